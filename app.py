@@ -1,0 +1,77 @@
+"""MIP Explorer: entry point (`streamlit run app.py`).
+
+Sets the shared page config, declares the pages with ``st.navigation`` and holds
+the home page.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+import appkit
+from mipcore.bounds import attacker_accuracy, epsilon_from_eta
+
+PAGES = {
+    "eta_epsilon": ("pages/eta_epsilon.py", "η and ε (Theorems 4 and 8)", "eta-epsilon", "⚖️"),
+    "noise_vs_eta": ("pages/noise_vs_eta.py", "Noise vs η (Figure 1)", "noise-vs-eta", "📈"),
+    "proposition11": ("pages/proposition11.py", "Proposition 11", "proposition-11", "🧮"),
+}
+
+
+def home() -> None:
+    st.title("MIP Explorer")
+    appkit.messages()
+    st.markdown(
+        "**Membership inference privacy (MIP)** asks one concrete question about a released "
+        "model or statistic: *can an attacker tell whether your record was used?* "
+        "The data owner trains on a random half of the dataset; the attacker sees the release and "
+        "one record, and guesses “in” or “out”. Guessing blindly is right 50 % of the time. "
+        "A release is **η-MIP** when *no* attacker, however clever, is right more than "
+        "**50 % + η** of the time. Differential privacy with parameter ε implies MIP with "
+        "η = tanh(ε/2)/2, and MIP can often be certified with far less noise than DP."
+    )
+    eta = appkit.url_slider("η (the attacker's edge over guessing)", "eta", min_value=0.0,
+                            max_value=0.5, default=0.1, step=0.005, format="%.3f")
+    acc = attacker_accuracy(eta)
+    names = ["Blind guess", f"Best possible attacker under {eta:.3f}-MIP", "Perfect attacker"]
+    values = [0.5, acc, 1.0]
+    fig = go.Figure(go.Bar(
+        x=[v * 100 for v in values], y=names, orientation="h",
+        marker_color=["#9aa5b1", "#d9534f", "#e0e0e0"],
+        text=[f"{v:.1%}" for v in values], textposition="auto",
+        hovertemplate="%{y}: %{x:.2f} %<extra></extra>",
+    ))
+    fig.add_vline(x=50, line_dash="dot", line_color="#555")
+    fig.update_layout(
+        title="How often can an attacker be right about membership?",
+        xaxis=dict(title="accuracy (%)", range=[0, 100]), yaxis=dict(autorange="reversed"),
+        height=280, margin=dict(l=10, r=10, t=50, b=40),
+    )
+    data = pd.DataFrame({"who": names, "accuracy": values})
+    appkit.chart_with_csv(fig, data, "attacker_accuracy", key="home_chart")
+    if eta < 0.5:
+        eps = epsilon_from_eta(eta)
+        st.markdown(
+            f"With η = {eta:.3f}, no attacker is right more than **{acc:.1%}** of the time "
+            f"(guessing gets 50 %). Pure ε-DP gives this guarantee from ε ≤ **{eps:.3g}** on."
+        )
+    else:
+        st.markdown("With η = 0.5 the guarantee is empty: an attacker may be right every time.")
+
+    st.subheader("Pages")
+    for path, title, _url, icon in PAGES.values():
+        st.page_link(path, label=title, icon=icon)
+
+
+def main() -> None:
+    st.set_page_config(page_title="MIP Explorer", page_icon="🔐", layout="wide")
+    pages = [st.Page(home, title="Home", icon="🏠", default=True)]
+    pages += [st.Page(path, title=title, url_path=url, icon=icon)
+              for path, title, url, icon in PAGES.values()]
+    st.navigation(pages).run()
+
+
+main()

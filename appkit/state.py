@@ -1,0 +1,256 @@
+"""Widgets whose value lives in the URL, so a teacher can share an exact view.
+
+Each ``url_*`` function wraps one Streamlit widget:
+
+1. On the first run of the page in a session, the widget's initial value is read
+   from ``st.query_params[key]``. A missing parameter gives the default; an
+   unparsable or out-of-range one gives the default *and a warning sentence*
+   (shown in the page's message area, see :func:`messages`).
+2. After the widget has rendered, its current value is written back to the URL
+   (and removed from it when equal to the default, to keep links short).
+
+The widget's value is held in ``st.session_state[key]``, so the URL parameter name
+is the widget key. Keys must therefore be short, URL-friendly and unique per page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+__all__ = [
+    "messages",
+    "warn",
+    "url_slider",
+    "url_number",
+    "url_select",
+    "url_multiselect",
+    "url_toggle",
+    "url_range_slider",
+]
+
+_MSG_KEY = "_appkit_message_area"
+
+
+def messages():
+    """Create the page's message area (call once, near the top of a page).
+
+    URL warnings raised later in the run are written into it, so they appear
+    under the title rather than wherever the widget happens to be.
+    """
+    area = st.container()
+    st.session_state[_MSG_KEY] = area
+    return area
+
+
+def warn(text: str) -> None:
+    """Show a warning in the page's message area (or inline if there is none)."""
+    area = st.session_state.get(_MSG_KEY)
+    (area if area is not None else st).warning(text, icon="⚠️")
+
+
+def _fmt_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, float):
+        return repr(v) if not v.is_integer() else str(int(v)) if abs(v) < 1e15 else repr(v)
+    return str(v)
+
+
+def _init_from_url(key: str, default: Any, parse: Callable[[str], Any], describe: str) -> None:
+    """Seed st.session_state[key] from the URL on the first run; warn on bad values."""
+    if key in st.session_state:
+        return
+    value = default
+    raw_list = st.query_params.get_all(key)
+    if raw_list:
+        raw = raw_list[-1] if len(raw_list) == 1 else raw_list
+        try:
+            value = parse(raw)
+        except (ValueError, TypeError, OverflowError) as exc:
+            reason = str(exc) or "not understood"
+            shown = raw if isinstance(raw, str) else ",".join(raw)
+            warn(
+                f"The link set `{key}={shown}`, which is not valid here ({reason}; "
+                f"allowed: {describe}). Using the default, {_fmt_value(default) if not isinstance(default, (list, tuple)) else ', '.join(map(str, default))}."
+            )
+            value = default
+    st.session_state[key] = value
+
+
+def _write_url(key: str, value: Any, default: Any) -> None:
+    if value == default:
+        if key in st.query_params:
+            del st.query_params[key]
+        return
+    if isinstance(value, (list, tuple)):
+        encoded = ",".join(_fmt_value(v) for v in value)
+    else:
+        encoded = _fmt_value(value)
+    if st.query_params.get(key) != encoded:
+        st.query_params[key] = encoded
+
+
+def _parse_number(raw: Any, *, integer: bool, lo: float, hi: float) -> float | int:
+    if not isinstance(raw, str):
+        raise ValueError("given more than once")
+    text = raw.strip()
+    try:
+        x = float(text)
+    except ValueError:
+        raise ValueError("not a number") from None
+    if not math.isfinite(x):
+        raise ValueError("not a finite number")
+    if integer:
+        if not x.is_integer():
+            raise ValueError("not a whole number")
+        x = int(x)
+    if x < lo or x > hi:
+        raise ValueError("out of range")
+    return x
+
+
+def url_slider(label: str, key: str, *, min_value, max_value, default, step=None,
+               format: str | None = None, help: str | None = None, container=None,
+               validate: Callable[[Any], None] | None = None):
+    """A numeric ``st.slider`` bound to the URL parameter ``key``.
+
+    Integer sliders when ``min_value``, ``max_value`` and ``default`` are ints.
+    ``validate`` may raise ``ValueError`` for values that are in range but still
+    not allowed (e.g. an odd n).
+    """
+    integer = all(isinstance(v, int) and not isinstance(v, bool) for v in (min_value, max_value, default))
+
+    def parse(raw):
+        x = _parse_number(raw, integer=integer, lo=min_value, hi=max_value)
+        if validate is not None:
+            validate(x)
+        return x
+
+    _init_from_url(key, default, parse, f"a number from {min_value} to {max_value}")
+    box = container if container is not None else st
+    value = box.slider(label, min_value=min_value, max_value=max_value, step=step,
+                       format=format, help=help, key=key)
+    _write_url(key, value, default)
+    return value
+
+
+def url_range_slider(label: str, key: str, *, min_value, max_value, default: tuple, step=None,
+                     format: str | None = None, help: str | None = None, container=None):
+    """A two-handle ``st.slider`` bound to the URL parameter ``key`` (``lo,hi``)."""
+    integer = all(isinstance(v, int) and not isinstance(v, bool) for v in (min_value, max_value, *default))
+
+    def parse(raw):
+        if not isinstance(raw, str):
+            raise ValueError("given more than once")
+        parts = raw.split(",")
+        if len(parts) != 2:
+            raise ValueError("needs two values, lo,hi")
+        lo, hi = (_parse_number(p, integer=integer, lo=min_value, hi=max_value) for p in parts)
+        if not lo < hi:
+            raise ValueError("lo must be below hi")
+        return (lo, hi)
+
+    _init_from_url(key, tuple(default), parse, f"two numbers lo,hi from {min_value} to {max_value}")
+    box = container if container is not None else st
+    value = box.slider(label, min_value=min_value, max_value=max_value, step=step, format=format,
+                       help=help, key=key)
+    value = tuple(value)
+    _write_url(key, value, tuple(default))
+    return value
+
+
+def url_number(label: str, key: str, *, min_value, max_value, default, step=None,
+               format: str | None = None, help: str | None = None, container=None,
+               validate: Callable[[Any], None] | None = None):
+    """A ``st.number_input`` bound to the URL parameter ``key``."""
+    integer = all(isinstance(v, int) and not isinstance(v, bool) for v in (min_value, max_value, default))
+
+    def parse(raw):
+        x = _parse_number(raw, integer=integer, lo=min_value, hi=max_value)
+        if validate is not None:
+            validate(x)
+        return x
+
+    _init_from_url(key, default, parse, f"a number from {min_value} to {max_value}")
+    box = container if container is not None else st
+    value = box.number_input(label, min_value=min_value, max_value=max_value, step=step,
+                             format=format, help=help, key=key)
+    _write_url(key, value, default)
+    return value
+
+
+def url_select(label: str, key: str, options: Sequence, *, default, widget: str = "selectbox",
+               format_func: Callable[[Any], str] = str, help: str | None = None, container=None,
+               horizontal: bool = True):
+    """A ``st.selectbox`` (or ``st.radio`` / ``st.segmented_control``) bound to ``key``.
+
+    URL values are matched against ``str(option)``.
+    """
+    options = list(options)
+    by_text = {_fmt_value(o): o for o in options}
+
+    def parse(raw):
+        if not isinstance(raw, str) or raw not in by_text:
+            raise ValueError("not one of the choices")
+        return by_text[raw]
+
+    _init_from_url(key, default, parse, "one of " + ", ".join(by_text))
+    box = container if container is not None else st
+    if widget == "radio":
+        value = box.radio(label, options, format_func=format_func, help=help, key=key,
+                          horizontal=horizontal)
+    else:
+        value = box.selectbox(label, options, format_func=format_func, help=help, key=key)
+    _write_url(key, value, default)
+    return value
+
+
+def url_multiselect(label: str, key: str, options: Sequence, *, default: Sequence,
+                    format_func: Callable[[Any], str] = str, help: str | None = None,
+                    container=None, min_selected: int = 1, max_selected: int | None = None):
+    """A ``st.multiselect`` bound to ``key`` (comma-separated in the URL)."""
+    options = list(options)
+    by_text = {_fmt_value(o): o for o in options}
+
+    def parse(raw):
+        items = raw.split(",") if isinstance(raw, str) else list(raw)
+        items = [i.strip() for i in items if i.strip()]
+        bad = [i for i in items if i not in by_text]
+        if bad:
+            raise ValueError(f"{', '.join(bad)} not among the choices")
+        if len(items) < min_selected:
+            raise ValueError(f"needs at least {min_selected}")
+        if max_selected is not None and len(items) > max_selected:
+            raise ValueError(f"at most {max_selected}")
+        seen = list(dict.fromkeys(by_text[i] for i in items))
+        return seen
+
+    _init_from_url(key, list(default), parse, "a comma-separated subset of the choices")
+    box = container if container is not None else st
+    value = box.multiselect(label, options, format_func=format_func, help=help, key=key,
+                            max_selections=max_selected)
+    _write_url(key, list(value), list(default))
+    return list(value)
+
+
+def url_toggle(label: str, key: str, *, default: bool = False, help: str | None = None,
+               container=None):
+    """A ``st.toggle`` bound to ``key`` (``1``/``0`` in the URL)."""
+
+    def parse(raw):
+        text = raw.strip().lower() if isinstance(raw, str) else ""
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ValueError("not 1 or 0")
+
+    _init_from_url(key, default, parse, "1 or 0")
+    box = container if container is not None else st
+    value = box.toggle(label, help=help, key=key)
+    _write_url(key, bool(value), default)
+    return bool(value)

@@ -1,0 +1,165 @@
+"""Closed-form links between differential privacy and membership inference privacy.
+
+Source: ``000_ece03c98c31c7b12.txt`` (Provable Membership Inference Privacy),
+Section 3.4 (Theorem 4 and its proof in Appendix B) and Section 3.5 (Theorem 8,
+proof in Appendix C).
+
+An algorithm is *eta-MIP* (Definition 1, k = n/2) when no attacker shown the
+output and a record can tell whether the record was in the random training half
+with accuracy above ``1/2 + eta``.
+
+All functions broadcast over NumPy arrays and return a Python float when every
+argument is a scalar. Out-of-domain input raises ``ValueError`` naming the
+parameter, its value and the allowed range.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._validate import check_range, scalar_or_array
+
+__all__ = [
+    "eta_from_epsilon",
+    "epsilon_from_eta",
+    "eta_small_epsilon_approx",
+    "attacker_accuracy",
+    "tpr_bound_mip",
+    "tpr_bound_dp",
+]
+
+
+def eta_from_epsilon(epsilon, delta=0.0):
+    r"""MIP level implied by (epsilon, delta)-DP (Theorem 4; tight).
+
+    .. math:: \eta = \delta + \frac{1-\delta}{1+e^{-\varepsilon}} - \frac12
+              = \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2}.
+
+    The second (algebraically identical) form is what is evaluated: it keeps full
+    relative precision for tiny epsilon, where the printed form subtracts two
+    numbers close to 1/2. At ``delta = 0`` it is ``tanh(epsilon/2)/2``.
+
+    Parameters
+    ----------
+    epsilon : float or array, ``0 <= epsilon <= inf`` (``inf`` gives 1/2).
+    delta : float or array, ``0 <= delta <= 1``.
+
+    Returns
+    -------
+    eta : float or ndarray in ``[0, 1/2]``; the optimal attacker's accuracy is ``1/2 + eta``.
+
+    Notes
+    -----
+    The bound is tight: for every epsilon > 0 and 0 <= delta < 1 some
+    (epsilon, delta)-DP algorithm meets it (proof of Theorem 4, Appendix B).
+    """
+    eps = check_range("epsilon", epsilon, 0.0, math.inf)
+    dlt = check_range("delta", delta, 0.0, 1.0)
+    eta = 0.5 * dlt + 0.5 * (1.0 - dlt) * np.tanh(0.5 * eps)
+    return scalar_or_array(eta, epsilon, delta)
+
+
+def epsilon_from_eta(eta, delta=0.0):
+    r"""The largest epsilon whose (epsilon, delta)-DP still certifies eta-MIP.
+
+    Inverse of :func:`eta_from_epsilon` in epsilon (which is increasing):
+
+    .. math:: \varepsilon = 2\,\operatorname{artanh}\frac{2\eta-\delta}{1-\delta}
+              = \log\frac{1 + 2\eta - 2\delta}{1 - 2\eta}.
+
+    Parameters
+    ----------
+    eta : float or array, ``delta/2 <= eta < 1/2``. ``eta = delta/2`` gives 0
+        (with that delta only epsilon = 0 certifies it); smaller eta cannot be
+        certified by any epsilon at this delta.
+    delta : float or array, ``0 <= delta < 1``.
+
+    Returns
+    -------
+    epsilon : float or ndarray, ``>= 0``.
+    """
+    dlt = check_range("delta", delta, 0.0, 1.0, hi_open=True)
+    e = check_range("eta", eta, 0.0, 0.5, hi_open=True)
+    if np.any(e < 0.5 * dlt):
+        bad_e, bad_d = np.broadcast_arrays(e, dlt)
+        mask = bad_e < 0.5 * bad_d
+        raise ValueError(
+            f"eta={float(bad_e[mask].flat[0])!r} is out of range for delta={float(bad_d[mask].flat[0])!r}: "
+            "allowed delta/2 <= eta < 1/2 (with this delta no epsilon certifies a smaller eta)"
+        )
+    x = (2.0 * e - dlt) / (1.0 - dlt)
+    # 2 artanh(x) = log1p(2x/(1-x)): accurate for small x, finite for x < 1.
+    eps = np.log1p(2.0 * x / (1.0 - x))
+    return scalar_or_array(eps, eta, delta)
+
+
+def eta_small_epsilon_approx(epsilon, delta=0.0):
+    r"""First-order approximation of Theorem 4 for small epsilon (Section 3.4).
+
+    .. math:: \eta \approx \frac{\delta}{2} + \frac{(1-\delta)\,\varepsilon}{4}
+
+    It overestimates the exact eta (tanh(x) <= x); the error is
+    ``(1-delta) * (eps/4 - tanh(eps/2)/2) ~ (1-delta) eps^3 / 48``.
+
+    Parameters
+    ----------
+    epsilon : ``0 <= epsilon < inf``; delta : ``0 <= delta <= 1``.
+    """
+    eps = check_range("epsilon", epsilon, 0.0, math.inf, hi_open=True)
+    dlt = check_range("delta", delta, 0.0, 1.0)
+    return scalar_or_array(0.5 * dlt + 0.25 * (1.0 - dlt) * eps, epsilon, delta)
+
+
+def attacker_accuracy(eta):
+    """Best attack accuracy ``1/2 + eta`` allowed by eta-MIP (Definition 1, k = n/2).
+
+    ``eta`` in ``[0, 1/2]``.
+    """
+    e = check_range("eta", eta, 0.0, 0.5)
+    return scalar_or_array(0.5 + e, eta)
+
+
+def tpr_bound_mip(fpr, eta):
+    r"""Largest true-positive rate at a given false-positive rate under eta-MIP (Theorem 8).
+
+    .. math:: \mathrm{TPR} \le \min(1, \mathrm{FPR} + \eta)
+
+    Parameters
+    ----------
+    fpr : float or array, ``0 <= fpr <= 1``.
+    eta : float or array, ``0 <= eta <= 1/2``.
+    """
+    f = check_range("fpr", fpr, 0.0, 1.0)
+    e = check_range("eta", eta, 0.0, 0.5)
+    return scalar_or_array(np.minimum(1.0, f + e), fpr, eta)
+
+
+def tpr_bound_dp(fpr, epsilon, delta=0.0):
+    r"""Largest TPR at a given FPR for an (epsilon, delta)-DP mechanism.
+
+    The hypothesis-testing region of Kairouz, Oh and Viswanath (2015, Thm 2.1),
+    restated in the proof of Theorem 4 (Appendix B of ``000``):
+
+    .. math:: \mathrm{TPR} \le \min\bigl(1,\ e^{\varepsilon}\mathrm{FPR} + \delta,\
+              1 - e^{-\varepsilon}(1 - \delta - \mathrm{FPR})\bigr).
+
+    Parameters
+    ----------
+    fpr : float or array, ``0 <= fpr <= 1``.
+    epsilon : float or array, ``0 <= epsilon <= inf`` (``inf``: no constraint, TPR <= 1).
+    delta : float or array, ``0 <= delta <= 1``.
+    """
+    f = check_range("fpr", fpr, 0.0, 1.0)
+    eps = check_range("epsilon", epsilon, 0.0, math.inf)
+    dlt = check_range("delta", delta, 0.0, 1.0)
+    f, eps, dlt = np.broadcast_arrays(f, eps, dlt)
+    finite = np.isfinite(eps)
+    e_safe = np.where(finite, eps, 0.0)
+    with np.errstate(over="ignore"):
+        growth = np.exp(e_safe) * f + dlt  # may overflow to inf for huge epsilon: then min() picks 1
+    second = 1.0 - np.exp(-e_safe) * (1.0 - dlt - f)
+    bound = np.minimum(1.0, np.minimum(growth, second))
+    bound = np.where(finite, bound, 1.0)
+    return scalar_or_array(bound, fpr, epsilon, delta)
