@@ -60,10 +60,25 @@ def _fmt_value(v: Any) -> str:
     return str(v)
 
 
+def _encode(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(_fmt_value(v) for v in value)
+    return _fmt_value(value)
+
+
 def _init_from_url(key: str, default: Any, parse: Callable[[str], Any], describe: str) -> None:
-    """Seed st.session_state[key] from the URL on the first run; warn on bad values."""
+    """Seed st.session_state[key] from the URL on the first run; warn on bad values.
+
+    A value already in the session is kept only if it is valid for *this* widget
+    (parsing its URL form succeeds): another page may have left a value of another
+    type or range under the same key, which would make the widget raise.
+    """
     if key in st.session_state:
-        return
+        try:
+            parse(_encode(st.session_state[key]))
+            return
+        except (ValueError, TypeError, OverflowError):
+            del st.session_state[key]
     value = default
     raw_list = st.query_params.get_all(key)
     if raw_list:
@@ -86,10 +101,7 @@ def _write_url(key: str, value: Any, default: Any) -> None:
         if key in st.query_params:
             del st.query_params[key]
         return
-    if isinstance(value, (list, tuple)):
-        encoded = ",".join(_fmt_value(v) for v in value)
-    else:
-        encoded = _fmt_value(value)
+    encoded = _encode(value)
     if st.query_params.get(key) != encoded:
         st.query_params[key] = encoded
 

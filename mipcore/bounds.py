@@ -82,14 +82,14 @@ def epsilon_from_eta(eta, delta=0.0):
     """
     dlt = check_range("delta", delta, 0.0, 1.0, hi_open=True)
     e = check_range("eta", eta, 0.0, 0.5, hi_open=True)
-    if np.any(e < 0.5 * dlt):
+    if np.any(2.0 * e < dlt):  # 2 eta < delta, not eta < delta/2: delta/2 may underflow
         bad_e, bad_d = np.broadcast_arrays(e, dlt)
-        mask = bad_e < 0.5 * bad_d
+        mask = 2.0 * bad_e < bad_d
         raise ValueError(
             f"eta={float(bad_e[mask].flat[0])!r} is out of range for delta={float(bad_d[mask].flat[0])!r}: "
             "allowed delta/2 <= eta < 1/2 (with this delta no epsilon certifies a smaller eta)"
         )
-    x = (2.0 * e - dlt) / (1.0 - dlt)
+    x = np.maximum(2.0 * e - dlt, 0.0) / (1.0 - dlt)
     # 2 artanh(x) = log1p(2x/(1-x)): accurate for small x, finite for x < 1.
     eps = np.log1p(2.0 * x / (1.0 - x))
     return scalar_or_array(eps, eta, delta)
@@ -121,19 +121,30 @@ def attacker_accuracy(eta):
     return scalar_or_array(0.5 + e, eta)
 
 
-def tpr_bound_mip(fpr, eta):
-    r"""Largest true-positive rate at a given false-positive rate under eta-MIP (Theorem 8).
+def tpr_bound_mip(fpr, eta, *, as_printed: bool = False):
+    r"""Largest true-positive rate at a given false-positive rate under eta-MIP (Theorem 8, corrected).
 
-    .. math:: \mathrm{TPR} \le \min(1, \mathrm{FPR} + \eta)
+    .. math:: \mathrm{TPR} \le \min(1, \mathrm{FPR} + 2\eta)
+
+    **The paper's Theorem 8 prints** ``TPR <= FPR + eta``, **which is false.** With
+    membership prior 1/2 an attacker's accuracy is ``(1 + TPR - FPR)/2``, so eta-MIP
+    (accuracy <= 1/2 + eta) gives exactly ``TPR - FPR <= 2 eta``. The proof in Appendix C
+    goes wrong in its first line: ``sum_{D in D_in} P(D_train = D) P(I = 1)`` is TPR/2,
+    not TPR. The corrected bound is tight: Theorem 4's randomised-response construction
+    (D = {0, 1}, k = 1, report the training record with probability e^eps/(1+e^eps)) is
+    eta-MIP with eta = tanh(eps/2)/2 and has TPR - FPR = tanh(eps/2) = 2 eta.
 
     Parameters
     ----------
     fpr : float or array, ``0 <= fpr <= 1``.
     eta : float or array, ``0 <= eta <= 1/2``.
+    as_printed : if True, return the paper's (invalid) ``min(1, fpr + eta)`` -- kept
+        only to show the difference; it is not a bound.
     """
     f = check_range("fpr", fpr, 0.0, 1.0)
     e = check_range("eta", eta, 0.0, 0.5)
-    return scalar_or_array(np.minimum(1.0, f + e), fpr, eta)
+    factor = 1.0 if as_printed else 2.0
+    return scalar_or_array(np.minimum(1.0, f + factor * e), fpr, eta)
 
 
 def tpr_bound_dp(fpr, epsilon, delta=0.0):
@@ -157,8 +168,9 @@ def tpr_bound_dp(fpr, epsilon, delta=0.0):
     f, eps, dlt = np.broadcast_arrays(f, eps, dlt)
     finite = np.isfinite(eps)
     e_safe = np.where(finite, eps, 0.0)
-    with np.errstate(over="ignore"):
-        growth = np.exp(e_safe) * f + dlt  # may overflow to inf for huge epsilon: then min() picks 1
+    with np.errstate(over="ignore", invalid="ignore"):
+        # e^eps * fpr may overflow for huge eps (then min() picks 1); at fpr = 0 it is 0, not inf*0.
+        growth = np.where(f > 0, np.exp(e_safe) * f, 0.0) + dlt
     second = 1.0 - np.exp(-e_safe) * (1.0 - dlt - f)
     bound = np.minimum(1.0, np.minimum(growth, second))
     bound = np.where(finite, bound, 1.0)

@@ -38,6 +38,8 @@ __all__ = [
     "crossover_etas",
 ]
 
+_LOG_FLOAT_MAX = math.log(np.finfo(float).max)  # 709.78...
+
 THEOREM9_CONSTANT = 7.5
 COROLLARY14_CONSTANT = 6.16
 
@@ -69,7 +71,8 @@ def mip_noise_multiplier(eta, M=2, constant=COROLLARY14_CONSTANT):
     e = check_range("eta", eta, 0.0, 0.5, lo_open=True,
                     hint="eta = 0 (perfect privacy) would need infinite noise")
     m, const = _check_m_constant(M, constant)
-    c = np.exp((1.0 + 2.0 / m) * (np.log(const) - np.log(e)))
+    with np.errstate(over="ignore"):  # (C/eta)^(1+2/M) beyond float range is inf, honestly
+        c = np.exp((1.0 + 2.0 / m) * (np.log(const) - np.log(e)))
     return scalar_or_array(c, eta, M, constant)
 
 
@@ -91,8 +94,11 @@ def mip_noise_scale(eta, sigma, M=2, constant=COROLLARY14_CONSTANT):
     scale : float or ndarray. With ``sigma = 0`` (a constant algorithm) it is 0.
     """
     s = check_range("sigma", sigma, 0.0, math.inf, hi_open=True)
-    c = mip_noise_multiplier(eta, M, constant)
-    return scalar_or_array(np.asarray(c) * s, eta, sigma, M, constant)
+    c = np.asarray(mip_noise_multiplier(eta, M, constant))
+    c, s = np.broadcast_arrays(c, s)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scale = np.where(s == 0, 0.0, c * s)  # a constant algorithm needs no noise, even if c = inf
+    return scalar_or_array(scale, eta, sigma, M, constant)
 
 
 def dp_laplace_scale(eta, sensitivity):
@@ -114,7 +120,7 @@ def dp_laplace_scale(eta, sensitivity):
     eps = np.full(e_b.shape, math.inf)
     if inner.any():
         eps[inner] = epsilon_from_eta(e_b[inner])
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):
         scale = np.where(inner, d_b / np.where(inner, eps, 1.0), 0.0)
     return scalar_or_array(scale, eta, sensitivity)
 
@@ -187,10 +193,10 @@ def crossover_etas(sigma, sensitivity, M=2, constant=COROLLARY14_CONSTANT) -> Cr
     def eta_of(y: float) -> float:
         return 0.5 * math.tanh(0.5 * math.exp(y))
 
-    y_lo, y_hi = -740.0, 700.0
+    y_lo, y_hi = -740.0, _LOG_FLOAT_MAX
     res = minimize_scalar(g, bounds=(-60.0, 60.0), method="bounded", options={"xatol": 1e-12})
     y_min, g_min = float(res.x), float(res.fun)
-    best_ratio = math.exp(-g_min) if -g_min < 700 else math.inf
+    best_ratio = math.exp(-g_min) if -g_min < _LOG_FLOAT_MAX else math.inf
     if g_min >= 0.0:
         return Crossover(None, None, None, None, eta_of(y_min), best_ratio)
     tol = dict(xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500)

@@ -1,0 +1,417 @@
+"""Tests for mipcore.bounds: Theorem 4 (DP -> MIP), its inverse, Theorem 8 and the DP ROC region.
+
+Expected values are derived independently of the code under test: from the papers
+(``000_ece03c98c31c7b12.txt`` Theorem 4, ``004_fccc9ab652da6648.txt`` "tanh(0.5) = 0.462"),
+from the printed formula evaluated with mpmath at 50 digits, and by brute force on a
+small dataset with exact rational arithmetic.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mipcore.bounds import (
+    attacker_accuracy,
+    epsilon_from_eta,
+    eta_from_epsilon,
+    eta_small_epsilon_approx,
+    tpr_bound_dp,
+    tpr_bound_mip,
+)
+
+mpmath.mp.dps = 50
+ULP_HALF = np.spacing(0.5)  # 1.1e-16: one unit in the last place of numbers near 1/2
+
+
+def mp_eta_printed(eps, delta):
+    """Theorem 4 exactly as printed, to 50 significant digits: delta + (1-delta)/(1+e^-eps) - 1/2."""
+    if math.isinf(eps):
+        return mpmath.mpf(1) / 2
+    # The subtraction cancels about -log10(eps) digits: carry enough of them.
+    extra = int(max(0.0, -math.log10(eps))) if eps > 0 else 0
+    with mpmath.workdps(50 + extra):
+        eps, delta = mpmath.mpf(eps), mpmath.mpf(delta)
+        result = delta + (1 - delta) / (1 + mpmath.exp(-eps)) - mpmath.mpf(1) / 2
+    return +result  # rounded to the ambient 50 digits
+
+
+# --------------------------------------------------------------------------- known values
+
+
+def test_theorem4_at_eps1_delta0_matches_the_paper():
+    # Theorem 4: accuracy delta + (1-delta)/(1+e^-eps); at eps=1, delta=0: 1/(1+e^-1) = 0.7311.
+    eta = eta_from_epsilon(1.0, 0.0)
+    assert round(attacker_accuracy(eta), 4) == 0.7311
+    assert round(eta, 4) == 0.2311
+    assert eta == pytest.approx(1.0 / (1.0 + math.exp(-1.0)) - 0.5, rel=1e-14)
+
+
+def test_tanh_half_from_paper_004():
+    # 004, after Theorem 1: at prior 1/2, eps = 1 gives membership advantage <= tanh(1/2) = 0.462.
+    # The advantage is 2*accuracy - 1 = 2*eta.
+    eta = eta_from_epsilon(1.0)
+    assert eta == pytest.approx(math.tanh(0.5) / 2, rel=1e-15)
+    assert round(2 * eta, 3) == 0.462
+
+
+def test_default_delta_is_zero():
+    assert eta_from_epsilon(0.7) == eta_from_epsilon(0.7, 0.0)
+    assert epsilon_from_eta(0.2) == epsilon_from_eta(0.2, 0.0)
+
+
+# --------------------------------------------------------------------------- identities
+
+EPS_GRID = [0.0, 1e-300, 1e-12, 1e-8, 1e-3, 0.1, 0.5, 1.0, 2.0, 5.0, 20.0, 40.0, 700.0, 1e6, math.inf]
+DELTA_GRID = [0.0, 1e-12, 1e-5, 1e-3, 0.1, 0.5, 0.9, 1.0]
+
+
+@pytest.mark.parametrize("delta", DELTA_GRID)
+def test_tanh_form_matches_printed_form_in_mpmath(delta):
+    got = eta_from_epsilon(np.array(EPS_GRID), delta)
+    for eps, g in zip(EPS_GRID, got):
+        want = mp_eta_printed(eps, delta)
+        if want == 0:
+            assert g == 0.0
+        else:
+            assert abs(mpmath.mpf(float(g)) - want) <= 4e-16 * abs(want), (eps, delta, g, want)
+
+
+def test_tanh_form_keeps_precision_where_the_printed_float_form_does_not():
+    # At eps = 1e-12 the printed form, evaluated in float64, subtracts two numbers near 1/2.
+    eps = 1e-12
+    exact = mp_eta_printed(eps, 0.0)
+    naive = 1.0 / (1.0 + math.exp(-eps)) - 0.5
+    got = eta_from_epsilon(eps)
+    assert abs(naive - exact) / exact > 1e-6  # the naive formula is visibly wrong here...
+    assert abs(got - exact) / exact < 1e-15  # ...the implemented one is not
+
+
+def test_tanh_identity_itself():
+    # delta + (1-delta)/(1+e^-eps) - 1/2 == delta/2 + (1-delta) tanh(eps/2)/2, checked at 50 digits.
+    for eps, delta in itertools.product([1e-20, 0.3, 1.0, 7.0], [0.0, 0.01, 0.6]):
+        e, d = mpmath.mpf(eps), mpmath.mpf(delta)
+        assert mpmath.almosteq(mp_eta_printed(eps, delta), d / 2 + (1 - d) * mpmath.tanh(e / 2) / 2,
+                               rel_eps=mpmath.mpf(10) ** -45)
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-12, 1e-5, 0.01, 0.3, 0.9])
+def test_inverse_round_trip_eta_epsilon_eta(delta):
+    fractions = [0.0, 1e-15, 1e-9, 1e-4, 0.01, 0.2, 0.5, 0.8, 0.99, 0.999999, 1 - 1e-12]
+    etas = np.array([delta / 2 + t * (0.5 - delta / 2) for t in fractions])
+    etas = etas[etas < 0.5]
+    eps = epsilon_from_eta(etas, delta)
+    assert np.all(np.isfinite(eps)) and np.all(eps >= 0)
+    back = eta_from_epsilon(eps, delta)
+    np.testing.assert_allclose(back, etas, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("eta", [1e-300, 1e-12, 1e-6, 0.01, 0.1, 0.2311, 0.4, 0.49, 0.4999999])
+def test_inverse_matches_artanh_in_mpmath_pure_dp(eta):
+    want = 2 * mpmath.atanh(2 * mpmath.mpf(eta))
+    got = epsilon_from_eta(eta)
+    assert abs(mpmath.mpf(got) - want) <= 1e-14 * want
+
+
+@pytest.mark.parametrize("eta,delta", [(0.1, 0.05), (0.3, 0.2), (0.01, 1e-5), (0.25, 0.49999)])
+def test_inverse_matches_both_printed_forms_with_delta(eta, delta):
+    e, d = mpmath.mpf(eta), mpmath.mpf(delta)
+    want = 2 * mpmath.atanh((2 * e - d) / (1 - d))
+    assert mpmath.almosteq(want, mpmath.log((1 + 2 * e - 2 * d) / (1 - 2 * e)), rel_eps=1e-40)
+    assert abs(mpmath.mpf(epsilon_from_eta(eta, delta)) - want) <= 1e-12 * want
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-9, 0.2, 0.999, 1.0])
+def test_infinite_epsilon_gives_one_half(delta):
+    assert eta_from_epsilon(math.inf, delta) == 0.5
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-12, 1e-3, 0.25, 0.9])
+def test_eta_equal_delta_half_gives_epsilon_zero(delta):
+    assert epsilon_from_eta(delta / 2, delta) == 0.0
+    assert eta_from_epsilon(0.0, delta) == pytest.approx(delta / 2, rel=1e-15, abs=0)
+
+
+# --------------------------------------------------------------------------- small-eps approximation
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-5, 0.1, 0.7])
+def test_small_epsilon_approximation_overestimates_with_cubic_error(delta):
+    eps = np.array([0.0, 1e-9, 1e-4, 1e-2, 0.1, 0.5, 1.0, 2.0, 4.0])
+    approx = eta_small_epsilon_approx(eps, delta)
+    np.testing.assert_allclose(approx, delta / 2 + (1 - delta) * eps / 4, rtol=1e-15, atol=0)
+    exact = eta_from_epsilon(eps, delta)
+    err = approx - exact
+    slack = 4 * np.spacing(np.maximum(approx, 1e-300))  # rounding of the two float results
+    assert np.all(err >= -slack), err
+    # tanh x >= x - x^3/3 gives 0 <= eps/4 - tanh(eps/2)/2 <= eps^3/48.
+    assert np.all(err <= (1 - delta) * eps**3 / 48 + slack), err
+
+
+def test_small_epsilon_approximation_error_is_asymptotically_cubic():
+    eps = 1e-2
+    err = mpmath.mpf(eta_small_epsilon_approx(eps)) - mp_eta_printed(eps, 0.0)
+    # With approx computed in float64 the difference is accurate to ~1e-19 absolute.
+    assert float(err) == pytest.approx(eps**3 / 48, rel=1e-4)
+
+
+# --------------------------------------------------------------------------- TPR bounds
+
+
+def test_tpr_bound_mip_formula():
+    """Corrected Theorem 8: TPR <= FPR + 2 eta; the printed FPR + eta only with as_printed=True."""
+    fpr = np.linspace(0, 1, 11)
+    for eta in (0.0, 0.05, 0.25, 0.5):
+        np.testing.assert_array_equal(tpr_bound_mip(fpr, eta), np.minimum(1.0, fpr + 2 * eta))
+        np.testing.assert_array_equal(tpr_bound_mip(fpr, eta, as_printed=True), np.minimum(1.0, fpr + eta))
+
+
+def test_tpr_bound_dp_zero_privacy_loss_is_the_diagonal():
+    fpr = np.linspace(0, 1, 101)
+    np.testing.assert_allclose(tpr_bound_dp(fpr, 0.0, 0.0), fpr, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("eps", [1e-6, 0.3, 1.0, 3.0, 10.0])
+def test_tpr_bound_dp_pure_dp_region(eps):
+    fpr = [0.0, 1e-9, 1e-4, 0.01, 0.1, 0.3, 0.5, 0.9, 0.999, 1.0]
+    got = tpr_bound_dp(np.array(fpr), eps, 0.0)
+    e = mpmath.mpf(eps)
+    for f, g in zip(fpr, got):
+        f = mpmath.mpf(f)
+        want = min(mpmath.mpf(1), mpmath.exp(e) * f, 1 - mpmath.exp(-e) * (1 - f))
+        assert abs(mpmath.mpf(float(g)) - want) <= 1e-15, (eps, f, g, want)
+
+
+def test_tpr_bound_dp_infinite_epsilon_is_unconstrained():
+    assert tpr_bound_dp(0.0, math.inf, 0.0) == 1.0
+    assert tpr_bound_dp(0.3, math.inf, 0.2) == 1.0
+
+
+@pytest.mark.parametrize("eps,delta", [(0.0, 0.0), (0.0, 0.2), (0.1, 0.0), (1.0, 0.0), (1.0, 1e-5),
+                                       (2.0, 0.05), (5.0, 0.3), (10.0, 0.0), (0.5, 0.9)])
+def test_best_dp_test_has_accuracy_one_half_plus_eta(eps, delta):
+    """Theorem 4's tightness, seen in the ROC region.
+
+    At prior 1/2 a test's accuracy is (1 + TPR - FPR)/2. The DP boundary's two sloped
+    pieces meet at FPR* = (1-delta)/(1+e^eps), where TPR - FPR = delta + (1-delta) tanh(eps/2).
+    """
+    eta = eta_from_epsilon(eps, delta)
+    f_star = (1 - delta) / (1 + math.exp(eps))
+    fpr = np.union1d(np.linspace(0.0, 1.0, 20001), [f_star])
+    gap = tpr_bound_dp(fpr, eps, delta) - fpr
+    assert gap.max() == pytest.approx(2 * eta, rel=1e-12, abs=1e-15)
+    if eps > 0:  # at eps = 0 the gap is flat (TPR = FPR + delta) and has no unique maximiser
+        assert fpr[np.argmax(gap)] == pytest.approx(f_star, abs=1e-4)
+    best_accuracy = ((1 + gap) / 2).max()
+    assert best_accuracy == pytest.approx(attacker_accuracy(eta), rel=1e-13)
+
+
+@pytest.mark.parametrize("eps,delta", [(0.5, 0.0), (1.0, 0.0), (1.0, 0.01), (4.0, 1e-5), (3.0, 0.2)])
+def test_dp_region_lies_under_fpr_plus_two_eta_but_not_under_fpr_plus_eta(eps, delta):
+    """What *is* true: TPR_dp(FPR) <= FPR + 2 eta everywhere, with equality at FPR*.
+
+    The DP region is *not* inside {TPR <= FPR + eta} (the printed Theorem 8) for any eps > 0.
+    """
+    eta = eta_from_epsilon(eps, delta)
+    fpr = np.linspace(0.0, 1.0, 4001)
+    dp = tpr_bound_dp(fpr, eps, delta)
+    assert np.all(dp <= tpr_bound_mip(fpr, eta) + 1e-15)
+    assert np.any(dp > tpr_bound_mip(fpr, eta, as_printed=True) + 1e-3)
+
+
+# --------------------------------------------------------------------------- brute force
+
+
+def _tight_mechanism_brute_force(n: int, q: Fraction, delta: Fraction):
+    """Exact MIP analysis of the mechanism meeting Theorem 4 on a dataset of n records.
+
+    D_train is a uniformly random n/2-subset of {0..n-1}; the target record is 0. The
+    mechanism reports b = 1{0 in D_train}: with probability delta truthfully and tagged
+    ("leak", b); otherwise through randomised response ("rr", b flipped with probability q).
+    Returns (max over adjacent pairs and output sets of the DP slack check, optimal accuracy,
+    TPR and FPR of the optimal attacker), all exact.
+    """
+    k = n // 2
+    subsets = [frozenset(s) for s in itertools.combinations(range(n), k)]
+    outputs = [("leak", 0), ("leak", 1), ("rr", 0), ("rr", 1)]
+
+    def law(D):
+        b = int(0 in D)
+        return {("leak", b): delta, ("leak", 1 - b): Fraction(0),
+                ("rr", b): (1 - delta) * (1 - q), ("rr", 1 - b): (1 - delta) * q}
+
+    e_eps = (1 - q) / q
+    dp_ok = True
+    for D, Dp in itertools.permutations(subsets, 2):
+        if len(D ^ Dp) != 2:  # adjacent: replace one record
+            continue
+        PD, PDp = law(D), law(Dp)
+        for r in range(len(outputs) + 1):
+            for S in itertools.combinations(outputs, r):
+                dp_ok &= sum(PD[o] for o in S) <= e_eps * sum(PDp[o] for o in S) + delta
+    p_sub = Fraction(1, len(subsets))
+    joint = {o: [Fraction(0), Fraction(0)] for o in outputs}  # P(output, out), P(output, in)
+    for D in subsets:
+        for o, p in law(D).items():
+            joint[o][int(0 in D)] += p_sub * p
+    # Proposition 2: the optimal attacker guesses the more likely membership given the output.
+    accuracy = sum(max(v) for v in joint.values())
+    says_in = [o for o, v in joint.items() if v[1] >= v[0] and v[1] > 0]
+    tpr = sum(joint[o][1] for o in says_in) / Fraction(1, 2)
+    fpr = sum(joint[o][0] for o in says_in) / Fraction(1, 2)
+    return dp_ok, accuracy, tpr, fpr
+
+
+@pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.parametrize("q,delta", [(Fraction(1, 4), Fraction(0)), (Fraction(1, 10), Fraction(0)),
+                                     (Fraction(1, 3), Fraction(1, 20)), (Fraction(2, 5), Fraction(1, 2))])
+def test_theorem4_is_met_exactly_by_brute_force(n, q, delta):
+    dp_ok, accuracy, tpr, fpr = _tight_mechanism_brute_force(n, q, delta)
+    eps = math.log((1 - q) / q)
+    assert dp_ok  # the mechanism really is (eps, delta)-DP
+    eta = eta_from_epsilon(eps, float(delta))
+    assert float(accuracy) == pytest.approx(0.5 + eta, rel=1e-14)
+    assert accuracy == delta + (1 - delta) * (1 - q)
+    # its optimal attacker: TPR - FPR = 2 * eta (accuracy = (1 + TPR - FPR)/2)
+    assert float(tpr - fpr) == pytest.approx(2 * eta, rel=1e-14)
+
+
+def test_theorem8_bound_holds_for_an_eta_mip_mechanism():
+    q = Fraction(1, 4)
+    _, accuracy, tpr, fpr = _tight_mechanism_brute_force(4, q, Fraction(0))
+    eta = float(accuracy) - 0.5  # the mechanism is exactly eta-MIP (its optimal attacker)
+    assert float(tpr) <= tpr_bound_mip(float(fpr), eta) + 1e-12
+
+
+# --------------------------------------------------------------------------- properties
+
+eps_st = st.floats(min_value=0.0, max_value=800.0, allow_nan=False)
+delta_st = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
+fpr_st = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(e1=eps_st, e2=eps_st, d=delta_st)
+def test_eta_monotone_in_epsilon_and_bounded(e1, e2, d):
+    lo, hi = sorted((e1, e2))
+    a, b = eta_from_epsilon(lo, d), eta_from_epsilon(hi, d)
+    assert 0.0 <= a <= b <= 0.5
+
+
+@settings(max_examples=200, deadline=None)
+@given(e=eps_st, d1=delta_st, d2=delta_st)
+def test_eta_monotone_in_delta(e, d1, d2):
+    lo, hi = sorted((d1, d2))
+    assert eta_from_epsilon(e, lo) <= eta_from_epsilon(e, hi) + 2 * ULP_HALF
+
+
+@settings(max_examples=200, deadline=None)
+@given(t1=st.floats(0.0, 1.0), t2=st.floats(0.0, 1.0), d=st.floats(0.0, 0.999, allow_subnormal=False))
+def test_epsilon_from_eta_monotone_and_nonnegative(t1, t2, d):
+    lo, hi = sorted((t1, t2))
+    e_lo, e_hi = (d / 2 + t * (0.5 - d / 2) for t in (lo, hi))
+    e_lo, e_hi = min(max(e_lo, d / 2), np.nextafter(0.5, 0)), min(max(e_hi, d / 2), np.nextafter(0.5, 0))
+    a, b = epsilon_from_eta(e_lo, d), epsilon_from_eta(e_hi, d)
+    assert 0.0 <= a <= b < math.inf
+
+
+@settings(max_examples=200, deadline=None)
+@given(f1=fpr_st, f2=fpr_st, eta=st.floats(0.0, 0.5), eps=eps_st, d=delta_st)
+def test_tpr_bounds_in_unit_interval_and_monotone_in_fpr(f1, f2, eta, eps, d):
+    lo, hi = sorted((f1, f2))
+    for bound in (lambda f: tpr_bound_mip(f, eta), lambda f: tpr_bound_dp(f, eps, d)):
+        a, b = bound(lo), bound(hi)
+        assert 0.0 <= a <= b <= 1.0
+        assert a >= lo - 1e-15  # never below random guessing
+
+
+# --------------------------------------------------------------------------- vectorisation
+
+
+def test_scalars_give_python_floats():
+    for value in (eta_from_epsilon(1.0), eta_from_epsilon(1, 0), epsilon_from_eta(0.1),
+                  eta_small_epsilon_approx(0.5), attacker_accuracy(0.1), tpr_bound_mip(0.2, 0.1),
+                  tpr_bound_dp(0.2, 1.0, 0.0), eta_from_epsilon(np.float64(1.0)),
+                  eta_from_epsilon(np.array(1.0))):
+        assert type(value) is float
+
+
+def test_arrays_broadcast():
+    eps = np.array([0.0, 0.5, 1.0, 2.0])
+    deltas = np.array([[0.0], [0.01], [0.2]])
+    out = eta_from_epsilon(eps, deltas)
+    assert isinstance(out, np.ndarray) and out.shape == (3, 4)
+    for i, d in enumerate(deltas[:, 0]):
+        for j, e in enumerate(eps):
+            assert out[i, j] == eta_from_epsilon(float(e), float(d))
+    etas = out[:, 1:]
+    back = epsilon_from_eta(etas, deltas)
+    assert back.shape == (3, 3)
+    np.testing.assert_allclose(back, np.broadcast_to(eps[1:], (3, 3)), rtol=1e-10)
+    assert tpr_bound_dp(np.linspace(0, 1, 5)[:, None], eps, 0.01).shape == (5, 4)
+    assert tpr_bound_mip([0.1, 0.2], [[0.1], [0.3]]).shape == (2, 2)
+    assert eta_small_epsilon_approx([0.1, 0.2]).shape == (2,)
+
+
+# --------------------------------------------------------------------------- domain errors
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: eta_from_epsilon(-1.0), "epsilon"),
+    (lambda: eta_from_epsilon(math.nan), "epsilon"),
+    (lambda: eta_from_epsilon(1.0, 1.5), "delta"),
+    (lambda: eta_from_epsilon(1.0, -1e-9), "delta"),
+    (lambda: eta_from_epsilon(1.0, math.nan), "delta"),
+    (lambda: eta_from_epsilon([0.1, -0.2, 0.3]), "epsilon"),
+    (lambda: eta_from_epsilon("abc"), "epsilon"),
+    (lambda: epsilon_from_eta(0.5), "eta"),
+    (lambda: epsilon_from_eta(0.7), "eta"),
+    (lambda: epsilon_from_eta(-0.1), "eta"),
+    (lambda: epsilon_from_eta(math.nan), "eta"),
+    (lambda: epsilon_from_eta(0.01, 0.1), "eta"),  # eta < delta/2
+    (lambda: epsilon_from_eta(np.array([0.2, 0.01]), 0.1), "eta"),
+    (lambda: epsilon_from_eta(0.3, 1.0), "delta"),
+    (lambda: epsilon_from_eta(0.3, 1.2), "delta"),
+    (lambda: eta_small_epsilon_approx(math.inf), "epsilon"),
+    (lambda: eta_small_epsilon_approx(-1.0), "epsilon"),
+    (lambda: eta_small_epsilon_approx(1.0, 2.0), "delta"),
+    (lambda: attacker_accuracy(0.6), "eta"),
+    (lambda: attacker_accuracy(-0.01), "eta"),
+    (lambda: tpr_bound_mip(1.5, 0.1), "fpr"),
+    (lambda: tpr_bound_mip(-0.1, 0.1), "fpr"),
+    (lambda: tpr_bound_mip(0.5, 0.6), "eta"),
+    (lambda: tpr_bound_dp(1.1, 1.0), "fpr"),
+    (lambda: tpr_bound_dp(0.5, -1.0), "epsilon"),
+    (lambda: tpr_bound_dp(0.5, math.nan), "epsilon"),
+    (lambda: tpr_bound_dp(0.5, 1.0, 2.0), "delta"),
+])
+def test_out_of_domain_input_raises_value_error_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_error_message_states_value_and_range():
+    with pytest.raises(ValueError, match=r"eta=0\.7 .*allowed 0 <= eta < 0\.5"):
+        epsilon_from_eta(0.7)
+    with pytest.raises(ValueError, match=r"delta/2 <= eta"):
+        epsilon_from_eta(0.01, 0.1)
+
+
+def test_epsilon_from_eta_never_negative_with_subnormal_delta():
+    # eta = 0 < delta/2 even though delta/2 underflows to 0 in float: refused, not a negative epsilon
+    with pytest.raises(ValueError, match="eta"):
+        epsilon_from_eta(0.0, 5e-324)
+    assert epsilon_from_eta(5e-324, 5e-324) >= 0.0
+    assert epsilon_from_eta(2.5e-300, 5e-300) == 0.0
+
+
+def test_tpr_bound_dp_huge_epsilon_at_zero_fpr():
+    assert tpr_bound_dp(0.0, 1000.0, 0.0) == 0.0
+    assert tpr_bound_dp(0.0, 1000.0, 0.1) == pytest.approx(0.1)

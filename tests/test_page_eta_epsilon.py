@@ -1,0 +1,195 @@
+"""AppTest for the page "η and ε (Theorems 4 and 8)" (pages/eta_epsilon.py).
+
+Expected numbers are computed here from Theorem 4 (``000_ece03c98c31c7b12.txt``)
+with the math module, not copied from the page's output.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "pages/eta_epsilon.py"
+
+
+def load(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()  # the home page: AppTest needs one run before switching pages
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> list[str]:
+    """Every piece of text the page shows."""
+    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    out += [f"{m.label}: {m.value}" for m in at.metric]
+    for kind in (at.warning, at.error, at.info, at.success):
+        out += [e.value for e in kind]
+    return out
+
+
+def snapshot(at: AppTest) -> tuple:
+    charts = tuple(c.proto.spec for c in at.get("plotly_chart"))
+    return tuple(texts(at)), charts
+
+
+def metric(at: AppTest, label_start: str) -> str:
+    (m,) = [m for m in at.metric if m.label.startswith(label_start)]
+    return m.value
+
+
+def eta_theorem4(eps: float, delta: float = 0.0) -> float:
+    # printed form of Theorem 4 (fine in float at these moderate eps)
+    return delta + (1 - delta) / (1 + math.exp(-eps)) - 0.5
+
+
+def pct(eta: float) -> str:
+    return f"{100 * (0.5 + eta):.1f} %"
+
+
+def sig4(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def assert_no_nan(at: AppTest) -> None:
+    for t in texts(at):
+        assert not re.search(r"\b(nan|inf|-inf|none)\b", t, flags=re.IGNORECASE), t
+
+
+@pytest.fixture(scope="module")
+def default_page() -> AppTest:
+    return load()
+
+
+def test_page_loads_with_charts_downloads_and_maths(default_page):
+    at = default_page
+    assert at.title[0].value.startswith("η and ε")
+    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("download_button")) == 2
+    (exp,) = [e for e in at.expander if e.label == "The maths"]
+    assert len(exp.latex) >= 5
+    assert not at.warning and not at.error
+    assert_no_nan(at)
+
+
+def test_default_numbers_follow_theorem4(default_page):
+    eta = eta_theorem4(1.0)  # 0.2311, accuracy 73.1 %
+    assert metric(default_page, "η") == sig4(eta)
+    assert any(f"more than **{pct(eta)}**" in t for t in texts(default_page))
+    approx = 1.0 / 4
+    assert metric(default_page, "small-ε") == sig4(approx)
+    assert metric(default_page, "approximation error") == f"{approx - eta:.3g}"
+
+
+def test_epsilon_slider_changes_the_output():
+    at = load()
+    before = snapshot(at)
+    at.slider(key="eps").set_value(2.0).run()
+    assert not at.exception
+    assert snapshot(at) != before
+    eta = math.tanh(1.0) / 2
+    assert metric(at, "η") == sig4(eta)
+    assert any(f"more than **{pct(eta)}**" in t for t in texts(at))  # 88.1 %
+
+
+def test_delta_slider_changes_the_output():
+    at = load()
+    before = snapshot(at)
+    at.slider(key="delta").set_value(0.1).run()
+    assert not at.exception
+    assert snapshot(at) != before
+    eta = eta_theorem4(1.0, 0.1)
+    assert metric(at, "η") == sig4(eta)
+    assert any("δ/2 = 0.05 comes from δ alone" in t for t in texts(at))
+
+
+def test_log_delta_toggle_switches_the_control_and_keeps_delta():
+    at = load()
+    at.slider(key="delta").set_value(0.01).run()
+    eta_001 = metric(at, "η")
+    at.toggle(key="logd").set_value(True).run()
+    assert not at.exception
+    keys = [s.key for s in at.slider]
+    assert "ldelta" in keys and "delta" not in keys
+    assert at.slider(key="ldelta").value == pytest.approx(-2.0)
+    assert metric(at, "η") == eta_001  # same δ, other control
+    before = snapshot(at)
+    at.slider(key="ldelta").set_value(-8.0).run()
+    assert not at.exception and snapshot(at) != before
+    assert metric(at, "η") == sig4(eta_theorem4(1.0, 1e-8))
+    assert at.query_params.get("ldelta") == "-8" and "delta" not in at.query_params
+    at.toggle(key="logd").set_value(False).run()
+    assert not at.exception
+    assert at.slider(key="delta").value == 0.0  # 1e-8 on the 0.001 grid of the linear slider
+
+
+def test_target_eta_changes_the_inverse():
+    at = load()
+    before = snapshot(at)
+    at.number_input(key="teta").set_value(0.2).run()
+    assert not at.exception and snapshot(at) != before
+    eps = 2 * math.atanh(2 * 0.2)  # 0.8473
+    assert any(f"ε ≤ {sig4(eps)}" in t for t in texts(at))
+
+
+def test_log_fpr_toggle_changes_the_roc_chart():
+    at = load()
+    before_texts, before_charts = snapshot(at)
+    at.toggle(key="logfpr").set_value(True).run()
+    assert not at.exception
+    texts_after, charts_after = snapshot(at)
+    assert charts_after[0] == before_charts[0]  # η(ε) chart untouched
+    assert charts_after[1] != before_charts[1]
+    assert '"type":"log"' in charts_after[1].replace(" ", "")
+    assert texts_after != before_texts
+
+
+@pytest.mark.parametrize("target,delta", [(0.5, 0.0), (0.05, 0.2), (0.0, 0.001)])
+def test_uncertifiable_target_gives_a_sentence_not_a_traceback(target, delta):
+    at = load()
+    at.slider(key="delta").set_value(delta).run()
+    at.number_input(key="teta").set_value(target).run()
+    assert not at.exception
+    assert at.warning, "expected a warning sentence"
+    assert not any("ε ≤" in t for t in texts(at))
+    assert_no_nan(at)
+
+
+@pytest.mark.parametrize("eps,delta", [(0.0, 0.0), (10.0, 0.5), (0.0, 0.5), (0.01, 0.0)])
+def test_extreme_settings_stay_finite(eps, delta):
+    at = load()
+    at.slider(key="eps").set_value(eps).run()
+    at.slider(key="delta").set_value(delta).run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 2
+    eta = eta_theorem4(eps, delta)
+    assert metric(at, "η") == (sig4(eta) if eta else "0")
+    assert_no_nan(at)
+
+
+def test_url_sets_the_controls():
+    at = load(eps="2", logd="1", ldelta="-3", teta="0.2", logfpr="1")
+    assert at.slider(key="eps").value == 2.0
+    assert at.toggle(key="logd").value is True
+    assert at.slider(key="ldelta").value == -3.0
+    assert at.number_input(key="teta").value == 0.2
+    assert not at.warning
+    assert metric(at, "η") == sig4(eta_theorem4(2.0, 1e-3))
+    eps = 2 * math.atanh((2 * 0.2 - 1e-3) / (1 - 1e-3))
+    assert any(f"ε ≤ {sig4(eps)}" in t for t in texts(at))
+
+
+@pytest.mark.parametrize("bad", ["abc", "99", "-1", "nan"])
+def test_invalid_url_value_warns_and_falls_back(bad):
+    at = load(eps=bad)
+    assert at.slider(key="eps").value == 1.0
+    assert any("eps=" in w.value for w in at.warning)
+    assert metric(at, "η") == sig4(eta_theorem4(1.0))
