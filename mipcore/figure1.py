@@ -169,8 +169,9 @@ def paper_claims(eta_min: float = PAPER_PRESET["eta_min"], eta_max: float = PAPE
         ok, c = cheaper_on_range(n)
         if not ok:
             failures.append(n)
-        if worst is None or (c.low or 1.0) > worst[1]:
-            worst = (n, c.low if c.low is not None else math.nan)
+        low = c.low if c.low is not None else math.inf
+        if worst is None or low > worst[1]:
+            worst = (n, low)
     if failures:
         ev = f"MIP is not cheaper on all of [{lo:g}, {hi:g}] for n = {', '.join(map(str, failures[:8]))}."
     else:

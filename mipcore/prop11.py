@@ -23,8 +23,9 @@ with k = n/2 (random *half*) needs even n, which is why the app offers even n.
 restates it as ``Σ 1/x``. Only ``1/Σx`` works: with ``Σ 1/x`` the special subset
 would not stand out (``1/A`` is of order ``2^-(k-1)``). We implement ``1/Σx``.
 
-**Exactness.** Float64 cannot even represent the special sum: at n = 48,
-``A + 2^0 + ... + 2^22`` is ``sqrt(p) ≈ 1.8e-7`` next to terms of size ``2^22``.
+**Exactness.** Float64 loses the special sum: at n = 48, ``A + 2^0 + ... + 2^22`` is
+``sqrt(p) ≈ 1.8e-7`` formed from terms of size ``2^22``, and the naive float sum is
+already off by 4e-4 relative; at n = 64 it comes out exactly 0.
 This module never forms such sums in floating point. Every subset sum is written
 exactly as ``integer`` (no A) or ``sqrt(p) + integer`` (with A), where the integer is
 a Python int, and all real arithmetic is done in interval arithmetic
@@ -58,9 +59,10 @@ from __future__ import annotations
 
 import heapq
 import math
+import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cmp_to_key, lru_cache
 
 from mpmath import libmp
 from mpmath.ctx_iv import MPIntervalContext
@@ -252,7 +254,10 @@ def output_moments(n: int, M: int = 2, *, rtol: float = 1e-12, max_nodes: int = 
     """
     n = _check_n(n)
     M = check_int("M", M, 2, 16)
-    if not (isinstance(rtol, (int, float)) and 0.0 <= rtol < 1.0):
+    if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real):
+        raise ValueError(f"rtol={rtol!r} is not a number")
+    rtol = float(rtol)
+    if not 0.0 <= rtol < 1.0:
         raise ValueError(f"rtol={rtol!r} is out of range: allowed 0 <= rtol < 1")
     max_nodes = check_int("max_nodes", max_nodes, 100, 10**6)
     return _output_moments(n, M, float(rtol), max_nodes)
@@ -338,8 +343,8 @@ class _Arith:
         """Product of two intervals of any sign."""
         cands_lo = [self.mul(a, b, "d") for a in x for b in y]
         cands_hi = [self.mul(a, b, "u") for a in x for b in y]
-        lo = min(cands_lo, key=_key)
-        hi = max(cands_hi, key=_key)
+        lo = min(cands_lo, key=_MPF_ORDER)  # exact comparison: float keys could tie
+        hi = max(cands_hi, key=_MPF_ORDER)
         return lo, hi
 
     def ipow_abs(self, x, m: int):
@@ -357,8 +362,7 @@ class _Arith:
 _RND = {"d": "f", "u": "c"}
 
 
-def _key(x):
-    return to_float(x)
+_MPF_ORDER = cmp_to_key(mpf_cmp)
   # libmp: "f" = floor (towards -inf), "c" = ceiling (towards +inf)
 _ONE = from_int(1)
 
@@ -594,8 +598,8 @@ def value_histogram(n: int) -> list[dict]:
             "count": node.count,
             "probability": node.count / total,
         })
-    v = _mid(*_floats(special))
-    rows.append({"group": "special D*", "top_bit": k - 2, "value_min": v, "value_max": v,
+    s_lo, s_hi = _floats(special)
+    rows.append({"group": "special D*", "top_bit": k - 2, "value_min": s_lo, "value_max": s_hi,
                  "count": 1, "probability": 1 / total})
     return rows
 
@@ -640,6 +644,9 @@ def growth_table(ns, M: int = 2, *, rtol: float = 1e-9, max_nodes: int = 1500):
     import pandas as pd
 
     M = check_int("M", M, 2, 16)
+    ns = list(ns)
+    if not ns:
+        raise ValueError("ns=[] is empty: choose at least one n")
     rows = []
     for n in ns:
         n = _check_n(n)
