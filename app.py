@@ -38,17 +38,17 @@ def home() -> None:
     acc = attacker_accuracy(eta)
     names = ["Blind guess", f"Best possible attacker under {eta:.3f}-MIP", "Perfect attacker"]
     values = [0.5, acc, 1.0]
-    fig = go.Figure(go.Bar(
-        x=[v * 100 for v in values], y=names, orientation="h",
-        marker_color=["#9aa5b1", "#d9534f", "#e0e0e0"],
-        text=[f"{v:.1%}" for v in values], textposition="auto",
-        hovertemplate="%{y}: %{x:.2f} %<extra></extra>",
-    ))
-    fig.add_vline(x=50, line_dash="dot", line_color="#555")
-    fig.update_layout(
-        title="How often can an attacker be right about membership?",
-        xaxis=dict(title="accuracy (%)", range=[0, 100]), yaxis=dict(autorange="reversed"),
-        height=280, margin=dict(l=10, r=10, t=50, b=40),
+    fig = go.Figure(
+        data=[dict(type="bar", x=[v * 100 for v in values], y=names, orientation="h",
+                   marker=dict(color=["#9aa5b1", "#d9534f", "#e0e0e0"]),
+                   text=[f"{v:.1%}" for v in values], textposition="auto",
+                   hovertemplate="%{y}: %{x:.2f} %<extra></extra>")],
+        layout=dict(title=dict(text="How often can an attacker be right about membership?"),
+                    xaxis=dict(title=dict(text="accuracy (%)"), range=[0, 100]),
+                    yaxis=dict(autorange="reversed"), height=280,
+                    margin=dict(l=10, r=10, t=50, b=40),
+                    shapes=[dict(type="line", x0=50, x1=50, y0=0, y1=1, yref="paper",
+                                 line=dict(dash="dot", color="#555"))]),
     )
     data = pd.DataFrame({"who": names, "accuracy": values})
     appkit.chart_with_csv(fig, data, "attacker_accuracy", key="home_chart")

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-__all__ = ["chart_with_csv", "fmt_num"]
+__all__ = ["chart_with_csv", "csv_bytes", "fmt_num"]
 
 
 def chart_with_csv(fig, data: pd.DataFrame, name: str, *, key: str | None = None,
@@ -22,15 +22,20 @@ def chart_with_csv(fig, data: pd.DataFrame, name: str, *, key: str | None = None
     st.plotly_chart(fig, key=key, config={"displaylogo": False})
     if caption:
         st.caption(caption)
-    clean = data.replace([np.inf, -np.inf], np.nan)
     st.download_button(
         f"Download the data of this chart (CSV: {name}.csv)",
-        clean.to_csv(index=False, na_rep="").encode("utf-8"),
+        lambda: csv_bytes(data),  # built only when clicked: reruns stay fast
         file_name=f"{name}.csv",
         mime="text/csv",
         key=f"{key}_csv",
         on_click="ignore",
     )
+
+
+def csv_bytes(data: pd.DataFrame) -> bytes:
+    """The CSV a chart's download button serves: UTF-8, no index, empty cells for NaN/inf."""
+    clean = data.replace([np.inf, -np.inf], np.nan)
+    return clean.to_csv(index=False, na_rep="").encode("utf-8")
 
 
 def fmt_num(x: float, digits: int = 4) -> str:
@@ -49,6 +54,9 @@ def fmt_num(x: float, digits: int = 4) -> str:
         return "0"
     ax = abs(x)
     if 1e-4 <= ax < 1e6:
-        return f"{x:.{digits}g}"
+        text = f"{x:.{digits}g}"
+        if "e" in text:  # '.Ng' switches to e-notation from 10**digits on
+            text = f"{float(text):.0f}"
+        return text
     mant, exp = f"{x:.{max(digits - 1, 0)}e}".split("e")
     return f"{mant} × 10^{int(exp)}"

@@ -42,13 +42,21 @@ def messages():
     under the title rather than wherever the widget happens to be.
     """
     area = st.container()
-    st.session_state[_MSG_KEY] = area
+    st.session_state[_MSG_KEY] = (area, _page_id())
     return area
 
 
+def _page_id():
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return None if ctx is None else ctx.page_script_hash
+
+
 def warn(text: str) -> None:
-    """Show a warning in the page's message area (or inline if there is none)."""
-    area = st.session_state.get(_MSG_KEY)
+    """Show a warning in the page's message area (or inline if this run has none)."""
+    stored = st.session_state.get(_MSG_KEY)
+    area = stored[0] if stored is not None and stored[1] == _page_id() else None
     (area if area is not None else st).warning(text, icon="⚠️")
 
 
@@ -198,7 +206,7 @@ def url_number(label: str, key: str, *, min_value, max_value, default, step=None
 def url_select(label: str, key: str, options: Sequence, *, default, widget: str = "selectbox",
                format_func: Callable[[Any], str] = str, help: str | None = None, container=None,
                horizontal: bool = True):
-    """A ``st.selectbox`` (or ``st.radio`` / ``st.segmented_control``) bound to ``key``.
+    """A ``st.selectbox`` (or, with ``widget="radio"``, a ``st.radio``) bound to ``key``.
 
     URL values are matched against ``str(option)``.
     """

@@ -1,0 +1,516 @@
+"""AppTest checks of appkit: URL-bound widgets, number formatting, guard, charts with CSV.
+
+The URL behaviour under test is the one documented in ``appkit/state.py``:
+
+1. on the first run, a widget is seeded from ``st.query_params[key]``; a missing
+   value gives the default; an unparsable / out-of-range value gives the default
+   and a warning sentence naming ``key=value`` and the default used;
+2. after rendering, the widget's value is written back to the URL, and removed
+   from it when equal to the default.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import textwrap
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
+from streamlit.testing.v1 import AppTest
+
+import appkit
+
+HEADER = "import streamlit as st\nimport appkit\nappkit.messages()\n"
+
+
+def run(body: str, query: dict | None = None) -> AppTest:
+    """Run a small script (appkit imported, message area created) with a URL query."""
+    at = AppTest.from_string(HEADER + textwrap.dedent(body), default_timeout=30)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def warnings(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning]
+
+
+SLIDER = """
+v = appkit.url_slider("eta", "eta", min_value=0.0, max_value=0.5, default=0.1, step=0.005)
+st.write(f"value={v!r}")
+"""
+
+INT_SLIDER = """
+def even(n):
+    if n % 2:
+        raise ValueError("n must be even")
+v = appkit.url_slider("n", "n", min_value=2, max_value=100, default=10, validate=even)
+st.write(f"value={v!r}")
+"""
+
+
+def shown(at: AppTest) -> str:
+    return [m.value for m in at.markdown if m.value.startswith("value=")][-1]
+
+
+# --------------------------------------------------------------------------- url_slider
+
+
+def test_slider_without_url_uses_default_and_keeps_url_clean():
+    at = run(SLIDER)
+    assert at.slider(key="eta").value == pytest.approx(0.1)
+    assert shown(at) == "value=0.1"
+    assert warnings(at) == []
+    assert at.query_params == {}
+
+
+def test_slider_is_seeded_from_url():
+    at = run(SLIDER, {"eta": "0.3"})
+    assert at.slider(key="eta").value == pytest.approx(0.3)
+    assert shown(at) == "value=0.3"
+    assert warnings(at) == []
+    assert at.query_params == {"eta": "0.3"}
+
+
+@pytest.mark.parametrize(("raw", "reason"), [
+    ("zzz", "not a number"),
+    ("", "not a number"),
+    ("0.9", "out of range"),
+    ("-0.1", "out of range"),
+    ("nan", "not a finite number"),
+    ("inf", "not a finite number"),
+])
+def test_slider_bad_url_value_warns_and_uses_default(raw, reason):
+    at = run(SLIDER, {"eta": raw})
+    assert at.slider(key="eta").value == pytest.approx(0.1)
+    (text,) = warnings(at)
+    assert f"`eta={raw}`" in text, text
+    assert reason in text, text
+    assert "from 0.0 to 0.5" in text, text
+    assert "Using the default, 0.1." in text, text
+    # The bad value is not left in the URL (the widget is at its default).
+    assert "eta" not in at.query_params
+
+
+def test_slider_repeated_url_key_warns():
+    at = run(SLIDER, {"eta": ["0.2", "0.3"]})
+    (text,) = warnings(at)
+    assert "given more than once" in text and "eta=0.2,0.3" in text, text
+    assert at.slider(key="eta").value == pytest.approx(0.1)
+
+
+def test_warning_goes_to_message_area_above_the_widget():
+    at = run(SLIDER, {"eta": "zzz"})
+    first, second = at.main.children[0], at.main.children[1]
+    # messages() is the first block on the page; the slider comes after it.
+    assert type(first).__name__ == "Block" and [w.value for w in first.warning] == warnings(at)
+    assert type(second).__name__ == "Slider"
+
+
+def test_slider_value_is_written_back_and_removed_at_default():
+    at = run(SLIDER)
+    at.slider(key="eta").set_value(0.25).run()
+    assert at.query_params == {"eta": "0.25"}
+    assert shown(at) == "value=0.25"
+    at.slider(key="eta").set_value(0.1).run()
+    assert "eta" not in at.query_params
+    assert warnings(at) == []
+
+
+def test_url_is_read_only_on_first_run():
+    at = run(SLIDER, {"eta": "0.3"})
+    at.query_params["eta"] = "0.4"  # a later URL change does not override the widget
+    at.run()
+    assert at.slider(key="eta").value == pytest.approx(0.3)
+    assert at.query_params == {"eta": "0.3"}
+
+
+def test_integer_slider_parses_whole_numbers_only():
+    at = run(INT_SLIDER, {"n": "40"})
+    assert at.slider(key="n").value == 40
+    assert shown(at) == "value=40"  # an int, not 40.0
+    at = run(INT_SLIDER, {"n": "40.0"})
+    assert shown(at) == "value=40"
+    assert at.query_params == {"n": "40"}  # normalised
+    at = run(INT_SLIDER, {"n": "3.5"})
+    (text,) = warnings(at)
+    assert "`n=3.5`" in text and "not a whole number" in text and "default, 10." in text, text
+
+
+def test_slider_validate_hook_rejects_in_range_values():
+    at = run(INT_SLIDER, {"n": "41"})
+    (text,) = warnings(at)
+    assert "`n=41`" in text and "n must be even" in text, text
+    assert at.slider(key="n").value == 10
+
+
+# --------------------------------------------------------------------------- url_number
+
+NUMBER = """
+v = appkit.url_number("k", "k", min_value=1, max_value=1000, default=20)
+st.write(f"value={v!r}")
+"""
+
+
+def test_number_input_url_roundtrip():
+    at = run(NUMBER, {"k": "300"})
+    assert at.number_input(key="k").value == 300
+    assert warnings(at) == []
+    at = run(NUMBER, {"k": "5000"})
+    (text,) = warnings(at)
+    assert "`k=5000`" in text and "out of range" in text and "default, 20." in text, text
+    at.number_input(key="k").set_value(7).run()
+    assert at.query_params == {"k": "7"}
+    at.number_input(key="k").set_value(20).run()
+    assert at.query_params == {}
+
+
+# --------------------------------------------------------------------------- url_select
+
+SELECT = """
+v = appkit.url_select("mech", "mech", ["laplace", "gauss", 3], default="laplace")
+st.write(f"value={v!r}")
+"""
+RADIO = SELECT.replace('default="laplace")', 'default="laplace", widget="radio")')
+
+
+def test_select_url_roundtrip():
+    at = run(SELECT, {"mech": "gauss"})
+    assert at.selectbox(key="mech").value == "gauss"
+    assert at.query_params == {"mech": "gauss"}
+    at = run(SELECT, {"mech": "3"})  # matched against str(option), returns the option itself
+    assert shown(at) == "value=3"
+    at = run(SELECT, {"mech": "Gauss"})
+    (text,) = warnings(at)
+    assert "`mech=Gauss`" in text and "not one of the choices" in text, text
+    assert "laplace, gauss, 3" in text and "default, laplace." in text, text
+    at.selectbox(key="mech").set_value("gauss").run()
+    assert at.query_params == {"mech": "gauss"}
+    at.selectbox(key="mech").set_value("laplace").run()
+    assert at.query_params == {}
+
+
+def test_radio_variant():
+    at = run(RADIO, {"mech": "gauss"})
+    assert at.radio(key="mech").value == "gauss"
+    at.radio(key="mech").set_value("laplace").run()
+    assert at.query_params == {}
+
+
+# --------------------------------------------------------------------------- url_multiselect
+
+MULTI = """
+v = appkit.url_multiselect("ks", "ks", ["a", "b", "c", "d"], default=["a", "b"], max_selected=3)
+st.write(f"value={v!r}")
+"""
+
+
+def test_multiselect_comma_list():
+    at = run(MULTI, {"ks": "c,a"})
+    assert at.multiselect(key="ks").value == ["c", "a"]
+    assert shown(at) == "value=['c', 'a']"
+    assert at.query_params == {"ks": "c,a"}
+    at = run(MULTI, {"ks": " c , c ,d"})  # blanks trimmed, duplicates dropped
+    assert at.multiselect(key="ks").value == ["c", "d"]
+    assert warnings(at) == []
+
+
+@pytest.mark.parametrize(("raw", "reason"), [
+    ("a,zz", "zz not among the choices"),
+    ("", "needs at least 1"),
+    ("a,b,c,d", "at most 3"),
+])
+def test_multiselect_bad_url(raw, reason):
+    at = run(MULTI, {"ks": raw})
+    (text,) = warnings(at)
+    assert f"`ks={raw}`" in text and reason in text, text
+    assert "Using the default, a, b." in text, text
+    assert at.multiselect(key="ks").value == ["a", "b"]
+
+
+def test_multiselect_written_back():
+    at = run(MULTI)
+    assert at.query_params == {}
+    at.multiselect(key="ks").select("d").run()
+    assert at.query_params == {"ks": "a,b,d"}
+    at.multiselect(key="ks").unselect("d").run()
+    assert at.query_params == {}
+
+
+# --------------------------------------------------------------------------- url_toggle
+
+TOGGLE = """
+v = appkit.url_toggle("log", "log", default=False)
+st.write(f"value={v!r}")
+"""
+
+
+@pytest.mark.parametrize(("raw", "value"), [("1", True), ("true", True), ("0", False),
+                                            ("off", False)])
+def test_toggle_from_url(raw, value):
+    at = run(TOGGLE, {"log": raw})
+    assert at.toggle(key="log").value is value
+    assert warnings(at) == []
+    assert at.query_params == ({"log": "1"} if value else {})  # normalised to 1, or dropped
+
+
+def test_toggle_bad_url_and_write_back():
+    at = run(TOGGLE, {"log": "maybe"})
+    (text,) = warnings(at)
+    assert "`log=maybe`" in text and "not 1 or 0" in text and "default, 0." in text, text
+    assert at.toggle(key="log").value is False
+    at.toggle(key="log").set_value(True).run()
+    assert at.query_params == {"log": "1"}
+    at.toggle(key="log").set_value(False).run()
+    assert at.query_params == {}
+
+
+# --------------------------------------------------------------------------- url_range_slider
+
+RANGE = """
+v = appkit.url_range_slider("r", "r", min_value=0.0, max_value=1.0, default=(0.1, 0.4), step=0.05)
+st.write(f"value={v!r}")
+"""
+
+
+def test_range_slider_from_url_and_back():
+    at = run(RANGE, {"r": "0.2,0.6"})
+    assert at.slider(key="r").value == pytest.approx((0.2, 0.6))
+    assert shown(at) == "value=(0.2, 0.6)"
+    assert at.query_params == {"r": "0.2,0.6"}
+    at.slider(key="r").set_range(0.3, 0.5).run()
+    assert at.query_params == {"r": "0.3,0.5"}
+    at.slider(key="r").set_range(0.1, 0.4).run()
+    assert at.query_params == {}
+
+
+@pytest.mark.parametrize(("raw", "reason"), [
+    ("0.6,0.2", "lo must be below hi"),
+    ("0.2", "needs two values"),
+    ("0.2,0.3,0.4", "needs two values"),
+    ("0.2,2", "out of range"),
+    ("a,b", "not a number"),
+])
+def test_range_slider_bad_url(raw, reason):
+    at = run(RANGE, {"r": raw})
+    (text,) = warnings(at)
+    assert f"`r={raw}`" in text and reason in text and "default, 0.1, 0.4." in text, text
+    assert at.slider(key="r").value == pytest.approx((0.1, 0.4))
+
+
+def test_several_bad_parameters_give_one_warning_each():
+    at = run(SLIDER + TOGGLE.replace('"log", "log"', '"log", "lg"'), {"eta": "x", "lg": "y"})
+    texts = warnings(at)
+    assert len(texts) == 2 and "`eta=x`" in texts[0] and "`lg=y`" in texts[1], texts
+
+
+# --------------------------------------------------------------------------- fmt_num
+
+
+@pytest.mark.parametrize(("x", "text"), [
+    (None, "—"), (math.nan, "—"), (math.inf, "∞"), (-math.inf, "−∞"), (0.0, "0"), (-0.0, "0"),
+    (0.5, "0.5"), (1.0, "1"), (0.12345, "0.1235"), (-2.5, "-2.5"), (1e-4, "0.0001"),
+    (1234.5678, "1235"), (9.87654e-5, "9.877 × 10^-5"), (1e6, "1.000 × 10^6"),
+    (-3e-7, "-3.000 × 10^-7"), (2.5e12, "2.500 × 10^12"), (1e300, "1.000 × 10^300"),
+])
+def test_fmt_num_examples(x, text):
+    assert appkit.fmt_num(x) == text
+
+
+def test_fmt_num_digits():
+    assert appkit.fmt_num(math.pi, digits=2) == "3.1"
+    assert appkit.fmt_num(math.pi * 1e-9, digits=2) == "3.1 × 10^-9"
+    assert appkit.fmt_num(2) == "2"  # ints accepted
+
+
+def _parse_fmt(text: str) -> float:
+    m = re.fullmatch(r"(-?[0-9.]+) × 10\^(-?\d+)", text)
+    if m:
+        return float(m.group(1)) * 10.0 ** int(m.group(2))
+    assert re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", text), f"not plain notation: {text!r}"
+    return float(text)
+
+
+def _check_fmt(x: float, digits: int) -> None:
+    text = appkit.fmt_num(x, digits=digits)
+    assert "nan" not in text.lower() and "inf" not in text.lower()
+    assert "e" not in text, f"fmt_num({x!r}, digits={digits}) = {text!r} uses e-notation"
+    back = _parse_fmt(text)
+    assert back == pytest.approx(x, rel=0.51 * 10.0 ** (1 - digits), abs=1e-300)
+    if 1e-4 <= abs(x) < 1e6 and abs(back) < 1e6:
+        assert "×" not in text, text
+
+
+def test_fmt_num_plain_range_has_no_e_notation():
+    """Docstring: 'plain notation between 1e-4 and 1e6' (e.g. 123456 -> '123500', not '1.235e+05')."""
+    for x in (12345.0, -54321.0, 123456.0, 999999.0):
+        _check_fmt(x, 4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st_.floats(min_value=1.0, max_value=9.999999, exclude_max=True),
+       st_.integers(min_value=-300, max_value=300), st_.booleans(),
+       st_.integers(min_value=2, max_value=8))
+def test_fmt_num_is_plain_or_times_ten_and_accurate(mantissa, exponent, negative, digits):
+    """Plain notation between 1e-4 and 1e6, 'm × 10^e' outside; never 'e+05' or 'nan'.
+
+    The printed value is x rounded to ``digits`` significant figures. Every decade
+    from 1e-300 to 1e300 is drawn (a plain float strategy rarely hits 1e4..1e6).
+    """
+    x = (-1 if negative else 1) * mantissa * 10.0 ** exponent
+    _check_fmt(x, digits)
+
+
+# --------------------------------------------------------------------------- guard
+
+GUARD = """
+exc = st.session_state.get("exc", "none")
+stop = st.session_state.get("stop", False)
+with appkit.guard("The bound", stop=stop):
+    st.write("inside")
+    if exc == "value":
+        raise ValueError("eta=2 is outside [0, 1/2]")
+    if exc == "overflow":
+        raise OverflowError("math range error")
+    if exc == "zero":
+        raise ZeroDivisionError("division by zero")
+    if exc == "bug":
+        raise KeyError("a bug in the page")
+st.write("after")
+"""
+
+
+def run_guard(exc: str, stop: bool = False) -> AppTest:
+    at = AppTest.from_string(HEADER + GUARD, default_timeout=30)
+    at.session_state["exc"] = exc
+    at.session_state["stop"] = stop
+    return at.run()
+
+
+def texts(at: AppTest) -> list[str]:
+    return [m.value for m in at.markdown]
+
+
+def test_guard_passes_through_without_error():
+    at = run_guard("none")
+    assert texts(at) == ["inside", "after"]
+    assert not at.error and not at.exception
+
+
+@pytest.mark.parametrize(("exc", "message"), [
+    ("value", "eta=2 is outside [0, 1/2]"),
+    ("overflow", "math range error"),
+    ("zero", "division by zero"),
+])
+def test_guard_turns_domain_errors_into_a_sentence(exc, message):
+    at = run_guard(exc)
+    assert [e.value for e in at.error] == [f"The bound could not be computed: {message}"]
+    assert not at.exception
+    assert texts(at) == ["inside", "after"]  # the rest of the page still runs
+
+
+def test_guard_stop_skips_the_rest():
+    at = run_guard("value", stop=True)
+    assert len(at.error) == 1 and not at.exception
+    assert texts(at) == ["inside"]
+
+
+def test_guard_lets_other_exceptions_propagate():
+    at = run_guard("bug")
+    assert not at.error
+    (exc,) = at.exception
+    assert exc.proto.type == "KeyError" and "a bug in the page" in exc.message, exc
+    assert texts(at) == ["inside"]
+
+
+# --------------------------------------------------------------------------- chart_with_csv
+
+CHART = """
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+x = np.array([0.0, 0.5, 1.0, 2.0])
+y = np.array([1.5, np.nan, np.inf, -np.inf])
+fig = go.Figure(go.Scatter(x=x, y=y))
+appkit.chart_with_csv(fig, pd.DataFrame({"x": x, "y": y, "label": ["a", "b", None, "d"]}),
+                      "demo_data", key="demo", caption="A caption.")
+"""
+
+
+@pytest.fixture
+def captured_downloads(monkeypatch):
+    """Record the arguments of every st.download_button call (the CSV is built lazily, on click)."""
+    import streamlit as st_mod
+
+    calls: list[dict] = []
+    original = st_mod.download_button
+
+    def spy(label, data, *args, **kwargs):
+        calls.append({"label": label, "data": data, **kwargs})
+        return original(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(st_mod, "download_button", spy)
+    return calls
+
+
+def test_chart_with_csv_shows_chart_caption_and_clean_csv(captured_downloads):
+    at = run(CHART)
+    charts = at.get("plotly_chart")
+    assert len(charts) == 1 and charts[0].key == "demo"
+    assert [c.value for c in at.caption] == ["A caption."]
+    (button,) = at.get("download_button")
+    assert button.key == "demo_csv"
+    assert "demo_data.csv" in button.label
+    (call,) = [c for c in captured_downloads if c.get("file_name") == "demo_data.csv"]
+    assert call["mime"] == "text/csv"
+    assert callable(call["data"]), "the CSV must be built on click, not on every rerun"
+    text = call["data"]().decode("utf-8")
+    assert "nan" not in text.lower() and "inf" not in text.lower(), text
+    assert text.splitlines()[0] == "x,y,label"
+    back = pd.read_csv(io.StringIO(text))
+    assert back["x"].tolist() == [0.0, 0.5, 1.0, 2.0]
+    assert back["y"].iloc[0] == 1.5 and back["y"].iloc[1:].isna().all()
+    assert back["label"].tolist()[:2] == ["a", "b"] and pd.isna(back["label"].iloc[2])
+
+
+def test_chart_with_csv_default_key_from_name():
+    at = run(CHART.replace(', key="demo"', ""))
+    assert at.get("plotly_chart")[0].key == "chart_demo_data"
+    assert at.get("download_button")[0].key == "chart_demo_data_csv"
+
+
+# --------------------------------------------------------------------------- round trip
+
+ALL_WIDGETS = SLIDER + TOGGLE + MULTI + RANGE.replace('"r", "r"', '"r", "rng"') + SELECT
+
+
+def _state(at: AppTest) -> list[str]:
+    """What the page got from each url_* call (each snippet writes ``value=...``)."""
+    return [m.value for m in at.markdown if m.value.startswith("value=")]
+
+
+@pytest.mark.parametrize("move", [
+    lambda at: at.slider(key="eta").set_value(0.5),
+    lambda at: at.slider(key="eta").set_value(0.0),
+    lambda at: at.toggle(key="log").set_value(True),
+    lambda at: at.multiselect(key="ks").unselect("a").select("d").select("c"),
+    lambda at: at.multiselect(key="ks").unselect("a").unselect("b"),  # emptied by the user
+    lambda at: at.slider(key="rng").set_range(0.0, 1.0),
+    lambda at: at.selectbox(key="mech").set_value(3),
+], ids=["slider-max", "slider-min", "toggle-on", "multi-more", "multi-empty", "range-full",
+        "select-int"])
+def test_a_shared_link_reproduces_the_view_without_warnings(move):
+    """Whatever state the widgets can be put in, the URL they write reopens that view."""
+    at = run(ALL_WIDGETS)
+    move(at).run()
+    assert not at.exception
+    link = dict(at.query_params)
+    fresh = run(ALL_WIDGETS, link)
+    assert warnings(fresh) == [], f"the link {link} warns when opened: {warnings(fresh)}"
+    assert _state(fresh) == _state(at)

@@ -1,0 +1,260 @@
+"""A real browser against a running `streamlit run app.py`.
+
+Debian's Chromium (``/usr/bin/chromium``) is driven through Playwright's Python API;
+Playwright never downloads a browser of its own. Without Chromium the tests skip,
+except under ``CI=true``, where a missing browser fails them.
+
+Screenshots of every page go to ``tests/artifacts/<page>.png`` (gitignored). With
+``MIP_UPDATE_SCREENSHOT=1`` the home page's screenshot is also written to
+``docs/screenshot.png`` (for the README); CI never sets it, so it never dirties the tree.
+
+Streamlit DOM hooks used (checked against Streamlit 1.67):
+``[data-testid="stApp"][data-test-script-state="notRunning"]`` (the script run finished),
+``stSkeleton`` (placeholder of a lazily loaded element, e.g. a chart, until its code loads),
+``stPlotlyChart`` + ``.js-plotly-plot .main-svg`` (a chart, and Plotly has drawn it),
+``stException`` (an uncaught exception with its traceback), ``stAlertContentWarning``
+(``st.warning``), ``stSlider`` / ``stSliderThumbValue``, ``stMain`` (the scrolling column).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+IN_CI = os.environ.get("CI") == "true"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic",
+]
+SERVER_START_TIMEOUT = 60  # s
+RUN_TIMEOUT = 60_000  # ms: one script run of a page
+DRAW_TIMEOUT = 30_000  # ms: Plotly drawing the charts once the run is done
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+def _unavailable(reason: str):
+    """Skip on a developer machine; fail under CI=true."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: the browser tests must run)", pytrace=False)
+    pytest.skip(reason)
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = CHROMIUM if os.access(CHROMIUM, os.X_OK) else shutil.which("chromium")
+    if not path:
+        _unavailable(f"Chromium not found at {CHROMIUM}; install Debian's chromium package")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright Python package is not installed (requirements-dev.txt)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _health(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+            return r.read().decode("utf-8", "replace").strip()
+    except (urllib.error.URLError, OSError):
+        return None
+
+
+@pytest.fixture(scope="session")
+def server(chromium_path):
+    """``streamlit run app.py`` on a free loopback port; yields its base URL."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
+           "--server.headless", "true", "--server.port", str(port),
+           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+           # Pages may be edited while the suite runs; don't watch files.
+           "--server.fileWatcherType", "none"]
+    log = tempfile.TemporaryFile(mode="w+b")  # a file, not a pipe: the server never blocks on it
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def output() -> str:
+        log.seek(0)
+        return log.read().decode("utf-8", "replace")[-4000:]
+
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while _health(url) != "ok":
+            if proc.poll() is not None:
+                pytest.fail(f"`{' '.join(cmd)}` exited with code {proc.returncode} before "
+                            f"answering {url}/_stcore/health. Its output:\n{output()}",
+                            pytrace=False)
+            if time.monotonic() > deadline:
+                pytest.fail(f"{url}/_stcore/health did not answer 'ok' within "
+                            f"{SERVER_START_TIMEOUT} s. Server output:\n{output()}", pytrace=False)
+            time.sleep(0.25)
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # the server's own process group only
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport=VIEWPORT)
+    pg = context.new_page()
+    pg.js_errors = []
+    pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
+    yield pg
+    context.close()
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def open_app(page, server: str, path: str) -> None:
+    """Load ``path`` and wait until Streamlit has finished running the page's script."""
+    page.goto(server + path, wait_until="domcontentloaded")
+    wait_for_run(page)
+
+
+def wait_for_run(page) -> None:
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
+                           state="attached", timeout=RUN_TIMEOUT)
+
+
+def assert_no_exception(page) -> None:
+    exceptions = page.locator('[data-testid="stException"]')
+    if exceptions.count():
+        pytest.fail(f"{page.url} shows {exceptions.count()} exception(s):\n\n"
+                    + "\n---\n".join(exceptions.all_inner_texts()), pytrace=False)
+    body = page.inner_text("body")
+    assert "Traceback" not in body, f"{page.url} shows a traceback:\n{body[:3000]}"
+    assert not page.js_errors, f"JavaScript errors on {page.url}: {page.js_errors}"
+
+
+def wait_for_charts(page) -> int:
+    """Wait until every Plotly chart on the page has been drawn; return their number.
+
+    Streamlit loads the chart component lazily: right after the run an element shows a
+    ``stSkeleton`` placeholder, replaced by ``stPlotlyChart`` once the chunk has loaded.
+    """
+    page.wait_for_function(
+        """() => !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')""",
+        timeout=DRAW_TIMEOUT,
+    )
+    n = page.locator('[data-testid="stPlotlyChart"]').count()
+    assert n >= 1, (f"{page.url} shows no Plotly chart. Page text:\n"
+                    f"{page.inner_text('[data-testid=stMain]')[:1500]}")
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+                  .every(c => c.querySelector('.js-plotly-plot .main-svg'))""",
+        timeout=DRAW_TIMEOUT,
+    )
+    return n
+
+
+def screenshot(page, name: str) -> Path:
+    """Full-page screenshot; Streamlit scrolls inside stMain, so grow the viewport to fit it."""
+    height = page.evaluate(
+        """() => { const m = document.querySelector('[data-testid="stMain"]');
+                   return m ? m.scrollHeight : document.documentElement.scrollHeight; }""")
+    page.set_viewport_size({"width": VIEWPORT["width"],
+                            "height": max(VIEWPORT["height"], min(int(height), 8000))})
+    page.wait_for_timeout(300)  # let Plotly re-layout after the resize
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    out = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(out), full_page=True)
+    page.set_viewport_size(VIEWPORT)
+    return out
+
+
+def page_path(app_page) -> str:
+    return "/" + app_page.url_path
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def test_every_page_renders_its_charts(page, server, app_page):
+    """Each page (home + every entry of app.py's PAGES) runs, draws >= 1 chart, shows no error."""
+    open_app(page, server, page_path(app_page))
+    assert_no_exception(page)
+    n = wait_for_charts(page)
+    assert page.locator(".js-plotly-plot .main-svg").count() >= n
+    assert_no_exception(page)  # again: drawing the charts must not raise either
+    shot = screenshot(page, app_page.name)
+    if app_page.name == "home" and os.environ.get("MIP_UPDATE_SCREENSHOT") == "1":
+        (ROOT / "docs").mkdir(exist_ok=True)
+        shutil.copyfile(shot, ROOT / "docs" / "screenshot.png")
+
+
+def test_url_parameter_sets_the_home_slider(page, server):
+    open_app(page, server, "/?eta=0.3")
+    assert_no_exception(page)
+    main = page.locator('[data-testid="stMain"]')
+    assert "With η = 0.300" in main.inner_text()
+    thumb = page.locator('[data-testid="stSliderThumbValue"]').first
+    assert thumb.inner_text().strip() == "0.300"
+    assert page.locator('[data-testid="stAlertContentWarning"]').count() == 0
+    assert "eta=0.3" in page.url
+
+
+def test_invalid_url_parameter_shows_a_warning(page, server):
+    open_app(page, server, "/?eta=zzz")
+    assert_no_exception(page)
+    warnings = page.locator('[data-testid="stAlertContentWarning"]')
+    assert warnings.count() == 1, page.inner_text("[data-testid=stMain]")[:1500]
+    text = warnings.first.inner_text()
+    assert "eta=zzz" in text and "Using the default, 0.1" in text, text
+    assert "With η = 0.100" in page.locator('[data-testid="stMain"]').inner_text()
+    assert "eta=" not in page.url  # the bad value is dropped from the address bar
+
+
+def test_moving_the_slider_updates_text_and_url(page, server):
+    open_app(page, server, "/")
+    wait_for_charts(page)
+    page.get_by_role("slider").first.focus()
+    page.keyboard.press("ArrowRight")  # one step: 0.100 -> 0.105
+    page.wait_for_function(
+        """() => document.querySelector('[data-testid="stMain"]').innerText
+                   .includes('With η = 0.105')""", timeout=RUN_TIMEOUT)
+    wait_for_run(page)
+    assert_no_exception(page)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('eta') === '0.105'",
+                           timeout=10_000)
