@@ -74,19 +74,23 @@ def _encode(value: Any) -> str:
     return _fmt_value(value)
 
 
-def _init_from_url(key: str, default: Any, parse: Callable[[str], Any], describe: str) -> None:
+def _init_from_url(key: str, default: Any, parse: Callable[[str], Any], describe: str,
+                   accepts: Callable[[Any], bool]) -> None:
     """Seed st.session_state[key] from the URL on the first run; warn on bad values.
 
-    A value already in the session is kept only if it is valid for *this* widget
-    (parsing its URL form succeeds): another page may have left a value of another
-    type or range under the same key, which would make the widget raise.
+    A value already in the session is kept only if ``accepts(value)`` (right type and
+    range for *this* widget): another page may have left a value of another type or
+    range under the same key (e.g. a float ``eta`` where this page has a range
+    slider), which would make the widget raise. ``accepts`` is deliberately looser
+    than ``parse`` (an emptied multiselect is a valid state, not a bad link).
     """
     if key in st.session_state:
         try:
-            parse(_encode(st.session_state[key]))
-            return
+            if accepts(st.session_state[key]):
+                return
         except (ValueError, TypeError, OverflowError):
-            del st.session_state[key]
+            pass
+        del st.session_state[key]
     value = default
     raw_list = st.query_params.get_all(key)
     if raw_list:
@@ -112,6 +116,10 @@ def _write_url(key: str, value: Any, default: Any) -> None:
     encoded = _encode(value)
     if st.query_params.get(key) != encoded:
         st.query_params[key] = encoded
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def _parse_number(raw: Any, *, integer: bool, lo: float, hi: float) -> float | int:
@@ -150,7 +158,11 @@ def url_slider(label: str, key: str, *, min_value, max_value, default, step=None
             validate(x)
         return x
 
-    _init_from_url(key, default, parse, f"a number from {min_value} to {max_value}")
+    def accepts(v):
+        return (_is_number(v) and (not integer or float(v).is_integer())
+                and min_value <= v <= max_value)
+
+    _init_from_url(key, default, parse, f"a number from {min_value} to {max_value}", accepts)
     box = container if container is not None else st
     value = box.slider(label, min_value=min_value, max_value=max_value, step=step,
                        format=format, help=help, key=key)
@@ -174,7 +186,12 @@ def url_range_slider(label: str, key: str, *, min_value, max_value, default: tup
             raise ValueError("lo must be below hi")
         return (lo, hi)
 
-    _init_from_url(key, tuple(default), parse, f"two numbers lo,hi from {min_value} to {max_value}")
+    def accepts(v):
+        return (isinstance(v, (list, tuple)) and len(v) == 2 and all(_is_number(x) for x in v)
+                and min_value <= v[0] <= v[1] <= max_value)
+
+    _init_from_url(key, tuple(default), parse, f"two numbers lo,hi from {min_value} to {max_value}",
+                   accepts)
     box = container if container is not None else st
     value = box.slider(label, min_value=min_value, max_value=max_value, step=step, format=format,
                        help=help, key=key)
@@ -195,7 +212,11 @@ def url_number(label: str, key: str, *, min_value, max_value, default, step=None
             validate(x)
         return x
 
-    _init_from_url(key, default, parse, f"a number from {min_value} to {max_value}")
+    def accepts(v):
+        return (_is_number(v) and (not integer or float(v).is_integer())
+                and min_value <= v <= max_value)
+
+    _init_from_url(key, default, parse, f"a number from {min_value} to {max_value}", accepts)
     box = container if container is not None else st
     value = box.number_input(label, min_value=min_value, max_value=max_value, step=step,
                              format=format, help=help, key=key)
@@ -218,7 +239,10 @@ def url_select(label: str, key: str, options: Sequence, *, default, widget: str 
             raise ValueError("not one of the choices")
         return by_text[raw]
 
-    _init_from_url(key, default, parse, "one of " + ", ".join(by_text))
+    def accepts(v):
+        return any(v == o and type(v) is type(o) for o in options)
+
+    _init_from_url(key, default, parse, "one of " + ", ".join(by_text), accepts)
     box = container if container is not None else st
     if widget == "radio":
         value = box.radio(label, options, format_func=format_func, help=help, key=key,
@@ -231,8 +255,14 @@ def url_select(label: str, key: str, options: Sequence, *, default, widget: str 
 
 def url_multiselect(label: str, key: str, options: Sequence, *, default: Sequence,
                     format_func: Callable[[Any], str] = str, help: str | None = None,
-                    container=None, min_selected: int = 1, max_selected: int | None = None):
-    """A ``st.multiselect`` bound to ``key`` (comma-separated in the URL)."""
+                    container=None, min_selected: int = 0, max_selected: int | None = None):
+    """A ``st.multiselect`` bound to ``key`` (comma-separated in the URL; ``key=`` is empty).
+
+    With the default ``min_selected=0`` every state the widget can reach, including an
+    empty selection (which the page should answer with a sentence), round-trips through
+    a link. With ``min_selected >= 1`` a shorter selection -- from a link or from the
+    user emptying the widget -- falls back to the default.
+    """
     options = list(options)
     by_text = {_fmt_value(o): o for o in options}
 
@@ -249,7 +279,11 @@ def url_multiselect(label: str, key: str, options: Sequence, *, default: Sequenc
         seen = list(dict.fromkeys(by_text[i] for i in items))
         return seen
 
-    _init_from_url(key, list(default), parse, "a comma-separated subset of the choices")
+    def accepts(v):
+        return (isinstance(v, list) and all(any(x == o and type(x) is type(o) for o in options) for x in v)
+                and min_selected <= len(v) and (max_selected is None or len(v) <= max_selected))
+
+    _init_from_url(key, list(default), parse, "a comma-separated subset of the choices", accepts)
     box = container if container is not None else st
     value = box.multiselect(label, options, format_func=format_func, help=help, key=key,
                             max_selections=max_selected)
@@ -269,7 +303,7 @@ def url_toggle(label: str, key: str, *, default: bool = False, help: str | None 
             return False
         raise ValueError("not 1 or 0")
 
-    _init_from_url(key, default, parse, "1 or 0")
+    _init_from_url(key, default, parse, "1 or 0", lambda v: isinstance(v, bool))
     box = container if container is not None else st
     value = box.toggle(label, help=help, key=key)
     _write_url(key, bool(value), default)

@@ -219,15 +219,24 @@ def test_multiselect_comma_list():
     at = run(MULTI, {"ks": " c , c ,d"})  # blanks trimmed, duplicates dropped
     assert at.multiselect(key="ks").value == ["c", "d"]
     assert warnings(at) == []
+    at = run(MULTI, {"ks": ""})  # an explicitly empty selection is a valid, shareable state
+    assert at.multiselect(key="ks").value == [] and warnings(at) == []
 
 
-@pytest.mark.parametrize(("raw", "reason"), [
-    ("a,zz", "zz not among the choices"),
-    ("", "needs at least 1"),
-    ("a,b,c,d", "at most 3"),
+def test_multiselect_with_a_minimum_falls_back_when_emptied():
+    at = run(MULTI.replace("max_selected=3)", "max_selected=3, min_selected=1)"))
+    at.multiselect(key="ks").unselect("a").unselect("b").run()
+    at.run()
+    assert at.multiselect(key="ks").value == ["a", "b"]
+
+
+@pytest.mark.parametrize(("raw", "reason", "script"), [
+    ("a,zz", "zz not among the choices", MULTI),
+    ("", "needs at least 1", MULTI.replace("max_selected=3)", "max_selected=3, min_selected=1)")),
+    ("a,b,c,d", "at most 3", MULTI),
 ])
-def test_multiselect_bad_url(raw, reason):
-    at = run(MULTI, {"ks": raw})
+def test_multiselect_bad_url(raw, reason, script):
+    at = run(script, {"ks": raw})
     (text,) = warnings(at)
     assert f"`ks={raw}`" in text and reason in text, text
     assert "Using the default, a, b." in text, text

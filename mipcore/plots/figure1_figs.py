@@ -1,0 +1,235 @@
+"""Figures for Figure 1 of the paper: noise needed for eta-MIP, directly vs through DP.
+
+Source: ``000_ece03c98c31c7b12.txt`` Section 5.1 (Figure 1 and its caption).
+
+The builders take the long table of :func:`mipcore.figure1.noise_curves` (columns
+``n, eta, method, noise_scale, sigma, sensitivity``) and points computed by
+:mod:`mipcore.noise` / :mod:`mipcore.figure1`, and return a
+:class:`plotly.graph_objects.Figure`. They compute none of the mathematics: the
+only arithmetic here is reshaping (:func:`ratio_frame` divides the two columns the
+figure shows) and choosing axis ranges, so a figure always shows exactly the data
+handed to it and the page can offer that same data as CSV.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+__all__ = [
+    "Mark",
+    "colour_of",
+    "ratio_frame",
+    "dp_floor",
+    "dp_hidden",
+    "noise_figure",
+    "ratio_figure",
+]
+
+# Eight well-separated colours on white (one per n; the page allows at most eight n).
+_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+            "#17becf"]
+_INK = "#333333"
+_GREY = "#8a8f98"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A point to mark on a curve of n: ``(eta, y)`` with a hover ``label``."""
+
+    n: int
+    eta: float
+    y: float
+    label: str
+
+
+def colour_of(ns: Sequence[int]) -> dict[int, str]:
+    """The colour of each n (in increasing order of n), shared by both figures."""
+    return {n: _COLOURS[i % len(_COLOURS)] for i, n in enumerate(sorted(set(ns)))}
+
+
+def ratio_frame(curves: pd.DataFrame) -> pd.DataFrame:
+    """Wide table of the curves: ``n, eta, mip_scale, dp_scale, ratio_dp_over_mip``.
+
+    ``ratio_dp_over_mip`` is how many times more noise DP needs than MIP (> 1: MIP cheaper).
+    """
+    wide = curves.pivot_table(index=["n", "eta"], columns="method", values="noise_scale",
+                              aggfunc="first").reset_index()
+    wide = wide.rename(columns={"MIP": "mip_scale", "DP": "dp_scale"})
+    wide.columns.name = None
+    wide["ratio_dp_over_mip"] = wide["dp_scale"] / wide["mip_scale"]
+    return wide[["n", "eta", "mip_scale", "dp_scale", "ratio_dp_over_mip"]]
+
+
+def dp_floor(curves: pd.DataFrame) -> dict[int, float]:
+    """Per n, the lowest DP noise scale on the plotted eta range (a DP curve falls with eta)."""
+    dp = curves[curves["method"] == "DP"]
+    return {int(n): float(v) for n, v in dp.groupby("n")["noise_scale"].min().items()}
+
+
+def dp_hidden(curves: pd.DataFrame, y_top: float | None) -> list[tuple[int, float]]:
+    """``(n, lowest DP scale)`` for every n whose DP curve lies entirely above ``y_top``."""
+    if y_top is None:
+        return []
+    return [(n, v) for n, v in sorted(dp_floor(curves).items()) if v > y_top]
+
+
+def _axis_eta(log_x: bool, eta_min: float, eta_max: float) -> dict:
+    if log_x:
+        return dict(type="log", range=[math.log10(eta_min), math.log10(eta_max)],
+                    title="η (attacker's edge over guessing; log scale)")
+    return dict(type="linear", range=[eta_min, eta_max],
+                title="η (attacker's edge over guessing)")
+
+
+_LEGEND = dict(orientation="v", x=1.01, xanchor="left", y=1.0, yanchor="top",
+               tracegroupgap=2, font=dict(size=12))
+
+
+def _title(text: str | None, subtitle: str | None) -> dict:
+    out: dict = dict(text=text or "", x=0.0, xanchor="left")
+    if subtitle:
+        out["subtitle"] = dict(text=subtitle, font=dict(size=13, color=_GREY))
+    return out
+
+
+def _legend_key(fig: go.Figure) -> None:
+    """Two black legend entries that explain the line styles."""
+    for name, dash in (("MIP (Theorem 9 / Cor. 14): solid", "solid"),
+                       ("DP (Laplace + Theorem 4): dotted", "dot")):
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=name,
+                                 line=dict(color=_INK, dash=dash, width=2),
+                                 hoverinfo="skip", legendgroup="_style"))
+
+
+def noise_figure(curves: pd.DataFrame, *, crossings: Sequence[Mark] = (), log_x: bool = False,
+                 log_y: bool = False, y_top: float | None = None, title: str | None = None,
+                 height: int = 500) -> go.Figure:
+    """Noise scale against eta: MIP solid, DP dotted, one colour per n (Figure 1).
+
+    Parameters
+    ----------
+    curves : the table of :func:`mipcore.figure1.noise_curves`.
+    crossings : points where the MIP and DP curves of an n cross (marked as diamonds).
+    log_x, log_y : logarithmic axes.
+    y_top : if given, the y-axis stops there (the paper-like cap); DP curves entirely
+        above it are listed in the subtitle.
+    """
+    ns = sorted(int(n) for n in curves["n"].unique())
+    col = colour_of(ns)
+    eta_min, eta_max = float(curves["eta"].min()), float(curves["eta"].max())
+    fig = go.Figure()
+    for n in ns:
+        for method, dash, width in (("MIP", "solid", 2.5), ("DP", "dot", 2.5)):
+            part = curves[(curves["n"] == n) & (curves["method"] == method)]
+            fig.add_trace(go.Scatter(
+                x=part["eta"].tolist(), y=part["noise_scale"].tolist(), mode="lines",
+                name=f"n = {n}", legendgroup=f"n{n}", showlegend=(method == "MIP"),
+                line=dict(color=col[n], dash=dash, width=width),
+                hovertemplate=(f"<b>{method}</b>, n = {n}<br>η = %{{x:.4~g}}<br>"
+                               f"noise scale = %{{y:.4~g}}<extra></extra>"),
+            ))
+    if crossings:
+        fig.add_trace(go.Scatter(
+            x=[m.eta for m in crossings], y=[m.y for m in crossings], mode="markers",
+            name="crossover (MIP cheaper to the right)", legendgroup="_cross",
+            marker=dict(symbol="diamond", size=12, color=[col.get(m.n, _INK) for m in crossings],
+                        line=dict(color=_INK, width=1.5)),
+            text=[m.label for m in crossings], hovertemplate="%{text}<extra></extra>",
+        ))
+    _legend_key(fig)
+
+    yaxis: dict = dict(title="Laplace noise scale (lower is better)")
+    subtitle = None
+    if log_y:
+        yaxis["type"] = "log"
+        yaxis["exponentformat"] = "power"
+    else:
+        yaxis["exponentformat"] = "SI"
+    if y_top is not None and y_top > 0:
+        if log_y:
+            positive = curves["noise_scale"][curves["noise_scale"] > 0]
+            low = float(positive.min()) if len(positive) else y_top / 10.0
+            low = min(low, y_top / 10.0)
+            yaxis["range"] = [math.log10(low) - 0.1, math.log10(y_top)]
+        else:
+            yaxis["range"] = [0.0, y_top]
+        hidden = dp_hidden(curves, y_top)
+        if hidden:
+            ns_text = ", ".join(str(n) for n, _ in hidden)
+            plural = "s" if len(hidden) > 1 else ""
+            subtitle = (f"y-axis capped at the MIP maximum; DP curve{plural} entirely above "
+                        f"the plot: n = {ns_text}")
+        else:
+            subtitle = "y-axis capped at the MIP maximum; every DP curve enters the plot"
+    else:
+        subtitle = None
+    fig.update_layout(
+        title=_title(title, subtitle), height=height, hovermode="closest",
+        xaxis=_axis_eta(log_x, eta_min, eta_max), yaxis=yaxis, legend=_LEGEND,
+        margin=dict(l=10, r=10, t=80 if subtitle else 50, b=50),
+    )
+    return fig
+
+
+def ratio_figure(ratios: pd.DataFrame, *, crossings: Sequence[Mark] = (),
+                 peaks: Sequence[Mark] = (), log_x: bool = False, title: str | None = None,
+                 height: int = 420) -> go.Figure:
+    """How many times more noise DP needs than MIP, against eta (log y), one line per n.
+
+    Parameters
+    ----------
+    ratios : the table of :func:`ratio_frame`.
+    crossings : points where the ratio is 1 (drawn on the line y = 1).
+    peaks : the largest ratio of each n (if inside the plotted range).
+    """
+    ns = sorted(int(n) for n in ratios["n"].unique())
+    col = colour_of(ns)
+    eta_min, eta_max = float(ratios["eta"].min()), float(ratios["eta"].max())
+    fig = go.Figure()
+    for n in ns:
+        part = ratios[ratios["n"] == n]
+        fig.add_trace(go.Scatter(
+            x=part["eta"].tolist(), y=part["ratio_dp_over_mip"].tolist(), mode="lines",
+            name=f"n = {n}",
+            line=dict(color=col[n], width=2.5),
+            hovertemplate=(f"n = {n}<br>η = %{{x:.4~g}}<br>DP needs %{{y:.4~g}}× "
+                           "the MIP noise<extra></extra>"),
+        ))
+    fig.add_hline(y=1.0, line=dict(color=_INK, dash="dash", width=1.5),
+                  annotation_text="equal noise: above, MIP is cheaper",
+                  annotation_position="bottom right", annotation_font_size=12)
+    if crossings:
+        fig.add_trace(go.Scatter(
+            x=[m.eta for m in crossings], y=[m.y for m in crossings], mode="markers",
+            name="crossover", marker=dict(symbol="diamond", size=12,
+                                          color=[col.get(m.n, _INK) for m in crossings],
+                                          line=dict(color=_INK, width=1.5)),
+            text=[m.label for m in crossings], hovertemplate="%{text}<extra></extra>",
+        ))
+    if peaks:
+        fig.add_trace(go.Scatter(
+            x=[m.eta for m in peaks], y=[m.y for m in peaks], mode="markers",
+            name="largest ratio", marker=dict(symbol="star", size=13,
+                                              color=[col.get(m.n, _INK) for m in peaks],
+                                              line=dict(color=_INK, width=1)),
+            text=[m.label for m in peaks], hovertemplate="%{text}<extra></extra>",
+        ))
+    y = ratios["ratio_dp_over_mip"].to_numpy(dtype=float)
+    y = y[np.isfinite(y) & (y > 0)]
+    yaxis: dict = dict(type="log", exponentformat="power",
+                       title="DP noise ÷ MIP noise (log scale)")
+    if len(y):
+        lo, hi = min(float(y.min()), 1.0), max(float(y.max()), 1.0)
+        yaxis["range"] = [math.log10(lo) - 0.2, math.log10(hi) + 0.2]
+    fig.update_layout(
+        title=_title(title, None), height=height, hovermode="closest",
+        xaxis=_axis_eta(log_x, eta_min, eta_max), yaxis=yaxis, legend=_LEGEND,
+        margin=dict(l=10, r=10, t=50, b=50),
+    )
+    return fig
