@@ -316,8 +316,11 @@ def test_eta_monotone_in_delta(e, d1, d2):
 @given(t1=st.floats(0.0, 1.0), t2=st.floats(0.0, 1.0), d=st.floats(0.0, 0.999, allow_subnormal=False))
 def test_epsilon_from_eta_monotone_and_nonnegative(t1, t2, d):
     lo, hi = sorted((t1, t2))
-    e_lo, e_hi = (d / 2 + t * (0.5 - d / 2) for t in (lo, hi))
-    e_lo, e_hi = min(max(e_lo, d / 2), np.nextafter(0.5, 0)), min(max(e_hi, d / 2), np.nextafter(0.5, 0))
+    half = d / 2
+    if 2 * half < d:  # subnormal delta: delta/2 is not a float; the smallest valid eta is just above
+        half = float(np.nextafter(half, 1.0))
+    e_lo, e_hi = (half + t * (0.5 - half) for t in (lo, hi))
+    e_lo, e_hi = min(max(e_lo, half), np.nextafter(0.5, 0)), min(max(e_hi, half), np.nextafter(0.5, 0))
     a, b = epsilon_from_eta(e_lo, d), epsilon_from_eta(e_hi, d)
     assert 0.0 <= a <= b < math.inf
 

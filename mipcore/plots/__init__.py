@@ -1,9 +1,9 @@
-"""Plotly figure builders for MIP Explorer.
+"""Plotly figure builders used by the pages (no Streamlit), so every figure can be made headless.
 
-Each builder takes plain numbers and NumPy arrays (the results of ``mipcore``
-calls) and returns a ``plotly.graph_objects.Figure``; nothing here imports
-Streamlit, so the same figures can be produced headless (notebooks, reports).
+* :mod:`mipcore.plots.bounds_figs` -- Theorem 4's eta(epsilon) curves and the ROC regions (Theorem 8, DP).
+* :mod:`mipcore.plots.figure1_figs` -- Figure 1: noise scale and DP/MIP ratio against eta.
+* :mod:`mipcore.plots.prop11_figs` -- Proposition 11: Delta/sigma against n beside 2^(n/3), and the
+  distribution of the output over the halves.
 
-* :mod:`mipcore.plots.bounds_figs` -- Theorem 4 (eta against epsilon) and the
-  ROC regions of Theorem 8 and of (epsilon, delta)-DP.
+Builders take results (floats, arrays, DataFrames), never widgets.
 """

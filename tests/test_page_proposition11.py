@@ -1,0 +1,222 @@
+"""AppTest for the page "Proposition 11" (pages/proposition11.py).
+
+Expected numbers come from ``mipcore.prop11`` (the page must show what mipcore
+computes) and, for small n, from a brute-force enumeration of all halves and all
+neighbouring pairs at 60 significant digits (``mpmath``), which is what backs the
+page's note that the closed form of Δ is "checked against brute-force enumeration".
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from pathlib import Path
+
+import mpmath
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from mipcore import prop11
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "pages/proposition11.py"
+
+
+def load(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()  # the home page: AppTest needs one run before switching pages
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> list[str]:
+    """Every piece of text the page shows."""
+    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    out += [c.value for c in at.code]
+    out += [f"{m.label}: {m.value}" for m in at.metric]
+    for kind in (at.warning, at.error, at.info, at.success):
+        out += [e.value for e in kind]
+    return out
+
+
+def snapshot(at: AppTest) -> tuple:
+    charts = tuple(c.proto.spec for c in at.get("plotly_chart"))
+    return tuple(texts(at)), charts
+
+
+def metric(at: AppTest, label_start: str) -> str:
+    (m,) = [m for m in at.metric if m.label.startswith(label_start)]
+    return m.value
+
+
+def num(x: float, digits: int = 4) -> str:
+    """The number format the page promises: ``digits`` significant digits, plain between
+    1e-4 and 1e6, ``m × 10^e`` outside (appkit.fmt_num's documented rule)."""
+    x = float(x)
+    if x == 0:
+        return "0"
+    e = math.floor(math.log10(abs(x)))
+    if 1e-4 <= abs(x) < 1e6:
+        if e >= digits:
+            return f"{round(x, digits - 1 - e):.0f}"
+        return f"{x:.{digits}g}"
+    mant, exp = f"{x:.{digits - 1}e}".split("e")
+    return f"{mant} × 10^{int(exp)}"
+
+
+def assert_no_nan(at: AppTest) -> None:
+    for t in texts(at):
+        assert not re.search(r"\b(nan|inf|-inf|none)\b", t, flags=re.IGNORECASE), t
+
+
+def assert_numbers_match_mipcore(at: AppTest, n: int, M: int = 2) -> None:
+    m2 = prop11.output_moments(n, 2)
+    mM = prop11.output_moments(n, M)
+    assert metric(at, "Δ (sensitivity)") == num(prop11.sensitivity(n))
+    assert metric(at, "σ = σ₂") == num(m2.sigma)
+    assert metric(at, "σ" + "₂₃₄₅₆₇₈"[M - 2] + f" (M = {M})") == num(mM.sigma)
+    assert metric(at, "mean") == num(m2.mean)
+    assert metric(at, "𝒜(D") == num(prop11.special_output(n))
+    shown = "\n".join(texts(at))
+    assert str(math.comb(n, n // 2)) in shown  # C(n, k) in full
+    assert f"`{m2.mean_text}`" in shown and f"`{m2.moment_text}`" in shown
+    if M != 2:
+        assert f"`{mM.moment_text}`" in shown
+
+
+@pytest.fixture(scope="module")
+def default_page() -> AppTest:
+    return load()
+
+
+def test_page_loads_with_charts_downloads_notes_and_maths(default_page):
+    at = default_page
+    assert at.title[0].value.startswith("Proposition 11")
+    assert len(at.get("plotly_chart")) >= 2
+    assert len(at.get("download_button")) == len(at.get("plotly_chart"))
+    (exp,) = [e for e in at.expander if e.label == "The maths"]
+    assert len(exp.latex) >= 4
+    assert not at.warning and not at.error
+    (notes,) = [i.value for i in at.info if "Notes on the paper" in i.value]
+    assert "Σ 1/x" in notes and "1/Σx" in notes and "standard deviation" in notes
+    assert any("upper end" in t for t in texts(at))
+    assert_no_nan(at)
+
+
+def test_default_numbers_match_mipcore(default_page):
+    at = default_page
+    assert at.slider(key="n").value == 48 and at.selectbox(key="M").value == 2
+    assert_numbers_match_mipcore(at, 48)
+    shown = "\n".join(texts(at))
+    assert "{2⁰, 2¹, …, 2⁴⁶} ∪ {A}" in shown
+    assert "8388607" in shown  # 2^23 - 1, the integer part of -A
+    assert "certified interval of relative width" in shown  # n = 48 is not enumerated
+
+
+def test_n_slider_changes_the_output():
+    at = load()
+    before = snapshot(at)
+    at.slider(key="n").set_value(20).run()
+    assert not at.exception
+    after = snapshot(at)
+    assert after[0] != before[0] and after[1] != before[1]
+    assert_numbers_match_mipcore(at, 20)
+    assert at.query_params.get("n") == "20"
+
+
+def test_m_select_changes_the_output():
+    at = load()
+    before = snapshot(at)
+    at.selectbox(key="M").set_value(3).run()
+    assert not at.exception
+    after = snapshot(at)
+    assert after[0] != before[0] and after[1] != before[1]
+    assert_numbers_match_mipcore(at, 48, 3)
+    assert any("The moment order matters" in t for t in texts(at))
+    assert at.query_params.get("M") == "3"
+
+
+def test_url_sets_the_controls():
+    at = load(n="20", M="4")
+    assert at.slider(key="n").value == 20
+    assert at.selectbox(key="M").value == 4
+    assert not at.warning
+    assert_numbers_match_mipcore(at, 20, 4)
+
+
+@pytest.mark.parametrize("key,bad", [("n", "21"), ("n", "500"), ("n", "abc"), ("M", "1")])
+def test_invalid_url_value_warns_and_falls_back(key, bad):
+    at = load(**{key: bad})
+    assert at.slider(key="n").value == 48 and at.selectbox(key="M").value == 2
+    assert any(f"{key}={bad}" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert_numbers_match_mipcore(at, 48)
+    assert_no_nan(at)
+
+
+@pytest.mark.parametrize("n", [4, 200])
+def test_extreme_n_works_without_nan(n):
+    at = load()
+    at.slider(key="n").set_value(n).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.get("plotly_chart")) >= 2
+    assert not at.error
+    assert_numbers_match_mipcore(at, n)
+    assert_no_nan(at)
+    if n == 4:
+        assert any("full enumeration" in t for t in texts(at))
+
+
+def test_keys_shared_with_the_figure1_page_do_not_break_navigation():
+    """pages/noise_vs_eta.py also uses the keys n (a multiselect there) and M."""
+    at = load(n="20")
+    at.switch_page("pages/noise_vs_eta.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.slider(key="n").value in range(4, 201, 2)
+    assert len(at.get("plotly_chart")) >= 2
+
+
+@pytest.mark.parametrize("n,expect", [(48, "off by a relative"), (60, "division by zero"),
+                                      (150, "negative")])
+def test_float64_demonstration(n, expect):
+    at = load(n=str(n))
+    (exp,) = [e for e in at.expander if e.label.startswith("Why float64 fails")]
+    assert any(expect in m.value for m in exp.markdown), [m.value for m in exp.markdown]
+
+
+# --------------------------------------------------------------------------- brute force
+
+
+def _brute_force(n: int):
+    """Δ over all neighbouring halves, mean and variance over all halves, at 60 digits."""
+    with mpmath.workdps(60):
+        k = n // 2
+        C = math.comb(n, k)
+        a = 1 / mpmath.sqrt(C) - (2 ** (k - 1) - 1)
+        records = [mpmath.mpf(2) ** i for i in range(n - 1)] + [a]
+        value = {}
+        for D in itertools.combinations(range(n), k):
+            value[frozenset(D)] = 1 / mpmath.fsum(records[i] for i in D)
+        delta = mpmath.mpf(0)
+        for D, v in value.items():
+            for out in D:
+                for into in set(range(n)) - D:
+                    delta = max(delta, abs(v - value[(D - {out}) | {into}]))
+        mean = mpmath.fsum(value.values()) / C
+        var = mpmath.fsum((v - mean) ** 2 for v in value.values()) / C
+        return float(delta), float(mean), float(var)
+
+
+@pytest.mark.parametrize("n", [4, 6, 8, 10, 12])
+def test_closed_form_delta_and_moments_match_brute_force(n):
+    delta, mean, var = _brute_force(n)
+    lo, hi = prop11.sensitivity_interval(n)
+    assert lo <= delta <= hi or math.isclose(delta, prop11.sensitivity(n), rel_tol=1e-14)
+    m = prop11.output_moments(n, 2)
+    assert math.isclose(m.mean, mean, rel_tol=1e-11)
+    assert math.isclose(m.moment, var, rel_tol=1e-11) and m.moment >= var * (1 - 1e-15)
