@@ -182,21 +182,22 @@ def outer_products(X: np.ndarray) -> np.ndarray:
 def half_split_grams(P: np.ndarray, B: int, rng, chunk: int = 16) -> np.ndarray:
     """Mean outer product over B uniformly random halves of the rows of P: shape (B, d^2).
 
-    Each half has exactly ``floor(m/2)`` rows. The halves are drawn as the
-    ``floor(m/2)`` smallest of m uniform keys, and their sums are one matrix product
-    of the 0/1 membership matrix with P, done ``chunk`` halves at a time.
+    Each half is ``rng.choice(m, floor(m/2), replace=False)`` (drawn in order, one per
+    half), and the sums over ``chunk`` halves at a time are one matrix product of their
+    0/1 membership matrix with P -- B fits of the base algorithm for the price of a
+    few passes over the data.
     """
     gen = as_generator(rng)
     m = P.shape[0]
     h = m // 2
     out = np.empty((B, P.shape[1]))
+    mask = np.empty((min(chunk, B), m))
     for start in range(0, B, chunk):
         rows = min(chunk, B - start)
-        keys = gen.random((rows, m))
-        idx = np.argpartition(keys, h - 1, axis=1)[:, :h]
-        mask = np.zeros((rows, m))
-        np.put_along_axis(mask, idx, 1.0, axis=1)
-        out[start:start + rows] = mask @ P / h
+        mask[:rows] = 0.0
+        for r in range(rows):
+            mask[r, gen.choice(m, h, replace=False)] = 1.0
+        out[start:start + rows] = mask[:rows] @ P / h
     return out
 
 
@@ -293,16 +294,32 @@ def dpsgd(P: np.ndarray, x2: np.ndarray, zs: Sequence[float], *, C: float, T: in
     z = np.asarray(zs, dtype=float)
     m, dd = P.shape
     A = np.zeros((z.size, dd))
+    x4 = x2 * x2
+    rows = max(4096, 2**21 // max(z.size, 1))  # (rows, K) blocks: bounded memory, long BLAS runs
     for _ in range(T):
         if math.isinf(C):
-            w = np.ones((m, z.size))
+            w_sum = np.full(z.size, float(m))
+            wP = np.broadcast_to(P.sum(axis=0), (z.size, dd))
         else:
-            w = _per_example_norms(P, x2, A)  # reused in place as the clipping weights
-            np.maximum(w, 1e-300, out=w)
-            np.divide(C, w, out=w)
-            np.minimum(w, 1.0, out=w)
+            w_sum = np.zeros(z.size)
+            wP = np.zeros((z.size, dd))
+            a2 = np.sum(A * A, axis=1)
+            for start in range(0, m, rows):
+                Pc = P[start:start + rows]
+                w = Pc @ A.T  # x^T A_k x, then in place: the clipping weights min(1, C/||g||)
+                w *= -2.0
+                w += a2[None, :]
+                w += x4[start:start + rows, None]
+                np.maximum(w, 0.0, out=w)
+                np.sqrt(w, out=w)
+                w *= 2.0
+                np.maximum(w, 1e-300, out=w)
+                np.divide(C, w, out=w)
+                np.minimum(w, 1.0, out=w)
+                w_sum += w.sum(axis=0)
+                wP += w.T @ Pc
         # sum_i w_ik * 2 (A_k - x_i x_i^T) = 2 (A_k sum_i w_ik - sum_i w_ik x_i x_i^T)
-        grad_sum = 2.0 * (A * w.sum(axis=0)[:, None] - w.T @ P)
+        grad_sum = 2.0 * (A * w_sum[:, None] - wP)
         noise = gen.standard_normal((z.size, dd)) * (z * 2.0 * (0.0 if math.isinf(C) else C))[:, None]
         A = A - lr * (grad_sum + noise) / m
     return A
