@@ -120,13 +120,13 @@ class ExperimentConfig:
         if self.clip_rule == "fixed":
             if self.clip_value is None:
                 raise ValueError("clip_value=None: the 'fixed' clipping rule needs a clip_value > 0")
-            check_range("clip_value", self.clip_value, 0.0, math.inf, lo_open=True)
+            check_range("clip_value", self.clip_value, 0.0, math.inf, lo_open=True, hi_open=True)
         for cal in self.calibrations:
             if cal not in CALIBRATIONS:
-                raise ValueError(f"calibration {cal!r} is not one of {CALIBRATIONS}")
+                raise ValueError(f"calibrations contains {cal!r}, not one of {CALIBRATIONS}")
         for rad in self.radii:
             if rad not in RADIUS_VARIANTS:
-                raise ValueError(f"radius {rad!r} is not one of {RADIUS_VARIANTS}")
+                raise ValueError(f"radii contains {rad!r}, not one of {RADIUS_VARIANTS}")
         check_range("constant", self.constant, COROLLARY14_CONSTANT, math.inf)
         return self
 
@@ -292,6 +292,9 @@ def dpsgd(P: np.ndarray, x2: np.ndarray, zs: Sequence[float], *, C: float, T: in
     """
     gen = as_generator(rng)
     z = np.asarray(zs, dtype=float)
+    if math.isinf(C) and np.any(z > 0):
+        raise ValueError(f"C={C!r} (no clipping) has unbounded sensitivity: noise multipliers z > 0 "
+                         "need a finite clipping norm C")
     m, dd = P.shape
     A = np.zeros((z.size, dd))
     x4 = x2 * x2
@@ -400,7 +403,7 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[float, str], No
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
     """Mean and standard error of the mean over runs, per method/variant and eta.
 
-    Adds a ``label`` column naming the curve (e.g. "MIP M=4 (Gamma radius)").
+    Adds a ``label`` column naming the curve (e.g. "MIP M=4 (Gamma radius, Thm 9)").
     """
     df = results.copy()
 

@@ -116,8 +116,10 @@ def sample_noise(sigma, eta, M=2, *, size=None, rng, constant=COROLLARY14_CONSTA
     count = 1 if size is None else check_int("size", size, 1, 10**8)
     d = s.size
     m = float(M)
-    # Y_i ~ GenNormal(0, sigma_i, M): |Y_i/sigma_i|^M ~ Gamma(1/M, 1), random sign.
-    mag = gen.standard_gamma(1.0 / m, size=(count, d)) ** (1.0 / m)
+    # Y_i ~ GenNormal(0, sigma_i, M): |Y_i/sigma_i|^M ~ Gamma(1/M, 1), random sign. Drawn as
+    # Gamma(1 + 1/M)^(1/M) * V with V ~ U(0, 1] (if G ~ Gamma(a + 1), G V^(1/a) ~ Gamma(a)):
+    # Gamma(1/M) itself underflows to exactly 0 for large M, which would make U = 0/0.
+    mag = gen.standard_gamma(1.0 + 1.0 / m, size=(count, d)) ** (1.0 / m) * (1.0 - gen.random((count, d)))
     sign = np.where(gen.random((count, d)) < 0.5, -1.0, 1.0)
     y = sign * mag * s
     u = y / sigma_norm(y, s, m)[:, None]
@@ -177,9 +179,10 @@ def estimate_sigma(data, algorithm: Callable, *, B: int = 128, M=2, rng,
     subsets = (rows[idx] for idx in halves)
     results = list(executor.map(algorithm, subsets)) if executor is not None else [
         algorithm(sub) for sub in subsets]
-    thetas = np.asarray([np.ravel(np.asarray(t, dtype=float)) for t in results])
-    if thetas.ndim != 2:
+    flat = [np.ravel(np.asarray(t, dtype=float)) for t in results]
+    if len({t.size for t in flat}) != 1:
         raise ValueError("algorithm must return vectors of the same length on every half")
+    thetas = np.asarray(flat)
     if not np.all(np.isfinite(thetas)):
         raise ValueError("algorithm returned a non-finite value on some half")
     return _moment_sigma(thetas, m)

@@ -84,8 +84,14 @@ def parse_numeric_csv(raw: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_rows
         raise ValueError("the file contains NUL bytes: not a text CSV")
     if not text.strip():
         raise ValueError("the file has no content")
+    # Guess the separator once, from a sample and among a fixed set only: pandas' own guess
+    # (sep=None) may split a one-column file on a letter of its header ("value" on "v").
     try:
-        df = pd.read_csv(io.StringIO(text), sep=None, engine="python", nrows=max_rows + 1,
+        sep = csv.Sniffer().sniff(text[:65536], delimiters=",;\t| ").delimiter
+    except csv.Error:
+        sep = ","
+    try:
+        df = pd.read_csv(io.StringIO(text), sep=sep, engine="python", nrows=max_rows + 1,
                          skipinitialspace=True, on_bad_lines="error")
     except pd.errors.EmptyDataError:
         raise ValueError("the file has no columns") from None
@@ -229,9 +235,14 @@ def wrap_statistic(data: pd.DataFrame, name: str, eta: float, *, M: int = 2, B: 
     if name == "linear regression" and rows.shape[1] < 2:
         raise ValueError("linear regression needs at least two columns (features, then the response)")
     gen = as_generator(rng)
-    lo = rows.min(axis=0) if lo is None else np.asarray(lo, dtype=float)
-    hi = rows.max(axis=0) if hi is None else np.asarray(hi, dtype=float)
-    hi = np.where(hi > lo, hi, lo + 1.0)
+    if lo is None or hi is None:  # bounds read off the data (not private; the page says so)
+        lo = rows.min(axis=0) if lo is None else np.asarray(lo, dtype=float)
+        hi = rows.max(axis=0) if hi is None else np.asarray(hi, dtype=float)
+        hi = np.where(hi > lo, hi, lo + 1.0)  # a constant column still needs a box
+    else:
+        lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+        if lo.shape != (rows.shape[1],) or hi.shape != (rows.shape[1],) or np.any(~(hi > lo)):
+            raise ValueError(f"lo/hi must give one bound per column ({rows.shape[1]}) with lo < hi")
     clipped = np.clip(rows, lo, hi)
     fn = statistic(name)
     rel = mip_release(clipped, fn, e, M=M, B=B, rng=gen, radius=radius)

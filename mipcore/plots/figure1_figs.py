@@ -98,15 +98,35 @@ def _title(text: str | None, subtitle: str | None) -> dict:
     return out
 
 
-def _legend_key(fig: go.Figure) -> None:
-    """Two black legend entries that explain the line styles."""
-    for name, dash in (("MIP (Theorem 9 / Cor. 14): solid", "solid"),
-                       ("DP (Laplace + Theorem 4): dotted", "dot")):
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=name,
-                                 line=dict(color=_INK, dash=dash, width=2),
-                                 hoverinfo="skip", legendgroup="_style"))
+def _legend_key() -> list[dict]:
+    """Two black legend entries that explain the line styles (no data: legend only)."""
+    return [dict(type="scatter", x=[None], y=[None], mode="lines", name=name,
+                 line=dict(color=_INK, dash=dash, width=2), hoverinfo="skip",
+                 legendgroup="_style")
+            for name, dash in (("MIP (Theorem 9 / Cor. 14): solid", "solid"),
+                               ("DP (Laplace + Theorem 4): dotted", "dot"))]
 
 
+def _markers(marks: Sequence[Mark], col: dict[int, str], *, name: str, symbol: str, size: int,
+             edge: float, **extra) -> dict:
+    """One trace of hoverable markers, coloured by n (plain lists: a handful of points)."""
+    return dict(
+        type="scatter", x=[m.eta for m in marks], y=[m.y for m in marks], mode="markers",
+        name=name, marker=dict(symbol=symbol, size=size, color=[col.get(m.n, _INK) for m in marks],
+                               line=dict(color=_INK, width=edge)),
+        text=[m.label for m in marks], hovertemplate="%{text}<extra></extra>", **extra)
+
+
+def _columns(frame: pd.DataFrame, y: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``n``, ``eta`` and ``y`` of a curve table as numpy arrays (split per n by masks)."""
+    return (frame["n"].to_numpy(), frame["eta"].to_numpy(dtype=float),
+            frame[y].to_numpy(dtype=float))
+
+
+# Both figures are built in ONE go.Figure(data=[dict, ...], layout=dict(...)) call: Plotly then
+# validates the figure once, several times cheaper than add_trace / update_layout / add_hline
+# one by one. Curve coordinates stay plain lists of floats: as numpy arrays Plotly would send
+# them as base64 typed arrays, which costs more per array to encode than 200 floats do.
 def noise_figure(curves: pd.DataFrame, *, crossings: Sequence[Mark] = (), log_x: bool = False,
                  log_y: bool = False, y_top: float | None = None, title: str | None = None,
                  height: int = 500) -> go.Figure:
@@ -120,29 +140,27 @@ def noise_figure(curves: pd.DataFrame, *, crossings: Sequence[Mark] = (), log_x:
     y_top : if given, the y-axis stops there (the paper-like cap); DP curves entirely
         above it are listed in the subtitle.
     """
-    ns = sorted(int(n) for n in curves["n"].unique())
+    n_col, eta, scale = _columns(curves, "noise_scale")
+    method = curves["method"].to_numpy()
+    ns = sorted(int(n) for n in np.unique(n_col))
     col = colour_of(ns)
-    eta_min, eta_max = float(curves["eta"].min()), float(curves["eta"].max())
-    fig = go.Figure()
+    eta_min, eta_max = float(eta.min()), float(eta.max())
+    data: list[dict] = []
     for n in ns:
-        for method, dash, width in (("MIP", "solid", 2.5), ("DP", "dot", 2.5)):
-            part = curves[(curves["n"] == n) & (curves["method"] == method)]
-            fig.add_trace(go.Scatter(
-                x=part["eta"].tolist(), y=part["noise_scale"].tolist(), mode="lines",
-                name=f"n = {n}", legendgroup=f"n{n}", showlegend=(method == "MIP"),
+        of_n = n_col == n
+        for meth, dash, width in (("MIP", "solid", 2.5), ("DP", "dot", 2.5)):
+            rows = of_n & (method == meth)
+            data.append(dict(
+                type="scatter", x=eta[rows].tolist(), y=scale[rows].tolist(), mode="lines",
+                name=f"n = {n}", legendgroup=f"n{n}", showlegend=(meth == "MIP"),
                 line=dict(color=col[n], dash=dash, width=width),
-                hovertemplate=(f"<b>{method}</b>, n = {n}<br>η = %{{x:.4~g}}<br>"
+                hovertemplate=(f"<b>{meth}</b>, n = {n}<br>η = %{{x:.4~g}}<br>"
                                f"noise scale = %{{y:.4~g}}<extra></extra>"),
             ))
     if crossings:
-        fig.add_trace(go.Scatter(
-            x=[m.eta for m in crossings], y=[m.y for m in crossings], mode="markers",
-            name="crossover (MIP cheaper to the right)", legendgroup="_cross",
-            marker=dict(symbol="diamond", size=12, color=[col.get(m.n, _INK) for m in crossings],
-                        line=dict(color=_INK, width=1.5)),
-            text=[m.label for m in crossings], hovertemplate="%{text}<extra></extra>",
-        ))
-    _legend_key(fig)
+        data.append(_markers(crossings, col, name="crossover (MIP cheaper to the right)",
+                             symbol="diamond", size=12, edge=1.5, legendgroup="_cross"))
+    data.extend(_legend_key())
 
     yaxis: dict = dict(title="Laplace noise scale (lower is better)")
     subtitle = None
@@ -153,7 +171,7 @@ def noise_figure(curves: pd.DataFrame, *, crossings: Sequence[Mark] = (), log_x:
         yaxis["exponentformat"] = "SI"
     if y_top is not None and y_top > 0:
         if log_y:
-            positive = curves["noise_scale"][curves["noise_scale"] > 0]
+            positive = scale[scale > 0]
             low = float(positive.min()) if len(positive) else y_top / 10.0
             low = min(low, y_top / 10.0)
             yaxis["range"] = [math.log10(low) - 0.1, math.log10(y_top)]
@@ -167,14 +185,11 @@ def noise_figure(curves: pd.DataFrame, *, crossings: Sequence[Mark] = (), log_x:
                         f"the plot: n = {ns_text}")
         else:
             subtitle = "y-axis capped at the MIP maximum; every DP curve enters the plot"
-    else:
-        subtitle = None
-    fig.update_layout(
+    return go.Figure(data=data, layout=dict(
         title=_title(title, subtitle), height=height, hovermode="closest",
         xaxis=_axis_eta(log_x, eta_min, eta_max), yaxis=yaxis, legend=_LEGEND,
         margin=dict(l=10, r=10, t=80 if subtitle else 50, b=50),
-    )
-    return fig
+    ))
 
 
 def ratio_figure(ratios: pd.DataFrame, *, crossings: Sequence[Mark] = (),
@@ -188,48 +203,39 @@ def ratio_figure(ratios: pd.DataFrame, *, crossings: Sequence[Mark] = (),
     crossings : points where the ratio is 1 (drawn on the line y = 1).
     peaks : the largest ratio of each n (if inside the plotted range).
     """
-    ns = sorted(int(n) for n in ratios["n"].unique())
+    n_col, eta, ratio = _columns(ratios, "ratio_dp_over_mip")
+    ns = sorted(int(n) for n in np.unique(n_col))
     col = colour_of(ns)
-    eta_min, eta_max = float(ratios["eta"].min()), float(ratios["eta"].max())
-    fig = go.Figure()
+    eta_min, eta_max = float(eta.min()), float(eta.max())
+    data: list[dict] = []
     for n in ns:
-        part = ratios[ratios["n"] == n]
-        fig.add_trace(go.Scatter(
-            x=part["eta"].tolist(), y=part["ratio_dp_over_mip"].tolist(), mode="lines",
-            name=f"n = {n}",
-            line=dict(color=col[n], width=2.5),
+        rows = n_col == n
+        data.append(dict(
+            type="scatter", x=eta[rows].tolist(), y=ratio[rows].tolist(), mode="lines",
+            name=f"n = {n}", line=dict(color=col[n], width=2.5),
             hovertemplate=(f"n = {n}<br>η = %{{x:.4~g}}<br>DP needs %{{y:.4~g}}× "
                            "the MIP noise<extra></extra>"),
         ))
-    fig.add_hline(y=1.0, line=dict(color=_INK, dash="dash", width=1.5),
-                  annotation_text="equal noise: above, MIP is cheaper",
-                  annotation_position="bottom right", annotation_font_size=12)
     if crossings:
-        fig.add_trace(go.Scatter(
-            x=[m.eta for m in crossings], y=[m.y for m in crossings], mode="markers",
-            name="crossover", marker=dict(symbol="diamond", size=12,
-                                          color=[col.get(m.n, _INK) for m in crossings],
-                                          line=dict(color=_INK, width=1.5)),
-            text=[m.label for m in crossings], hovertemplate="%{text}<extra></extra>",
-        ))
+        data.append(_markers(crossings, col, name="crossover", symbol="diamond", size=12,
+                             edge=1.5))
     if peaks:
-        fig.add_trace(go.Scatter(
-            x=[m.eta for m in peaks], y=[m.y for m in peaks], mode="markers",
-            name="largest ratio", marker=dict(symbol="star", size=13,
-                                              color=[col.get(m.n, _INK) for m in peaks],
-                                              line=dict(color=_INK, width=1)),
-            text=[m.label for m in peaks], hovertemplate="%{text}<extra></extra>",
-        ))
-    y = ratios["ratio_dp_over_mip"].to_numpy(dtype=float)
-    y = y[np.isfinite(y) & (y > 0)]
+        data.append(_markers(peaks, col, name="largest ratio", symbol="star", size=13, edge=1))
+    y = ratio[np.isfinite(ratio) & (ratio > 0)]
     yaxis: dict = dict(type="log", exponentformat="power",
                        title="DP noise ÷ MIP noise (log scale)")
     if len(y):
         lo, hi = min(float(y.min()), 1.0), max(float(y.max()), 1.0)
         yaxis["range"] = [math.log10(lo) - 0.2, math.log10(hi) + 0.2]
-    fig.update_layout(
+    # The line y = 1 and its label, as fig.add_hline(y=1, annotation_position="bottom right")
+    # would place them (across the whole x-axis, label under its right end).
+    return go.Figure(data=data, layout=dict(
         title=_title(title, None), height=height, hovermode="closest",
         xaxis=_axis_eta(log_x, eta_min, eta_max), yaxis=yaxis, legend=_LEGEND,
         margin=dict(l=10, r=10, t=50, b=50),
-    )
-    return fig
+        shapes=[dict(type="line", x0=0, x1=1, xref="x domain", y0=1.0, y1=1.0, yref="y",
+                     line=dict(color=_INK, dash="dash", width=1.5))],
+        annotations=[dict(text="equal noise: above, MIP is cheaper", showarrow=False,
+                          font=dict(size=12), x=1, xanchor="right", xref="x domain",
+                          y=1.0, yanchor="top", yref="y")],
+    ))
