@@ -14,10 +14,15 @@ import streamlit as st
 import appkit
 from mipcore.bounds import attacker_accuracy, epsilon_from_eta
 
+# name: (script, title, url path, icon). The url path is the script's file stem on purpose:
+# Streamlit still scans pages/ in its legacy mode and resolves the very first request of a
+# fresh server by file stem; any other path shows a spurious "Page not found" dialog there.
 PAGES = {
-    "eta_epsilon": ("pages/eta_epsilon.py", "η and ε (Theorems 4 and 8)", "eta-epsilon", "⚖️"),
-    "noise_vs_eta": ("pages/noise_vs_eta.py", "Noise vs η (Figure 1)", "noise-vs-eta", "📈"),
-    "proposition11": ("pages/proposition11.py", "Proposition 11", "proposition-11", "🧮"),
+    "eta_epsilon": ("pages/eta_epsilon.py", "η and ε (Theorems 4 and 8)", "eta_epsilon", "⚖️"),
+    "noise_vs_eta": ("pages/noise_vs_eta.py", "Noise vs η (Figure 1)", "noise_vs_eta", "📈"),
+    "proposition11": ("pages/proposition11.py", "Proposition 11", "proposition11", "🧮"),
+    "covariance": ("pages/covariance.py", "Synthetic covariance (Figure 2)", "covariance", "🧪"),
+    "wrap": ("pages/wrap_statistic.py", "Wrap your own statistic", "wrap_statistic", "🎁"),
 }
 
 

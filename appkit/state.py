@@ -33,6 +33,7 @@ __all__ = [
 ]
 
 _MSG_KEY = "_appkit_message_area"
+_OWNER_KEY = "_appkit_key_owner"  # widget key -> the page that last drew it
 
 
 def messages():
@@ -78,12 +79,17 @@ def _init_from_url(key: str, default: Any, parse: Callable[[str], Any], describe
                    accepts: Callable[[Any], bool]) -> None:
     """Seed st.session_state[key] from the URL on the first run; warn on bad values.
 
-    A value already in the session is kept only if ``accepts(value)`` (right type and
-    range for *this* widget): another page may have left a value of another type or
-    range under the same key (e.g. a float ``eta`` where this page has a range
-    slider), which would make the widget raise. ``accepts`` is deliberately looser
-    than ``parse`` (an emptied multiselect is a valid state, not a bad link).
+    Pages share ``st.session_state`` and some share key names (``n``, ``M``, ``eta``): a
+    value another page left under this key is dropped, so every page starts from its
+    own URL or default (a link to a page shows exactly what it says). A value this page
+    set is kept only if ``accepts(value)`` (right type and range for this widget;
+    deliberately looser than ``parse``: an emptied multiselect is a valid state).
     """
+    owners = st.session_state.setdefault(_OWNER_KEY, {})
+    page = _page_id()
+    if key in st.session_state and owners.get(key, page) != page:
+        del st.session_state[key]  # left by another page: this page starts from its URL/default
+    owners[key] = page
     if key in st.session_state:
         try:
             if accepts(st.session_state[key]):

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-import pandas as pd
 import streamlit as st
 
 import appkit
@@ -20,14 +18,13 @@ from mipcore.bounds import (
     eta_from_epsilon,
     eta_small_epsilon_approx,
     tpr_bound_dp,
-    tpr_bound_mip,
 )
-from mipcore.plots.bounds_figs import delta_label, eta_epsilon_figure, roc_figure
+from mipcore.plots.bounds_figs import eta_epsilon_chart, roc_chart
 
 EPS_MAX = 10.0
 DELTA_MAX = 0.5  # linear δ slider
 LOG_DELTA_RANGE = (-12.0, -1.0)  # log10 δ slider
-REFERENCE_DELTAS = (0.0, 1e-5, 1e-3, 1e-2, 0.1)
+REFERENCE_DELTAS = (0.0, 1e-5, 1e-3, 1e-2, 0.1)  # the reference curves of the η(ε) chart
 REF_FPR = 1e-3  # the "low false-positive rate" the ROC sentence quotes
 _MODE_KEY = "_eta_epsilon_prev_logd"  # plain session keys (not widgets): survive mode switches
 _DELTA_KEY = "_eta_epsilon_last_delta"
@@ -136,27 +133,13 @@ if epsilon > 0:
 
 # ---------------------------------------------------------------- charts
 c_left, c_right = st.columns(2)
+# Both charts come from mipcore's memoised chart functions: a rerun that revisits a
+# setting gets the same figure and CSV table back without recomputing or rebuilding.
 with c_left:
-    eps_grid = np.union1d(np.linspace(0.0, EPS_MAX, 201), [epsilon])
-    deltas = list(REFERENCE_DELTAS)
-    chosen = delta_label(delta)
-    if not any(math.isclose(delta, d, rel_tol=1e-9, abs_tol=0.0) for d in deltas):
-        deltas.append(delta)
     with appkit.guard("The η(ε) curves"):
-        curves_eta = eta_from_epsilon(eps_grid[None, :], np.asarray(deltas)[:, None])
-        eps_ap = eps_grid[eps_grid <= 4.0 * (0.52 - delta / 2) / (1.0 - delta)]
-        eta_ap = eta_small_epsilon_approx(eps_ap, delta)
-        curves = [(delta_label(d), curves_eta[i]) for i, d in enumerate(deltas)]
-        fig1 = eta_epsilon_figure(eps_grid, curves, point=(epsilon, eta), chosen=chosen,
-                                  approx=(eps_ap, eta_ap))
-        rows = [pd.DataFrame({"curve": "exact (Theorem 4)", "delta": d, "epsilon": eps_grid,
-                              "eta": curves_eta[i], "attacker_accuracy": 0.5 + curves_eta[i]})
-                for i, d in enumerate(deltas)]
-        rows.append(pd.DataFrame({"curve": "small-epsilon approximation", "delta": delta,
-                                  "epsilon": eps_ap, "eta": eta_ap,
-                                  "attacker_accuracy": 0.5 + eta_ap}))
-        appkit.chart_with_csv(fig1, pd.concat(rows, ignore_index=True), "eta_vs_epsilon",
-                              key="eta_eps_chart")
+        fig1, data1 = eta_epsilon_chart(epsilon, delta, eps_max=EPS_MAX,
+                                        reference_deltas=REFERENCE_DELTAS)
+        appkit.chart_with_csv(fig1, data1, "eta_vs_epsilon", key="eta_eps_chart")
         st.markdown(
             "**What to notice:** η grows almost linearly (slope (1−δ)/4) for small ε, then "
             "saturates at 1/2: beyond ε ≈ 5 a DP guarantee says little about membership. "
@@ -170,22 +153,11 @@ with c_right:
                                 help="Plot from FPR = 10⁻⁶, on logarithmic axes, "
                                      "to see what happens when the attacker may not err often.")
     f_star = (1.0 - delta) / (1.0 + math.exp(epsilon))  # where the DP boundary's two pieces meet
-    kinks = [f_star, 1.0 - delta, 1.0 - 2.0 * eta, 1.0 - eta, REF_FPR]
-    if log_fpr:
-        fpr = np.union1d(np.logspace(-6.0, 0.0, 360), [k for k in kinks if 1e-6 <= k <= 1.0])
-    else:
-        fpr = np.union1d(np.linspace(0.0, 1.0, 361), [k for k in kinks if 0.0 <= k <= 1.0])
     with appkit.guard("The ROC bounds"):
-        tpr_dp = tpr_bound_dp(fpr, epsilon, delta)
-        tpr_printed = tpr_bound_mip(fpr, eta, as_printed=True)  # Theorem 8 as printed: FPR + η
-        tpr_mip = tpr_bound_mip(fpr, eta)  # corrected Theorem 8 (see the box below): FPR + 2η
-        touch_tpr = float(tpr_bound_dp(f_star, epsilon, delta))
         title = (f"ROC bounds at ε = {fmt_num(epsilon)}, δ = {_delta_text(delta)}, "
                  f"η = {fmt_num(eta, 3)}")
-        fig2 = roc_figure(fpr, tpr_dp=tpr_dp, tpr_mip=tpr_mip, tpr_mip_printed=tpr_printed,
-                          touch=(f_star, touch_tpr), log_axes=log_fpr, title=title)
-        data2 = pd.DataFrame({"fpr": fpr, "tpr_max_dp": tpr_dp, "tpr_max_mip_2eta": tpr_mip,
-                              "tpr_max_theorem8_as_printed": tpr_printed, "random_guessing": fpr})
+        fig2, data2 = roc_chart(epsilon, delta, log_axes=log_fpr, title=title,
+                                extra_fpr=(REF_FPR,))
         appkit.chart_with_csv(fig2, data2, "roc_bounds", key="roc_chart")
         dp_ref = float(tpr_bound_dp(REF_FPR, epsilon, delta))
         mip_ref = min(1.0, REF_FPR + 2.0 * eta)

@@ -193,3 +193,94 @@ def test_invalid_url_value_warns_and_falls_back(bad):
     assert at.slider(key="eps").value == 1.0
     assert any("eps=" in w.value for w in at.warning)
     assert metric(at, "η") == sig4(eta_theorem4(1.0))
+
+
+# --------------------------------------------------------------------------- the chart functions
+# The page shows mipcore.plots.bounds_figs.eta_epsilon_chart / roc_chart: memoised per
+# setting, built from plain dicts (not add_trace/add_hline), serialised once.
+
+import numpy as np  # noqa: E402
+import plotly.graph_objects as go  # noqa: E402
+
+from mipcore.bounds import eta_from_epsilon  # noqa: E402
+from mipcore.plots import bounds_figs  # noqa: E402
+
+GREY = "#8a8f98"
+
+
+def test_eta_chart_table_is_what_the_figure_draws():
+    fig, table = bounds_figs.eta_epsilon_chart(0.37, 0.013)
+    exact = table[table.curve == "exact (Theorem 4)"]
+    deltas = list(dict.fromkeys(exact.delta))
+    assert deltas == [0.0, 1e-5, 1e-3, 1e-2, 0.1, 0.013]  # the reference deltas + the chosen one
+    for trace, d in zip(fig.data, deltas):
+        rows = exact[exact.delta == d]
+        np.testing.assert_array_equal(trace.x, rows.epsilon)
+        np.testing.assert_array_equal(trace.y, rows.eta)
+        np.testing.assert_allclose(trace.customdata, 100 * rows.attacker_accuracy)
+    assert 0.37 in set(fig.data[0].x)  # the grid holds the chosen epsilon: the curve meets the dot
+    names = [t.name for t in fig.data]
+    assert names[5] == "δ = 0.013 (chosen)" and fig.data[5].line.width == 3.5
+    approx = table[table.curve == "small-epsilon approximation"]
+    (ap,) = [t for t in fig.data if (t.name or "").startswith("small-ε")]
+    np.testing.assert_array_equal(ap.x, approx.epsilon)
+    np.testing.assert_array_equal(ap.y, approx.eta)
+    (dot,) = [t for t in fig.data if t.name == "your (ε, δ)"]
+    assert dot.x == (0.37,) and dot.y[0] == pytest.approx(float(eta_from_epsilon(0.37, 0.013)))
+
+
+def test_roc_chart_table_is_what_the_figure_draws_with_exact_kinks():
+    eps, delta = 1.3, 0.02
+    eta = float(eta_from_epsilon(eps, delta))
+    f_star = (1 - delta) / (1 + math.exp(eps))
+    for log_axes in (False, True):
+        fig, table = bounds_figs.roc_chart(eps, delta, log_axes=log_axes, extra_fpr=(1e-3,))
+        by_name = {t.name: t for t in fig.data}
+        for column, name in [("tpr_max_mip_2eta", "η-MIP: TPR ≤ min(1, FPR + 2η)"),
+                             ("tpr_max_dp", "(ε, δ)-DP (Kairouz et al.)"),
+                             ("tpr_max_theorem8_as_printed", "Theorem 8 as printed: FPR + η"),
+                             ("random_guessing", "random guessing (TPR = FPR)")]:
+            np.testing.assert_array_equal(by_name[name].x, table.fpr)
+            np.testing.assert_array_equal(by_name[name].y, table[column])
+        fpr = set(table.fpr)
+        for kink in (f_star, 1 - delta, 1 - 2 * eta, 1 - eta, 1e-3):
+            assert kink in fpr
+        touch = by_name["where they touch: TPR − FPR = 2η"]
+        assert touch.x[0] == f_star and touch.y[0] - f_star == pytest.approx(2 * eta)
+        assert (fig.layout.xaxis.type == "log") is log_axes
+        assert (by_name["(ε, δ)-DP (Kairouz et al.)"].fill == "tozeroy") is not log_axes
+
+
+def test_chart_functions_are_memoised_per_setting():
+    fig, table = bounds_figs.eta_epsilon_chart(2.5, 0.0)
+    again = bounds_figs.eta_epsilon_chart(2.5, 0.0)
+    assert again[0] is fig and again[1] is table
+    assert bounds_figs.eta_epsilon_chart(2.6, 0.0)[0] is not fig
+    r = bounds_figs.roc_chart(2.5, 0.0, log_axes=True, title="t")
+    assert bounds_figs.roc_chart(2.5, 0.0, log_axes=True, title="t")[0] is r[0]
+    assert bounds_figs.roc_chart(2.5, 0.0, log_axes=False, title="t")[0] is not r[0]
+
+
+def test_memoised_figures_serialise_like_plain_figures_and_hand_out_copies():
+    for fig, _ in (bounds_figs.eta_epsilon_chart(0.8, 1e-5),
+                   bounds_figs.roc_chart(0.8, 1e-5, log_axes=True, title="x")):
+        assert isinstance(fig, go.Figure)
+        plain = go.Figure.to_dict(fig)  # Plotly's own serialisation, no memo
+        first = fig.to_dict()
+        assert first == plain
+        first["layout"]["title"]["text"] = "changed by a caller"
+        first["data"].clear()
+        assert fig.to_dict() == plain  # the next serialisation is untouched
+
+
+def test_figures_from_dicts_match_the_add_hline_construction():
+    """The η = 1/2 line and its label are exactly what add_hline(...) drew before."""
+    eps = np.linspace(0, 10, 11)
+    fig = bounds_figs.eta_epsilon_figure(eps, [("δ = 0", eta_from_epsilon(eps))],
+                                         point=(1.0, float(eta_from_epsilon(1.0))))
+    ref = go.Figure().add_hline(y=0.5, line_dash="dot", line_color=GREY,
+                                annotation_text="η = 1/2: no privacy",
+                                annotation_position="bottom right")
+    assert fig.layout.shapes == ref.layout.shapes
+    assert fig.layout.annotations == ref.layout.annotations
+    assert fig.layout.yaxis2.overlaying == "y" and fig.data[-1].yaxis == "y2"

@@ -1,4 +1,5 @@
-"""AppTest for the page "Noise vs η (Figure 1)" (pages/noise_vs_eta.py).
+"""AppTest for the page "Noise vs η (Figure 1)" (pages/noise_vs_eta.py, whose code is in
+pages/_noise_vs_eta_page.py).
 
 The verdicts on the paper's claims are recomputed here with
 :func:`mipcore.figure1.paper_claims`, not copied from the page.
@@ -6,10 +7,12 @@ The verdicts on the paper's claims are recomputed here with
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -42,6 +45,13 @@ def texts(at: AppTest) -> list[str]:
 
 def charts(at: AppTest) -> list[dict]:
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def coords(values) -> list[float]:
+    """Trace coordinates from a chart spec: a list, or Plotly's base64 typed array."""
+    if isinstance(values, dict):  # {"dtype": "f8", "bdata": "..."}
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
+    return list(values)
 
 
 def snapshot(at: AppTest) -> tuple:
@@ -97,6 +107,61 @@ def test_default_chart_is_the_paper_figure(default_page):
     (cross,) = [t for t in noise["data"] if str(t.get("name", "")).startswith("crossover")]
     assert len(cross["x"]) == 1 and 0.01 < cross["x"][0] < 0.02
     assert ratio["layout"]["yaxis"]["type"] == "log"
+
+
+def test_ratio_chart_marks_equal_noise_crossovers_and_peaks(default_page):
+    noise, ratio = charts(default_page)[:2]
+    (line,) = ratio["layout"]["shapes"]  # y = 1 across the whole x-axis, dashed
+    assert line["type"] == "line" and line["xref"] == "x domain" and line["yref"] == "y"
+    assert (line["x0"], line["x1"], line["y0"], line["y1"]) == (0, 1, 1, 1)
+    assert line["line"]["dash"] == "dash"
+    (label,) = ratio["layout"]["annotations"]
+    assert label["text"] == "equal noise: above, MIP is cheaper" and label["y"] == 1
+    names = [t.get("name") for t in ratio["data"]]
+    assert names[:4] == ["n = 30", "n = 36", "n = 42", "n = 48"]
+    assert {"crossover", "largest ratio"} <= set(names)
+    # black legend entries explain the line styles of the noise chart
+    assert {"MIP (Theorem 9 / Cor. 14): solid", "DP (Laplace + Theorem 4): dotted"} <= {
+        t.get("name") for t in noise["data"]}
+    # curves stay light (a chart is serialised on every rerun) but smooth
+    for fig in (noise, ratio):
+        for t in fig["data"]:
+            if t.get("mode") == "lines" and t["x"] != [None]:
+                assert 150 <= len(coords(t["x"])) == len(coords(t["y"])) <= 202
+
+
+def test_cached_figures_serve_exactly_their_own_state(default_page):
+    """The cached figures hand st.plotly_chart a dict computed once: it must be the one
+    Plotly computes from the figure's state, and what the page sent."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    from pages import _noise_vs_eta_page as impl
+
+    view = impl._view(tuple(PRESET["ns"]), PRESET["eta_min"], PRESET["eta_max"], PRESET["M"],
+                      PRESET["constant"], False, PRESET["log_y"], True)  # the default page's
+    for fig, sent in zip((view.fig_noise, view.fig_ratio), charts(default_page)):
+        fresh = go.Figure.to_dict(fig)  # recomputed from the figure's state
+        assert fig.to_dict() == fresh
+        assert json.loads(pio.to_json(fresh, validate=False)) == sent
+
+
+def test_a_failing_reading_is_a_sentence_and_the_page_goes_on(monkeypatch):
+    from pages import _noise_vs_eta_page as impl
+
+    def refuse(*args, **kwargs):
+        raise ValueError("no reading for these settings")
+
+    monkeypatch.setattr(impl, "_reading", refuse)
+    impl._view.clear()  # the views cached by other tests were built with the real reading
+    try:
+        at = load(n="50,52")
+        assert any("The reading could not be computed: no reading for these settings" in e.value
+                   for e in at.error)
+        assert len(at.get("plotly_chart")) >= 2 and list(table(at)["n"]) == ["50", "52"]
+        assert len(verdicts(at)) == 3  # the rest of the page still renders
+    finally:
+        impl._view.clear()  # drop the view cached with the refusing reading
 
 
 CHANGES = {

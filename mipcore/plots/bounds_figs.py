@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import math
-import pickle
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,6 +31,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from mipcore.bounds import eta_from_epsilon, eta_small_epsilon_approx, tpr_bound_dp, tpr_bound_mip
+from mipcore.plots import ReadOnlyFigure
 
 __all__ = ["delta_label", "eta_epsilon_chart", "eta_epsilon_figure", "roc_chart", "roc_figure"]
 
@@ -230,25 +230,6 @@ def _roc_spec(fpr, *, tpr_dp, tpr_mip, tpr_mip_printed, touch, log_axes, title, 
 # ------------------------------------------------------------------ charts for one setting
 
 
-class _ReadOnlyFigure(go.Figure):
-    """A figure that is never modified, so it is serialised only once.
-
-    Streamlit calls ``to_dict()`` on every rerun that shows a figure. Plotly's deep-copies
-    the figure and base64-encodes each data array (about 0.1 ms an array: 1-2 ms for the
-    charts here, whatever their number of points). This class computes that dict once,
-    keeps it pickled and returns a fresh unpickled copy (plain dicts, lists, strings and
-    floats, restored exactly; ~0.05 ms), so the caller may still modify what it gets.
-    Modifying the figure itself is not supported: its serialisation would be stale. The
-    memoised chart functions below return it.
-    """
-
-    def to_dict(self) -> dict:
-        memo = self.__dict__.get("_to_dict_pickle")
-        if memo is None:
-            memo = self._to_dict_pickle = pickle.dumps(super().to_dict(), pickle.HIGHEST_PROTOCOL)
-        return pickle.loads(memo)
-
-
 @functools.lru_cache(maxsize=64)
 def eta_epsilon_chart(
     epsilon: float,
@@ -279,7 +260,7 @@ def eta_epsilon_chart(
     eps_ap = eps_grid[eps_grid <= 4.0 * (0.52 - delta / 2) / (1.0 - delta)]
     eta_ap = eta_small_epsilon_approx(eps_ap, delta)
     curves = [(delta_label(d), curves_eta[i]) for i, d in enumerate(deltas)]
-    fig = _ReadOnlyFigure(**_eta_epsilon_spec(eps_grid, curves, point=(epsilon, eta),
+    fig = ReadOnlyFigure(**_eta_epsilon_spec(eps_grid, curves, point=(epsilon, eta),
                                               chosen=delta_label(delta), approx=(eps_ap, eta_ap),
                                               height=440))
     # every exact curve, then the approximation: one long table, built in one go
@@ -333,7 +314,7 @@ def roc_chart(
     tpr_printed = tpr_bound_mip(fpr, eta, as_printed=True)  # Theorem 8 as printed: FPR + eta
     tpr_mip = tpr_bound_mip(fpr, eta)  # corrected Theorem 8: FPR + 2 eta
     touch_tpr = float(tpr_bound_dp(f_star, epsilon, delta))
-    fig = _ReadOnlyFigure(**_roc_spec(fpr, tpr_dp=tpr_dp, tpr_mip=tpr_mip,
+    fig = ReadOnlyFigure(**_roc_spec(fpr, tpr_dp=tpr_dp, tpr_mip=tpr_mip,
                                       tpr_mip_printed=tpr_printed, touch=(f_star, touch_tpr),
                                       log_axes=log_axes, title=title, height=440))
     table = pd.DataFrame({"fpr": fpr, "tpr_max_dp": tpr_dp, "tpr_max_mip_2eta": tpr_mip,

@@ -203,8 +203,8 @@ def error_figure(frame: pd.DataFrame, *, log_y: bool = True, title: str | None =
 
 
 # =========================================================================== the reading
-RADIUS_NAMES = {"theorem9": "Gamma(d², c) radius (Theorem 9, correct)",
-                "as_printed": "Laplace(c) radius (as printed)"}
+RADIUS_NAMES = {"theorem9": "the correct Gamma(d², c) radius of Theorem 9",
+                "as_printed": "the printed Laplace(c) radius"}
 _CLIP_PHRASE = {
     "initial_median": "the median per-example gradient norm at A = 0",
     "trajectory_median": "the median per-example gradient norm over the non-private trajectory",
@@ -246,9 +246,13 @@ def _curve(summary: pd.DataFrame, label: str) -> pd.Series:
 
 
 def verdict_table(verdicts) -> pd.DataFrame:
-    """One row per :class:`mipcore.covariance.Verdict`: ✅/❌, claim, variant, evidence."""
+    """One row per :class:`mipcore.covariance.Verdict`: ✅/❌, claim, variant, evidence.
+
+    The verdict column reads "✅ holds" / "❌ fails": the word carries it where a font has
+    no emoji.
+    """
     return pd.DataFrame({
-        "": ["✅" if v.holds else "❌" for v in verdicts],
+        "": ["✅ holds" if v.holds else "❌ fails" for v in verdicts],
         "Claim (Section 5.2, Figure 2)": [v.claim for v in verdicts],
         "Variant": [v.variant for v in verdicts],
         "Evidence from this run": [v.evidence for v in verdicts],
@@ -285,11 +289,13 @@ def _clipping_text(cfg, summary, results, sigma_norm: float, raw: float) -> str:
                      f"{_num(e_z0 - e_dp)}, run-to-run variation): **all of DP-SGD's error is "
                      "clipping bias**")
         shares = (z0 / dp).clip(upper=1.0)
+        low, high = _pct(float(shares.min())), _pct(float(shares.max()))
+        spread = f"{low} at every η" if low == high else f"from {low} to {high}"
         lines.append(
             f"- {cal} calibration, at the most private η = {_num(eta0)} (noise multiplier z = "
             f"{_num(z)}): DP-SGD's error is {_num(e_dp)}, the clipping-only run's {_num(e_z0)}, "
-            f"so {share}. Over the whole η grid the clipping-only share is "
-            f"{_pct(float(shares.min()))} to {_pct(float(shares.max()))}. The noise is averaged "
+            f"so {share}. Over the whole η grid the clipping-only share is {spread}. The noise "
+            "is averaged "
             f"over the m = {m:,} training rows: a step adds standard deviation lr·z·2C/m = "
             f"{_num(step_sd)} per entry of A, {_pct(step_sd / sigma_norm)} of ‖Σ‖_F."
         )
@@ -322,7 +328,7 @@ def _mip_text(cfg, summary, raw: float) -> str:
             "the GD output over random halves of the data, which is about the size of the "
             f"estimation error itself (Raw: {_num(raw)}).")
     if parts:
-        text += (f" From η = {_num(lo)} to {_num(hi)} ({RADIUS_NAMES[radius]}): "
+        text += (f" From η = {_num(lo)} to {_num(hi)}, with {RADIUS_NAMES[radius]}: "
                  + "; ".join(parts) + " (single runs scatter: the radius is heavy-tailed).")
     M, err, c_ref = best
     text += (f" At η = {_num(ref)} the multiplier is c = {_num(c_ref, 4)} for the best M = {M}, "

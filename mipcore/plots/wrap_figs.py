@@ -41,6 +41,23 @@ def _positive_or_none(values) -> list:
     return [float(v) if v is not None and np.isfinite(v) and v > 0 else None for v in values]
 
 
+def _log_axis(*columns) -> dict:
+    """A log y axis over whole decades (at least two), one labelled tick per decade (at most
+    about ten labels): Plotly's own choice labels 2, 3, ..., 9 on short ranges."""
+    vals = np.concatenate([np.asarray(c, dtype=float).ravel() for c in columns])
+    vals = vals[np.isfinite(vals) & (vals > 0)]
+    axis = dict(title=dict(text="|release − θ| (log scale)"), type="log", exponentformat="power")
+    if vals.size == 0:
+        return axis
+    lo = math.floor(math.log10(vals.min()))
+    hi = math.ceil(math.log10(vals.max()))
+    if hi - lo < 2:  # pad a short range to two decades or more around its middle
+        mid = (lo + hi) / 2
+        lo, hi = math.floor(mid - 1), math.ceil(mid + 1)
+    step = max(1, math.ceil((hi - lo) / 10))
+    return axis | dict(range=[lo, hi], dtick=step, minor=dict(showgrid=False))
+
+
 def error_frame(labels: Sequence[str], theta, mip, dp=None) -> pd.DataFrame:
     """|release - theta| per coordinate for one MIP release and (if any) one DP release.
 
@@ -72,8 +89,7 @@ def error_figure(frame: pd.DataFrame, *, height: int = 400) -> go.Figure:
                    yanchor="top", yref="container"),
         barmode="group", height=height, margin=dict(l=10, r=10, t=80, b=40),
         xaxis=dict(title=dict(text="released quantity"), type="category", automargin=True),
-        yaxis=dict(title=dict(text="|release − θ| (log scale)"), type="log",
-                   exponentformat="power"),
+        yaxis=_log_axis(frame["mip_abs_error"], frame["dp_abs_error"]),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
         showlegend=True,  # also with the MIP bars alone (no DP release)
     )
@@ -135,8 +151,7 @@ def spread_figure(frame: pd.DataFrame, *, height: int = 440) -> go.Figure:
                    yanchor="top", yref="container"),
         height=height, margin=dict(l=10, r=10, t=100, b=40),
         xaxis=dict(title=dict(text="released quantity"), type="category", automargin=True),
-        yaxis=dict(title=dict(text="|release − θ| (log scale)"), type="log",
-                   exponentformat="power"),
+        yaxis=_log_axis(frame["q10"], frame["q90"], frame["sigma"]),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
     )
     return go.Figure(data=data, layout=layout)
