@@ -36,7 +36,9 @@ def home() -> None:
         "one record, and guesses “in” or “out”. Guessing blindly is right 50 % of the time. "
         "A release is **η-MIP** when *no* attacker, however clever, is right more than "
         "**50 % + η** of the time. Differential privacy with parameter ε implies MIP with "
-        "η = tanh(ε/2)/2, and MIP can often be certified with far less noise than DP."
+        "η = tanh(ε/2)/2; when a statistic's spread is far smaller than its worst-case "
+        "sensitivity, MIP can be certified with far less noise than DP (the pages show when, "
+        "and when not)."
     )
     eta = appkit.url_slider("η (the attacker's edge over guessing)", "eta", min_value=0.0,
                             max_value=0.5, default=0.1, step=0.005, format="%.3f")
