@@ -89,9 +89,10 @@ def epsilon_from_eta(eta, delta=0.0):
             f"eta={float(bad_e[mask].flat[0])!r} is out of range for delta={float(bad_d[mask].flat[0])!r}: "
             "allowed delta/2 <= eta < 1/2 (with this delta no epsilon certifies a smaller eta)"
         )
-    x = np.maximum(2.0 * e - dlt, 0.0) / (1.0 - dlt)
-    # 2 artanh(x) = log1p(2x/(1-x)): accurate for small x, finite for x < 1.
-    eps = np.log1p(2.0 * x / (1.0 - x))
+    # epsilon = log((1 + 2 eta - 2 delta)/(1 - 2 eta)) = log1p((4 eta - 2 delta)/(1 - 2 eta)):
+    # accurate for small epsilon, and 1 - 2 eta is exact (Sterbenz) and > 0 for every float
+    # eta < 1/2, so the result stays finite right up to the largest float below 1/2.
+    eps = np.log1p(np.maximum(4.0 * e - 2.0 * dlt, 0.0) / (1.0 - 2.0 * e))
     return scalar_or_array(eps, eta, delta)
 
 
