@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 import streamlit as st
+
+from mipcore.text import fmt_num
 
 __all__ = ["chart_with_csv", "csv_bytes", "fmt_num"]
 
@@ -38,25 +38,3 @@ def csv_bytes(data: pd.DataFrame) -> bytes:
     return clean.to_csv(index=False, na_rep="").encode("utf-8")
 
 
-def fmt_num(x: float, digits: int = 4) -> str:
-    """Human formatting of a number for page text: never prints 'nan'.
-
-    Uses plain notation between 1e-4 and 1e6 and scientific notation outside.
-    """
-    if x is None:
-        return "—"
-    x = float(x)
-    if math.isnan(x):
-        return "—"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    if x == 0:
-        return "0"
-    ax = abs(x)
-    if 1e-4 <= ax < 1e6:
-        text = f"{x:.{digits}g}"
-        if "e" in text:  # '.Ng' switches to e-notation from 10**digits on
-            text = f"{float(text):.0f}"
-        return text
-    mant, exp = f"{x:.{max(digits - 1, 0)}e}".split("e")
-    return f"{mant} × 10^{int(exp)}"

@@ -88,7 +88,7 @@ def main() -> int:
 
     t_fast = best_of(fast, repeats=5)
     t_naive = best_of(naive, repeats=2)
-    print(f"\nAlgorithm 1 sigma estimate, n = 500,000 (m = 250,000), B = 128:")
+    print("\nAlgorithm 1 sigma estimate, n = 500,000 (m = 250,000), B = 128:")
     print(f"  half-split Grams as one matrix product: {t_fast * 1e3:8.1f} ms   (target <= 500 ms)")
     print(f"  naive loop over the 128 halves:         {t_naive * 1e3:8.1f} ms   "
           f"({t_naive / t_fast:.1f}x slower)")

@@ -283,7 +283,7 @@ dp_ok = res.dp is not None
 st.subheader("3. The releases")
 if dp_ok:
     st.warning(
-        f"The DP side clips each column to bounds **read off this data** (its min and max"
+        "The DP side clips each column to bounds **read off this data** (its min and max"
         + (f", widened {fmt_num(widen, 3)}×" if widen != 1 else "")
         + "). Such bounds are not private — they reveal the smallest and largest values; a real "
         "deployment fixes them in advance, from knowledge of the domain.",

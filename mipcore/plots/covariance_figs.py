@@ -22,7 +22,6 @@ to validate and serialise than NumPy arrays (which Plotly base64-encodes).
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..noise import mip_noise_multiplier
+from ..text import fmt_num
 
 __all__ = [
     "LOG_BAND_FLOOR",
@@ -221,20 +221,8 @@ def mip_label(M: int, radius: str) -> str:
 
 
 def _num(x: float, digits: int = 3) -> str:
-    """A number for a sentence, never 'nan' (the rules of ``appkit.fmt_num``, which this
-    package cannot import: appkit imports Streamlit)."""
-    x = float(x)
-    if math.isnan(x):
-        return "—"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    if x == 0:
-        return "0"
-    if 1e-4 <= abs(x) < 1e6:
-        text = f"{x:.{digits}g}"
-        return f"{float(text):.0f}" if "e" in text else text
-    mant, exp = f"{x:.{max(digits - 1, 0)}e}".split("e")
-    return f"{mant} × 10^{int(exp)}"
+    """A number for a sentence (3 significant digits by default), never 'nan'."""
+    return fmt_num(x, digits)
 
 
 def _pct(x: float) -> str:
