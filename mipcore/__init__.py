@@ -13,6 +13,13 @@ Modules, one per concept of the paper:
   Corollary 14) or through DP (Laplace mechanism + Theorem 4), and their crossover.
 * :mod:`mipcore.prop11` -- the Proposition 11 construction, exactly.
 * :mod:`mipcore.figure1` -- the Figure 1 comparison and the paper's claims about it.
+* :mod:`mipcore.mechanism` -- the noise mechanism (Corollary 10, Algorithm 1).
+* :mod:`mipcore.covariance` -- the Section 5.2 experiment (Figure 2): MIP vs DP-SGD.
+* :mod:`mipcore.wrap` -- MIP beside the DP Laplace mechanism on a user's statistic.
+* :mod:`mipcore.attacks` -- exact optimal attackers (Proposition 2), the counterexamples,
+  audit statistics (Clopper-Pearson, epsilon and eta lower bounds), canary audits.
+* :mod:`mipcore.mace` -- MACE: Bayes-optimal advantage estimated from samples.
+* :mod:`mipcore.plots`, :mod:`mipcore.text` -- figure builders and number formatting.
 
 mipcore never imports Streamlit.
 """
