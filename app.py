@@ -22,6 +22,9 @@ PAGES = {
     "proposition11": ("pages/proposition11.py", "Proposition 11", "proposition11", "🧮"),
     "covariance": ("pages/covariance.py", "Synthetic covariance (Figure 2)", "covariance", "🧪"),
     "wrap": ("pages/wrap_statistic.py", "Wrap your own statistic", "wrap_statistic", "🎁"),
+    "looseness": ("pages/bounds_looseness.py", "How loose are the bounds?", "bounds_looseness", "🔍"),
+    "audit": ("pages/audit.py", "Audit a mechanism", "audit", "🕵️"),
+    "mace": ("pages/mace.py", "Estimate leakage from samples (MACE)", "mace", "📊"),
 }
 
 

@@ -1,0 +1,109 @@
+"""AppTest for the page "Estimate leakage from samples (MACE)" (pages/mace.py), run standalone.
+
+The expected true advantage comes from :mod:`mipcore.mace_truth` (itself checked against
+numerical integration in ``tests/test_mace_truth.py``), not from the page's output.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from mipcore import mace, mace_truth
+from mipcore.text import fmt_num
+
+PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "mace.py")
+
+
+def load(**params: str) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> list[str]:
+    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    out += [f"{m.label}: {m.value}" for m in at.metric]
+    for kind in (at.warning, at.error, at.info, at.success):
+        out += [e.value for e in kind]
+    return out
+
+
+def snapshot(at: AppTest) -> tuple:
+    return tuple(texts(at)), tuple(c.proto.spec for c in at.get("plotly_chart"))
+
+
+def metric(at: AppTest, label_start: str) -> str:
+    (m,) = [m for m in at.metric if m.label.startswith(label_start)]
+    return m.value
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.error
+    for t in texts(at):
+        assert not re.search(r"\b(nan|inf|none)\b", t, flags=re.IGNORECASE), t
+    for c in at.get("plotly_chart"):
+        assert "NaN" not in c.proto.spec
+
+
+@pytest.fixture(scope="module")
+def default_page() -> AppTest:
+    return load()
+
+
+def test_loads_with_charts_and_downloads(default_page):
+    at = default_page
+    assert at.title[0].value.startswith("Estimate leakage from samples")
+    assert len(at.get("plotly_chart")) >= 3
+    assert len(at.get("download_button")) >= 3
+    assert not at.warning
+    assert_clean(at)
+
+
+def test_true_advantage_matches_mace_truth(default_page):
+    assert metric(default_page, "true advantage") == fmt_num(mace_truth.true_advantage("normal", 1.0, 0.5))
+    at = load(shape="mixture", sep="2.5", p="0.3", eps="0.5")
+    assert metric(at, "true advantage") == fmt_num(mace_truth.true_advantage("mixture", 2.5, 0.3))
+    assert metric(at, "tanh bound") == fmt_num(mace.dp_privacy_loss_bound(0.5, 0.3))
+    assert_clean(at)
+
+
+@pytest.mark.parametrize("params", [
+    {"shape": "laplace"}, {"sep": "2"}, {"N": "500"}, {"est": "kde"}, {"p": "0.7"},
+    {"bins": "80"}, {"seed": "7"},
+])
+def test_each_control_changes_output(default_page, params):
+    at = load(**params)
+    assert snapshot(at) != snapshot(default_page), params
+    assert not at.warning
+    assert_clean(at)
+
+
+def test_widget_interaction_changes_output(default_page):
+    at = load()
+    before = snapshot(at)
+    at.selectbox(key="shape").set_value("laplace").run()
+    assert not at.exception
+    assert snapshot(at) != before
+    assert metric(at, "true advantage") == fmt_num(mace_truth.true_advantage("laplace", 1.0, 0.5))
+
+
+@pytest.mark.parametrize("params, key", [({"p": "2"}, "p"), ({"shape": "cauchy"}, "shape"),
+                                         ({"N": "10"}, "N")])
+def test_invalid_url_warns_and_uses_default(default_page, params, key):
+    at = load(**params)
+    assert any(f"`{key}=" in w.value for w in at.warning)
+    assert metric(at, "true advantage") == metric(default_page, "true advantage")
+    assert snapshot(at)[1] == snapshot(default_page)[1]
+
+
+def test_kde_large_n_is_capped():
+    at = load(est="kde", N="8000")
+    assert any("5000" in i.value for i in at.info)
+    assert_clean(at)
