@@ -1251,6 +1251,8 @@ def roc_points(scores, labels):
 # --------------------------------------------------------------------------- canary audit
 
 AUDIT_NOISES = ("none", "laplace", "gaussian", "mip")
+AUDIT_MECHANISMS = ("mean", "count")
+AUDIT_ATTACKERS = ("lr", "distance")
 
 
 @dataclass(frozen=True)
@@ -1262,9 +1264,11 @@ class CanaryAudit:
     ``eta_lower``; ``epsilon_lower`` (Theorem B.1 of ``001``, one-sided at ``confidence``).
     ``exact_accuracy``/``exact_eta``: Proposition 2 for the same mechanism (the attacker used
     is that optimal one, so ``1/2 + eta_hat`` estimates ``exact_accuracy``).
-    ``fpr``/``tpr``: the ROC of the likelihood-ratio score over the trials.
+    ``fpr``/``tpr``: the ROC of the attacker's score over the trials.
     ``noise``: the noise law used (for ``"mip"``, Laplace(c σ) with the exact σ).
-    ``sensitivity``: the mean's sensitivity on this dataset, ``(max − min)/k``.
+    ``sensitivity``: the mechanism's replace-one sensitivity on this dataset: ``(max − min)/k``
+    for the mean, 1 for the count.
+    ``mechanism``/``attacker``/``threshold``: as passed (``threshold`` is None for the mean).
     """
 
     trials: int
@@ -1286,6 +1290,9 @@ class CanaryAudit:
     labels: np.ndarray = field(repr=False)
     fpr: np.ndarray = field(repr=False)
     tpr: np.ndarray = field(repr=False)
+    mechanism: str = "mean"
+    attacker: str = "lr"
+    threshold: float | None = None
 
 
 def _log_mixture(y: np.ndarray, atoms: np.ndarray, counts: np.ndarray, law: NoiseLaw) -> np.ndarray:
@@ -1299,72 +1306,9 @@ def _log_mixture(y: np.ndarray, atoms: np.ndarray, counts: np.ndarray, law: Nois
     return out
 
 
-def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=10.0, noise: str = "laplace",
-                     noise_scale=1.0, eta=None, margin=0.0, confidence=0.95, data=None,
-                     rng) -> CanaryAudit:
-    r"""Audit a mean-with-canary mechanism in the MIP game, with the optimal attacker.
-
-    The dataset is ``data`` (n − 1 ordinary records; default ``linspace(0, 1, n−1)``) plus a
-    planted outlier, the canary (the target x*). Each trial draws a uniformly random half
-    ``D_train`` (k = n/2, Definition 1 of ``000``), releases ``mean(D_train) + Z`` and asks the
-    likelihood-ratio attacker (it knows the dataset and the noise law, i.e. the Proposition 2
-    attacker) whether the canary was in: it computes the posterior log-odds ℓ over all
-    C(n, k) halves, says "in" if ``ℓ > margin``, "out" if ``ℓ < −margin`` and abstains otherwise.
-
-    Parameters
-    ----------
-    trials : ``100 <= trials <= 10^7``.
-    n : even, ``4 <= n <= 16`` (the attacker enumerates the halves).
-    canary : the planted record's value (finite).
-    noise : ``"none"``, ``"laplace"`` (scale ``noise_scale``), ``"gaussian"`` (std
-        ``noise_scale``) or ``"mip"`` (Theorem 9 / Corollary 14 in 1-D: Laplace(c σ) with σ
-        the exact standard deviation of the mean over all halves and ``c = (6.16/eta)^2``).
-    noise_scale : ``> 0`` for Laplace/Gaussian (ignored otherwise).
-    eta : ``0 < eta <= 1/2``, only for ``"mip"``.
-    margin : ``>= 0``, abstention margin on the log-odds (0: abstain only on exact ties).
-    confidence : ``0 < confidence < 1`` for the lower bounds.
-    data : optional n − 1 finite values for the ordinary records.
-    rng : Generator or int seed.
-
-    Returns
-    -------
-    CanaryAudit
-    """
-    trials = check_int("trials", trials, 100, 10**7)
-    n = check_int("n", n, 4, 16, even=True)
-    canary = float(check_range("canary", canary, -math.inf, math.inf, lo_open=True, hi_open=True))
-    if noise not in AUDIT_NOISES:
-        raise ValueError(f"noise={noise!r} is not one of {AUDIT_NOISES}")
-    margin = float(check_range("margin", margin, 0.0, math.inf, hi_open=True))
-    conf = float(_check_conf(confidence))
-    gen = as_generator(rng)
-    if data is None:
-        base = np.linspace(0.0, 1.0, n - 1)
-    else:
-        base = np.asarray(check_range("data", data, -math.inf, math.inf, lo_open=True, hi_open=True),
-                          dtype=float).ravel()
-        if base.size != n - 1:
-            raise ValueError(f"data has {base.size} values but n={n} needs n - 1 = {n - 1} ordinary records")
-    records = np.append(base, canary)
-    k = n // 2
-    combos = np.array(list(itertools.combinations(range(n), k)))
-    outputs = records[combos].sum(axis=1) / k
-    member = np.any(combos == n - 1, axis=1)
-    sigma = float(np.std(outputs))
-    sensitivity = float((records.max() - records.min()) / k)
-    if noise == "none":
-        law = NoiseLaw.none()
-    elif noise == "mip":
-        if eta is None:
-            raise ValueError("noise='mip' needs eta (0 < eta <= 1/2)")
-        law = NoiseLaw.mip(eta, sigma if sigma > 0 else 1e-300)
-    else:
-        law = NoiseLaw(noise, float(check_range("noise_scale", noise_scale, 0.0, math.inf,
-                                                      lo_open=True, hi_open=True)))
-    exact = optimal_attack(outputs[member], outputs[~member], law)
-    pick = gen.integers(outputs.size, size=trials)
-    labels = member[pick]
-    y = outputs[pick] + law.sample(trials, gen)
+def _lr_scores(y: np.ndarray, outputs: np.ndarray, member: np.ndarray, law: NoiseLaw) -> np.ndarray:
+    """Posterior log-odds of membership over all halves (the Proposition 2 attacker)."""
+    trials = y.size
     vin, cin = np.unique(outputs[member], return_counts=True)
     vout, cout = np.unique(outputs[~member], return_counts=True)
     if law.is_none:
@@ -1380,6 +1324,113 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=10.0, noise: st
             scores = np.log(n_in) - np.log(n_out)  # ±inf where only one side can produce y
     else:
         scores = _log_mixture(y, vin, cin.astype(float), law) - _log_mixture(y, vout, cout.astype(float), law)
+    return scores
+
+
+def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=10.0, noise: str = "laplace",
+                     noise_scale=1.0, eta=None, margin=0.0, confidence=0.95, data=None,
+                     mechanism: str = "mean", threshold=0.5, attacker: str = "lr",
+                     rng) -> CanaryAudit:
+    r"""Audit a mechanism with a planted canary in the MIP game.
+
+    The dataset is ``data`` (n − 1 ordinary records; default ``linspace(0, 1, n−1)``) plus a
+    planted outlier, the canary (the target x*). Each trial draws a uniformly random half
+    ``D_train`` (k = n/2, Definition 1 of ``000``) and releases ``f(D_train) + Z`` with
+
+    * ``mechanism="mean"``: ``f`` = the mean of the half (sensitivity ``(max − min)/k``);
+    * ``mechanism="count"``: ``f`` = the number of records of the half whose value exceeds
+      ``threshold`` (replace-one sensitivity 1).
+
+    The MIP noise uses the exact standard deviation σ of ``f`` over all C(n, k) halves, for
+    either mechanism. The attacker then says whether the canary was in:
+
+    * ``attacker="lr"``: the likelihood-ratio attacker (it knows the dataset and the noise
+      law, i.e. the optimal attacker of Proposition 2); its score is the posterior log-odds ℓ
+      over all halves.
+    * ``attacker="distance"``: a simple, *not optimal* attacker whose score is
+      ``|y − m_out| − |y − m_in|``, with ``m_in`` / ``m_out`` the mean output over the halves
+      that contain / do not contain the canary. Being one particular attacker, its accuracy
+      is still bounded by the exact Proposition 2 accuracy (``exact_accuracy``).
+
+    Either way it says "in" if ``score > margin``, "out" if ``score < −margin`` and abstains
+    otherwise. ``exact_accuracy``/``exact_eta`` are always those of the optimal attacker.
+
+    Parameters
+    ----------
+    trials : ``100 <= trials <= 10^7``.
+    n : even, ``4 <= n <= 16`` (the attacker enumerates the halves).
+    canary : the planted record's value (finite).
+    noise : ``"none"``, ``"laplace"`` (scale ``noise_scale``), ``"gaussian"`` (std
+        ``noise_scale``) or ``"mip"`` (Theorem 9 / Corollary 14 in 1-D: Laplace(c σ) with σ
+        the exact standard deviation of the mechanism's output (mean or count) over all
+        halves and ``c = (6.16/eta)^2``).
+    noise_scale : ``> 0`` for Laplace/Gaussian (ignored otherwise).
+    eta : ``0 < eta <= 1/2``, only for ``"mip"``.
+    margin : ``>= 0``, abstention margin on the score (0: abstain only on exact ties).
+    confidence : ``0 < confidence < 1`` for the lower bounds.
+    data : optional n − 1 finite values for the ordinary records.
+    mechanism : ``"mean"`` (default) or ``"count"``.
+    threshold : finite; only for ``"count"`` (a record counts when its value is ``> threshold``).
+    attacker : ``"lr"`` (default, optimal) or ``"distance"`` (not optimal).
+    rng : Generator or int seed.
+
+    Returns
+    -------
+    CanaryAudit
+    """
+    trials = check_int("trials", trials, 100, 10**7)
+    n = check_int("n", n, 4, 16, even=True)
+    canary = float(check_range("canary", canary, -math.inf, math.inf, lo_open=True, hi_open=True))
+    if noise not in AUDIT_NOISES:
+        raise ValueError(f"noise={noise!r} is not one of {AUDIT_NOISES}")
+    if mechanism not in AUDIT_MECHANISMS:
+        raise ValueError(f"mechanism={mechanism!r} is not one of {AUDIT_MECHANISMS}")
+    if attacker not in AUDIT_ATTACKERS:
+        raise ValueError(f"attacker={attacker!r} is not one of {AUDIT_ATTACKERS}")
+    if mechanism == "count":
+        threshold = float(check_range("threshold", threshold, -math.inf, math.inf,
+                                      lo_open=True, hi_open=True))
+    else:
+        threshold = None
+    margin = float(check_range("margin", margin, 0.0, math.inf, hi_open=True))
+    conf = float(_check_conf(confidence))
+    gen = as_generator(rng)
+    if data is None:
+        base = np.linspace(0.0, 1.0, n - 1)
+    else:
+        base = np.asarray(check_range("data", data, -math.inf, math.inf, lo_open=True, hi_open=True),
+                          dtype=float).ravel()
+        if base.size != n - 1:
+            raise ValueError(f"data has {base.size} values but n={n} needs n - 1 = {n - 1} ordinary records")
+    records = np.append(base, canary)
+    k = n // 2
+    combos = np.array(list(itertools.combinations(range(n), k)))
+    if mechanism == "count":
+        outputs = (records[combos] > threshold).sum(axis=1).astype(float)
+        sensitivity = 1.0
+    else:
+        outputs = records[combos].sum(axis=1) / k
+        sensitivity = float((records.max() - records.min()) / k)
+    member = np.any(combos == n - 1, axis=1)
+    sigma = float(np.std(outputs))
+    if noise == "none":
+        law = NoiseLaw.none()
+    elif noise == "mip":
+        if eta is None:
+            raise ValueError("noise='mip' needs eta (0 < eta <= 1/2)")
+        law = NoiseLaw.mip(eta, sigma if sigma > 0 else 1e-300)
+    else:
+        law = NoiseLaw(noise, float(check_range("noise_scale", noise_scale, 0.0, math.inf,
+                                                      lo_open=True, hi_open=True)))
+    exact = optimal_attack(outputs[member], outputs[~member], law)
+    pick = gen.integers(outputs.size, size=trials)
+    labels = member[pick]
+    y = outputs[pick] + law.sample(trials, gen)
+    if attacker == "distance":
+        # not optimal: |y − m_out| − |y − m_in|, m_in / m_out = mean output over halves with / without x*
+        scores = np.abs(y - float(np.mean(outputs[~member]))) - np.abs(y - float(np.mean(outputs[member])))
+    else:
+        scores = _lr_scores(y, outputs, member, law)
     guess_in = scores > margin
     guess_out = scores < -margin
     guessed = guess_in | guess_out
@@ -1398,4 +1449,4 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=10.0, noise: st
         eta_hat=(2 * correct - guesses) / (2 * trials), eta_lower=eta_lb, epsilon_lower=eps_lb,
         exact_accuracy=exact.accuracy, exact_eta=exact.eta, confidence=conf, noise=law,
         sensitivity=sensitivity, sigma=sigma, data=records, scores=scores, labels=labels,
-        fpr=fpr, tpr=tpr)
+        fpr=fpr, tpr=tpr, mechanism=mechanism, attacker=attacker, threshold=threshold)

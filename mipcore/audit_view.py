@@ -34,6 +34,7 @@ __all__ = [
     "certified_bounds",
     "chunk_sizes",
     "mean_sensitivity",
+    "mechanism_sensitivity",
     "multiple_testing_trap",
     "noise_setting",
     "summarise",
@@ -58,10 +59,19 @@ def mean_sensitivity(n: int = N_RECORDS, canary: float = CANARY) -> float:
     return float((records.max() - records.min()) / (n // 2))
 
 
-def noise_setting(noise: str, eta: float, eps: float) -> tuple[str, float]:
+def mechanism_sensitivity(mech: str = "mean") -> float:
+    """Replace-one sensitivity Δ of the page's mechanism: the mean's (max − min)/k, or 1 for the count."""
+    if mech == "count":
+        return 1.0
+    if mech == "mean":
+        return mean_sensitivity()
+    raise ValueError(f"mech={mech!r} is not one of mean, count")
+
+
+def noise_setting(noise: str, eta: float, eps: float, mech: str = "mean") -> tuple[str, float]:
     """``(kind, noise_scale)`` for run_canary_audit: DP Laplace / Gaussian use scale Δ/ε."""
     if noise in ("laplace", "gaussian"):
-        return noise, mean_sensitivity() / eps
+        return noise, mechanism_sensitivity(mech) / eps
     return noise, 1.0
 
 

@@ -1,5 +1,6 @@
 """Audit a mechanism: the membership game (Game 1 of ``001``, Definition 1 of ``000``) played
-N times against a mean with a planted canary, with the Proposition 2 likelihood-ratio attacker.
+N times against a mean (or a count above a threshold) with a planted canary, with the
+Proposition 2 likelihood-ratio attacker or a simple distance-threshold attacker.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from mipcore.audit_view import (
     N_RECORDS,
     certified_bounds,
     chunk_sizes,
-    mean_sensitivity,
+    mechanism_sensitivity,
     multiple_testing_trap,
     noise_setting,
     summarise,
@@ -24,17 +25,19 @@ from mipcore.audit_view import (
 from mipcore.plots.audit_figs import audit_roc_figure
 
 SEED = 20240501
-MECHS = {"mean": f"mean of a random half of {N_RECORDS} records, one an outlier canary (x* = {CANARY:g})"}
+MECHS = {"mean": "mean with a planted outlier", "count": "count above a threshold"}
 NOISES = {"none": "none", "mip": "MIP at η (Theorem 9 / Corollary 14)",
           "laplace": "DP Laplace at ε (scale Δ/ε)", "gaussian": "Gaussian (std Δ/ε)"}
-ATTACKERS = {"lr": "likelihood ratio, noise law known (Proposition 2)"}
+ATTACKERS = {"lr": "likelihood ratio (optimal)", "distance": "threshold on distance"}
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _chunk(kind: str, scale: float, eta: float, size: int, index: int):
+def _chunk(mech: str, threshold: float, attacker: str, kind: str, scale: float, eta: float, size: int,
+           index: int):
     """One chunk of the game (abstention margin 0: τ is applied afterwards to the scores)."""
     a = run_canary_audit(size, n=N_RECORDS, canary=CANARY, noise=kind, noise_scale=scale,
-                         eta=eta if kind == "mip" else None, rng=np.random.default_rng([SEED, index]))
+                         eta=eta if kind == "mip" else None, mechanism=mech, threshold=threshold,
+                         attacker=attacker, rng=np.random.default_rng([SEED, index]))
     return a.scores, a.labels, a.exact_eta, a.exact_accuracy, a.sigma, a.noise.kind, a.noise.scale
 
 
@@ -43,14 +46,15 @@ appkit.messages()
 st.markdown(
     "Play the membership game of Definition 1 (`000`) / Game 1 (`001`, Appendix B) **N** times: each "
     "trial draws a random half of the dataset, releases the mechanism's noisy output and asks the "
-    "attacker whether the planted canary was in. The attacker may **abstain** when its log-odds ℓ "
-    "satisfy |ℓ| ≤ τ. From the counts we get *lower* bounds on ε and η that hold with the chosen "
+    "attacker whether the planted canary was in. The attacker may **abstain** when its score ℓ "
+    "satisfies |ℓ| ≤ τ (the log-odds for the likelihood-ratio attacker). From the counts we get "
+    "*lower* bounds on ε and η that hold with the chosen "
     "confidence, shown beside the *upper* bounds the noise certifies."
 )
 st.caption(
-    "Not offered yet: the count mechanism, the covariance release, and the distance-threshold "
-    "attacker from the issue — `run_canary_audit` implements only the mean with a canary and the "
-    "likelihood-ratio attacker. Pure-DP ε-bounds follow Theorem B.1 of `001`."
+    "Not offered yet: the covariance release from the issue — `run_canary_audit` implements the "
+    "mean with a canary and the count above a threshold only. Pure-DP ε-bounds follow Theorem B.1 "
+    "of `001`."
 )
 
 # ---------------------------------------------------------------- controls
@@ -60,16 +64,23 @@ with c1:
     noise = appkit.url_select("Noise", "noise", list(NOISES), default="laplace", format_func=NOISES.get)
     attacker = appkit.url_select("Attacker", "attacker", list(ATTACKERS), default="lr",
                                  format_func=ATTACKERS.get)
+    threshold = 0.5
+    if mech == "count":
+        threshold = appkit.url_slider("Count threshold (records with value > threshold count)", "thr",
+                                      min_value=0.0, max_value=1.0, default=0.5, step=0.05,
+                                      format="%.2f",
+                                      help=f"The canary (x* = {CANARY:g}) always exceeds it.")
 with c2:
     eta = appkit.url_slider("η (for MIP noise)", "eta", min_value=0.01, max_value=0.5, default=0.1,
                             step=0.01, format="%.2f", help="Only used by the MIP noise.")
     eps = appkit.url_slider("ε (for Laplace / Gaussian noise)", "eps", min_value=0.1, max_value=10.0,
                             default=1.0, step=0.1, format="%.1f",
-                            help="Noise scale Δ/ε, Δ = the mean's sensitivity on this dataset.")
+                            help="Noise scale Δ/ε, Δ = the mechanism's sensitivity on this dataset "
+                                 "((max − min)/k for the mean, 1 for the count).")
     trials = appkit.url_number("Number of trials N", "N", min_value=100, max_value=100_000,
                                default=10_000, step=1000)
 with c3:
-    tau = appkit.url_slider("Abstention threshold τ (on |log-odds|)", "tau", min_value=0.0,
+    tau = appkit.url_slider("Abstention threshold τ (on |score|)", "tau", min_value=0.0,
                             max_value=5.0, default=0.0, step=0.1, format="%.1f",
                             help="Guess 'in' if ℓ > τ, 'out' if ℓ < −τ, abstain otherwise.")
     conf = appkit.url_select("Confidence level", "conf", [0.9, 0.95, 0.99], default=0.95,
@@ -78,14 +89,14 @@ with c3:
                              help="Pick τ after the fact on the same trials vs on held-out trials.")
 
 # ---------------------------------------------------------------- run the game
-kind, scale = noise_setting(noise, eta, eps)
-sens = mean_sensitivity()
+kind, scale = noise_setting(noise, eta, eps, mech)
+sens = mechanism_sensitivity(mech)
 sizes = chunk_sizes(int(trials))
 bar = st.progress(0.0, text=f"Playing {int(trials):,} trials…")
 parts = []
 with appkit.guard("The audit", stop=True):
     for i, size in enumerate(sizes):
-        parts.append(_chunk(kind, float(scale) if kind in ("laplace", "gaussian") else 1.0,
+        parts.append(_chunk(mech, float(threshold), attacker, kind, float(scale) if kind in ("laplace", "gaussian") else 1.0,
                             float(eta) if kind == "mip" else 0.0, size, i))
         bar.progress((i + 1) / len(sizes), text=f"Played {sum(sizes[:i + 1]):,} of {int(trials):,} trials")
 bar.empty()
@@ -96,8 +107,15 @@ res = summarise(scores, labels, tau, conf)
 eta_ub, eps_ub, why = certified_bounds(noise, eta, eps)
 
 law_text = "no noise" if law_kind == "none" else f"{law_kind.capitalize()} noise of scale {fmt_num(law_scale)}"
-st.markdown(f"**Mechanism:** {MECHS[mech]}; sensitivity Δ = {fmt_num(sens)}, σ = {fmt_num(sigma)}; "
-            f"{law_text}. **Attacker:** {ATTACKERS[attacker]}.")
+mech_text = (f"mean of a random half of {N_RECORDS} records, one an outlier canary (x* = {CANARY:g})"
+             if mech == "mean" else
+             f"number of records above {fmt_num(threshold)} in a random half of {N_RECORDS} records, "
+             f"one an outlier canary (x* = {CANARY:g})")
+att_text = ("likelihood ratio, noise law known (Proposition 2, optimal)" if attacker == "lr" else
+            "threshold on distance, score |y − m_out| − |y − m_in| (not optimal: the exact "
+            "Proposition 2 accuracy still bounds it)")
+st.markdown(f"**Mechanism:** {mech_text}; sensitivity Δ = {fmt_num(sens)}, σ = {fmt_num(sigma)}; "
+            f"{law_text}. **Attacker:** {att_text}.")
 
 # ---------------------------------------------------------------- metrics
 pct = f"{100 * conf:g} %"
@@ -163,7 +181,7 @@ if trap:
     with appkit.guard("The trap comparison"):
         t = multiple_testing_trap(scores, labels, conf)
         if t is None:
-            st.warning("The attacker's log-odds are 0 on every trial: no threshold to choose.")
+            st.warning("The attacker's score is 0 on every trial: no threshold to choose.")
         else:
             a, b = st.columns(2)
             a.metric("ε lower bound, τ picked on the same trials (biased)", fmt_num(t.eps_same))

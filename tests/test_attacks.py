@@ -616,3 +616,70 @@ def test_canary_audit_margin_abstains_and_is_reproducible():
         run_canary_audit(1000, n=8, data=[1, 2], rng=1)
     with pytest.raises(ValueError, match="rng"):
         run_canary_audit(1000, rng=1.5)
+
+
+def _brute_force_count_eta(records, threshold):
+    """Exact η of the noiseless count by enumerating every half (independent of the module)."""
+    n = len(records)
+    c_in, c_out = {}, {}
+    for half in itertools.combinations(range(n), n // 2):
+        value = sum(1 for i in half if records[i] > threshold)
+        side = c_in if n - 1 in half else c_out
+        side[value] = side.get(value, 0) + 1
+    total = sum(c_in.values()) + sum(c_out.values())
+    acc = Fraction(sum(max(c_in.get(v, 0), c_out.get(v, 0)) for v in set(c_in) | set(c_out)), total)
+    return acc - Fraction(1, 2)
+
+
+@pytest.mark.parametrize("n,threshold,data", [(8, 0.5, None), (6, 0.5, None), (8, 0.2, None),
+                                              (8, 2.0, [0, 3, 3, 1, 5, 0.5, 2])])
+def test_canary_audit_count_exact_eta_matches_brute_force(n, threshold, data):
+    audit = run_canary_audit(1000, n=n, noise="none", mechanism="count", threshold=threshold,
+                             data=data, rng=5)
+    records = list(np.linspace(0.0, 1.0, n - 1) if data is None else data) + [10.0]
+    assert audit.exact_eta == pytest.approx(float(_brute_force_count_eta(records, threshold)), abs=1e-12)
+    assert audit.sensitivity == 1.0 and audit.mechanism == "count" and audit.threshold == threshold
+    # the attacker is still Proposition 2's, and the MIP noise uses the count's exact σ
+    counts = [sum(records[i] > threshold for i in h) for h in itertools.combinations(range(n), n // 2)]
+    assert audit.sigma == pytest.approx(float(np.std(counts)), rel=1e-12)
+    mip = run_canary_audit(20_000, n=n, noise="mip", eta=0.2, mechanism="count", threshold=threshold,
+                           data=data, rng=6)
+    assert mip.noise.scale == pytest.approx(NoiseLaw.mip(0.2, mip.sigma).scale, rel=1e-12)
+    assert abs(0.5 + mip.eta_hat - mip.exact_accuracy) <= 5 * math.sqrt(0.25 / mip.trials)
+    assert mip.exact_eta <= 0.2
+
+
+@pytest.mark.parametrize("mechanism", ["mean", "count"])
+@pytest.mark.parametrize("noise,kw", [("none", {}), ("laplace", {"noise_scale": 1.5}),
+                                      ("gaussian", {"noise_scale": 0.7}), ("mip", {"eta": 0.3})])
+def test_distance_attacker_never_beats_the_optimum_and_lr_beats_it(mechanism, noise, kw):
+    N = 20_000
+    sd = math.sqrt(0.25 / N)
+    dist = run_canary_audit(N, noise=noise, mechanism=mechanism, attacker="distance", rng=31, **kw)
+    lr = run_canary_audit(N, noise=noise, mechanism=mechanism, attacker="lr", rng=31, **kw)
+    assert dist.attacker == "distance" and dist.exact_accuracy == lr.exact_accuracy
+    acc_dist, acc_lr = 0.5 + dist.eta_hat, 0.5 + lr.eta_hat
+    assert acc_dist <= dist.exact_accuracy + 5 * sd
+    # same seed: same halves and noise, so the comparison is paired
+    assert np.array_equal(dist.labels, lr.labels)
+    assert acc_lr >= acc_dist - 5 * math.sqrt(2) * sd
+
+
+def test_distance_attacker_is_not_optimal_somewhere():
+    """A bimodal dataset where |y − m_out| − |y − m_in| loses clearly to the likelihood ratio."""
+    kw = {"n": 8, "canary": 0.5, "noise": "laplace", "noise_scale": 0.3, "data": [-5, -5, -5, 5, 5, 5, 5]}
+    dist = run_canary_audit(50_000, attacker="distance", rng=2, **kw)
+    lr = run_canary_audit(50_000, attacker="lr", rng=2, **kw)
+    assert lr.eta_hat > dist.eta_hat + 5 * math.sqrt(0.5 / 50_000)
+
+
+def test_canary_audit_new_parameters_are_validated():
+    with pytest.raises(ValueError, match="mechanism="):
+        run_canary_audit(1000, mechanism="covariance", rng=1)
+    with pytest.raises(ValueError, match="attacker="):
+        run_canary_audit(1000, attacker="shadow", rng=1)
+    with pytest.raises(ValueError, match="threshold"):
+        run_canary_audit(1000, mechanism="count", threshold=math.nan, rng=1)
+    with pytest.raises(ValueError, match="threshold"):
+        run_canary_audit(1000, mechanism="count", threshold=math.inf, rng=1)
+    assert run_canary_audit(1000, threshold=math.nan, rng=1).threshold is None  # ignored for the mean

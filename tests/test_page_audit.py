@@ -80,6 +80,9 @@ def test_loads_with_chart_metrics_and_sentences(default_page):
     ("slider", "tau", 1.0, {}),
     ("selectbox", "conf", 0.99, {}),
     ("toggle", "trap", True, {}),
+    ("selectbox", "mech", "count", {}),
+    ("selectbox", "attacker", "distance", {}),
+    ("slider", "thr", 0.2, {"mech": "count"}),
 ])
 def test_each_control_changes_output(widget, key, value, params):
     at = load(**params)
@@ -89,13 +92,32 @@ def test_each_control_changes_output(widget, key, value, params):
     assert snapshot(at) != before, key
 
 
-def test_single_option_controls_are_url_bound():
+def test_mechanism_and_attacker_options_are_url_bound():
     at = load(mech="mean", attacker="lr")
-    assert at.selectbox(key="mech").options and len(at.selectbox(key="mech").options) == 1
-    assert len(at.selectbox(key="attacker").options) == 1
+    assert list(at.selectbox(key="mech").options) == ["mean with a planted outlier", "count above a threshold"]
+    assert list(at.selectbox(key="attacker").options) == ["likelihood ratio (optimal)",
+                                                          "threshold on distance"]
+    assert "thr" not in [s.key for s in at.slider]  # the threshold slider is only for the count
     assert not at.warning
     bad = load(mech="covariance")
     assert bad.warning and "mech=covariance" in bad.warning[0].value
+
+
+def test_count_and_distance_attacker_run_cleanly_and_respect_the_optimum():
+    at = load(mech="count", attacker="distance", thr="0.3", noise="mip", eta="0.3")
+    assert_clean(at)
+    assert at.slider(key="thr").value == pytest.approx(0.3)
+    body = " ".join(texts(at))
+    assert "number of records above 0.3" in body and "not optimal" in body
+    assert "sensitivity Δ = 1" in body
+    # the distance attacker's measured accuracy stays under the exact optimum (up to 5 sd)
+    acc = num(metric(at, "Accuracy"))
+    exact = 0.5 + num(metric(at, "True η"))
+    assert acc <= exact + 5 * (0.25 / 10_000) ** 0.5
+    assert num(metric(at, "η lower bound")) <= 0.3 + 1e-9
+    lr = load(mech="count", attacker="lr", thr="0.3", noise="mip", eta="0.3")
+    assert_clean(lr)
+    assert num(metric(lr, "Accuracy")) >= acc - 5 * (0.5 / 10_000) ** 0.5
 
 
 def test_trap_shows_both_numbers_same_trials_not_below_held_out():
