@@ -17,29 +17,20 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from mipcore import covariance as cv
+import pagetools
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "pages" / "covariance.py")
+PAGE = "pages/covariance.py"
 SMALL = {"size": "4000", "R": "2"}  # the Quick preset with these two changes
 SMALL_CONFIG = cv.ExperimentConfig(n=4000, R=2)  # what the page must build from SMALL
 
 
 def load(timeout: float = 120, **params: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=timeout)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return pagetools.load(PAGE, via_app=False, timeout=timeout, **params)
 
 
 def texts(at: AppTest) -> list[str]:
-    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    for kind in (at.warning, at.error, at.info, at.success):
-        out += [e.value for e in kind]
-    for df in [*at.dataframe, *at.table]:
-        out += [str(v) for v in df.value.to_numpy().ravel()] + [str(c) for c in df.value.columns]
-    return out
+    return pagetools.texts(at, tables=True)
 
 
 def charts(at: AppTest) -> list[dict]:
@@ -190,7 +181,7 @@ def test_run_button_runs_and_the_result_stays(monkeypatch):
     calls = []
     real = cv.run_experiment
     monkeypatch.setattr(cv, "run_experiment", lambda *a, **k: calls.append(1) or real(*a, **k))
-    at = AppTest.from_file(PAGE, default_timeout=120)
+    at = AppTest.from_file(str(ROOT / PAGE), default_timeout=120)
     for key, value in {**SMALL, "rng": "11"}.items():
         at.query_params[key] = value
     at.session_state["_cov_speed"] = 100.0  # pretend this machine is slow: needs the button
@@ -252,7 +243,7 @@ def test_no_calibration_gives_a_sentence_not_an_empty_table():
 
 
 def test_quick_preset_runs_by_itself_even_when_estimated_slow():
-    at = AppTest.from_file(PAGE, default_timeout=120)
+    at = AppTest.from_file(str(ROOT / PAGE), default_timeout=120)
     at.session_state["_cov_speed"] = 100.0  # an estimate far above the auto-run limit
     at.run()
     assert not at.exception and not at.button

@@ -13,37 +13,15 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import pagetools
+from pagetools import metric, snapshot, texts
+
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "pages/eta_epsilon.py"
 
 
 def load(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()  # the home page: AppTest needs one run before switching pages
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def texts(at: AppTest) -> list[str]:
-    """Every piece of text the page shows."""
-    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    out += [f"{m.label}: {m.value}" for m in at.metric]
-    for kind in (at.warning, at.error, at.info, at.success):
-        out += [e.value for e in kind]
-    return out
-
-
-def snapshot(at: AppTest) -> tuple:
-    charts = tuple(c.proto.spec for c in at.get("plotly_chart"))
-    return tuple(texts(at)), charts
-
-
-def metric(at: AppTest, label_start: str) -> str:
-    (m,) = [m for m in at.metric if m.label.startswith(label_start)]
-    return m.value
+    return pagetools.load(PAGE, via_app=True, timeout=30, **params)
 
 
 def eta_theorem4(eps: float, delta: float = 0.0) -> float:

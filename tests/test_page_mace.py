@@ -7,41 +7,20 @@ numerical integration in ``tests/test_mace_truth.py``), not from the page's outp
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from mipcore import mace, mace_truth
 from mipcore.text import fmt_num
+import pagetools
+from pagetools import metric, snapshot, texts
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "mace.py")
+PAGE = "pages/mace.py"
 
 
 def load(**params: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def texts(at: AppTest) -> list[str]:
-    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    out += [f"{m.label}: {m.value}" for m in at.metric]
-    for kind in (at.warning, at.error, at.info, at.success):
-        out += [e.value for e in kind]
-    return out
-
-
-def snapshot(at: AppTest) -> tuple:
-    return tuple(texts(at)), tuple(c.proto.spec for c in at.get("plotly_chart"))
-
-
-def metric(at: AppTest, label_start: str) -> str:
-    (m,) = [m for m in at.metric if m.label.startswith(label_start)]
-    return m.value
+    return pagetools.load(PAGE, via_app=False, timeout=120, **params)
 
 
 def assert_clean(at: AppTest) -> None:

@@ -17,6 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from mipcore import figure1
+import pagetools
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "pages/noise_vs_eta.py"
@@ -24,23 +25,11 @@ PRESET = figure1.PAPER_PRESET
 
 
 def load(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()  # the home page: AppTest needs one run before switching pages
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return pagetools.load(PAGE, via_app=True, timeout=60, **params)
 
 
 def texts(at: AppTest) -> list[str]:
-    """Every piece of text the page shows (markdown, captions, alerts, table cells)."""
-    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    for kind in (at.warning, at.error, at.info, at.success):
-        out += [e.value for e in kind]
-    for df in at.dataframe:
-        out += [str(v) for v in df.value.to_numpy().ravel()] + [str(c) for c in df.value.columns]
-    return out
+    return pagetools.texts(at, tables=True)
 
 
 def charts(at: AppTest) -> list[dict]:

@@ -18,6 +18,8 @@ from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num
 from mipcore import wrap
+import pagetools
+from pagetools import metric, texts
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "pages/wrap_statistic.py"
@@ -27,20 +29,7 @@ NO_DP = "No DP release for"
 
 
 def load(**params: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / PAGE), default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def texts(at: AppTest) -> list[str]:
-    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    out += [f"{m.label}: {m.value}" for m in at.metric]
-    for kind in (at.warning, at.error, at.info, at.success):
-        out += [e.value for e in kind]
-    return out
+    return pagetools.load(PAGE, via_app=False, timeout=60, **params)
 
 
 def snapshot(at: AppTest) -> tuple:
@@ -52,11 +41,6 @@ def table(at: AppTest) -> pd.DataFrame:
     """The releases table (the first dataframe on the page)."""
     (tab,) = [d for d in at.dataframe if "quantity" in d.value.columns]
     return tab.value
-
-
-def metric(at: AppTest, label_start: str) -> str:
-    (m,) = [m for m in at.metric if m.label.startswith(label_start)]
-    return m.value
 
 
 def assert_no_nan(at: AppTest) -> None:

@@ -1,0 +1,61 @@
+"""Shared helpers for the AppTest page tests: load a page, read what it shows.
+
+Not a test module (no ``test_`` prefix); the page tests import it by name (pytest puts
+``tests/`` on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+
+
+def load(page: str, *, via_app: bool = True, timeout: float = 60, **params: str) -> AppTest:
+    """Run ``page`` ("pages/x.py") with ``params`` as the URL's query, as a shared link would.
+
+    ``via_app=True`` runs app.py (st.navigation, shared page config) and switches to the page
+    -- the way a user reaches it; the query is set after the home page's run so that only
+    the page sees it. ``via_app=False`` runs the page script on its own.
+    """
+    if via_app:
+        at = AppTest.from_file(APP, default_timeout=timeout)
+        at.run()  # AppTest needs one run before switching pages (st.navigation registers them)
+        for key, value in params.items():
+            at.query_params[key] = value
+        at.switch_page(page).run()
+    else:
+        at = AppTest.from_file(str(ROOT / page), default_timeout=timeout)
+        for key, value in params.items():
+            at.query_params[key] = value
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest, *, tables: bool = False) -> list[str]:
+    """Every piece of text the page shows: markdown, captions, code, metrics and alerts
+    (and, with ``tables=True``, every cell and column name of its tables)."""
+    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    out += [c.value for c in at.code]
+    out += [f"{m.label}: {m.value}" for m in at.metric]
+    for kind in (at.warning, at.error, at.info, at.success):
+        out += [e.value for e in kind]
+    if tables:
+        for df in [*at.dataframe, *at.table]:
+            out += [str(v) for v in df.value.to_numpy().ravel()] + [str(c) for c in df.value.columns]
+    return out
+
+
+def snapshot(at: AppTest) -> tuple:
+    """Text and chart specs: two runs showing the same thing give equal snapshots."""
+    return tuple(texts(at)), tuple(c.proto.spec for c in at.get("plotly_chart"))
+
+
+def metric(at: AppTest, label_start: str) -> str:
+    """The value of the one metric whose label starts with ``label_start``."""
+    (m,) = [m for m in at.metric if m.label.startswith(label_start)]
+    return m.value
