@@ -43,6 +43,7 @@ __all__ = [
     "dp_l1_sensitivity",
     "WrapResult",
     "wrap_statistic",
+    "repeat_noise",
 ]
 
 STATISTICS = ("mean", "covariance", "linear regression")
@@ -255,3 +256,31 @@ def wrap_statistic(data: pd.DataFrame, name: str, eta: float, *, M: int = 2, B: 
         dp = rel.theta + gen.laplace(0.0, scale, size=rel.theta.shape)
     return WrapResult(theta_labels(name, data.columns if hasattr(data, "columns") else range(rows.shape[1])),
                       rel.theta, rel.sigma, rel.theta_hat, rel.c, dp, scale, eps, sens, len(rel.train_index))
+
+
+def repeat_noise(result: WrapResult, eta: float, draws: int, *, M: int = 2, rng,
+                 radius: str = "theorem9") -> tuple[np.ndarray, np.ndarray | None]:
+    """Noise of ``draws`` more releases of the same statistic: ``(mip, dp)``, each ``(draws, d)``.
+
+    The MIP rows follow Corollary 10 with the result's sigma (coordinates with sigma = 0 get
+    no noise, as in :func:`mipcore.mechanism.mip_release`); the DP rows are Laplace with the
+    result's scale (``None`` when there is no DP release). Shows how much each release
+    scatters around theta, which one release alone cannot.
+
+    Parameters
+    ----------
+    result : a :class:`WrapResult` from :func:`wrap_statistic` with the same eta, M, radius.
+    eta : ``0 < eta < 1/2``; draws : ``1 <= draws <= 100000``; M, radius : as in
+        :func:`mipcore.mechanism.sample_noise`; rng : Generator or int seed.
+    """
+    from .mechanism import sample_noise
+
+    draws = check_int("draws", draws, 1, 100_000)
+    gen = as_generator(rng)
+    mip = np.zeros((draws, result.theta.size))
+    live = result.sigma > 0
+    if live.any():
+        mip[:, live] = sample_noise(result.sigma[live], eta, M, size=draws, rng=gen, radius=radius)
+    dp = (gen.laplace(0.0, result.dp_scale, size=(draws, result.theta.size))
+          if result.dp_scale is not None else None)
+    return mip, dp

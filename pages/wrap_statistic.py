@@ -2,8 +2,8 @@
 
 Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Theorem 9, Corollary 10, Algorithm 1)
 and Theorem 4 (η → ε). All numbers come from :func:`mipcore.wrap.wrap_statistic`; the
-repeated draws use :func:`mipcore.mechanism.sample_noise` with the same σ and NumPy's
-Laplace sampler with the same scale; the figures from :mod:`mipcore.plots.wrap_figs`.
+repeated draws use :func:`mipcore.wrap.repeat_noise` (Corollary 10 with the same σ, and
+Laplace noise with the same scale); the figures from :mod:`mipcore.plots.wrap_figs`.
 
 Uploads are read only by :func:`mipcore.wrap.parse_numeric_csv` (text parsing; nothing
 is executed or unpickled). The size cap is ``server.maxUploadSize`` in
@@ -22,7 +22,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 import appkit
 from appkit import fmt_num
 from mipcore import wrap
-from mipcore.mechanism import RADIUS_VARIANTS, sample_noise
+from mipcore.mechanism import RADIUS_VARIANTS
 from mipcore.plots.wrap_figs import error_figure, error_frame, spread_figure, spread_frame
 
 SOURCES = ["generated", "upload CSV"]
@@ -99,14 +99,8 @@ def _compute(source: tuple, _data: pd.DataFrame, stat: str, eta: float, M: int, 
                                   radius=radius)
     errors = error_frame(res.labels, res.theta, res.mip, res.dp)
     # DRAWS more releases of the same θ with the same σ (and the same Laplace scale):
-    gen = np.random.default_rng((seed, 1))
-    mip_noise = np.zeros((DRAWS, res.theta.size))
-    live = res.sigma > 0  # as in mip_release: a coordinate with σ = 0 gets no noise
-    if live.any():
-        mip_noise[:, live] = sample_noise(res.sigma[live], eta, M, size=DRAWS, rng=gen,
-                                          radius=radius)
-    dp_noise = (gen.laplace(0.0, res.dp_scale, size=(DRAWS, res.theta.size))
-                if res.dp_scale is not None else None)
+    mip_noise, dp_noise = wrap.repeat_noise(res, eta, DRAWS, M=M, rng=np.random.default_rng((seed, 1)),
+                                            radius=radius)
     spread = spread_frame(res.labels, res.sigma, mip_noise, dp_noise)
     return dict(result=res, data_lo=data_lo, data_hi=data_hi, lo=lo, hi=hi, errors=errors,
                 spread=spread)

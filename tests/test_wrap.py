@@ -326,3 +326,33 @@ def test_wrap_statistic_errors(kwargs, message):
     args = dict(data=make_dataset("mean", 30, 2, 0), name="mean", eta=0.2, rng=0) | kwargs
     with pytest.raises(ValueError, match=message):
         wrap_statistic(args.pop("data"), args.pop("name"), args.pop("eta"), **args)
+
+
+def test_repeat_noise_has_the_release_laws():
+    """repeat_noise: MIP rows follow Corollary 10 (radius ~ Gamma(d, c) in the sigma-norm),
+    DP rows Laplace(scale); sigma = 0 coordinates stay noise-free; no DP rows for regression."""
+    from scipy import stats as sps
+
+    from mipcore.mechanism import sigma_norm
+    from mipcore.noise import mip_noise_multiplier
+    from mipcore.wrap import make_dataset, repeat_noise, wrap_statistic
+
+    data = make_dataset("mean", 400, 3, 0)
+    res = wrap_statistic(data, "mean", 0.2, rng=1, B=32)
+    mip, dp = repeat_noise(res, 0.2, 20_000, rng=2)
+    assert mip.shape == dp.shape == (20_000, 3)
+    c = mip_noise_multiplier(0.2, 2)
+    r = sigma_norm(mip, res.sigma, 2)
+    assert sps.kstest(r, sps.gamma(a=3, scale=c).cdf).pvalue > 1e-4
+    assert sps.kstest(dp.ravel(), sps.laplace(scale=res.dp_scale).cdf).pvalue > 1e-4
+    again = repeat_noise(res, 0.2, 20_000, rng=2)
+    assert np.array_equal(again[0], mip) and np.array_equal(again[1], dp)
+    reg = wrap_statistic(make_dataset("linear regression", 400, 3, 0), "linear regression", 0.2, rng=1, B=32)
+    assert repeat_noise(reg, 0.2, 10, rng=0)[1] is None
+    from mipcore.wrap import WrapResult
+
+    res0 = WrapResult(res.labels, res.theta, np.array([0.0, *res.sigma[1:]]), res.mip, res.mip_c,
+                      res.dp, res.dp_scale, res.epsilon, res.sensitivity, res.n_train)
+    assert np.all(repeat_noise(res0, 0.2, 50, rng=0)[0][:, 0] == 0.0)
+    with pytest.raises(ValueError, match="draws"):
+        repeat_noise(res, 0.2, 0, rng=0)
