@@ -79,6 +79,9 @@ __all__ = [
     "roc_points",
     "CanaryAudit",
     "AUDIT_NOISES",
+    "AUDIT_MECHANISMS",
+    "AUDIT_ATTACKERS",
+    "covariance_audit_records",
     "run_canary_audit",
 ]
 
@@ -758,7 +761,6 @@ def optimal_attack_accuracy_mc(outputs_in, outputs_out, noise, *, samples: int =
     -------
     (estimate, lower, upper) : the accuracy and a Hoeffding interval at ``confidence``.
     """
-    from .mechanism import sigma_norm
 
     law = as_noise_law(noise)
     if law.is_none:
@@ -785,22 +787,9 @@ def optimal_attack_accuracy_mc(outputs_in, outputs_out, noise, *, samples: int =
         y = base + gen.normal(0.0, law.scale, size=base.shape)
     else:
         y = base + _theorem9_draws(np.asarray(law.sigma), law.M, law.scale, n_samples, gen)
-    sig = np.asarray(law.sigma) if law.kind == "theorem9" else None
-
     def log_mix(atoms):
         vals, counts = np.unique(atoms, axis=0, return_counts=True)
-        out = np.empty(n_samples)
-        step = max(1, 2_000_000 // max(1, vals.shape[0] * d))
-        for i in range(0, n_samples, step):
-            diff = y[i:i + step, None, :] - vals[None, :, :]
-            if law.kind == "laplace":
-                e = -np.sum(np.abs(diff), axis=-1) / law.scale
-            elif law.kind == "gaussian":
-                e = -0.5 * np.sum(diff * diff, axis=-1) / law.scale**2
-            else:
-                e = -sigma_norm(diff, sig, law.M) / law.scale
-            out[i:i + step] = special.logsumexp(e, axis=1, b=counts[None, :])
-        return out - math.log(atoms.shape[0])
+        return _log_mixture(y, vals, counts.astype(float), law) - math.log(atoms.shape[0])
 
     ell = math.log(pi) - math.log1p(-pi) + log_mix(a_in) - log_mix(a_out)
     r = np.abs(np.tanh(0.5 * ell))
@@ -1251,8 +1240,14 @@ def roc_points(scores, labels):
 # --------------------------------------------------------------------------- canary audit
 
 AUDIT_NOISES = ("none", "laplace", "gaussian", "mip")
-AUDIT_MECHANISMS = ("mean", "count")
+AUDIT_MECHANISMS = ("mean", "count", "covariance")
 AUDIT_ATTACKERS = ("lr", "distance")
+#: GD settings of the covariance release (the defaults of the Figure 2 experiment,
+#: :class:`mipcore.covariance.ExperimentConfig`): ``A_T = (1 − (1 − 2 lr)^T) S``.
+COVARIANCE_AUDIT_T = 20
+COVARIANCE_AUDIT_LR = 0.25
+#: Monte Carlo samples for the exact-accuracy estimate of a d > 1 noisy release.
+AUDIT_MC_SAMPLES = 200_000
 
 
 @dataclass(frozen=True)
@@ -1262,13 +1257,23 @@ class CanaryAudit:
     Counts: ``trials``, ``guesses`` (non-abstaining), ``correct``, ``abstentions``.
     ``cgr = correct/guesses``; ``eta_hat`` (abstentions as coin flips) and its lower bound
     ``eta_lower``; ``epsilon_lower`` (Theorem B.1 of ``001``, one-sided at ``confidence``).
-    ``exact_accuracy``/``exact_eta``: Proposition 2 for the same mechanism (the attacker used
-    is that optimal one, so ``1/2 + eta_hat`` estimates ``exact_accuracy``).
+    ``exact_accuracy``/``exact_eta``: Proposition 2 for the same mechanism (the likelihood-ratio
+    attacker is that optimal one, so ``1/2 + eta_hat`` estimates ``exact_accuracy``);
+    ``exact_interval`` an interval that contains the true optimal accuracy and ``exact_method``
+    how it was obtained: ``"exact"`` (closed form / exact counts; interval = ± the rounding
+    bound), ``"certified"`` (Gaussian root isolation, ± the certified error bound) or
+    ``"monte carlo"`` (d > 1 outputs with noise: an estimate with a 99 % Hoeffding interval).
+    All three are None when ``exact=False`` was passed.
     ``fpr``/``tpr``: the ROC of the attacker's score over the trials.
-    ``noise``: the noise law used (for ``"mip"``, Laplace(c σ) with the exact σ).
-    ``sensitivity``: the mechanism's replace-one sensitivity on this dataset: ``(max − min)/k``
-    for the mean, 1 for the count.
-    ``mechanism``/``attacker``/``threshold``: as passed (``threshold`` is None for the mean).
+    ``noise``: the noise law used (for ``"mip"``, Theorem 9 noise with the exact σ's).
+    ``sensitivity``/``sensitivity_l2``: the mechanism's replace-one L1 / L2 sensitivity on
+    this dataset (equal for scalar outputs): ``max_{i,j} ||v_i − v_j|| / k`` where ``v_i`` is
+    record i's contribution (the value for the mean, ``(1 − (1−2lr)^T) vec(x xᵀ)`` for the
+    covariance); 1 for the count.
+    ``sigma``: the exact standard deviation of the output over all halves -- a float for the
+    scalar mechanisms, a tuple (one per released coordinate) for the covariance.
+    ``output_dim``: the number of released coordinates (1, or d² for the covariance).
+    ``mechanism``/``attacker``/``threshold``: as passed (``threshold`` is None unless count).
     """
 
     trials: int
@@ -1279,12 +1284,12 @@ class CanaryAudit:
     eta_hat: float
     eta_lower: float
     epsilon_lower: float
-    exact_accuracy: float
-    exact_eta: float
+    exact_accuracy: float | None
+    exact_eta: float | None
     confidence: float
     noise: NoiseLaw
     sensitivity: float
-    sigma: float
+    sigma: float | tuple[float, ...]
     data: np.ndarray = field(repr=False)
     scores: np.ndarray = field(repr=False)
     labels: np.ndarray = field(repr=False)
@@ -1293,22 +1298,81 @@ class CanaryAudit:
     mechanism: str = "mean"
     attacker: str = "lr"
     threshold: float | None = None
+    sensitivity_l2: float = 0.0
+    output_dim: int = 1
+    exact_interval: tuple[float, float] | None = None
+    exact_method: str | None = None
+
+
+def _log_kernel(y: np.ndarray, atoms: np.ndarray, law: NoiseLaw) -> np.ndarray:
+    """``log f(y_t − atoms_a)`` up to f's normalising constant: shape (T, A) from y (T, d), atoms (A, d).
+
+    Summed one coordinate at a time (d contiguous (T, A) passes: 2-3× faster than
+    reducing a (T, A, d) difference over its short last axis).
+    """
+    if law.kind == "theorem9" and law.M != 2.0:
+        from .mechanism import sigma_norm
+
+        diff = y[:, None, :] - atoms[None, :, :]
+        return -sigma_norm(diff, np.asarray(law.sigma), law.M) / law.scale
+    acc = np.zeros((y.shape[0], atoms.shape[0]))
+    for j in range(y.shape[1]):
+        dj = y[:, j, None] - atoms[None, :, j]
+        if law.kind == "laplace":
+            acc += np.abs(dj)
+        elif law.kind == "gaussian":
+            acc += dj * dj
+        else:  # theorem9, M = 2: ||x||_{σ,2} = sqrt(mean((x/σ)²))
+            dj /= law.sigma[j]
+            acc += dj * dj
+    if law.kind == "laplace":
+        return -acc / law.scale
+    if law.kind == "gaussian":
+        return -0.5 * acc / law.scale**2
+    return -np.sqrt(acc / y.shape[1]) / law.scale
 
 
 def _log_mixture(y: np.ndarray, atoms: np.ndarray, counts: np.ndarray, law: NoiseLaw) -> np.ndarray:
-    """``log Σ_j counts_j f(y − atoms_j)`` up to the constant of f (the same for in and out)."""
-    out = np.empty(y.size)
-    step = max(1, 2_000_000 // max(1, atoms.size))
-    for i in range(0, y.size, step):
-        diff = y[i:i + step, None] - atoms[None, :]
-        e = -np.abs(diff) / law.scale if law.kind == "laplace" else -0.5 * (diff / law.scale) ** 2
-        out[i:i + step] = special.logsumexp(e, axis=1, b=counts[None, :])
+    """``log Σ_j counts_j f(y − atoms_j)`` up to the constant of f (the same for in and out).
+
+    ``y``: (T,) with ``atoms`` (A,) for scalar outputs, or (T, d) with ``atoms`` (A, d).
+    Log-sum-exp by the row maximum (finite: every kernel value is finite), in chunks of
+    about 2·10^6 kernel values.
+    """
+    y2 = y[:, None] if y.ndim == 1 else y
+    a2 = atoms[:, None] if atoms.ndim == 1 else atoms
+    w = np.asarray(counts, dtype=float)
+    out = np.empty(y2.shape[0])
+    step = max(1, 2_000_000 // max(1, a2.shape[0]))
+    for i in range(0, y2.shape[0], step):
+        e = _log_kernel(y2[i:i + step], a2, law)
+        m = np.max(e, axis=1)
+        out[i:i + step] = np.log(np.exp(e - m[:, None]) @ w) + m
     return out
 
 
-def _lr_scores(y: np.ndarray, outputs: np.ndarray, member: np.ndarray, law: NoiseLaw) -> np.ndarray:
-    """Posterior log-odds of membership over all halves (the Proposition 2 attacker)."""
-    trials = y.size
+def _lr_scores(y: np.ndarray, outputs: np.ndarray, member: np.ndarray, law: NoiseLaw,
+               pick: np.ndarray | None = None) -> np.ndarray:
+    """Posterior log-odds of membership over all halves (the Proposition 2 attacker).
+
+    Scalar outputs: ``y`` (T,), ``outputs`` (H,). d-dimensional: ``y`` (T, d), ``outputs``
+    (H, d); without noise these need ``pick`` (the half of each trial), since then
+    ``y = outputs[pick]`` exactly and the log-odds is a function of the released atom.
+    """
+    trials = y.shape[0]
+    if outputs.ndim == 2:
+        if law.is_none:
+            vals, inv = np.unique(outputs, axis=0, return_inverse=True)
+            inv = inv.reshape(-1)
+            c_in = np.bincount(inv[member], minlength=vals.shape[0]).astype(float)
+            c_out = np.bincount(inv[~member], minlength=vals.shape[0]).astype(float)
+            with np.errstate(divide="ignore"):
+                atom_score = np.log(c_in) - np.log(c_out)
+            return atom_score[inv[pick]]
+        vin, cin = np.unique(outputs[member], axis=0, return_counts=True)
+        vout, cout = np.unique(outputs[~member], axis=0, return_counts=True)
+        return (_log_mixture(y, vin, cin.astype(float), law)
+                - _log_mixture(y, vout, cout.astype(float), law))
     vin, cin = np.unique(outputs[member], return_counts=True)
     vout, cout = np.unique(outputs[~member], return_counts=True)
     if law.is_none:
@@ -1327,51 +1391,129 @@ def _lr_scores(y: np.ndarray, outputs: np.ndarray, member: np.ndarray, law: Nois
     return scores
 
 
-def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=10.0, noise: str = "laplace",
-                     noise_scale=1.0, eta=None, margin=0.0, confidence=0.95, data=None,
-                     mechanism: str = "mean", threshold=0.5, attacker: str = "lr",
+def covariance_audit_records(n: int = 8, dim: int = 2, canary=3.0, data=None) -> np.ndarray:
+    r"""The dataset of the covariance audit: n − 1 ordinary records in R^dim plus the canary.
+
+    Ordinary records: ``data`` (shape (n − 1, dim)) or, by default, n − 1 draws from
+    ``N(0, Σ)`` with ``Σ = make_spd_matrix(dim, random_state=0)`` (seed 0: the same dataset
+    every time, like the mean's ``linspace``). The canary is the last row: ``canary`` itself
+    if it is a vector of length dim, or, for a scalar c, ``c u`` with u the unit direction
+    in which the ordinary records vary least (the eigenvector of the smallest eigenvalue of
+    their second-moment matrix, first non-zero entry made positive) -- an outlier whose
+    outer product stands out in the released matrix.
+    """
+    from .covariance import make_sigma, sample_data
+
+    n = check_int("n", n, 4, 16, even=True)
+    dim = check_int("dim", dim, 1, 4)
+    if data is None:
+        base = sample_data(make_sigma(dim, 0), n - 1, rng=0)
+    else:
+        base = np.asarray(check_range("data", data, -math.inf, math.inf, lo_open=True, hi_open=True),
+                          dtype=float)
+        if base.ndim == 1 and dim == 1:
+            base = base[:, None]
+        if base.shape != (n - 1, dim):
+            raise ValueError(f"data has shape {base.shape} but n={n}, dim={dim} needs "
+                             f"(n - 1, dim) = ({n - 1}, {dim}) ordinary records")
+    c = np.asarray(check_range("canary", canary, -math.inf, math.inf, lo_open=True, hi_open=True),
+                   dtype=float)
+    if c.ndim == 0:
+        _, vecs = np.linalg.eigh(base.T @ base / base.shape[0])
+        u = vecs[:, 0]
+        u = u * np.sign(u[np.flatnonzero(u)[0]])
+        c = float(c) * u
+    elif c.shape != (dim,):
+        raise ValueError(f"canary has shape {c.shape}; the covariance audit needs a scalar or {dim} values")
+    return np.vstack([base, c[None, :]])
+
+
+def _sample_release_noise(law: NoiseLaw, trials: int, dim: int, gen) -> np.ndarray:
+    """Noise draws of shape (trials,) for dim = 1 and (trials, dim) otherwise."""
+    if dim == 1:
+        return law.sample(trials, gen)
+    if law.is_none:
+        return np.zeros((trials, dim))
+    if law.kind == "laplace":
+        return gen.laplace(0.0, law.scale, size=(trials, dim))
+    if law.kind == "gaussian":
+        return gen.normal(0.0, law.scale, size=(trials, dim))
+    return _theorem9_draws(np.asarray(law.sigma), law.M, law.scale, trials, gen)
+
+
+def _pair_sensitivity(v: np.ndarray, k: int) -> tuple[float, float]:
+    """``max_{i,j} ||v_i − v_j||_1 / k`` and the L2 version: replacing record i by record j."""
+    v2 = v[:, None] if v.ndim == 1 else v
+    diff = v2[:, None, :] - v2[None, :, :]
+    return (float(np.max(np.sum(np.abs(diff), axis=-1)) / k),
+            float(np.max(np.sqrt(np.sum(diff * diff, axis=-1))) / k))
+
+
+def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=None, noise: str = "laplace",
+                     noise_scale=1.0, epsilon=None, eta=None, margin=0.0, confidence=0.95,
+                     data=None, mechanism: str = "mean", threshold=0.5, attacker: str = "lr",
+                     dim: int = 2, exact: bool = True, exact_samples: int = AUDIT_MC_SAMPLES,
                      rng) -> CanaryAudit:
     r"""Audit a mechanism with a planted canary in the MIP game.
 
-    The dataset is ``data`` (n − 1 ordinary records; default ``linspace(0, 1, n−1)``) plus a
-    planted outlier, the canary (the target x*). Each trial draws a uniformly random half
-    ``D_train`` (k = n/2, Definition 1 of ``000``) and releases ``f(D_train) + Z`` with
+    The dataset is ``data`` (n − 1 ordinary records) plus a planted outlier, the canary (the
+    target x*). Each trial draws a uniformly random half ``D_train`` (k = n/2, Definition 1
+    of ``000``) and releases ``f(D_train) + Z`` with
 
-    * ``mechanism="mean"``: ``f`` = the mean of the half (sensitivity ``(max − min)/k``);
+    * ``mechanism="mean"``: ``f`` = the mean of the half; records default to
+      ``linspace(0, 1, n−1)`` plus the canary (default 10);
     * ``mechanism="count"``: ``f`` = the number of records of the half whose value exceeds
-      ``threshold`` (replace-one sensitivity 1).
+      ``threshold`` (replace-one sensitivity 1); same default records;
+    * ``mechanism="covariance"``: the release of the Figure 2 experiment (issue 3) on a tiny
+      dataset -- records in R^dim (:func:`covariance_audit_records`; canary default 3, along
+      the ordinary records' least-variance direction), ``f`` = the d² entries of gradient
+      descent's estimate ``A_T = (1 − (1 − 2 lr)^T) S`` of the second-moment matrix
+      ``S = (1/k) Σ_{x∈D_train} x xᵀ`` (T = 20, lr = 0.25), noise added to all d² entries as
+      the Figure 2 experiment does.
 
-    The MIP noise uses the exact standard deviation σ of ``f`` over all C(n, k) halves, for
-    either mechanism. The attacker then says whether the canary was in:
+    Noise: ``"none"``; ``"laplace"`` / ``"gaussian"`` with scale ``noise_scale`` per
+    coordinate, or -- when ``epsilon`` is given -- calibrated to this dataset's replace-one
+    sensitivity: ``Laplace(Δ₁/ε)`` (ε-DP) or ``N(0, (Δ₂/ε)²)`` (ε-Gaussian-DP), with Δ₁/Δ₂ the
+    L1/L2 sensitivities (equal for scalar outputs); ``"mip"``: Theorem 9 / Corollary 14 noise
+    for ``eta`` with the exact per-coordinate standard deviations σ of ``f`` over all C(n, k)
+    halves (M = 2; in 1-D that is ``Laplace(c σ)``, in d > 1 the density ``∝ exp(−||x||_{σ,2}/c)``).
+
+    The attacker then says whether the canary was in:
 
     * ``attacker="lr"``: the likelihood-ratio attacker (it knows the dataset and the noise
       law, i.e. the optimal attacker of Proposition 2); its score is the posterior log-odds ℓ
       over all halves.
     * ``attacker="distance"``: a simple, *not optimal* attacker whose score is
-      ``|y − m_out| − |y − m_in|``, with ``m_in`` / ``m_out`` the mean output over the halves
-      that contain / do not contain the canary. Being one particular attacker, its accuracy
-      is still bounded by the exact Proposition 2 accuracy (``exact_accuracy``).
+      ``||y − m_out|| − ||y − m_in||`` (Euclidean), with ``m_in`` / ``m_out`` the mean output
+      over the halves that contain / do not contain the canary. Being one particular
+      attacker, its accuracy is still bounded by the exact Proposition 2 accuracy.
 
     Either way it says "in" if ``score > margin``, "out" if ``score < −margin`` and abstains
-    otherwise. ``exact_accuracy``/``exact_eta`` are always those of the optimal attacker.
+    otherwise. ``exact_accuracy``/``exact_eta`` are always those of the optimal attacker:
+    exact for scalar outputs and for the noiseless covariance, a Monte Carlo estimate with a
+    99 % Hoeffding interval (``exact_samples`` draws, its own fixed seed, so it does not
+    depend on ``rng``) for the noisy covariance.
 
     Parameters
     ----------
     trials : ``100 <= trials <= 10^7``.
     n : even, ``4 <= n <= 16`` (the attacker enumerates the halves).
-    canary : the planted record's value (finite).
-    noise : ``"none"``, ``"laplace"`` (scale ``noise_scale``), ``"gaussian"`` (std
-        ``noise_scale``) or ``"mip"`` (Theorem 9 / Corollary 14 in 1-D: Laplace(c σ) with σ
-        the exact standard deviation of the mechanism's output (mean or count) over all
-        halves and ``c = (6.16/eta)^2``).
-    noise_scale : ``> 0`` for Laplace/Gaussian (ignored otherwise).
+    canary : the planted record (finite): a value for mean/count (default 10), a scalar or
+        ``dim`` values for the covariance (default 3; see :func:`covariance_audit_records`).
+    noise : ``"none"``, ``"laplace"``, ``"gaussian"`` or ``"mip"``.
+    noise_scale : ``> 0`` for Laplace/Gaussian when ``epsilon`` is None (ignored otherwise).
+    epsilon : ``> 0``: calibrate Laplace/Gaussian to Δ/ε as above (ignored for none/mip).
     eta : ``0 < eta <= 1/2``, only for ``"mip"``.
     margin : ``>= 0``, abstention margin on the score (0: abstain only on exact ties).
     confidence : ``0 < confidence < 1`` for the lower bounds.
-    data : optional n − 1 finite values for the ordinary records.
-    mechanism : ``"mean"`` (default) or ``"count"``.
+    data : optional ordinary records: n − 1 values (mean/count) or an (n − 1, dim) array.
+    mechanism : ``"mean"`` (default), ``"count"`` or ``"covariance"``.
     threshold : finite; only for ``"count"`` (a record counts when its value is ``> threshold``).
     attacker : ``"lr"`` (default, optimal) or ``"distance"`` (not optimal).
+    dim : ``1 <= dim <= 4``, the records' dimension; only for ``"covariance"``.
+    exact : compute the Proposition 2 accuracy (set False to skip it, e.g. for the later
+        chunks of one long game; the ``exact_*`` fields are then None).
+    exact_samples : ``1000 <= exact_samples <= 10^8``, Monte Carlo draws for d > 1 with noise.
     rng : Generator or int seed.
 
     Returns
@@ -1380,7 +1522,6 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=10.0, noise: st
     """
     trials = check_int("trials", trials, 100, 10**7)
     n = check_int("n", n, 4, 16, even=True)
-    canary = float(check_range("canary", canary, -math.inf, math.inf, lo_open=True, hi_open=True))
     if noise not in AUDIT_NOISES:
         raise ValueError(f"noise={noise!r} is not one of {AUDIT_NOISES}")
     if mechanism not in AUDIT_MECHANISMS:
@@ -1394,43 +1535,79 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=10.0, noise: st
         threshold = None
     margin = float(check_range("margin", margin, 0.0, math.inf, hi_open=True))
     conf = float(_check_conf(confidence))
+    exact_samples = check_int("exact_samples", exact_samples, 1000, 10**8)
     gen = as_generator(rng)
-    if data is None:
-        base = np.linspace(0.0, 1.0, n - 1)
-    else:
-        base = np.asarray(check_range("data", data, -math.inf, math.inf, lo_open=True, hi_open=True),
-                          dtype=float).ravel()
-        if base.size != n - 1:
-            raise ValueError(f"data has {base.size} values but n={n} needs n - 1 = {n - 1} ordinary records")
-    records = np.append(base, canary)
     k = n // 2
+    if mechanism == "covariance":
+        dim = check_int("dim", dim, 1, 4)
+        records = covariance_audit_records(n, dim, 3.0 if canary is None else canary, data)
+        gd = 1.0 - (1.0 - 2.0 * COVARIANCE_AUDIT_LR) ** COVARIANCE_AUDIT_T
+        contrib = gd * (records[:, :, None] * records[:, None, :]).reshape(n, dim * dim)
+    else:
+        canary = 10.0 if canary is None else canary
+        canary = float(check_range("canary", canary, -math.inf, math.inf, lo_open=True, hi_open=True))
+        if data is None:
+            base = np.linspace(0.0, 1.0, n - 1)
+        else:
+            base = np.asarray(check_range("data", data, -math.inf, math.inf, lo_open=True, hi_open=True),
+                              dtype=float).ravel()
+            if base.size != n - 1:
+                raise ValueError(f"data has {base.size} values but n={n} needs n - 1 = {n - 1} ordinary records")
+        records = np.append(base, canary)
+        contrib = (records > threshold).astype(float) if mechanism == "count" else records
     combos = np.array(list(itertools.combinations(range(n), k)))
     if mechanism == "count":
-        outputs = (records[combos] > threshold).sum(axis=1).astype(float)
-        sensitivity = 1.0
+        outputs = contrib[combos].sum(axis=1)
+        sens1 = sens2 = 1.0
     else:
-        outputs = records[combos].sum(axis=1) / k
-        sensitivity = float((records.max() - records.min()) / k)
+        outputs = contrib[combos].sum(axis=1) / k
+        sens1, sens2 = _pair_sensitivity(contrib, k)
+    if outputs.ndim == 2 and outputs.shape[1] == 1:  # the covariance of 1-D records is a scalar release
+        outputs = outputs[:, 0]
+    out_dim = 1 if outputs.ndim == 1 else outputs.shape[1]
     member = np.any(combos == n - 1, axis=1)
-    sigma = float(np.std(outputs))
+    sig = np.std(outputs, axis=0)
+    sigma = float(sig) if out_dim == 1 else tuple(float(s) for s in sig)
     if noise == "none":
         law = NoiseLaw.none()
     elif noise == "mip":
         if eta is None:
             raise ValueError("noise='mip' needs eta (0 < eta <= 1/2)")
-        law = NoiseLaw.mip(eta, sigma if sigma > 0 else 1e-300)
+        law = NoiseLaw.mip(eta, np.where(np.atleast_1d(sig) > 0, sig, 1e-300))
     else:
-        law = NoiseLaw(noise, float(check_range("noise_scale", noise_scale, 0.0, math.inf,
-                                                      lo_open=True, hi_open=True)))
-    exact = optimal_attack(outputs[member], outputs[~member], law)
-    pick = gen.integers(outputs.size, size=trials)
+        if epsilon is not None:
+            eps = float(check_range("epsilon", epsilon, 0.0, math.inf, lo_open=True, hi_open=True))
+            scale = (sens1 if noise == "laplace" else sens2) / eps
+            if scale == 0.0:
+                raise ValueError(f"the {mechanism} has sensitivity 0 on this dataset: nothing to calibrate "
+                                 "the noise to (use noise_scale)")
+        else:
+            scale = float(check_range("noise_scale", noise_scale, 0.0, math.inf, lo_open=True, hi_open=True))
+        law = NoiseLaw(noise, scale)
+    exact_acc = exact_eta = exact_iv = method = None
+    if exact:
+        if out_dim == 1 or law.is_none:
+            ex = optimal_attack(outputs[member], outputs[~member], law)
+            exact_acc, exact_eta = ex.accuracy, ex.eta
+            exact_iv = (max(0.5, ex.accuracy - ex.error_bound), min(1.0, ex.accuracy + ex.error_bound))
+            method = "certified" if law.kind == "gaussian" else "exact"
+        else:
+            exact_acc, lo, hi = optimal_attack_accuracy_mc(
+                outputs[member], outputs[~member], law, samples=exact_samples,
+                rng=np.random.default_rng([20240501, n, out_dim]), confidence=0.99)
+            exact_eta, exact_iv, method = exact_acc - 0.5, (lo, hi), "monte carlo"
+    pick = gen.integers(outputs.shape[0], size=trials)
     labels = member[pick]
-    y = outputs[pick] + law.sample(trials, gen)
+    y = outputs[pick] + _sample_release_noise(law, trials, out_dim, gen)
     if attacker == "distance":
-        # not optimal: |y − m_out| − |y − m_in|, m_in / m_out = mean output over halves with / without x*
-        scores = np.abs(y - float(np.mean(outputs[~member]))) - np.abs(y - float(np.mean(outputs[member])))
+        # not optimal: ||y − m_out|| − ||y − m_in||, m_in / m_out = mean output over halves with / without x*
+        m_in, m_out = np.mean(outputs[member], axis=0), np.mean(outputs[~member], axis=0)
+        if out_dim == 1:
+            scores = np.abs(y - float(m_out)) - np.abs(y - float(m_in))
+        else:
+            scores = np.linalg.norm(y - m_out, axis=1) - np.linalg.norm(y - m_in, axis=1)
     else:
-        scores = _lr_scores(y, outputs, member, law)
+        scores = _lr_scores(y, outputs, member, law, pick)
     guess_in = scores > margin
     guess_out = scores < -margin
     guessed = guess_in | guess_out
@@ -1447,6 +1624,7 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=10.0, noise: st
     return CanaryAudit(
         trials=trials, guesses=guesses, correct=correct, abstentions=trials - guesses, cgr=cgr,
         eta_hat=(2 * correct - guesses) / (2 * trials), eta_lower=eta_lb, epsilon_lower=eps_lb,
-        exact_accuracy=exact.accuracy, exact_eta=exact.eta, confidence=conf, noise=law,
-        sensitivity=sensitivity, sigma=sigma, data=records, scores=scores, labels=labels,
-        fpr=fpr, tpr=tpr, mechanism=mechanism, attacker=attacker, threshold=threshold)
+        exact_accuracy=exact_acc, exact_eta=exact_eta, confidence=conf, noise=law,
+        sensitivity=sens1, sigma=sigma, data=records, scores=scores, labels=labels,
+        fpr=fpr, tpr=tpr, mechanism=mechanism, attacker=attacker, threshold=threshold,
+        sensitivity_l2=sens2, output_dim=out_dim, exact_interval=exact_iv, exact_method=method)

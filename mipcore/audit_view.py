@@ -27,22 +27,23 @@ from .bounds import eta_from_epsilon
 
 __all__ = [
     "CANARY",
+    "COV_CANARY",
+    "COV_DIM",
     "CHUNK",
     "N_RECORDS",
     "AuditSummary",
     "TrapResult",
     "certified_bounds",
     "chunk_sizes",
-    "mean_sensitivity",
-    "mechanism_sensitivity",
     "multiple_testing_trap",
-    "noise_setting",
     "summarise",
     "thin_roc",
 ]
 
-N_RECORDS = 8  # 7 ordinary records linspace(0, 1, 7) plus the canary
-CANARY = 10.0
+N_RECORDS = 8  # 7 ordinary records plus the canary
+CANARY = 10.0  # the mean / count canary (records linspace(0, 1, 7))
+COV_CANARY = 3.0  # the covariance canary's length (records in R^2, Figure 2's law)
+COV_DIM = 2
 CHUNK = 10_000
 
 
@@ -53,35 +54,14 @@ def chunk_sizes(trials: int, chunk: int = CHUNK) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(m)]
 
 
-def mean_sensitivity(n: int = N_RECORDS, canary: float = CANARY) -> float:
-    """Sensitivity of the mean of k = n/2 records on this dataset: (max − min)/k (as run_canary_audit)."""
-    records = np.append(np.linspace(0.0, 1.0, n - 1), canary)
-    return float((records.max() - records.min()) / (n // 2))
-
-
-def mechanism_sensitivity(mech: str = "mean") -> float:
-    """Replace-one sensitivity Δ of the page's mechanism: the mean's (max − min)/k, or 1 for the count."""
-    if mech == "count":
-        return 1.0
-    if mech == "mean":
-        return mean_sensitivity()
-    raise ValueError(f"mech={mech!r} is not one of mean, count")
-
-
-def noise_setting(noise: str, eta: float, eps: float, mech: str = "mean") -> tuple[str, float]:
-    """``(kind, noise_scale)`` for run_canary_audit: DP Laplace / Gaussian use scale Δ/ε."""
-    if noise in ("laplace", "gaussian"):
-        return noise, mechanism_sensitivity(mech) / eps
-    return noise, 1.0
-
-
 def certified_bounds(noise: str, eta: float, eps: float) -> tuple[float, float | None, str]:
     """Certified upper bounds ``(η_ub, ε_ub or None, reason)`` for the chosen noise.
 
     * none: nothing certified (η ≤ 1/2 trivially).
     * MIP at η (Theorem 9 / Corollary 14): η-MIP; no ε.
-    * Laplace(Δ/ε): ε-DP, hence η ≤ tanh(ε/2)/2 (Theorem 4).
-    * Gaussian(std Δ/ε): μ-GDP with μ = ε; the total-variation distance between neighbours
+    * Laplace(Δ₁/ε) on every coordinate (Δ₁ the L1 sensitivity): ε-DP, hence
+      η ≤ tanh(ε/2)/2 (Theorem 4).
+    * Gaussian(std Δ₂/ε) on every coordinate (Δ₂ the L2 sensitivity): μ-GDP with μ = ε; the total-variation distance between neighbours
       is 2Φ(μ/2) − 1, and it is jointly convex over the matched pairs of the game, so
       η ≤ Φ(ε/2) − 1/2. No finite pure ε.
     """
@@ -90,10 +70,10 @@ def certified_bounds(noise: str, eta: float, eps: float) -> tuple[float, float |
     if noise == "mip":
         return float(eta), None, f"Theorem 9 / Corollary 14 noise certifies η-MIP with η = {eta:g}"
     if noise == "laplace":
-        return float(eta_from_epsilon(eps)), float(eps), "Laplace(Δ/ε) is ε-DP, so Theorem 4 gives η"
+        return float(eta_from_epsilon(eps)), float(eps), "Laplace(Δ₁/ε) is ε-DP, so Theorem 4 gives η"
     if noise == "gaussian":
         return (float(stats.norm.cdf(eps / 2.0) - 0.5), None,
-                "Gaussian(std Δ/ε) is ε-Gaussian-DP: η ≤ Φ(ε/2) − 1/2; it is not ε-DP for any finite ε")
+                "Gaussian(std Δ₂/ε) is ε-Gaussian-DP: η ≤ Φ(ε/2) − 1/2; it is not ε-DP for any finite ε")
     raise ValueError(f"noise={noise!r} is not one of none, mip, laplace, gaussian")
 
 

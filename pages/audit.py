@@ -1,6 +1,7 @@
 """Audit a mechanism: the membership game (Game 1 of ``001``, Definition 1 of ``000``) played
-N times against a mean (or a count above a threshold) with a planted canary, with the
-Proposition 2 likelihood-ratio attacker or a simple distance-threshold attacker.
+N times against a mean, a count above a threshold, or the covariance release of the Figure 2
+experiment, each with a planted canary, with the Proposition 2 likelihood-ratio attacker or a
+simple distance-threshold attacker.
 """
 
 from __future__ import annotations
@@ -10,35 +11,49 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num
-from mipcore.attacks import roc_points, run_canary_audit
+from mipcore.attacks import AUDIT_MC_SAMPLES, COVARIANCE_AUDIT_LR, COVARIANCE_AUDIT_T, roc_points, run_canary_audit
 from mipcore.audit_view import (
     CANARY,
+    COV_CANARY,
+    COV_DIM,
     N_RECORDS,
     certified_bounds,
     chunk_sizes,
-    mechanism_sensitivity,
     multiple_testing_trap,
-    noise_setting,
     summarise,
     thin_roc,
 )
 from mipcore.plots.audit_figs import audit_roc_figure
 
 SEED = 20240501
-MECHS = {"mean": "mean with a planted outlier", "count": "count above a threshold"}
+MECHS = {"mean": "mean with a planted outlier", "count": "count above a threshold",
+         "covariance": "covariance release (Figure 2's mechanism, 2-D records)"}
 NOISES = {"none": "none", "mip": "MIP at η (Theorem 9 / Corollary 14)",
-          "laplace": "DP Laplace at ε (scale Δ/ε)", "gaussian": "Gaussian (std Δ/ε)"}
+          "laplace": "DP Laplace at ε (scale Δ₁/ε)", "gaussian": "Gaussian (std Δ₂/ε)"}
 ATTACKERS = {"lr": "likelihood ratio (optimal)", "distance": "threshold on distance"}
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _chunk(mech: str, threshold: float, attacker: str, kind: str, scale: float, eta: float, size: int,
+def _chunk(mech: str, threshold: float, attacker: str, kind: str, eps: float, eta: float, size: int,
            index: int):
-    """One chunk of the game (abstention margin 0: τ is applied afterwards to the scores)."""
-    a = run_canary_audit(size, n=N_RECORDS, canary=CANARY, noise=kind, noise_scale=scale,
+    """One chunk of the game (abstention margin 0: τ is applied afterwards to the scores).
+
+    The first chunk also computes the exact (or, for the noisy covariance, Monte Carlo)
+    Proposition 2 accuracy; the others skip it.
+    """
+    a = run_canary_audit(size, n=N_RECORDS, canary=COV_CANARY if mech == "covariance" else CANARY,
+                         noise=kind, epsilon=eps if kind in ("laplace", "gaussian") else None,
                          eta=eta if kind == "mip" else None, mechanism=mech, threshold=threshold,
-                         attacker=attacker, rng=np.random.default_rng([SEED, index]))
-    return a.scores, a.labels, a.exact_eta, a.exact_accuracy, a.sigma, a.noise.kind, a.noise.scale
+                         attacker=attacker, dim=COV_DIM, exact=index == 0,
+                         rng=np.random.default_rng([SEED, index]))
+    meta = {"exact_eta": a.exact_eta, "exact_acc": a.exact_accuracy, "exact_iv": a.exact_interval,
+            "method": a.exact_method, "sigma": a.sigma, "sens": a.sensitivity, "sens2": a.sensitivity_l2,
+            "law": a.noise, "data": a.data, "dim": a.output_dim}
+    return a.scores, a.labels, meta
+
+
+def _vec(values) -> str:
+    return "(" + ", ".join(fmt_num(v) for v in np.ravel(values)) + ")"
 
 
 st.title("Audit a mechanism (the membership game)")
@@ -51,11 +66,8 @@ st.markdown(
     "*lower* bounds on ε and η that hold with the chosen "
     "confidence, shown beside the *upper* bounds the noise certifies."
 )
-st.caption(
-    "Not offered yet: the covariance release from the issue — `run_canary_audit` implements the "
-    "mean with a canary and the count above a threshold only. Pure-DP ε-bounds follow Theorem B.1 "
-    "of `001`."
-)
+st.caption("Pure-DP ε-bounds follow Theorem B.1 of `001`; the game's halves follow Definition 1 of `000` "
+           "(k = n/2 of n = 8 records).")
 
 # ---------------------------------------------------------------- controls
 c1, c2, c3 = st.columns(3)
@@ -75,8 +87,9 @@ with c2:
                             step=0.01, format="%.2f", help="Only used by the MIP noise.")
     eps = appkit.url_slider("ε (for Laplace / Gaussian noise)", "eps", min_value=0.1, max_value=10.0,
                             default=1.0, step=0.1, format="%.1f",
-                            help="Noise scale Δ/ε, Δ = the mechanism's sensitivity on this dataset "
-                                 "((max − min)/k for the mean, 1 for the count).")
+                            help="Laplace scale Δ₁/ε and Gaussian std Δ₂/ε per released coordinate, "
+                                 "Δ₁/Δ₂ = the mechanism's L1/L2 sensitivity on this dataset (equal for "
+                                 "the scalar mechanisms: (max − min)/k for the mean, 1 for the count).")
     trials = appkit.url_number("Number of trials N", "N", min_value=100, max_value=100_000,
                                default=10_000, step=1000)
 with c3:
@@ -89,33 +102,50 @@ with c3:
                              help="Pick τ after the fact on the same trials vs on held-out trials.")
 
 # ---------------------------------------------------------------- run the game
-kind, scale = noise_setting(noise, eta, eps, mech)
-sens = mechanism_sensitivity(mech)
 sizes = chunk_sizes(int(trials))
 bar = st.progress(0.0, text=f"Playing {int(trials):,} trials…")
 parts = []
 with appkit.guard("The audit", stop=True):
     for i, size in enumerate(sizes):
-        parts.append(_chunk(mech, float(threshold), attacker, kind, float(scale) if kind in ("laplace", "gaussian") else 1.0,
-                            float(eta) if kind == "mip" else 0.0, size, i))
+        parts.append(_chunk(mech, float(threshold), attacker, noise, float(eps), float(eta), size, i))
         bar.progress((i + 1) / len(sizes), text=f"Played {sum(sizes[:i + 1]):,} of {int(trials):,} trials")
 bar.empty()
 scores = np.concatenate([p[0] for p in parts])
 labels = np.concatenate([p[1] for p in parts])
-exact_eta, exact_acc, sigma, law_kind, law_scale = parts[0][2:]
+meta = parts[0][2]
+exact_eta, exact_acc, law = meta["exact_eta"], meta["exact_acc"], meta["law"]
+monte_carlo = meta["method"] == "monte carlo"
 res = summarise(scores, labels, tau, conf)
 eta_ub, eps_ub, why = certified_bounds(noise, eta, eps)
 
-law_text = "no noise" if law_kind == "none" else f"{law_kind.capitalize()} noise of scale {fmt_num(law_scale)}"
-mech_text = (f"mean of a random half of {N_RECORDS} records, one an outlier canary (x* = {CANARY:g})"
-             if mech == "mean" else
-             f"number of records above {fmt_num(threshold)} in a random half of {N_RECORDS} records, "
-             f"one an outlier canary (x* = {CANARY:g})")
+if law.kind == "none":
+    law_text = "no noise"
+elif law.kind == "theorem9":
+    law_text = (f"Theorem 9 noise on all {meta['dim']} entries, density ∝ exp(−‖z‖_(σ,2)/c) with "
+                f"c = {fmt_num(law.scale)} (radius Gamma({meta['dim']}, c))")
+else:
+    law_text = f"{law.kind.capitalize()} noise of scale {fmt_num(law.scale)}" + (
+        f" on each of the {meta['dim']} entries" if meta["dim"] > 1 else "")
+if mech == "covariance":
+    gd = 1.0 - (1.0 - 2.0 * COVARIANCE_AUDIT_LR) ** COVARIANCE_AUDIT_T
+    mech_text = (
+        f"the {meta['dim']} entries of gradient descent's second-moment estimate A_T = "
+        f"(1 − (1 − 2·{COVARIANCE_AUDIT_LR:g})^{COVARIANCE_AUDIT_T})·S = (1 − {fmt_num(1.0 - gd)})·S, "
+        f"S = (1/k) Σ x xᵀ over a random half of {N_RECORDS} records in R²: {N_RECORDS - 1} drawn from "
+        f"N(0, Σ) with Σ = make_spd_matrix(2, random_state=0) (Figure 2's law), plus the canary "
+        f"x* = {_vec(meta['data'][-1])}, length {COV_CANARY:g} along the direction the others vary least")
+    sens_text = (f"sensitivity Δ₁ = {fmt_num(meta['sens'])} (L1), Δ₂ = {fmt_num(meta['sens2'])} (L2); "
+                 f"σ per entry = {_vec(meta['sigma'])}")
+else:
+    mech_text = (f"mean of a random half of {N_RECORDS} records, one an outlier canary (x* = {CANARY:g})"
+                 if mech == "mean" else
+                 f"number of records above {fmt_num(threshold)} in a random half of {N_RECORDS} records, "
+                 f"one an outlier canary (x* = {CANARY:g})")
+    sens_text = f"sensitivity Δ = {fmt_num(meta['sens'])}, σ = {fmt_num(meta['sigma'])}"
 att_text = ("likelihood ratio, noise law known (Proposition 2, optimal)" if attacker == "lr" else
-            "threshold on distance, score |y − m_out| − |y − m_in| (not optimal: the exact "
+            "threshold on distance, score ‖y − m_out‖ − ‖y − m_in‖ (not optimal: the exact "
             "Proposition 2 accuracy still bounds it)")
-st.markdown(f"**Mechanism:** {mech_text}; sensitivity Δ = {fmt_num(sens)}, σ = {fmt_num(sigma)}; "
-            f"{law_text}. **Attacker:** {att_text}.")
+st.markdown(f"**Mechanism:** {mech_text}; {sens_text}; {law_text}. **Attacker:** {att_text}.")
 
 # ---------------------------------------------------------------- metrics
 pct = f"{100 * conf:g} %"
@@ -130,8 +160,19 @@ else:
     m2.metric("CGR (correct-guess rate)", fmt_num(res.cgr))
     m2.caption(f"{res.correct:,} of {res.guesses:,} guesses ({res.trials - res.guesses:,} abstentions); "
                f"interval [{fmt_num(res.cgr_ci[0])}, {fmt_num(res.cgr_ci[1])}]")
-m3.metric("True η of this mechanism (exact, Prop. 2)", fmt_num(exact_eta))
-m3.caption(f"optimal accuracy {fmt_num(exact_acc)}")
+if monte_carlo:
+    lo_iv, hi_iv = meta["exact_iv"]
+    m3.metric("True η of this mechanism (Prop. 2, Monte Carlo)", fmt_num(exact_eta),
+              help="A d-dimensional noisy release has no closed form here: the optimal attacker's "
+                   "accuracy ∫ max(p_in, p_out)/2 is the average of max(p_in, p_out)/(p_in + p_out) "
+                   f"over {AUDIT_MC_SAMPLES:,} simulated releases (Hoeffding interval).")
+    m3.caption(f"optimal accuracy {fmt_num(exact_acc)}, 99 % interval [{fmt_num(lo_iv)}, {fmt_num(hi_iv)}]")
+    exact_text = (f"the optimal attacker's η is {fmt_num(exact_eta)} (Monte Carlo; 99 % interval "
+                  f"[{fmt_num(lo_iv - 0.5)}, {fmt_num(hi_iv - 0.5)}])")
+else:
+    m3.metric("True η of this mechanism (exact, Prop. 2)", fmt_num(exact_eta))
+    m3.caption(f"optimal accuracy {fmt_num(exact_acc)}")
+    exact_text = f"the exact η is {fmt_num(exact_eta)}"
 
 m4, m5, m6, m7 = st.columns(4)
 m4.metric("ε lower bound (measured)", fmt_num(res.epsilon_lower))
@@ -149,8 +190,8 @@ eps_part = (f" For ε: measured ε ≥ {fmt_num(res.epsilon_lower)} beside certi
             if eps_ub is not None else " This noise certifies no finite pure ε, so only η can be compared.")
 st.markdown(
     f"**Upper bound beside lower bound.** With {pct} confidence η ≥ **{fmt_num(res.eta_lower)}** "
-    f"(measured), while the noise certifies η ≤ **{fmt_num(eta_ub)}**; the exact η is "
-    f"{fmt_num(exact_eta)}. The two are {verdict}{eps_part}"
+    f"(measured), while the noise certifies η ≤ **{fmt_num(eta_ub)}**; {exact_text}. "
+    f"The two are {verdict}{eps_part}"
 )
 st.info(
     f"**The largest ε that N = {int(trials):,} trials can ever certify** at {pct} confidence is "

@@ -675,7 +675,7 @@ def test_distance_attacker_is_not_optimal_somewhere():
 
 def test_canary_audit_new_parameters_are_validated():
     with pytest.raises(ValueError, match="mechanism="):
-        run_canary_audit(1000, mechanism="covariance", rng=1)
+        run_canary_audit(1000, mechanism="shadow-model", rng=1)
     with pytest.raises(ValueError, match="attacker="):
         run_canary_audit(1000, attacker="shadow", rng=1)
     with pytest.raises(ValueError, match="threshold"):

@@ -258,3 +258,14 @@ def test_moving_the_slider_updates_text_and_url(page, server):
     assert_no_exception(page)
     page.wait_for_function("() => new URLSearchParams(location.search).get('eta') === '0.105'",
                            timeout=10_000)
+
+
+def test_audit_deep_link_runs_the_covariance_release(page, server):
+    """The covariance release of the audit page, opened from a link, in a real browser."""
+    open_app(page, server, "/audit?mech=covariance&noise=gaussian&eps=2.0")
+    assert_no_exception(page)
+    wait_for_charts(page)
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert "second-moment estimate" in main and "Monte Carlo" in main, main[:2000]
+    assert page.locator('[data-testid="stAlertContentWarning"]').count() == 0
+    assert "mech=covariance" in page.url

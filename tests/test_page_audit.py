@@ -42,7 +42,7 @@ def test_loads_with_chart_metrics_and_sentences(default_page):
     body = " ".join(texts(at))
     assert "Upper bound beside lower bound" in body
     assert "largest ε that N = 10,000 trials can ever certify" in body
-    assert "covariance release" in body  # says what is not offered yet
+    assert "Not offered yet" not in body
     assert not at.warning
     assert_clean(at)
     # Laplace(Δ/ε) at ε = 1: certified η = tanh(1/2)/2; the measured lower bound is below it
@@ -62,6 +62,9 @@ def test_loads_with_chart_metrics_and_sentences(default_page):
     ("selectbox", "mech", "count", {}),
     ("selectbox", "attacker", "distance", {}),
     ("slider", "thr", 0.2, {"mech": "count"}),
+    ("selectbox", "mech", "covariance", {}),
+    ("selectbox", "noise", "mip", {"mech": "covariance"}),
+    ("slider", "eps", 3.0, {"mech": "covariance"}),
 ])
 def test_each_control_changes_output(widget, key, value, params):
     at = load(**params)
@@ -73,13 +76,14 @@ def test_each_control_changes_output(widget, key, value, params):
 
 def test_mechanism_and_attacker_options_are_url_bound():
     at = load(mech="mean", attacker="lr")
-    assert list(at.selectbox(key="mech").options) == ["mean with a planted outlier", "count above a threshold"]
+    assert list(at.selectbox(key="mech").options) == ["mean with a planted outlier", "count above a threshold",
+                                                      "covariance release (Figure 2's mechanism, 2-D records)"]
     assert list(at.selectbox(key="attacker").options) == ["likelihood ratio (optimal)",
                                                           "threshold on distance"]
     assert "thr" not in [s.key for s in at.slider]  # the threshold slider is only for the count
     assert not at.warning
-    bad = load(mech="covariance")
-    assert bad.warning and "mech=covariance" in bad.warning[0].value
+    bad = load(mech="shadow")
+    assert bad.warning and "mech=shadow" in bad.warning[0].value
 
 
 def test_count_and_distance_attacker_run_cleanly_and_respect_the_optimum():
@@ -114,3 +118,35 @@ def test_invalid_url_warns_and_uses_default():
     assert at.warning and "N=abc" in at.warning[0].value
     assert at.number_input(key="N").value == 10_000
     assert_clean(at)
+
+
+@pytest.mark.parametrize("noise,params,cert", [
+    ("laplace", {"eps": "1.0"}, 0.2311),  # tanh(1/2)/2
+    ("gaussian", {"eps": "2.0"}, 0.3413),  # Φ(1) − 1/2
+    ("mip", {"eta": "0.2"}, 0.2),
+])
+def test_covariance_release_shows_monte_carlo_optimum_beside_the_bounds(noise, params, cert):
+    from mipcore.attacks import run_canary_audit
+    from mipcore.audit_view import COV_CANARY, COV_DIM, N_RECORDS
+
+    at = load(mech="covariance", noise=noise, **params)
+    assert_clean(at)
+    assert not at.warning
+    body = " ".join(texts(at))
+    assert "second-moment estimate" in body and "Δ₁ =" in body and "Δ₂ =" in body
+    assert "Monte Carlo" in body and "99 % interval" in body
+    # the page's optimum is the library's, computed independently here
+    ref = run_canary_audit(100, n=N_RECORDS, canary=COV_CANARY, dim=COV_DIM, mechanism="covariance",
+                           noise=noise, epsilon=float(params.get("eps", 1.0)),
+                           eta=float(params.get("eta", 0.1)), rng=0)
+    from appkit import fmt_num
+    assert metric(at, "True η of this mechanism (Prop. 2, Monte Carlo)") == fmt_num(ref.exact_eta)
+    assert num(metric(at, "certified η upper bound")) == pytest.approx(cert, abs=1e-4)
+    # upper beside lower: the measured bound and the optimum's interval stay under the certificate
+    assert num(metric(at, "η lower bound")) <= cert
+    assert ref.exact_interval[0] - 0.5 <= cert
+    # the measured accuracy of the optimal attacker agrees with the Monte Carlo optimum
+    acc = num(metric(at, "Accuracy"))
+    lo, hi = ref.exact_interval
+    sd = (0.25 / 10_000) ** 0.5
+    assert lo - 5 * sd <= acc <= hi + 5 * sd
