@@ -168,6 +168,20 @@ class NoiseLaw:
             return NoiseLaw("laplace", self.scale * self.sigma[0])
         return self
 
+    def sample_nd(self, count: int, d: int, rng) -> np.ndarray:
+        """``count`` draws of d-dimensional noise, shape (count, d): Laplace/Gaussian independent
+        per coordinate, ``theorem9`` by radius Gamma(d, c) times a cone-distributed direction."""
+        gen = as_generator(rng)
+        if self.kind == "none":
+            return np.zeros((count, d))
+        if self.kind == "laplace":
+            return gen.laplace(0.0, self.scale, size=(count, d))
+        if self.kind == "gaussian":
+            return gen.normal(0.0, self.scale, size=(count, d))
+        if len(self.sigma) != d:
+            raise ValueError(f"noise has {len(self.sigma)} sigmas but the outputs have dimension {d}")
+        return _theorem9_draws(np.asarray(self.sigma), self.M, self.scale, count, gen)
+
     def sample(self, size, rng) -> np.ndarray:
         """Draws of shape ``size`` (1-D laws) from ``rng`` (Generator or int seed)."""
         gen = as_generator(rng)
@@ -781,12 +795,7 @@ def optimal_attack_accuracy_mc(outputs_in, outputs_out, noise, *, samples: int =
     is_in = gen.random(n_samples) < pi
     base = np.where(is_in[:, None], a_in[gen.integers(a_in.shape[0], size=n_samples)],
                     a_out[gen.integers(a_out.shape[0], size=n_samples)])
-    if law.kind == "laplace":
-        y = base + gen.laplace(0.0, law.scale, size=base.shape)
-    elif law.kind == "gaussian":
-        y = base + gen.normal(0.0, law.scale, size=base.shape)
-    else:
-        y = base + _theorem9_draws(np.asarray(law.sigma), law.M, law.scale, n_samples, gen)
+    y = base + law.sample_nd(n_samples, d, gen)
     def log_mix(atoms):
         vals, counts = np.unique(atoms, axis=0, return_counts=True)
         return _log_mixture(y, vals, counts.astype(float), law) - math.log(atoms.shape[0])
@@ -1428,19 +1437,6 @@ def covariance_audit_records(n: int = 8, dim: int = 2, canary=3.0, data=None) ->
     return np.vstack([base, c[None, :]])
 
 
-def _sample_release_noise(law: NoiseLaw, trials: int, dim: int, gen) -> np.ndarray:
-    """Noise draws of shape (trials,) for dim = 1 and (trials, dim) otherwise."""
-    if dim == 1:
-        return law.sample(trials, gen)
-    if law.is_none:
-        return np.zeros((trials, dim))
-    if law.kind == "laplace":
-        return gen.laplace(0.0, law.scale, size=(trials, dim))
-    if law.kind == "gaussian":
-        return gen.normal(0.0, law.scale, size=(trials, dim))
-    return _theorem9_draws(np.asarray(law.sigma), law.M, law.scale, trials, gen)
-
-
 def _pair_sensitivity(v: np.ndarray, k: int) -> tuple[float, float]:
     """``max_{i,j} ||v_i − v_j||_1 / k`` and the L2 version: replacing record i by record j."""
     v2 = v[:, None] if v.ndim == 1 else v
@@ -1598,7 +1594,7 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=None, noise: st
             exact_eta, exact_iv, method = exact_acc - 0.5, (lo, hi), "monte carlo"
     pick = gen.integers(outputs.shape[0], size=trials)
     labels = member[pick]
-    y = outputs[pick] + _sample_release_noise(law, trials, out_dim, gen)
+    y = outputs[pick] + (law.sample(trials, gen) if out_dim == 1 else law.sample_nd(trials, out_dim, gen))
     if attacker == "distance":
         # not optimal: ||y − m_out|| − ||y − m_in||, m_in / m_out = mean output over halves with / without x*
         m_in, m_out = np.mean(outputs[member], axis=0), np.mean(outputs[~member], axis=0)
