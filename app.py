@@ -13,18 +13,19 @@ import streamlit as st
 import appkit
 from mipcore.bounds import attacker_accuracy, epsilon_from_eta
 
-# name: (script, title, url path, icon). The url path is the script's file stem on purpose:
-# Streamlit still scans pages/ in its legacy mode and resolves the very first request of a
-# fresh server by file stem; any other path shows a spurious "Page not found" dialog there.
+# name: (script, title, url path, icon). The page scripts live in app_pages/, not pages/: a
+# folder named pages/ beside app.py switches Streamlit into its legacy multipage mode until
+# the first visit of "/" (deep links on a fresh server then bypass this file, its navigation
+# and page config, and list every file of the folder as a page). URL paths are the file stems.
 PAGES = {
-    "eta_epsilon": ("pages/eta_epsilon.py", "η and ε (Theorems 4 and 8)", "eta_epsilon", "⚖️"),
-    "noise_vs_eta": ("pages/noise_vs_eta.py", "Noise vs η (Figure 1)", "noise_vs_eta", "📈"),
-    "proposition11": ("pages/proposition11.py", "Proposition 11", "proposition11", "🧮"),
-    "covariance": ("pages/covariance.py", "Synthetic covariance (Figure 2)", "covariance", "🧪"),
-    "wrap": ("pages/wrap_statistic.py", "Wrap your own statistic", "wrap_statistic", "🎁"),
-    "looseness": ("pages/bounds_looseness.py", "How loose are the bounds?", "bounds_looseness", "🔍"),
-    "audit": ("pages/audit.py", "Audit a mechanism", "audit", "🕵️"),
-    "mace": ("pages/mace.py", "Estimate leakage from samples (MACE)", "mace", "📊"),
+    "eta_epsilon": ("app_pages/eta_epsilon.py", "η and ε (Theorems 4 and 8)", "eta_epsilon", "⚖️"),
+    "noise_vs_eta": ("app_pages/noise_vs_eta.py", "Noise vs η (Figure 1)", "noise_vs_eta", "📈"),
+    "proposition11": ("app_pages/proposition11.py", "Proposition 11", "proposition11", "🧮"),
+    "covariance": ("app_pages/covariance.py", "Synthetic covariance (Figure 2)", "covariance", "🧪"),
+    "wrap": ("app_pages/wrap_statistic.py", "Wrap your own statistic", "wrap_statistic", "🎁"),
+    "looseness": ("app_pages/bounds_looseness.py", "How loose are the bounds?", "bounds_looseness", "🔍"),
+    "audit": ("app_pages/audit.py", "Audit a mechanism", "audit", "🕵️"),
+    "mace": ("app_pages/mace.py", "Estimate leakage from samples (MACE)", "mace", "📊"),
 }
 
 

@@ -1,7 +1,7 @@
 """Streamlit-side helpers shared by the pages of MIP Explorer.
 
 ``mipcore`` never imports Streamlit; everything that touches the UI lives here or
-in ``pages/``. Pages stay thin: widgets -> one mipcore call -> figure/table/text.
+in ``app_pages/``. Pages stay thin: widgets -> one mipcore call -> figure/table/text.
 """
 
 from .charts import chart_with_csv, fmt_num

@@ -29,7 +29,7 @@ class AppPage:
     """One page of the app: ``script`` is None for the home page (a function page)."""
 
     name: str  # "home" or the PAGES key
-    script: str | None  # path relative to app.py, e.g. "pages/eta_epsilon.py"
+    script: str | None  # path relative to app.py, e.g. "app_pages/eta_epsilon.py"
     title: str
     url_path: str  # "" for home
 
@@ -71,7 +71,7 @@ def declared_pages() -> dict[str, tuple[str, str, str, str]]:
 def apptest():
     """Factory: ``apptest(page=None, query=None)`` -> an ``AppTest`` of app.py, already run.
 
-    ``page`` is an :class:`AppPage`, a script path ("pages/x.py") or None for home.
+    ``page`` is an :class:`AppPage`, a script path ("app_pages/x.py") or None for home.
     ``query`` seeds ``st.query_params`` for the run on that page (as a shared link would).
     """
     from streamlit.testing.v1 import AppTest

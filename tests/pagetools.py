@@ -15,7 +15,7 @@ APP = str(ROOT / "app.py")
 
 
 def load(page: str, *, via_app: bool = True, timeout: float = 60, **params: str) -> AppTest:
-    """Run ``page`` ("pages/x.py") with ``params`` as the URL's query, as a shared link would.
+    """Run ``page`` ("app_pages/x.py") with ``params`` as the URL's query, as a shared link would.
 
     ``via_app=True`` runs app.py (st.navigation, shared page config) and switches to the page
     -- the way a user reaches it; the query is set after the home page's run so that only

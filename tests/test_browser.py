@@ -18,6 +18,7 @@ Streamlit DOM hooks used (checked against Streamlit 1.67):
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -93,9 +94,9 @@ def _health(url: str) -> str | None:
         return None
 
 
-@pytest.fixture(scope="session")
-def server(chromium_path):
-    """``streamlit run app.py`` on a free loopback port; yields its base URL."""
+@contextlib.contextmanager
+def _streamlit_server():
+    """``streamlit run app.py`` on a free loopback port; yields its base URL, then stops it."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
@@ -132,6 +133,13 @@ def server(chromium_path):
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server(chromium_path):
+    """One server for the session; yields its base URL."""
+    with _streamlit_server() as url:
+        yield url
 
 
 @pytest.fixture
@@ -269,3 +277,37 @@ def test_audit_deep_link_runs_the_covariance_release(page, server):
     assert "second-moment estimate" in main and "Monte Carlo" in main, main[:2000]
     assert page.locator('[data-testid="stAlertContentWarning"]').count() == 0
     assert "mech=covariance" in page.url
+
+
+def test_deep_link_on_a_fresh_server_goes_through_app_navigation(browser, chromium_path):
+    """The first request of a new server is a shared deep link (no one has opened "/" yet).
+
+    It must run under app.py's st.navigation: its sidebar (titles, Home first, no helper
+    modules) and its wide layout. With the page scripts in a folder named pages/, Streamlit
+    ran such a request in its legacy multipage mode instead.
+    """
+    with _streamlit_server() as url:
+        context = browser.new_context(viewport=VIEWPORT)
+        pg = context.new_page()
+        pg.js_errors = []
+        pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
+        try:
+            open_app(pg, url, "/mace?sep=2")
+            assert_no_exception(pg)
+            links = [t.strip() for t in
+                     pg.locator('[data-testid="stSidebarNav"] a').all_inner_texts() if t.strip()]
+            assert links and "Home" in links[0], links
+            assert any("Estimate leakage from samples" in t for t in links), links
+            assert not any("cache" in t or t == "app" for t in links), links
+            assert pg.locator('[data-testid="stMain"] h1').first.inner_text().startswith(
+                "Estimate leakage from samples")
+            assert pg.locator('[data-testid="stAppViewContainer"]').count() == 1
+            main_width = pg.evaluate(
+                "() => document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
+                ".getBoundingClientRect().width")
+            # app.py's layout="wide": the column fills the viewport beside the sidebar (980 px here);
+            # the default centered layout caps it at 46rem = 736 px
+            assert main_width > 800, main_width
+            assert "sep=2" in pg.url
+        finally:
+            context.close()

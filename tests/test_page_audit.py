@@ -1,4 +1,4 @@
-"""AppTest for the page "Audit a mechanism" (pages/audit.py), run standalone."""
+"""AppTest for the page "Audit a mechanism" (app_pages/audit.py), run standalone."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 import pagetools
 from pagetools import metric, snapshot, texts
 
-PAGE = "pages/audit.py"
+PAGE = "app_pages/audit.py"
 
 
 def load(**params: str) -> AppTest:

@@ -1,4 +1,4 @@
-"""AppTest for the page "How loose are the bounds?" (pages/bounds_looseness.py), run standalone."""
+"""AppTest for the page "How loose are the bounds?" (app_pages/bounds_looseness.py), run standalone."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 import pagetools
 from pagetools import snapshot, texts
 
-PAGE = "pages/bounds_looseness.py"
+PAGE = "app_pages/bounds_looseness.py"
 
 
 def load(**params: str) -> AppTest:

@@ -1,4 +1,4 @@
-"""AppTest for the page "Synthetic covariance (Figure 2)" (pages/covariance.py).
+"""AppTest for the page "Synthetic covariance (Figure 2)" (app_pages/covariance.py).
 
 The page is run standalone (``AppTest.from_file`` on the page script) on small configs
 given through the URL, as a shared link would (``size=4000&R=2``, i.e. n = 4000 and
@@ -20,7 +20,7 @@ from mipcore import covariance as cv
 import pagetools
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = "pages/covariance.py"
+PAGE = "app_pages/covariance.py"
 SMALL = {"size": "4000", "R": "2"}  # the Quick preset with these two changes
 SMALL_CONFIG = cv.ExperimentConfig(n=4000, R=2)  # what the page must build from SMALL
 
@@ -254,7 +254,7 @@ def test_quick_preset_runs_by_itself_even_when_estimated_slow():
 
 def test_registered_in_the_app(declared_pages):
     if "covariance" not in declared_pages:
-        pytest.skip("pages/covariance.py is not registered in app.py's PAGES yet")
+        pytest.skip("app_pages/covariance.py is not registered in app.py's PAGES yet")
     script = declared_pages["covariance"][0]
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.run()  # the home page: AppTest needs one run before switching pages

@@ -1,4 +1,4 @@
-"""AppTest for the page "η and ε (Theorems 4 and 8)" (pages/eta_epsilon.py).
+"""AppTest for the page "η and ε (Theorems 4 and 8)" (app_pages/eta_epsilon.py).
 
 Expected numbers are computed here from Theorem 4 (``000_ece03c98c31c7b12.txt``)
 with the math module, not copied from the page's output.
@@ -17,7 +17,7 @@ import pagetools
 from pagetools import metric, snapshot, texts
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-PAGE = "pages/eta_epsilon.py"
+PAGE = "app_pages/eta_epsilon.py"
 
 
 def load(**params: str) -> AppTest:

@@ -1,4 +1,4 @@
-"""AppTest for the page "Estimate leakage from samples (MACE)" (pages/mace.py), run standalone.
+"""AppTest for the page "Estimate leakage from samples (MACE)" (app_pages/mace.py), run standalone.
 
 The expected true advantage comes from :mod:`mipcore.mace_truth` (itself checked against
 numerical integration in ``tests/test_mace_truth.py``), not from the page's output.
@@ -16,7 +16,7 @@ from mipcore.text import fmt_num
 import pagetools
 from pagetools import metric, snapshot, texts
 
-PAGE = "pages/mace.py"
+PAGE = "app_pages/mace.py"
 
 
 def load(**params: str) -> AppTest:

@@ -1,5 +1,5 @@
-"""AppTest for the page "Noise vs η (Figure 1)" (pages/noise_vs_eta.py, whose code is in
-pages/_noise_vs_eta_page.py).
+"""AppTest for the page "Noise vs η (Figure 1)" (app_pages/noise_vs_eta.py, whose code is in
+app_pages/_noise_vs_eta_page.py).
 
 The verdicts on the paper's claims are recomputed here with
 :func:`mipcore.figure1.paper_claims`, not copied from the page.
@@ -20,7 +20,7 @@ from mipcore import figure1
 import pagetools
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-PAGE = "pages/noise_vs_eta.py"
+PAGE = "app_pages/noise_vs_eta.py"
 PRESET = figure1.PAPER_PRESET
 
 
@@ -125,7 +125,7 @@ def test_cached_figures_serve_exactly_their_own_state(default_page):
     import plotly.graph_objects as go
     import plotly.io as pio
 
-    from pages import _noise_vs_eta_page as impl
+    from app_pages import _noise_vs_eta_page as impl
 
     view = impl._view(tuple(PRESET["ns"]), PRESET["eta_min"], PRESET["eta_max"], PRESET["M"],
                       PRESET["constant"], False, PRESET["log_y"], True)  # the default page's
@@ -136,7 +136,7 @@ def test_cached_figures_serve_exactly_their_own_state(default_page):
 
 
 def test_a_failing_reading_is_a_sentence_and_the_page_goes_on(monkeypatch):
-    from pages import _noise_vs_eta_page as impl
+    from app_pages import _noise_vs_eta_page as impl
 
     def refuse(*args, **kwargs):
         raise ValueError("no reading for these settings")

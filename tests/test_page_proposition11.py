@@ -1,4 +1,4 @@
-"""AppTest for the page "Proposition 11" (pages/proposition11.py).
+"""AppTest for the page "Proposition 11" (app_pages/proposition11.py).
 
 Expected numbers come from ``mipcore.prop11`` (the page must show what mipcore
 computes) and, for small n, from a brute-force enumeration of all halves and all
@@ -26,7 +26,7 @@ import pagetools
 from pagetools import metric, snapshot, texts
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-PAGE = "pages/proposition11.py"
+PAGE = "app_pages/proposition11.py"
 
 
 def load(**params: str) -> AppTest:
@@ -151,9 +151,9 @@ def test_extreme_n_works_without_nan(n):
 
 
 def test_keys_shared_with_the_figure1_page_do_not_break_navigation():
-    """pages/noise_vs_eta.py also uses the keys n (a multiselect there) and M."""
+    """app_pages/noise_vs_eta.py also uses the keys n (a multiselect there) and M."""
     at = load(n="20")
-    at.switch_page("pages/noise_vs_eta.py").run()
+    at.switch_page("app_pages/noise_vs_eta.py").run()
     assert not at.exception, [e.value for e in at.exception]
     at.switch_page(PAGE).run()
     assert not at.exception, [e.value for e in at.exception]

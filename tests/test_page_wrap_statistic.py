@@ -1,4 +1,4 @@
-"""AppTest for the page "Wrap your own statistic" (pages/wrap_statistic.py).
+"""AppTest for the page "Wrap your own statistic" (app_pages/wrap_statistic.py).
 
 The page is run on its own (``AppTest.from_file`` of the page script) and, once app.py
 registers it, through app.py's navigation. Expected numbers come from
@@ -22,7 +22,7 @@ import pagetools
 from pagetools import metric, texts
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = "pages/wrap_statistic.py"
+PAGE = "app_pages/wrap_statistic.py"
 DEFAULTS = dict(src="generated", n=2000, d=3, dseed=0, stat="mean", eta=0.2, M=2,
                 radius="theorem9", B=64, seed=0, widen=1.0)
 NO_DP = "No DP release for"
@@ -356,30 +356,13 @@ def test_absurd_magnitudes_give_numbers_or_a_sentence():
 # --------------------------------------------------------------------------- through app.py
 
 
-ENTRY = '    "wrap": ("pages/wrap_statistic.py", "Wrap your own statistic", "wrap", "🎁"),\n'
-
-
-def navigation_app(tmp_path: Path, declared_pages) -> Path:
-    """app.py if it registers the page; otherwise a copy of app.py with the entry the lead
-    will add (in ``tmp_path``, beside a symlink to the real pages/), so that the page is
-    still tested under st.navigation (where, e.g., a class defined in the page script
-    cannot be pickled by st.cache_data)."""
-    if any(script == PAGE for script, *_ in declared_pages.values()):
-        return ROOT / "app.py"
-    text = (ROOT / "app.py").read_text(encoding="utf-8")
-    head, sep, tail = text.partition("PAGES = {\n")
-    assert sep, "app.py has no `PAGES = {` line"
-    end = tail.index("}\n")
-    (tmp_path / "app.py").write_text(head + sep + tail[:end] + ENTRY + tail[end:], encoding="utf-8")
-    (tmp_path / "pages").symlink_to(ROOT / "pages", target_is_directory=True)
-    return tmp_path / "app.py"
-
-
-def test_through_app_navigation(tmp_path, declared_pages):
-    at = AppTest.from_file(str(navigation_app(tmp_path, declared_pages)), default_timeout=60)
+def test_through_app_navigation():
+    """Under app.py's st.navigation (where, e.g., a class defined in the page script cannot be
+    pickled by st.cache_data), after pages that share its URL keys with other types."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.run()
     assert not at.exception
-    at.switch_page("pages/proposition11.py")
+    at.switch_page("app_pages/proposition11.py")
     at.query_params["n"] = "8"  # proposition11 shares the keys n and M (other types/ranges)
     at.query_params["M"] = "3"
     at.run()
@@ -393,7 +376,7 @@ def test_through_app_navigation(tmp_path, declared_pages):
     assert links == ["proposition11"], links  # the pointer to Proposition 11 is a real link
     at.selectbox(key="stat").set_value("linear regression").run()
     assert not at.exception and len(at.get("plotly_chart")) >= 1
-    at.switch_page("pages/noise_vs_eta.py").run()  # n is a multiselect there
+    at.switch_page("app_pages/noise_vs_eta.py").run()  # n is a multiselect there
     assert not at.exception
     at.switch_page(PAGE).run()
     assert not at.exception and len(at.get("plotly_chart")) >= 1

@@ -5,11 +5,11 @@ MIP noise from Theorem 9 / Corollary 14, DP noise from the Laplace mechanism and
 Theorem 4. The paper's reading of the figure is evaluated by
 :func:`mipcore.figure1.paper_claims`, never restated.
 
-The page's code is in :mod:`pages._noise_vs_eta_page`. Streamlit executes this script from the
+The page's code is in :mod:`app_pages._noise_vs_eta_page`. Streamlit executes this script from the
 top on every rerun (AppTest even recompiles it each run); a module is compiled, and its
 cached functions are created, once per process. So the script only renders.
 """
 
-from pages._noise_vs_eta_page import render
+from app_pages._noise_vs_eta_page import render
 
 render()

@@ -1,10 +1,10 @@
-"""The page "Proposition 11" (its body; ``pages/proposition11.py`` only calls :func:`render`).
+"""The page "Proposition 11" (its body; ``app_pages/proposition11.py`` only calls :func:`render`).
 
 Proposition 11: a natural algorithm whose spread σ stays O(1) while its sensitivity Δ explodes.
 
 Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Proposition 11), Appendix D (proof
 sketch) and Section 5.1. All numbers come from :mod:`mipcore.prop11` (exact /
-certified), through the caches of :mod:`pages._prop11_cache`; the figures from
+certified), through the caches of :mod:`app_pages._prop11_cache`; the figures from
 :mod:`mipcore.plots.prop11_figs`.
 
 Why the body lives in an imported module: Streamlit's ``AppTest`` (the page tests and
@@ -25,8 +25,8 @@ from appkit import fmt_num
 from mipcore import prop11
 from mipcore.noise import dp_laplace_scale, mip_noise_scale
 from mipcore.plots.prop11_figs import naive_float_special_sum
-from pages import _prop11_cache as cache  # the cached calls and figures (decorated once)
-from pages._prop11_cache import N_MAX, N_MIN
+from app_pages import _prop11_cache as cache  # the cached calls and figures (decorated once)
+from app_pages._prop11_cache import N_MAX, N_MIN
 
 N_DEFAULT = 48
 M_OPTIONS = list(range(2, 9))
@@ -287,7 +287,7 @@ def render() -> None:
             "The smaller constant (6.16/η)^(1+2/M) of a "
             "higher M does not make up for it in this example: use M = 2."
         )
-    st.page_link("pages/noise_vs_eta.py", label="See the noise levels for every η: Figure 1",
+    st.page_link("app_pages/noise_vs_eta.py", label="See the noise levels for every η: Figure 1",
                  icon="📈")
 
     st.info(

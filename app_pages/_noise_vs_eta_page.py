@@ -1,4 +1,4 @@
-"""The page "Noise vs η (Figure 1)": its code, imported by ``pages/noise_vs_eta.py``.
+"""The page "Noise vs η (Figure 1)": its code, imported by ``app_pages/noise_vs_eta.py``.
 
 Section 5.1 of ``000_ece03c98c31c7b12.txt`` (Figure 1) on the Proposition 11 dataset:
 MIP noise from Theorem 9 / Corollary 14, DP noise from the Laplace mechanism and
@@ -13,8 +13,8 @@ tests, ``benchmarks/rerun.py``) even recompiles the whole script, with Streamlit
 AST pass, on every run (≈ 14 ms for this page's 2,700 AST nodes). A module is compiled and
 imported once per process; the page script only calls :func:`render`.
 
-Not a page: ``app.py`` lists its pages. Streamlit still reads every ``pages/*.py`` (a
-``pages/`` folder switches on its old multipage mode, which checks that their URL paths are
+Not a page: ``app.py`` lists its pages. Streamlit still reads every ``app_pages/*.py`` (a
+``app_pages/`` folder switches on its old multipage mode, which checks that their URL paths are
 unique), so this file's name must not reduce to a page's URL path: ``_noise_vs_eta.py``
 would clash with ``noise_vs_eta.py``.
 
@@ -324,7 +324,7 @@ def _reading(ns: list[int], eta_min: float, eta_max: float, M: int, c: float, si
 
 # ================================================================== the page
 def render() -> None:
-    """The whole page, top to bottom (``pages/noise_vs_eta.py`` calls this on every rerun)."""
+    """The whole page, top to bottom (``app_pages/noise_vs_eta.py`` calls this on every rerun)."""
     st.title("Noise vs η (Figure 1)")
     appkit.messages()
     st.markdown(

@@ -1,4 +1,4 @@
-"""Cached computations and figures of the page "Proposition 11" (pages/proposition11.py).
+"""Cached computations and figures of the page "Proposition 11" (app_pages/proposition11.py).
 
 Not a page (``app.py`` lists its pages explicitly; this module is only imported).
 The cached functions are decorated here, once per process: a decorator in a page

@@ -144,7 +144,7 @@ def _multiple_of_b_step(b) -> None:
 def _prop11_link() -> None:
     label = "Proposition 11: an algorithm whose σ stays O(1) while Δ explodes"
     try:
-        st.page_link("pages/proposition11.py", label=label, icon="🧮")
+        st.page_link("app_pages/proposition11.py", label=label, icon="🧮")
     except StreamlitPageNotFoundError:  # the page run on its own, outside app.py's navigation
         st.markdown(f"See the page **{label}** of the full app (`streamlit run app.py`).")
 
