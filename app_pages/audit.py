@@ -204,7 +204,7 @@ with appkit.guard("The ROC chart"):
     fpr, tpr = thin_roc(fpr, tpr)
     dp_eps = eps if noise == "laplace" else None
     mu = eps if noise == "gaussian" else None
-    fig, data = audit_roc_figure(fpr, tpr, eta_ub=eta_ub, eps=dp_eps, gdp_mu=mu,
+    fig, data = appkit.cached_figure(audit_roc_figure, fpr, tpr, eta_ub=eta_ub, eps=dp_eps, gdp_mu=mu,
                                  title=f"ROC of the attack over {int(trials):,} trials")
     appkit.chart_with_csv(fig, data, "audit_roc", key="audit_roc_chart")
     st.markdown(

@@ -86,7 +86,7 @@ with appkit.guard("The η curves", stop=True):
     dem = _demanded(n, target, M, constant)
 
 st.subheader("η against the noise scale")
-fig1 = eta_vs_scale_figure(curves, n=n, target_eta=target, demanded=dem, log_y=log_y)
+fig1 = appkit.cached_figure(eta_vs_scale_figure, curves, n=n, target_eta=target, demanded=dem, log_y=log_y)
 appkit.chart_with_csv(fig1, curves, f"eta_vs_scale_n{n}", key="loose_eta_chart",
                       caption=f"σ_{M} = {fmt_num(sigma)} (certified moment bound), "
                               f"Δ = {fmt_num(delta_sens)} (exact sensitivity). Diamonds: the "
@@ -117,7 +117,7 @@ table = pd.DataFrame({
 table["times_the_sufficient_noise"] = table["scale"] / dem["sufficient"]
 left, right = st.columns([3, 2])
 with left:
-    appkit.chart_with_csv(demanded_figure(table, target_eta=target), table,
+    appkit.chart_with_csv(appkit.cached_figure(demanded_figure, table, target_eta=target), table,
                           f"noise_needed_n{n}", key="loose_needed_chart")
 with right:
     st.dataframe(
@@ -151,7 +151,7 @@ with appkit.guard("The Theorem 4 construction"):
     exact_acc = np.asarray(theorem4_tightness_accuracy(eps, delta), dtype=float)
     bound = delta + (1 - delta) / (1 + np.exp(-eps))
     t4 = pd.DataFrame({"epsilon": eps, "exact_accuracy": exact_acc, "theorem4_bound": bound})
-    appkit.chart_with_csv(tightness_figure(t4, delta=delta), t4, "theorem4_tightness",
+    appkit.chart_with_csv(appkit.cached_figure(tightness_figure, t4, delta=delta), t4, "theorem4_tightness",
                           key="loose_t4_chart")
     gap = float(np.max(np.abs(exact_acc - bound)))
     st.markdown(
@@ -171,7 +171,7 @@ with appkit.guard("The Theorem 5 counterexamples"):
         "eta_indicator_000": np.asarray(theorem5_indicator_eta(ns), dtype=float),
         "eta_publish_003": np.asarray(theorem5_publish_eta(ns, q), dtype=float),
     })
-    appkit.chart_with_csv(theorem5_figure(t5, q=q, log_y=log_y), t5, "theorem5_counterexamples",
+    appkit.chart_with_csv(appkit.cached_figure(theorem5_figure, t5, q=q, log_y=log_y), t5, "theorem5_counterexamples",
                           key="loose_t5_chart")
     eta_n = float(theorem5_indicator_eta(n))
     st.markdown(

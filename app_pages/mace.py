@@ -151,9 +151,9 @@ with appkit.guard("The samples chart"):
     grid = np.linspace(float(edges[0]), float(edges[-1]), 400)
     p_true, q_true = mace_truth.densities(shape, sep, grid)
     f_true = mace.privacy_loss(p_true, q_true, p)
-    fig1, data1 = samples_loss_figure(
-        members, nonmembers, edges=edges, grid=grid, p_true=p_true, q_true=q_true, f_true=f_true,
-        points=res.points[keep], f_hat=res.f_hat[keep], f_lower=res.f_lower[keep],
+    fig1, data1 = appkit.cached_figure(
+        samples_loss_figure, members, nonmembers, edges=edges, grid=grid, p_true=p_true,
+        q_true=q_true, f_true=f_true, points=res.points[keep], f_hat=res.f_hat[keep], f_lower=res.f_lower[keep],
         f_upper=res.f_upper[keep], method=est)
     appkit.chart_with_csv(fig1, data1, "mace_samples_loss", key="mace_chart_loss")
     st.markdown(
@@ -168,7 +168,8 @@ with appkit.guard("The samples chart"):
 # ---------------------------------------------------------------- chart 2
 st.subheader("Estimated advantage against the truth and the DP bound")
 with appkit.guard("The advantage chart"):
-    fig2, data2 = advantage_figure(
+    fig2, data2 = appkit.cached_figure(
+        advantage_figure,
         plugin=res.plugin, algorithm1=res.algorithm1, mean_interval=res.mean_interval,
         heldout=res.heldout, heldout_lower=res.heldout_lower, truth=truth, tanh_bound=bound,
         epsilon=float(eps))
@@ -184,7 +185,7 @@ with appkit.guard("The advantage chart"):
 st.subheader("The plug-in estimate drifts above the truth at small N")
 with appkit.guard("The drift chart"):
     ns, out = drift(shape, float(sep), int(seed), est, int(bins), float(bw), float(p))
-    fig3, data3 = drift_figure(ns, out[0], out[1], out[2], truth=truth)
+    fig3, data3 = appkit.cached_figure(drift_figure, ns, out[0], out[1], out[2], truth=truth)
     appkit.chart_with_csv(fig3, data3, "mace_drift", key="mace_chart_drift")
     gap_small = float(out[0, 0].mean() - truth)
     gap_large = float(out[0, -1].mean() - truth)

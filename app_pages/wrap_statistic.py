@@ -381,13 +381,13 @@ else:
 # ---------------------------------------------------------------- charts
 st.subheader("4. How far each release lands from θ")
 appkit.chart_with_csv(
-    error_figure(out["errors"]), out["errors"], f"wrap_error_{stat.replace(' ', '_')}",
+    appkit.cached_figure(error_figure, out["errors"]), out["errors"], f"wrap_error_{stat.replace(' ', '_')}",
     key="wrap_error",
     caption="One release of each kind (the numbers in the table). The y axis is logarithmic, "
             "labelled at powers of 10." + ("" if dp_ok else " No DP bar: no DP release."),
 )
 appkit.chart_with_csv(
-    spread_figure(spread), spread, f"wrap_spread_{stat.replace(' ', '_')}", key="wrap_spread",
+    appkit.cached_figure(spread_figure, spread), spread, f"wrap_spread_{stat.replace(' ', '_')}", key="wrap_spread",
     caption=f"{DRAWS} further releases of the same θ with fresh noise (same σ"
             + (", same Laplace scale" if dp_ok else "") + "): dots are median |noise|, bars span "
             "10 % to 90 %; the black dash is σ_j. What to notice: "

@@ -4,7 +4,7 @@
 in ``app_pages/``. Pages stay thin: widgets -> one mipcore call -> figure/table/text.
 """
 
-from .charts import chart_with_csv, fmt_num
+from .charts import cached_figure, chart_with_csv, fmt_num
 from .errors import guard
 from .state import (
     messages,
@@ -18,6 +18,7 @@ from .state import (
 )
 
 __all__ = [
+    "cached_figure",
     "chart_with_csv",
     "fmt_num",
     "guard",

@@ -6,9 +6,34 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from mipcore.plots import ReadOnlyFigure
 from mipcore.text import fmt_num
 
-__all__ = ["chart_with_csv", "csv_bytes", "fmt_num"]
+__all__ = ["cached_figure", "chart_with_csv", "csv_bytes", "fmt_num"]
+
+_FIGURE_CACHES: dict = {}
+
+
+def cached_figure(builder, /, *args, **kwargs):
+    """``builder(*args, **kwargs)``, remembered per argument values for the server's lifetime.
+
+    Building and validating a Plotly figure costs several ms, and most reruns change one
+    control while most charts stay as they were. The cache is ``st.cache_resource`` (the same
+    objects for every session, no pickling), created once per builder and process, not on
+    every rerun as a decorator in a page script would be. So a builder must return figures
+    that are never modified afterwards (``mipcore.plots.freeze``; a figure that is not frozen
+    is rejected) and data the page only reads.
+    """
+    key = (builder.__module__, builder.__qualname__)
+    wrapped = _FIGURE_CACHES.get(key)
+    if wrapped is None:
+        wrapped = _FIGURE_CACHES[key] = st.cache_resource(show_spinner=False, max_entries=64)(builder)
+    out = wrapped(*args, **kwargs)
+    fig = out[0] if isinstance(out, tuple) else out
+    if not isinstance(fig, ReadOnlyFigure):
+        raise TypeError(f"{key[1]} returned a {type(fig).__name__}, not a frozen figure "
+                        "(mipcore.plots.freeze): a shared cached figure must never change")
+    return out
 
 
 def chart_with_csv(fig, data: pd.DataFrame, name: str, *, key: str | None = None,

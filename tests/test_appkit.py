@@ -523,3 +523,40 @@ def test_a_shared_link_reproduces_the_view_without_warnings(move):
     fresh = run(ALL_WIDGETS, link)
     assert warnings(fresh) == [], f"the link {link} warns when opened: {warnings(fresh)}"
     assert _state(fresh) == _state(at)
+
+
+# --------------------------------------------------------------------------- cached_figure
+
+_BUILDS = []
+
+
+def _frozen_builder(n, *, colour="red"):
+    """A figure builder that counts its calls (module level: the cache keys on the function)."""
+    from mipcore.plots import freeze
+    import plotly.graph_objects as go
+
+    _BUILDS.append((n, colour))
+    return freeze(go.Figure(data=[dict(type="bar", x=[0], y=[n], marker=dict(color=colour))])), {"n": n}
+
+
+def _plain_builder(n):
+    import plotly.graph_objects as go
+
+    return go.Figure(data=[dict(type="bar", x=[0], y=[n])])
+
+
+def test_cached_figure_builds_once_per_argument_values():
+    _BUILDS.clear()
+    a = appkit.cached_figure(_frozen_builder, 3, colour="blue")
+    b = appkit.cached_figure(_frozen_builder, 3, colour="blue")
+    assert a[0] is b[0] and _BUILDS == [(3, "blue")]  # the same object, built once
+    c = appkit.cached_figure(_frozen_builder, 4, colour="blue")
+    d = appkit.cached_figure(_frozen_builder, 3, colour="green")
+    assert c[0] is not a[0] and d[0] is not a[0]
+    assert _BUILDS == [(3, "blue"), (4, "blue"), (3, "green")]
+    assert c[0].to_dict()["data"][0]["y"] == [4]
+
+
+def test_cached_figure_rejects_a_figure_that_is_not_frozen():
+    with pytest.raises(TypeError, match="not a frozen figure"):
+        appkit.cached_figure(_plain_builder, 1)

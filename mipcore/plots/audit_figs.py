@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from scipy import stats
 
 from mipcore.bounds import tpr_bound_dp, tpr_bound_mip
+from mipcore.plots import freeze
 
 __all__ = ["audit_roc_figure"]
 
@@ -49,12 +50,12 @@ def audit_roc_figure(fpr, tpr, *, eta_ub: float, eps: float | None, gdp_mu: floa
         table["tpr_gdp_bound"] = gdp
     traces.append(dict(type="scatter", x=fpr, y=tpr, mode="lines", name="likelihood-ratio attack (measured)",
                        line=dict(color=_ATTACK, width=3)))
-    fig = go.Figure(
+    fig = freeze(go.Figure(
         data=traces,
         layout=dict(title=dict(text=title), xaxis=dict(title="false-positive rate", range=[0, 1]),
                     yaxis=dict(title="true-positive rate", range=[0, 1.02]), height=460,
                     legend=dict(orientation="h", y=-0.2), margin=dict(t=50)),
-    )
+    ))
     grid_df = pd.DataFrame(table)
     roc_df = pd.DataFrame({"fpr_attack": fpr, "tpr_attack": tpr})
     data = pd.concat([grid_df, roc_df], axis=1)

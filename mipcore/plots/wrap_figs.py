@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from mipcore.plots import freeze
+
 __all__ = ["MIP_COLOR", "DP_COLOR", "error_frame", "error_figure", "spread_frame", "spread_figure"]
 
 MIP_COLOR = "#d62728"  # MIP: noise scaled by the spread sigma
@@ -93,7 +95,7 @@ def error_figure(frame: pd.DataFrame, *, height: int = 400) -> go.Figure:
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
         showlegend=True,  # also with the MIP bars alone (no DP release)
     )
-    return go.Figure(data=data, layout=layout)
+    return freeze(go.Figure(data=data, layout=layout))
 
 
 def spread_frame(labels: Sequence[str], sigma, mip_noise, dp_noise=None,
@@ -154,4 +156,4 @@ def spread_figure(frame: pd.DataFrame, *, height: int = 440) -> go.Figure:
         yaxis=_log_axis(frame["q10"], frame["q90"], frame["sigma"]),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
     )
-    return go.Figure(data=data, layout=layout)
+    return freeze(go.Figure(data=data, layout=layout))
