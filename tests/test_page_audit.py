@@ -150,3 +150,16 @@ def test_covariance_release_shows_monte_carlo_optimum_beside_the_bounds(noise, p
     lo, hi = ref.exact_interval
     sd = (0.25 / 10_000) ** 0.5
     assert lo - 5 * sd <= acc <= hi + 5 * sd
+
+
+@pytest.mark.parametrize("params", [
+    {"mech": "covariance", "noise": "none", "trap": "true", "tau": "5.0"},
+    {"mech": "covariance", "noise": "none", "attacker": "distance", "trap": "true"},
+    {"mech": "covariance", "noise": "laplace", "eps": "10.0", "N": "100", "trap": "true"},
+    {"mech": "covariance", "noise": "mip", "eta": "0.5", "tau": "5.0", "conf": "0.99"},
+])
+def test_covariance_release_extremes_give_sentences_not_errors(params):
+    at = load(**params)
+    assert_clean(at)
+    assert not at.warning
+    assert metric(at, "ε lower bound (measured)")
