@@ -306,6 +306,36 @@ def test_mc_theorem9_noise_in_2d_respects_the_certified_eta():
     assert lo <= 0.5 + eta
 
 
+def test_mc_interval_covers_the_exact_value_at_its_level():
+    """Coverage over 400 seeds against the exact 1-D Laplace value (α = 0.1, so ≥ 90 % must cover;
+    misses ~ Binomial(400, ≤ 0.1): allow 0.1 + 3 sd). Both a real leak and a tiny one (where
+    the empirical Bernstein half of the interval is the narrow one)."""
+    rng = np.random.default_rng(11)
+    a_in, a_out = rng.normal(size=5), rng.normal(size=5) + 0.8
+    for scale in (0.7, 40.0):
+        exact = optimal_attack_accuracy(a_in, a_out, ("laplace", scale))
+        misses = 0
+        for seed in range(400):
+            _, lo, hi = optimal_attack_accuracy_mc(a_in, a_out, ("laplace", scale), samples=2000,
+                                                   rng=seed, confidence=0.9)
+            misses += not (lo <= exact <= hi)
+        assert misses / 400 <= 0.1 + 3 * math.sqrt(0.1 * 0.9 / 400), (scale, misses)
+
+
+def test_mc_interval_is_narrow_for_a_small_leak_and_never_wider_than_hoeffding():
+    rng = np.random.default_rng(12)
+    a_in, a_out = rng.normal(size=5), rng.normal(size=5) + 0.8
+    n, alpha = 50_000, 0.01
+    hoeffding = 0.5 * math.sqrt(math.log(4 / alpha) / (2 * n))  # in accuracy units
+    for scale, narrow in ((0.7, False), (200.0, True)):
+        exact = optimal_attack_accuracy(a_in, a_out, ("laplace", scale))
+        _, lo, hi = optimal_attack_accuracy_mc(a_in, a_out, ("laplace", scale), samples=n, rng=3)
+        assert lo <= exact <= hi
+        assert (hi - lo) <= 2 * hoeffding + 1e-15
+        if narrow:  # |tanh| ~ 1e-3 everywhere: variance ~1e-6, half-width ~ 7 log(800)/(3n) ≪ Hoeffding
+            assert hi - lo < 0.05 * 2 * hoeffding, (hi - lo, hoeffding)
+
+
 # --------------------------------------------------------------------------- Theorem 4 tightness
 
 
