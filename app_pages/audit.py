@@ -11,7 +11,13 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num
-from mipcore.attacks import AUDIT_MC_SAMPLES, COVARIANCE_AUDIT_LR, COVARIANCE_AUDIT_T, roc_points, run_canary_audit
+from mipcore.attacks import (
+    AUDIT_MC_SAMPLES,
+    COVARIANCE_AUDIT_LR,
+    COVARIANCE_AUDIT_T,
+    roc_points,
+    run_canary_audit,
+)
 from mipcore.audit_view import (
     CANARY,
     COV_CANARY,
