@@ -40,6 +40,7 @@ Methods.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
@@ -69,6 +70,9 @@ __all__ = [
     "dpsgd",
     "run_experiment",
     "summarize",
+    "mip_label",
+    "mip_label_parts",
+    "dp_label",
     "Verdict",
     "paper_claims",
 ]
@@ -400,19 +404,44 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[float, str], No
     return pd.DataFrame(rows)
 
 
+_RADIUS_LABEL = {"theorem9": "Gamma radius, Thm 9", "as_printed": "Laplace radius, as printed"}
+_MIP_LABEL = re.compile(r"MIP M=(\d+) \((.+)\)")
+
+
+def mip_label(M: int, radius: str) -> str:
+    """The curve label of MIP with moment order M and a radius law, e.g. "MIP M=4 (Gamma radius, Thm 9)"."""
+    if radius not in _RADIUS_LABEL:
+        raise ValueError(f"radius={radius!r} is not one of {RADIUS_VARIANTS}")
+    return f"MIP M={int(M)} ({_RADIUS_LABEL[radius]})"
+
+
+def mip_label_parts(label: str) -> tuple[int, str] | None:
+    """``(M, radius)`` of a label made by :func:`mip_label`, or None for any other curve."""
+    m = _MIP_LABEL.fullmatch(label)
+    if m is None:
+        return None
+    radius = next((k for k, v in _RADIUS_LABEL.items() if v == m.group(2)), None)
+    return None if radius is None else (int(m.group(1)), radius)
+
+
+def dp_label(calibration: str) -> str:
+    """The curve label of DP-SGD with a calibration, e.g. "DP-SGD (paper calibration)"."""
+    return f"DP-SGD ({calibration} calibration)"
+
+
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
     """Mean and standard error of the mean over runs, per method/variant and eta.
 
-    Adds a ``label`` column naming the curve (e.g. "MIP M=4 (Gamma radius, Thm 9)").
+    Adds a ``label`` column naming the curve (:func:`mip_label`, :func:`dp_label`, or the
+    method's name).
     """
     df = results.copy()
 
     def label(r):
         if r["method"] == "MIP":
-            rad = "Gamma radius, Thm 9" if r["radius"] == "theorem9" else "Laplace radius, as printed"
-            return f"MIP M={int(r['M'])} ({rad})"
+            return mip_label(r["M"], r["radius"])
         if r["method"] == "DP-SGD":
-            return f"DP-SGD ({r['calibration']} calibration)"
+            return dp_label(r["calibration"])
         return r["method"]
 
     df["label"] = df.apply(label, axis=1)
@@ -450,10 +479,9 @@ def paper_claims(summary: pd.DataFrame, Ms: Sequence[int], radii: Sequence[str],
     verdicts: list[Verdict] = []
     rad_name = {"theorem9": "Gamma radius (Theorem 9)", "as_printed": "Laplace radius (as printed)"}
     for radius in radii:
-        mip = {M: curve(f"MIP M={M} ({'Gamma radius, Thm 9' if radius == 'theorem9' else 'Laplace radius, as printed'})")
-               for M in Ms}
+        mip = {M: curve(mip_label(M, radius)) for M in Ms}
         for cal in calibrations:
-            dp = curve(f"DP-SGD ({cal} calibration)")
+            dp = curve(dp_label(cal))
             variant = f"{rad_name[radius]} vs DP-SGD ({cal})"
             # claim 1
             bad = [(M, e) for M in Ms for e in dp.index if e >= 0.1 - 1e-12 and not mip[M][e] < dp[e]]

@@ -515,3 +515,21 @@ def test_config_defaults_and_presets_are_valid():
     for preset in PRESETS.values():
         preset.validated()
     assert PRESETS["Paper"].n == 500_000 and PRESETS["Paper"].R == 10
+
+
+@pytest.mark.parametrize("M", [1, 2, 4, 6, 12])
+@pytest.mark.parametrize("radius", ["theorem9", "as_printed"])
+def test_mip_label_round_trips(M, radius):
+    from mipcore.covariance import mip_label, mip_label_parts
+
+    assert mip_label_parts(mip_label(M, radius)) == (M, radius)
+
+
+def test_other_labels_are_not_mip_labels():
+    from mipcore.covariance import dp_label, mip_label, mip_label_parts
+
+    for label in ("Raw", dp_label("paper"), "DP-SGD z=0 (clipping only)", "MIP M=4 (something else)",
+                  "MIP M=x (Gamma radius, Thm 9)"):
+        assert mip_label_parts(label) is None, label
+    with pytest.raises(ValueError, match="radius="):
+        mip_label(2, "uniform")

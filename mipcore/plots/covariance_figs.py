@@ -22,7 +22,6 @@ to validate and serialise than NumPy arrays (which Plotly base64-encodes).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -30,6 +29,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..covariance import dp_label, mip_label, mip_label_parts
 from ..noise import mip_noise_multiplier
 from ..text import fmt_num
 
@@ -59,19 +59,17 @@ _M_COLOURS = {2: "#d62728", 3: "#e377c2", 4: "#1f77b4", 5: "#17becf", 6: "#2ca02
 _FIXED = {
     "Raw": dict(color=_INK, dash="solid", width=2.5),
     "DP-SGD z=0 (clipping only)": dict(color="#8c564b", dash="dot", width=2.5),
-    "DP-SGD (paper calibration)": dict(color="#ff7f0e", dash="solid", width=3),
-    "DP-SGD (tight calibration)": dict(color="#9467bd", dash="dashdot", width=3),
+    dp_label("paper"): dict(color="#ff7f0e", dash="solid", width=3),
+    dp_label("tight"): dict(color="#9467bd", dash="dashdot", width=3),
 }
 _LEGEND = dict(orientation="v", x=1.01, xanchor="left", y=1.0, yanchor="top",
                groupclick="togglegroup", font=dict(size=12))
 
 
 def _mip_parts(label: str) -> tuple[int, bool] | None:
-    """(M, is_gamma_radius) of a MIP label such as "MIP M=4 (Gamma radius, Thm 9)"."""
-    m = re.match(r"MIP M=(\d+)", label)
-    if m is None:
-        return None
-    return int(m.group(1)), "Gamma" in label
+    """(M, is_gamma_radius) of a MIP curve label (:func:`mipcore.covariance.mip_label`)."""
+    parts = mip_label_parts(label)
+    return None if parts is None else (parts[0], parts[1] == "theorem9")
 
 
 def curve_order(labels: Iterable[str]) -> list[str]:
@@ -214,12 +212,6 @@ REF_ETA = 0.2  # "MIP gets below 1 from eta ~ 0.2": the eta the reading quotes
 _Z0 = "DP-SGD z=0 (clipping only)"
 
 
-def mip_label(M: int, radius: str) -> str:
-    """The curve label :func:`mipcore.covariance.summarize` gives MIP with M and a radius."""
-    rad = "Gamma radius, Thm 9" if radius == "theorem9" else "Laplace radius, as printed"
-    return f"MIP M={M} ({rad})"
-
-
 def _num(x: float, digits: int = 3) -> str:
     """A number for a sentence (3 significant digits by default), never 'nan'."""
     return fmt_num(x, digits)
@@ -262,7 +254,7 @@ def _clipping_text(cfg, summary, results, sigma_norm: float, raw: float) -> str:
     ]
     dp_rows = results[results["method"] == "DP-SGD"]
     for cal in cfg.calibrations:
-        dp = _curve(summary, f"DP-SGD ({cal} calibration)")
+        dp = _curve(summary, dp_label(cal))
         if dp.empty:
             continue
         e_dp, e_z0 = float(dp.loc[eta0]), float(z0.loc[eta0])
