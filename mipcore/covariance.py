@@ -346,7 +346,8 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[float, str], No
     Columns: ``run``, ``eta``, ``method`` ("Raw", "MIP", "DP-SGD", "DP-SGD z=0 (clipping only)"),
     ``M``, ``radius``, ``calibration``, ``z``, ``C``, ``rel_error``. Deterministic given
     ``config.seed`` (run r uses the seed sequence ``(seed, r)``). ``progress(fraction,
-    message)`` is called after each run if given.
+    message)`` is called halfway through each run (after the MIP part) and after it, with
+    a non-decreasing fraction, if given.
     """
     cfg = config.validated()
     sigma = make_sigma(cfg.d, cfg.seed)
@@ -386,6 +387,8 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[float, str], No
                               z=None, C=None, rel_error=float(err)) for e, err in zip(etas, errs_mip)]
 
         # DP-SGD: every calibration's trajectories and the z = 0 clipped run share the passes
+        if progress is not None:  # about half of a run's time is spent before this point
+            progress((run + 0.5) / cfg.R, f"run {run + 1} of {cfg.R}: MIP done, DP-SGD running")
         C = clip_norm(P, x2, rule=cfg.clip_rule, T=cfg.T, lr=cfg.lr, value=cfg.clip_value)
         all_z = np.concatenate([[0.0]] + [zs[cal] for cal in cfg.calibrations])
         finals = dpsgd(P, x2, all_z, C=C, T=cfg.T, lr=cfg.lr, rng=gen)

@@ -343,7 +343,9 @@ def test_run_experiment_shape_and_columns(small_results):
     counts = df["method"].value_counts().to_dict()
     assert counts == {"Raw": cfg.R * E, "MIP": cfg.R * len(cfg.Ms) * len(cfg.radii) * E,
                       "DP-SGD z=0 (clipping only)": cfg.R * E, "DP-SGD": cfg.R * len(cfg.calibrations) * E}
-    assert [f for f, _ in calls] == pytest.approx([(r + 1) / cfg.R for r in range(cfg.R)])
+    # halfway through each run (after MIP) and at its end; never decreasing, ending at 1
+    assert [f for f, _ in calls] == pytest.approx([(r + h) / cfg.R for r in range(cfg.R) for h in (0.5, 1.0)])
+    assert [m for _, m in calls][:2] == ["run 1 of 2: MIP done, DP-SGD running", "run 1 of 2 done"]
     assert np.all(np.isfinite(df["rel_error"])) and np.all(df["rel_error"] >= 0)
     for run, g in df.groupby("run"):
         assert g.loc[g.method == "Raw", "rel_error"].nunique() == 1
