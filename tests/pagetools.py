@@ -6,6 +6,7 @@ Not a test module (no ``test_`` prefix); the page tests import it by name (pytes
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -59,3 +60,48 @@ def metric(at: AppTest, label_start: str) -> str:
     """The value of the one metric whose label starts with ``label_start``."""
     (m,) = [m for m in at.metric if m.label.startswith(label_start)]
     return m.value
+
+
+def assert_clean(at: AppTest, *, banned: tuple[str, ...] = ("nan", "inf"), errors: bool = False) -> None:
+    """No exception; no ``st.error`` unless ``errors``; none of the ``banned`` words (whole words,
+    any case) in the page's text; no NaN in a chart's spec."""
+    assert not at.exception, [e.value for e in at.exception]
+    if not errors:
+        assert not at.error, [e.value for e in at.error]
+    pattern = re.compile(r"\b(" + "|".join(banned) + r")\b", flags=re.IGNORECASE)
+    for t in texts(at):
+        assert not pattern.search(t), t
+    for c in at.get("plotly_chart"):
+        assert not chart_nans(c.proto.spec), "a chart's data holds NaN"
+
+
+def chart_nans(spec: str) -> int:
+    """How many NaN numbers a Plotly JSON spec holds, in plain lists and in the base64 typed
+    arrays Plotly writes for NumPy data (``{"dtype": "f8", "bdata": ...}``; the letters "NaN"
+    can occur inside base64 text, so the spec is decoded, not searched)."""
+    import base64
+    import json
+    import math
+
+    import numpy as np
+
+    count = 0
+
+    def walk(node) -> None:
+        nonlocal count
+        if isinstance(node, float):
+            count += math.isnan(node)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+        elif isinstance(node, dict):
+            if "bdata" in node and "dtype" in node:
+                arr = np.frombuffer(base64.b64decode(node["bdata"]), dtype=np.dtype(node["dtype"]))
+                if arr.dtype.kind == "f":
+                    count += int(np.isnan(arr).sum())
+            else:
+                for v in node.values():
+                    walk(v)
+
+    walk(json.loads(spec))
+    return count

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -21,10 +20,7 @@ def num(text: str) -> float:
 
 
 def assert_clean(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    for t in texts(at):
-        assert not re.search(r"\b(nan|inf)\b", t, flags=re.IGNORECASE), t
+    pagetools.assert_clean(at)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ numerical integration in ``tests/test_mace_truth.py``), not from the page's outp
 
 from __future__ import annotations
 
-import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -14,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from mipcore import mace, mace_truth
 from mipcore.text import fmt_num
 import pagetools
-from pagetools import metric, snapshot, texts
+from pagetools import metric, snapshot
 
 PAGE = "app_pages/mace.py"
 
@@ -24,11 +23,7 @@ def load(**params: str) -> AppTest:
 
 
 def assert_clean(at: AppTest) -> None:
-    assert not at.error
-    for t in texts(at):
-        assert not re.search(r"\b(nan|inf|none)\b", t, flags=re.IGNORECASE), t
-    for c in at.get("plotly_chart"):
-        assert "NaN" not in c.proto.spec
+    pagetools.assert_clean(at, banned=("nan", "inf", "none"))
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,33 @@
+"""The page tests' helper ``pagetools.chart_nans``: it must find NaN in chart data, in plain
+lists and in Plotly's base64 typed arrays, and must not mistake base64 letters for NaN."""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+
+from pagetools import chart_nans
+
+
+def test_counts_nan_in_lists_and_typed_arrays():
+    # NumPy data: Plotly writes base64 typed arrays (plain-list NaN it turns into null)
+    fig = go.Figure(data=[dict(type="scatter", x=np.arange(4.0), y=np.array([1.0, np.nan, np.nan, 3.0]))])
+    assert chart_nans(pio.to_json(fig)) == 2
+    assert chart_nans(pio.to_json(go.Figure(data=[dict(type="scatter", x=[0, 1], y=[1.0, float("nan")])]))) == 0
+    # a NaN literal in a plain list (what json.dumps writes for float('nan'))
+    assert chart_nans('{"data": [{"y": [1.0, NaN, 2.0], "x": [0, 1, 2]}]}') == 1
+
+
+def test_base64_letters_are_not_nan():
+    rng = np.random.default_rng(0)
+    for _ in range(100_000):  # find finite data whose base64 text happens to contain "NaN"
+        arr = rng.normal(size=6)
+        if "NaN" in base64.b64encode(arr.tobytes()).decode():
+            break
+    else:
+        raise AssertionError("no such array found")
+    spec = pio.to_json(go.Figure(data=[dict(type="scatter", x=np.arange(6.0), y=arr)]))
+    assert "NaN" in spec and chart_nans(spec) == 0
