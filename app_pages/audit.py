@@ -29,6 +29,7 @@ from mipcore.audit_view import (
     summarise,
     thin_roc,
 )
+from mipcore.covariance import gd_closed_form
 from mipcore.plots.audit_figs import audit_roc_figure
 
 SEED = 20240501
@@ -133,7 +134,7 @@ else:
     law_text = f"{law.kind.capitalize()} noise of scale {fmt_num(law.scale)}" + (
         f" on each of the {meta['dim']} entries" if meta["dim"] > 1 else "")
 if mech == "covariance":
-    gd = 1.0 - (1.0 - 2.0 * COVARIANCE_AUDIT_LR) ** COVARIANCE_AUDIT_T
+    gd = gd_closed_form(1.0, COVARIANCE_AUDIT_T, COVARIANCE_AUDIT_LR)  # the factor multiplying S
     mech_text = (
         f"the {meta['dim']} entries of gradient descent's second-moment estimate A_T = "
         f"(1 − (1 − 2·{COVARIANCE_AUDIT_LR:g})^{COVARIANCE_AUDIT_T})·S = (1 − {fmt_num(1.0 - gd)})·S, "

@@ -1548,8 +1548,10 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=None, noise: st
     if mechanism == "covariance":
         dim = check_int("dim", dim, 1, 4)
         records = covariance_audit_records(n, dim, 3.0 if canary is None else canary, data)
-        gd = 1.0 - (1.0 - 2.0 * COVARIANCE_AUDIT_LR) ** COVARIANCE_AUDIT_T
-        contrib = gd * (records[:, :, None] * records[:, None, :]).reshape(n, dim * dim)
+        from .covariance import gd_closed_form, outer_products
+
+        # each record's share of A_T = (1 − (1 − 2 lr)^T) S, the base algorithm of Figure 2
+        contrib = gd_closed_form(outer_products(records), COVARIANCE_AUDIT_T, COVARIANCE_AUDIT_LR)
     else:
         canary = 10.0 if canary is None else canary
         canary = float(check_range("canary", canary, -math.inf, math.inf, lo_open=True, hi_open=True))
