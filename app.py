@@ -21,9 +21,19 @@ PAGES = {
     "eta_epsilon": ("app_pages/eta_epsilon.py", "η and ε (Theorems 4 and 8)", "eta_epsilon", "⚖️"),
     "noise_vs_eta": ("app_pages/noise_vs_eta.py", "Noise vs η (Figure 1)", "noise_vs_eta", "📈"),
     "proposition11": ("app_pages/proposition11.py", "Proposition 11", "proposition11", "🧮"),
-    "covariance": ("app_pages/covariance.py", "Synthetic covariance (Figure 2)", "covariance", "🧪"),
+    "covariance": (
+        "app_pages/covariance.py",
+        "Synthetic covariance (Figure 2)",
+        "covariance",
+        "🧪",
+    ),
     "wrap": ("app_pages/wrap_statistic.py", "Wrap your own statistic", "wrap_statistic", "🎁"),
-    "looseness": ("app_pages/bounds_looseness.py", "How loose are the bounds?", "bounds_looseness", "🔍"),
+    "looseness": (
+        "app_pages/bounds_looseness.py",
+        "How loose are the bounds?",
+        "bounds_looseness",
+        "🔍",
+    ),
     "audit": ("app_pages/audit.py", "Audit a mechanism", "audit", "🕵️"),
     "mace": ("app_pages/mace.py", "Estimate leakage from samples (MACE)", "mace", "📊"),
 }
@@ -43,22 +53,49 @@ def home() -> None:
         "sensitivity, MIP can be certified with far less noise than DP (the pages show when, "
         "and when not)."
     )
-    eta = appkit.url_slider("η (the attacker's edge over guessing)", "eta", min_value=0.0,
-                            max_value=0.5, default=0.1, step=0.005, format="%.3f")
+    eta = appkit.url_slider(
+        "η (the attacker's edge over guessing)",
+        "eta",
+        min_value=0.0,
+        max_value=0.5,
+        default=0.1,
+        step=0.005,
+        format="%.3f",
+    )
     acc = attacker_accuracy(eta)
     names = ["Blind guess", f"Best possible attacker under {eta:.3f}-MIP", "Perfect attacker"]
     values = [0.5, acc, 1.0]
     fig = go.Figure(
-        data=[dict(type="bar", x=[v * 100 for v in values], y=names, orientation="h",
-                   marker=dict(color=["#9aa5b1", "#d9534f", "#e0e0e0"]),
-                   text=[f"{v:.1%}" for v in values], textposition="auto",
-                   hovertemplate="%{y}: %{x:.2f} %<extra></extra>")],
-        layout=dict(title=dict(text="How often can an attacker be right about membership?"),
-                    xaxis=dict(title=dict(text="accuracy (%)"), range=[0, 100]),
-                    yaxis=dict(autorange="reversed"), height=280,
-                    margin=dict(l=10, r=10, t=50, b=40),
-                    shapes=[dict(type="line", x0=50, x1=50, y0=0, y1=1, yref="paper",
-                                 line=dict(dash="dot", color="#555"))]),
+        data=[
+            dict(
+                type="bar",
+                x=[v * 100 for v in values],
+                y=names,
+                orientation="h",
+                marker=dict(color=["#9aa5b1", "#d9534f", "#e0e0e0"]),
+                text=[f"{v:.1%}" for v in values],
+                textposition="auto",
+                hovertemplate="%{y}: %{x:.2f} %<extra></extra>",
+            )
+        ],
+        layout=dict(
+            title=dict(text="How often can an attacker be right about membership?"),
+            xaxis=dict(title=dict(text="accuracy (%)"), range=[0, 100]),
+            yaxis=dict(autorange="reversed"),
+            height=280,
+            margin=dict(l=10, r=10, t=50, b=40),
+            shapes=[
+                dict(
+                    type="line",
+                    x0=50,
+                    x1=50,
+                    y0=0,
+                    y1=1,
+                    yref="paper",
+                    line=dict(dash="dot", color="#555"),
+                )
+            ],
+        ),
     )
     data = pd.DataFrame({"who": names, "accuracy": values})
     appkit.chart_with_csv(fig, data, "attacker_accuracy", key="home_chart")
@@ -79,8 +116,10 @@ def home() -> None:
 def main() -> None:
     st.set_page_config(page_title="MIP Explorer", page_icon="🔐", layout="wide")
     pages = [st.Page(home, title="Home", icon="🏠", default=True)]
-    pages += [st.Page(path, title=title, url_path=url, icon=icon)
-              for path, title, url, icon in PAGES.values()]
+    pages += [
+        st.Page(path, title=title, url_path=url, icon=icon)
+        for path, title, url, icon in PAGES.values()
+    ]
     st.navigation(pages).run()
 
 

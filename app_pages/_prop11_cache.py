@@ -49,8 +49,10 @@ def moments(n: int, M: int) -> prop11.Prop11Moments:
     return prop11.output_moments(n, M)
 
 
-@st.cache_data(max_entries=16, show_spinner="Computing Δ and σ for every even n from 4 to 200 "
-                                            "(a few seconds, once)…")
+@st.cache_data(
+    max_entries=16,
+    show_spinner="Computing Δ and σ for every even n from 4 to 200 (a few seconds, once)…",
+)
 def growth(M: int) -> pd.DataFrame:
     return prop11.growth_table(range(N_MIN, N_MAX + 1, 2), M)
 
@@ -77,10 +79,7 @@ def numbers(n: int, M: int) -> Numbers:
     """All the numbers for (n, M), in one cache lookup (each computed via the caches above)."""
     delta, delta_iv, special = sensitivity(n)
     mom2 = moments(n, 2)
-    return Numbers(dataset(n), delta, delta_iv, special, mom2,
-                   moments(n, M) if M != 2 else mom2)
-
-
+    return Numbers(dataset(n), delta, delta_iv, special, mom2, moments(n, M) if M != 2 else mom2)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -105,9 +104,15 @@ def distribution_chart(n: int) -> DistributionChart:
     hist = histogram(n)
     fig = _served(distribution_figure(hist, n=n))
     csv = hist.assign(count=hist["count"].map(str))  # exact integers, as text
-    rows = zip(hist["group"].tolist(), hist["value_min"].tolist(), hist["value_max"].tolist(),
-               hist["probability"].tolist())
+    rows = zip(
+        hist["group"].tolist(),
+        hist["value_min"].tolist(),
+        hist["value_max"].tolist(),
+        hist["probability"].tolist(),
+        strict=True,
+    )
     ordinary = [(lo, hi, pr) for group, lo, hi, pr in rows if group != "special D*"]
     heavy_min, heavy_max, heavy_p = max(ordinary, key=lambda r: r[2])  # first of equal maxima
-    return DistributionChart(fig, csv, float(max(hi for _lo, hi, _pr in ordinary)),
-                             heavy_p, heavy_min, heavy_max)
+    return DistributionChart(
+        fig, csv, float(max(hi for _lo, hi, _pr in ordinary)), heavy_p, heavy_min, heavy_max
+    )

@@ -21,12 +21,12 @@ import math
 import streamlit as st
 
 import appkit
+from app_pages import _prop11_cache as cache  # the cached calls and figures (decorated once)
+from app_pages._prop11_cache import N_MAX, N_MIN
 from appkit import fmt_num
 from mipcore import prop11
 from mipcore.noise import dp_laplace_scale, mip_noise_scale
 from mipcore.plots.prop11_figs import naive_float_special_sum
-from app_pages import _prop11_cache as cache  # the cached calls and figures (decorated once)
-from app_pages._prop11_cache import N_MAX, N_MIN
 
 N_DEFAULT = 48
 M_OPTIONS = list(range(2, 9))
@@ -83,16 +83,24 @@ def render() -> None:
     c_n, c_m = st.columns([3, 1])
     with c_n:
         n = appkit.url_slider(
-            "n (dataset size, even)", "n", min_value=N_MIN, max_value=N_MAX, default=N_DEFAULT,
-            step=2, validate=_even,
+            "n (dataset size, even)",
+            "n",
+            min_value=N_MIN,
+            max_value=N_MAX,
+            default=N_DEFAULT,
+            step=2,
+            validate=_even,
             help="The dataset has n numbers; the algorithm is run on random halves (k = n/2 "
-                 "records).",
+            "records).",
         )
     with c_m:
         M = appkit.url_select(
-            "moment order M for σ_M", "M", M_OPTIONS, default=2,
+            "moment order M for σ_M",
+            "M",
+            M_OPTIONS,
+            default=2,
             help="σ_M = (E|𝒜(D) − E𝒜(D)|^M)^(1/M); M = 2 is the standard deviation. Theorem 9 "
-                 "works with any M ≥ 2 (noise (6.16/η)^(1+2/M)·σ_M).",
+            "works with any M ≥ 2 (noise (6.16/η)^(1+2/M)·σ_M).",
         )
 
     with appkit.guard("The Proposition 11 example", stop=True):
@@ -118,7 +126,8 @@ def render() -> None:
         f"{_labels[1]:<{_width}} = {-ds.a_offset}\n"
         f"{_labels[2]:<{_width}} = 1/√{C} − {-ds.a_offset}\n"
         f"{_labels[3]:<{_width}} = 1/{C}",
-        language=None, wrap_lines=True,
+        language=None,
+        wrap_lines=True,
     )
     special_subset = "{" + _powers(k - 2, ", ") + ", A}"
     st.markdown(
@@ -132,28 +141,39 @@ def render() -> None:
     st.subheader("Sensitivity and spread, exactly")
     sig_label = _sigma(M)
     m1, m2, m3 = st.columns(3)
-    m1.metric("Δ (sensitivity)", fmt_num(delta),
-              help="Largest |𝒜(D) − 𝒜(D′)| over halves D, D′ that differ in one record "
-                   "(closed form below).")
-    m2.metric("σ = σ₂ (standard deviation)", fmt_num(sigma2),
-              help="Square root of the certified upper end of Var 𝒜(D).")
-    m3.metric(f"{sig_label} (M = {M})", fmt_num(sigmaM),
-              help="(E|𝒜(D) − E𝒜(D)|^M)^(1/M), from the certified upper end of the M-th moment. "
-                   "Equal to σ when M = 2.")
+    m1.metric(
+        "Δ (sensitivity)",
+        fmt_num(delta),
+        help="Largest |𝒜(D) − 𝒜(D′)| over halves D, D′ that differ in one record "
+        "(closed form below).",
+    )
+    m2.metric(
+        "σ = σ₂ (standard deviation)",
+        fmt_num(sigma2),
+        help="Square root of the certified upper end of Var 𝒜(D).",
+    )
+    m3.metric(
+        f"{sig_label} (M = {M})",
+        fmt_num(sigmaM),
+        help="(E|𝒜(D) − E𝒜(D)|^M)^(1/M), from the certified upper end of the M-th moment. "
+        "Equal to σ when M = 2.",
+    )
     m4, m5, m6 = st.columns(3)
     m4.metric("𝒜(D\\*) = p^(−1/2)", fmt_num(special), help="The one huge output, √C(n, n/2).")
     m5.metric("mean E𝒜(D)", fmt_num(mom2.mean))
     m6.metric(f"Δ / {sig_label}", fmt_num(delta / sigmaM))
 
-
     def _how(m: prop11.Prop11Moments, what: str) -> str:
         if m.exhaustive:
-            return (f"{what}: every one of the {_big(C)} halves evaluated individually "
-                    "(full enumeration)")
+            return (
+                f"{what}: every one of the {_big(C)} halves evaluated individually "
+                "(full enumeration)"
+            )
         width = max(m.mean_rel_width, m.moment_rel_width)
-        return (f"{what}: certified interval of relative width {fmt_num(width, 2)} "
-                "(branch-and-bound over groups of halves, not enumeration)")
-
+        return (
+            f"{what}: certified interval of relative width {fmt_num(width, 2)} "
+            "(branch-and-bound over groups of halves, not enumeration)"
+        )
 
     lines = [
         f"- **Δ** = {fmt_num(delta, 15)} (certified interval [{fmt_num(delta_iv[0], 17)}, "
@@ -163,8 +183,10 @@ def render() -> None:
         f"so σ = √Var ≤ {_float_text(sigma2)}",
     ]
     if M != 2:
-        lines.append(f"- **E|𝒜(D) − E𝒜(D)|^{M}** = `{momM.moment_text}`, "
-                     f"so {sig_label} ≤ {_float_text(sigmaM)}")
+        lines.append(
+            f"- **E|𝒜(D) − E𝒜(D)|^{M}** = `{momM.moment_text}`, "
+            f"so {sig_label} ≤ {_float_text(sigmaM)}"
+        )
     st.markdown(
         "Certified digits (both ends of the interval that provably contains the true value "
         "round to these digits):\n" + "\n".join(lines)
@@ -186,18 +208,23 @@ def render() -> None:
             verdict = "float64 loses √p completely: the sum comes out as exactly 0."
         elif naive < 0:
             naive_out = f"{fmt_num(1.0 / naive)} (negative!)"
-            verdict = ("float64 gets a *negative* sum, and a negative output, although every "
-                       "record of D\\* but A is positive and the true sum is √p > 0.")
+            verdict = (
+                "float64 gets a *negative* sum, and a negative output, although every "
+                "record of D\\* but A is positive and the true sum is √p > 0."
+            )
         else:
             rel = (naive - sqrt_p) / sqrt_p
             naive_out = fmt_num(1.0 / naive, 6)
             if rel > 1:
                 verdict = f"float64 gets a sum {fmt_num(naive / sqrt_p, 3)} times too large."
             else:
-                grows = (" — harmless here, but the error grows with n: from n = 56 on the float64 "
-                         "sum is 0, and for larger n even 1 or negative.")
-                verdict = (f"float64 is off by a relative {fmt_num(rel, 2)}"
-                           + (grows if abs(rel) < 1e-3 else "."))
+                grows = (
+                    " — harmless here, but the error grows with n: from n = 56 on the float64 "
+                    "sum is 0, and for larger n even 1 or negative."
+                )
+                verdict = f"float64 is off by a relative {fmt_num(rel, 2)}" + (
+                    grows if abs(rel) < 1e-3 else "."
+                )
         st.markdown(
             f"| | float64, summed left to right | exact (certified) |\n"
             f"|---|---|---|\n"
@@ -228,21 +255,26 @@ def render() -> None:
             growth_text = (
                 f"With M = {M}, {sig_label} grows too: {sig_label} ≈ C(n, n/2)^(1/2 − 1/{M}), "
                 f"so Δ / {sig_label} ≈ C(n, n/2)^(1/{M}) ≈ 2^(n/{M}) only"
-                + (", still about the promised 2^(n/3) (up to a factor polynomial in n)."
-                   if M == 3 else
-                   ", slower than the promised 2^(n/3): at n = 200 it is "
-                   f"{fmt_num(last['ratio'], 3)} against {fmt_num(last['rate'], 3)}.")
+                + (
+                    ", still about the promised 2^(n/3) (up to a factor polynomial in n)."
+                    if M == 3
+                    else ", slower than the promised 2^(n/3): at n = 200 it is "
+                    f"{fmt_num(last['ratio'], 3)} against {fmt_num(last['rate'], 3)}."
+                )
                 + " Proposition 11 is a statement about the variance (M = 2)."
             )
-        st.markdown(f"**What to notice:** the y axis is logarithmic, so straight lines are "
-                    f"exponentials. {growth_text}")
+        st.markdown(
+            f"**What to notice:** the y axis is logarithmic, so straight lines are "
+            f"exponentials. {growth_text}"
+        )
 
     # ---------------------------------------------------------------- chart 2: the distribution
     st.subheader("Where the outputs fall")
     with appkit.guard("The distribution of 𝒜(D)"):
         dist = cache.distribution_chart(n)  # the figure, its CSV data, the numbers quoted below
-        appkit.chart_with_csv(dist.fig, dist.csv, f"prop11_distribution_n{n}",
-                              key="prop11_distribution")
+        appkit.chart_with_csv(
+            dist.fig, dist.csv, f"prop11_distribution_n{n}", key="prop11_distribution"
+        )
         v_max = dist.v_max
         st.markdown(
             f"**What to notice:** all the probability mass sits at outputs **≤ 1** (here at most "
@@ -276,8 +308,11 @@ def render() -> None:
         f"Corollary 14) with σ_M. At η = {ETA_EXAMPLE} with M = {M}: MIP needs scale "
         f"(6.16/η)^(1+2/{M}) · {sig_label} = **{fmt_num(b_mip)}**, DP (via Theorem 4) needs Δ/ε = "
         f"**{fmt_num(b_dp)}**"
-        + (f", {fmt_num(b_dp / b_mip, 3)} times as much." if b_dp > b_mip else
-           f": at this small n DP is still cheaper (MIP's constant (6.16/η)^(1+2/{M}) is large).")
+        + (
+            f", {fmt_num(b_dp / b_mip, 3)} times as much."
+            if b_dp > b_mip
+            else f": at this small n DP is still cheaper (MIP's constant (6.16/η)^(1+2/{M}) is large)."
+        )
     )
     if M > 2:
         st.markdown(
@@ -287,8 +322,9 @@ def render() -> None:
             "The smaller constant (6.16/η)^(1+2/M) of a "
             "higher M does not make up for it in this example: use M = 2."
         )
-    st.page_link("app_pages/noise_vs_eta.py", label="See the noise levels for every η: Figure 1",
-                 icon="📈")
+    st.page_link(
+        "app_pages/noise_vs_eta.py", label="See the noise levels for every η: Figure 1", icon="📈"
+    )
 
     st.info(
         "**Notes on the paper.**\n"
@@ -309,35 +345,49 @@ def render() -> None:
     # ---------------------------------------------------------------- maths
     with st.expander("The maths"):
         st.markdown("**The construction** (Appendix D, even n, k = n/2):")
-        st.latex(r"p = \binom{n}{k}^{-1},\qquad "
-                 r"A = \sqrt{p} - \sum_{i=0}^{k-2} 2^i = \sqrt{p} - (2^{k-1}-1),"
-                 r"\qquad \mathcal{D} = \{2^0, 2^1, \dots, 2^{n-2}\} \cup \{A\},")
-        st.latex(r"\mathcal{A}(D) = \frac{1}{\sum_{x\in D} x},\qquad "
-                 r"D \sim \mathrm{Unif}\{D \subseteq \mathcal{D}: |D| = k\},")
-        st.latex(r"\mathcal{A}(D^*) = \mathcal{A}(\{2^0,\dots,2^{k-2},A\}) "
-                 r"= \frac{1}{\sqrt{p}} = p^{-1/2}"
-                 r"\quad\text{with probability } p.")
+        st.latex(
+            r"p = \binom{n}{k}^{-1},\qquad "
+            r"A = \sqrt{p} - \sum_{i=0}^{k-2} 2^i = \sqrt{p} - (2^{k-1}-1),"
+            r"\qquad \mathcal{D} = \{2^0, 2^1, \dots, 2^{n-2}\} \cup \{A\},"
+        )
+        st.latex(
+            r"\mathcal{A}(D) = \frac{1}{\sum_{x\in D} x},\qquad "
+            r"D \sim \mathrm{Unif}\{D \subseteq \mathcal{D}: |D| = k\},"
+        )
+        st.latex(
+            r"\mathcal{A}(D^*) = \mathcal{A}(\{2^0,\dots,2^{k-2},A\}) "
+            r"= \frac{1}{\sqrt{p}} = p^{-1/2}"
+            r"\quad\text{with probability } p."
+        )
         st.markdown(
             "Every other half either lacks A (its sum is a sum of k ≥ 2 distinct powers of two, "
             "≥ 3) or contains A and a power 2^t with t ≥ k − 1 (its sum is ≥ √p + 2^(k−2) ≥ 1), "
             "so 0 < 𝒜(D) ≤ 1."
         )
-        st.markdown("**The sensitivity** (closed form; D\\* against the neighbour that swaps A "
-                    "for 2^(n−2)):")
-        st.latex(r"\Delta = \max_{D\sim D'} \lvert\mathcal{A}(D)-\mathcal{A}(D')\rvert"
-                 r"= p^{-1/2} - \frac{1}{2^{n-2} + 2^{k-1} - 1}"
-                 r"\;\approx\; \sqrt{\binom{n}{n/2}} \approx \frac{2^{n/2}}{(\pi n/2)^{1/4}}.")
+        st.markdown(
+            "**The sensitivity** (closed form; D\\* against the neighbour that swaps A "
+            "for 2^(n−2)):"
+        )
+        st.latex(
+            r"\Delta = \max_{D\sim D'} \lvert\mathcal{A}(D)-\mathcal{A}(D')\rvert"
+            r"= p^{-1/2} - \frac{1}{2^{n-2} + 2^{k-1} - 1}"
+            r"\;\approx\; \sqrt{\binom{n}{n/2}} \approx \frac{2^{n/2}}{(\pi n/2)^{1/4}}."
+        )
         st.markdown(
             "Swapping a power 2^i of D\\* for 2^(n−2) instead gives the sum √p + 2^(n−2) − 2^i, "
             "which is smaller, so its output is larger and the difference smaller."
         )
         st.markdown("**The variance** (μ = E𝒜(D), which is tiny):")
-        st.latex(r"\operatorname{Var}\mathcal{A}(D) = p\,(p^{-1/2}-\mu)^2"
-                 r" + \sum_{D\ne D^*} p\,(\mathcal{A}(D)-\mu)^2"
-                 r"= (1-\mu\sqrt{p})^2 + O\bigl(\max_{D\ne D^*}\mathcal{A}(D)^2\bigr) \approx 1,")
-        st.latex(r"\sigma_M = \bigl(\mathbb{E}\lvert\mathcal{A}(D)-\mu\rvert^M\bigr)^{1/M}"
-                 r" \approx p^{1/M-1/2},"
-                 r"\qquad \frac{\Delta}{\sigma_M} \approx \binom{n}{n/2}^{1/M}.")
+        st.latex(
+            r"\operatorname{Var}\mathcal{A}(D) = p\,(p^{-1/2}-\mu)^2"
+            r" + \sum_{D\ne D^*} p\,(\mathcal{A}(D)-\mu)^2"
+            r"= (1-\mu\sqrt{p})^2 + O\bigl(\max_{D\ne D^*}\mathcal{A}(D)^2\bigr) \approx 1,"
+        )
+        st.latex(
+            r"\sigma_M = \bigl(\mathbb{E}\lvert\mathcal{A}(D)-\mu\rvert^M\bigr)^{1/M}"
+            r" \approx p^{1/M-1/2},"
+            r"\qquad \frac{\Delta}{\sigma_M} \approx \binom{n}{n/2}^{1/M}."
+        )
         st.markdown(
             "**How the numbers are certified.** There are C(n, n/2) halves (about 9·10⁵⁸ at "
             "n = 200), so `mipcore.prop11` groups them by the high binary digits of their sums; "

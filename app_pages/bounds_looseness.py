@@ -63,18 +63,32 @@ st.markdown(
 
 c1, c2, c3, c4 = st.columns(4)
 with c1:
-    n = appkit.url_slider("n (dataset size, even)", "n", min_value=4, max_value=16, default=8,
-                          step=2, validate=_even,
-                          help="Exact enumeration of C(n, n/2) halves: up to n = 16.")
+    n = appkit.url_slider(
+        "n (dataset size, even)",
+        "n",
+        min_value=4,
+        max_value=16,
+        default=8,
+        step=2,
+        validate=_even,
+        help="Exact enumeration of C(n, n/2) halves: up to n = 16.",
+    )
 with c2:
-    M = appkit.url_slider("M (moment order of Theorem 9)", "M", min_value=2, max_value=6,
-                          default=2, step=1)
+    M = appkit.url_slider(
+        "M (moment order of Theorem 9)", "M", min_value=2, max_value=6, default=2, step=1
+    )
 with c3:
-    constant = appkit.url_select("constant", "const", (6.16, 7.5), default=6.16,
-                                 format_func=lambda c: f"{c} ({'Cor 14' if c == 6.16 else 'Thm 9'})")
+    constant = appkit.url_select(
+        "constant",
+        "const",
+        (6.16, 7.5),
+        default=6.16,
+        format_func=lambda c: f"{c} ({'Cor 14' if c == 6.16 else 'Thm 9'})",
+    )
 with c4:
-    target = appkit.url_slider("target η", "teta", min_value=0.01, max_value=0.45, default=0.1,
-                               step=0.01, format="%.2f")
+    target = appkit.url_slider(
+        "target η", "teta", min_value=0.01, max_value=0.45, default=0.1, step=0.01, format="%.2f"
+    )
 log_y = appkit.url_toggle("log η axes", "logy", default=True)
 
 n, M, constant, target = int(n), int(M), float(constant), float(target)
@@ -86,11 +100,18 @@ with appkit.guard("The η curves", stop=True):
     dem = _demanded(n, target, M, constant)
 
 st.subheader("η against the noise scale")
-fig1 = appkit.cached_figure(eta_vs_scale_figure, curves, n=n, target_eta=target, demanded=dem, log_y=log_y)
-appkit.chart_with_csv(fig1, curves, f"eta_vs_scale_n{n}", key="loose_eta_chart",
-                      caption=f"σ_{M} = {fmt_num(sigma)} (certified moment bound), "
-                              f"Δ = {fmt_num(delta_sens)} (exact sensitivity). Diamonds: the "
-                              f"noise scale each route needs for η = {fmt_num(target)}.")
+fig1 = appkit.cached_figure(
+    eta_vs_scale_figure, curves, n=n, target_eta=target, demanded=dem, log_y=log_y
+)
+appkit.chart_with_csv(
+    fig1,
+    curves,
+    f"eta_vs_scale_n{n}",
+    key="loose_eta_chart",
+    caption=f"σ_{M} = {fmt_num(sigma)} (certified moment bound), "
+    f"Δ = {fmt_num(delta_sens)} (exact sensitivity). Diamonds: the "
+    f"noise scale each route needs for η = {fmt_num(target)}.",
+)
 
 # representative scales: where each certified bound first says something non-trivial (< 0.49)
 notes = []
@@ -109,24 +130,32 @@ st.markdown(
 )
 
 st.subheader(f"Noise needed for η ≤ {fmt_num(target)}")
-table = pd.DataFrame({
-    "route": ["actually enough (exact η)", "DP + Theorem 4", "MIP: Theorem 9 / Cor 14"],
-    "scale": [dem["sufficient"], dem["dp"], dem["mip"]],
-    "exact_eta_at_scale": [dem["exact_at_sufficient"], dem["exact_at_dp"], dem["exact_at_mip"]],
-})
+table = pd.DataFrame(
+    {
+        "route": ["actually enough (exact η)", "DP + Theorem 4", "MIP: Theorem 9 / Cor 14"],
+        "scale": [dem["sufficient"], dem["dp"], dem["mip"]],
+        "exact_eta_at_scale": [dem["exact_at_sufficient"], dem["exact_at_dp"], dem["exact_at_mip"]],
+    }
+)
 table["times_the_sufficient_noise"] = table["scale"] / dem["sufficient"]
 left, right = st.columns([3, 2])
 with left:
-    appkit.chart_with_csv(appkit.cached_figure(demanded_figure, table, target_eta=target), table,
-                          f"noise_needed_n{n}", key="loose_needed_chart")
+    appkit.chart_with_csv(
+        appkit.cached_figure(demanded_figure, table, target_eta=target),
+        table,
+        f"noise_needed_n{n}",
+        key="loose_needed_chart",
+    )
 with right:
     st.dataframe(
-        pd.DataFrame({
-            "route": table["route"],
-            "Laplace scale b": [fmt_num(v) for v in table["scale"]],
-            "exact η there": [fmt_num(v) for v in table["exact_eta_at_scale"]],
-            "× enough": [fmt_num(v, 3) for v in table["times_the_sufficient_noise"]],
-        }),
+        pd.DataFrame(
+            {
+                "route": table["route"],
+                "Laplace scale b": [fmt_num(v) for v in table["scale"]],
+                "exact η there": [fmt_num(v) for v in table["exact_eta_at_scale"]],
+                "× enough": [fmt_num(v, 3) for v in table["times_the_sufficient_noise"]],
+            }
+        ),
         hide_index=True,
     )
 ratio_mip = dem["mip"] / dem["sufficient"]
@@ -144,15 +173,26 @@ st.markdown(
 
 # ---------------------------------------------------------------- chart 3
 st.subheader("Theorem 4 is tight")
-delta = appkit.url_slider("δ of the (ε, δ)-DP construction", "delta", min_value=0.0,
-                          max_value=0.5, default=0.0, step=0.01, format="%.2f")
+delta = appkit.url_slider(
+    "δ of the (ε, δ)-DP construction",
+    "delta",
+    min_value=0.0,
+    max_value=0.5,
+    default=0.0,
+    step=0.01,
+    format="%.2f",
+)
 with appkit.guard("The Theorem 4 construction"):
     eps = np.linspace(0.0, 6.0, 31)
     exact_acc = np.asarray(theorem4_tightness_accuracy(eps, delta), dtype=float)
     bound = delta + (1 - delta) / (1 + np.exp(-eps))
     t4 = pd.DataFrame({"epsilon": eps, "exact_accuracy": exact_acc, "theorem4_bound": bound})
-    appkit.chart_with_csv(appkit.cached_figure(tightness_figure, t4, delta=delta), t4, "theorem4_tightness",
-                          key="loose_t4_chart")
+    appkit.chart_with_csv(
+        appkit.cached_figure(tightness_figure, t4, delta=delta),
+        t4,
+        "theorem4_tightness",
+        key="loose_t4_chart",
+    )
     gap = float(np.max(np.abs(exact_acc - bound)))
     st.markdown(
         "**What to notice:** on 𝒟 = {0, 1} with k = 1, randomised response (plus a δ-leak) is "
@@ -166,13 +206,19 @@ st.subheader("Theorem 5: small η, no finite ε")
 q = 2 * target
 with appkit.guard("The Theorem 5 counterexamples"):
     ns = np.array(T5_NS)
-    t5 = pd.DataFrame({
-        "n": ns,
-        "eta_indicator_000": np.asarray(theorem5_indicator_eta(ns), dtype=float),
-        "eta_publish_003": np.asarray(theorem5_publish_eta(ns, q), dtype=float),
-    })
-    appkit.chart_with_csv(appkit.cached_figure(theorem5_figure, t5, q=q, log_y=log_y), t5, "theorem5_counterexamples",
-                          key="loose_t5_chart")
+    t5 = pd.DataFrame(
+        {
+            "n": ns,
+            "eta_indicator_000": np.asarray(theorem5_indicator_eta(ns), dtype=float),
+            "eta_publish_003": np.asarray(theorem5_publish_eta(ns, q), dtype=float),
+        }
+    )
+    appkit.chart_with_csv(
+        appkit.cached_figure(theorem5_figure, t5, q=q, log_y=log_y),
+        t5,
+        "theorem5_counterexamples",
+        key="loose_t5_chart",
+    )
     eta_n = float(theorem5_indicator_eta(n))
     st.markdown(
         f"**What to notice:** `000`'s indicator mechanism 1{{D = D*}} has exact η = 1/C(n, n/2) "

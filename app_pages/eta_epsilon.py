@@ -59,13 +59,22 @@ st.markdown(
 c_eps, c_delta = st.columns(2)
 with c_eps:
     epsilon = appkit.url_slider(
-        "ε (privacy loss of the DP guarantee)", "eps", min_value=0.0, max_value=EPS_MAX,
-        default=1.0, step=0.01, format="%.2f",
+        "ε (privacy loss of the DP guarantee)",
+        "eps",
+        min_value=0.0,
+        max_value=EPS_MAX,
+        default=1.0,
+        step=0.01,
+        format="%.2f",
         help="Smaller ε = stronger privacy. ε = 0 means the output ignores any single record.",
     )
 with c_delta:
-    log_delta = appkit.url_toggle("log scale for δ", "logd", default=False,
-                                  help="Pick δ by its order of magnitude, from 10⁻¹² to 10⁻¹.")
+    log_delta = appkit.url_toggle(
+        "log scale for δ",
+        "logd",
+        default=False,
+        help="Pick δ by its order of magnitude, from 10⁻¹² to 10⁻¹.",
+    )
     # Carry δ across a switch of the δ control (the hidden widget's state is dropped by Streamlit).
     prev_mode, last_delta = st.session_state.get(_MODE_KEY), st.session_state.get(_DELTA_KEY)
     if prev_mode is not None and prev_mode != log_delta and last_delta is not None:
@@ -77,17 +86,27 @@ with c_delta:
             st.session_state["delta"] = min(round(last_delta, 3), DELTA_MAX)
     if log_delta:
         log10_delta = appkit.url_slider(
-            "log₁₀ δ", "ldelta", min_value=LOG_DELTA_RANGE[0], max_value=LOG_DELTA_RANGE[1],
-            default=-5.0, step=0.01, format="%.2f",
+            "log₁₀ δ",
+            "ldelta",
+            min_value=LOG_DELTA_RANGE[0],
+            max_value=LOG_DELTA_RANGE[1],
+            default=-5.0,
+            step=0.01,
+            format="%.2f",
             help="δ = 10^(this value). Switch the toggle off to choose δ = 0.",
         )
-        delta = float(10.0 ** log10_delta)
+        delta = float(10.0**log10_delta)
         st.caption(f"δ = {_delta_text(delta)}")
         stale = "delta"
     else:
         delta = appkit.url_slider(
-            "δ (probability that the ε guarantee may fail)", "delta", min_value=0.0,
-            max_value=DELTA_MAX, default=0.0, step=0.001, format="%.3f",
+            "δ (probability that the ε guarantee may fail)",
+            "delta",
+            min_value=0.0,
+            max_value=DELTA_MAX,
+            default=0.0,
+            step=0.001,
+            format="%.3f",
             help="δ = 0 is pure ε-DP. Typical deployments use δ far below 1/n.",
         )
         stale = "ldelta"
@@ -107,20 +126,29 @@ m1, m2, m3, m4 = st.columns(4)
 m1.metric("η (attacker's edge)", fmt_num(eta))
 m2.metric("best attacker accuracy 1/2 + η", f"{fmt_num(100 * accuracy, 6)} %")
 m3.metric("small-ε approximation δ/2 + (1−δ)ε/4", fmt_num(approx))
-m4.metric("approximation error", fmt_num(approx_err, 3),
-          help="approximation − exact η; always ≥ 0 (the approximation overestimates), "
-               "about (1−δ)ε³/48 for small ε.")
+m4.metric(
+    "approximation error",
+    fmt_num(approx_err, 3),
+    help="approximation − exact η; always ≥ 0 (the approximation overestimates), "
+    "about (1−δ)ε³/48 for small ε.",
+)
 
 setting = f"ε = {fmt_num(epsilon)}" + (f" and δ = {_delta_text(delta)}" if delta > 0 else "")
 if eta == 0:
-    reading = (f"With {setting} the release reveals nothing about membership: "
-               "no attacker can beat blind guessing, which is right 50 % of the time.")
+    reading = (
+        f"With {setting} the release reveals nothing about membership: "
+        "no attacker can beat blind guessing, which is right 50 % of the time."
+    )
 else:
-    reading = (f"With {setting}, no attacker can be right about membership more than "
-               f"**{_pct(eta)}** of the time; guessing gets 50 %.")
+    reading = (
+        f"With {setting}, no attacker can be right about membership more than "
+        f"**{_pct(eta)}** of the time; guessing gets 50 %."
+    )
 if delta > 0:
-    reading += (f" Of the edge η = {fmt_num(eta)}, δ/2 = {fmt_num(delta / 2)} comes from δ alone: "
-                "it is as if, with probability δ, the record leaked outright.")
+    reading += (
+        f" Of the edge η = {fmt_num(eta)}, δ/2 = {fmt_num(delta / 2)} comes from δ alone: "
+        "it is as if, with probability δ, the record leaked outright."
+    )
 st.markdown(reading)
 if epsilon > 0:
     rel = approx_err / eta if eta > 0 else 0.0
@@ -135,29 +163,33 @@ if epsilon > 0:
 c_left, c_right = st.columns(2)
 # Both charts come from mipcore's memoised chart functions: a rerun that revisits a
 # setting gets the same figure and CSV table back without recomputing or rebuilding.
-with c_left:
-    with appkit.guard("The η(ε) curves"):
-        fig1, data1 = eta_epsilon_chart(epsilon, delta, eps_max=EPS_MAX,
-                                        reference_deltas=REFERENCE_DELTAS)
-        appkit.chart_with_csv(fig1, data1, "eta_vs_epsilon", key="eta_eps_chart")
-        st.markdown(
-            "**What to notice:** η grows almost linearly (slope (1−δ)/4) for small ε, then "
-            "saturates at 1/2: beyond ε ≈ 5 a DP guarantee says little about membership. "
-            "Small δ (10⁻⁵) is indistinguishable from δ = 0 here; δ only matters once it is "
-            "comparable to η, because it adds δ/2 to η at every ε. The dashed line is the "
-            "small-ε approximation, which always overestimates η."
-        )
+with c_left, appkit.guard("The η(ε) curves"):
+    fig1, data1 = eta_epsilon_chart(
+        epsilon, delta, eps_max=EPS_MAX, reference_deltas=REFERENCE_DELTAS
+    )
+    appkit.chart_with_csv(fig1, data1, "eta_vs_epsilon", key="eta_eps_chart")
+    st.markdown(
+        "**What to notice:** η grows almost linearly (slope (1−δ)/4) for small ε, then "
+        "saturates at 1/2: beyond ε ≈ 5 a DP guarantee says little about membership. "
+        "Small δ (10⁻⁵) is indistinguishable from δ = 0 here; δ only matters once it is "
+        "comparable to η, because it adds δ/2 to η at every ε. The dashed line is the "
+        "small-ε approximation, which always overestimates η."
+    )
 
 with c_right:
-    log_fpr = appkit.url_toggle("low-FPR view (log–log axes)", "logfpr", default=False,
-                                help="Plot from FPR = 10⁻⁶, on logarithmic axes, "
-                                     "to see what happens when the attacker may not err often.")
+    log_fpr = appkit.url_toggle(
+        "low-FPR view (log–log axes)",
+        "logfpr",
+        default=False,
+        help="Plot from FPR = 10⁻⁶, on logarithmic axes, "
+        "to see what happens when the attacker may not err often.",
+    )
     f_star = (1.0 - delta) / (1.0 + math.exp(epsilon))  # where the DP boundary's two pieces meet
     with appkit.guard("The ROC bounds"):
-        title = (f"ROC bounds at ε = {fmt_num(epsilon)}, δ = {_delta_text(delta)}, "
-                 f"η = {fmt_num(eta, 3)}")
-        fig2, data2 = roc_chart(epsilon, delta, log_axes=log_fpr, title=title,
-                                extra_fpr=(REF_FPR,))
+        title = (
+            f"ROC bounds at ε = {fmt_num(epsilon)}, δ = {_delta_text(delta)}, η = {fmt_num(eta, 3)}"
+        )
+        fig2, data2 = roc_chart(epsilon, delta, log_axes=log_fpr, title=title, extra_fpr=(REF_FPR,))
         appkit.chart_with_csv(fig2, data2, "roc_bounds", key="roc_chart")
         dp_ref = float(tpr_bound_dp(REF_FPR, epsilon, delta))
         mip_ref = min(1.0, REF_FPR + 2.0 * eta)
@@ -187,8 +219,13 @@ with c_right:
 # ---------------------------------------------------------------- inverse
 st.subheader("The other way round: which ε certifies a target η?")
 target = appkit.url_number(
-    "target η (the largest attacker edge you accept)", "teta", min_value=0.0, max_value=0.5,
-    default=0.1, step=0.001, format="%.6f",
+    "target η (the largest attacker edge you accept)",
+    "teta",
+    min_value=0.0,
+    max_value=0.5,
+    default=0.1,
+    step=0.001,
+    format="%.6f",
     help="For example 0.01: no attacker may be right more than 51 % of the time.",
 )
 if target >= 0.5:
@@ -212,30 +249,44 @@ else:
             f"is {fmt_num(target)}-MIP: no attacker is right more than {_pct(target)} of the time. "
             f"A larger ε does not certify it (Theorem 4 is tight). The small-ε rule of thumb "
             f"would say ε ≈ 4(η − δ/2)/(1 − δ) = {fmt_num(rule)}: "
-            + ("exact here." if eps_needed == rule
-               else "safe, but smaller than the ε you may actually use.")
+            + (
+                "exact here."
+                if eps_needed == rule
+                else "safe, but smaller than the ε you may actually use."
+            )
         )
 
 # ---------------------------------------------------------------- maths
 with st.expander("The maths"):
-    st.markdown("**Theorem 4** (DP ⇒ MIP, tight). If an algorithm is (ε, δ)-DP, "
-                "then it is η-MIP with")
-    st.latex(r"\eta = \delta + \frac{1-\delta}{1+e^{-\varepsilon}} - \frac12"
-             r"= \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2},")
+    st.markdown(
+        "**Theorem 4** (DP ⇒ MIP, tight). If an algorithm is (ε, δ)-DP, then it is η-MIP with"
+    )
+    st.latex(
+        r"\eta = \delta + \frac{1-\delta}{1+e^{-\varepsilon}} - \frac12"
+        r"= \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2},"
+    )
     st.markdown(
         "using 1/(1 + e^−ε) − 1/2 = tanh(ε/2)/2. The tanh form is the one computed: it keeps full "
         "precision for tiny ε, where the printed form subtracts two numbers close to 1/2. "
         "For every ε > 0 and 0 ≤ δ < 1 some (ε, δ)-DP algorithm reaches it. For small ε:"
     )
-    st.latex(r"\eta \approx \frac{\delta}{2} + \frac{(1-\delta)\,\varepsilon}{4},"
-             r"\qquad 0 \le \text{error} \le \frac{(1-\delta)\,\varepsilon^3}{48}.")
+    st.latex(
+        r"\eta \approx \frac{\delta}{2} + \frac{(1-\delta)\,\varepsilon}{4},"
+        r"\qquad 0 \le \text{error} \le \frac{(1-\delta)\,\varepsilon^3}{48}."
+    )
     st.markdown("**The inverse**, for δ/2 ≤ η < 1/2:")
-    st.latex(r"\varepsilon = 2\,\operatorname{artanh}\frac{2\eta-\delta}{1-\delta}"
-             r"= \log\frac{1 + 2\eta - 2\delta}{1 - 2\eta}.")
-    st.markdown("**The DP region** (Kairouz, Oh and Viswanath 2015, Theorem 2.1): every test of an "
-                "(ε, δ)-DP algorithm satisfies")
-    st.latex(r"\mathrm{TPR} \le \min\bigl(1,\; e^{\varepsilon}\,\mathrm{FPR} + \delta,\;"
-             r"1 - e^{-\varepsilon}(1 - \delta - \mathrm{FPR})\bigr).")
+    st.latex(
+        r"\varepsilon = 2\,\operatorname{artanh}\frac{2\eta-\delta}{1-\delta}"
+        r"= \log\frac{1 + 2\eta - 2\delta}{1 - 2\eta}."
+    )
+    st.markdown(
+        "**The DP region** (Kairouz, Oh and Viswanath 2015, Theorem 2.1): every test of an "
+        "(ε, δ)-DP algorithm satisfies"
+    )
+    st.latex(
+        r"\mathrm{TPR} \le \min\bigl(1,\; e^{\varepsilon}\,\mathrm{FPR} + \delta,\;"
+        r"1 - e^{-\varepsilon}(1 - \delta - \mathrm{FPR})\bigr)."
+    )
     st.markdown(
         "Its two sloped pieces meet at FPR* = (1 − δ)/(1 + e^ε), where TPR − FPR = "
         "δ + (1 − δ) tanh(ε/2) = 2η. Since the accuracy at prior 1/2 is (1 + TPR − FPR)/2, "
@@ -244,9 +295,11 @@ with st.expander("The maths"):
     st.markdown("**Theorem 8** (MIP at low FPR), as printed:")
     st.latex(r"\mathrm{TPR} \le \mathrm{FPR} + \eta.")
     st.markdown("Corrected: membership has prior 1/2, so for any attacker")
-    st.latex(r"\tfrac12 + \eta \;\ge\; \Pr[\text{correct}]"
-             r"= \tfrac12\,\mathrm{TPR} + \tfrac12(1-\mathrm{FPR})"
-             r"\quad\Longrightarrow\quad \mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta),")
+    st.latex(
+        r"\tfrac12 + \eta \;\ge\; \Pr[\text{correct}]"
+        r"= \tfrac12\,\mathrm{TPR} + \tfrac12(1-\mathrm{FPR})"
+        r"\quad\Longrightarrow\quad \mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta),"
+    )
     st.markdown(
         "and the DP region above meets this line at FPR*, so 2η cannot be improved. "
         "Sources: `000_ece03c98c31c7b12.txt`, Sections 3.4–3.5 and Appendices B–C. At ε = 1, "

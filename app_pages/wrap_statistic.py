@@ -46,9 +46,11 @@ RADIUS_LABELS = {
     "as_printed": "Laplace(c): as printed",
 }
 MAX_MB = wrap.MAX_UPLOAD_BYTES / 2**20
-UPLOAD_HINT = (f"Upload a UTF-8 text CSV with a header row and numeric columns (at most "
-               f"{MAX_MB:g} MB, {wrap.MAX_ROWS:,} rows and {wrap.MAX_COLS} numeric columns, "
-               "at least 8 complete rows).")
+UPLOAD_HINT = (
+    f"Upload a UTF-8 text CSV with a header row and numeric columns (at most "
+    f"{MAX_MB:g} MB, {wrap.MAX_ROWS:,} rows and {wrap.MAX_COLS} numeric columns, "
+    "at least 8 complete rows)."
+)
 
 
 # ---------------------------------------------------------------- cached computations
@@ -79,10 +81,21 @@ def _bounds(data: pd.DataFrame, widen: float) -> tuple[np.ndarray, ...]:
     return lo, hi, lo - pad, box_hi + pad
 
 
-@st.cache_data(show_spinner="Running Algorithm 1 (B fits on random halves) and the Laplace "
-                            "mechanism…", max_entries=64)
-def _compute(source: tuple, _data: pd.DataFrame, stat: str, eta: float, M: int, radius: str,
-             B: int, seed: int, widen: float) -> dict:
+@st.cache_data(
+    show_spinner="Running Algorithm 1 (B fits on random halves) and the Laplace mechanism…",
+    max_entries=64,
+)
+def _compute(
+    source: tuple,
+    _data: pd.DataFrame,
+    stat: str,
+    eta: float,
+    M: int,
+    radius: str,
+    B: int,
+    seed: int,
+    widen: float,
+) -> dict:
     """``source`` identifies ``_data`` (generation parameters or the upload's digest).
 
     Returns a plain dict (a class defined in a page script cannot be pickled by the cache
@@ -95,15 +108,16 @@ def _compute(source: tuple, _data: pd.DataFrame, stat: str, eta: float, M: int, 
     # ValueError ("non-finite value on some half"); numpy's overflow warning on the way
     # there is expected and silenced here.
     with np.errstate(over="ignore"):
-        res = wrap.wrap_statistic(_data, stat, eta, M=M, B=B, rng=seed, lo=lo, hi=hi,
-                                  radius=radius)
+        res = wrap.wrap_statistic(_data, stat, eta, M=M, B=B, rng=seed, lo=lo, hi=hi, radius=radius)
     errors = error_frame(res.labels, res.theta, res.mip, res.dp)
     # DRAWS more releases of the same θ with the same σ (and the same Laplace scale):
-    mip_noise, dp_noise = wrap.repeat_noise(res, eta, DRAWS, M=M, rng=np.random.default_rng((seed, 1)),
-                                            radius=radius)
+    mip_noise, dp_noise = wrap.repeat_noise(
+        res, eta, DRAWS, M=M, rng=np.random.default_rng((seed, 1)), radius=radius
+    )
     spread = spread_frame(res.labels, res.sigma, mip_noise, dp_noise)
-    return dict(result=res, data_lo=data_lo, data_hi=data_hi, lo=lo, hi=hi, errors=errors,
-                spread=spread)
+    return dict(
+        result=res, data_lo=data_lo, data_hi=data_hi, lo=lo, hi=hi, errors=errors, spread=spread
+    )
 
 
 # ---------------------------------------------------------------- helpers
@@ -170,25 +184,46 @@ gen_params: tuple[int, int, int] | None = None
 if src == "generated":
     c1, c2, c3 = st.columns(3)
     with c1:
-        n = appkit.url_number("n (rows)", "n", min_value=N_MIN, max_value=N_MAX, default=N_DEFAULT,
-                              step=500, help="Number of records in the dataset.")
+        n = appkit.url_number(
+            "n (rows)",
+            "n",
+            min_value=N_MIN,
+            max_value=N_MAX,
+            default=N_DEFAULT,
+            step=500,
+            help="Number of records in the dataset.",
+        )
     with c2:
-        d = appkit.url_slider("d (columns)", "d", min_value=D_MIN, max_value=D_MAX,
-                              default=D_DEFAULT,
-                              help="For linear regression the last column is the response, "
-                                   "so d ≥ 2.")
+        d = appkit.url_slider(
+            "d (columns)",
+            "d",
+            min_value=D_MIN,
+            max_value=D_MAX,
+            default=D_DEFAULT,
+            help="For linear regression the last column is the response, so d ≥ 2.",
+        )
     with c3:
-        dseed = appkit.url_number("data seed", "dseed", min_value=0, max_value=SEED_MAX, default=0,
-                                  help="Same seed, same dataset.")
+        dseed = appkit.url_number(
+            "data seed",
+            "dseed",
+            min_value=0,
+            max_value=SEED_MAX,
+            default=0,
+            help="Same seed, same dataset.",
+        )
     gen_params = (int(n), int(d), int(dseed))
     data_caption = st.empty()  # filled once the statistic is known (the data depend on it)
 else:
     upload = st.file_uploader(
-        "CSV file (a header row, then one record per row)", type=["csv", "txt"], key="upload",
+        "CSV file (a header row, then one record per row)",
+        type=["csv", "txt"],
+        key="upload",
         help=f"Read as text by a CSV parser only; nothing in the file is executed. {UPLOAD_HINT}",
     )
-    st.caption(UPLOAD_HINT + " Non-numeric columns and rows with missing or infinite values are "
-               "dropped, with a note. The file stays in this browser session only.")
+    st.caption(
+        UPLOAD_HINT + " Non-numeric columns and rows with missing or infinite values are "
+        "dropped, with a note. The file stays in this browser session only."
+    )
     if upload is not None:
         raw = upload.getvalue()
         digest = hashlib.sha256(raw).hexdigest()
@@ -198,52 +233,96 @@ else:
             source = ("upload", digest)
             for note in parsed.notes:
                 st.info(note, icon="ℹ️")
-            st.caption(f"Read {len(data):,} rows of {data.shape[1]} numeric column(s): "
-                       + ", ".join(data.columns) + ".")
+            st.caption(
+                f"Read {len(data):,} rows of {data.shape[1]} numeric column(s): "
+                + ", ".join(data.columns)
+                + "."
+            )
 
 # ---------------------------------------------------------------- statistic and privacy
 st.subheader("2. Statistic and privacy level")
 c1, c2, c3 = st.columns(3)
 with c1:
-    stat = appkit.url_select("Statistic", "stat", wrap.STATISTICS, default="mean",
-                             format_func=lambda s: STAT_LABELS[s],
-                             help="Mean: one value per column. Second moments: the d × d matrix "
-                                  "(1/m)·Σ x xᵀ (mipcore's “covariance”; uncentred, so equal to "
-                                  "the covariance only for centred columns). Linear regression: "
-                                  "least-squares intercept and coefficients of the last column on "
-                                  "the others.")
+    stat = appkit.url_select(
+        "Statistic",
+        "stat",
+        wrap.STATISTICS,
+        default="mean",
+        format_func=lambda s: STAT_LABELS[s],
+        help="Mean: one value per column. Second moments: the d × d matrix "
+        "(1/m)·Σ x xᵀ (mipcore's “covariance”; uncentred, so equal to "
+        "the covariance only for centred columns). Linear regression: "
+        "least-squares intercept and coefficients of the last column on "
+        "the others.",
+    )
 with c2:
-    eta = appkit.url_slider("η (attacker's edge over guessing)", "eta", min_value=ETA_MIN,
-                            max_value=ETA_MAX, default=ETA_DEFAULT, step=0.01, format="%.2f")
+    eta = appkit.url_slider(
+        "η (attacker's edge over guessing)",
+        "eta",
+        min_value=ETA_MIN,
+        max_value=ETA_MAX,
+        default=ETA_DEFAULT,
+        step=0.01,
+        format="%.2f",
+    )
 with c3:
-    M = appkit.url_select("M (moment order of σ)", "M", M_OPTIONS, default=2,
-                          help="σ_j is the M-th root of the M-th absolute central moment; the "
-                               "noise constant is (6.16/η)^(1+2/M).")
+    M = appkit.url_select(
+        "M (moment order of σ)",
+        "M",
+        M_OPTIONS,
+        default=2,
+        help="σ_j is the M-th root of the M-th absolute central moment; the "
+        "noise constant is (6.16/η)^(1+2/M).",
+    )
 
 c4, c5, c6 = st.columns(3)
 with c4:
-    radius = appkit.url_select("Radius of the noise", "radius", list(RADIUS_VARIANTS),
-                               default="theorem9", format_func=lambda r: RADIUS_LABELS[r],
-                               help="The radius r of the noise X = rU. Gamma(k, c) gives the "
-                                    "density Theorem 9 needs (k = number of released values). "
-                                    "Laplace(c) is the paper's printed Algorithm 1: not a valid "
-                                    "guarantee for k > 1, shown for comparison.")
+    radius = appkit.url_select(
+        "Radius of the noise",
+        "radius",
+        list(RADIUS_VARIANTS),
+        default="theorem9",
+        format_func=lambda r: RADIUS_LABELS[r],
+        help="The radius r of the noise X = rU. Gamma(k, c) gives the "
+        "density Theorem 9 needs (k = number of released values). "
+        "Laplace(c) is the paper's printed Algorithm 1: not a valid "
+        "guarantee for k > 1, shown for comparison.",
+    )
 with c5:
-    B = appkit.url_slider("B (random halves for σ)", "B", min_value=B_MIN, max_value=B_MAX,
-                          default=B_DEFAULT, step=B_STEP, validate=_multiple_of_b_step)
+    B = appkit.url_slider(
+        "B (random halves for σ)",
+        "B",
+        min_value=B_MIN,
+        max_value=B_MAX,
+        default=B_DEFAULT,
+        step=B_STEP,
+        validate=_multiple_of_b_step,
+    )
 with c6:
-    seed = appkit.url_number("noise seed", "seed", min_value=0, max_value=SEED_MAX, default=0,
-                             help="Seeds the random half, the B halves and both noises.")
+    seed = appkit.url_number(
+        "noise seed",
+        "seed",
+        min_value=0,
+        max_value=SEED_MAX,
+        default=0,
+        help="Seeds the random half, the B halves and both noises.",
+    )
 widen = WIDEN_DEFAULT
 has_dp = True
 with appkit.guard("The DP sensitivity"):
     has_dp = _has_dp(stat)
 if has_dp:
     widen = appkit.url_slider(
-        "Widen the DP clipping bounds by a factor", "widen", min_value=WIDEN_MIN,
-        max_value=WIDEN_MAX, default=WIDEN_DEFAULT, step=0.5, format="%.1f×",
+        "Widen the DP clipping bounds by a factor",
+        "widen",
+        min_value=WIDEN_MIN,
+        max_value=WIDEN_MAX,
+        default=WIDEN_DEFAULT,
+        step=0.5,
+        format="%.1f×",
         help="Each column's interval [min, max] is stretched about its centre by this factor. "
-             "Wider bounds mean a larger sensitivity Δ and more DP noise.")
+        "Wider bounds mean a larger sensitivity Δ and more DP noise.",
+    )
 
 if gen_params is not None:
     n, d, dseed = gen_params
@@ -251,16 +330,22 @@ if gen_params is not None:
         data = _generated(stat, n, d, dseed)
         source = ("generated", stat, n, d, dseed)
     if data is not None and stat == "linear regression":
-        data_caption.caption(f"Generated: {n:,} rows; features x1…x{d - 1} standard normal, "
-                             "response y = x·β + 0.5 + noise with β from 1 down to −1.")
+        data_caption.caption(
+            f"Generated: {n:,} rows; features x1…x{d - 1} standard normal, "
+            "response y = x·β + 0.5 + noise with β from 1 down to −1."
+        )
     elif data is not None:
-        data_caption.caption(f"Generated: {n:,} rows of {d} independent normal columns with means "
-                             "from 0 to 2 and standard deviations from 1 to 2.")
-elif data is None:
-    if st.session_state.get("upload") is None:
-        st.info("No usable file yet: upload a CSV file above to see the releases, or switch the "
-                f"data source to “generated”. A file over {MAX_MB:g} MB is refused by the uploader "
-                "itself (a red mark beside its name) and never reaches the page.", icon="📄")
+        data_caption.caption(
+            f"Generated: {n:,} rows of {d} independent normal columns with means "
+            "from 0 to 2 and standard deviations from 1 to 2."
+        )
+elif data is None and st.session_state.get("upload") is None:
+    st.info(
+        "No usable file yet: upload a CSV file above to see the releases, or switch the "
+        f"data source to “generated”. A file over {MAX_MB:g} MB is refused by the uploader "
+        "itself (a red mark beside its name) and never reaches the page.",
+        icon="📄",
+    )
 if data is None:
     st.stop()
 
@@ -304,27 +389,48 @@ if radius == "as_printed":
             icon="⚠️",
         )
     else:
-        st.info("With a single released number the printed radius Laplace(c) and Theorem 9's "
-                "Gamma(1, c) give the same noise: both are valid here.", icon="ℹ️")
+        st.info(
+            "With a single released number the printed radius Laplace(c) and Theorem 9's "
+            "Gamma(1, c) give the same noise: both are valid here.",
+            icon="ℹ️",
+        )
 
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("MIP noise multiplier c", fmt_num(res.mip_c),
-          help=f"c = (6.16/η)^(1+2/M) with η = {eta:.2f}, M = {M} (Corollary 10 / 14).")
-m2.metric("ε (DP at the same η)", fmt_num(res.epsilon),
-          help="ε = log((1+2η)/(1−2η)): ε-DP implies η-MIP (Theorem 4).")
-m3.metric("DP sensitivity Δ (L1)", fmt_num(res.sensitivity),
-          help="Largest L1 change of the statistic when one record is replaced, on clipped data.")
-m4.metric("DP Laplace scale Δ/ε", fmt_num(res.dp_scale),
-          help="Scale of the Laplace noise added to each coordinate.")
-st.caption(f"θ is the statistic on the random training half ({res.n_train:,} of "
-           f"{len(data):,} rows); it is never published. "
-           f"k = {k} released number{'s' if k != 1 else ''}.")
+m1.metric(
+    "MIP noise multiplier c",
+    fmt_num(res.mip_c),
+    help=f"c = (6.16/η)^(1+2/M) with η = {eta:.2f}, M = {M} (Corollary 10 / 14).",
+)
+m2.metric(
+    "ε (DP at the same η)",
+    fmt_num(res.epsilon),
+    help="ε = log((1+2η)/(1−2η)): ε-DP implies η-MIP (Theorem 4).",
+)
+m3.metric(
+    "DP sensitivity Δ (L1)",
+    fmt_num(res.sensitivity),
+    help="Largest L1 change of the statistic when one record is replaced, on clipped data.",
+)
+m4.metric(
+    "DP Laplace scale Δ/ε",
+    fmt_num(res.dp_scale),
+    help="Scale of the Laplace noise added to each coordinate.",
+)
+st.caption(
+    f"θ is the statistic on the random training half ({res.n_train:,} of "
+    f"{len(data):,} rows); it is never published. "
+    f"k = {k} released number{'s' if k != 1 else ''}."
+)
 
 view = _table_view(res)
 if len(view) > SHOWN_ROWS:
     st.caption(f"The table shows the first {SHOWN_ROWS} of {len(view)} rows.")
-st.dataframe(view.head(SHOWN_ROWS), hide_index=True, key="wrap_table",
-             height=min(38 + 35 * min(len(view), SHOWN_ROWS), 420))
+st.dataframe(
+    view.head(SHOWN_ROWS),
+    hide_index=True,
+    key="wrap_table",
+    height=min(38 + 35 * min(len(view), SHOWN_ROWS), 420),
+)
 
 # ---------------------------------------------------------------- verdict
 spread = out["spread"]
@@ -339,14 +445,20 @@ if dp_ok:
     n_mip = int(np.sum(ratio < 1))
     coords = "its one coordinate" if k == 1 else f"all {k} coordinates"
     if ratio.size and n_mip == 0:
-        verdict = (f"**For this data DP adds less noise** — on {coords}. Over {DRAWS} draws, MIP's "
-                   f"median |noise| is {_range_text(ratio)} DP's.")
+        verdict = (
+            f"**For this data DP adds less noise** — on {coords}. Over {DRAWS} draws, MIP's "
+            f"median |noise| is {_range_text(ratio)} DP's."
+        )
     elif ratio.size and n_mip == ratio.size:
-        verdict = (f"**For this data MIP adds less noise** — on {coords}. Over {DRAWS} draws, DP's "
-                   f"median |noise| is {_range_text(1 / ratio)} MIP's.")
+        verdict = (
+            f"**For this data MIP adds less noise** — on {coords}. Over {DRAWS} draws, DP's "
+            f"median |noise| is {_range_text(1 / ratio)} MIP's."
+        )
     elif ratio.size:
-        verdict = (f"**Mixed:** MIP adds less noise on {n_mip} of {ratio.size} coordinates, DP on "
-                   f"the other {ratio.size - n_mip} (median |noise| over {DRAWS} draws).")
+        verdict = (
+            f"**Mixed:** MIP adds less noise on {n_mip} of {ratio.size} coordinates, DP on "
+            f"the other {ratio.size - n_mip} (median |noise| over {DRAWS} draws)."
+        )
     else:
         verdict = "No coordinate has noise on both sides to compare."
     st.markdown(verdict)
@@ -381,58 +493,82 @@ else:
 # ---------------------------------------------------------------- charts
 st.subheader("4. How far each release lands from θ")
 appkit.chart_with_csv(
-    appkit.cached_figure(error_figure, out["errors"]), out["errors"], f"wrap_error_{stat.replace(' ', '_')}",
+    appkit.cached_figure(error_figure, out["errors"]),
+    out["errors"],
+    f"wrap_error_{stat.replace(' ', '_')}",
     key="wrap_error",
     caption="One release of each kind (the numbers in the table). The y axis is logarithmic, "
-            "labelled at powers of 10." + ("" if dp_ok else " No DP bar: no DP release."),
+    "labelled at powers of 10." + ("" if dp_ok else " No DP bar: no DP release."),
 )
 appkit.chart_with_csv(
-    appkit.cached_figure(spread_figure, spread), spread, f"wrap_spread_{stat.replace(' ', '_')}", key="wrap_spread",
+    appkit.cached_figure(spread_figure, spread),
+    spread,
+    f"wrap_spread_{stat.replace(' ', '_')}",
+    key="wrap_spread",
     caption=f"{DRAWS} further releases of the same θ with fresh noise (same σ"
-            + (", same Laplace scale" if dp_ok else "") + "): dots are median |noise|, bars span "
-            "10 % to 90 %; the black dash is σ_j. What to notice: "
-            + ("the gap between the red and the blue marks is the noise ratio of the verdict "
-               "above." if dp_ok else
-               "the gap between the red marks and the black dashes is MIP's noise measured in "
-               "units of the statistic's own spread σ_j."),
+    + (", same Laplace scale" if dp_ok else "")
+    + "): dots are median |noise|, bars span "
+    "10 % to 90 %; the black dash is σ_j. What to notice: "
+    + (
+        "the gap between the red and the blue marks is the noise ratio of the verdict above."
+        if dp_ok
+        else "the gap between the red marks and the black dashes is MIP's noise measured in "
+        "units of the statistic's own spread σ_j."
+    ),
 )
 
 # ---------------------------------------------------------------- bounds and data
 with st.expander("The data and the clipping bounds"):
     b = np.maximum(np.abs(out["lo"]), np.abs(out["hi"]))
-    bounds = pd.DataFrame({
-        "column": list(data.columns),
-        "data min": [fmt_num(v) for v in out["data_lo"]],
-        "data max": [fmt_num(v) for v in out["data_hi"]],
-        "clip lo": [fmt_num(v) for v in out["lo"]],
-        "clip hi": [fmt_num(v) for v in out["hi"]],
-        "b = max(|lo|, |hi|)": [fmt_num(v) for v in b],
-    })
+    bounds = pd.DataFrame(
+        {
+            "column": list(data.columns),
+            "data min": [fmt_num(v) for v in out["data_lo"]],
+            "data max": [fmt_num(v) for v in out["data_hi"]],
+            "clip lo": [fmt_num(v) for v in out["lo"]],
+            "clip hi": [fmt_num(v) for v in out["hi"]],
+            "b = max(|lo|, |hi|)": [fmt_num(v) for v in b],
+        }
+    )
     st.dataframe(bounds, hide_index=True, key="wrap_bounds")
-    st.caption("Both mechanisms see the data clipped to [clip lo, clip hi] (at a factor ≥ 1 "
-               "nothing is clipped). A column whose min equals its max is given the interval "
-               "[min, min + 1]. The first rows of the data:")
+    st.caption(
+        "Both mechanisms see the data clipped to [clip lo, clip hi] (at a factor ≥ 1 "
+        "nothing is clipped). A column whose min equals its max is given the interval "
+        "[min, min + 1]. The first rows of the data:"
+    )
     st.dataframe(data.head(10), hide_index=True, key="wrap_head")
 
 # ---------------------------------------------------------------- maths
 with st.expander("The maths"):
-    st.markdown("**Algorithm 1** (MIP via noise addition), with the statistic 𝒜 and k released "
-                "numbers (the paper calls this number d; here d is the number of data columns):")
-    st.latex(r"D_{\text{train}} \leftarrow \text{random half of } \mathcal{D},\qquad "
-             r"D^{(i)} \leftarrow \text{random half of } D_{\text{train}},\quad "
-             r"\theta^{(i)} = \mathcal{A}(D^{(i)}),\quad i = 1,\dots,B,")
-    st.latex(r"\bar\theta_j = \frac1B\sum_{i=1}^B \theta^{(i)}_j,\qquad "
-             r"\sigma_j = \Bigl(\frac1B\sum_{i=1}^B "
-             r"\bigl|\theta^{(i)}_j-\bar\theta_j\bigr|^M\Bigr)^{1/M}.")
-    st.markdown("The paper prints (θ − θ̄)^M; for odd M that can be negative, so the absolute "
-                "value is used (the moment the theorem needs).")
+    st.markdown(
+        "**Algorithm 1** (MIP via noise addition), with the statistic 𝒜 and k released "
+        "numbers (the paper calls this number d; here d is the number of data columns):"
+    )
+    st.latex(
+        r"D_{\text{train}} \leftarrow \text{random half of } \mathcal{D},\qquad "
+        r"D^{(i)} \leftarrow \text{random half of } D_{\text{train}},\quad "
+        r"\theta^{(i)} = \mathcal{A}(D^{(i)}),\quad i = 1,\dots,B,"
+    )
+    st.latex(
+        r"\bar\theta_j = \frac1B\sum_{i=1}^B \theta^{(i)}_j,\qquad "
+        r"\sigma_j = \Bigl(\frac1B\sum_{i=1}^B "
+        r"\bigl|\theta^{(i)}_j-\bar\theta_j\bigr|^M\Bigr)^{1/M}."
+    )
+    st.markdown(
+        "The paper prints (θ − θ̄)^M; for odd M that can be negative, so the absolute "
+        "value is used (the moment the theorem needs)."
+    )
     st.markdown("**Corollary 10** (the noise), with the radius Theorem 9 needs:")
-    st.latex(r"\|x\|_{\sigma,M} = \Bigl(\sum_{j=1}^k "
-             r"\frac{|x_j|^M}{k\,\sigma_j^M}\Bigr)^{1/M},\quad "
-             r"Y_j \sim \mathrm{GenNormal}(0,\sigma_j,M),\quad U = \frac{Y}{\|Y\|_{\sigma,M}},")
-    st.latex(r"r \sim \mathrm{Gamma}(\text{shape } k,\ \text{scale } c),\quad "
-             r"c = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M},\qquad "
-             r"\hat\theta = \mathcal{A}(D_{\text{train}}) + rU .")
+    st.latex(
+        r"\|x\|_{\sigma,M} = \Bigl(\sum_{j=1}^k "
+        r"\frac{|x_j|^M}{k\,\sigma_j^M}\Bigr)^{1/M},\quad "
+        r"Y_j \sim \mathrm{GenNormal}(0,\sigma_j,M),\quad U = \frac{Y}{\|Y\|_{\sigma,M}},"
+    )
+    st.latex(
+        r"r \sim \mathrm{Gamma}(\text{shape } k,\ \text{scale } c),\quad "
+        r"c = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M},\qquad "
+        r"\hat\theta = \mathcal{A}(D_{\text{train}}) + rU ."
+    )
     st.markdown(
         "Then X = rU has density ∝ exp(−‖x‖/c) in the σ,M norm, which is what Theorem 9 assumes: "
         "the ball {‖x‖ ≤ r} has volume ∝ r^k, so the radius of such a density has density "
@@ -441,14 +577,20 @@ with st.expander("The maths"):
         "the correct noise is about k times larger per coordinate."
     )
     st.markdown("**The Laplace mechanism** (pure ε-DP) at the same η (Theorem 4):")
-    st.latex(r"\hat\theta^{\mathrm{DP}} = \mathcal{A}(D_{\text{train}}) + (L_1,\dots,L_k),\quad "
-             r"L_j \sim \mathrm{Laplace}\bigl(\Delta/\varepsilon\bigr),\qquad "
-             r"\varepsilon = \log\frac{1+2\eta}{1-2\eta}.")
-    st.markdown("**The sensitivities** (L1, one record of the m training rows replaced, every "
-                "column clipped to [lo_j, hi_j], b_j = max(|lo_j|, |hi_j|)):")
-    st.latex(r"\Delta_{\text{mean}} = \frac{1}{m}\sum_j (\mathrm{hi}_j - \mathrm{lo}_j),\qquad "
-             r"\Delta_{\text{second moments}} = \frac{2\,(\sum_j b_j)^2}{m},\qquad "
-             r"\Delta_{\text{least squares}} = \infty .")
+    st.latex(
+        r"\hat\theta^{\mathrm{DP}} = \mathcal{A}(D_{\text{train}}) + (L_1,\dots,L_k),\quad "
+        r"L_j \sim \mathrm{Laplace}\bigl(\Delta/\varepsilon\bigr),\qquad "
+        r"\varepsilon = \log\frac{1+2\eta}{1-2\eta}."
+    )
+    st.markdown(
+        "**The sensitivities** (L1, one record of the m training rows replaced, every "
+        "column clipped to [lo_j, hi_j], b_j = max(|lo_j|, |hi_j|)):"
+    )
+    st.latex(
+        r"\Delta_{\text{mean}} = \frac{1}{m}\sum_j (\mathrm{hi}_j - \mathrm{lo}_j),\qquad "
+        r"\Delta_{\text{second moments}} = \frac{2\,(\sum_j b_j)^2}{m},\qquad "
+        r"\Delta_{\text{least squares}} = \infty ."
+    )
     st.markdown(
         "The second-moment matrix is the covariance when the columns are centred (it is not "
         "centred here: centring by the data's own mean would need its own sensitivity analysis). "

@@ -27,17 +27,22 @@ def cached_figure(builder, /, *args, **kwargs):
     key = (builder.__module__, builder.__qualname__)
     wrapped = _FIGURE_CACHES.get(key)
     if wrapped is None:
-        wrapped = _FIGURE_CACHES[key] = st.cache_resource(show_spinner=False, max_entries=64)(builder)
+        wrapped = _FIGURE_CACHES[key] = st.cache_resource(show_spinner=False, max_entries=64)(
+            builder
+        )
     out = wrapped(*args, **kwargs)
     fig = out[0] if isinstance(out, tuple) else out
     if not isinstance(fig, ReadOnlyFigure):
-        raise TypeError(f"{key[1]} returned a {type(fig).__name__}, not a frozen figure "
-                        "(mipcore.plots.freeze): a shared cached figure must never change")
+        raise TypeError(
+            f"{key[1]} returned a {type(fig).__name__}, not a frozen figure "
+            "(mipcore.plots.freeze): a shared cached figure must never change"
+        )
     return out
 
 
-def chart_with_csv(fig, data: pd.DataFrame, name: str, *, key: str | None = None,
-                   caption: str | None = None) -> None:
+def chart_with_csv(
+    fig, data: pd.DataFrame, name: str, *, key: str | None = None, caption: str | None = None
+) -> None:
     """Show a Plotly figure and, under it, a CSV download of ``data``.
 
     ``name`` becomes the file name (``name.csv``) and part of the button label.
@@ -61,5 +66,3 @@ def csv_bytes(data: pd.DataFrame) -> bytes:
     """The CSV a chart's download button serves: UTF-8, no index, empty cells for NaN/inf."""
     clean = data.replace([np.inf, -np.inf], np.nan)
     return clean.to_csv(index=False, na_rep="").encode("utf-8")
-
-

@@ -23,13 +23,13 @@ import streamlit as st
 
 __all__ = [
     "messages",
-    "warn",
-    "url_slider",
-    "url_number",
-    "url_select",
     "url_multiselect",
-    "url_toggle",
+    "url_number",
     "url_range_slider",
+    "url_select",
+    "url_slider",
+    "url_toggle",
+    "warn",
 ]
 
 _MSG_KEY = "_appkit_message_area"
@@ -75,8 +75,13 @@ def _encode(value: Any) -> str:
     return _fmt_value(value)
 
 
-def _init_from_url(key: str, default: Any, parse: Callable[[str], Any], describe: str,
-                   accepts: Callable[[Any], bool]) -> None:
+def _init_from_url(
+    key: str,
+    default: Any,
+    parse: Callable[[str], Any],
+    describe: str,
+    accepts: Callable[[Any], bool],
+) -> None:
     """Seed st.session_state[key] from the URL on the first run; warn on bad values.
 
     Pages share ``st.session_state`` and some share key names (``n``, ``M``, ``eta``): a
@@ -147,16 +152,28 @@ def _parse_number(raw: Any, *, integer: bool, lo: float, hi: float) -> float | i
     return x
 
 
-def url_slider(label: str, key: str, *, min_value, max_value, default, step=None,
-               format: str | None = None, help: str | None = None, container=None,
-               validate: Callable[[Any], None] | None = None):
+def url_slider(
+    label: str,
+    key: str,
+    *,
+    min_value,
+    max_value,
+    default,
+    step=None,
+    format: str | None = None,
+    help: str | None = None,
+    container=None,
+    validate: Callable[[Any], None] | None = None,
+):
     """A numeric ``st.slider`` bound to the URL parameter ``key``.
 
     Integer sliders when ``min_value``, ``max_value`` and ``default`` are ints.
     ``validate`` may raise ``ValueError`` for values that are in range but still
     not allowed (e.g. an odd n).
     """
-    integer = all(isinstance(v, int) and not isinstance(v, bool) for v in (min_value, max_value, default))
+    integer = all(
+        isinstance(v, int) and not isinstance(v, bool) for v in (min_value, max_value, default)
+    )
 
     def parse(raw):
         x = _parse_number(raw, integer=integer, lo=min_value, hi=max_value)
@@ -165,21 +182,41 @@ def url_slider(label: str, key: str, *, min_value, max_value, default, step=None
         return x
 
     def accepts(v):
-        return (_is_number(v) and (not integer or float(v).is_integer())
-                and min_value <= v <= max_value)
+        return (
+            _is_number(v) and (not integer or float(v).is_integer()) and min_value <= v <= max_value
+        )
 
     _init_from_url(key, default, parse, f"a number from {min_value} to {max_value}", accepts)
     box = container if container is not None else st
-    value = box.slider(label, min_value=min_value, max_value=max_value, step=step,
-                       format=format, help=help, key=key)
+    value = box.slider(
+        label,
+        min_value=min_value,
+        max_value=max_value,
+        step=step,
+        format=format,
+        help=help,
+        key=key,
+    )
     _write_url(key, value, default)
     return value
 
 
-def url_range_slider(label: str, key: str, *, min_value, max_value, default: tuple, step=None,
-                     format: str | None = None, help: str | None = None, container=None):
+def url_range_slider(
+    label: str,
+    key: str,
+    *,
+    min_value,
+    max_value,
+    default: tuple,
+    step=None,
+    format: str | None = None,
+    help: str | None = None,
+    container=None,
+):
     """A two-handle ``st.slider`` bound to the URL parameter ``key`` (``lo,hi``)."""
-    integer = all(isinstance(v, int) and not isinstance(v, bool) for v in (min_value, max_value, *default))
+    integer = all(
+        isinstance(v, int) and not isinstance(v, bool) for v in (min_value, max_value, *default)
+    )
 
     def parse(raw):
         if not isinstance(raw, str):
@@ -193,24 +230,48 @@ def url_range_slider(label: str, key: str, *, min_value, max_value, default: tup
         return (lo, hi)
 
     def accepts(v):
-        return (isinstance(v, (list, tuple)) and len(v) == 2 and all(_is_number(x) for x in v)
-                and min_value <= v[0] <= v[1] <= max_value)
+        return (
+            isinstance(v, (list, tuple))
+            and len(v) == 2
+            and all(_is_number(x) for x in v)
+            and min_value <= v[0] <= v[1] <= max_value
+        )
 
-    _init_from_url(key, tuple(default), parse, f"two numbers lo,hi from {min_value} to {max_value}",
-                   accepts)
+    _init_from_url(
+        key, tuple(default), parse, f"two numbers lo,hi from {min_value} to {max_value}", accepts
+    )
     box = container if container is not None else st
-    value = box.slider(label, min_value=min_value, max_value=max_value, step=step, format=format,
-                       help=help, key=key)
+    value = box.slider(
+        label,
+        min_value=min_value,
+        max_value=max_value,
+        step=step,
+        format=format,
+        help=help,
+        key=key,
+    )
     value = tuple(value)
     _write_url(key, value, tuple(default))
     return value
 
 
-def url_number(label: str, key: str, *, min_value, max_value, default, step=None,
-               format: str | None = None, help: str | None = None, container=None,
-               validate: Callable[[Any], None] | None = None):
+def url_number(
+    label: str,
+    key: str,
+    *,
+    min_value,
+    max_value,
+    default,
+    step=None,
+    format: str | None = None,
+    help: str | None = None,
+    container=None,
+    validate: Callable[[Any], None] | None = None,
+):
     """A ``st.number_input`` bound to the URL parameter ``key``."""
-    integer = all(isinstance(v, int) and not isinstance(v, bool) for v in (min_value, max_value, default))
+    integer = all(
+        isinstance(v, int) and not isinstance(v, bool) for v in (min_value, max_value, default)
+    )
 
     def parse(raw):
         x = _parse_number(raw, integer=integer, lo=min_value, hi=max_value)
@@ -219,20 +280,37 @@ def url_number(label: str, key: str, *, min_value, max_value, default, step=None
         return x
 
     def accepts(v):
-        return (_is_number(v) and (not integer or float(v).is_integer())
-                and min_value <= v <= max_value)
+        return (
+            _is_number(v) and (not integer or float(v).is_integer()) and min_value <= v <= max_value
+        )
 
     _init_from_url(key, default, parse, f"a number from {min_value} to {max_value}", accepts)
     box = container if container is not None else st
-    value = box.number_input(label, min_value=min_value, max_value=max_value, step=step,
-                             format=format, help=help, key=key)
+    value = box.number_input(
+        label,
+        min_value=min_value,
+        max_value=max_value,
+        step=step,
+        format=format,
+        help=help,
+        key=key,
+    )
     _write_url(key, value, default)
     return value
 
 
-def url_select(label: str, key: str, options: Sequence, *, default, widget: str = "selectbox",
-               format_func: Callable[[Any], str] = str, help: str | None = None, container=None,
-               horizontal: bool = True):
+def url_select(
+    label: str,
+    key: str,
+    options: Sequence,
+    *,
+    default,
+    widget: str = "selectbox",
+    format_func: Callable[[Any], str] = str,
+    help: str | None = None,
+    container=None,
+    horizontal: bool = True,
+):
     """A ``st.selectbox`` (or, with ``widget="radio"``, a ``st.radio``) bound to ``key``.
 
     URL values are matched against ``str(option)``.
@@ -251,17 +329,27 @@ def url_select(label: str, key: str, options: Sequence, *, default, widget: str 
     _init_from_url(key, default, parse, "one of " + ", ".join(by_text), accepts)
     box = container if container is not None else st
     if widget == "radio":
-        value = box.radio(label, options, format_func=format_func, help=help, key=key,
-                          horizontal=horizontal)
+        value = box.radio(
+            label, options, format_func=format_func, help=help, key=key, horizontal=horizontal
+        )
     else:
         value = box.selectbox(label, options, format_func=format_func, help=help, key=key)
     _write_url(key, value, default)
     return value
 
 
-def url_multiselect(label: str, key: str, options: Sequence, *, default: Sequence,
-                    format_func: Callable[[Any], str] = str, help: str | None = None,
-                    container=None, min_selected: int = 0, max_selected: int | None = None):
+def url_multiselect(
+    label: str,
+    key: str,
+    options: Sequence,
+    *,
+    default: Sequence,
+    format_func: Callable[[Any], str] = str,
+    help: str | None = None,
+    container=None,
+    min_selected: int = 0,
+    max_selected: int | None = None,
+):
     """A ``st.multiselect`` bound to ``key`` (comma-separated in the URL; ``key=`` is empty).
 
     With the default ``min_selected=0`` every state the widget can reach, including an
@@ -286,19 +374,25 @@ def url_multiselect(label: str, key: str, options: Sequence, *, default: Sequenc
         return seen
 
     def accepts(v):
-        return (isinstance(v, list) and all(any(x == o and type(x) is type(o) for o in options) for x in v)
-                and min_selected <= len(v) and (max_selected is None or len(v) <= max_selected))
+        return (
+            isinstance(v, list)
+            and all(any(x == o and type(x) is type(o) for o in options) for x in v)
+            and min_selected <= len(v)
+            and (max_selected is None or len(v) <= max_selected)
+        )
 
     _init_from_url(key, list(default), parse, "a comma-separated subset of the choices", accepts)
     box = container if container is not None else st
-    value = box.multiselect(label, options, format_func=format_func, help=help, key=key,
-                            max_selections=max_selected)
+    value = box.multiselect(
+        label, options, format_func=format_func, help=help, key=key, max_selections=max_selected
+    )
     _write_url(key, list(value), list(default))
     return list(value)
 
 
-def url_toggle(label: str, key: str, *, default: bool = False, help: str | None = None,
-               container=None):
+def url_toggle(
+    label: str, key: str, *, default: bool = False, help: str | None = None, container=None
+):
     """A ``st.toggle`` bound to ``key`` (``1``/``0`` in the URL)."""
 
     def parse(raw):

@@ -51,50 +51,79 @@ def main() -> int:
     print(f"Prop. 11 exact η, n = 16, Laplace b = {b:.4g} (Theorem 9 for η = 0.1):")
     print(f"    η = {eta:.3e};  cold {first:.3f} s, warm median {med:.3f} s   (target <= 2 s)")
     first, med, eta1 = timed(lambda: attacks.prop11_true_eta(16, 1.0), repeats=3)
-    print(f"Prop. 11 exact η, n = 16, Laplace b = 1:            η = {eta1:.3e};  cold {first:.3f} s, "
-          f"warm {med:.3f} s")
+    print(
+        f"Prop. 11 exact η, n = 16, Laplace b = 1:            η = {eta1:.3e};  cold {first:.3f} s, "
+        f"warm {med:.3f} s"
+    )
     first, med, etag = timed(lambda: attacks.prop11_true_eta(16, 1.0, "gaussian"), repeats=2)
-    print(f"Prop. 11 exact η, n = 16, Gaussian s = 1 (certified): η = {etag:.3e};  cold {first:.3f} s, "
-          f"warm {med:.3f} s   (no target)")
+    print(
+        f"Prop. 11 exact η, n = 16, Gaussian s = 1 (certified): η = {etag:.3e};  cold {first:.3f} s, "
+        f"warm {med:.3f} s   (no target)"
+    )
     first, med, eta20 = timed(lambda: attacks.prop11_true_eta(20, 1.0), repeats=1)
-    print(f"Prop. 11 exact η, n = 20 (184 756 halves), Laplace b = 1: η = {eta20:.3e};  {med:.2f} s   "
-          "(no target)\n")
+    print(
+        f"Prop. 11 exact η, n = 20 (184 756 halves), Laplace b = 1: η = {eta20:.3e};  {med:.2f} s   "
+        "(no target)\n"
+    )
 
     print("Canary audit, 10 000 trials, n = 8, canary 6 (target <= 2 s each):")
-    print(f"    {'noise':<10}{'time s':>8}{'guesses':>9}{'correct':>9}{'η̂':>9}{'η_lb':>9}"
-          f"{'exact η':>9}{'ε_lb':>8}")
-    for noise, kw in [("none", {}), ("laplace", {"noise_scale": 1.0}), ("gaussian", {"noise_scale": 1.0}),
-                      ("mip", {"eta": 0.2})]:
+    print(
+        f"    {'noise':<10}{'time s':>8}{'guesses':>9}{'correct':>9}{'η̂':>9}{'η_lb':>9}"
+        f"{'exact η':>9}{'ε_lb':>8}"
+    )
+    for noise, kw in [
+        ("none", {}),
+        ("laplace", {"noise_scale": 1.0}),
+        ("gaussian", {"noise_scale": 1.0}),
+        ("mip", {"eta": 0.2}),
+    ]:
+
         def run(noise=noise, kw=kw):
             return attacks.run_canary_audit(10_000, n=8, canary=6.0, noise=noise, rng=1, **kw)
 
         first, med, audit = timed(run, repeats=3)
-        print(f"    {noise:<10}{med:8.3f}{audit.guesses:9d}{audit.correct:9d}{audit.eta_hat:9.4f}"
-              f"{audit.eta_lower:9.4f}{audit.exact_eta:9.4f}{audit.epsilon_lower:8.2f}")
+        print(
+            f"    {noise:<10}{med:8.3f}{audit.guesses:9d}{audit.correct:9d}{audit.eta_hat:9.4f}"
+            f"{audit.eta_lower:9.4f}{audit.exact_eta:9.4f}{audit.epsilon_lower:8.2f}"
+        )
     print("  covariance release, 10 000 trials, records in R² (no target):")
     print(f"    {'noise':<10}{'game s':>8}{'+MC s':>8}{'η̂':>9}{'MC η':>9}{'99 % interval':>20}")
-    for noise, kw in [("none", {}), ("laplace", {"epsilon": 1.0}), ("gaussian", {"epsilon": 1.0}),
-                      ("mip", {"eta": 0.2})]:
+    for noise, kw in [
+        ("none", {}),
+        ("laplace", {"epsilon": 1.0}),
+        ("gaussian", {"epsilon": 1.0}),
+        ("mip", {"eta": 0.2}),
+    ]:
+
         def game(noise=noise, kw=kw, exact=False):
-            return attacks.run_canary_audit(10_000, mechanism="covariance", noise=noise, rng=1,
-                                            exact=exact, **kw)
+            return attacks.run_canary_audit(
+                10_000, mechanism="covariance", noise=noise, rng=1, exact=exact, **kw
+            )
 
         _, med_g, _ = timed(game, repeats=3)
         _, med_x, audit = timed(lambda: game(exact=True), repeats=1)
         lo, hi = audit.exact_interval
-        print(f"    {noise:<10}{med_g:8.3f}{med_x:8.3f}{audit.eta_hat:9.4f}{audit.exact_eta:9.4f}"
-              f"   [{lo - 0.5:.4f}, {hi - 0.5:.4f}]")
-    print(f"    largest ε 10 000 trials can certify at 95 %: {attacks.max_certifiable_epsilon(10_000):.2f}\n")
+        print(
+            f"    {noise:<10}{med_g:8.3f}{med_x:8.3f}{audit.eta_hat:9.4f}{audit.exact_eta:9.4f}"
+            f"   [{lo - 0.5:.4f}, {hi - 0.5:.4f}]"
+        )
+    print(
+        f"    largest ε 10 000 trials can certify at 95 %: {attacks.max_certifiable_epsilon(10_000):.2f}\n"
+    )
 
     rng = np.random.default_rng(0)
     m, nm = rng.normal(1.0, 1.0, 10_000), rng.normal(0.0, 1.0, 10_000)
     _, med_h, h = timed(lambda: mace.histogram_estimate(m, nm, bins=100), repeats=3)
     _, med_k, k = timed(lambda: mace.kde_estimate(m, nm), repeats=1)
     print("MACE on N(1,1) vs N(0,1), 10 000 + 10 000 samples (true Adv = 0.3829):")
-    print(f"    histogram: plug-in {h.plugin:.4f}, held-out {h.heldout:.4f} (lower {h.heldout_lower:.4f}); "
-          f"{med_h:.3f} s")
-    print(f"    KDE:       plug-in {k.plugin:.4f}, held-out {k.heldout:.4f} (lower {k.heldout_lower:.4f}); "
-          f"{med_k:.3f} s")
+    print(
+        f"    histogram: plug-in {h.plugin:.4f}, held-out {h.heldout:.4f} (lower {h.heldout_lower:.4f}); "
+        f"{med_h:.3f} s"
+    )
+    print(
+        f"    KDE:       plug-in {k.plugin:.4f}, held-out {k.heldout:.4f} (lower {k.heldout_lower:.4f}); "
+        f"{med_k:.3f} s"
+    )
     return 0
 
 

@@ -45,7 +45,9 @@ def best_of(fn, repeats: int = 5) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--skip-paper", action="store_true", help="skip the ~minute-long Paper preset")
+    parser.add_argument(
+        "--skip-paper", action="store_true", help="skip the ~minute-long Paper preset"
+    )
     args = parser.parse_args()
 
     # warm imports (sklearn, dp_accounting) so they do not count against the presets
@@ -63,7 +65,9 @@ def main() -> int:
         t0 = time.perf_counter()
         cv.run_experiment(paper)
         t_paper = time.perf_counter() - t0
-        print(f"Paper preset (n = {paper.n:,}, R = {paper.R}):  {t_paper:7.2f} s   (target <= 60 s)")
+        print(
+            f"Paper preset (n = {paper.n:,}, R = {paper.R}):  {t_paper:7.2f} s   (target <= 60 s)"
+        )
 
     # --- sigma estimate at n = 500 000 (training half of 250 000 rows), B = 128
     gen = np.random.default_rng(0)
@@ -90,8 +94,10 @@ def main() -> int:
     t_naive = best_of(naive, repeats=2)
     print("\nAlgorithm 1 sigma estimate, n = 500,000 (m = 250,000), B = 128:")
     print(f"  half-split Grams as one matrix product: {t_fast * 1e3:8.1f} ms   (target <= 500 ms)")
-    print(f"  naive loop over the 128 halves:         {t_naive * 1e3:8.1f} ms   "
-          f"({t_naive / t_fast:.1f}x slower)")
+    print(
+        f"  naive loop over the 128 halves:         {t_naive * 1e3:8.1f} ms   "
+        f"({t_naive / t_fast:.1f}x slower)"
+    )
 
     # --- one full-batch DP-SGD step at m = 250 000
     x2 = np.einsum("ij,ij->i", Xt, Xt)
@@ -100,12 +106,18 @@ def main() -> int:
     t_one = best_of(lambda: cv.dpsgd(P, x2, [1.0], C=C, T=1, lr=lr, rng=0), repeats=9)
     K = 31
     t_k = best_of(lambda: cv.dpsgd(P, x2, np.linspace(0, 5, K), C=C, T=1, lr=lr, rng=0), repeats=5)
-    print(f"\nOne full-batch DP-SGD step, m = 250,000 rows (per-row outer products {P.nbytes / 1e6:.0f} MB):")
+    print(
+        f"\nOne full-batch DP-SGD step, m = 250,000 rows (per-row outer products {P.nbytes / 1e6:.0f} MB):"
+    )
     print(f"  read the data once (sum of the outer products): {t_read * 1e3:7.2f} ms   (floor)")
-    print(f"  one step, 1 trajectory:                         {t_one * 1e3:7.2f} ms   "
-          f"({t_one / t_read:.1f}x the floor)")
-    print(f"  one step, {K} stacked trajectories:              {t_k * 1e3:7.2f} ms   "
-          f"({t_k / t_read:.1f}x the floor; {t_k / K * 1e3:.2f} ms = {t_k / K / t_read:.2f}x per trajectory)")
+    print(
+        f"  one step, 1 trajectory:                         {t_one * 1e3:7.2f} ms   "
+        f"({t_one / t_read:.1f}x the floor)"
+    )
+    print(
+        f"  one step, {K} stacked trajectories:              {t_k * 1e3:7.2f} ms   "
+        f"({t_k / t_read:.1f}x the floor; {t_k / K * 1e3:.2f} ms = {t_k / K / t_read:.2f}x per trajectory)"
+    )
     return 0
 
 

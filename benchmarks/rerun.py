@@ -37,7 +37,8 @@ def declared_pages() -> list[tuple[str, str | None]]:
     tree = ast.parse(APP.read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "PAGES" for t in node.targets):
+            isinstance(t, ast.Name) and t.id == "PAGES" for t in node.targets
+        ):
             pages = ast.literal_eval(node.value)
             return [("home", None)] + [(name, v[0]) for name, v in pages.items()]
     raise SystemExit(f"no PAGES literal in {APP}")
@@ -140,17 +141,26 @@ class Target:
     @property
     def spread(self) -> str:
         """Interquartile range of the timed reruns, in ms."""
-        q1, _, q3 = statistics.quantiles(self.times, n=4) if len(self.times) > 1 else [self.times[0]] * 3
+        q1, _, q3 = (
+            statistics.quantiles(self.times, n=4) if len(self.times) > 1 else [self.times[0]] * 3
+        )
         return f"{q1 * 1e3:.1f}-{q3 * 1e3:.1f}"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", "-k", type=int, default=15, help="timed reruns per page")
-    parser.add_argument("--recompile", action="store_true",
-                        help="recompile the scripts on every rerun, as plain AppTest does")
-    parser.add_argument("--cold", type=int, default=7,
-                        help="extra reruns per page, each to a never-used slider value")
+    parser.add_argument(
+        "--recompile",
+        action="store_true",
+        help="recompile the scripts on every rerun, as plain AppTest does",
+    )
+    parser.add_argument(
+        "--cold",
+        type=int,
+        default=7,
+        help="extra reruns per page, each to a never-used slider value",
+    )
     args = parser.parse_args()
 
     import streamlit
@@ -168,7 +178,8 @@ def main() -> int:
 
     # AppTest logs "missing ScriptRunContext" warnings that say nothing about the pages.
     logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(
-        lambda record: "missing ScriptRunContext" not in record.getMessage())
+        lambda record: "missing ScriptRunContext" not in record.getMessage()
+    )
 
     def app_on(script):
         def make():
@@ -178,6 +189,7 @@ def main() -> int:
                 at.switch_page(script)
                 at.run()
             return at
+
         return make
 
     def bare():
@@ -188,11 +200,19 @@ def main() -> int:
     # blur a ~2 ms bare-page run into 2-7 ms. A short interval applies to every page alike.
     sys.setswitchinterval(0.0005)
 
-    print("Scripts compiled " + ("on every rerun (plain AppTest)." if args.recompile else
-                                 "once and cached, as a running server does (--recompile to disable)."))
-    print(f"MIP Explorer rerun benchmark: streamlit {streamlit.__version__}, "
-          f"Python {sys.version.split()[0]}; median of {args.repeats} AppTest.run() after "
-          f"moving the first slider between two values (warm), and to never-used values (cold); pages interleaved.")
+    print(
+        "Scripts compiled "
+        + (
+            "on every rerun (plain AppTest)."
+            if args.recompile
+            else "once and cached, as a running server does (--recompile to disable)."
+        )
+    )
+    print(
+        f"MIP Explorer rerun benchmark: streamlit {streamlit.__version__}, "
+        f"Python {sys.version.split()[0]}; median of {args.repeats} AppTest.run() after "
+        f"moving the first slider between two values (warm), and to never-used values (cold); pages interleaved."
+    )
     notes: dict[str, str] = {}
     targets = [Target("bare page (1 slider)", bare)]
     for name, script in declared_pages():
@@ -214,7 +234,7 @@ def main() -> int:
 
     # Cold reruns: every rerun moves the slider to a value never used before (cache misses).
     for _ in range(args.cold):
-        for target in list(targets):
+        for target in targets:
             try:
                 target.cold_step()
             except Skip as why:
@@ -225,8 +245,18 @@ def main() -> int:
     bare_s = targets[0].median
     bare_cold = targets[0].cold_median or bare_s
     by_name = {t.name: t for t in targets}
-    rows = [(targets[0].name, targets[0].label, bare_s, targets[0].spread, 1.0,
-             targets[0].cold_median, 1.0, "reference")]
+    rows = [
+        (
+            targets[0].name,
+            targets[0].label,
+            bare_s,
+            targets[0].spread,
+            1.0,
+            targets[0].cold_median,
+            1.0,
+            "reference",
+        )
+    ]
     for name, _script in declared_pages():
         t = by_name.get(name)
         if t is None:
@@ -234,29 +264,44 @@ def main() -> int:
             continue
         ratio = t.median / bare_s
         cold = t.cold_median
-        rows.append((name, t.label, t.median, t.spread, ratio, cold,
-                     None if cold is None else cold / bare_cold,
-                     "PASS" if ratio <= TARGET else f"over {TARGET:g}x"))
+        rows.append(
+            (
+                name,
+                t.label,
+                t.median,
+                t.spread,
+                ratio,
+                cold,
+                None if cold is None else cold / bare_cold,
+                "PASS" if ratio <= TARGET else f"over {TARGET:g}x",
+            )
+        )
 
     w = max(len(r[0]) for r in rows)
-    print(f"\n{'page':<{w}}  {'slider':<8} {'warm ms':>8} {'IQR ms':>12} {'ratio':>7} "
-          f"{'cold ms':>8} {'ratio':>7}  result (warm ratio vs {TARGET:g}x)")
+    print(
+        f"\n{'page':<{w}}  {'slider':<8} {'warm ms':>8} {'IQR ms':>12} {'ratio':>7} "
+        f"{'cold ms':>8} {'ratio':>7}  result (warm ratio vs {TARGET:g}x)"
+    )
     for name, label, med, spread, ratio, cold, cold_ratio, verdict in rows:
         ms = f"{med * 1e3:8.1f}" if med is not None else f"{'-':>8}"
         rt = f"{ratio:6.1f}x" if ratio is not None else f"{'-':>7}"
         cms = f"{cold * 1e3:8.1f}" if cold is not None else f"{'-':>8}"
         crt = f"{cold_ratio:6.1f}x" if cold_ratio is not None else f"{'-':>7}"
         print(f"{name:<{w}}  {label:<8} {ms} {spread:>12} {rt} {cms} {crt}  {verdict}")
-    print("\nwarm: the slider alternates between two values (per-input caches hit, as when a "
-          "user moves back and forth);\ncold: every rerun uses a value never seen before "
-          "(nothing cached for it: the honest cost of a new setting).")
+    print(
+        "\nwarm: the slider alternates between two values (per-input caches hit, as when a "
+        "user moves back and forth);\ncold: every rerun uses a value never seen before "
+        "(nothing cached for it: the honest cost of a new setting)."
+    )
     for key, note in notes.items():
         if key.endswith(" cold"):
             print(f"  note: {key}: {note}")
     measured = [r for r in rows[1:] if r[4] is not None]
     over = [r[0] for r in measured if r[4] > TARGET]
-    print(f"\n{len(measured)} of {len(rows) - 1} pages measured; "
-          + (f"over {TARGET:g}x: {', '.join(over)}" if over else f"all within {TARGET:g}x"))
+    print(
+        f"\n{len(measured)} of {len(rows) - 1} pages measured; "
+        + (f"over {TARGET:g}x: {', '.join(over)}" if over else f"all within {TARGET:g}x")
+    )
     return 0
 
 

@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["as_float_array", "check_range", "check_int", "scalar_or_array"]
+__all__ = ["as_float_array", "check_int", "check_range", "scalar_or_array"]
 
 
 def _show(value) -> str:
@@ -74,7 +74,9 @@ def check_range(
     return arr
 
 
-def check_int(name: str, value, lo: int | None = None, hi: int | None = None, *, even: bool = False) -> int:
+def check_int(
+    name: str, value, lo: int | None = None, hi: int | None = None, *, even: bool = False
+) -> int:
     """Return ``value`` as a Python int, checking type, bounds and parity."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer():

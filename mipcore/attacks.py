@@ -55,34 +55,34 @@ from .mechanism import as_generator
 from .noise import COROLLARY14_CONSTANT, mip_noise_multiplier, mip_noise_scale
 
 __all__ = [
+    "AUDIT_ATTACKERS",
+    "AUDIT_MECHANISMS",
+    "AUDIT_NOISES",
     "NOISE_KINDS",
+    "PROP11_EXACT_N_MAX",
+    "CanaryAudit",
     "NoiseLaw",
-    "as_noise_law",
     "OptimalAttack",
+    "as_noise_law",
+    "clopper_pearson",
+    "covariance_audit_records",
+    "epsilon_from_cgr",
+    "epsilon_lower_bound",
+    "eta_estimate",
+    "eta_lower_bound",
+    "max_certifiable_epsilon",
     "optimal_attack",
     "optimal_attack_accuracy",
     "optimal_attack_accuracy_discrete",
     "optimal_attack_accuracy_mc",
-    "PROP11_EXACT_N_MAX",
-    "prop11_outputs",
     "prop11_eta_by_target",
+    "prop11_outputs",
     "prop11_true_eta",
+    "roc_points",
+    "run_canary_audit",
     "theorem4_tightness_accuracy",
     "theorem5_indicator_eta",
     "theorem5_publish_eta",
-    "clopper_pearson",
-    "epsilon_from_cgr",
-    "epsilon_lower_bound",
-    "max_certifiable_epsilon",
-    "eta_estimate",
-    "eta_lower_bound",
-    "roc_points",
-    "CanaryAudit",
-    "AUDIT_NOISES",
-    "AUDIT_MECHANISMS",
-    "AUDIT_ATTACKERS",
-    "covariance_audit_records",
-    "run_canary_audit",
 ]
 
 _EPS = np.finfo(float).eps
@@ -126,7 +126,9 @@ class NoiseLaw:
         check_range("scale", self.scale, 0.0, math.inf, lo_open=True, hi_open=True)
         if self.kind == "theorem9":
             if not self.sigma:
-                raise ValueError("sigma=() is empty: kind='theorem9' needs per-coordinate sigmas > 0")
+                raise ValueError(
+                    "sigma=() is empty: kind='theorem9' needs per-coordinate sigmas > 0"
+                )
             check_range("sigma", np.asarray(self.sigma), 0.0, math.inf, lo_open=True, hi_open=True)
             check_range("M", self.M, 0.0, math.inf, lo_open=True, hi_open=True)
 
@@ -164,7 +166,9 @@ class NoiseLaw:
         """The equivalent scalar law (``theorem9`` with one sigma is ``Laplace(c sigma)``)."""
         if self.kind == "theorem9":
             if len(self.sigma) != 1:
-                raise ValueError(f"kind='theorem9' with {len(self.sigma)} sigmas is not one-dimensional")
+                raise ValueError(
+                    f"kind='theorem9' with {len(self.sigma)} sigmas is not one-dimensional"
+                )
             return NoiseLaw("laplace", self.scale * self.sigma[0])
         return self
 
@@ -179,7 +183,9 @@ class NoiseLaw:
         if self.kind == "gaussian":
             return gen.normal(0.0, self.scale, size=(count, d))
         if len(self.sigma) != d:
-            raise ValueError(f"noise has {len(self.sigma)} sigmas but the outputs have dimension {d}")
+            raise ValueError(
+                f"noise has {len(self.sigma)} sigmas but the outputs have dimension {d}"
+            )
         return _theorem9_draws(np.asarray(self.sigma), self.M, self.scale, count, gen)
 
     def sample(self, size, rng) -> np.ndarray:
@@ -246,8 +252,10 @@ def _as_outputs(name: str, value) -> np.ndarray:
     if arr.ndim == 0:
         arr = arr.reshape(1)
     if arr.ndim > 2 or arr.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty 1-d array of outputs (or 2-d: one row per "
-                         f"training set), got shape {arr.shape}")
+        raise ValueError(
+            f"{name} must be a non-empty 1-d array of outputs (or 2-d: one row per "
+            f"training set), got shape {arr.shape}"
+        )
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains a non-finite output")
     return arr
@@ -343,18 +351,23 @@ def optimal_attack(outputs_in, outputs_out, noise, *, prior=None) -> OptimalAtta
     a_in = _as_outputs("outputs_in", outputs_in)
     a_out = _as_outputs("outputs_out", outputs_out)
     if a_in.ndim != a_out.ndim or (a_in.ndim == 2 and a_in.shape[1] != a_out.shape[1]):
-        raise ValueError(f"outputs_in {a_in.shape} and outputs_out {a_out.shape} must have the same dimension")
+        raise ValueError(
+            f"outputs_in {a_in.shape} and outputs_out {a_out.shape} must have the same dimension"
+        )
     pi = _check_prior(prior, a_in.shape[0], a_out.shape[0])
     if a_in.ndim == 2 and a_in.shape[1] == 1:
         a_in, a_out = a_in[:, 0], a_out[:, 0]
     if a_in.ndim == 2 and not law.is_none:
         raise ValueError(
             f"outputs of dimension {a_in.shape[1]} with {law.kind} noise: the exact computation is "
-            "one-dimensional; use optimal_attack_accuracy_mc for d > 1")
+            "one-dimensional; use optimal_attack_accuracy_mc for d > 1"
+        )
     values, w, w_abs = _group(a_in, a_out, pi)
     if law.is_none and isinstance(w_abs, Fraction):  # exact: (N + Σ|c_in − c_out|) / (2N)
         acc = float(Fraction(1, 2) + w_abs / 2)
-        return OptimalAttack(acc, acc - max(pi, 1.0 - pi), pi, 0.0, np.empty(0), int(values.shape[0]), law)
+        return OptimalAttack(
+            acc, acc - max(pi, 1.0 - pi), pi, 0.0, np.empty(0), int(values.shape[0]), law
+        )
     w_abs = float(w_abs)
     if law.is_none:
         total, err, boundary = w_abs, 4 * _EPS * w_abs, np.empty(0)
@@ -368,7 +381,9 @@ def optimal_attack(outputs_in, outputs_out, noise, *, prior=None) -> OptimalAtta
             tot, errs, roots = _abs_integral(x, wk[None, :], law, want_roots=True)
             total, err, boundary = float(tot[0]), float(errs[0]), roots[0]
     acc = min(1.0, 0.5 + 0.5 * total)
-    return OptimalAttack(acc, acc - max(pi, 1.0 - pi), pi, float(err), boundary, int(values.shape[0]), law)
+    return OptimalAttack(
+        acc, acc - max(pi, 1.0 - pi), pi, float(err), boundary, int(values.shape[0]), law
+    )
 
 
 def optimal_attack_accuracy(outputs_in, outputs_out, noise, *, prior=None) -> float:
@@ -396,7 +411,9 @@ def optimal_attack_accuracy_discrete(p_in, p_out, prior=0.5):
     for name, v in (("p_in", a), ("p_out", b)):
         s = v.sum(axis=-1)
         if np.any(np.abs(s - 1.0) > 1e-9):
-            raise ValueError(f"{name} must sum to 1 along the last axis, got {np.ravel(s)[:4].tolist()}")
+            raise ValueError(
+                f"{name} must sum to 1 along the last axis, got {np.ravel(s)[:4].tolist()}"
+            )
     pi_b = np.asarray(pi)[..., None] if np.ndim(pi) else pi
     acc = np.sum(np.maximum(pi_b * a, (1.0 - pi_b) * b), axis=-1)
     return scalar_or_array(acc, np.sum(a, axis=-1), np.sum(b, axis=-1), prior)
@@ -449,15 +466,15 @@ def _laplace_abs_integral(x: np.ndarray, W: np.ndarray, b: float, want_roots: bo
     cross = (Lk * Rk) < 0
     if np.any(cross):
         ti, si = np.nonzero(cross)
-        l, r = Lk[ti, si], Rk[ti, si]
-        ell = np.log(np.abs(l)) - np.log(np.abs(r))  # the root is at the midpoint + (b/2) ell
+        lft, r = Lk[ti, si], Rk[ti, si]
+        ell = np.log(np.abs(lft)) - np.log(np.abs(r))  # the root is at the midpoint + (b/2) ell
         hb = gap[si]
         inside = np.abs(ell) < hb
-        ti, si, l, r, hb, ell = (v[inside] for v in (ti, si, l, r, hb, ell))
+        ti, si, lft, r, hb, ell = (v[inside] for v in (ti, si, lft, r, hb, ell))
         ts, hts = 0.5 * (hb + ell), 0.5 * (hb - ell)  # t*/b and (h - t*)/b, both > 0 (maybe inf)
         one_t, one_ht = -np.expm1(-ts), -np.expm1(-hts)
-        i1 = 0.5 * (l * one_t + r * np.exp(-hts) * one_t)  # ∫ over [x_k, root]
-        i2 = 0.5 * (l * np.exp(-ts) * one_ht + r * one_ht)  # ∫ over [root, x_{k+1}]
+        i1 = 0.5 * (lft * one_t + r * np.exp(-hts) * one_t)  # ∫ over [x_k, root]
+        i2 = 0.5 * (lft * np.exp(-ts) * one_ht + r * one_ht)  # ∫ over [root, x_{k+1}]
         whole[ti, si] = np.abs(i1) + np.abs(i2)
         if want_roots:
             pos = 0.5 * x[si] + 0.5 * x[si + 1] + 0.5 * b * ell
@@ -581,7 +598,9 @@ def _g_values(y: np.ndarray, x: np.ndarray, Wt: np.ndarray, s: float, order: int
     return out
 
 
-def _envelope_sums(a: np.ndarray, c: np.ndarray, x: np.ndarray, Wabs_t: np.ndarray, s: float) -> np.ndarray:
+def _envelope_sums(
+    a: np.ndarray, c: np.ndarray, x: np.ndarray, Wabs_t: np.ndarray, s: float
+) -> np.ndarray:
     """``E_t = Σ_m |w_tm| exp(−z_min,m² / 4)`` over each cell ``[a, c]`` (z_min: distance/s), shape (P, T).
 
     With Cramér's inequality ``|He_k(z) φ(z)| <= 1.0865 √(k!) e^{−z²/4} / √(2π)`` this bounds
@@ -596,7 +615,12 @@ def _envelope_sums(a: np.ndarray, c: np.ndarray, x: np.ndarray, Wabs_t: np.ndarr
     for i, j, i0, i1 in _chunks(As, Cs, x, _REACH * s):
         if i1 <= i0:
             continue
-        dist = np.maximum(0.0, np.maximum(As[i:j, None] - x[None, i0:i1], x[None, i0:i1] - Cs[i:j, None])) / s
+        dist = (
+            np.maximum(
+                0.0, np.maximum(As[i:j, None] - x[None, i0:i1], x[None, i0:i1] - Cs[i:j, None])
+            )
+            / s
+        )
         out[idx[i:j]] = np.exp(-0.25 * dist * dist) @ Wabs_t[i0:i1]
     # atoms beyond the reach contribute at most e^{-reach^2/4} each
     out += Wabs_t.sum(axis=0)[None, :] * math.exp(-0.25 * _REACH * _REACH)
@@ -613,7 +637,7 @@ def _initial_cells(x: np.ndarray, s: float):
     starts = np.r_[lo_w[0], lo_w[gap + 1]]
     ends = np.r_[np.maximum.accumulate(hi_w)[gap], hi_w.max()]
     pieces = []
-    for A, B in zip(starts, ends):
+    for A, B in zip(starts, ends, strict=True):
         m = max(1, math.ceil((B - A) / (0.5 * s)))
         e = np.linspace(A, B, m + 1)
         pieces.append(np.stack([e[:-1], e[1:]], axis=1))
@@ -657,13 +681,19 @@ def _gauss_abs_integral(x: np.ndarray, W: np.ndarray, s: float):
         imid, iend, icell = imid.ravel(), iend.ravel(), icell.ravel()
         dv = _g_values(umid, x, Wt, s, order=K)[:, imid, tid]  # (K+1, P)
         ev = _g_values(uend, x, Wt, s, order=0)[0][iend, np.r_[tid, tid]]
-        ga, gc = ev[: a.size], ev[a.size:]
+        ga, gc = ev[: a.size], ev[a.size :]
         E = _envelope_sums(ucell[:, 0], ucell[:, 1], x, Wabs_t, s)[icell, tid]
-        D = np.abs(dv) + slack * cram[: K + 1, None] * E[None, :] / s ** np.arange(1, K + 2)[:, None]
+        D = (
+            np.abs(dv)
+            + slack * cram[: K + 1, None] * E[None, :] / s ** np.arange(1, K + 2)[:, None]
+        )
         B = cram[K + 1] * E / s ** (K + 2)  # bound on max_cell |g^(K+1)|
         rk = r[None, :] ** np.arange(K + 1)[:, None]
         L1 = np.sum(D[1:] * rk[:K] / fact[:K, None], axis=0) + B * r**K / fact[K]
-        L2 = np.sum(D[2:] * rk[: K - 1] / fact[: K - 1, None], axis=0) + B * r ** (K - 1) / fact[K - 1]
+        L2 = (
+            np.sum(D[2:] * rk[: K - 1] / fact[: K - 1, None], axis=0)
+            + B * r ** (K - 1) / fact[K - 1]
+        )
         gmax = np.sum(D * rk / fact[: K + 1, None], axis=0) + B * r ** (K + 1) / fact[K + 1]
         g0_lo = np.abs(dv[0]) - slack * cram[0] * E / s
         resolved = g0_lo > L1 * r  # |g(mid)| > max|g'| h/2: no root in the cell
@@ -673,16 +703,30 @@ def _gauss_abs_integral(x: np.ndarray, W: np.ndarray, s: float):
             ci = np.nonzero(change)[0]
             rt = _bisect_roots(a[ci], c[ci], ga[ci], tid[ci], x, Wt, s)
             d1 = _g_values(rt, x, Wt, s, order=1)[1][np.arange(rt.size), tid[ci]]
-            ok = np.abs(d1) > L2[ci] * h[ci] * 0.5  # g(y) = g'(r)(y − r) + O(L2 (y − r)²/2): one root
+            ok = (
+                np.abs(d1) > L2[ci] * h[ci] * 0.5
+            )  # g(y) = g'(r)(y − r) + O(L2 (y − r)²/2): one root
             roots.append((rt[ok], tid[ci][ok]))
             resolved[ci[ok]] = True
             breakpoint_at[ci] = rt  # a sign change: its root is the natural breakpoint
-            np.add.at(err, tid[ci][ok], 4.0 * np.spacing(np.maximum(np.abs(rt[ok]), s)) * np.abs(d1[ok]))
+            np.add.at(
+                err, tid[ci][ok], 4.0 * np.spacing(np.maximum(np.abs(rt[ok]), s)) * np.abs(d1[ok])
+            )
         cell_err = 2.0 * h * gmax
-        gmax_slack = np.sum(slack * cram[: K + 1, None] * E[None, :] / s ** np.arange(1, K + 2)[:, None]
-                            * rk / fact[: K + 1, None], axis=0)
-        accept = (~resolved) & ((cell_err <= _CELL_RTOL * w_abs[tid] * h / width_total) | (h <= min_w)
-                                | (gmax <= 4.0 * gmax_slack))  # splitting cannot beat rounding
+        gmax_slack = np.sum(
+            slack
+            * cram[: K + 1, None]
+            * E[None, :]
+            / s ** np.arange(1, K + 2)[:, None]
+            * rk
+            / fact[: K + 1, None],
+            axis=0,
+        )
+        accept = (~resolved) & (
+            (cell_err <= _CELL_RTOL * w_abs[tid] * h / width_total)
+            | (h <= min_w)
+            | (gmax <= 4.0 * gmax_slack)
+        )  # splitting cannot beat rounding
         if a.size > _MAX_CELLS:  # pragma: no cover - defensive: accept everything left
             accept = ~resolved
         np.add.at(err, tid[accept], cell_err[accept])
@@ -710,7 +754,9 @@ def _gauss_abs_integral(x: np.ndarray, W: np.ndarray, s: float):
         totals[t] = float(np.sum(np.abs(np.diff(vals))))
         err[t] += (rts.size + 2) * 64.0 * _EPS * w_abs[t]
         if rts.size > 1:  # a root on a cell edge is found from both sides: report it once
-            rts = rts[np.r_[True, np.diff(rts) > 8.0 * np.spacing(np.maximum(np.abs(rts[1:]), 1.0))]]
+            rts = rts[
+                np.r_[True, np.diff(rts) > 8.0 * np.spacing(np.maximum(np.abs(rts[1:]), 1.0))]
+            ]
         out_roots.append(rts)
     return totals, err, out_roots
 
@@ -753,8 +799,16 @@ def _gauss_cdf_mix(y: np.ndarray, x: np.ndarray, w: np.ndarray, s: float) -> np.
 # ---- Monte Carlo for d > 1
 
 
-def optimal_attack_accuracy_mc(outputs_in, outputs_out, noise, *, samples: int = 200_000, rng,
-                               prior=None, confidence: float = 0.99):
+def optimal_attack_accuracy_mc(
+    outputs_in,
+    outputs_out,
+    noise,
+    *,
+    samples: int = 200_000,
+    rng,
+    prior=None,
+    confidence: float = 0.99,
+):
     r"""Monte Carlo estimate of the Proposition 2 accuracy for d-dimensional outputs.
 
     Draws ``y`` from the mixture ``π p_in + (1−π) p_out`` (a random training set, then noise)
@@ -789,7 +843,9 @@ def optimal_attack_accuracy_mc(outputs_in, outputs_out, noise, *, samples: int =
     a_in = a_in[:, None] if a_in.ndim == 1 else a_in
     a_out = a_out[:, None] if a_out.ndim == 1 else a_out
     if a_in.shape[1] != a_out.shape[1]:
-        raise ValueError(f"outputs_in {a_in.shape} and outputs_out {a_out.shape} must have the same dimension")
+        raise ValueError(
+            f"outputs_in {a_in.shape} and outputs_out {a_out.shape} must have the same dimension"
+        )
     d = a_in.shape[1]
     if law.kind == "theorem9" and len(law.sigma) != d:
         raise ValueError(f"noise has {len(law.sigma)} sigmas but the outputs have dimension {d}")
@@ -798,9 +854,13 @@ def optimal_attack_accuracy_mc(outputs_in, outputs_out, noise, *, samples: int =
     pi = _check_prior(prior, a_in.shape[0], a_out.shape[0])
     gen = as_generator(rng)
     is_in = gen.random(n_samples) < pi
-    base = np.where(is_in[:, None], a_in[gen.integers(a_in.shape[0], size=n_samples)],
-                    a_out[gen.integers(a_out.shape[0], size=n_samples)])
+    base = np.where(
+        is_in[:, None],
+        a_in[gen.integers(a_in.shape[0], size=n_samples)],
+        a_out[gen.integers(a_out.shape[0], size=n_samples)],
+    )
     y = base + law.sample_nd(n_samples, d, gen)
+
     def log_mix(atoms):
         vals, counts = np.unique(atoms, axis=0, return_counts=True)
         return _log_mixture(y, vals, counts.astype(float), law) - math.log(atoms.shape[0])
@@ -811,11 +871,16 @@ def optimal_attack_accuracy_mc(outputs_in, outputs_out, noise, *, samples: int =
     alpha = 1.0 - conf
     hoeffding = math.sqrt(math.log(4.0 / alpha) / (2.0 * n_samples))
     log_b = math.log(8.0 / alpha)
-    bernstein = (math.sqrt(2.0 * float(np.var(r, ddof=1)) * log_b / n_samples)
-                 + 7.0 * log_b / (3.0 * (n_samples - 1)))
+    bernstein = math.sqrt(2.0 * float(np.var(r, ddof=1)) * log_b / n_samples) + 7.0 * log_b / (
+        3.0 * (n_samples - 1)
+    )
     half = min(hoeffding, bernstein)
     acc = 0.5 * (1.0 + est)
-    return acc, max(0.5 * (1.0 + max(est - half, 0.0)), max(pi, 1 - pi)), 0.5 * (1.0 + min(est + half, 1.0))
+    return (
+        acc,
+        max(0.5 * (1.0 + max(est - half, 0.0)), max(pi, 1 - pi)),
+        0.5 * (1.0 + min(est + half, 1.0)),
+    )
 
 
 def _theorem9_draws(sigma: np.ndarray, M: float, c: float, count: int, gen) -> np.ndarray:
@@ -824,7 +889,9 @@ def _theorem9_draws(sigma: np.ndarray, M: float, c: float, count: int, gen) -> n
     from .mechanism import sigma_norm
 
     d = sigma.size
-    mag = gen.standard_gamma(1.0 + 1.0 / M, size=(count, d)) ** (1.0 / M) * (1.0 - gen.random((count, d)))
+    mag = gen.standard_gamma(1.0 + 1.0 / M, size=(count, d)) ** (1.0 / M) * (
+        1.0 - gen.random((count, d))
+    )
     sign = np.where(gen.random((count, d)) < 0.5, -1.0, 1.0)
     y = sign * mag * sigma
     u = y / sigma_norm(y, sigma, M)[:, None]
@@ -886,7 +953,8 @@ def _prop11_check(n, noise):
             f"n={n} is out of range: allowed 4 <= n <= {limit} for noise={noise!r}. The exact η "
             f"enumerates all C(n, n/2) training halves (C({n}, {n // 2}) = {math.comb(n, n // 2):,}) "
             "for each of the n targets, which is infeasible beyond that; for larger n use the "
-            "certified upper bounds (Theorem 9: mipcore.noise, Theorem 4: mipcore.bounds).")
+            "certified upper bounds (Theorem 9: mipcore.noise, Theorem 4: mipcore.bounds)."
+        )
     return check_int("n", n, 4, limit)
 
 
@@ -1023,7 +1091,7 @@ def theorem5_indicator_eta(n):
         # P(in, 0) = 1/2 - 1/C, P(out, 0) = 1/2; Proposition 2 sums the larger of each pair
         p_in = (Fraction(1, total), Fraction(1, 2) - Fraction(1, total))
         p_out = (Fraction(0), Fraction(1, 2))
-        acc = sum(max(a, b) for a, b in zip(p_in, p_out))
+        acc = sum(max(a, b) for a, b in zip(p_in, p_out, strict=True))
         flat.append(float(acc - Fraction(1, 2)))
     return scalar_or_array(np.reshape(np.array(flat, dtype=float), ns.shape), n)
 
@@ -1071,8 +1139,10 @@ def _check_counts(name_k: str, k, name_n: str, n, *, n_min: int = 1):
     check_range(name_n, nn, n_min, math.inf)
     check_range(name_k, kk, 0, math.inf)
     if np.any(kk > nn):
-        raise ValueError(f"{name_k}={kk.tolist()!r} is out of range: allowed 0 <= {name_k} <= {name_n} "
-                         f"({name_n}={nn.tolist()!r})")
+        raise ValueError(
+            f"{name_k}={kk.tolist()!r} is out of range: allowed 0 <= {name_k} <= {name_n} "
+            f"({name_n}={nn.tolist()!r})"
+        )
     return kk, nn
 
 
@@ -1117,11 +1187,19 @@ def clopper_pearson(k, n, confidence=0.95, alternative: str = "two-sided"):
     if alternative == "two-sided":
         lo, hi = _cp_lower(kk, nn, alpha / 2), _cp_upper(kk, nn, alpha / 2)
     elif alternative == "greater":
-        lo, hi = _cp_lower(kk, nn, alpha), np.ones(np.broadcast_shapes(kk.shape, nn.shape, conf.shape))
+        lo, hi = (
+            _cp_lower(kk, nn, alpha),
+            np.ones(np.broadcast_shapes(kk.shape, nn.shape, conf.shape)),
+        )
     elif alternative == "less":
-        lo, hi = np.zeros(np.broadcast_shapes(kk.shape, nn.shape, conf.shape)), _cp_upper(kk, nn, alpha)
+        lo, hi = (
+            np.zeros(np.broadcast_shapes(kk.shape, nn.shape, conf.shape)),
+            _cp_upper(kk, nn, alpha),
+        )
     else:
-        raise ValueError(f"alternative={alternative!r} is not one of ('two-sided', 'greater', 'less')")
+        raise ValueError(
+            f"alternative={alternative!r} is not one of ('two-sided', 'greater', 'less')"
+        )
     return scalar_or_array(lo, k, n, confidence), scalar_or_array(hi, k, n, confidence)
 
 
@@ -1242,7 +1320,9 @@ def roc_points(scores, labels):
     s = np.asarray(scores, dtype=float).ravel()
     y = np.asarray(labels, dtype=bool).ravel()
     if s.shape != y.shape or s.size == 0:
-        raise ValueError(f"scores ({s.shape}) and labels ({y.shape}) must be non-empty and equally long")
+        raise ValueError(
+            f"scores ({s.shape}) and labels ({y.shape}) must be non-empty and equally long"
+        )
     if np.isnan(s).any():
         raise ValueError("scores contain NaN")
     pos, neg = int(y.sum()), int((~y).sum())
@@ -1365,14 +1445,19 @@ def _log_mixture(y: np.ndarray, atoms: np.ndarray, counts: np.ndarray, law: Nois
     out = np.empty(y2.shape[0])
     step = max(1, 2_000_000 // max(1, a2.shape[0]))
     for i in range(0, y2.shape[0], step):
-        e = _log_kernel(y2[i:i + step], a2, law)
+        e = _log_kernel(y2[i : i + step], a2, law)
         m = np.max(e, axis=1)
-        out[i:i + step] = np.log(np.exp(e - m[:, None]) @ w) + m
+        out[i : i + step] = np.log(np.exp(e - m[:, None]) @ w) + m
     return out
 
 
-def _lr_scores(y: np.ndarray, outputs: np.ndarray, member: np.ndarray, law: NoiseLaw,
-               pick: np.ndarray | None = None) -> np.ndarray:
+def _lr_scores(
+    y: np.ndarray,
+    outputs: np.ndarray,
+    member: np.ndarray,
+    law: NoiseLaw,
+    pick: np.ndarray | None = None,
+) -> np.ndarray:
     """Posterior log-odds of membership over all halves (the Proposition 2 attacker).
 
     Scalar outputs: ``y`` (T,), ``outputs`` (H,). d-dimensional: ``y`` (T, d), ``outputs``
@@ -1391,8 +1476,9 @@ def _lr_scores(y: np.ndarray, outputs: np.ndarray, member: np.ndarray, law: Nois
             return atom_score[inv[pick]]
         vin, cin = np.unique(outputs[member], axis=0, return_counts=True)
         vout, cout = np.unique(outputs[~member], axis=0, return_counts=True)
-        return (_log_mixture(y, vin, cin.astype(float), law)
-                - _log_mixture(y, vout, cout.astype(float), law))
+        return _log_mixture(y, vin, cin.astype(float), law) - _log_mixture(
+            y, vout, cout.astype(float), law
+        )
     vin, cin = np.unique(outputs[member], return_counts=True)
     vout, cout = np.unique(outputs[~member], return_counts=True)
     if law.is_none:
@@ -1407,7 +1493,9 @@ def _lr_scores(y: np.ndarray, outputs: np.ndarray, member: np.ndarray, law: Nois
         with np.errstate(divide="ignore"):
             scores = np.log(n_in) - np.log(n_out)  # ±inf where only one side can produce y
     else:
-        scores = _log_mixture(y, vin, cin.astype(float), law) - _log_mixture(y, vout, cout.astype(float), law)
+        scores = _log_mixture(y, vin, cin.astype(float), law) - _log_mixture(
+            y, vout, cout.astype(float), law
+        )
     return scores
 
 
@@ -1429,22 +1517,28 @@ def covariance_audit_records(n: int = 8, dim: int = 2, canary=3.0, data=None) ->
     if data is None:
         base = sample_data(make_sigma(dim, 0), n - 1, rng=0)
     else:
-        base = np.asarray(check_range("data", data, -math.inf, math.inf, lo_open=True, hi_open=True),
-                          dtype=float)
+        base = np.asarray(
+            check_range("data", data, -math.inf, math.inf, lo_open=True, hi_open=True), dtype=float
+        )
         if base.ndim == 1 and dim == 1:
             base = base[:, None]
         if base.shape != (n - 1, dim):
-            raise ValueError(f"data has shape {base.shape} but n={n}, dim={dim} needs "
-                             f"(n - 1, dim) = ({n - 1}, {dim}) ordinary records")
-    c = np.asarray(check_range("canary", canary, -math.inf, math.inf, lo_open=True, hi_open=True),
-                   dtype=float)
+            raise ValueError(
+                f"data has shape {base.shape} but n={n}, dim={dim} needs "
+                f"(n - 1, dim) = ({n - 1}, {dim}) ordinary records"
+            )
+    c = np.asarray(
+        check_range("canary", canary, -math.inf, math.inf, lo_open=True, hi_open=True), dtype=float
+    )
     if c.ndim == 0:
         _, vecs = np.linalg.eigh(base.T @ base / base.shape[0])
         u = vecs[:, 0]
         u = u * np.sign(u[np.flatnonzero(u)[0]])
         c = float(c) * u
     elif c.shape != (dim,):
-        raise ValueError(f"canary has shape {c.shape}; the covariance audit needs a scalar or {dim} values")
+        raise ValueError(
+            f"canary has shape {c.shape}; the covariance audit needs a scalar or {dim} values"
+        )
     return np.vstack([base, c[None, :]])
 
 
@@ -1452,15 +1546,32 @@ def _pair_sensitivity(v: np.ndarray, k: int) -> tuple[float, float]:
     """``max_{i,j} ||v_i − v_j||_1 / k`` and the L2 version: replacing record i by record j."""
     v2 = v[:, None] if v.ndim == 1 else v
     diff = v2[:, None, :] - v2[None, :, :]
-    return (float(np.max(np.sum(np.abs(diff), axis=-1)) / k),
-            float(np.max(np.sqrt(np.sum(diff * diff, axis=-1))) / k))
+    return (
+        float(np.max(np.sum(np.abs(diff), axis=-1)) / k),
+        float(np.max(np.sqrt(np.sum(diff * diff, axis=-1))) / k),
+    )
 
 
-def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=None, noise: str = "laplace",
-                     noise_scale=1.0, epsilon=None, eta=None, margin=0.0, confidence=0.95,
-                     data=None, mechanism: str = "mean", threshold=0.5, attacker: str = "lr",
-                     dim: int = 2, exact: bool = True, exact_samples: int = AUDIT_MC_SAMPLES,
-                     rng) -> CanaryAudit:
+def run_canary_audit(
+    trials: int = 10_000,
+    *,
+    n: int = 8,
+    canary=None,
+    noise: str = "laplace",
+    noise_scale=1.0,
+    epsilon=None,
+    eta=None,
+    margin=0.0,
+    confidence=0.95,
+    data=None,
+    mechanism: str = "mean",
+    threshold=0.5,
+    attacker: str = "lr",
+    dim: int = 2,
+    exact: bool = True,
+    exact_samples: int = AUDIT_MC_SAMPLES,
+    rng,
+) -> CanaryAudit:
     r"""Audit a mechanism with a planted canary in the MIP game.
 
     The dataset is ``data`` (n − 1 ordinary records) plus a planted outlier, the canary (the
@@ -1536,8 +1647,9 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=None, noise: st
     if attacker not in AUDIT_ATTACKERS:
         raise ValueError(f"attacker={attacker!r} is not one of {AUDIT_ATTACKERS}")
     if mechanism == "count":
-        threshold = float(check_range("threshold", threshold, -math.inf, math.inf,
-                                      lo_open=True, hi_open=True))
+        threshold = float(
+            check_range("threshold", threshold, -math.inf, math.inf, lo_open=True, hi_open=True)
+        )
     else:
         threshold = None
     margin = float(check_range("margin", margin, 0.0, math.inf, hi_open=True))
@@ -1554,14 +1666,20 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=None, noise: st
         contrib = gd_closed_form(outer_products(records), COVARIANCE_AUDIT_T, COVARIANCE_AUDIT_LR)
     else:
         canary = 10.0 if canary is None else canary
-        canary = float(check_range("canary", canary, -math.inf, math.inf, lo_open=True, hi_open=True))
+        canary = float(
+            check_range("canary", canary, -math.inf, math.inf, lo_open=True, hi_open=True)
+        )
         if data is None:
             base = np.linspace(0.0, 1.0, n - 1)
         else:
-            base = np.asarray(check_range("data", data, -math.inf, math.inf, lo_open=True, hi_open=True),
-                              dtype=float).ravel()
+            base = np.asarray(
+                check_range("data", data, -math.inf, math.inf, lo_open=True, hi_open=True),
+                dtype=float,
+            ).ravel()
             if base.size != n - 1:
-                raise ValueError(f"data has {base.size} values but n={n} needs n - 1 = {n - 1} ordinary records")
+                raise ValueError(
+                    f"data has {base.size} values but n={n} needs n - 1 = {n - 1} ordinary records"
+                )
         records = np.append(base, canary)
         contrib = (records > threshold).astype(float) if mechanism == "count" else records
     combos = np.array(list(itertools.combinations(range(n), k)))
@@ -1571,7 +1689,9 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=None, noise: st
     else:
         outputs = contrib[combos].sum(axis=1) / k
         sens1, sens2 = _pair_sensitivity(contrib, k)
-    if outputs.ndim == 2 and outputs.shape[1] == 1:  # the covariance of 1-D records is a scalar release
+    if (
+        outputs.ndim == 2 and outputs.shape[1] == 1
+    ):  # the covariance of 1-D records is a scalar release
         outputs = outputs[:, 0]
     out_dim = 1 if outputs.ndim == 1 else outputs.shape[1]
     member = np.any(combos == n - 1, axis=1)
@@ -1588,26 +1708,40 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=None, noise: st
             eps = float(check_range("epsilon", epsilon, 0.0, math.inf, lo_open=True, hi_open=True))
             scale = (sens1 if noise == "laplace" else sens2) / eps
             if scale == 0.0:
-                raise ValueError(f"the {mechanism} has sensitivity 0 on this dataset: nothing to calibrate "
-                                 "the noise to (use noise_scale)")
+                raise ValueError(
+                    f"the {mechanism} has sensitivity 0 on this dataset: nothing to calibrate "
+                    "the noise to (use noise_scale)"
+                )
         else:
-            scale = float(check_range("noise_scale", noise_scale, 0.0, math.inf, lo_open=True, hi_open=True))
+            scale = float(
+                check_range("noise_scale", noise_scale, 0.0, math.inf, lo_open=True, hi_open=True)
+            )
         law = NoiseLaw(noise, scale)
     exact_acc = exact_eta = exact_iv = method = None
     if exact:
         if out_dim == 1 or law.is_none:
             ex = optimal_attack(outputs[member], outputs[~member], law)
             exact_acc, exact_eta = ex.accuracy, ex.eta
-            exact_iv = (max(0.5, ex.accuracy - ex.error_bound), min(1.0, ex.accuracy + ex.error_bound))
+            exact_iv = (
+                max(0.5, ex.accuracy - ex.error_bound),
+                min(1.0, ex.accuracy + ex.error_bound),
+            )
             method = "certified" if law.kind == "gaussian" else "exact"
         else:
             exact_acc, lo, hi = optimal_attack_accuracy_mc(
-                outputs[member], outputs[~member], law, samples=exact_samples,
-                rng=np.random.default_rng([20240501, n, out_dim]), confidence=0.99)
+                outputs[member],
+                outputs[~member],
+                law,
+                samples=exact_samples,
+                rng=np.random.default_rng([20240501, n, out_dim]),
+                confidence=0.99,
+            )
             exact_eta, exact_iv, method = exact_acc - 0.5, (lo, hi), "monte carlo"
     pick = gen.integers(outputs.shape[0], size=trials)
     labels = member[pick]
-    y = outputs[pick] + (law.sample(trials, gen) if out_dim == 1 else law.sample_nd(trials, out_dim, gen))
+    y = outputs[pick] + (
+        law.sample(trials, gen) if out_dim == 1 else law.sample_nd(trials, out_dim, gen)
+    )
     if attacker == "distance":
         # not optimal: ||y − m_out|| − ||y − m_in||, m_in / m_out = mean output over halves with / without x*
         m_in, m_out = np.mean(outputs[member], axis=0), np.mean(outputs[~member], axis=0)
@@ -1622,7 +1756,9 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=None, noise: st
     guessed = guess_in | guess_out
     correct = int(np.sum((guess_in & labels) | (guess_out & ~labels)))
     guesses = int(np.sum(guessed))
-    fpr, tpr = roc_points(scores, labels) if 0 < labels.sum() < trials else (np.array([0.0, 1.0]),) * 2
+    fpr, tpr = (
+        roc_points(scores, labels) if 0 < labels.sum() < trials else (np.array([0.0, 1.0]),) * 2
+    )
     if guesses > 0:
         eps_lb = float(epsilon_lower_bound(correct, guesses, conf))
         eta_lb = float(eta_lower_bound(correct, guesses, trials, conf))
@@ -1631,9 +1767,30 @@ def run_canary_audit(trials: int = 10_000, *, n: int = 8, canary=None, noise: st
         eps_lb = eta_lb = 0.0
         cgr = None
     return CanaryAudit(
-        trials=trials, guesses=guesses, correct=correct, abstentions=trials - guesses, cgr=cgr,
-        eta_hat=(2 * correct - guesses) / (2 * trials), eta_lower=eta_lb, epsilon_lower=eps_lb,
-        exact_accuracy=exact_acc, exact_eta=exact_eta, confidence=conf, noise=law,
-        sensitivity=sens1, sigma=sigma, data=records, scores=scores, labels=labels,
-        fpr=fpr, tpr=tpr, mechanism=mechanism, attacker=attacker, threshold=threshold,
-        sensitivity_l2=sens2, output_dim=out_dim, exact_interval=exact_iv, exact_method=method)
+        trials=trials,
+        guesses=guesses,
+        correct=correct,
+        abstentions=trials - guesses,
+        cgr=cgr,
+        eta_hat=(2 * correct - guesses) / (2 * trials),
+        eta_lower=eta_lb,
+        epsilon_lower=eps_lb,
+        exact_accuracy=exact_acc,
+        exact_eta=exact_eta,
+        confidence=conf,
+        noise=law,
+        sensitivity=sens1,
+        sigma=sigma,
+        data=records,
+        scores=scores,
+        labels=labels,
+        fpr=fpr,
+        tpr=tpr,
+        mechanism=mechanism,
+        attacker=attacker,
+        threshold=threshold,
+        sensitivity_l2=sens2,
+        output_dim=out_dim,
+        exact_interval=exact_iv,
+        exact_method=method,
+    )

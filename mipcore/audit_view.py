@@ -27,9 +27,9 @@ from .bounds import eta_from_epsilon
 
 __all__ = [
     "CANARY",
+    "CHUNK",
     "COV_CANARY",
     "COV_DIM",
-    "CHUNK",
     "N_RECORDS",
     "AuditSummary",
     "TrapResult",
@@ -70,10 +70,17 @@ def certified_bounds(noise: str, eta: float, eps: float) -> tuple[float, float |
     if noise == "mip":
         return float(eta), None, f"Theorem 9 / Corollary 14 noise certifies η-MIP with η = {eta:g}"
     if noise == "laplace":
-        return float(eta_from_epsilon(eps)), float(eps), "Laplace(Δ₁/ε) is ε-DP, so Theorem 4 gives η"
+        return (
+            float(eta_from_epsilon(eps)),
+            float(eps),
+            "Laplace(Δ₁/ε) is ε-DP, so Theorem 4 gives η",
+        )
     if noise == "gaussian":
-        return (float(stats.norm.cdf(eps / 2.0) - 0.5), None,
-                "Gaussian(std Δ₂/ε) is ε-Gaussian-DP: η ≤ Φ(ε/2) − 1/2; it is not ε-DP for any finite ε")
+        return (
+            float(stats.norm.cdf(eps / 2.0) - 0.5),
+            None,
+            "Gaussian(std Δ₂/ε) is ε-Gaussian-DP: η ≤ Φ(ε/2) − 1/2; it is not ε-DP for any finite ε",
+        )
     raise ValueError(f"noise={noise!r} is not one of none, mip, laplace, gaussian")
 
 
@@ -111,9 +118,20 @@ def summarise(scores, labels, tau: float, confidence: float) -> AuditSummary:
         eta_hat = float(eta_estimate(correct, guesses, n))
     else:
         cgr, cgr_ci, eps_lb, eta_lb, eta_hat = None, None, 0.0, 0.0, 0.0
-    return AuditSummary(n, acc_correct, acc_correct / n, (float(lo), float(hi)), guesses, correct,
-                        cgr, cgr_ci, eta_hat, eta_lb, eps_lb,
-                        float(max_certifiable_epsilon(n, confidence)))
+    return AuditSummary(
+        n,
+        acc_correct,
+        acc_correct / n,
+        (float(lo), float(hi)),
+        guesses,
+        correct,
+        cgr,
+        cgr_ci,
+        eta_hat,
+        eta_lb,
+        eps_lb,
+        float(max_certifiable_epsilon(n, confidence)),
+    )
 
 
 def _top_k_counts(scores: np.ndarray, labels: np.ndarray, max_candidates: int = 200):

@@ -22,12 +22,12 @@ import numpy as np
 from ._validate import check_range, scalar_or_array
 
 __all__ = [
-    "eta_from_epsilon",
-    "epsilon_from_eta",
-    "eta_small_epsilon_approx",
     "attacker_accuracy",
-    "tpr_bound_mip",
+    "epsilon_from_eta",
+    "eta_from_epsilon",
+    "eta_small_epsilon_approx",
     "tpr_bound_dp",
+    "tpr_bound_mip",
 ]
 
 

@@ -54,27 +54,27 @@ from .mechanism import RADIUS_VARIANTS, as_generator, sample_noise
 from .noise import COROLLARY14_CONSTANT, mip_noise_multiplier
 
 __all__ = [
-    "CLIP_RULES",
     "CALIBRATIONS",
-    "ExperimentConfig",
+    "CLIP_RULES",
     "PRESETS",
-    "make_sigma",
-    "sample_data",
+    "ExperimentConfig",
+    "Verdict",
+    "clip_norm",
+    "dp_label",
+    "dp_noise_multiplier",
+    "dpsgd",
     "gd_closed_form",
     "gd_iterate",
-    "outer_products",
-    "half_split_grams",
-    "dp_noise_multiplier",
     "gdp_eta",
-    "clip_norm",
-    "dpsgd",
-    "run_experiment",
-    "summarize",
+    "half_split_grams",
+    "make_sigma",
     "mip_label",
     "mip_label_parts",
-    "dp_label",
-    "Verdict",
+    "outer_products",
     "paper_claims",
+    "run_experiment",
+    "sample_data",
+    "summarize",
 ]
 
 CLIP_RULES = ("initial_median", "trajectory_median", "fixed")
@@ -101,7 +101,7 @@ class ExperimentConfig:
     radii: tuple[str, ...] = RADIUS_VARIANTS
     constant: float = COROLLARY14_CONSTANT
 
-    def validated(self) -> "ExperimentConfig":
+    def validated(self) -> ExperimentConfig:
         check_int("d", self.d, 1, 20)
         check_int("n", self.n, 8, 5_000_000)
         check_int("seed", self.seed, 0, 2**32 - 1)
@@ -116,14 +116,18 @@ class ExperimentConfig:
         check_range("etas", np.asarray(self.etas), 0.0, 0.5, lo_open=True, hi_open=True)
         check_range("delta", self.delta, 0.0, 1.0, lo_open=True, hi_open=True)
         if any(e < self.delta / 2 for e in self.etas):
-            raise ValueError(f"etas must be >= delta/2 = {self.delta / 2:g} for the paper calibration")
+            raise ValueError(
+                f"etas must be >= delta/2 = {self.delta / 2:g} for the paper calibration"
+            )
         check_int("T", self.T, 1, 10_000)
         check_range("lr", self.lr, 0.0, 0.5, lo_open=True)
         if self.clip_rule not in CLIP_RULES:
             raise ValueError(f"clip_rule={self.clip_rule!r} is not one of {CLIP_RULES}")
         if self.clip_rule == "fixed":
             if self.clip_value is None:
-                raise ValueError("clip_value=None: the 'fixed' clipping rule needs a clip_value > 0")
+                raise ValueError(
+                    "clip_value=None: the 'fixed' clipping rule needs a clip_value > 0"
+                )
             check_range("clip_value", self.clip_value, 0.0, math.inf, lo_open=True, hi_open=True)
         for cal in self.calibrations:
             if cal not in CALIBRATIONS:
@@ -201,7 +205,7 @@ def half_split_grams(P: np.ndarray, B: int, rng, chunk: int = 16) -> np.ndarray:
         mask[:rows] = 0.0
         for r in range(rows):
             mask[r, gen.choice(m, h, replace=False)] = 1.0
-        out[start:start + rows] = mask[:rows] @ P / h
+        out[start : start + rows] = mask[:rows] @ P / h
     return out
 
 
@@ -258,8 +262,9 @@ def _per_example_norms(P: np.ndarray, x2: np.ndarray, A: np.ndarray) -> np.ndarr
     return out
 
 
-def clip_norm(P: np.ndarray, x2: np.ndarray, *, rule: str, T: int, lr: float,
-              value: float | None = None) -> float:
+def clip_norm(
+    P: np.ndarray, x2: np.ndarray, *, rule: str, T: int, lr: float, value: float | None = None
+) -> float:
     """The clipping threshold C by rule.
 
     ``"initial_median"``: median unclipped per-example gradient norm at A = 0 (= 2||x||^2);
@@ -279,8 +284,9 @@ def clip_norm(P: np.ndarray, x2: np.ndarray, *, rule: str, T: int, lr: float,
     raise ValueError(f"clip_rule={rule!r} is not one of {CLIP_RULES}")
 
 
-def dpsgd(P: np.ndarray, x2: np.ndarray, zs: Sequence[float], *, C: float, T: int, lr: float,
-          rng) -> np.ndarray:
+def dpsgd(
+    P: np.ndarray, x2: np.ndarray, zs: Sequence[float], *, C: float, T: int, lr: float, rng
+) -> np.ndarray:
     """Full-batch DP-SGD trajectories for several noise multipliers at once.
 
     Parameters
@@ -297,8 +303,10 @@ def dpsgd(P: np.ndarray, x2: np.ndarray, zs: Sequence[float], *, C: float, T: in
     gen = as_generator(rng)
     z = np.asarray(zs, dtype=float)
     if math.isinf(C) and np.any(z > 0):
-        raise ValueError(f"C={C!r} (no clipping) has unbounded sensitivity: noise multipliers z > 0 "
-                         "need a finite clipping norm C")
+        raise ValueError(
+            f"C={C!r} (no clipping) has unbounded sensitivity: noise multipliers z > 0 "
+            "need a finite clipping norm C"
+        )
     m, dd = P.shape
     A = np.zeros((z.size, dd))
     x4 = x2 * x2
@@ -312,11 +320,11 @@ def dpsgd(P: np.ndarray, x2: np.ndarray, zs: Sequence[float], *, C: float, T: in
             wP = np.zeros((z.size, dd))
             a2 = np.sum(A * A, axis=1)
             for start in range(0, m, rows):
-                Pc = P[start:start + rows]
+                Pc = P[start : start + rows]
                 w = Pc @ A.T  # x^T A_k x, then in place: the clipping weights min(1, C/||g||)
                 w *= -2.0
                 w += a2[None, :]
-                w += x4[start:start + rows, None]
+                w += x4[start : start + rows, None]
                 np.maximum(w, 0.0, out=w)
                 np.sqrt(w, out=w)
                 w *= 2.0
@@ -327,7 +335,9 @@ def dpsgd(P: np.ndarray, x2: np.ndarray, zs: Sequence[float], *, C: float, T: in
                 wP += w.T @ Pc
         # sum_i w_ik * 2 (A_k - x_i x_i^T) = 2 (A_k sum_i w_ik - sum_i w_ik x_i x_i^T)
         grad_sum = 2.0 * (A * w_sum[:, None] - wP)
-        noise = gen.standard_normal((z.size, dd)) * (z * 2.0 * (0.0 if math.isinf(C) else C))[:, None]
+        noise = (
+            gen.standard_normal((z.size, dd)) * (z * 2.0 * (0.0 if math.isinf(C) else C))[:, None]
+        )
         A = A - lr * (grad_sum + noise) / m
     return A
 
@@ -339,8 +349,9 @@ def _rel_error(A_flat: np.ndarray, sigma: np.ndarray) -> np.ndarray:
     return np.linalg.norm(A_flat - sigma.ravel()[None, :], axis=-1) / np.linalg.norm(sigma)
 
 
-def run_experiment(config: ExperimentConfig, progress: Callable[[float, str], None] | None = None
-                   ) -> pd.DataFrame:
+def run_experiment(
+    config: ExperimentConfig, progress: Callable[[float, str], None] | None = None
+) -> pd.DataFrame:
     """Run every method over R runs and the eta grid; a tidy DataFrame of relative errors.
 
     Columns: ``run``, ``eta``, ``method`` ("Raw", "MIP", "DP-SGD", "DP-SGD z=0 (clipping only)"),
@@ -352,8 +363,10 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[float, str], No
     cfg = config.validated()
     sigma = make_sigma(cfg.d, cfg.seed)
     etas = np.asarray(cfg.etas, dtype=float)
-    zs = {cal: np.array([dp_noise_multiplier(e, cfg.T, route=cal, delta=cfg.delta) for e in etas])
-          for cal in cfg.calibrations}
+    zs = {
+        cal: np.array([dp_noise_multiplier(e, cfg.T, route=cal, delta=cfg.delta) for e in etas])
+        for cal in cfg.calibrations
+    }
     rows: list[dict] = []
     for run in range(cfg.R):
         gen = np.random.default_rng([cfg.seed, run])
@@ -364,14 +377,26 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[float, str], No
         S = P.mean(axis=0)
         A_raw = gd_closed_form(S, cfg.T, cfg.lr)
         raw_err = float(_rel_error(A_raw[None, :], sigma)[0])
-        rows += [dict(run=run, eta=e, method="Raw", M=None, radius=None, calibration=None, z=None,
-                      C=None, rel_error=raw_err) for e in etas]
+        rows += [
+            dict(
+                run=run,
+                eta=e,
+                method="Raw",
+                M=None,
+                radius=None,
+                calibration=None,
+                z=None,
+                C=None,
+                rel_error=raw_err,
+            )
+            for e in etas
+        ]
 
         # MIP: sigma_i from B half-splits of the training set (GD output is linear in S)
         thetas = gd_closed_form(half_split_grams(P, cfg.B, gen), cfg.T, cfg.lr)
         dev = np.abs(thetas - thetas.mean(axis=0))
         for M in cfg.Ms:
-            sig_M = np.mean(dev ** M, axis=0) ** (1.0 / M)
+            sig_M = np.mean(dev**M, axis=0) ** (1.0 / M)
             live = sig_M > 0
             # One draw per eta: X = r U with r ~ Gamma(d, c) or Laplace(c) scales linearly in
             # c, so a draw at the reference multiplier scaled by c(eta)/c_ref has the law at eta.
@@ -379,12 +404,33 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[float, str], No
             for radius in cfg.radii:
                 noise = np.zeros((etas.size, A_raw.size))
                 if live.any():
-                    unit = sample_noise(sig_M[live], 0.5, M, size=etas.size, rng=gen,
-                                        constant=cfg.constant, radius=radius)
-                    noise[:, live] = unit * (c_eta / float(mip_noise_multiplier(0.5, M, cfg.constant)))[:, None]
+                    unit = sample_noise(
+                        sig_M[live],
+                        0.5,
+                        M,
+                        size=etas.size,
+                        rng=gen,
+                        constant=cfg.constant,
+                        radius=radius,
+                    )
+                    noise[:, live] = (
+                        unit * (c_eta / float(mip_noise_multiplier(0.5, M, cfg.constant)))[:, None]
+                    )
                 errs_mip = _rel_error(A_raw[None, :] + noise, sigma)
-                rows += [dict(run=run, eta=e, method="MIP", M=M, radius=radius, calibration=None,
-                              z=None, C=None, rel_error=float(err)) for e, err in zip(etas, errs_mip)]
+                rows += [
+                    dict(
+                        run=run,
+                        eta=e,
+                        method="MIP",
+                        M=M,
+                        radius=radius,
+                        calibration=None,
+                        z=None,
+                        C=None,
+                        rel_error=float(err),
+                    )
+                    for e, err in zip(etas, errs_mip, strict=True)
+                ]
 
         # DP-SGD: every calibration's trajectories and the z = 0 clipped run share the passes
         if progress is not None:  # about half of a run's time is spent before this point
@@ -393,14 +439,36 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[float, str], No
         all_z = np.concatenate([[0.0]] + [zs[cal] for cal in cfg.calibrations])
         finals = dpsgd(P, x2, all_z, C=C, T=cfg.T, lr=cfg.lr, rng=gen)
         errs = _rel_error(finals, sigma)
-        rows += [dict(run=run, eta=e, method="DP-SGD z=0 (clipping only)", M=None, radius=None,
-                      calibration=None, z=0.0, C=C, rel_error=float(errs[0])) for e in etas]
+        rows += [
+            dict(
+                run=run,
+                eta=e,
+                method="DP-SGD z=0 (clipping only)",
+                M=None,
+                radius=None,
+                calibration=None,
+                z=0.0,
+                C=C,
+                rel_error=float(errs[0]),
+            )
+            for e in etas
+        ]
         k = 1
         for cal in cfg.calibrations:
             for i, e in enumerate(etas):
-                rows.append(dict(run=run, eta=e, method="DP-SGD", M=None, radius=None,
-                                 calibration=cal, z=float(zs[cal][i]), C=C,
-                                 rel_error=float(errs[k])))
+                rows.append(
+                    dict(
+                        run=run,
+                        eta=e,
+                        method="DP-SGD",
+                        M=None,
+                        radius=None,
+                        calibration=cal,
+                        z=float(zs[cal][i]),
+                        C=C,
+                        rel_error=float(errs[k]),
+                    )
+                )
                 k += 1
         if progress is not None:
             progress((run + 1) / cfg.R, f"run {run + 1} of {cfg.R} done")
@@ -449,8 +517,11 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
 
     df["label"] = df.apply(label, axis=1)
     g = df.groupby(["label", "method", "eta"], dropna=False)["rel_error"]
-    out = g.agg(mean="mean", sem=lambda s: s.std(ddof=1) / math.sqrt(len(s)) if len(s) > 1 else 0.0,
-                runs="count").reset_index()
+    out = g.agg(
+        mean="mean",
+        sem=lambda s: s.std(ddof=1) / math.sqrt(len(s)) if len(s) > 1 else 0.0,
+        runs="count",
+    ).reset_index()
     return out.sort_values(["label", "eta"]).reset_index(drop=True)
 
 
@@ -464,8 +535,9 @@ class Verdict:
     evidence: str
 
 
-def paper_claims(summary: pd.DataFrame, Ms: Sequence[int], radii: Sequence[str],
-                 calibrations: Sequence[str]) -> list[Verdict]:
+def paper_claims(
+    summary: pd.DataFrame, Ms: Sequence[int], radii: Sequence[str], calibrations: Sequence[str]
+) -> list[Verdict]:
     """Evaluate the four claims of Section 5.2 on a summary from :func:`summarize`.
 
     1. "For eta >= 0.1, MIP with every tested M beats DP."
@@ -475,6 +547,7 @@ def paper_claims(summary: pd.DataFrame, Ms: Sequence[int], radii: Sequence[str],
        the smallest eta from which MIP's mean error stays below 1 is in [0.1, 0.3]).
     Every radius variant is judged against every DP calibration; means are compared.
     """
+
     def curve(label):
         c = summary[summary["label"] == label].set_index("eta")["mean"]
         return c.sort_index()
@@ -487,25 +560,50 @@ def paper_claims(summary: pd.DataFrame, Ms: Sequence[int], radii: Sequence[str],
             dp = curve(dp_label(cal))
             variant = f"{rad_name[radius]} vs DP-SGD ({cal})"
             # claim 1
-            bad = [(M, e) for M in Ms for e in dp.index if e >= 0.1 - 1e-12 and not mip[M][e] < dp[e]]
-            verdicts.append(Verdict(
-                "For η ≥ 0.1, MIP with every tested M beats DP.", variant, not bad,
-                "MIP is better at every η ≥ 0.1 for every M." if not bad else
-                "Not at " + ", ".join(f"M={M}, η={e:.3g}" for M, e in bad[:4]) + ("…" if len(bad) > 4 else "") + "."))
+            bad = [
+                (M, e) for M in Ms for e in dp.index if e >= 0.1 - 1e-12 and not mip[M][e] < dp[e]
+            ]
+            verdicts.append(
+                Verdict(
+                    "For η ≥ 0.1, MIP with every tested M beats DP.",
+                    variant,
+                    not bad,
+                    "MIP is better at every η ≥ 0.1 for every M."
+                    if not bad
+                    else "Not at "
+                    + ", ".join(f"M={M}, η={e:.3g}" for M, e in bad[:4])
+                    + ("…" if len(bad) > 4 else "")
+                    + ".",
+                )
+            )
             # claim 2
             ms46 = [M for M in Ms if M in (4, 6)]
             if ms46:
                 bad2 = [(M, e) for M in ms46 for e in dp.index if not mip[M][e] < dp[e]]
-                verdicts.append(Verdict(
-                    "MIP with M ∈ {4, 6} beats DP over the whole η range.", variant, not bad2,
-                    "Better at every η of the grid." if not bad2 else
-                    "Not at " + ", ".join(f"M={M}, η={e:.3g}" for M, e in bad2[:4]) + ("…" if len(bad2) > 4 else "") + "."))
+                verdicts.append(
+                    Verdict(
+                        "MIP with M ∈ {4, 6} beats DP over the whole η range.",
+                        variant,
+                        not bad2,
+                        "Better at every η of the grid."
+                        if not bad2
+                        else "Not at "
+                        + ", ".join(f"M={M}, η={e:.3g}" for M, e in bad2[:4])
+                        + ("…" if len(bad2) > 4 else "")
+                        + ".",
+                    )
+                )
             # claim 3 (independent of the MIP radius, but listed per variant for a complete table)
             below = [e for e in dp.index if dp[e] < 1.0]
-            verdicts.append(Verdict(
-                "DP never gets relative error below 1.", variant, not below,
-                f"DP's smallest mean error is {dp.min():.3g}." + (
-                    f" Below 1 from η = {min(below):.3g}." if below else "")))
+            verdicts.append(
+                Verdict(
+                    "DP never gets relative error below 1.",
+                    variant,
+                    not below,
+                    f"DP's smallest mean error is {dp.min():.3g}."
+                    + (f" Below 1 from η = {min(below):.3g}." if below else ""),
+                )
+            )
             # claim 4
             starts = {}
             for M in Ms:
@@ -519,7 +617,18 @@ def paper_claims(summary: pd.DataFrame, Ms: Sequence[int], radii: Sequence[str],
                         break
                 starts[M] = start
             holds4 = any(s is not None and 0.1 <= s <= 0.3 for s in starts.values())
-            ev = "; ".join(f"M={M}: " + (f"below 1 from η = {s:.3g}" if s is not None else "never below 1 at the top of the grid")
-                           for M, s in starts.items())
-            verdicts.append(Verdict("MIP gets relative error below 1 from η ≈ 0.2 on.", variant, holds4, ev + "."))
+            ev = "; ".join(
+                f"M={M}: "
+                + (
+                    f"below 1 from η = {s:.3g}"
+                    if s is not None
+                    else "never below 1 at the top of the grid"
+                )
+                for M, s in starts.items()
+            )
+            verdicts.append(
+                Verdict(
+                    "MIP gets relative error below 1 from η ≈ 0.2 on.", variant, holds4, ev + "."
+                )
+            )
     return verdicts

@@ -32,17 +32,23 @@ from .noise import COROLLARY14_CONSTANT, crossover_etas, dp_laplace_scale, mip_n
 __all__ = [
     "PAPER_PRESET",
     "Claim",
-    "noise_curves",
     "crossover_table",
     "dp_visibility",
+    "noise_curves",
     "paper_claims",
 ]
 
 #: The settings of the paper's Figure 1 (Section 5.1). The paper prints no axis
 #: limits; ``eta_min``/``eta_max`` are the range its text discusses (eta >= 0.01, up
 #: to just below the no-privacy end 1/2).
-PAPER_PRESET = {"ns": (30, 36, 42, 48), "M": 2, "constant": COROLLARY14_CONSTANT,
-                "eta_min": 0.01, "eta_max": 0.49, "log_y": False}
+PAPER_PRESET = {
+    "ns": (30, 36, 42, 48),
+    "M": 2,
+    "constant": COROLLARY14_CONSTANT,
+    "eta_min": 0.01,
+    "eta_max": 0.49,
+    "log_y": False,
+}
 
 
 def _check_ns(ns) -> list[int]:
@@ -71,8 +77,14 @@ def eta_grid(eta_min: float, eta_max: float, points: int = 300) -> np.ndarray:
     return np.unique(np.concatenate([geo, [lo, hi]]))
 
 
-def noise_curves(ns, eta_min: float, eta_max: float, M: int = 2,
-                 constant: float = COROLLARY14_CONSTANT, points: int = 300) -> pd.DataFrame:
+def noise_curves(
+    ns,
+    eta_min: float,
+    eta_max: float,
+    M: int = 2,
+    constant: float = COROLLARY14_CONSTANT,
+    points: int = 300,
+) -> pd.DataFrame:
     """Long table of the Figure 1 curves: one MIP and one DP row per (n, eta).
 
     Columns: ``n``, ``eta``, ``method`` ("MIP" or "DP"), ``noise_scale``,
@@ -88,8 +100,18 @@ def noise_curves(ns, eta_min: float, eta_max: float, M: int = 2,
         mip = np.asarray(mip_noise_scale(etas, sig, M, constant))
         dp = np.asarray(dp_laplace_scale(etas, delta))
         for method, scale in (("MIP", mip), ("DP", dp)):
-            frames.append(pd.DataFrame({"n": n, "eta": etas, "method": method, "noise_scale": scale,
-                                        "sigma": sig, "sensitivity": delta}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "n": n,
+                        "eta": etas,
+                        "method": method,
+                        "noise_scale": scale,
+                        "sigma": sig,
+                        "sensitivity": delta,
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -108,13 +130,20 @@ def crossover_table(ns, M: int = 2, constant: float = COROLLARY14_CONSTANT) -> p
         sig = prop11.output_moments(n, M).sigma
         delta = prop11.sensitivity(n)
         c = crossover_etas(sig, delta, M, constant)
-        rows.append({
-            "n": n, "sensitivity": delta, "sigma": sig,
-            "crossover_eta": c.low if c.low is not None else math.nan,
-            "upper_crossover_gap": c.high_gap if c.high_gap is not None else math.nan,
-            "upper_crossover_epsilon": c.high_epsilon if c.high_epsilon is not None else math.nan,
-            "best_eta": c.best_eta, "max_ratio_dp_over_mip": c.best_ratio,
-        })
+        rows.append(
+            {
+                "n": n,
+                "sensitivity": delta,
+                "sigma": sig,
+                "crossover_eta": c.low if c.low is not None else math.nan,
+                "upper_crossover_gap": c.high_gap if c.high_gap is not None else math.nan,
+                "upper_crossover_epsilon": c.high_epsilon
+                if c.high_epsilon is not None
+                else math.nan,
+                "best_eta": c.best_eta,
+                "max_ratio_dp_over_mip": c.best_ratio,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -136,8 +165,13 @@ class Claim:
     evidence: str
 
 
-def paper_claims(eta_min: float = PAPER_PRESET["eta_min"], eta_max: float = PAPER_PRESET["eta_max"],
-                 M: int = 2, constant: float = COROLLARY14_CONSTANT, n_max: int = 200) -> list[Claim]:
+def paper_claims(
+    eta_min: float = PAPER_PRESET["eta_min"],
+    eta_max: float = PAPER_PRESET["eta_max"],
+    M: int = 2,
+    constant: float = COROLLARY14_CONSTANT,
+    n_max: int = 200,
+) -> list[Claim]:
     """Evaluate the paper's reading of Figure 1 (Section 5.1) from the curves.
 
     1. "For n >= 36 and eta >= 0.01, MIP needs less noise": for every even n in
@@ -175,16 +209,31 @@ def paper_claims(eta_min: float = PAPER_PRESET["eta_min"], eta_max: float = PAPE
     if failures:
         ev = f"MIP is not cheaper on all of [{lo:g}, {hi:g}] for n = {', '.join(map(str, failures[:8]))}."
     else:
-        ev = (f"For every even n from 36 to {n_max}, MIP needs less noise on all of "
-              f"[{lo:g}, {hi:g}]; the largest crossover eta is {worst[1]:.3g} (n = {worst[0]}).")
-    claims.append(Claim(f"For n ≥ 36 and η ≥ {lo:g}, MIP needs less noise than DP (M = {M}, constant {constant:g}).",
-                        not failures, ev))
+        ev = (
+            f"For every even n from 36 to {n_max}, MIP needs less noise on all of "
+            f"[{lo:g}, {hi:g}]; the largest crossover eta is {worst[1]:.3g} (n = {worst[0]})."
+        )
+    claims.append(
+        Claim(
+            f"For n ≥ 36 and η ≥ {lo:g}, MIP needs less noise than DP (M = {M}, constant {constant:g}).",
+            not failures,
+            ev,
+        )
+    )
 
     ok30, c30 = cheaper_on_range(30)
-    ev30 = (f"n = 30: MIP is cheaper only from η = {c30.low:.4g} on." if c30.low is not None
-            else "n = 30: MIP is never cheaper.")
-    claims.append(Claim(f"n = 36 is where this starts: at n = 30 MIP is not cheaper on all of [{lo:g}, {hi:g}].",
-                        not ok30, ev30))
+    ev30 = (
+        f"n = 30: MIP is cheaper only from η = {c30.low:.4g} on."
+        if c30.low is not None
+        else "n = 30: MIP is never cheaper."
+    )
+    claims.append(
+        Claim(
+            f"n = 36 is where this starts: at n = 30 MIP is not cheaper on all of [{lo:g}, {hi:g}].",
+            not ok30,
+            ev30,
+        )
+    )
 
     sig48 = prop11.output_moments(48, M).sigma
     y_top = float(mip_noise_scale(lo, sig48, M, constant))
@@ -195,8 +244,10 @@ def paper_claims(eta_min: float = PAPER_PRESET["eta_min"], eta_max: float = PAPE
             break
     v48, v50 = dp_visibility(48, hi), dp_visibility(50, hi)
     holds = first_hidden == 50
-    ev = (f"With the y-axis topped at the MIP curve's maximum ({y_top:.4g}, at η = {lo:g}), the first n "
-          f"whose DP curve is entirely off the plot is n = {first_hidden}. The paper's statement "
-          f"(n = 48 visible, n = 50 not) holds exactly for a y-axis top in [{v48:.4g}, {v50:.4g}).")
+    ev = (
+        f"With the y-axis topped at the MIP curve's maximum ({y_top:.4g}, at η = {lo:g}), the first n "
+        f"whose DP curve is entirely off the plot is n = {first_hidden}. The paper's statement "
+        f"(n = 48 visible, n = 50 not) holds exactly for a y-axis top in [{v48:.4g}, {v50:.4g})."
+    )
     claims.append(Claim("For n > 48 the DP curves leave the plotted range.", holds, ev))
     return claims

@@ -111,8 +111,9 @@ def _exact(n: int, b: float) -> float:
     return float(prop11_true_eta(n, b, "laplace"))
 
 
-def sufficient_scale(n: int, target_eta: float, noise: str = "laplace",
-                     rtol: float = SUFFICIENT_RTOL) -> float:
+def sufficient_scale(
+    n: int, target_eta: float, noise: str = "laplace", rtol: float = SUFFICIENT_RTOL
+) -> float:
     r"""Smallest Laplace scale b whose exact η (Proposition 11 mechanism) is ``<= target_eta``.
 
     Bisection in ``log b`` on :func:`mipcore.attacks.prop11_true_eta`, which is non-increasing
@@ -128,7 +129,9 @@ def sufficient_scale(n: int, target_eta: float, noise: str = "laplace",
     rtol : ``1e-12 <= rtol <= 0.5``.
     """
     if noise != "laplace":
-        raise ValueError(f"noise={noise!r} is not supported: only 'laplace' (the exact η is exact there)")
+        raise ValueError(
+            f"noise={noise!r} is not supported: only 'laplace' (the exact η is exact there)"
+        )
     n = _check_n(n)
     t = float(check_range("target_eta", target_eta, 0.0, 0.5, lo_open=True, hi_open=True))
     rtol = float(check_range("rtol", rtol, 1e-12, 0.5))
@@ -154,8 +157,9 @@ def _sufficient(n: int, t: float, rtol: float) -> float:
     return hi
 
 
-def demanded_scales(n: int, target_eta: float, M: int = 2,
-                    constant: float = COROLLARY14_CONSTANT) -> dict:
+def demanded_scales(
+    n: int, target_eta: float, M: int = 2, constant: float = COROLLARY14_CONSTANT
+) -> dict:
     """Noise each route demands for ``target_eta`` beside the noise actually enough.
 
     Returns a dict with ``mip`` (Theorem 9 / Cor. 14: ``(constant/η)^(1+2/M) σ_M``), ``dp``
@@ -170,9 +174,14 @@ def demanded_scales(n: int, target_eta: float, M: int = 2,
     b_mip = float(mip_noise_scale(t, sigma, M, constant))
     b_dp = float(dp_laplace_scale(t, delta))
     b_ok = sufficient_scale(n, t)
-    return {"mip": b_mip, "dp": b_dp, "sufficient": b_ok,
-                "exact_at_mip": _exact(n, b_mip), "exact_at_dp": _exact(n, b_dp),
-                "exact_at_sufficient": _exact(n, b_ok)}
+    return {
+        "mip": b_mip,
+        "dp": b_dp,
+        "sufficient": b_ok,
+        "exact_at_mip": _exact(n, b_mip),
+        "exact_at_dp": _exact(n, b_dp),
+        "exact_at_sufficient": _exact(n, b_ok),
+    }
 
 
 def eta_curves(n: int, scales, M: int = 2, constant: float = COROLLARY14_CONSTANT) -> pd.DataFrame:
@@ -195,10 +204,11 @@ def eta_curves(n: int, scales, M: int = 2, constant: float = COROLLARY14_CONSTAN
     check_range("constant", constant, COROLLARY14_CONSTANT, math.inf, hi_open=True)
     sigma, delta = prop11_constants(n, M)
     exact = np.array([_exact(n, float(x)) for x in b])
-    return pd.DataFrame({
-        "scale": b,
-        "exact": exact,
-        "certified_mip": np.asarray(certified_eta_mip(b, sigma, M, constant), dtype=float),
-        "certified_dp": np.asarray(certified_eta_dp(b, delta), dtype=float),
-    })
-
+    return pd.DataFrame(
+        {
+            "scale": b,
+            "exact": exact,
+            "certified_mip": np.asarray(certified_eta_mip(b, sigma, M, constant), dtype=float),
+            "certified_dp": np.asarray(certified_eta_dp(b, delta), dtype=float),
+        }
+    )

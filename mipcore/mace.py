@@ -61,16 +61,16 @@ from .attacks import clopper_pearson
 
 __all__ = [
     "GAUSSIAN_KERNEL_MU",
-    "dp_privacy_loss_bound",
-    "dp_advantage_bound",
-    "privacy_loss",
-    "lemma6_quantile",
-    "histogram_loss_interval",
-    "kde_loss_interval",
-    "heldout_advantage",
     "MACEEstimate",
+    "dp_advantage_bound",
+    "dp_privacy_loss_bound",
+    "heldout_advantage",
     "histogram_estimate",
+    "histogram_loss_interval",
     "kde_estimate",
+    "kde_loss_interval",
+    "lemma6_quantile",
+    "privacy_loss",
 ]
 
 GAUSSIAN_KERNEL_MU = 1.0 / (2.0 * math.sqrt(math.pi))  # ∫ K² for the standard normal kernel
@@ -143,6 +143,7 @@ def privacy_loss(p_member, p_nonmember, prior=0.5):
 
 def _loss_interval(p_lo, p_hi, q_lo, q_hi, prior):
     """Lemma 5/7: f is increasing in P and decreasing in Q, so the ends are (P_lo, Q_hi), (P_hi, Q_lo)."""
+
     def ratio(a, b, worst):
         num = prior * a - (1.0 - prior) * b
         den = prior * a + (1.0 - prior) * b
@@ -158,8 +159,9 @@ def lemma6_quantile(delta):
     return scalar_or_array(special.ndtri(1.0 - d / 4.0), delta)
 
 
-def histogram_loss_interval(count_member, n_member, count_nonmember, n_nonmember, prior=0.5,
-                            delta=0.05):
+def histogram_loss_interval(
+    count_member, n_member, count_nonmember, n_nonmember, prior=0.5, delta=0.05
+):
     r"""Lemma 5 of ``004``: a ``1 − δ`` confidence interval for ``f_p`` on one bin (discrete query).
 
     ``p_j`` and ``q_j`` each get a two-sided Clopper–Pearson interval of level ``1 − δ/2``
@@ -182,13 +184,16 @@ def histogram_loss_interval(count_member, n_member, count_nonmember, n_nonmember
     d = check_range("delta", delta, 0.0, 1.0, lo_open=True, hi_open=True)
     p_lo, p_hi = clopper_pearson(count_member, n_member, 1.0 - d / 2.0)
     q_lo, q_hi = clopper_pearson(count_nonmember, n_nonmember, 1.0 - d / 2.0)
-    lo, hi = _loss_interval(np.asarray(p_lo), np.asarray(p_hi), np.asarray(q_lo), np.asarray(q_hi), p)
+    lo, hi = _loss_interval(
+        np.asarray(p_lo), np.asarray(p_hi), np.asarray(q_lo), np.asarray(q_hi), p
+    )
     shape_of = (count_member, n_member, count_nonmember, n_nonmember, delta)
     return scalar_or_array(lo, *shape_of), scalar_or_array(hi, *shape_of)
 
 
-def kde_loss_interval(p_hat, q_hat, n_member, n_nonmember, bandwidth, prior=0.5, delta=0.05,
-                      mu_k=GAUSSIAN_KERNEL_MU):
+def kde_loss_interval(
+    p_hat, q_hat, n_member, n_nonmember, bandwidth, prior=0.5, delta=0.05, mu_k=GAUSSIAN_KERNEL_MU
+):
     r"""Lemmas 6–7 of ``004``: interval for ``f_p`` from two KDE values at the same point (d = 1).
 
     ``p̂ ± z_{1−δ/4} sqrt(μ_K p̂ / (N h))`` for each density (lower end clipped at 0), then
@@ -295,7 +300,9 @@ class MACEEstimate:
 def _samples(name: str, value) -> np.ndarray:
     arr = np.asarray(value, dtype=float)
     if arr.ndim != 1 or arr.size < 4:
-        raise ValueError(f"{name} must be a 1-d array of at least 4 scalar statistics, got shape {arr.shape}")
+        raise ValueError(
+            f"{name} must be a 1-d array of at least 4 scalar statistics, got shape {arr.shape}"
+        )
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains a non-finite value")
     return arr
@@ -319,7 +326,9 @@ def _common(members, nonmembers, prior, delta, fit_fraction):
 def _abs_interval(lo, hi):
     """Interval for |f| from an interval [lo, hi] for f."""
     straddle = (lo <= 0) & (hi >= 0)
-    return np.where(straddle, 0.0, np.minimum(np.abs(lo), np.abs(hi))), np.maximum(np.abs(lo), np.abs(hi))
+    return np.where(straddle, 0.0, np.minimum(np.abs(lo), np.abs(hi))), np.maximum(
+        np.abs(lo), np.abs(hi)
+    )
 
 
 def _predict(f: np.ndarray, prior: float) -> np.ndarray:
@@ -330,8 +339,17 @@ def _mix_mean(v_member: np.ndarray, v_nonmember: np.ndarray, prior: float) -> fl
     return float(prior * np.mean(v_member) + (1.0 - prior) * np.mean(v_nonmember))
 
 
-def histogram_estimate(members, nonmembers, *, bins=100, value_range=None, prior=0.5, delta=0.05,
-                       simultaneous: bool = False, fit_fraction=0.5) -> MACEEstimate:
+def histogram_estimate(
+    members,
+    nonmembers,
+    *,
+    bins=100,
+    value_range=None,
+    prior=0.5,
+    delta=0.05,
+    simultaneous: bool = False,
+    fit_fraction=0.5,
+) -> MACEEstimate:
     r"""Histogram (discrete-query) estimate of ``Adv_p`` with Lemma 5 intervals (``004``).
 
     The statistic is binned into ``bins`` equal bins over ``value_range`` (default: the range
@@ -367,11 +385,18 @@ def histogram_estimate(members, nonmembers, *, bins=100, value_range=None, prior
         edges = np.linspace(lo, hi, nb + 1)
     else:
         edges = np.asarray(bins, dtype=float)
-        if edges.ndim != 1 or edges.size < 2 or not np.all(np.isfinite(edges)) or np.any(np.diff(edges) <= 0):
+        if (
+            edges.ndim != 1
+            or edges.size < 2
+            or not np.all(np.isfinite(edges))
+            or np.any(np.diff(edges) <= 0)
+        ):
             raise ValueError("bins given as edges must be a finite, strictly increasing 1-d array")
     n_bins = edges.size + 1  # with the two overflow bins
 
-    def idx(v):  # 0: below, 1..B: the bins (last one closed), B+1: at or above hi... kept consistent
+    def idx(
+        v,
+    ):  # 0: below, 1..B: the bins (last one closed), B+1: at or above hi... kept consistent
         j = np.searchsorted(edges, v, side="right")
         j = np.where(v == edges[-1], edges.size - 1, j)
         return j
@@ -396,9 +421,23 @@ def histogram_estimate(members, nonmembers, *, bins=100, value_range=None, prior
     mean_iv = (_mix_mean(alo[jm], alo[jn], p), _mix_mean(ahi[jm], ahi[jn], p))
     width = edges[1] - edges[0]
     centres = np.r_[edges[0] - 0.5 * width, 0.5 * (edges[:-1] + edges[1:]), edges[-1] + 0.5 * width]
-    return MACEEstimate("histogram", p, d, plugin, alg1, held, held_lo, mean_iv,
-                        (m_fit.size, n_fit.size), (m_eval.size, n_eval.size),
-                        centres, f_hat, f_lo, f_hi, edges=edges)
+    return MACEEstimate(
+        "histogram",
+        p,
+        d,
+        plugin,
+        alg1,
+        held,
+        held_lo,
+        mean_iv,
+        (m_fit.size, n_fit.size),
+        (m_eval.size, n_eval.size),
+        centres,
+        f_hat,
+        f_lo,
+        f_hi,
+        edges=edges,
+    )
 
 
 def _bandwidth(bw, pooled: np.ndarray) -> float:
@@ -455,8 +494,16 @@ def _log_kde(points: np.ndarray, sample: np.ndarray, h: float) -> np.ndarray:
     return out
 
 
-def kde_estimate(members, nonmembers, *, bandwidth="silverman", prior=0.5, delta=0.05,
-                 fit_fraction=0.5, grid: int = 200) -> MACEEstimate:
+def kde_estimate(
+    members,
+    nonmembers,
+    *,
+    bandwidth="silverman",
+    prior=0.5,
+    delta=0.05,
+    fit_fraction=0.5,
+    grid: int = 200,
+) -> MACEEstimate:
     r"""Gaussian-KDE (continuous-query) estimate of ``Adv_p`` with Lemma 6–7 intervals (``004``).
 
     KDEs of the member and non-member statistic (one bandwidth h for both), then
@@ -505,6 +552,20 @@ def kde_estimate(members, nonmembers, *, bandwidth="silverman", prior=0.5, delta
     pts = np.linspace(lo_x, hi_x, grid)
     f_g, pg, qg = f_of(pts, m_fit, n_fit, h)
     lo_g, hi_g = kde_loss_interval(pg, qg, m_fit.size, n_fit.size, h, p, d)
-    return MACEEstimate("kde", p, d, plugin, alg1, held, held_lo, mean_iv,
-                        (m_fit.size, n_fit.size), (m_eval.size, n_eval.size),
-                        pts, f_g, np.asarray(lo_g), np.asarray(hi_g), bandwidth=h)
+    return MACEEstimate(
+        "kde",
+        p,
+        d,
+        plugin,
+        alg1,
+        held,
+        held_lo,
+        mean_iv,
+        (m_fit.size, n_fit.size),
+        (m_eval.size, n_eval.size),
+        pts,
+        f_g,
+        np.asarray(lo_g),
+        np.asarray(hi_g),
+        bandwidth=h,
+    )

@@ -43,13 +43,13 @@ from .noise import COROLLARY14_CONSTANT, mip_noise_multiplier
 
 __all__ = [
     "RADIUS_VARIANTS",
-    "as_generator",
-    "sigma_norm",
-    "sample_noise",
-    "random_half",
-    "estimate_sigma",
     "MIPRelease",
+    "as_generator",
+    "estimate_sigma",
     "mip_release",
+    "random_half",
+    "sample_noise",
+    "sigma_norm",
 ]
 
 RADIUS_VARIANTS = ("theorem9", "as_printed")
@@ -86,8 +86,9 @@ def sigma_norm(x, sigma, M=2) -> np.ndarray:
     return np.squeeze(safe, -1) * inner ** (1.0 / m)
 
 
-def sample_noise(sigma, eta, M=2, *, size=None, rng, constant=COROLLARY14_CONSTANT,
-                 radius: str = "theorem9") -> np.ndarray:
+def sample_noise(
+    sigma, eta, M=2, *, size=None, rng, constant=COROLLARY14_CONSTANT, radius: str = "theorem9"
+) -> np.ndarray:
     r"""Draw Corollary 10 noise ``X = r U`` in R^d (d = len(sigma)).
 
     Parameters
@@ -119,7 +120,9 @@ def sample_noise(sigma, eta, M=2, *, size=None, rng, constant=COROLLARY14_CONSTA
     # Y_i ~ GenNormal(0, sigma_i, M): |Y_i/sigma_i|^M ~ Gamma(1/M, 1), random sign. Drawn as
     # Gamma(1 + 1/M)^(1/M) * V with V ~ U(0, 1] (if G ~ Gamma(a + 1), G V^(1/a) ~ Gamma(a)):
     # Gamma(1/M) itself underflows to exactly 0 for large M, which would make U = 0/0.
-    mag = gen.standard_gamma(1.0 + 1.0 / m, size=(count, d)) ** (1.0 / m) * (1.0 - gen.random((count, d)))
+    mag = gen.standard_gamma(1.0 + 1.0 / m, size=(count, d)) ** (1.0 / m) * (
+        1.0 - gen.random((count, d))
+    )
     sign = np.where(gen.random((count, d)) < 0.5, -1.0, 1.0)
     y = sign * mag * s
     u = y / sigma_norm(y, s, m)[:, None]
@@ -146,8 +149,9 @@ def _moment_sigma(thetas: np.ndarray, M: float) -> np.ndarray:
     return safe * np.mean((dev / safe) ** M, axis=0) ** (1.0 / M)
 
 
-def estimate_sigma(data, algorithm: Callable, *, B: int = 128, M=2, rng,
-                   executor: Executor | None = None) -> np.ndarray:
+def estimate_sigma(
+    data, algorithm: Callable, *, B: int = 128, M=2, rng, executor: Executor | None = None
+) -> np.ndarray:
     r"""Algorithm 1's estimate of the per-coordinate M-th moment bounds sigma_j.
 
     Runs ``algorithm`` on B random halves of ``data`` (the training set) and returns
@@ -177,8 +181,11 @@ def estimate_sigma(data, algorithm: Callable, *, B: int = 128, M=2, rng,
     gen = as_generator(rng)
     halves = [random_half(rows.shape[0], gen) for _ in range(B)]
     subsets = (rows[idx] for idx in halves)
-    results = list(executor.map(algorithm, subsets)) if executor is not None else [
-        algorithm(sub) for sub in subsets]
+    results = (
+        list(executor.map(algorithm, subsets))
+        if executor is not None
+        else [algorithm(sub) for sub in subsets]
+    )
     flat = [np.ravel(np.asarray(t, dtype=float)) for t in results]
     if len({t.size for t in flat}) != 1:
         raise ValueError("algorithm must return vectors of the same length on every half")
@@ -200,9 +207,19 @@ class MIPRelease:
     train_index: np.ndarray  # which rows formed the training half
 
 
-def mip_release(data, algorithm: Callable, eta, *, M=2, B: int = 128, rng,
-                constant=COROLLARY14_CONSTANT, radius: str = "theorem9",
-                sigma=None, executor: Executor | None = None) -> MIPRelease:
+def mip_release(
+    data,
+    algorithm: Callable,
+    eta,
+    *,
+    M=2,
+    B: int = 128,
+    rng,
+    constant=COROLLARY14_CONSTANT,
+    radius: str = "theorem9",
+    sigma=None,
+    executor: Executor | None = None,
+) -> MIPRelease:
     """Algorithm 1 end to end: random half, sigma estimate, Corollary 10 noise.
 
     Parameters

@@ -29,13 +29,13 @@ from ._validate import check_range, scalar_or_array
 from .bounds import epsilon_from_eta
 
 __all__ = [
-    "THEOREM9_CONSTANT",
     "COROLLARY14_CONSTANT",
-    "mip_noise_multiplier",
-    "mip_noise_scale",
-    "dp_laplace_scale",
+    "THEOREM9_CONSTANT",
     "Crossover",
     "crossover_etas",
+    "dp_laplace_scale",
+    "mip_noise_multiplier",
+    "mip_noise_scale",
 ]
 
 _LOG_FLOAT_MAX = math.log(np.finfo(float).max)  # 709.78...
@@ -47,7 +47,11 @@ COROLLARY14_CONSTANT = 6.16
 def _check_m_constant(M, constant):
     m = check_range("M", M, 0.0, math.inf, lo_open=True, hi_open=True)
     const = check_range(
-        "constant", constant, COROLLARY14_CONSTANT, math.inf, hi_open=True,
+        "constant",
+        constant,
+        COROLLARY14_CONSTANT,
+        math.inf,
+        hi_open=True,
         hint="6.16 is the smallest constant the paper certifies (Corollary 14)",
     )
     needs_m2 = np.broadcast_to(const < THEOREM9_CONSTANT, np.broadcast_shapes(m.shape, const.shape))
@@ -68,8 +72,14 @@ def mip_noise_multiplier(eta, M=2, constant=COROLLARY14_CONSTANT):
     M : moment order, ``M > 0``; ``M >= 2`` when ``constant < 7.5``.
     constant : ``>= 6.16``; 7.5 (Theorem 9) or 6.16 (Corollary 14, M >= 2).
     """
-    e = check_range("eta", eta, 0.0, 0.5, lo_open=True,
-                    hint="eta = 0 (perfect privacy) would need infinite noise")
+    e = check_range(
+        "eta",
+        eta,
+        0.0,
+        0.5,
+        lo_open=True,
+        hint="eta = 0 (perfect privacy) would need infinite noise",
+    )
     m, const = _check_m_constant(M, constant)
     with np.errstate(over="ignore"):  # (C/eta)^(1+2/M) beyond float range is inf, honestly
         c = np.exp((1.0 + 2.0 / m) * (np.log(const) - np.log(e)))
@@ -112,8 +122,14 @@ def dp_laplace_scale(eta, sensitivity):
     eta : ``0 < eta <= 1/2``. At eta = 1/2 (no privacy) epsilon is infinite and the scale 0.
     sensitivity : ``Delta >= 0``, the L1 sensitivity over adjacent datasets.
     """
-    e = check_range("eta", eta, 0.0, 0.5, lo_open=True,
-                    hint="eta = 0 (perfect privacy) would need infinite noise")
+    e = check_range(
+        "eta",
+        eta,
+        0.0,
+        0.5,
+        lo_open=True,
+        hint="eta = 0 (perfect privacy) would need infinite noise",
+    )
     d = check_range("sensitivity", sensitivity, 0.0, math.inf, hi_open=True)
     e_b, d_b = np.broadcast_arrays(e, d)
     inner = e_b < 0.5
@@ -207,5 +223,11 @@ def crossover_etas(sigma, sensitivity, M=2, constant=COROLLARY14_CONSTANT) -> Cr
     else:
         high_eps = math.inf
     high_gap = math.exp(-float(np.logaddexp(0.0, high_eps))) if math.isfinite(high_eps) else 0.0
-    return Crossover(low, 0.5 - high_gap if high_gap > 1e-17 else 0.5 * math.tanh(0.5 * high_eps),
-                     high_eps, high_gap, eta_of(y_min), best_ratio)
+    return Crossover(
+        low,
+        0.5 - high_gap if high_gap > 1e-17 else 0.5 * math.tanh(0.5 * high_eps),
+        high_eps,
+        high_gap,
+        eta_of(y_min),
+        best_ratio,
+    )

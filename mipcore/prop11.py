@@ -67,9 +67,9 @@ from functools import cmp_to_key, lru_cache
 from mpmath import libmp
 from mpmath.ctx_iv import MPIntervalContext
 from mpmath.libmp import (
-    fzero,
     from_int,
     from_rational,
+    fzero,
     mpf_add,
     mpf_cmp,
     mpf_div,
@@ -85,16 +85,16 @@ from mpmath.libmp import (
 from ._validate import check_int
 
 __all__ = [
-    "N_MIN",
     "N_MAX",
+    "N_MIN",
     "Prop11Dataset",
     "Prop11Moments",
     "dataset",
-    "special_output",
+    "output_moments",
     "sensitivity",
     "sensitivity_interval",
-    "output_moments",
     "sigma",
+    "special_output",
     "value_histogram",
 ]
 
@@ -152,7 +152,7 @@ def dataset(n: int) -> Prop11Dataset:
     a_offset = -(2 ** (k - 1) - 1)
     iv = _ctx(n)
     a_value = _mid(*_iv_floats(1 / iv.sqrt(total) + a_offset))
-    special = tuple(f"2^{i}" for i in range(k - 1)) + ("A",)
+    special = (*tuple(f"2^{i}" for i in range(k - 1)), "A")
     return Prop11Dataset(n, k, total, tuple(range(n - 1)), a_offset, a_value, special)
 
 
@@ -236,7 +236,9 @@ class Prop11Moments:
         yield self.moment
 
 
-def output_moments(n: int, M: int = 2, *, rtol: float = 1e-12, max_nodes: int = 3000) -> Prop11Moments:
+def output_moments(
+    n: int, M: int = 2, *, rtol: float = 1e-12, max_nodes: int = 3000
+) -> Prop11Moments:
     """Certified mean and M-th absolute central moment ``E|𝒜(D) - E𝒜(D)|^M``.
 
     Parameters
@@ -281,21 +283,33 @@ def _output_moments(n: int, M: int, rtol: float, max_nodes: int) -> Prop11Moment
 
     # mean = p * (special + sum over the other subsets of 1/S)
     others, nodes1, exhaustive1 = _branch_and_bound(
-        ar, roots, lambda node: _node_mean(ar, node, sqrt_p), rtol, max_nodes, offset=special)
+        ar, roots, lambda node: _node_mean(ar, node, sqrt_p), rtol, max_nodes, offset=special
+    )
     mean = ar.imul(p, ar.iadd(special, others))
 
     spec_term = ar.ipow_abs(ar.isub(special, mean), M)
     others_m, nodes2, exhaustive2 = _branch_and_bound(
-        ar, roots, lambda node: _node_moment(ar, node, sqrt_p, mean, M), rtol, max_nodes,
-        offset=spec_term)
+        ar,
+        roots,
+        lambda node: _node_moment(ar, node, sqrt_p, mean, M),
+        rtol,
+        max_nodes,
+        offset=spec_term,
+    )
     moment = ar.imul(p, ar.iadd(spec_term, others_m))
     mean_lo, mean_hi = _floats(mean)
     mom_lo, mom_hi = _floats(moment)
     return Prop11Moments(
-        n=n, M=M, mean=_mid(mean_lo, mean_hi), moment=mom_hi,
-        mean_interval=(mean_lo, mean_hi), moment_interval=(mom_lo, mom_hi),
-        exhaustive=exhaustive1 and exhaustive2, nodes=nodes1 + nodes2,
-        mean_text=_text(mean), moment_text=_text(moment),
+        n=n,
+        M=M,
+        mean=_mid(mean_lo, mean_hi),
+        moment=mom_hi,
+        mean_interval=(mean_lo, mean_hi),
+        moment_interval=(mom_lo, mom_hi),
+        exhaustive=exhaustive1 and exhaustive2,
+        nodes=nodes1 + nodes2,
+        mean_text=_text(mean),
+        moment_text=_text(moment),
     )
 
 
@@ -363,7 +377,7 @@ _RND = {"d": "f", "u": "c"}
 
 
 _MPF_ORDER = cmp_to_key(mpf_cmp)
-  # libmp: "f" = floor (towards -inf), "c" = ceiling (towards +inf)
+# libmp: "f" = floor (towards -inf), "c" = ceiling (towards +inf)
 _ONE = from_int(1)
 
 
@@ -431,10 +445,16 @@ def _node_mean(ar: _Arith, node: _Node, sqrt_p):
         m_lo = ar.add(c, mean_l[0], "d")
         m_hi = ar.add(c, mean_l[1], "u")
     # lower: 1/m + v/(m^2 S_max) at the largest m, S_max; upper: at the smallest m, S_min
-    lo = ar.add(ar.div(_ONE, m_hi, "d"),
-                ar.div(v_lo, ar.mul(ar.mul(m_hi, m_hi, "u"), s_max[1], "u"), "d"), "d")
-    hi = ar.add(ar.div(_ONE, m_lo, "u"),
-                ar.div(v_hi, ar.mul(ar.mul(m_lo, m_lo, "d"), s_min[0], "d"), "u"), "u")
+    lo = ar.add(
+        ar.div(_ONE, m_hi, "d"),
+        ar.div(v_lo, ar.mul(ar.mul(m_hi, m_hi, "u"), s_max[1], "u"), "d"),
+        "d",
+    )
+    hi = ar.add(
+        ar.div(_ONE, m_lo, "u"),
+        ar.div(v_hi, ar.mul(ar.mul(m_lo, m_lo, "d"), s_min[0], "d"), "u"),
+        "u",
+    )
     cnt = from_int(node.count)
     return ar.mul(lo, cnt, "d"), ar.mul(hi, cnt, "u")
 
@@ -468,21 +488,39 @@ def _node_moment(ar: _Arith, node: _Node, sqrt_p, mean, M: int):
     mean_l, _, half_var = _node_l_moments(j, r, ar.prec)
     c = from_int(node.offset)
     base = sqrt_p if node.with_a else (fzero, fzero)
-    m = (ar.add(ar.add(c, base[0], "d"), mean_l[0], "d"),
-         ar.add(ar.add(c, base[1], "u"), mean_l[1], "u"))
+    m = (
+        ar.add(ar.add(c, base[0], "d"), mean_l[0], "d"),
+        ar.add(ar.add(c, base[1], "u"), mean_l[1], "u"),
+    )
     inv_m = (ar.div(_ONE, m[1], "d"), ar.div(_ONE, m[0], "u"))
     g_m = ar.ipow_abs(ar.isub(inv_m, mean), M)  # h(m)^M (same sign as on the node)
     # g'' pieces (h, S > 0): t1 = M(M-1) h^(M-2) / S^4 >= 0, t2 = 2 M h^(M-1) / S^3 >= 0
     mm1 = from_int(M * (M - 1))
     two_m = from_int(2 * M)
-    t1 = (ar.div(ar.mul(mm1, mpf_pow_int(h[0], M - 2, ar.prec, "f"), "d"),
-                 mpf_pow_int(s_max[1], 4, ar.prec, "c"), "d"),
-          ar.div(ar.mul(mm1, mpf_pow_int(h[1], M - 2, ar.prec, "c"), "u"),
-                 mpf_pow_int(s_min[0], 4, ar.prec, "f"), "u"))
-    t2 = (ar.div(ar.mul(two_m, mpf_pow_int(h[0], M - 1, ar.prec, "f"), "d"),
-                 mpf_pow_int(s_max[1], 3, ar.prec, "c"), "d"),
-          ar.div(ar.mul(two_m, mpf_pow_int(h[1], M - 1, ar.prec, "c"), "u"),
-                 mpf_pow_int(s_min[0], 3, ar.prec, "f"), "u"))
+    t1 = (
+        ar.div(
+            ar.mul(mm1, mpf_pow_int(h[0], M - 2, ar.prec, "f"), "d"),
+            mpf_pow_int(s_max[1], 4, ar.prec, "c"),
+            "d",
+        ),
+        ar.div(
+            ar.mul(mm1, mpf_pow_int(h[1], M - 2, ar.prec, "c"), "u"),
+            mpf_pow_int(s_min[0], 4, ar.prec, "f"),
+            "u",
+        ),
+    )
+    t2 = (
+        ar.div(
+            ar.mul(two_m, mpf_pow_int(h[0], M - 1, ar.prec, "f"), "d"),
+            mpf_pow_int(s_max[1], 3, ar.prec, "c"),
+            "d",
+        ),
+        ar.div(
+            ar.mul(two_m, mpf_pow_int(h[1], M - 1, ar.prec, "c"), "u"),
+            mpf_pow_int(s_min[0], 3, ar.prec, "f"),
+            "u",
+        ),
+    )
     g2 = ar.iadd(t1, t2) if sign > 0 else ar.isub(t1, t2)
     corr = ar.imul_signed(half_var, g2)
     lo, hi = ar.iadd(g_m, corr)
@@ -590,17 +628,27 @@ def value_histogram(n: int) -> list[dict]:
     rows = []
     for node in _roots(n, k):
         s_min, s_max = _sum_bounds(ar, node, sqrt_p)
-        rows.append({
-            "group": "with A" if node.with_a else "without A",
-            "top_bit": node.j,
-            "value_min": to_float(ar.div(_ONE, s_max[1], "d"), rnd="d"),
-            "value_max": to_float(ar.div(_ONE, s_min[0], "u"), rnd="u"),
-            "count": node.count,
-            "probability": node.count / total,
-        })
+        rows.append(
+            {
+                "group": "with A" if node.with_a else "without A",
+                "top_bit": node.j,
+                "value_min": to_float(ar.div(_ONE, s_max[1], "d"), rnd="d"),
+                "value_max": to_float(ar.div(_ONE, s_min[0], "u"), rnd="u"),
+                "count": node.count,
+                "probability": node.count / total,
+            }
+        )
     s_lo, s_hi = _floats(special)
-    rows.append({"group": "special D*", "top_bit": k - 2, "value_min": s_lo, "value_max": s_hi,
-                 "count": 1, "probability": 1 / total})
+    rows.append(
+        {
+            "group": "special D*",
+            "top_bit": k - 2,
+            "value_min": s_lo,
+            "value_max": s_hi,
+            "count": 1,
+            "probability": 1 / total,
+        }
+    )
     return rows
 
 
@@ -653,6 +701,14 @@ def growth_table(ns, M: int = 2, *, rtol: float = 1e-9, max_nodes: int = 1500):
         delta = sensitivity(n)
         sig = output_moments(n, M, rtol=rtol, max_nodes=max_nodes).sigma
         rate = 2.0 ** (n / 3.0)
-        rows.append({"n": n, "sensitivity": delta, "sigma": sig, "ratio": delta / sig,
-                     "rate": rate, "ratio_over_rate": delta / sig / rate})
+        rows.append(
+            {
+                "n": n,
+                "sensitivity": delta,
+                "sigma": sig,
+                "ratio": delta / sig,
+                "rate": rate,
+                "ratio_over_rate": delta / sig / rate,
+            }
+        )
     return pd.DataFrame(rows)

@@ -34,16 +34,16 @@ from .bounds import epsilon_from_eta
 from .mechanism import as_generator, mip_release
 
 __all__ = [
-    "STATISTICS",
     "MAX_UPLOAD_BYTES",
+    "STATISTICS",
     "ParsedTable",
-    "parse_numeric_csv",
-    "make_dataset",
-    "statistic",
-    "dp_l1_sensitivity",
     "WrapResult",
-    "wrap_statistic",
+    "dp_l1_sensitivity",
+    "make_dataset",
+    "parse_numeric_csv",
     "repeat_noise",
+    "statistic",
+    "wrap_statistic",
 ]
 
 STATISTICS = ("mean", "covariance", "linear regression")
@@ -60,8 +60,13 @@ class ParsedTable:
     notes: tuple[str, ...]
 
 
-def parse_numeric_csv(raw: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_rows: int = MAX_ROWS,
-                      max_cols: int = MAX_COLS) -> ParsedTable:
+def parse_numeric_csv(
+    raw: bytes,
+    *,
+    max_bytes: int = MAX_UPLOAD_BYTES,
+    max_rows: int = MAX_ROWS,
+    max_cols: int = MAX_COLS,
+) -> ParsedTable:
     """Parse an uploaded CSV defensively into a numeric table.
 
     Only text is read (pandas' C parser; nothing is executed or unpickled). Non-numeric
@@ -80,7 +85,9 @@ def parse_numeric_csv(raw: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_rows
     try:
         text = bytes(raw).decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValueError("the file is not UTF-8 text (is it a spreadsheet or a binary file?)") from None
+        raise ValueError(
+            "the file is not UTF-8 text (is it a spreadsheet or a binary file?)"
+        ) from None
     if "\x00" in text:
         raise ValueError("the file contains NUL bytes: not a text CSV")
     if not text.strip():
@@ -92,8 +99,14 @@ def parse_numeric_csv(raw: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_rows
     except csv.Error:
         sep = ","
     try:
-        df = pd.read_csv(io.StringIO(text), sep=sep, engine="python", nrows=max_rows + 1,
-                         skipinitialspace=True, on_bad_lines="error")
+        df = pd.read_csv(
+            io.StringIO(text),
+            sep=sep,
+            engine="python",
+            nrows=max_rows + 1,
+            skipinitialspace=True,
+            on_bad_lines="error",
+        )
     except pd.errors.EmptyDataError:
         raise ValueError("the file has no columns") from None
     except pd.errors.ParserError as exc:
@@ -110,15 +123,24 @@ def parse_numeric_csv(raw: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_rows
     keep = [c for c in df.columns if numeric[c].notna().sum() >= max(1, 0.9 * df[c].notna().sum())]
     dropped = [str(c) for c in df.columns if c not in keep]
     if dropped:
-        notes.append("Dropped non-numeric column(s): " + ", ".join(dropped[:10]) + ("…" if len(dropped) > 10 else "") + ".")
+        notes.append(
+            "Dropped non-numeric column(s): "
+            + ", ".join(dropped[:10])
+            + ("…" if len(dropped) > 10 else "")
+            + "."
+        )
     numeric = numeric[keep].astype(float)
     if numeric.shape[1] == 0:
         raise ValueError("no numeric columns were found")
     if numeric.shape[1] > max_cols:
-        raise ValueError(f"the file has {numeric.shape[1]} numeric columns; the limit is {max_cols}")
+        raise ValueError(
+            f"the file has {numeric.shape[1]} numeric columns; the limit is {max_cols}"
+        )
     finite = np.isfinite(numeric.to_numpy()).all(axis=1)
     if not finite.all():
-        notes.append(f"Dropped {int((~finite).sum()):,} row(s) with missing, non-numeric or infinite values.")
+        notes.append(
+            f"Dropped {int((~finite).sum()):,} row(s) with missing, non-numeric or infinite values."
+        )
         numeric = numeric[finite]
     if len(numeric) < 8:
         raise ValueError(f"only {len(numeric)} usable row(s) remain; at least 8 are needed")
@@ -136,7 +158,9 @@ def make_dataset(statistic_name: str, n: int, d: int, rng) -> pd.DataFrame:
     gen = as_generator(rng)
     if statistic_name == "linear regression":
         if d < 2:
-            raise ValueError("d=1 is too small for linear regression: need at least one feature and a response")
+            raise ValueError(
+                "d=1 is too small for linear regression: need at least one feature and a response"
+            )
         X = gen.standard_normal((n, d - 1))
         beta = np.linspace(1.0, -1.0, d - 1)
         y = X @ beta + 0.5 + 0.5 * gen.standard_normal(n)
@@ -212,14 +236,30 @@ class WrapResult:
     n_train: int
 
     def table(self) -> pd.DataFrame:
-        df = pd.DataFrame({"quantity": self.labels, "non-private θ": self.theta, "σ (Algorithm 1)": self.sigma,
-                           "MIP release": self.mip})
+        df = pd.DataFrame(
+            {
+                "quantity": self.labels,
+                "non-private θ": self.theta,
+                "σ (Algorithm 1)": self.sigma,
+                "MIP release": self.mip,
+            }
+        )
         df["DP Laplace release"] = self.dp if self.dp is not None else np.nan
         return df
 
 
-def wrap_statistic(data: pd.DataFrame, name: str, eta: float, *, M: int = 2, B: int = 64,
-                   rng, lo=None, hi=None, radius: str = "theorem9") -> WrapResult:
+def wrap_statistic(
+    data: pd.DataFrame,
+    name: str,
+    eta: float,
+    *,
+    M: int = 2,
+    B: int = 64,
+    rng,
+    lo=None,
+    hi=None,
+    radius: str = "theorem9",
+) -> WrapResult:
     """Release a statistic of ``data`` with MIP (Algorithm 1) and with the DP Laplace mechanism.
 
     Both certify eta against membership inference on the random training half: MIP via
@@ -234,7 +274,9 @@ def wrap_statistic(data: pd.DataFrame, name: str, eta: float, *, M: int = 2, B: 
     if rows.ndim != 2 or rows.shape[0] < 8:
         raise ValueError(f"data must be a table with at least 8 rows, got shape {rows.shape}")
     if name == "linear regression" and rows.shape[1] < 2:
-        raise ValueError("linear regression needs at least two columns (features, then the response)")
+        raise ValueError(
+            "linear regression needs at least two columns (features, then the response)"
+        )
     gen = as_generator(rng)
     if lo is None or hi is None:  # bounds read off the data (not private; the page says so)
         lo = rows.min(axis=0) if lo is None else np.asarray(lo, dtype=float)
@@ -254,12 +296,23 @@ def wrap_statistic(data: pd.DataFrame, name: str, eta: float, *, M: int = 2, B: 
     else:
         scale = sens / eps
         dp = rel.theta + gen.laplace(0.0, scale, size=rel.theta.shape)
-    return WrapResult(theta_labels(name, data.columns if hasattr(data, "columns") else range(rows.shape[1])),
-                      rel.theta, rel.sigma, rel.theta_hat, rel.c, dp, scale, eps, sens, len(rel.train_index))
+    return WrapResult(
+        theta_labels(name, data.columns if hasattr(data, "columns") else range(rows.shape[1])),
+        rel.theta,
+        rel.sigma,
+        rel.theta_hat,
+        rel.c,
+        dp,
+        scale,
+        eps,
+        sens,
+        len(rel.train_index),
+    )
 
 
-def repeat_noise(result: WrapResult, eta: float, draws: int, *, M: int = 2, rng,
-                 radius: str = "theorem9") -> tuple[np.ndarray, np.ndarray | None]:
+def repeat_noise(
+    result: WrapResult, eta: float, draws: int, *, M: int = 2, rng, radius: str = "theorem9"
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Noise of ``draws`` more releases of the same statistic: ``(mip, dp)``, each ``(draws, d)``.
 
     The MIP rows follow Corollary 10 with the result's sigma (coordinates with sigma = 0 get
@@ -281,6 +334,9 @@ def repeat_noise(result: WrapResult, eta: float, draws: int, *, M: int = 2, rng,
     live = result.sigma > 0
     if live.any():
         mip[:, live] = sample_noise(result.sigma[live], eta, M, size=draws, rng=gen, radius=radius)
-    dp = (gen.laplace(0.0, result.dp_scale, size=(draws, result.theta.size))
-          if result.dp_scale is not None else None)
+    dp = (
+        gen.laplace(0.0, result.dp_scale, size=(draws, result.theta.size))
+        if result.dp_scale is not None
+        else None
+    )
     return mip, dp

@@ -41,8 +41,13 @@ def read_pages(app_file: Path = APP) -> dict[str, tuple[str, str, str, str]]:
     """The ``PAGES`` dict of app.py, read from its source (app.py runs main() on import)."""
     tree = ast.parse(app_file.read_text(encoding="utf-8"), filename=str(app_file))
     for node in tree.body:
-        targets = (node.targets if isinstance(node, ast.Assign)
-                   else [node.target] if isinstance(node, ast.AnnAssign) else [])
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign)
+            else []
+        )
         if any(isinstance(t, ast.Name) and t.id == "PAGES" for t in targets):
             return ast.literal_eval(node.value)
     raise LookupError(f"no top-level PAGES = {{...}} literal in {app_file}")

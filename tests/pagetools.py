@@ -47,7 +47,9 @@ def texts(at: AppTest, *, tables: bool = False) -> list[str]:
         out += [e.value for e in kind]
     if tables:
         for df in [*at.dataframe, *at.table]:
-            out += [str(v) for v in df.value.to_numpy().ravel()] + [str(c) for c in df.value.columns]
+            out += [str(v) for v in df.value.to_numpy().ravel()] + [
+                str(c) for c in df.value.columns
+            ]
     return out
 
 
@@ -62,7 +64,9 @@ def metric(at: AppTest, label_start: str) -> str:
     return m.value
 
 
-def assert_clean(at: AppTest, *, banned: tuple[str, ...] = ("nan", "inf"), errors: bool = False) -> None:
+def assert_clean(
+    at: AppTest, *, banned: tuple[str, ...] = ("nan", "inf"), errors: bool = False
+) -> None:
     """No exception; no ``st.error`` unless ``errors``; none of the ``banned`` words (whole words,
     any case) in the page's text; no NaN in a chart's spec."""
     assert not at.exception, [e.value for e in at.exception]

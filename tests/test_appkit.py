@@ -78,14 +78,17 @@ def test_slider_is_seeded_from_url():
     assert at.query_params == {"eta": "0.3"}
 
 
-@pytest.mark.parametrize(("raw", "reason"), [
-    ("zzz", "not a number"),
-    ("", "not a number"),
-    ("0.9", "out of range"),
-    ("-0.1", "out of range"),
-    ("nan", "not a finite number"),
-    ("inf", "not a finite number"),
-])
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ("zzz", "not a number"),
+        ("", "not a number"),
+        ("0.9", "out of range"),
+        ("-0.1", "out of range"),
+        ("nan", "not a finite number"),
+        ("inf", "not a finite number"),
+    ],
+)
 def test_slider_bad_url_value_warns_and_uses_default(raw, reason):
     at = run(SLIDER, {"eta": raw})
     assert at.slider(key="eta").value == pytest.approx(0.1)
@@ -230,11 +233,18 @@ def test_multiselect_with_a_minimum_falls_back_when_emptied():
     assert at.multiselect(key="ks").value == ["a", "b"]
 
 
-@pytest.mark.parametrize(("raw", "reason", "script"), [
-    ("a,zz", "zz not among the choices", MULTI),
-    ("", "needs at least 1", MULTI.replace("max_selected=3)", "max_selected=3, min_selected=1)")),
-    ("a,b,c,d", "at most 3", MULTI),
-])
+@pytest.mark.parametrize(
+    ("raw", "reason", "script"),
+    [
+        ("a,zz", "zz not among the choices", MULTI),
+        (
+            "",
+            "needs at least 1",
+            MULTI.replace("max_selected=3)", "max_selected=3, min_selected=1)"),
+        ),
+        ("a,b,c,d", "at most 3", MULTI),
+    ],
+)
 def test_multiselect_bad_url(raw, reason, script):
     at = run(script, {"ks": raw})
     (text,) = warnings(at)
@@ -260,8 +270,9 @@ st.write(f"value={v!r}")
 """
 
 
-@pytest.mark.parametrize(("raw", "value"), [("1", True), ("true", True), ("0", False),
-                                            ("off", False)])
+@pytest.mark.parametrize(
+    ("raw", "value"), [("1", True), ("true", True), ("0", False), ("off", False)]
+)
 def test_toggle_from_url(raw, value):
     at = run(TOGGLE, {"log": raw})
     assert at.toggle(key="log").value is value
@@ -299,13 +310,16 @@ def test_range_slider_from_url_and_back():
     assert at.query_params == {}
 
 
-@pytest.mark.parametrize(("raw", "reason"), [
-    ("0.6,0.2", "lo must be below hi"),
-    ("0.2", "needs two values"),
-    ("0.2,0.3,0.4", "needs two values"),
-    ("0.2,2", "out of range"),
-    ("a,b", "not a number"),
-])
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ("0.6,0.2", "lo must be below hi"),
+        ("0.2", "needs two values"),
+        ("0.2,0.3,0.4", "needs two values"),
+        ("0.2,2", "out of range"),
+        ("a,b", "not a number"),
+    ],
+)
 def test_range_slider_bad_url(raw, reason):
     at = run(RANGE, {"r": raw})
     (text,) = warnings(at)
@@ -322,12 +336,28 @@ def test_several_bad_parameters_give_one_warning_each():
 # --------------------------------------------------------------------------- fmt_num
 
 
-@pytest.mark.parametrize(("x", "text"), [
-    (None, "—"), (math.nan, "—"), (math.inf, "∞"), (-math.inf, "−∞"), (0.0, "0"), (-0.0, "0"),
-    (0.5, "0.5"), (1.0, "1"), (0.12345, "0.1235"), (-2.5, "-2.5"), (1e-4, "0.0001"),
-    (1234.5678, "1235"), (9.87654e-5, "9.877 × 10^-5"), (1e6, "1.000 × 10^6"),
-    (-3e-7, "-3.000 × 10^-7"), (2.5e12, "2.500 × 10^12"), (1e300, "1.000 × 10^300"),
-])
+@pytest.mark.parametrize(
+    ("x", "text"),
+    [
+        (None, "—"),
+        (math.nan, "—"),
+        (math.inf, "∞"),
+        (-math.inf, "−∞"),
+        (0.0, "0"),
+        (-0.0, "0"),
+        (0.5, "0.5"),
+        (1.0, "1"),
+        (0.12345, "0.1235"),
+        (-2.5, "-2.5"),
+        (1e-4, "0.0001"),
+        (1234.5678, "1235"),
+        (9.87654e-5, "9.877 × 10^-5"),
+        (1e6, "1.000 × 10^6"),
+        (-3e-7, "-3.000 × 10^-7"),
+        (2.5e12, "2.500 × 10^12"),
+        (1e300, "1.000 × 10^300"),
+    ],
+)
 def test_fmt_num_examples(x, text):
     assert appkit.fmt_num(x) == text
 
@@ -363,16 +393,19 @@ def test_fmt_num_plain_range_has_no_e_notation():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st_.floats(min_value=1.0, max_value=9.999999, exclude_max=True),
-       st_.integers(min_value=-300, max_value=300), st_.booleans(),
-       st_.integers(min_value=2, max_value=8))
+@given(
+    st_.floats(min_value=1.0, max_value=9.999999, exclude_max=True),
+    st_.integers(min_value=-300, max_value=300),
+    st_.booleans(),
+    st_.integers(min_value=2, max_value=8),
+)
 def test_fmt_num_is_plain_or_times_ten_and_accurate(mantissa, exponent, negative, digits):
     """Plain notation between 1e-4 and 1e6, 'm × 10^e' outside; never 'e+05' or 'nan'.
 
     The printed value is x rounded to ``digits`` significant figures. Every decade
     from 1e-300 to 1e300 is drawn (a plain float strategy rarely hits 1e4..1e6).
     """
-    x = (-1 if negative else 1) * mantissa * 10.0 ** exponent
+    x = (-1 if negative else 1) * mantissa * 10.0**exponent
     _check_fmt(x, digits)
 
 
@@ -412,11 +445,14 @@ def test_guard_passes_through_without_error():
     assert not at.error and not at.exception
 
 
-@pytest.mark.parametrize(("exc", "message"), [
-    ("value", "eta=2 is outside [0, 1/2]"),
-    ("overflow", "math range error"),
-    ("zero", "division by zero"),
-])
+@pytest.mark.parametrize(
+    ("exc", "message"),
+    [
+        ("value", "eta=2 is outside [0, 1/2]"),
+        ("overflow", "math range error"),
+        ("zero", "division by zero"),
+    ],
+)
 def test_guard_turns_domain_errors_into_a_sentence(exc, message):
     at = run_guard(exc)
     assert [e.value for e in at.error] == [f"The bound could not be computed: {message}"]
@@ -504,16 +540,27 @@ def _state(at: AppTest) -> list[str]:
     return [m.value for m in at.markdown if m.value.startswith("value=")]
 
 
-@pytest.mark.parametrize("move", [
-    lambda at: at.slider(key="eta").set_value(0.5),
-    lambda at: at.slider(key="eta").set_value(0.0),
-    lambda at: at.toggle(key="log").set_value(True),
-    lambda at: at.multiselect(key="ks").unselect("a").select("d").select("c"),
-    lambda at: at.multiselect(key="ks").unselect("a").unselect("b"),  # emptied by the user
-    lambda at: at.slider(key="rng").set_range(0.0, 1.0),
-    lambda at: at.selectbox(key="mech").set_value(3),
-], ids=["slider-max", "slider-min", "toggle-on", "multi-more", "multi-empty", "range-full",
-        "select-int"])
+@pytest.mark.parametrize(
+    "move",
+    [
+        lambda at: at.slider(key="eta").set_value(0.5),
+        lambda at: at.slider(key="eta").set_value(0.0),
+        lambda at: at.toggle(key="log").set_value(True),
+        lambda at: at.multiselect(key="ks").unselect("a").select("d").select("c"),
+        lambda at: at.multiselect(key="ks").unselect("a").unselect("b"),  # emptied by the user
+        lambda at: at.slider(key="rng").set_range(0.0, 1.0),
+        lambda at: at.selectbox(key="mech").set_value(3),
+    ],
+    ids=[
+        "slider-max",
+        "slider-min",
+        "toggle-on",
+        "multi-more",
+        "multi-empty",
+        "range-full",
+        "select-int",
+    ],
+)
 def test_a_shared_link_reproduces_the_view_without_warnings(move):
     """Whatever state the widgets can be put in, the URL they write reopens that view."""
     at = run(ALL_WIDGETS)
@@ -532,11 +579,14 @@ _BUILDS = []
 
 def _frozen_builder(n, *, colour="red"):
     """A figure builder that counts its calls (module level: the cache keys on the function)."""
-    from mipcore.plots import freeze
     import plotly.graph_objects as go
 
+    from mipcore.plots import freeze
+
     _BUILDS.append((n, colour))
-    return freeze(go.Figure(data=[dict(type="bar", x=[0], y=[n], marker=dict(color=colour))])), {"n": n}
+    return freeze(go.Figure(data=[dict(type="bar", x=[0], y=[n], marker=dict(color=colour))])), {
+        "n": n
+    }
 
 
 def _plain_builder(n):

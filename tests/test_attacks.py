@@ -63,15 +63,18 @@ def mp_accuracy(a_in, a_out, kind, scale, prior=0.5, grid=60):
         s = mpmath.mpf(scale)
         pi = mpmath.mpf(prior)
         if kind == "laplace":
+
             def f(y, x):
                 return mpmath.exp(-abs(y - x) / s) / (2 * s)
         else:
+
             def f(y, x):
                 return mpmath.exp(-((y - x) ** 2) / (2 * s * s)) / (s * mpmath.sqrt(2 * mpmath.pi))
 
         def g(y):
-            return (pi * mpmath.fsum(f(y, x) for x in xin) / len(xin)
-                    - (1 - pi) * mpmath.fsum(f(y, x) for x in xout) / len(xout))
+            return pi * mpmath.fsum(f(y, x) for x in xin) / len(xin) - (1 - pi) * mpmath.fsum(
+                f(y, x) for x in xout
+            ) / len(xout)
 
         atoms = sorted(set(xin + xout))
         # bracketing grid: dense within 30 scales of each atom, 20 points across every gap
@@ -86,7 +89,7 @@ def mp_accuracy(a_in, a_out, kind, scale, prior=0.5, grid=60):
         for i in range(len(ys) - 1):
             if gs[i] * gs[i + 1] < 0:
                 roots.append(mpmath.findroot(g, (ys[i], ys[i + 1]), solver="anderson"))
-        br = [mpmath.mpf("-inf")] + sorted(set(atoms + roots)) + [mpmath.mpf("inf")]
+        br = [mpmath.mpf("-inf"), *sorted(set(atoms + roots)), mpmath.mpf("inf")]
         total = mpmath.fsum(abs(mpmath.quad(g, [br[i], br[i + 1]])) for i in range(len(br) - 1))
         return float(mpmath.mpf(1) / 2 + total / 2), len(roots)
 
@@ -95,8 +98,12 @@ def simulate_game(outputs, member, noise_sample, logpdf, draws, rng):
     """Monte Carlo of Definition 1's game with the Bayes-optimal attacker (prior 1/2)."""
     idx = rng.integers(outputs.size, size=draws)
     y = outputs[idx] + noise_sample(draws)
-    lin = np.logaddexp.reduce(logpdf(y[:, None] - outputs[member][None, :]), axis=1) - np.log(member.sum())
-    lout = np.logaddexp.reduce(logpdf(y[:, None] - outputs[~member][None, :]), axis=1) - np.log((~member).sum())
+    lin = np.logaddexp.reduce(logpdf(y[:, None] - outputs[member][None, :]), axis=1) - np.log(
+        member.sum()
+    )
+    lout = np.logaddexp.reduce(logpdf(y[:, None] - outputs[~member][None, :]), axis=1) - np.log(
+        (~member).sum()
+    )
     guess_in = lin >= lout
     return float(np.mean(guess_in == member[idx]))
 
@@ -142,7 +149,9 @@ def test_two_point_closed_forms(ratio):
     scale = d / ratio
     g = optimal_attack([-1.9 + d], [-1.9], ("gaussian", scale))
     assert g.accuracy == pytest.approx(stats.norm.cdf(ratio / 2), abs=1e-14)
-    if ratio < 24:  # boundary = midpoint (farther apart, it lies in the gap between the ±12 s windows)
+    if (
+        ratio < 24
+    ):  # boundary = midpoint (farther apart, it lies in the gap between the ±12 s windows)
         assert g.boundary == pytest.approx([-1.9 + d / 2], abs=1e-12)
     lap = optimal_attack([-1.9 + d], [-1.9], ("laplace", scale))
     assert lap.accuracy == pytest.approx(1 - 0.5 * math.exp(-ratio / 2), abs=1e-14)
@@ -155,10 +164,15 @@ def test_many_outputs_against_a_fine_grid(kind):
     a_in, a_out = rng.normal(size=120), rng.normal(size=120) * 1.02
     for s in (0.01, 0.3):
         res = optimal_attack(a_in, a_out, (kind, s))
-        y = np.arange(min(a_in.min(), a_out.min()) - 15 * s, max(a_in.max(), a_out.max()) + 15 * s, s / 200)
+        y = np.arange(
+            min(a_in.min(), a_out.min()) - 15 * s, max(a_in.max(), a_out.max()) + 15 * s, s / 200
+        )
+
         def dens(a, y=y, s=s):
             if kind == "gaussian":
-                return np.exp(-0.5 * ((y[:, None] - a) / s) ** 2).mean(1) / (s * math.sqrt(2 * math.pi))
+                return np.exp(-0.5 * ((y[:, None] - a) / s) ** 2).mean(1) / (
+                    s * math.sqrt(2 * math.pi)
+                )
             return np.exp(-np.abs(y[:, None] - a) / s).mean(1) / (2 * s)
 
         ref = 0.5 + 0.25 * np.sum(np.abs(dens(a_in) - dens(a_out))) * (s / 200)
@@ -206,35 +220,60 @@ def test_prop2_n4_exact_vs_monte_carlo_game(kind):
     rng = np.random.default_rng(2024)
     draws = 10**6
     if kind == "laplace":
-        acc = simulate_game(outputs, member, lambda m: rng.laplace(0, scale, m),
-                            lambda d: -np.abs(d) / scale, draws, rng)
+        acc = simulate_game(
+            outputs,
+            member,
+            lambda m: rng.laplace(0, scale, m),
+            lambda d: -np.abs(d) / scale,
+            draws,
+            rng,
+        )
     else:
-        acc = simulate_game(outputs, member, lambda m: rng.normal(0, scale, m),
-                            lambda d: -0.5 * (d / scale) ** 2, draws, rng)
+        acc = simulate_game(
+            outputs,
+            member,
+            lambda m: rng.normal(0, scale, m),
+            lambda d: -0.5 * (d / scale) ** 2,
+            draws,
+            rng,
+        )
     tol = 5 * math.sqrt(exact * (1 - exact) / draws)
     assert abs(acc - exact) <= tol
     assert exact - 0.5 > 20 * tol  # the test has teeth: the advantage is far above the noise
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.floats(-5, 5), min_size=1, max_size=6), st.lists(st.floats(-5, 5), min_size=1, max_size=6),
-       st.sampled_from(["laplace", "gaussian"]), st.floats(0.05, 5.0), st.floats(-3, 3), st.floats(0.5, 4.0))
+@given(
+    st.lists(st.floats(-5, 5), min_size=1, max_size=6),
+    st.lists(st.floats(-5, 5), min_size=1, max_size=6),
+    st.sampled_from(["laplace", "gaussian"]),
+    st.floats(0.05, 5.0),
+    st.floats(-3, 3),
+    st.floats(0.5, 4.0),
+)
 def test_prop2_invariances(a_in, a_out, kind, scale, shift, stretch):
     a_in, a_out = np.array(a_in), np.array(a_out)
     res = optimal_attack(a_in, a_out, (kind, scale), prior=0.5)
     tol = 1e-12
     assert 0.5 - tol <= res.accuracy <= 1.0
     # swapping the roles of in and out (prior 1/2) changes nothing
-    assert optimal_attack_accuracy(a_out, a_in, (kind, scale), prior=0.5) == pytest.approx(res.accuracy, abs=tol)
+    assert optimal_attack_accuracy(a_out, a_in, (kind, scale), prior=0.5) == pytest.approx(
+        res.accuracy, abs=tol
+    )
     # translation and joint rescaling of outputs and noise leave the game unchanged
-    moved = optimal_attack_accuracy(a_in * stretch + shift, a_out * stretch + shift,
-                                    (kind, scale * stretch), prior=0.5)
+    moved = optimal_attack_accuracy(
+        a_in * stretch + shift, a_out * stretch + shift, (kind, scale * stretch), prior=0.5
+    )
     assert moved == pytest.approx(res.accuracy, abs=1e-9)
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.floats(-3, 3), min_size=1, max_size=5), st.lists(st.floats(-3, 3), min_size=1, max_size=5),
-       st.floats(0.05, 2.0), st.floats(1.01, 4.0))
+@given(
+    st.lists(st.floats(-3, 3), min_size=1, max_size=5),
+    st.lists(st.floats(-3, 3), min_size=1, max_size=5),
+    st.floats(0.05, 2.0),
+    st.floats(1.01, 4.0),
+)
 def test_more_gaussian_noise_never_helps(a_in, a_out, s1, factor):
     # N(0, s2²) = N(0, s1²) + independent N(0, s2² − s1²): post-processing (Theorem 3 of 000)
     a1 = optimal_attack_accuracy(a_in, a_out, ("gaussian", s1), prior=0.5)
@@ -246,7 +285,8 @@ def test_discrete_accuracy_and_validation():
     assert optimal_attack_accuracy_discrete([0.5, 0.5], [0.5, 0.5]) == 0.5
     assert optimal_attack_accuracy_discrete([1, 0], [0, 1]) == 1.0
     assert optimal_attack_accuracy_discrete([0.7, 0.3], [0.2, 0.8], prior=0.25) == pytest.approx(
-        max(0.25 * 0.7, 0.75 * 0.2) + max(0.25 * 0.3, 0.75 * 0.8))
+        max(0.25 * 0.7, 0.75 * 0.2) + max(0.25 * 0.3, 0.75 * 0.8)
+    )
     with pytest.raises(ValueError, match="p_in must sum to 1"):
         optimal_attack_accuracy_discrete([0.5, 0.4], [0.5, 0.5])
     with pytest.raises(ValueError, match="prior"):
@@ -286,7 +326,9 @@ def test_mc_agrees_with_exact_in_1d_and_with_an_uninformative_second_coordinate(
     # a second coordinate equal for every output carries no information
     two_in = np.c_[a_in, np.full(6, 3.0)]
     two_out = np.c_[a_out, np.full(6, 3.0)]
-    _, lo2, hi2 = optimal_attack_accuracy_mc(two_in, two_out, ("gaussian", 0.7), samples=100_000, rng=2)
+    _, lo2, hi2 = optimal_attack_accuracy_mc(
+        two_in, two_out, ("gaussian", 0.7), samples=100_000, rng=2
+    )
     exact_g = optimal_attack_accuracy(a_in, a_out, ("gaussian", 0.7))
     assert lo2 <= exact_g <= hi2
 
@@ -316,8 +358,9 @@ def test_mc_interval_covers_the_exact_value_at_its_level():
         exact = optimal_attack_accuracy(a_in, a_out, ("laplace", scale))
         misses = 0
         for seed in range(400):
-            _, lo, hi = optimal_attack_accuracy_mc(a_in, a_out, ("laplace", scale), samples=2000,
-                                                   rng=seed, confidence=0.9)
+            _, lo, hi = optimal_attack_accuracy_mc(
+                a_in, a_out, ("laplace", scale), samples=2000, rng=seed, confidence=0.9
+            )
             misses += not (lo <= exact <= hi)
         assert misses / 400 <= 0.1 + 3 * math.sqrt(0.1 * 0.9 / 400), (scale, misses)
 
@@ -332,7 +375,9 @@ def test_mc_interval_is_narrow_for_a_small_leak_and_never_wider_than_hoeffding()
         _, lo, hi = optimal_attack_accuracy_mc(a_in, a_out, ("laplace", scale), samples=n, rng=3)
         assert lo <= exact <= hi
         assert (hi - lo) <= 2 * hoeffding + 1e-15
-        if narrow:  # |tanh| ~ 1e-3 everywhere: variance ~1e-6, half-width ~ 7 log(800)/(3n) ≪ Hoeffding
+        if (
+            narrow
+        ):  # |tanh| ~ 1e-3 everywhere: variance ~1e-6, half-width ~ 7 log(800)/(3n) ≪ Hoeffding
             assert hi - lo < 0.05 * 2 * hoeffding, (hi - lo, hoeffding)
 
 
@@ -354,8 +399,8 @@ def test_theorem4_construction_is_eps_delta_dp_by_enumeration():
         p0 = [delta, 0, (1 - delta) * keep, (1 - delta) * (1 - keep)]
         p1 = [0, delta, (1 - delta) * (1 - keep), (1 - delta) * keep]
         for mask in itertools.product([0, 1], repeat=4):
-            s0 = sum(p for p, m in zip(p0, mask) if m)
-            s1 = sum(p for p, m in zip(p1, mask) if m)
+            s0 = sum(p for p, m in zip(p0, mask, strict=True) if m)
+            s1 = sum(p for p, m in zip(p1, mask, strict=True) if m)
             assert s0 <= math.exp(eps) * s1 + delta + 1e-15
             assert s1 <= math.exp(eps) * s0 + delta + 1e-15
         # its optimal attacker has TPR − FPR = 2η > η: the printed Theorem 8 (TPR <= FPR + η) fails
@@ -444,7 +489,10 @@ def test_prop11_outputs_match_an_independent_mpmath_construction():
         with mpmath.workdps(60):
             a = 1 / mpmath.sqrt(total) - (2 ** (k - 1) - 1)
             recs = [mpmath.mpf(2) ** i for i in range(n - 1)] + [a]
-            ref = sorted(float(1 / mpmath.fsum(recs[i] for i in c)) for c in itertools.combinations(range(n), k))
+            ref = sorted(
+                float(1 / mpmath.fsum(recs[i] for i in c))
+                for c in itertools.combinations(range(n), k)
+            )
         out, members = prop11_outputs(n)
         assert members.shape == (total, n) and np.all(members.sum(axis=1) == k)
         np.testing.assert_allclose(np.sort(out), ref, rtol=2.3e-16, atol=0)
@@ -510,7 +558,11 @@ def certified_etas(n, b, kind):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.sampled_from([4, 6, 8, 10, 12]), st.floats(-2.0, 4.0), st.sampled_from(["laplace", "gaussian"]))
+@given(
+    st.sampled_from([4, 6, 8, 10, 12]),
+    st.floats(-2.0, 4.0),
+    st.sampled_from(["laplace", "gaussian"]),
+)
 def test_exact_eta_never_exceeds_certified_eta(n, log10_b, kind):
     b = 10.0**log10_b
     exact = prop11_true_eta(n, b, kind)
@@ -528,7 +580,9 @@ def test_certified_eta_is_far_from_tight_for_prop11():
 # --------------------------------------------------------------------------- audits
 
 
-@pytest.mark.parametrize("k,n", [(0, 1), (0, 10), (3, 10), (10, 10), (57, 100), (999, 1000), (1, 5000)])
+@pytest.mark.parametrize(
+    "k,n", [(0, 1), (0, 10), (3, 10), (10, 10), (57, 100), (999, 1000), (1, 5000)]
+)
 @pytest.mark.parametrize("conf", [0.9, 0.95, 0.999])
 def test_clopper_pearson_matches_scipy(k, n, conf):
     ref = stats.binomtest(k, n).proportion_ci(confidence_level=conf, method="exact")
@@ -576,7 +630,9 @@ def test_epsilon_lower_bound_and_the_largest_certifiable_epsilon():
     # delta and abstentions can only lower the bound
     e0 = epsilon_lower_bound(900, 1000)
     assert epsilon_lower_bound(900, 1000, delta=1e-3) < e0
-    assert epsilon_lower_bound(900, 1000, delta=1e-3, trials=2000) < epsilon_lower_bound(900, 1000, delta=1e-3)
+    assert epsilon_lower_bound(900, 1000, delta=1e-3, trials=2000) < epsilon_lower_bound(
+        900, 1000, delta=1e-3
+    )
     assert epsilon_lower_bound(400, 1000) == 0.0
 
 
@@ -614,8 +670,15 @@ def test_roc_points():
 # --------------------------------------------------------------------------- canary audit
 
 
-@pytest.mark.parametrize("noise,kw", [("none", {}), ("laplace", {"noise_scale": 1.5}),
-                                      ("gaussian", {"noise_scale": 1.0}), ("mip", {"eta": 0.2})])
+@pytest.mark.parametrize(
+    "noise,kw",
+    [
+        ("none", {}),
+        ("laplace", {"noise_scale": 1.5}),
+        ("gaussian", {"noise_scale": 1.0}),
+        ("mip", {"eta": 0.2}),
+    ],
+)
 def test_canary_audit_matches_proposition2(noise, kw):
     audit = run_canary_audit(20_000, n=8, canary=6.0, noise=noise, rng=123, **kw)
     assert audit.trials == 20_000 and audit.guesses + audit.abstentions == audit.trials
@@ -661,27 +724,42 @@ def _brute_force_count_eta(records, threshold):
     return acc - Fraction(1, 2)
 
 
-@pytest.mark.parametrize("n,threshold,data", [(8, 0.5, None), (6, 0.5, None), (8, 0.2, None),
-                                              (8, 2.0, [0, 3, 3, 1, 5, 0.5, 2])])
+@pytest.mark.parametrize(
+    "n,threshold,data",
+    [(8, 0.5, None), (6, 0.5, None), (8, 0.2, None), (8, 2.0, [0, 3, 3, 1, 5, 0.5, 2])],
+)
 def test_canary_audit_count_exact_eta_matches_brute_force(n, threshold, data):
-    audit = run_canary_audit(1000, n=n, noise="none", mechanism="count", threshold=threshold,
-                             data=data, rng=5)
-    records = list(np.linspace(0.0, 1.0, n - 1) if data is None else data) + [10.0]
-    assert audit.exact_eta == pytest.approx(float(_brute_force_count_eta(records, threshold)), abs=1e-12)
+    audit = run_canary_audit(
+        1000, n=n, noise="none", mechanism="count", threshold=threshold, data=data, rng=5
+    )
+    records = [*list(np.linspace(0.0, 1.0, n - 1) if data is None else data), 10.0]
+    assert audit.exact_eta == pytest.approx(
+        float(_brute_force_count_eta(records, threshold)), abs=1e-12
+    )
     assert audit.sensitivity == 1.0 and audit.mechanism == "count" and audit.threshold == threshold
     # the attacker is still Proposition 2's, and the MIP noise uses the count's exact σ
-    counts = [sum(records[i] > threshold for i in h) for h in itertools.combinations(range(n), n // 2)]
+    counts = [
+        sum(records[i] > threshold for i in h) for h in itertools.combinations(range(n), n // 2)
+    ]
     assert audit.sigma == pytest.approx(float(np.std(counts)), rel=1e-12)
-    mip = run_canary_audit(20_000, n=n, noise="mip", eta=0.2, mechanism="count", threshold=threshold,
-                           data=data, rng=6)
+    mip = run_canary_audit(
+        20_000, n=n, noise="mip", eta=0.2, mechanism="count", threshold=threshold, data=data, rng=6
+    )
     assert mip.noise.scale == pytest.approx(NoiseLaw.mip(0.2, mip.sigma).scale, rel=1e-12)
     assert abs(0.5 + mip.eta_hat - mip.exact_accuracy) <= 5 * math.sqrt(0.25 / mip.trials)
     assert mip.exact_eta <= 0.2
 
 
 @pytest.mark.parametrize("mechanism", ["mean", "count"])
-@pytest.mark.parametrize("noise,kw", [("none", {}), ("laplace", {"noise_scale": 1.5}),
-                                      ("gaussian", {"noise_scale": 0.7}), ("mip", {"eta": 0.3})])
+@pytest.mark.parametrize(
+    "noise,kw",
+    [
+        ("none", {}),
+        ("laplace", {"noise_scale": 1.5}),
+        ("gaussian", {"noise_scale": 0.7}),
+        ("mip", {"eta": 0.3}),
+    ],
+)
 def test_distance_attacker_never_beats_the_optimum_and_lr_beats_it(mechanism, noise, kw):
     N = 20_000
     sd = math.sqrt(0.25 / N)
@@ -697,7 +775,13 @@ def test_distance_attacker_never_beats_the_optimum_and_lr_beats_it(mechanism, no
 
 def test_distance_attacker_is_not_optimal_somewhere():
     """A bimodal dataset where |y − m_out| − |y − m_in| loses clearly to the likelihood ratio."""
-    kw = {"n": 8, "canary": 0.5, "noise": "laplace", "noise_scale": 0.3, "data": [-5, -5, -5, 5, 5, 5, 5]}
+    kw = {
+        "n": 8,
+        "canary": 0.5,
+        "noise": "laplace",
+        "noise_scale": 0.3,
+        "data": [-5, -5, -5, 5, 5, 5, 5],
+    }
     dist = run_canary_audit(50_000, attacker="distance", rng=2, **kw)
     lr = run_canary_audit(50_000, attacker="lr", rng=2, **kw)
     assert lr.eta_hat > dist.eta_hat + 5 * math.sqrt(0.5 / 50_000)
@@ -712,4 +796,6 @@ def test_canary_audit_new_parameters_are_validated():
         run_canary_audit(1000, mechanism="count", threshold=math.nan, rng=1)
     with pytest.raises(ValueError, match="threshold"):
         run_canary_audit(1000, mechanism="count", threshold=math.inf, rng=1)
-    assert run_canary_audit(1000, threshold=math.nan, rng=1).threshold is None  # ignored for the mean
+    assert (
+        run_canary_audit(1000, threshold=math.nan, rng=1).threshold is None
+    )  # ignored for the mean

@@ -35,7 +35,9 @@ def _release(records: np.ndarray, half) -> np.ndarray:
     X = records[list(half)]
     S = X.T @ X / len(half)
     A = gd_iterate(S, COVARIANCE_AUDIT_T, COVARIANCE_AUDIT_LR)
-    np.testing.assert_allclose(A, gd_closed_form(S, COVARIANCE_AUDIT_T, COVARIANCE_AUDIT_LR), rtol=1e-12)
+    np.testing.assert_allclose(
+        A, gd_closed_form(S, COVARIANCE_AUDIT_T, COVARIANCE_AUDIT_LR), rtol=1e-12
+    )
     return A.ravel()
 
 
@@ -67,15 +69,18 @@ def test_default_records_are_the_figure2_law_plus_a_least_variance_canary():
     assert covariance_audit_records(6, 3, 2.0).shape == (6, 3)
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    ({"dim": 5}, "dim="),
-    ({"dim": 0}, "dim="),
-    ({"canary": [1.0, 2.0, 3.0]}, "canary has shape"),
-    ({"canary": math.nan}, "canary"),
-    ({"data": np.zeros((7, 3))}, "data has shape"),
-    ({"data": np.full((7, 2), math.inf)}, "data"),
-    ({"n": 7}, "n="),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"dim": 5}, "dim="),
+        ({"dim": 0}, "dim="),
+        ({"canary": [1.0, 2.0, 3.0]}, "canary has shape"),
+        ({"canary": math.nan}, "canary"),
+        ({"data": np.zeros((7, 3))}, "data has shape"),
+        ({"data": np.full((7, 2), math.inf)}, "data"),
+        ({"n": 7}, "n="),
+    ],
+)
 def test_records_validation_names_the_parameter(kwargs, match):
     args = {"n": 8, "dim": 2, "canary": 3.0, **kwargs}
     with pytest.raises(ValueError, match=match):
@@ -110,18 +115,25 @@ def test_sensitivity_and_sigma_match_brute_force_over_all_halves(n, dim):
 def test_noiseless_release_exact_eta_by_counting():
     """Without noise the release is an atom; the optimal accuracy counts the atoms' in/out halves."""
     # a dataset with ties: two copies of the canary's mirror image give identical outer products
-    data = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [2.0, 2.0], [0.5, 0.0], [-0.5, 0.0]])
-    a = run_canary_audit(5000, n=8, data=data, canary=[-2.0, -2.0], mechanism="covariance",
-                         noise="none", rng=3)
+    data = np.array(
+        [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [2.0, 2.0], [0.5, 0.0], [-0.5, 0.0]]
+    )
+    a = run_canary_audit(
+        5000, n=8, data=data, canary=[-2.0, -2.0], mechanism="covariance", noise="none", rng=3
+    )
     halves, out, member = _all_releases(a.data)
     c_in, c_out = {}, {}
-    for row, m in zip(out, member):
+    for row, m in zip(out, member, strict=True):
         key = tuple(np.round(row, 12))
         side = c_in if m else c_out
         side[key] = side.get(key, 0) + 1
-    acc = Fraction(sum(max(c_in.get(k, 0), c_out.get(k, 0)) for k in set(c_in) | set(c_out)), len(halves))
+    acc = Fraction(
+        sum(max(c_in.get(k, 0), c_out.get(k, 0)) for k in set(c_in) | set(c_out)), len(halves)
+    )
     assert a.exact_eta == pytest.approx(float(acc - Fraction(1, 2)), abs=1e-12)
-    assert a.exact_eta < 0.5  # (−2, −2) and (2, 2) have the same outer product: not always identifiable
+    assert (
+        a.exact_eta < 0.5
+    )  # (−2, −2) and (2, 2) have the same outer product: not always identifiable
     assert a.exact_method == "exact"
     # the likelihood-ratio attacker is the optimal one: its accuracy estimates the exact one
     assert abs(0.5 + a.eta_hat - a.exact_accuracy) <= 5 * math.sqrt(0.25 / a.trials)
@@ -131,20 +143,38 @@ def test_dim1_covariance_is_the_mean_of_squares():
     """d = 1: the release is the mean of gd·x² -- the same exact η as the mean mechanism on those values."""
     x = np.array([0.1, -0.4, 0.7, 1.0, -1.2, 0.3, 0.9])
     gd = 1.0 - (1.0 - 2.0 * COVARIANCE_AUDIT_LR) ** COVARIANCE_AUDIT_T
-    for noise, kw in [("none", {}), ("laplace", {"epsilon": 2.0}), ("gaussian", {"epsilon": 2.0}),
-                      ("mip", {"eta": 0.2})]:
-        cov = run_canary_audit(500, n=8, dim=1, data=x[:, None], canary=2.0, mechanism="covariance",
-                               noise=noise, rng=1, **kw)
-        mean = run_canary_audit(500, n=8, data=gd * x**2, canary=gd * 4.0, mechanism="mean",
-                                noise=noise, rng=1, **kw)
+    for noise, kw in [
+        ("none", {}),
+        ("laplace", {"epsilon": 2.0}),
+        ("gaussian", {"epsilon": 2.0}),
+        ("mip", {"eta": 0.2}),
+    ]:
+        cov = run_canary_audit(
+            500,
+            n=8,
+            dim=1,
+            data=x[:, None],
+            canary=2.0,
+            mechanism="covariance",
+            noise=noise,
+            rng=1,
+            **kw,
+        )
+        mean = run_canary_audit(
+            500, n=8, data=gd * x**2, canary=gd * 4.0, mechanism="mean", noise=noise, rng=1, **kw
+        )
         assert cov.output_dim == 1 and cov.exact_method in ("exact", "certified")
         assert cov.exact_eta == pytest.approx(mean.exact_eta, abs=1e-12)
         assert cov.sensitivity == pytest.approx(mean.sensitivity, rel=1e-12)
 
 
 def test_epsilon_calibrates_laplace_to_l1_and_gaussian_to_l2():
-    lap = run_canary_audit(200, mechanism="covariance", noise="laplace", epsilon=2.0, exact=False, rng=0)
-    gau = run_canary_audit(200, mechanism="covariance", noise="gaussian", epsilon=2.0, exact=False, rng=0)
+    lap = run_canary_audit(
+        200, mechanism="covariance", noise="laplace", epsilon=2.0, exact=False, rng=0
+    )
+    gau = run_canary_audit(
+        200, mechanism="covariance", noise="gaussian", epsilon=2.0, exact=False, rng=0
+    )
     assert lap.noise == NoiseLaw("laplace", lap.sensitivity / 2.0)
     assert gau.noise == NoiseLaw("gaussian", gau.sensitivity_l2 / 2.0)
     assert gau.sensitivity_l2 < lap.sensitivity  # 4 coordinates: L2 < L1
@@ -171,12 +201,15 @@ CERT = {
 }
 
 
-@pytest.mark.parametrize("noise,kw,cert", [
-    ("laplace", {"epsilon": 1.0}, CERT["laplace"](1.0)),
-    ("laplace", {"epsilon": 4.0}, CERT["laplace"](4.0)),
-    ("gaussian", {"epsilon": 2.0}, CERT["gaussian"](2.0)),
-    ("mip", {"eta": 0.3}, 0.3),
-])
+@pytest.mark.parametrize(
+    "noise,kw,cert",
+    [
+        ("laplace", {"epsilon": 1.0}, CERT["laplace"](1.0)),
+        ("laplace", {"epsilon": 4.0}, CERT["laplace"](4.0)),
+        ("gaussian", {"epsilon": 2.0}, CERT["gaussian"](2.0)),
+        ("mip", {"eta": 0.3}, 0.3),
+    ],
+)
 def test_monte_carlo_optimum_respects_the_certificate_and_matches_the_attacker(noise, kw, cert):
     N = 20_000
     a = run_canary_audit(N, mechanism="covariance", noise=noise, rng=11, **kw)
@@ -196,9 +229,12 @@ def test_monte_carlo_optimum_respects_the_certificate_and_matches_the_attacker(n
 def test_noisy_release_leaks_and_the_distance_attacker_is_worse():
     N = 20_000
     sd = math.sqrt(0.25 / N)
-    lr = run_canary_audit(N, mechanism="covariance", noise="laplace", epsilon=4.0, attacker="lr", rng=5)
-    dist = run_canary_audit(N, mechanism="covariance", noise="laplace", epsilon=4.0, attacker="distance",
-                            rng=5)
+    lr = run_canary_audit(
+        N, mechanism="covariance", noise="laplace", epsilon=4.0, attacker="lr", rng=5
+    )
+    dist = run_canary_audit(
+        N, mechanism="covariance", noise="laplace", epsilon=4.0, attacker="distance", rng=5
+    )
     assert np.array_equal(lr.labels, dist.labels)
     assert lr.exact_eta > 0.1  # a real leak, so the comparison says something
     assert 0.5 + dist.eta_hat <= dist.exact_interval[1] + 5 * sd

@@ -69,14 +69,30 @@ def test_default_delta_is_zero():
 
 # --------------------------------------------------------------------------- identities
 
-EPS_GRID = [0.0, 1e-300, 1e-12, 1e-8, 1e-3, 0.1, 0.5, 1.0, 2.0, 5.0, 20.0, 40.0, 700.0, 1e6, math.inf]
+EPS_GRID = [
+    0.0,
+    1e-300,
+    1e-12,
+    1e-8,
+    1e-3,
+    0.1,
+    0.5,
+    1.0,
+    2.0,
+    5.0,
+    20.0,
+    40.0,
+    700.0,
+    1e6,
+    math.inf,
+]
 DELTA_GRID = [0.0, 1e-12, 1e-5, 1e-3, 0.1, 0.5, 0.9, 1.0]
 
 
 @pytest.mark.parametrize("delta", DELTA_GRID)
 def test_tanh_form_matches_printed_form_in_mpmath(delta):
     got = eta_from_epsilon(np.array(EPS_GRID), delta)
-    for eps, g in zip(EPS_GRID, got):
+    for eps, g in zip(EPS_GRID, got, strict=True):
         want = mp_eta_printed(eps, delta)
         if want == 0:
             assert g == 0.0
@@ -98,8 +114,11 @@ def test_tanh_identity_itself():
     # delta + (1-delta)/(1+e^-eps) - 1/2 == delta/2 + (1-delta) tanh(eps/2)/2, checked at 50 digits.
     for eps, delta in itertools.product([1e-20, 0.3, 1.0, 7.0], [0.0, 0.01, 0.6]):
         e, d = mpmath.mpf(eps), mpmath.mpf(delta)
-        assert mpmath.almosteq(mp_eta_printed(eps, delta), d / 2 + (1 - d) * mpmath.tanh(e / 2) / 2,
-                               rel_eps=mpmath.mpf(10) ** -45)
+        assert mpmath.almosteq(
+            mp_eta_printed(eps, delta),
+            d / 2 + (1 - d) * mpmath.tanh(e / 2) / 2,
+            rel_eps=mpmath.mpf(10) ** -45,
+        )
 
 
 @pytest.mark.parametrize("delta", [0.0, 1e-12, 1e-5, 0.01, 0.3, 0.9])
@@ -170,7 +189,9 @@ def test_tpr_bound_mip_formula():
     fpr = np.linspace(0, 1, 11)
     for eta in (0.0, 0.05, 0.25, 0.5):
         np.testing.assert_array_equal(tpr_bound_mip(fpr, eta), np.minimum(1.0, fpr + 2 * eta))
-        np.testing.assert_array_equal(tpr_bound_mip(fpr, eta, as_printed=True), np.minimum(1.0, fpr + eta))
+        np.testing.assert_array_equal(
+            tpr_bound_mip(fpr, eta, as_printed=True), np.minimum(1.0, fpr + eta)
+        )
 
 
 def test_tpr_bound_dp_zero_privacy_loss_is_the_diagonal():
@@ -183,7 +204,7 @@ def test_tpr_bound_dp_pure_dp_region(eps):
     fpr = [0.0, 1e-9, 1e-4, 0.01, 0.1, 0.3, 0.5, 0.9, 0.999, 1.0]
     got = tpr_bound_dp(np.array(fpr), eps, 0.0)
     e = mpmath.mpf(eps)
-    for f, g in zip(fpr, got):
+    for f, g in zip(fpr, got, strict=True):
         f = mpmath.mpf(f)
         want = min(mpmath.mpf(1), mpmath.exp(e) * f, 1 - mpmath.exp(-e) * (1 - f))
         assert abs(mpmath.mpf(float(g)) - want) <= 1e-15, (eps, f, g, want)
@@ -194,8 +215,20 @@ def test_tpr_bound_dp_infinite_epsilon_is_unconstrained():
     assert tpr_bound_dp(0.3, math.inf, 0.2) == 1.0
 
 
-@pytest.mark.parametrize("eps,delta", [(0.0, 0.0), (0.0, 0.2), (0.1, 0.0), (1.0, 0.0), (1.0, 1e-5),
-                                       (2.0, 0.05), (5.0, 0.3), (10.0, 0.0), (0.5, 0.9)])
+@pytest.mark.parametrize(
+    "eps,delta",
+    [
+        (0.0, 0.0),
+        (0.0, 0.2),
+        (0.1, 0.0),
+        (1.0, 0.0),
+        (1.0, 1e-5),
+        (2.0, 0.05),
+        (5.0, 0.3),
+        (10.0, 0.0),
+        (0.5, 0.9),
+    ],
+)
 def test_best_dp_test_has_accuracy_one_half_plus_eta(eps, delta):
     """Theorem 4's tightness, seen in the ROC region.
 
@@ -213,7 +246,9 @@ def test_best_dp_test_has_accuracy_one_half_plus_eta(eps, delta):
     assert best_accuracy == pytest.approx(attacker_accuracy(eta), rel=1e-13)
 
 
-@pytest.mark.parametrize("eps,delta", [(0.5, 0.0), (1.0, 0.0), (1.0, 0.01), (4.0, 1e-5), (3.0, 0.2)])
+@pytest.mark.parametrize(
+    "eps,delta", [(0.5, 0.0), (1.0, 0.0), (1.0, 0.01), (4.0, 1e-5), (3.0, 0.2)]
+)
 def test_dp_region_lies_under_fpr_plus_two_eta_but_not_under_fpr_plus_eta(eps, delta):
     """What *is* true: TPR_dp(FPR) <= FPR + 2 eta everywhere, with equality at FPR*.
 
@@ -244,8 +279,12 @@ def _tight_mechanism_brute_force(n: int, q: Fraction, delta: Fraction):
 
     def law(D):
         b = int(0 in D)
-        return {("leak", b): delta, ("leak", 1 - b): Fraction(0),
-                ("rr", b): (1 - delta) * (1 - q), ("rr", 1 - b): (1 - delta) * q}
+        return {
+            ("leak", b): delta,
+            ("leak", 1 - b): Fraction(0),
+            ("rr", b): (1 - delta) * (1 - q),
+            ("rr", 1 - b): (1 - delta) * q,
+        }
 
     e_eps = (1 - q) / q
     dp_ok = True
@@ -270,8 +309,15 @@ def _tight_mechanism_brute_force(n: int, q: Fraction, delta: Fraction):
 
 
 @pytest.mark.parametrize("n", [2, 4])
-@pytest.mark.parametrize("q,delta", [(Fraction(1, 4), Fraction(0)), (Fraction(1, 10), Fraction(0)),
-                                     (Fraction(1, 3), Fraction(1, 20)), (Fraction(2, 5), Fraction(1, 2))])
+@pytest.mark.parametrize(
+    "q,delta",
+    [
+        (Fraction(1, 4), Fraction(0)),
+        (Fraction(1, 10), Fraction(0)),
+        (Fraction(1, 3), Fraction(1, 20)),
+        (Fraction(2, 5), Fraction(1, 2)),
+    ],
+)
 def test_theorem4_is_met_exactly_by_brute_force(n, q, delta):
     dp_ok, accuracy, tpr, fpr = _tight_mechanism_brute_force(n, q, delta)
     eps = math.log((1 - q) / q)
@@ -313,14 +359,21 @@ def test_eta_monotone_in_delta(e, d1, d2):
 
 
 @settings(max_examples=200, deadline=None)
-@given(t1=st.floats(0.0, 1.0), t2=st.floats(0.0, 1.0), d=st.floats(0.0, 0.999, allow_subnormal=False))
+@given(
+    t1=st.floats(0.0, 1.0), t2=st.floats(0.0, 1.0), d=st.floats(0.0, 0.999, allow_subnormal=False)
+)
 def test_epsilon_from_eta_monotone_and_nonnegative(t1, t2, d):
     lo, hi = sorted((t1, t2))
     half = d / 2
-    if 2 * half < d:  # subnormal delta: delta/2 is not a float; the smallest valid eta is just above
+    if (
+        2 * half < d
+    ):  # subnormal delta: delta/2 is not a float; the smallest valid eta is just above
         half = float(np.nextafter(half, 1.0))
     e_lo, e_hi = (half + t * (0.5 - half) for t in (lo, hi))
-    e_lo, e_hi = min(max(e_lo, half), np.nextafter(0.5, 0)), min(max(e_hi, half), np.nextafter(0.5, 0))
+    e_lo, e_hi = (
+        min(max(e_lo, half), np.nextafter(0.5, 0)),
+        min(max(e_hi, half), np.nextafter(0.5, 0)),
+    )
     a, b = epsilon_from_eta(e_lo, d), epsilon_from_eta(e_hi, d)
     assert 0.0 <= a <= b < math.inf
 
@@ -339,10 +392,17 @@ def test_tpr_bounds_in_unit_interval_and_monotone_in_fpr(f1, f2, eta, eps, d):
 
 
 def test_scalars_give_python_floats():
-    for value in (eta_from_epsilon(1.0), eta_from_epsilon(1, 0), epsilon_from_eta(0.1),
-                  eta_small_epsilon_approx(0.5), attacker_accuracy(0.1), tpr_bound_mip(0.2, 0.1),
-                  tpr_bound_dp(0.2, 1.0, 0.0), eta_from_epsilon(np.float64(1.0)),
-                  eta_from_epsilon(np.array(1.0))):
+    for value in (
+        eta_from_epsilon(1.0),
+        eta_from_epsilon(1, 0),
+        epsilon_from_eta(0.1),
+        eta_small_epsilon_approx(0.5),
+        attacker_accuracy(0.1),
+        tpr_bound_mip(0.2, 0.1),
+        tpr_bound_dp(0.2, 1.0, 0.0),
+        eta_from_epsilon(np.float64(1.0)),
+        eta_from_epsilon(np.array(1.0)),
+    ):
         assert type(value) is float
 
 
@@ -366,35 +426,38 @@ def test_arrays_broadcast():
 # --------------------------------------------------------------------------- domain errors
 
 
-@pytest.mark.parametrize("call,name", [
-    (lambda: eta_from_epsilon(-1.0), "epsilon"),
-    (lambda: eta_from_epsilon(math.nan), "epsilon"),
-    (lambda: eta_from_epsilon(1.0, 1.5), "delta"),
-    (lambda: eta_from_epsilon(1.0, -1e-9), "delta"),
-    (lambda: eta_from_epsilon(1.0, math.nan), "delta"),
-    (lambda: eta_from_epsilon([0.1, -0.2, 0.3]), "epsilon"),
-    (lambda: eta_from_epsilon("abc"), "epsilon"),
-    (lambda: epsilon_from_eta(0.5), "eta"),
-    (lambda: epsilon_from_eta(0.7), "eta"),
-    (lambda: epsilon_from_eta(-0.1), "eta"),
-    (lambda: epsilon_from_eta(math.nan), "eta"),
-    (lambda: epsilon_from_eta(0.01, 0.1), "eta"),  # eta < delta/2
-    (lambda: epsilon_from_eta(np.array([0.2, 0.01]), 0.1), "eta"),
-    (lambda: epsilon_from_eta(0.3, 1.0), "delta"),
-    (lambda: epsilon_from_eta(0.3, 1.2), "delta"),
-    (lambda: eta_small_epsilon_approx(math.inf), "epsilon"),
-    (lambda: eta_small_epsilon_approx(-1.0), "epsilon"),
-    (lambda: eta_small_epsilon_approx(1.0, 2.0), "delta"),
-    (lambda: attacker_accuracy(0.6), "eta"),
-    (lambda: attacker_accuracy(-0.01), "eta"),
-    (lambda: tpr_bound_mip(1.5, 0.1), "fpr"),
-    (lambda: tpr_bound_mip(-0.1, 0.1), "fpr"),
-    (lambda: tpr_bound_mip(0.5, 0.6), "eta"),
-    (lambda: tpr_bound_dp(1.1, 1.0), "fpr"),
-    (lambda: tpr_bound_dp(0.5, -1.0), "epsilon"),
-    (lambda: tpr_bound_dp(0.5, math.nan), "epsilon"),
-    (lambda: tpr_bound_dp(0.5, 1.0, 2.0), "delta"),
-])
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda: eta_from_epsilon(-1.0), "epsilon"),
+        (lambda: eta_from_epsilon(math.nan), "epsilon"),
+        (lambda: eta_from_epsilon(1.0, 1.5), "delta"),
+        (lambda: eta_from_epsilon(1.0, -1e-9), "delta"),
+        (lambda: eta_from_epsilon(1.0, math.nan), "delta"),
+        (lambda: eta_from_epsilon([0.1, -0.2, 0.3]), "epsilon"),
+        (lambda: eta_from_epsilon("abc"), "epsilon"),
+        (lambda: epsilon_from_eta(0.5), "eta"),
+        (lambda: epsilon_from_eta(0.7), "eta"),
+        (lambda: epsilon_from_eta(-0.1), "eta"),
+        (lambda: epsilon_from_eta(math.nan), "eta"),
+        (lambda: epsilon_from_eta(0.01, 0.1), "eta"),  # eta < delta/2
+        (lambda: epsilon_from_eta(np.array([0.2, 0.01]), 0.1), "eta"),
+        (lambda: epsilon_from_eta(0.3, 1.0), "delta"),
+        (lambda: epsilon_from_eta(0.3, 1.2), "delta"),
+        (lambda: eta_small_epsilon_approx(math.inf), "epsilon"),
+        (lambda: eta_small_epsilon_approx(-1.0), "epsilon"),
+        (lambda: eta_small_epsilon_approx(1.0, 2.0), "delta"),
+        (lambda: attacker_accuracy(0.6), "eta"),
+        (lambda: attacker_accuracy(-0.01), "eta"),
+        (lambda: tpr_bound_mip(1.5, 0.1), "fpr"),
+        (lambda: tpr_bound_mip(-0.1, 0.1), "fpr"),
+        (lambda: tpr_bound_mip(0.5, 0.6), "eta"),
+        (lambda: tpr_bound_dp(1.1, 1.0), "fpr"),
+        (lambda: tpr_bound_dp(0.5, -1.0), "epsilon"),
+        (lambda: tpr_bound_dp(0.5, math.nan), "epsilon"),
+        (lambda: tpr_bound_dp(0.5, 1.0, 2.0), "delta"),
+    ],
+)
 def test_out_of_domain_input_raises_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()

@@ -40,9 +40,14 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 IN_CI = os.environ.get("CI") == "true"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 ]
 SERVER_START_TIMEOUT = 60  # s
 RUN_TIMEOUT = 60_000  # ms: one script run of a page
@@ -99,14 +104,33 @@ def _streamlit_server():
     """``streamlit run app.py`` on a free loopback port; yields its base URL, then stops it."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
-           "--server.headless", "true", "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-           # Pages may be edited while the suite runs; don't watch files.
-           "--server.fileWatcherType", "none"]
-    log = tempfile.TemporaryFile(mode="w+b")  # a file, not a pipe: the server never blocks on it
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--browser.gatherUsageStats",
+        "false",
+        # Pages may be edited while the suite runs; don't watch files.
+        "--server.fileWatcherType",
+        "none",
+    ]
+    log = tempfile.TemporaryFile(mode="w+b")  # noqa: SIM115 -- closed with the server; a file, not a pipe: the server never blocks on it
+    proc = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
     def output() -> str:
         log.seek(0)
@@ -116,12 +140,17 @@ def _streamlit_server():
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while _health(url) != "ok":
             if proc.poll() is not None:
-                pytest.fail(f"`{' '.join(cmd)}` exited with code {proc.returncode} before "
-                            f"answering {url}/_stcore/health. Its output:\n{output()}",
-                            pytrace=False)
+                pytest.fail(
+                    f"`{' '.join(cmd)}` exited with code {proc.returncode} before "
+                    f"answering {url}/_stcore/health. Its output:\n{output()}",
+                    pytrace=False,
+                )
             if time.monotonic() > deadline:
-                pytest.fail(f"{url}/_stcore/health did not answer 'ok' within "
-                            f"{SERVER_START_TIMEOUT} s. Server output:\n{output()}", pytrace=False)
+                pytest.fail(
+                    f"{url}/_stcore/health did not answer 'ok' within "
+                    f"{SERVER_START_TIMEOUT} s. Server output:\n{output()}",
+                    pytrace=False,
+                )
             time.sleep(0.25)
         yield url
     finally:
@@ -162,15 +191,21 @@ def open_app(page, server: str, path: str) -> None:
 
 
 def wait_for_run(page) -> None:
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
-                           state="attached", timeout=RUN_TIMEOUT)
+    page.wait_for_selector(
+        '[data-testid="stApp"][data-test-script-state="notRunning"]',
+        state="attached",
+        timeout=RUN_TIMEOUT,
+    )
 
 
 def assert_no_exception(page) -> None:
     exceptions = page.locator('[data-testid="stException"]')
     if exceptions.count():
-        pytest.fail(f"{page.url} shows {exceptions.count()} exception(s):\n\n"
-                    + "\n---\n".join(exceptions.all_inner_texts()), pytrace=False)
+        pytest.fail(
+            f"{page.url} shows {exceptions.count()} exception(s):\n\n"
+            + "\n---\n".join(exceptions.all_inner_texts()),
+            pytrace=False,
+        )
     body = page.inner_text("body")
     assert "Traceback" not in body, f"{page.url} shows a traceback:\n{body[:3000]}"
     assert not page.js_errors, f"JavaScript errors on {page.url}: {page.js_errors}"
@@ -187,8 +222,10 @@ def wait_for_charts(page) -> int:
         timeout=DRAW_TIMEOUT,
     )
     n = page.locator('[data-testid="stPlotlyChart"]').count()
-    assert n >= 1, (f"{page.url} shows no Plotly chart. Page text:\n"
-                    f"{page.inner_text('[data-testid=stMain]')[:1500]}")
+    assert n >= 1, (
+        f"{page.url} shows no Plotly chart. Page text:\n"
+        f"{page.inner_text('[data-testid=stMain]')[:1500]}"
+    )
     page.wait_for_function(
         """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
                   .every(c => c.querySelector('.js-plotly-plot .main-svg'))""",
@@ -201,9 +238,11 @@ def screenshot(page, name: str) -> Path:
     """Full-page screenshot; Streamlit scrolls inside stMain, so grow the viewport to fit it."""
     height = page.evaluate(
         """() => { const m = document.querySelector('[data-testid="stMain"]');
-                   return m ? m.scrollHeight : document.documentElement.scrollHeight; }""")
-    page.set_viewport_size({"width": VIEWPORT["width"],
-                            "height": max(VIEWPORT["height"], min(int(height), 8000))})
+                   return m ? m.scrollHeight : document.documentElement.scrollHeight; }"""
+    )
+    page.set_viewport_size(
+        {"width": VIEWPORT["width"], "height": max(VIEWPORT["height"], min(int(height), 8000))}
+    )
     page.wait_for_timeout(300)  # let Plotly re-layout after the resize
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     out = ARTIFACTS / f"{name}.png"
@@ -261,11 +300,14 @@ def test_moving_the_slider_updates_text_and_url(page, server):
     page.keyboard.press("ArrowRight")  # one step: 0.100 -> 0.105
     page.wait_for_function(
         """() => document.querySelector('[data-testid="stMain"]').innerText
-                   .includes('With η = 0.105')""", timeout=RUN_TIMEOUT)
+                   .includes('With η = 0.105')""",
+        timeout=RUN_TIMEOUT,
+    )
     wait_for_run(page)
     assert_no_exception(page)
-    page.wait_for_function("() => new URLSearchParams(location.search).get('eta') === '0.105'",
-                           timeout=10_000)
+    page.wait_for_function(
+        "() => new URLSearchParams(location.search).get('eta') === '0.105'", timeout=10_000
+    )
 
 
 def test_audit_deep_link_runs_the_covariance_release(page, server):
@@ -294,17 +336,24 @@ def test_deep_link_on_a_fresh_server_goes_through_app_navigation(browser, chromi
         try:
             open_app(pg, url, "/mace?sep=2")
             assert_no_exception(pg)
-            links = [t.strip() for t in
-                     pg.locator('[data-testid="stSidebarNav"] a').all_inner_texts() if t.strip()]
+            links = [
+                t.strip()
+                for t in pg.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
+                if t.strip()
+            ]
             assert links and "Home" in links[0], links
             assert any("Estimate leakage from samples" in t for t in links), links
             assert not any("cache" in t or t == "app" for t in links), links
-            assert pg.locator('[data-testid="stMain"] h1').first.inner_text().startswith(
-                "Estimate leakage from samples")
+            assert (
+                pg.locator('[data-testid="stMain"] h1')
+                .first.inner_text()
+                .startswith("Estimate leakage from samples")
+            )
             assert pg.locator('[data-testid="stAppViewContainer"]').count() == 1
             main_width = pg.evaluate(
                 "() => document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
-                ".getBoundingClientRect().width")
+                ".getBoundingClientRect().width"
+            )
             # app.py's layout="wide": the column fills the viewport beside the sidebar (980 px here);
             # the default centered layout caps it at 46rem = 736 px
             assert main_width > 800, main_width

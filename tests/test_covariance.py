@@ -51,7 +51,10 @@ ALPHA = 1e-4
 
 def _data(m=30, d=3, seed=0):
     gen = np.random.default_rng(seed)
-    X = gen.standard_normal((m, d)) @ np.array([[1.0, 0.0, 0.0], [0.5, 2.0, 0.0], [-0.3, 0.2, 0.7]])[:d, :d]
+    X = (
+        gen.standard_normal((m, d))
+        @ np.array([[1.0, 0.0, 0.0], [0.5, 2.0, 0.0], [-0.3, 0.2, 0.7]])[:d, :d]
+    )
     P = np.array([np.outer(x, x).ravel() for x in X])
     x2 = np.array([x @ x for x in X])
     return X, P, x2
@@ -83,8 +86,9 @@ def test_outer_products():
 @pytest.mark.parametrize("lr", [0.01, 0.1, 0.25, 0.4, 0.5])
 def test_gd_closed_form_equals_iteration(T, lr):
     S = make_sigma(4, 3).ravel()
-    np.testing.assert_allclose(gd_closed_form(S, T, lr), gd_iterate(S, T, lr), rtol=0,
-                               atol=1e-12 * np.abs(S).max())
+    np.testing.assert_allclose(
+        gd_closed_form(S, T, lr), gd_iterate(S, T, lr), rtol=0, atol=1e-12 * np.abs(S).max()
+    )
 
 
 # --------------------------------------------------------------------------- half splits
@@ -113,7 +117,9 @@ def test_half_split_grams_are_means_of_exact_halves(m):
     assert np.all(members.sum(axis=1) == h)  # exactly floor(m/2) distinct rows
     np.testing.assert_allclose(out[:, 0] * h, members @ P[:, 0], rtol=0, atol=0.25)
     for b in range(B):
-        np.testing.assert_allclose(out[b, 1:], P[members[b], 1:].mean(axis=0), rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(
+            out[b, 1:], P[members[b], 1:].mean(axis=0), rtol=1e-12, atol=1e-14
+        )
 
 
 def test_half_split_grams_seed_and_chunk():
@@ -151,8 +157,12 @@ def test_per_example_norms_equal_direct_frobenius():
     A = gen.standard_normal((4, 9)) * 3  # not symmetric on purpose
     A[3] = np.outer(X[5], X[5]).ravel()  # one trajectory sitting on a row: norm 0 there
     got = _per_example_norms(P, x2, A.copy())
-    want = np.array([[2 * np.linalg.norm(A[k].reshape(3, 3) - np.outer(x, x), "fro") for k in range(4)]
-                     for x in X])
+    want = np.array(
+        [
+            [2 * np.linalg.norm(A[k].reshape(3, 3) - np.outer(x, x), "fro") for k in range(4)]
+            for x in X
+        ]
+    )
     scale = 2 * (np.abs(A).max() + x2.max())
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-6 * scale)
     assert np.all(np.isfinite(got)) and np.all(got >= 0)
@@ -282,7 +292,9 @@ def test_tight_route_needs_less_noise_than_the_paper_route():
         assert np.all(etas[1:] > etas[0])
     for T in (1, 20):
         for eta in ETAS:
-            assert dp_noise_multiplier(eta, T, route="tight") < dp_noise_multiplier(eta, T, route="paper")
+            assert dp_noise_multiplier(eta, T, route="tight") < dp_noise_multiplier(
+                eta, T, route="paper"
+            )
 
 
 def test_dp_noise_multiplier_errors():
@@ -306,11 +318,17 @@ def test_clip_norm_rules():
     X, P, x2 = _data(31, 3, seed=8)
     T, lr = 6, 0.2
     assert clip_norm(P, x2, rule="initial_median", T=T, lr=lr) == pytest.approx(
-        float(np.median([2 * np.linalg.norm(np.outer(x, x), "fro") for x in X])), rel=1e-12)
+        float(np.median([2 * np.linalg.norm(np.outer(x, x), "fro") for x in X])), rel=1e-12
+    )
     S = P.mean(axis=0).reshape(3, 3)
-    traj = [2 * np.linalg.norm(gd_iterate(S, t, lr) - np.outer(x, x), "fro") for t in range(T) for x in X]
-    assert clip_norm(P, x2, rule="trajectory_median", T=T, lr=lr) == pytest.approx(float(np.median(traj)),
-                                                                                    rel=1e-10)
+    traj = [
+        2 * np.linalg.norm(gd_iterate(S, t, lr) - np.outer(x, x), "fro")
+        for t in range(T)
+        for x in X
+    ]
+    assert clip_norm(P, x2, rule="trajectory_median", T=T, lr=lr) == pytest.approx(
+        float(np.median(traj)), rel=1e-10
+    )
     assert clip_norm(P, x2, rule="fixed", T=T, lr=lr, value=2.5) == 2.5
     for bad in (None, 0.0, -1.0):
         with pytest.raises(ValueError, match="clip_value"):
@@ -341,22 +359,32 @@ def test_run_experiment_shape_and_columns(small_results):
     assert list(df.columns) == COLUMNS
     assert len(df) == cfg.R * per_run
     counts = df["method"].value_counts().to_dict()
-    assert counts == {"Raw": cfg.R * E, "MIP": cfg.R * len(cfg.Ms) * len(cfg.radii) * E,
-                      "DP-SGD z=0 (clipping only)": cfg.R * E, "DP-SGD": cfg.R * len(cfg.calibrations) * E}
+    assert counts == {
+        "Raw": cfg.R * E,
+        "MIP": cfg.R * len(cfg.Ms) * len(cfg.radii) * E,
+        "DP-SGD z=0 (clipping only)": cfg.R * E,
+        "DP-SGD": cfg.R * len(cfg.calibrations) * E,
+    }
     # halfway through each run (after MIP) and at its end; never decreasing, ending at 1
-    assert [f for f, _ in calls] == pytest.approx([(r + h) / cfg.R for r in range(cfg.R) for h in (0.5, 1.0)])
+    assert [f for f, _ in calls] == pytest.approx(
+        [(r + h) / cfg.R for r in range(cfg.R) for h in (0.5, 1.0)]
+    )
     assert [m for _, m in calls][:2] == ["run 1 of 2: MIP done, DP-SGD running", "run 1 of 2 done"]
     assert np.all(np.isfinite(df["rel_error"])) and np.all(df["rel_error"] >= 0)
-    for run, g in df.groupby("run"):
+    for _run, g in df.groupby("run"):
         assert g.loc[g.method == "Raw", "rel_error"].nunique() == 1
         assert g.loc[g.method == "DP-SGD z=0 (clipping only)", "z"].eq(0).all()
         assert g["C"].dropna().nunique() == 1
         dp = g[g.method == "DP-SGD"]
         for _, row in dp.iterrows():
-            assert row["z"] == pytest.approx(dp_noise_multiplier(row["eta"], cfg.T, route=row["calibration"],
-                                                                 delta=cfg.delta), rel=1e-12)
+            assert row["z"] == pytest.approx(
+                dp_noise_multiplier(row["eta"], cfg.T, route=row["calibration"], delta=cfg.delta),
+                rel=1e-12,
+            )
         mip = g[g.method == "MIP"]
-        assert set(zip(mip.M, mip.radius)) == {(M, r) for M in cfg.Ms for r in cfg.radii}
+        assert set(zip(mip.M, mip.radius, strict=True)) == {
+            (M, r) for M in cfg.Ms for r in cfg.radii
+        }
 
 
 def test_run_experiment_is_deterministic_by_seed(small_results):
@@ -367,8 +395,15 @@ def test_run_experiment_is_deterministic_by_seed(small_results):
 
 
 def test_run_experiment_fixed_clip_and_single_variants():
-    cfg = dataclasses.replace(SMALL, R=1, clip_rule="fixed", clip_value=3.0, calibrations=("tight",),
-                              radii=("theorem9",), Ms=(6,))
+    cfg = dataclasses.replace(
+        SMALL,
+        R=1,
+        clip_rule="fixed",
+        clip_value=3.0,
+        calibrations=("tight",),
+        radii=("theorem9",),
+        Ms=(6,),
+    )
     df = run_experiment(cfg)
     assert df["C"].dropna().eq(3.0).all()
     assert set(df["calibration"].dropna()) == {"tight"}
@@ -413,8 +448,11 @@ CLAIM1, CLAIM2, CLAIM3, CLAIM4 = range(4)
 
 
 def _summary(curves):
-    rows = [dict(label=lab, method=lab.split(" ")[0], eta=e, mean=float(v), sem=0.0, runs=1)
-            for lab, vals in curves.items() for e, v in zip(GRID, vals)]
+    rows = [
+        dict(label=lab, method=lab.split(" ")[0], eta=e, mean=float(v), sem=0.0, runs=1)
+        for lab, vals in curves.items()
+        for e, v in zip(GRID, vals, strict=True)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -426,19 +464,31 @@ def _verdicts(changes=None, Ms=(2, 4, 6)):
 def test_paper_claims_all_true_on_the_base_case():
     v = _verdicts()
     assert [x.holds for x in v] == [True, True, True, True]
-    assert all(isinstance(x, Verdict) and x.variant == "Gamma radius (Theorem 9) vs DP-SGD (paper)" for x in v)
+    assert all(
+        isinstance(x, Verdict) and x.variant == "Gamma radius (Theorem 9) vs DP-SGD (paper)"
+        for x in v
+    )
 
 
-@pytest.mark.parametrize("changes, claim", [
-    ({"MIP M=2 (Gamma radius, Thm 9)": [1000, 100, 9, 0.9, 3.5, 0.3]}, CLAIM1),  # loses at 0.3
-    ({"MIP M=2 (Gamma radius, Thm 9)": [1000, 100, 10, 0.9, 0.5, 0.3]}, CLAIM1),  # ties at 0.1
-    ({"MIP M=6 (Gamma radius, Thm 9)": [60, 10, 4, 0.7, 0.3, 0.1]}, CLAIM2),  # loses at 0.01 only
-    ({"DP-SGD (paper calibration)": [50, 20, 10, 5, 3, 0.95]}, CLAIM3),
-    ({k: [40, 0.9, 0.8, 0.7, 0.6, 0.5] for k in list(BASE)[1:]}, CLAIM4),  # below 1 from 0.05: too early
-    ({k: [40, 15, 5, 4, 3, 1.5] for k in list(BASE)[1:]}, CLAIM4),  # never below 1
-    ({k: [40, 15, 5, 4, 3, 0.5] for k in list(BASE)[1:]}, CLAIM4),  # only from 0.45: too late
-    ({k: [40, 15, 0.5, 4, 3, 1.5] for k in list(BASE)[1:]}, CLAIM4),  # a dip that does not stay
-])
+@pytest.mark.parametrize(
+    "changes, claim",
+    [
+        ({"MIP M=2 (Gamma radius, Thm 9)": [1000, 100, 9, 0.9, 3.5, 0.3]}, CLAIM1),  # loses at 0.3
+        ({"MIP M=2 (Gamma radius, Thm 9)": [1000, 100, 10, 0.9, 0.5, 0.3]}, CLAIM1),  # ties at 0.1
+        (
+            {"MIP M=6 (Gamma radius, Thm 9)": [60, 10, 4, 0.7, 0.3, 0.1]},
+            CLAIM2,
+        ),  # loses at 0.01 only
+        ({"DP-SGD (paper calibration)": [50, 20, 10, 5, 3, 0.95]}, CLAIM3),
+        (
+            {k: [40, 0.9, 0.8, 0.7, 0.6, 0.5] for k in list(BASE)[1:]},
+            CLAIM4,
+        ),  # below 1 from 0.05: too early
+        ({k: [40, 15, 5, 4, 3, 1.5] for k in list(BASE)[1:]}, CLAIM4),  # never below 1
+        ({k: [40, 15, 5, 4, 3, 0.5] for k in list(BASE)[1:]}, CLAIM4),  # only from 0.45: too late
+        ({k: [40, 15, 0.5, 4, 3, 1.5] for k in list(BASE)[1:]}, CLAIM4),  # a dip that does not stay
+    ],
+)
 def test_paper_claims_false_cases(changes, claim):
     v = _verdicts(changes)
     assert not v[claim].holds, v[claim]
@@ -450,13 +500,16 @@ def test_paper_claims_false_cases(changes, claim):
         assert v[CLAIM4].holds
 
 
-@pytest.mark.parametrize("curve, holds", [
-    ([40, 15, 0.5, 4, 0.9, 0.5], True),  # dips at 0.1, stays below from 0.3 (boundary)
-    ([40, 15, 0.9, 0.8, 0.6, 0.5], True),  # from 0.1 (boundary)
-    ([40, 15, 5, 1.0, 0.6, 0.5], True),  # exactly 1 is not below 1: from 0.3
-])
+@pytest.mark.parametrize(
+    "curve, holds",
+    [
+        ([40, 15, 0.5, 4, 0.9, 0.5], True),  # dips at 0.1, stays below from 0.3 (boundary)
+        ([40, 15, 0.9, 0.8, 0.6, 0.5], True),  # from 0.1 (boundary)
+        ([40, 15, 5, 1.0, 0.6, 0.5], True),  # exactly 1 is not below 1: from 0.3
+    ],
+)
 def test_paper_claims_claim4_boundaries(curve, holds):
-    v = _verdicts({k: curve for k in list(BASE)[1:]})
+    v = _verdicts(dict.fromkeys(list(BASE)[1:], curve))
     assert v[CLAIM4].holds is holds
 
 
@@ -485,23 +538,38 @@ def test_paper_claims_claim2_needs_M4_or_6_and_all_variants():
 # --------------------------------------------------------------------------- config validation
 
 
-@pytest.mark.parametrize("changes, name", [
-    (dict(d=0), "d"), (dict(d=21), "d"), (dict(d=2.5), "d"),
-    (dict(n=7), "n"), (dict(seed=-1), "seed"),
-    (dict(B=1), "B"), (dict(R=0), "R"),
-    (dict(Ms=()), "Ms"), (dict(Ms=(1,)), "M"), (dict(Ms=(2, 65)), "M"),
-    (dict(etas=()), "etas"), (dict(etas=(0.0,)), "etas"), (dict(etas=(0.5,)), "etas"),
-    (dict(etas=(0.1, 0.6)), "etas"), (dict(etas=(1e-7,)), "etas"),
-    (dict(delta=0.0), "delta"), (dict(delta=1.0), "delta"),
-    (dict(T=0), "T"), (dict(lr=0.0), "lr"), (dict(lr=0.6), "lr"),
-    (dict(clip_rule="mean"), "clip_rule"),
-    (dict(clip_rule="fixed"), "clip_value"),
-    (dict(clip_rule="fixed", clip_value=-1.0), "clip_value"),
-    (dict(clip_rule="fixed", clip_value=0.0), "clip_value"),
-    (dict(calibrations=("paper", "loose")), "calibrations"),
-    (dict(radii=("laplace",)), "radii"),
-    (dict(constant=6.0), "constant"),
-])
+@pytest.mark.parametrize(
+    "changes, name",
+    [
+        (dict(d=0), "d"),
+        (dict(d=21), "d"),
+        (dict(d=2.5), "d"),
+        (dict(n=7), "n"),
+        (dict(seed=-1), "seed"),
+        (dict(B=1), "B"),
+        (dict(R=0), "R"),
+        (dict(Ms=()), "Ms"),
+        (dict(Ms=(1,)), "M"),
+        (dict(Ms=(2, 65)), "M"),
+        (dict(etas=()), "etas"),
+        (dict(etas=(0.0,)), "etas"),
+        (dict(etas=(0.5,)), "etas"),
+        (dict(etas=(0.1, 0.6)), "etas"),
+        (dict(etas=(1e-7,)), "etas"),
+        (dict(delta=0.0), "delta"),
+        (dict(delta=1.0), "delta"),
+        (dict(T=0), "T"),
+        (dict(lr=0.0), "lr"),
+        (dict(lr=0.6), "lr"),
+        (dict(clip_rule="mean"), "clip_rule"),
+        (dict(clip_rule="fixed"), "clip_value"),
+        (dict(clip_rule="fixed", clip_value=-1.0), "clip_value"),
+        (dict(clip_rule="fixed", clip_value=0.0), "clip_value"),
+        (dict(calibrations=("paper", "loose")), "calibrations"),
+        (dict(radii=("laplace",)), "radii"),
+        (dict(constant=6.0), "constant"),
+    ],
+)
 def test_config_validation_names_the_field(changes, name):
     with pytest.raises(ValueError, match=rf"\b{name}"):
         dataclasses.replace(ExperimentConfig(), **changes).validated()
@@ -530,8 +598,13 @@ def test_mip_label_round_trips(M, radius):
 def test_other_labels_are_not_mip_labels():
     from mipcore.covariance import dp_label, mip_label, mip_label_parts
 
-    for label in ("Raw", dp_label("paper"), "DP-SGD z=0 (clipping only)", "MIP M=4 (something else)",
-                  "MIP M=x (Gamma radius, Thm 9)"):
+    for label in (
+        "Raw",
+        dp_label("paper"),
+        "DP-SGD z=0 (clipping only)",
+        "MIP M=4 (something else)",
+        "MIP M=x (Gamma radius, Thm 9)",
+    ):
         assert mip_label_parts(label) is None, label
     with pytest.raises(ValueError, match="radius="):
         mip_label(2, "uniform")

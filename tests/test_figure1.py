@@ -58,8 +58,9 @@ def own_dp(eta, delta):
     return delta / MP.log((1 + 2 * eta) / (1 - 2 * eta))
 
 
-def own_crossover(sigma: float, delta: float, M: int = 2, C: float = 6.16,
-                  a: float = 1e-8, b: float = 0.3) -> float:
+def own_crossover(
+    sigma: float, delta: float, M: int = 2, C: float = 6.16, a: float = 1e-8, b: float = 0.3
+) -> float:
     """The lower root of log MIP − log DP (MIP cheaper just above it), by brentq."""
 
     def f(eta):
@@ -100,10 +101,13 @@ def test_own_sigma_bracket_agrees_with_prop11():
 # --------------------------------------------------------------------------- noise_curves
 
 
-@pytest.mark.parametrize("ns, M, C, points", [
-    ((30, 36, 42, 48), 2, 6.16, 60),
-    ((31, 40), 4, 7.5, 25),  # odd n is allowed (k = floor(n/2)); M > 2 and Theorem 9's constant
-])
+@pytest.mark.parametrize(
+    "ns, M, C, points",
+    [
+        ((30, 36, 42, 48), 2, 6.16, 60),
+        ((31, 40), 4, 7.5, 25),  # odd n is allowed (k = floor(n/2)); M > 2 and Theorem 9's constant
+    ],
+)
 def test_noise_curves_columns_and_values(ns, M, C, points):
     eta_min, eta_max = 0.01, 0.49
     df = figure1.noise_curves(ns, eta_min, eta_max, M=M, constant=C, points=points)
@@ -122,13 +126,14 @@ def test_noise_curves_columns_and_values(ns, M, C, points):
         sig = prop11.output_moments(n, M).sigma
         delta = prop11.sensitivity(n)
         assert (g["sigma"] == sig).all() and (g["sensitivity"] == delta).all()
-        for eta, scale in zip(etas, g["noise_scale"]):
+        for eta, scale in zip(etas, g["noise_scale"], strict=True):
             ref = own_mip(eta, sig, M, C) if method == "MIP" else own_dp(eta, own_delta(n))
             assert abs(scale - float(ref)) <= 1e-12 * float(ref), (n, method, eta)
         # and the module's own formulas give the same column
         if method == "MIP":
-            np.testing.assert_allclose(g["noise_scale"], mip_noise_scale(etas, sig, M, C),
-                                       rtol=1e-14)
+            np.testing.assert_allclose(
+                g["noise_scale"], mip_noise_scale(etas, sig, M, C), rtol=1e-14
+            )
         else:
             np.testing.assert_allclose(g["noise_scale"], dp_laplace_scale(etas, delta), rtol=1e-14)
     assert len(df) == 2 * len(ns) * len(etas0)
@@ -148,8 +153,16 @@ def test_noise_curves_mip_is_one_line_for_m2():
 def test_crossover_table():
     ns = (30, 36, 42, 48, 31)
     df = figure1.crossover_table(ns)
-    assert list(df.columns) == ["n", "sensitivity", "sigma", "crossover_eta", "upper_crossover_gap",
-                                "upper_crossover_epsilon", "best_eta", "max_ratio_dp_over_mip"]
+    assert list(df.columns) == [
+        "n",
+        "sensitivity",
+        "sigma",
+        "crossover_eta",
+        "upper_crossover_gap",
+        "upper_crossover_epsilon",
+        "best_eta",
+        "max_ratio_dp_over_mip",
+    ]
     assert df["n"].tolist() == list(ns)
     for row in df.itertuples():
         e = row.crossover_eta
@@ -216,7 +229,7 @@ def test_claim1_mip_cheaper_for_n_at_least_36(claims):
 
 
 def test_claim2_fails_at_n30(claims):
-    lo, hi = own_sigma_bracket(30)
+    lo, _hi = own_sigma_bracket(30)
     root = own_crossover(lo, own_delta(30))  # the smallest σ gives the smallest crossover
     not_cheaper_on_range = root > 0.01
     assert not_cheaper_on_range is True
@@ -256,24 +269,27 @@ def test_paper_claims_other_range():
 # --------------------------------------------------------------------------- inputs
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: figure1.noise_curves([], 0.01, 0.49), "ns="),
-    (lambda: figure1.noise_curves([30], 0.2, 0.2), "eta_min="),
-    (lambda: figure1.noise_curves([30], 0.3, 0.2), "eta_min="),
-    (lambda: figure1.noise_curves([30], 0.01, 0.5), "eta_max="),
-    (lambda: figure1.noise_curves([30], 0.0, 0.4), "eta_min="),
-    (lambda: figure1.noise_curves([3], 0.01, 0.49), "n="),
-    (lambda: figure1.noise_curves([30.5], 0.01, 0.49), "n="),
-    (lambda: figure1.noise_curves([30], 0.01, 0.49, M=1), "M="),
-    (lambda: figure1.noise_curves([30], 0.01, 0.49, constant=5.0), "constant="),
-    (lambda: figure1.noise_curves([30], 0.01, 0.49, points=2), "points="),
-    (lambda: figure1.crossover_table([]), "ns="),
-    (lambda: figure1.crossover_table([401]), "n="),
-    (lambda: figure1.paper_claims(eta_min=0.3, eta_max=0.2), "eta_min="),
-    (lambda: figure1.paper_claims(eta_max=0.5), "eta_max="),
-    (lambda: figure1.paper_claims(n_max=34), "n_max="),
-    (lambda: figure1.dp_visibility(30, 0.5), "eta_max="),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: figure1.noise_curves([], 0.01, 0.49), "ns="),
+        (lambda: figure1.noise_curves([30], 0.2, 0.2), "eta_min="),
+        (lambda: figure1.noise_curves([30], 0.3, 0.2), "eta_min="),
+        (lambda: figure1.noise_curves([30], 0.01, 0.5), "eta_max="),
+        (lambda: figure1.noise_curves([30], 0.0, 0.4), "eta_min="),
+        (lambda: figure1.noise_curves([3], 0.01, 0.49), "n="),
+        (lambda: figure1.noise_curves([30.5], 0.01, 0.49), "n="),
+        (lambda: figure1.noise_curves([30], 0.01, 0.49, M=1), "M="),
+        (lambda: figure1.noise_curves([30], 0.01, 0.49, constant=5.0), "constant="),
+        (lambda: figure1.noise_curves([30], 0.01, 0.49, points=2), "points="),
+        (lambda: figure1.crossover_table([]), "ns="),
+        (lambda: figure1.crossover_table([401]), "n="),
+        (lambda: figure1.paper_claims(eta_min=0.3, eta_max=0.2), "eta_min="),
+        (lambda: figure1.paper_claims(eta_max=0.5), "eta_max="),
+        (lambda: figure1.paper_claims(n_max=34), "n_max="),
+        (lambda: figure1.dp_visibility(30, 0.5), "eta_max="),
+    ],
+)
 def test_bad_inputs_raise(call, match):
     with pytest.raises(ValueError, match=match):
         call()

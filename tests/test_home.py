@@ -70,7 +70,9 @@ def test_invalid_url_warns_and_uses_default(apptest, raw):
     at = apptest(query={"eta": raw})
     assert not at.exception
     (warning,) = at.warning
-    assert f"eta={raw}" in warning.value and "Using the default, 0.1" in warning.value, warning.value
+    assert f"eta={raw}" in warning.value and "Using the default, 0.1" in warning.value, (
+        warning.value
+    )
     assert "With η = 0.100" in home_text(at)
     assert "eta" not in at.query_params
 

@@ -33,7 +33,7 @@ def test_certified_mip_inverts_mip_noise_scale(M, constant):
 
 
 def test_certified_mip_formula_and_cap():
-    assert certified_eta_mip(100.0, 1.0, 2, 6.16) == pytest.approx(min(0.5, 6.16 * 0.01 ** 0.5))
+    assert certified_eta_mip(100.0, 1.0, 2, 6.16) == pytest.approx(min(0.5, 6.16 * 0.01**0.5))
     assert certified_eta_mip(1e-3, 1.0) == 0.5
     assert certified_eta_mip(5.0, 0.0) == 0.0
     out = certified_eta_mip(np.array([1.0, 1e6]), 1.0)
@@ -47,19 +47,22 @@ def test_certified_dp_inverts_dp_laplace_scale():
     assert certified_eta_dp(2.0, 1.0) == pytest.approx(eta_from_epsilon(0.5))
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: certified_eta_mip(0.0, 1.0), "scale"),
-    (lambda: certified_eta_mip(1.0, -1.0), "sigma"),
-    (lambda: certified_eta_mip(1.0, 1.0, M=1, constant=6.16), "M"),
-    (lambda: certified_eta_dp(-1.0, 1.0), "scale"),
-    (lambda: certified_eta_dp(1.0, -2.0), "sensitivity"),
-    (lambda: sufficient_scale(5, 0.1), "n"),
-    (lambda: sufficient_scale(18, 0.1), "n"),
-    (lambda: sufficient_scale(8, 0.5), "target_eta"),
-    (lambda: sufficient_scale(8, 0.1, noise="gaussian"), "noise"),
-    (lambda: eta_curves(8, [1.0, -1.0]), "scales"),
-    (lambda: eta_curves(8, [1.0], M=7), "M"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: certified_eta_mip(0.0, 1.0), "scale"),
+        (lambda: certified_eta_mip(1.0, -1.0), "sigma"),
+        (lambda: certified_eta_mip(1.0, 1.0, M=1, constant=6.16), "M"),
+        (lambda: certified_eta_dp(-1.0, 1.0), "scale"),
+        (lambda: certified_eta_dp(1.0, -2.0), "sensitivity"),
+        (lambda: sufficient_scale(5, 0.1), "n"),
+        (lambda: sufficient_scale(18, 0.1), "n"),
+        (lambda: sufficient_scale(8, 0.5), "target_eta"),
+        (lambda: sufficient_scale(8, 0.1, noise="gaussian"), "noise"),
+        (lambda: eta_curves(8, [1.0, -1.0]), "scales"),
+        (lambda: eta_curves(8, [1.0], M=7), "M"),
+    ],
+)
 def test_invalid_inputs_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()

@@ -100,7 +100,9 @@ def test_tanh_bound_identity_and_attainment(eps, p):
 def test_dp_advantage_bound_consistency(eps, p, delta):
     adv = dp_advantage_bound(eps, p, delta)
     # p = 1/2: twice Theorem 4's eta
-    assert dp_advantage_bound(eps, 0.5, delta) == pytest.approx(2 * eta_from_epsilon(eps, delta), abs=1e-12)
+    assert dp_advantage_bound(eps, 0.5, delta) == pytest.approx(
+        2 * eta_from_epsilon(eps, delta), abs=1e-12
+    )
     # at delta = 0 never above the per-instance tanh bound
     assert dp_advantage_bound(eps, p) <= dp_privacy_loss_bound(eps, p) + 1e-12
     # attained by the canonical (eps, delta) pair (Proposition 2 on four outputs, prior p)
@@ -119,7 +121,9 @@ def test_dp_advantage_bound_holds_for_laplace_and_gaussian_mechanisms(p, eps):
     assert 2 * acc - 1 <= dp_advantage_bound(eps, p) + 1e-12
     # Gaussian mechanism (sensitivity 1, std s): exact delta(eps) of Balle & Wang (2018)
     s = 1.0
-    delta = stats.norm.cdf(-eps * s + 1 / (2 * s)) - math.exp(eps) * stats.norm.cdf(-eps * s - 1 / (2 * s))
+    delta = stats.norm.cdf(-eps * s + 1 / (2 * s)) - math.exp(eps) * stats.norm.cdf(
+        -eps * s - 1 / (2 * s)
+    )
     acc = optimal_attack([1.0], [0.0], ("gaussian", s), prior=p).accuracy
     assert 2 * acc - 1 <= dp_advantage_bound(eps, p, max(delta, 0.0)) + 1e-12
 
@@ -132,8 +136,14 @@ def test_privacy_loss_and_quantile():
     assert round(lemma6_quantile(0.05), 4) == 2.2414
     lo, hi = kde_loss_interval(0.3, 0.2, 1000, 2000, 0.5, 0.5, 0.05)
     z = 2.241402727604947
-    pl, ph = 0.3 - z * math.sqrt(GAUSSIAN_KERNEL_MU * 0.3 / 500), 0.3 + z * math.sqrt(GAUSSIAN_KERNEL_MU * 0.3 / 500)
-    ql, qh = 0.2 - z * math.sqrt(GAUSSIAN_KERNEL_MU * 0.2 / 1000), 0.2 + z * math.sqrt(GAUSSIAN_KERNEL_MU * 0.2 / 1000)
+    pl, ph = (
+        0.3 - z * math.sqrt(GAUSSIAN_KERNEL_MU * 0.3 / 500),
+        0.3 + z * math.sqrt(GAUSSIAN_KERNEL_MU * 0.3 / 500),
+    )
+    ql, qh = (
+        0.2 - z * math.sqrt(GAUSSIAN_KERNEL_MU * 0.2 / 1000),
+        0.2 + z * math.sqrt(GAUSSIAN_KERNEL_MU * 0.2 / 1000),
+    )
     assert lo == pytest.approx((pl - qh) / (pl + qh), rel=1e-12)
     assert hi == pytest.approx((ph - ql) / (ph + ql), rel=1e-12)
 
@@ -147,11 +157,14 @@ def test_lemma5_interval_formula():
     P = stats.binomtest(12, 200).proportion_ci(1 - delta / 2, method="exact")
     Q = stats.binomtest(30, 500).proportion_ci(1 - delta / 2, method="exact")
     lo, hi = histogram_loss_interval(12, 200, 30, 500, p, delta)
-    assert lo == pytest.approx((p * P.low - (1 - p) * Q.high) / (p * P.low + (1 - p) * Q.high), rel=1e-10)
-    assert hi == pytest.approx((p * P.high - (1 - p) * Q.low) / (p * P.high + (1 - p) * Q.low), rel=1e-10)
+    assert lo == pytest.approx(
+        (p * P.low - (1 - p) * Q.high) / (p * P.low + (1 - p) * Q.high), rel=1e-10
+    )
+    assert hi == pytest.approx(
+        (p * P.high - (1 - p) * Q.low) / (p * P.high + (1 - p) * Q.low), rel=1e-10
+    )
     # an empty bin on both sides: nothing is known, the interval is [−1, 1]
     assert histogram_loss_interval(0, 200, 0, 500, p, delta) == (-1.0, pytest.approx(1.0))
-
 
 
 @pytest.mark.parametrize("p", [0.5, 0.2])
@@ -231,8 +244,13 @@ def test_histogram_intervals_and_options():
     # empty bins carry the prior-only value 2p − 1
     c = histogram_estimate(m, nm, bins=25, value_range=(-10, 10), prior=0.3)
     assert np.isclose(c.f_hat[1], -0.4)
-    for bad, match in [({"prior": 1.0}, "prior"), ({"delta": 0.0}, "delta"), ({"bins": 0}, "bins"),
-                       ({"value_range": (1, 1)}, "value_range"), ({"fit_fraction": 1.0}, "fit_fraction")]:
+    for bad, match in [
+        ({"prior": 1.0}, "prior"),
+        ({"delta": 0.0}, "delta"),
+        ({"bins": 0}, "bins"),
+        ({"value_range": (1, 1)}, "value_range"),
+        ({"fit_fraction": 1.0}, "fit_fraction"),
+    ]:
         with pytest.raises(ValueError, match=match):
             histogram_estimate(m, nm, **bad)
     with pytest.raises(ValueError, match="members"):
@@ -288,7 +306,9 @@ def test_kde_matches_lemma7_on_its_grid_and_validates():
 
 
 def test_heldout_advantage_formula():
-    est, lo = heldout_advantage([True] * 80 + [False] * 20, [True] * 30 + [False] * 70, prior=0.5, delta=0.1)
+    est, lo = heldout_advantage(
+        [True] * 80 + [False] * 20, [True] * 30 + [False] * 70, prior=0.5, delta=0.1
+    )
     assert est == pytest.approx(0.8 - 0.3)
     tpr_lo = stats.binomtest(80, 100).proportion_ci(0.9, method="exact").low  # one-sided 95 %
     fpr_hi = stats.binomtest(30, 100).proportion_ci(0.9, method="exact").high

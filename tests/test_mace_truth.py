@@ -13,6 +13,7 @@ from mipcore import mace_truth
 
 def adv_quad(shape: str, s: float, p: float) -> float:
     """∫ |pP − (1−p)Q| by scipy.integrate.quad over [−40, 40 + s] (tails < 1e-17 beyond)."""
+
     def g(z):
         a, b = mace_truth.densities(shape, s, z)
         return abs(p * a - (1 - p) * b)
@@ -32,7 +33,9 @@ def test_closed_form_matches_quad(shape, s, p):
 
 def test_known_values():
     # N(1,1) vs N(0,1) at p = 1/2: 2Φ(1/2) − 1 = 0.38292
-    assert mace_truth.true_advantage("normal", 1.0) == pytest.approx(math.erf(0.5 / math.sqrt(2)), abs=1e-12)
+    assert mace_truth.true_advantage("normal", 1.0) == pytest.approx(
+        math.erf(0.5 / math.sqrt(2)), abs=1e-12
+    )
     assert mace_truth.true_advantage("laplace", 0.0, 0.8) == pytest.approx(0.6)
     # Laplace pair is s-DP: the advantage at p = 1/2 is at most tanh(s/2) (Theorem 1 of 004)
     for s in (0.1, 1.0, 3.0):

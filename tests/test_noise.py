@@ -60,7 +60,10 @@ def mp_best(sigma, Delta, M, C):
 
 def mp_root(sigma, Delta, M, C, a, b):
     """Root of log(MIP/DP) in log(eta) between eta = a and eta = b (bisection, 50 digits)."""
-    f = lambda le: mpmath.log(mp_mip(mpmath.exp(le), sigma, M, C) / mp_dp(mpmath.exp(le), Delta))
+
+    def f(le):
+        return mpmath.log(mp_mip(mpmath.exp(le), sigma, M, C) / mp_dp(mpmath.exp(le), Delta))
+
     lo, hi = mpmath.log(a), mpmath.log(b)
     flo = f(lo)
     assert flo * f(hi) < 0
@@ -78,7 +81,9 @@ def mp_root(sigma, Delta, M, C, a, b):
 
 @pytest.mark.parametrize("eta", [1e-6, 0.01, 0.1, 0.25, 0.5])
 @pytest.mark.parametrize("sigma", [1e-3, 1.0, 37.0])
-@pytest.mark.parametrize("M,C", [(2, 6.16), (4, 6.16), (1e6, 6.16), (0.5, 7.5), (2, 7.5), (3, 10.0)])
+@pytest.mark.parametrize(
+    "M,C", [(2, 6.16), (4, 6.16), (1e6, 6.16), (0.5, 7.5), (2, 7.5), (3, 10.0)]
+)
 def test_mip_noise_scale_formula(eta, sigma, M, C):
     got = mip_noise_scale(eta, sigma, M, C)
     want = mp_mip(eta, sigma, M, C)
@@ -123,19 +128,22 @@ def test_sigma_zero_gives_zero_noise():
     assert mip_noise_scale(1e-3, 0.0, 3, 7.5) == 0.0
 
 
-@pytest.mark.parametrize("call,name", [
-    (lambda: mip_noise_scale(0.6, 1.0), "eta"),
-    (lambda: mip_noise_scale(0.1, -1.0), "sigma"),
-    (lambda: mip_noise_scale(0.1, math.inf), "sigma"),
-    (lambda: mip_noise_scale(0.1, 1.0, 0.0), "M"),
-    (lambda: mip_noise_scale(0.1, 1.0, math.nan), "M"),
-    (lambda: mip_noise_scale(0.1, 1.0, 2, 6.0), "constant"),
-    (lambda: dp_laplace_scale(0.6, 1.0), "eta"),
-    (lambda: dp_laplace_scale(0.1, -1.0), "sensitivity"),
-    (lambda: crossover_etas(0.0, 1.0), "sigma"),
-    (lambda: crossover_etas(1.0, 0.0), "sensitivity"),
-    (lambda: crossover_etas(1.0, 1.0, 2, 5.0), "constant"),
-])
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda: mip_noise_scale(0.6, 1.0), "eta"),
+        (lambda: mip_noise_scale(0.1, -1.0), "sigma"),
+        (lambda: mip_noise_scale(0.1, math.inf), "sigma"),
+        (lambda: mip_noise_scale(0.1, 1.0, 0.0), "M"),
+        (lambda: mip_noise_scale(0.1, 1.0, math.nan), "M"),
+        (lambda: mip_noise_scale(0.1, 1.0, 2, 6.0), "constant"),
+        (lambda: dp_laplace_scale(0.6, 1.0), "eta"),
+        (lambda: dp_laplace_scale(0.1, -1.0), "sensitivity"),
+        (lambda: crossover_etas(0.0, 1.0), "sigma"),
+        (lambda: crossover_etas(1.0, 0.0), "sensitivity"),
+        (lambda: crossover_etas(1.0, 1.0, 2, 5.0), "constant"),
+    ],
+)
 def test_out_of_domain_input_raises_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
@@ -178,7 +186,12 @@ def test_both_scales_decrease_as_eta_grows(e1, e2, M):
 # --------------------------------------------------------------------------- crossover
 
 
-CROSSING = [(1.0, 1000.0, 2, 6.16), (1.0, 1e4, 4, 6.16), (0.5, 1000.0, 2, 7.5), (2.0, 1e5, 10, 6.16)]
+CROSSING = [
+    (1.0, 1000.0, 2, 6.16),
+    (1.0, 1e4, 4, 6.16),
+    (0.5, 1000.0, 2, 7.5),
+    (2.0, 1e5, 10, 6.16),
+]
 
 
 @pytest.mark.parametrize("sigma,Delta,M,C", CROSSING)
@@ -217,16 +230,18 @@ def test_no_crossover_when_sensitivity_is_small():
     assert np.all(mip_noise_scale(eta, 1.0) > dp_laplace_scale(eta, 2.0))
 
 
-@pytest.mark.parametrize("sigma,Delta,M,C", CROSSING + [(1.0, 1e60, 2, 6.16)])
+@pytest.mark.parametrize("sigma,Delta,M,C", [*CROSSING, (1.0, 1e60, 2, 6.16)])
 def test_high_gap_and_high_epsilon_are_consistent(sigma, Delta, M, C):
     c = crossover_etas(sigma, Delta, M, C)
     # gap = 1/2 - tanh(eps/2)/2 = 1/(1 + e^eps)
-    assert c.high_gap == pytest.approx(float(1 / (1 + mpmath.exp(c.high_epsilon))), rel=1e-12, abs=0)
+    assert c.high_gap == pytest.approx(
+        float(1 / (1 + mpmath.exp(c.high_epsilon))), rel=1e-12, abs=0
+    )
     assert c.high == pytest.approx(eta_from_epsilon(c.high_epsilon), rel=1e-15)
     assert 0.5 - c.high_gap == pytest.approx(c.high, rel=1e-15)
 
 
-@pytest.mark.parametrize("sigma,Delta,M,C", CROSSING + [(1.0, 2.0, 2, 6.16), (2.0, 3.0, 0.5, 7.5)])
+@pytest.mark.parametrize("sigma,Delta,M,C", [*CROSSING, (1.0, 2.0, 2, 6.16), (2.0, 3.0, 0.5, 7.5)])
 def test_best_ratio_against_calculus_and_a_fine_grid(sigma, Delta, M, C):
     c = crossover_etas(sigma, Delta, M, C)
     eta_star, ratio_star = mp_best(sigma, Delta, M, C)
@@ -260,7 +275,8 @@ def test_large_moment_order(M):
     assert mp_mip(tiny, 1.0, M) < mp_dp(tiny, 1e6)
     assert c.low == 0.0
     assert math.isfinite(c.high_epsilon) and c.high_gap == pytest.approx(
-        float(1 / (1 + mpmath.exp(c.high_epsilon))), rel=1e-12, abs=0)
+        float(1 / (1 + mpmath.exp(c.high_epsilon))), rel=1e-12, abs=0
+    )
 
 
 # --------------------------------------------------------------------------- known bugs

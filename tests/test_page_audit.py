@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-
-import pytest
-from streamlit.testing.v1 import AppTest
 import pagetools
+import pytest
 from pagetools import metric, snapshot, texts
+from streamlit.testing.v1 import AppTest
 
 PAGE = "app_pages/audit.py"
 
@@ -46,22 +45,25 @@ def test_loads_with_chart_metrics_and_sentences(default_page):
     assert num(metric(at, "η lower bound")) <= num(metric(at, "certified η upper bound"))
 
 
-@pytest.mark.parametrize("widget,key,value,params", [
-    ("selectbox", "noise", "gaussian", {}),
-    ("selectbox", "noise", "none", {}),
-    ("slider", "eta", 0.3, {"noise": "mip"}),
-    ("slider", "eps", 3.0, {}),
-    ("number_input", "N", 2000, {}),
-    ("slider", "tau", 1.0, {}),
-    ("selectbox", "conf", 0.99, {}),
-    ("toggle", "trap", True, {}),
-    ("selectbox", "mech", "count", {}),
-    ("selectbox", "attacker", "distance", {}),
-    ("slider", "thr", 0.2, {"mech": "count"}),
-    ("selectbox", "mech", "covariance", {}),
-    ("selectbox", "noise", "mip", {"mech": "covariance"}),
-    ("slider", "eps", 3.0, {"mech": "covariance"}),
-])
+@pytest.mark.parametrize(
+    "widget,key,value,params",
+    [
+        ("selectbox", "noise", "gaussian", {}),
+        ("selectbox", "noise", "none", {}),
+        ("slider", "eta", 0.3, {"noise": "mip"}),
+        ("slider", "eps", 3.0, {}),
+        ("number_input", "N", 2000, {}),
+        ("slider", "tau", 1.0, {}),
+        ("selectbox", "conf", 0.99, {}),
+        ("toggle", "trap", True, {}),
+        ("selectbox", "mech", "count", {}),
+        ("selectbox", "attacker", "distance", {}),
+        ("slider", "thr", 0.2, {"mech": "count"}),
+        ("selectbox", "mech", "covariance", {}),
+        ("selectbox", "noise", "mip", {"mech": "covariance"}),
+        ("slider", "eps", 3.0, {"mech": "covariance"}),
+    ],
+)
 def test_each_control_changes_output(widget, key, value, params):
     at = load(**params)
     before = snapshot(at)
@@ -72,10 +74,15 @@ def test_each_control_changes_output(widget, key, value, params):
 
 def test_mechanism_and_attacker_options_are_url_bound():
     at = load(mech="mean", attacker="lr")
-    assert list(at.selectbox(key="mech").options) == ["mean with a planted outlier", "count above a threshold",
-                                                      "covariance release (Figure 2's mechanism, 2-D records)"]
-    assert list(at.selectbox(key="attacker").options) == ["likelihood ratio (optimal)",
-                                                          "threshold on distance"]
+    assert list(at.selectbox(key="mech").options) == [
+        "mean with a planted outlier",
+        "count above a threshold",
+        "covariance release (Figure 2's mechanism, 2-D records)",
+    ]
+    assert list(at.selectbox(key="attacker").options) == [
+        "likelihood ratio (optimal)",
+        "threshold on distance",
+    ]
     assert "thr" not in [s.key for s in at.slider]  # the threshold slider is only for the count
     assert not at.warning
     bad = load(mech="shadow")
@@ -116,11 +123,14 @@ def test_invalid_url_warns_and_uses_default():
     assert_clean(at)
 
 
-@pytest.mark.parametrize("noise,params,cert", [
-    ("laplace", {"eps": "1.0"}, 0.2311),  # tanh(1/2)/2
-    ("gaussian", {"eps": "2.0"}, 0.3413),  # Φ(1) − 1/2
-    ("mip", {"eta": "0.2"}, 0.2),
-])
+@pytest.mark.parametrize(
+    "noise,params,cert",
+    [
+        ("laplace", {"eps": "1.0"}, 0.2311),  # tanh(1/2)/2
+        ("gaussian", {"eps": "2.0"}, 0.3413),  # Φ(1) − 1/2
+        ("mip", {"eta": "0.2"}, 0.2),
+    ],
+)
 def test_covariance_release_shows_monte_carlo_optimum_beside_the_bounds(noise, params, cert):
     from mipcore.attacks import run_canary_audit
     from mipcore.audit_view import COV_CANARY, COV_DIM, N_RECORDS
@@ -132,10 +142,19 @@ def test_covariance_release_shows_monte_carlo_optimum_beside_the_bounds(noise, p
     assert "second-moment estimate" in body and "Δ₁ =" in body and "Δ₂ =" in body
     assert "Monte Carlo" in body and "99 % interval" in body
     # the page's optimum is the library's, computed independently here
-    ref = run_canary_audit(100, n=N_RECORDS, canary=COV_CANARY, dim=COV_DIM, mechanism="covariance",
-                           noise=noise, epsilon=float(params.get("eps", 1.0)),
-                           eta=float(params.get("eta", 0.1)), rng=0)
+    ref = run_canary_audit(
+        100,
+        n=N_RECORDS,
+        canary=COV_CANARY,
+        dim=COV_DIM,
+        mechanism="covariance",
+        noise=noise,
+        epsilon=float(params.get("eps", 1.0)),
+        eta=float(params.get("eta", 0.1)),
+        rng=0,
+    )
     from appkit import fmt_num
+
     assert metric(at, "True η of this mechanism (Prop. 2, Monte Carlo)") == fmt_num(ref.exact_eta)
     assert num(metric(at, "certified η upper bound")) == pytest.approx(cert, abs=1e-4)
     # upper beside lower: the measured bound and the optimum's interval stay under the certificate
@@ -148,12 +167,15 @@ def test_covariance_release_shows_monte_carlo_optimum_beside_the_bounds(noise, p
     assert lo - 5 * sd <= acc <= hi + 5 * sd
 
 
-@pytest.mark.parametrize("params", [
-    {"mech": "covariance", "noise": "none", "trap": "true", "tau": "5.0"},
-    {"mech": "covariance", "noise": "none", "attacker": "distance", "trap": "true"},
-    {"mech": "covariance", "noise": "laplace", "eps": "10.0", "N": "100", "trap": "true"},
-    {"mech": "covariance", "noise": "mip", "eta": "0.5", "tau": "5.0", "conf": "0.99"},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"mech": "covariance", "noise": "none", "trap": "true", "tau": "5.0"},
+        {"mech": "covariance", "noise": "none", "attacker": "distance", "trap": "true"},
+        {"mech": "covariance", "noise": "laplace", "eps": "10.0", "N": "100", "trap": "true"},
+        {"mech": "covariance", "noise": "mip", "eta": "0.5", "tau": "5.0", "conf": "0.99"},
+    ],
+)
 def test_covariance_release_extremes_give_sentences_not_errors(params):
     at = load(**params)
     assert_clean(at)

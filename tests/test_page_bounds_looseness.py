@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-from streamlit.testing.v1 import AppTest
 import pagetools
+import pytest
 from pagetools import snapshot, texts
+from streamlit.testing.v1 import AppTest
 
 PAGE = "app_pages/bounds_looseness.py"
 

@@ -13,11 +13,11 @@ import json
 import re
 from pathlib import Path
 
+import pagetools
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from mipcore import covariance as cv
-import pagetools
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "app_pages/covariance.py"
@@ -68,14 +68,21 @@ def test_loads_with_chart_verdicts_and_maths(small_page):
 def test_verdicts_match_mipcore_on_the_same_config(small_page):
     results = cv.run_experiment(SMALL_CONFIG)
     summary = cv.summarize(results)
-    expected = cv.paper_claims(summary, SMALL_CONFIG.Ms, SMALL_CONFIG.radii,
-                               SMALL_CONFIG.calibrations)
+    expected = cv.paper_claims(
+        summary, SMALL_CONFIG.Ms, SMALL_CONFIG.radii, SMALL_CONFIG.calibrations
+    )
     table = verdict_rows(small_page)
     assert len(table) == len(expected) == 16  # 4 claims x 2 radii x 2 calibrations
     marks = list(table[""])
     assert set(marks) <= {"✅ holds", "❌ fails"}
-    for mark, claim, variant, evidence, v in zip(marks, table.iloc[:, 1], table["Variant"],
-                                                 table["Evidence from this run"], expected):
+    for mark, claim, variant, evidence, v in zip(
+        marks,
+        table.iloc[:, 1],
+        table["Variant"],
+        table["Evidence from this run"],
+        expected,
+        strict=True,
+    ):
         assert mark.startswith("✅") is v.holds
         assert (claim, variant, evidence) == (v.claim, v.variant, v.evidence)
 
@@ -153,8 +160,9 @@ def test_zoom_tabs_are_the_three_ranges():
 
 def test_paper_preset_does_not_run_by_itself(monkeypatch):
     calls = []
-    monkeypatch.setattr(cv, "run_experiment",
-                        lambda *a, **k: calls.append(1) or pytest.fail("the Paper preset ran"))
+    monkeypatch.setattr(
+        cv, "run_experiment", lambda *a, **k: calls.append(1) or pytest.fail("the Paper preset ran")
+    )
     at = load(preset="Paper")
     assert not calls and not at.get("plotly_chart")
     (run,) = [b for b in at.button if b.key == "run"]
@@ -207,10 +215,13 @@ def test_cache_hit_does_not_recompute(monkeypatch):
     assert charts(second)[0] == charts(first)[0]
 
 
-@pytest.mark.parametrize("param,value,key,default", [
-    ("size", "abc", "size", 20_000),  # n
-    ("dim", "0", "dim", 3),  # d
-])
+@pytest.mark.parametrize(
+    "param,value,key,default",
+    [
+        ("size", "abc", "size", 20_000),  # n
+        ("dim", "0", "dim", 3),  # d
+    ],
+)
 def test_invalid_url_values_warn_and_fall_back(param, value, key, default):
     at = load(**{**SMALL, param: value})
     widget = at.number_input(key=key) if key == "size" else at.slider(key=key)
@@ -219,11 +230,14 @@ def test_invalid_url_values_warn_and_fall_back(param, value, key, default):
     assert not at.exception
 
 
-@pytest.mark.parametrize("params,words", [
-    ({"etas": "0.001,0.2", "dlt": "-2"}, "delta/2"),  # η below δ/2: Theorem 4 cannot certify it
-    ({"clip": "fixed"}, "clip_value"),  # the fixed rule without a C
-    ({"Ms": ""}, "moment order"),  # no M at all
-])
+@pytest.mark.parametrize(
+    "params,words",
+    [
+        ({"etas": "0.001,0.2", "dlt": "-2"}, "delta/2"),  # η below δ/2: Theorem 4 cannot certify it
+        ({"clip": "fixed"}, "clip_value"),  # the fixed rule without a C
+        ({"Ms": ""}, "moment order"),  # no M at all
+    ],
+)
 def test_bad_combinations_give_a_sentence(params, words):
     at = load(**{**SMALL, **params})
     assert not at.exception
@@ -288,9 +302,13 @@ def _summary(rows):
 def test_error_figure_floors_log_bands_and_draws_exactly_the_rows():
     from mipcore.plots import covariance_figs as figs
 
-    s = _summary([("MIP M=2 (Gamma radius, Thm 9)", "MIP", e, m, sd, 3)
-                  for e, m, sd in [(0.1, 10.0, 20.0), (0.2, 5.0, 1.0), (0.3, 2.0, 0.5)]]
-                 + [("Raw", "Raw", e, 0.01, 0.001, 3) for e in (0.1, 0.2, 0.3)])
+    s = _summary(
+        [
+            ("MIP M=2 (Gamma radius, Thm 9)", "MIP", e, m, sd, 3)
+            for e, m, sd in [(0.1, 10.0, 20.0), (0.2, 5.0, 1.0), (0.3, 2.0, 0.5)]
+        ]
+        + [("Raw", "Raw", e, 0.01, 0.001, 3) for e in (0.1, 0.2, 0.3)]
+    )
     assert figs.band_clipped(s)
     fig = figs.error_figure(s, log_y=True).to_dict()
     (band,) = [t for t in fig["data"] if t.get("fill") == "toself"]
@@ -307,4 +325,9 @@ def test_reading_numbers_are_never_nan():
     from mipcore.plots.covariance_figs import _num
 
     assert [_num(x) for x in (float("nan"), float("inf"), 0.0, 1234.5678, 2.5e-7)] == [
-        "—", "∞", "0", "1230", "2.50 × 10^-7"]  # 3 significant digits
+        "—",
+        "∞",
+        "0",
+        "1230",
+        "2.50 × 10^-7",
+    ]  # 3 significant digits

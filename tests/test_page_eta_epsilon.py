@@ -10,11 +10,10 @@ import math
 import re
 from pathlib import Path
 
-import pytest
-from streamlit.testing.v1 import AppTest
-
 import pagetools
+import pytest
 from pagetools import metric, snapshot, texts
+from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/eta_epsilon.py"
@@ -191,7 +190,7 @@ def test_eta_chart_table_is_what_the_figure_draws():
     exact = table[table.curve == "exact (Theorem 4)"]
     deltas = list(dict.fromkeys(exact.delta))
     assert deltas == [0.0, 1e-5, 1e-3, 1e-2, 0.1, 0.013]  # the reference deltas + the chosen one
-    for trace, d in zip(fig.data, deltas):
+    for trace, d in zip(fig.data[: len(deltas)], deltas, strict=True):
         rows = exact[exact.delta == d]
         np.testing.assert_array_equal(trace.x, rows.epsilon)
         np.testing.assert_array_equal(trace.y, rows.eta)
@@ -214,10 +213,12 @@ def test_roc_chart_table_is_what_the_figure_draws_with_exact_kinks():
     for log_axes in (False, True):
         fig, table = bounds_figs.roc_chart(eps, delta, log_axes=log_axes, extra_fpr=(1e-3,))
         by_name = {t.name: t for t in fig.data}
-        for column, name in [("tpr_max_mip_2eta", "η-MIP: TPR ≤ min(1, FPR + 2η)"),
-                             ("tpr_max_dp", "(ε, δ)-DP (Kairouz et al.)"),
-                             ("tpr_max_theorem8_as_printed", "Theorem 8 as printed: FPR + η"),
-                             ("random_guessing", "random guessing (TPR = FPR)")]:
+        for column, name in [
+            ("tpr_max_mip_2eta", "η-MIP: TPR ≤ min(1, FPR + 2η)"),
+            ("tpr_max_dp", "(ε, δ)-DP (Kairouz et al.)"),
+            ("tpr_max_theorem8_as_printed", "Theorem 8 as printed: FPR + η"),
+            ("random_guessing", "random guessing (TPR = FPR)"),
+        ]:
             np.testing.assert_array_equal(by_name[name].x, table.fpr)
             np.testing.assert_array_equal(by_name[name].y, table[column])
         fpr = set(table.fpr)
@@ -240,8 +241,10 @@ def test_chart_functions_are_memoised_per_setting():
 
 
 def test_memoised_figures_serialise_like_plain_figures_and_hand_out_copies():
-    for fig, _ in (bounds_figs.eta_epsilon_chart(0.8, 1e-5),
-                   bounds_figs.roc_chart(0.8, 1e-5, log_axes=True, title="x")):
+    for fig, _ in (
+        bounds_figs.eta_epsilon_chart(0.8, 1e-5),
+        bounds_figs.roc_chart(0.8, 1e-5, log_axes=True, title="x"),
+    ):
         assert isinstance(fig, go.Figure)
         plain = go.Figure.to_dict(fig)  # Plotly's own serialisation, no memo
         first = fig.to_dict()
@@ -254,11 +257,16 @@ def test_memoised_figures_serialise_like_plain_figures_and_hand_out_copies():
 def test_figures_from_dicts_match_the_add_hline_construction():
     """The η = 1/2 line and its label are exactly what add_hline(...) drew before."""
     eps = np.linspace(0, 10, 11)
-    fig = bounds_figs.eta_epsilon_figure(eps, [("δ = 0", eta_from_epsilon(eps))],
-                                         point=(1.0, float(eta_from_epsilon(1.0))))
-    ref = go.Figure().add_hline(y=0.5, line_dash="dot", line_color=GREY,
-                                annotation_text="η = 1/2: no privacy",
-                                annotation_position="bottom right")
+    fig = bounds_figs.eta_epsilon_figure(
+        eps, [("δ = 0", eta_from_epsilon(eps))], point=(1.0, float(eta_from_epsilon(1.0)))
+    )
+    ref = go.Figure().add_hline(
+        y=0.5,
+        line_dash="dot",
+        line_color=GREY,
+        annotation_text="η = 1/2: no privacy",
+        annotation_position="bottom right",
+    )
     assert fig.layout.shapes == ref.layout.shapes
     assert fig.layout.annotations == ref.layout.annotations
     assert fig.layout.yaxis2.overlaying == "y" and fig.data[-1].yaxis == "y2"

@@ -6,14 +6,13 @@ numerical integration in ``tests/test_mace_truth.py``), not from the page's outp
 
 from __future__ import annotations
 
-
+import pagetools
 import pytest
+from pagetools import metric, snapshot
 from streamlit.testing.v1 import AppTest
 
 from mipcore import mace, mace_truth
 from mipcore.text import fmt_num
-import pagetools
-from pagetools import metric, snapshot
 
 PAGE = "app_pages/mace.py"
 
@@ -41,17 +40,27 @@ def test_loads_with_charts_and_downloads(default_page):
 
 
 def test_true_advantage_matches_mace_truth(default_page):
-    assert metric(default_page, "true advantage") == fmt_num(mace_truth.true_advantage("normal", 1.0, 0.5))
+    assert metric(default_page, "true advantage") == fmt_num(
+        mace_truth.true_advantage("normal", 1.0, 0.5)
+    )
     at = load(shape="mixture", sep="2.5", p="0.3", eps="0.5")
     assert metric(at, "true advantage") == fmt_num(mace_truth.true_advantage("mixture", 2.5, 0.3))
     assert metric(at, "tanh bound") == fmt_num(mace.dp_privacy_loss_bound(0.5, 0.3))
     assert_clean(at)
 
 
-@pytest.mark.parametrize("params", [
-    {"shape": "laplace"}, {"sep": "2"}, {"N": "500"}, {"est": "kde"}, {"p": "0.7"},
-    {"bins": "80"}, {"seed": "7"},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"shape": "laplace"},
+        {"sep": "2"},
+        {"N": "500"},
+        {"est": "kde"},
+        {"p": "0.7"},
+        {"bins": "80"},
+        {"seed": "7"},
+    ],
+)
 def test_each_control_changes_output(default_page, params):
     at = load(**params)
     assert snapshot(at) != snapshot(default_page), params
@@ -68,8 +77,9 @@ def test_widget_interaction_changes_output(default_page):
     assert metric(at, "true advantage") == fmt_num(mace_truth.true_advantage("laplace", 1.0, 0.5))
 
 
-@pytest.mark.parametrize("params, key", [({"p": "2"}, "p"), ({"shape": "cauchy"}, "shape"),
-                                         ({"N": "10"}, "N")])
+@pytest.mark.parametrize(
+    "params, key", [({"p": "2"}, "p"), ({"shape": "cauchy"}, "shape"), ({"N": "10"}, "N")]
+)
 def test_invalid_url_warns_and_uses_default(default_page, params, key):
     at = load(**params)
     assert any(f"`{key}=" in w.value for w in at.warning)

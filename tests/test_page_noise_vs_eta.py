@@ -12,11 +12,11 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pagetools
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from mipcore import figure1
-import pagetools
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/noise_vs_eta.py"
@@ -57,8 +57,9 @@ def assert_clean(at: AppTest) -> None:
 
 def verdicts(at: AppTest) -> list[tuple[bool, str]]:
     """(holds, text) of each claim line of the "Paper vs this computation" box."""
-    return [(m.value.startswith("✅"), m.value) for m in at.markdown
-            if m.value.startswith(("✅", "❌"))]
+    return [
+        (m.value.startswith("✅"), m.value) for m in at.markdown if m.value.startswith(("✅", "❌"))
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +88,7 @@ def test_default_chart_is_the_paper_figure(default_page):
     assert {"solid", "dot"} <= dashes
     # the paper-like cap: y from 0 to the MIP scale at η = 0.01, (6.16/0.01)^2 σ with σ ≈ 1
     lo, hi = noise["layout"]["yaxis"]["range"]
-    assert lo == 0 and hi == pytest.approx(616.0 ** 2, rel=1e-3)
+    assert lo == 0 and hi == pytest.approx(616.0**2, rel=1e-3)
     assert noise["layout"]["xaxis"]["range"] == pytest.approx([0.01, 0.49])
     # n = 30's crossover (η ≈ 0.0122) is the only one inside [0.01, 0.49]
     (cross,) = [t for t in noise["data"] if str(t.get("name", "")).startswith("crossover")]
@@ -108,7 +109,8 @@ def test_ratio_chart_marks_equal_noise_crossovers_and_peaks(default_page):
     assert {"crossover", "largest ratio"} <= set(names)
     # black legend entries explain the line styles of the noise chart
     assert {"MIP (Theorem 9 / Cor. 14): solid", "DP (Laplace + Theorem 4): dotted"} <= {
-        t.get("name") for t in noise["data"]}
+        t.get("name") for t in noise["data"]
+    }
     # curves stay light (a chart is serialised on every rerun) but smooth
     for fig in (noise, ratio):
         for t in fig["data"]:
@@ -124,9 +126,17 @@ def test_cached_figures_serve_exactly_their_own_state(default_page):
 
     from app_pages import _noise_vs_eta_page as impl
 
-    view = impl._view(tuple(PRESET["ns"]), PRESET["eta_min"], PRESET["eta_max"], PRESET["M"],
-                      PRESET["constant"], False, PRESET["log_y"], True)  # the default page's
-    for fig, sent in zip((view.fig_noise, view.fig_ratio), charts(default_page)):
+    view = impl._view(
+        tuple(PRESET["ns"]),
+        PRESET["eta_min"],
+        PRESET["eta_max"],
+        PRESET["M"],
+        PRESET["constant"],
+        False,
+        PRESET["log_y"],
+        True,
+    )  # the default page's
+    for fig, sent in zip((view.fig_noise, view.fig_ratio), charts(default_page), strict=True):
         fresh = go.Figure.to_dict(fig)  # recomputed from the figure's state
         assert fig.to_dict() == fresh
         assert json.loads(pio.to_json(fresh, validate=False)) == sent
@@ -142,8 +152,10 @@ def test_a_failing_reading_is_a_sentence_and_the_page_goes_on(monkeypatch):
     impl._view.clear()  # the views cached by other tests were built with the real reading
     try:
         at = load(n="50,52")
-        assert any("The reading could not be computed: no reading for these settings" in e.value
-                   for e in at.error)
+        assert any(
+            "The reading could not be computed: no reading for these settings" in e.value
+            for e in at.error
+        )
         assert len(at.get("plotly_chart")) >= 2 and list(table(at)["n"]) == ["50", "52"]
         assert len(verdicts(at)) == 3  # the rest of the page still renders
     finally:
@@ -221,7 +233,7 @@ def test_claims_box_matches_mipcore(M, constant):
     expected = figure1.paper_claims(PRESET["eta_min"], PRESET["eta_max"], M, constant)
     shown = verdicts(at)
     assert len(shown) == 3
-    for (holds, text), claim in zip(shown, expected):
+    for (holds, text), claim in zip(shown, expected, strict=True):
         assert holds is claim.holds, text
         assert claim.statement in text and claim.evidence in text
     if M == 2:  # the computed reading of Figure 1 at the paper's settings
@@ -244,10 +256,13 @@ def test_url_selects_n():
     assert list(table(at)["n"]) == ["30", "48"]
 
 
-@pytest.mark.parametrize("param,value,key,widget,default", [
-    ("n", "31,abc", "n", "multiselect", list(PRESET["ns"])),
-    ("M", "99", "M", "selectbox", 2),
-])
+@pytest.mark.parametrize(
+    "param,value,key,widget,default",
+    [
+        ("n", "31,abc", "n", "multiselect", list(PRESET["ns"])),
+        ("M", "99", "M", "selectbox", 2),
+    ],
+)
 def test_invalid_url_warns_and_falls_back(param, value, key, widget, default):
     at = load(**{param: value})
     assert getattr(at, widget)(key=key).value == default

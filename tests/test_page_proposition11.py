@@ -15,15 +15,15 @@ import re
 from pathlib import Path
 
 import mpmath
+import pagetools
 import pandas as pd
 import plotly.io as pio
 import pytest
+from pagetools import metric, snapshot, texts
 from streamlit.testing.v1 import AppTest
 
 from mipcore import prop11
 from mipcore.plots.prop11_figs import distribution_figure, growth_figure
-import pagetools
-from pagetools import metric, snapshot, texts
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/proposition11.py"
@@ -161,8 +161,9 @@ def test_keys_shared_with_the_figure1_page_do_not_break_navigation():
     assert len(at.get("plotly_chart")) >= 2
 
 
-@pytest.mark.parametrize("n,expect", [(48, "off by a relative"), (60, "division by zero"),
-                                      (150, "negative")])
+@pytest.mark.parametrize(
+    "n,expect", [(48, "off by a relative"), (60, "division by zero"), (150, "negative")]
+)
 def test_float64_demonstration(n, expect):
     at = load(n=str(n))
     (exp,) = [e for e in at.expander if e.label.startswith("Why float64 fails")]
@@ -172,16 +173,20 @@ def test_float64_demonstration(n, expect):
 def charts(at: AppTest) -> dict[str, dict]:
     """The page's Plotly specs (parsed), by chart key."""
     growth, distribution = at.get("plotly_chart")  # in page order
-    return {"growth": json.loads(growth.proto.spec),
-            "distribution": json.loads(distribution.proto.spec)}
+    return {
+        "growth": json.loads(growth.proto.spec),
+        "distribution": json.loads(distribution.proto.spec),
+    }
 
 
 def expected_charts(n: int, M: int) -> dict[str, dict]:
     """The figures of mipcore.plots.prop11_figs for (n, M), built here from mipcore's data."""
     table = prop11.growth_table(range(4, 201, 2), M)
     hist = pd.DataFrame(prop11.value_histogram(n))
-    figs = {"growth": growth_figure(table, n_chosen=n, M=M),
-            "distribution": distribution_figure(hist, n=n)}
+    figs = {
+        "growth": growth_figure(table, n_chosen=n, M=M),
+        "distribution": distribution_figure(hist, n=n),
+    }
     return {key: json.loads(pio.to_json(fig, validate=False)) for key, fig in figs.items()}
 
 
@@ -191,8 +196,11 @@ def test_cached_charts_are_the_figures_of_prop11_figs_for_every_input():
     it shows must stay exactly the figure built from mipcore's numbers for the current
     inputs, however often and in whatever order the inputs change."""
     at = load()
-    want = {(48, 2): expected_charts(48, 2), (20, 2): expected_charts(20, 2),
-            (20, 3): expected_charts(20, 3)}
+    want = {
+        (48, 2): expected_charts(48, 2),
+        (20, 2): expected_charts(20, 2),
+        (20, 3): expected_charts(20, 3),
+    }
     first = charts(at)
     assert first == want[48, 2]
     for n, M in [(20, 2), (20, 3), (48, 3), (48, 2), (20, 2), (48, 2)]:
@@ -215,8 +223,10 @@ def test_distribution_text_quotes_the_heaviest_ordinary_bin(n):
     heavy = ordinary.loc[ordinary["probability"].idxmax()]
     (text,) = [m.value for m in at.markdown if "the heaviest bin" in m.value]
     assert f"(here at most {num(ordinary['value_max'].max(), 3)})" in text
-    assert (f"with probability {num(heavy['probability'], 3)}, holds outputs between "
-            f"{num(heavy['value_min'], 3)} and {num(heavy['value_max'], 3)}") in text
+    assert (
+        f"with probability {num(heavy['probability'], 3)}, holds outputs between "
+        f"{num(heavy['value_min'], 3)} and {num(heavy['value_max'], 3)}"
+    ) in text
 
 
 # --------------------------------------------------------------------------- brute force

@@ -12,19 +12,30 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pagetools
 import pandas as pd
 import pytest
+from pagetools import metric, texts
 from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num
 from mipcore import wrap
-import pagetools
-from pagetools import metric, texts
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "app_pages/wrap_statistic.py"
-DEFAULTS = dict(src="generated", n=2000, d=3, dseed=0, stat="mean", eta=0.2, M=2,
-                radius="theorem9", B=64, seed=0, widen=1.0)
+DEFAULTS = dict(
+    src="generated",
+    n=2000,
+    d=3,
+    dseed=0,
+    stat="mean",
+    eta=0.2,
+    M=2,
+    radius="theorem9",
+    B=64,
+    seed=0,
+    widen=1.0,
+)
 NO_DP = "No DP release for"
 
 
@@ -59,8 +70,17 @@ def expected(data: pd.DataFrame, p: dict) -> wrap.WrapResult:
     lo, hi = x.min(axis=0), x.max(axis=0)
     hi = np.where(hi > lo, hi, lo + 1.0)
     pad = (p["widen"] - 1.0) * (hi - lo) / 2.0
-    return wrap.wrap_statistic(data, p["stat"], p["eta"], M=p["M"], B=p["B"], rng=p["seed"],
-                               lo=lo - pad, hi=hi + pad, radius=p["radius"])
+    return wrap.wrap_statistic(
+        data,
+        p["stat"],
+        p["eta"],
+        M=p["M"],
+        B=p["B"],
+        rng=p["seed"],
+        lo=lo - pad,
+        hi=hi + pad,
+        radius=p["radius"],
+    )
 
 
 def generated(p: dict) -> pd.DataFrame:
@@ -135,6 +155,7 @@ def test_verdict_is_computed_and_dp_wins_on_an_ordinary_mean(default_page):
 def test_charts_show_the_tables_they_offer(default_page):
     at = default_page
     import json
+
     res = expected(generated(DEFAULTS), DEFAULTS)
     err = json.loads(at.get("plotly_chart")[0].proto.spec)
     mip_bar, dp_bar = err["data"]
@@ -145,13 +166,16 @@ def test_charts_show_the_tables_they_offer(default_page):
     assert {t["name"].split(":")[0] for t in spread["data"]} >= {"MIP (Algorithm 1)", "DP Laplace"}
 
 
-@pytest.mark.parametrize("widget,key,value", [
-    ("selectbox", "stat", "covariance"),
-    ("slider", "eta", 0.05),
-    ("selectbox", "M", 4),
-    ("selectbox", "radius", "as_printed"),
-    ("slider", "widen", 3.0),
-])
+@pytest.mark.parametrize(
+    "widget,key,value",
+    [
+        ("selectbox", "stat", "covariance"),
+        ("slider", "eta", 0.05),
+        ("selectbox", "M", 4),
+        ("selectbox", "radius", "as_printed"),
+        ("slider", "widen", 3.0),
+    ],
+)
 def test_each_control_changes_the_output_and_matches_mipcore(widget, key, value):
     at = load()
     before = snapshot(at)
@@ -161,8 +185,9 @@ def test_each_control_changes_the_output_and_matches_mipcore(widget, key, value)
     assert after[0] != before[0] and after[1] != before[1] and after[2] != before[2]
     p = with_defaults(**{key: value})
     assert_matches(at, expected(generated(p), p))
-    assert at.query_params.get(key) == str(value if not isinstance(value, float) or
-                                           not value.is_integer() else int(value))
+    assert at.query_params.get(key) == str(
+        value if not isinstance(value, float) or not value.is_integer() else int(value)
+    )
     assert_no_nan(at)
 
 
@@ -200,22 +225,57 @@ def test_linear_regression_has_no_dp_release():
 
 
 def test_url_sets_every_control():
-    q = dict(stat="covariance", eta="0.35", M="3", radius="as_printed", B="32", seed="7",
-             n="500", d="2", dseed="5", widen="1.5")
+    q = dict(
+        stat="covariance",
+        eta="0.35",
+        M="3",
+        radius="as_printed",
+        B="32",
+        seed="7",
+        n="500",
+        d="2",
+        dseed="5",
+        widen="1.5",
+    )
     at = load(**q)
-    assert not at.warning or all("not private" in w.value or "printed" in w.value
-                                 for w in at.warning)
-    p = dict(src="generated", n=500, d=2, dseed=5, stat="covariance", eta=0.35, M=3,
-             radius="as_printed", B=32, seed=7, widen=1.5)
+    assert not at.warning or all(
+        "not private" in w.value or "printed" in w.value for w in at.warning
+    )
+    p = dict(
+        src="generated",
+        n=500,
+        d=2,
+        dseed=5,
+        stat="covariance",
+        eta=0.35,
+        M=3,
+        radius="as_printed",
+        B=32,
+        seed=7,
+        widen=1.5,
+    )
     assert_matches(at, expected(generated(p), p))
     assert len(table(at)) == 4  # E[x_a x_b] for a, b in 1..2
 
 
-@pytest.mark.parametrize("key,bad", [
-    ("eta", "0.7"), ("eta", "abc"), ("M", "9"), ("stat", "median"), ("radius", "gamma"),
-    ("B", "20"), ("B", "1000"), ("n", "10"), ("n", "1e9"), ("d", "0"), ("src", "ftp"),
-    ("widen", "0.5"), ("seed", "-1"),
-])
+@pytest.mark.parametrize(
+    "key,bad",
+    [
+        ("eta", "0.7"),
+        ("eta", "abc"),
+        ("M", "9"),
+        ("stat", "median"),
+        ("radius", "gamma"),
+        ("B", "20"),
+        ("B", "1000"),
+        ("n", "10"),
+        ("n", "1e9"),
+        ("d", "0"),
+        ("src", "ftp"),
+        ("widen", "0.5"),
+        ("seed", "-1"),
+    ],
+)
 def test_invalid_url_value_warns_and_falls_back(key, bad):
     at = load(**{key: bad})
     (w,) = [w.value for w in at.warning if f"`{key}={bad}`" in w.value]
@@ -298,8 +358,9 @@ BAD_UPLOADS = {
     "too few rows": b"a,b\n1,2\n3,4\n5,6\n",
     "header only": b"a,b,c\n",
     "too many rows": b"a\n" + b"1\n" * (wrap.MAX_ROWS + 1),
-    "too many columns": ("\n".join([",".join(f"c{i}" for i in range(25))]
-                                   + [",".join("1" for _ in range(25))] * 10)).encode(),
+    "too many columns": (
+        "\n".join([",".join(f"c{i}" for i in range(25))] + [",".join("1" for _ in range(25))] * 10)
+    ).encode(),
     "too large": b"a,b\n" + b"1.0,2.0\n" * (wrap.MAX_UPLOAD_BYTES // 8 + 1),
 }
 
@@ -312,7 +373,7 @@ def test_bad_upload_gives_an_error_sentence(case):
     (err,) = at.error
     assert err.value.startswith(f"This file cannot be used: {reason}."), err.value
     assert "Traceback" not in err.value
-    assert not at.get("plotly_chart") and not [d for d in at.dataframe]
+    assert not at.get("plotly_chart") and not list(at.dataframe)
 
 
 def test_regression_on_a_one_column_upload_is_a_sentence():

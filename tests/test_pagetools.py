@@ -8,15 +8,21 @@ import base64
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
-
 from pagetools import chart_nans
 
 
 def test_counts_nan_in_lists_and_typed_arrays():
     # NumPy data: Plotly writes base64 typed arrays (plain-list NaN it turns into null)
-    fig = go.Figure(data=[dict(type="scatter", x=np.arange(4.0), y=np.array([1.0, np.nan, np.nan, 3.0]))])
+    fig = go.Figure(
+        data=[dict(type="scatter", x=np.arange(4.0), y=np.array([1.0, np.nan, np.nan, 3.0]))]
+    )
     assert chart_nans(pio.to_json(fig)) == 2
-    assert chart_nans(pio.to_json(go.Figure(data=[dict(type="scatter", x=[0, 1], y=[1.0, float("nan")])]))) == 0
+    assert (
+        chart_nans(
+            pio.to_json(go.Figure(data=[dict(type="scatter", x=[0, 1], y=[1.0, float("nan")])]))
+        )
+        == 0
+    )
     # a NaN literal in a plain list (what json.dumps writes for float('nan'))
     assert chart_nans('{"data": [{"y": [1.0, NaN, 2.0], "x": [0, 1, 2]}]}') == 1
 

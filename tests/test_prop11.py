@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import mpmath
 import numpy as np
@@ -90,12 +90,12 @@ class Brute:
         assert len(self.values) == C
         self.mean = ctx.fsum(self.values) / C
 
-    @lru_cache(maxsize=None)
+    @cache
     def moment(self, M: int):
         ctx, mu = self.ctx, self.mean
         return ctx.fsum(abs(v - mu) ** M for v in self.values) / self.C
 
-    @lru_cache(maxsize=None)
+    @cache
     def delta(self):
         """max |𝒜(D) − 𝒜(D′)| over every adjacent pair (one member swapped for a non-member).
 
@@ -131,7 +131,7 @@ class Brute:
         assert n_pairs == self.C * self.k * (n - self.k)
         for src, dst, diff in per_pair:
             sel = diff >= best * (1 - 1e-9)
-            cand_pairs.extend(zip(src[sel].tolist(), dst[sel].tolist()))
+            cand_pairs.extend(zip(src[sel].tolist(), dst[sel].tolist(), strict=True))
         assert cand_pairs
         return max(abs(self.values[s] - self.values[d]) for s, d in cand_pairs)
 
@@ -139,7 +139,7 @@ class Brute:
         return self.pairs.index((0, 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute(n: int) -> Brute:
     return Brute(n)
 
@@ -393,8 +393,10 @@ def test_higher_moments_consistent_for_large_n(n, M):
 def test_coarse_and_fine_intervals_intersect(n):
     fine = prop11.output_moments(n, 2)
     coarse = prop11.output_moments(n, 2, rtol=1e-6, max_nodes=300)
-    for a, b in ((fine.mean_interval, coarse.mean_interval),
-                 (fine.moment_interval, coarse.moment_interval)):
+    for a, b in (
+        (fine.mean_interval, coarse.mean_interval),
+        (fine.moment_interval, coarse.moment_interval),
+    ):
         assert max(a[0], b[0]) <= min(a[1], b[1]), (a, b)
     assert coarse.moment_rel_width <= 2e-6  # the requested rtol, with slack for the estimate
 
@@ -415,7 +417,7 @@ def _bin_of(b: Brute, idx: int) -> tuple[str, int]:
     if not has_a:
         return "without A", a.bit_length() - 1
     T = a + (2 ** (b.k - 1) - 1)  # the powers inside the subset
-    if T == 2 ** (b.k - 1) - 1:
+    if 2 ** (b.k - 1) - 1 == T:
         return "special D*", b.k - 2
     return "with A", T.bit_length() - 1
 
@@ -474,20 +476,37 @@ def test_value_histogram_totals_large_n(n):
 
 
 @pytest.mark.parametrize("bad", [3, 401, 4.5, "x", None, True, -6])
-@pytest.mark.parametrize("fn", [prop11.dataset, prop11.special_output, prop11.sensitivity,
-                                prop11.sensitivity_interval, prop11.output_moments,
-                                prop11.value_histogram, prop11.sigma])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        prop11.dataset,
+        prop11.special_output,
+        prop11.sensitivity,
+        prop11.sensitivity_interval,
+        prop11.output_moments,
+        prop11.value_histogram,
+        prop11.sigma,
+    ],
+)
 def test_bad_n_raises(fn, bad):
     with pytest.raises(ValueError, match="n="):
         fn(bad)
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"M": 1}, "M="), ({"M": 17}, "M="), ({"M": 2.5}, "M="),
-    ({"rtol": -1}, "rtol="), ({"rtol": 1.0}, "rtol="), ({"rtol": float("nan")}, "rtol="),
-    ({"rtol": "0.1"}, "rtol="),
-    ({"max_nodes": 5}, "max_nodes="), ({"max_nodes": 10**7}, "max_nodes="),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"M": 1}, "M="),
+        ({"M": 17}, "M="),
+        ({"M": 2.5}, "M="),
+        ({"rtol": -1}, "rtol="),
+        ({"rtol": 1.0}, "rtol="),
+        ({"rtol": float("nan")}, "rtol="),
+        ({"rtol": "0.1"}, "rtol="),
+        ({"max_nodes": 5}, "max_nodes="),
+        ({"max_nodes": 10**7}, "max_nodes="),
+    ],
+)
 def test_bad_moment_parameters_raise(kwargs, name):
     with pytest.raises(ValueError, match=name):
         prop11.output_moments(10, **kwargs)

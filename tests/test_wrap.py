@@ -51,25 +51,37 @@ def test_good_csv():
     assert list(t.data.index) == list(range(12))
 
 
-@pytest.mark.parametrize("raw", [
-    _csv("a;b;c", [r.replace(",", ";") for r in GOOD_ROWS]),  # semicolon-separated
-    _csv("a\tb\tc", [r.replace(",", "\t") for r in GOOD_ROWS]),  # tab-separated
-    _csv("a,b,c", GOOD_ROWS).replace(b"\n", b"\r\n"),  # Windows line ends
-    b"\xef\xbb\xbf" + _csv("a,b,c", GOOD_ROWS),  # UTF-8 byte-order mark (Excel)
-    _csv('"a","b","c"', [",".join(f'"{v}"' for v in r.split(",")) for r in GOOD_ROWS]),  # quoted
-    _csv("a, b, c", [r.replace(",", ", ") for r in GOOD_ROWS]),  # spaces after commas
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        _csv("a;b;c", [r.replace(",", ";") for r in GOOD_ROWS]),  # semicolon-separated
+        _csv("a\tb\tc", [r.replace(",", "\t") for r in GOOD_ROWS]),  # tab-separated
+        _csv("a,b,c", GOOD_ROWS).replace(b"\n", b"\r\n"),  # Windows line ends
+        b"\xef\xbb\xbf" + _csv("a,b,c", GOOD_ROWS),  # UTF-8 byte-order mark (Excel)
+        _csv(
+            '"a","b","c"', [",".join(f'"{v}"' for v in r.split(",")) for r in GOOD_ROWS]
+        ),  # quoted
+        _csv("a, b, c", [r.replace(",", ", ") for r in GOOD_ROWS]),  # spaces after commas
+    ],
+)
 def test_other_dialects_give_the_same_table(raw):
     t = parse_numeric_csv(raw)
     assert list(t.data.columns) == ["a", "b", "c"] and t.notes == ()
-    np.testing.assert_array_equal(t.data.to_numpy(), parse_numeric_csv(_csv("a,b,c", GOOD_ROWS)).data.to_numpy())
+    np.testing.assert_array_equal(
+        t.data.to_numpy(), parse_numeric_csv(_csv("a,b,c", GOOD_ROWS)).data.to_numpy()
+    )
 
 
 def test_non_numeric_columns_dropped_with_a_note():
     rows = [f"{i},name{i},{i * 2},2024-01-0{i % 9 + 1}" for i in range(10)]
     t = parse_numeric_csv(_csv("x,who,y,when", rows))
     assert list(t.data.columns) == ["x", "y"]
-    assert len(t.notes) == 1 and "who" in t.notes[0] and "when" in t.notes[0] and "non-numeric" in t.notes[0]
+    assert (
+        len(t.notes) == 1
+        and "who" in t.notes[0]
+        and "when" in t.notes[0]
+        and "non-numeric" in t.notes[0]
+    )
 
 
 def test_nan_inf_and_stray_text_rows_dropped_with_a_note():
@@ -85,24 +97,27 @@ def test_nan_inf_and_stray_text_rows_dropped_with_a_note():
 # --------------------------------------------------------------------------- parse_numeric_csv: errors
 
 
-@pytest.mark.parametrize("raw, kwargs, message", [
-    (b"", {}, "empty"),
-    (b"\n\n   \n", {}, "no content"),
-    (b"a,b\n", {}, "no data rows"),
-    (b"a,b", {}, "no data rows"),
-    (_csv("a,b", [f"{i},{i}" for i in range(10)] + ["1,2,3"]), {}, "ragged"),
-    (b"a,b\n1,2\x00\n" + b"3,4\n" * 10, {}, "NUL"),
-    (bytes(range(256)) * 4, {}, "not UTF-8"),
-    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", {}, "not UTF-8"),
-    ("a,b\ncafé,1\n".encode("latin-1"), {}, "not UTF-8"),
-    ("a,b\n1,2\n".encode("utf-16"), {}, "not UTF-8"),
-    (_csv("a,b,c", GOOD_ROWS), dict(max_bytes=50), "limit is 50"),
-    (_csv("a,b,c", GOOD_ROWS), dict(max_rows=11), "more than 11 rows"),
-    (_csv("a,b,c", GOOD_ROWS), dict(max_cols=2), "3 numeric columns; the limit is 2"),
-    (_csv("a,b", [f"{i},{i}" for i in range(7)]), {}, "only 7 usable row"),
-    (_csv("a,b", [f"{i},{i}" for i in range(7)] + ["inf,0"] * 5), {}, "only 7 usable row"),
-    (_csv("a,b", ["x,y"] * 10), {}, "no numeric columns"),
-])
+@pytest.mark.parametrize(
+    "raw, kwargs, message",
+    [
+        (b"", {}, "empty"),
+        (b"\n\n   \n", {}, "no content"),
+        (b"a,b\n", {}, "no data rows"),
+        (b"a,b", {}, "no data rows"),
+        (_csv("a,b", [f"{i},{i}" for i in range(10)] + ["1,2,3"]), {}, "ragged"),
+        (b"a,b\n1,2\x00\n" + b"3,4\n" * 10, {}, "NUL"),
+        (bytes(range(256)) * 4, {}, "not UTF-8"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", {}, "not UTF-8"),
+        ("a,b\ncafé,1\n".encode("latin-1"), {}, "not UTF-8"),
+        ("a,b\n1,2\n".encode("utf-16"), {}, "not UTF-8"),
+        (_csv("a,b,c", GOOD_ROWS), dict(max_bytes=50), "limit is 50"),
+        (_csv("a,b,c", GOOD_ROWS), dict(max_rows=11), "more than 11 rows"),
+        (_csv("a,b,c", GOOD_ROWS), dict(max_cols=2), "3 numeric columns; the limit is 2"),
+        (_csv("a,b", [f"{i},{i}" for i in range(7)]), {}, "only 7 usable row"),
+        (_csv("a,b", [f"{i},{i}" for i in range(7)] + ["inf,0"] * 5), {}, "only 7 usable row"),
+        (_csv("a,b", ["x,y"] * 10), {}, "no numeric columns"),
+    ],
+)
 def test_parse_errors_are_sentences(raw, kwargs, message):
     with pytest.raises(ValueError, match=message) as info:
         parse_numeric_csv(raw, **kwargs)
@@ -122,7 +137,7 @@ def test_nothing_in_the_file_is_executed(tmp_path):
     sentinel = tmp_path / "pwned"
     payloads = [
         "=cmd()",
-        "=HYPERLINK(\"http://x\")",
+        '=HYPERLINK("http://x")',
         f"__import__('os').system('touch {sentinel}')",
         f"exec(\"open('{sentinel}','w')\")",
         "@SUM(1+1)",
@@ -138,16 +153,20 @@ def test_nothing_in_the_file_is_executed(tmp_path):
     with pytest.raises(ValueError):
         parse_numeric_csv(pickle.dumps({"a": [1, 2, 3]}))
     # code in a header is only a column name
-    t = parse_numeric_csv(_csv(f"__import__('os').system('touch {sentinel}'),b",
-                               [f"{i},{i}" for i in range(10)]))
+    t = parse_numeric_csv(
+        _csv(f"__import__('os').system('touch {sentinel}'),b", [f"{i},{i}" for i in range(10)])
+    )
     assert not sentinel.exists() and t.data.shape == (10, 2)
 
 
-@pytest.mark.parametrize("header, values", [
-    ("value", [f"{i}.5" for i in range(10)]),
-    ("energy", [f"{i}.5e3" for i in range(1, 11)]),
-    ("x1", [f"{i}1.5" for i in range(10)]),
-])
+@pytest.mark.parametrize(
+    "header, values",
+    [
+        ("value", [f"{i}.5" for i in range(10)]),
+        ("energy", [f"{i}.5e3" for i in range(1, 11)]),
+        ("x1", [f"{i}1.5" for i in range(10)]),
+    ],
+)
 def test_single_column_csv_is_not_split_on_a_header_letter(header, values):
     """Regression (fixed): pandas' ``sep=None`` sniffs the delimiter from the *first line only* with
     ``csv.Sniffer``, which accepts any character; for a one-column file it picks the header's
@@ -170,12 +189,15 @@ def test_statistics():
     gen = np.random.default_rng(0)
     rows = gen.standard_normal((20, 3))
     np.testing.assert_allclose(statistic("mean")(rows), rows.mean(axis=0), rtol=1e-14)
-    want = np.array([[np.mean(rows[:, i] * rows[:, j]) for j in range(3)] for i in range(3)]).ravel()
+    want = np.array(
+        [[np.mean(rows[:, i] * rows[:, j]) for j in range(3)] for i in range(3)]
+    ).ravel()
     np.testing.assert_allclose(statistic("covariance")(rows), want, rtol=1e-12)
     beta = np.array([0.5, 2.0, -1.0])
     y = beta[0] + rows[:, :2] @ beta[1:]
-    np.testing.assert_allclose(statistic("linear regression")(np.column_stack([rows[:, :2], y])), beta,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        statistic("linear regression")(np.column_stack([rows[:, :2], y])), beta, atol=1e-12
+    )
     with pytest.raises(ValueError, match="statistic"):
         statistic("median")
 
@@ -219,7 +241,7 @@ def test_dp_l1_sensitivity_bounds_every_replacement(name, lo, hi):
     gen = np.random.default_rng(7)
     m = 9
     bound = dp_l1_sensitivity(name, lo, hi, m)
-    corners = np.array(list(itertools.product(*zip(lo, hi))))
+    corners = np.array(list(itertools.product(*zip(lo, hi, strict=True))))
     worst = 0.0
     for _ in range(30):
         data = lo + (hi - lo) * gen.random((m, lo.size))
@@ -233,7 +255,9 @@ def test_dp_l1_sensitivity_bounds_every_replacement(name, lo, hi):
     assert worst <= bound * (1 + 1e-12)
     if name == "mean":  # attained: opposite corners differ by hi - lo in every coordinate
         assert worst == pytest.approx(bound, rel=1e-12)
-    elif np.all(lo <= 0) and np.all(hi >= 0):  # the covariance bound is within a factor 2 when 0 is in the box
+    elif np.all(lo <= 0) and np.all(
+        hi >= 0
+    ):  # the covariance bound is within a factor 2 when 0 is in the box
         assert worst >= bound / 2 * (1 - 1e-12)
 
 
@@ -278,7 +302,9 @@ def test_wrap_statistic_replicates_algorithm_1_and_the_laplace_mechanism(name):
         sens = dp_l1_sensitivity(name, rows.min(axis=0), rows.max(axis=0), 60)
         assert res.sensitivity == pytest.approx(sens, rel=1e-14)
         assert res.dp_scale == pytest.approx(sens / eps, rel=1e-14)
-        np.testing.assert_array_equal(res.dp, rel.theta + gen.laplace(0.0, res.dp_scale, size=rel.theta.shape))
+        np.testing.assert_array_equal(
+            res.dp, rel.theta + gen.laplace(0.0, res.dp_scale, size=rel.theta.shape)
+        )
     table = res.table()
     assert len(table) == res.theta.size == len(res.labels)
     # deterministic by seed
@@ -313,15 +339,18 @@ def test_wrap_statistic_laplace_noise_law_over_seeds():
     assert stats.kstest(z, stats.laplace().cdf).pvalue > 1e-4
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(name="median"), "statistic"),
-    (dict(eta=0.0), "eta"),
-    (dict(eta=0.5), "eta"),
-    (dict(data=pd.DataFrame({"a": np.arange(7.0)})), "8 rows"),
-    (dict(name="linear regression", data=pd.DataFrame({"a": np.arange(10.0)})), "two columns"),
-    (dict(rng=None), "rng"),
-    (dict(radius="x"), "radius"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(name="median"), "statistic"),
+        (dict(eta=0.0), "eta"),
+        (dict(eta=0.5), "eta"),
+        (dict(data=pd.DataFrame({"a": np.arange(7.0)})), "8 rows"),
+        (dict(name="linear regression", data=pd.DataFrame({"a": np.arange(10.0)})), "two columns"),
+        (dict(rng=None), "rng"),
+        (dict(radius="x"), "radius"),
+    ],
+)
 def test_wrap_statistic_errors(kwargs, message):
     args = dict(data=make_dataset("mean", 30, 2, 0), name="mean", eta=0.2, rng=0) | kwargs
     with pytest.raises(ValueError, match=message):
@@ -347,12 +376,24 @@ def test_repeat_noise_has_the_release_laws():
     assert sps.kstest(dp.ravel(), sps.laplace(scale=res.dp_scale).cdf).pvalue > 1e-4
     again = repeat_noise(res, 0.2, 20_000, rng=2)
     assert np.array_equal(again[0], mip) and np.array_equal(again[1], dp)
-    reg = wrap_statistic(make_dataset("linear regression", 400, 3, 0), "linear regression", 0.2, rng=1, B=32)
+    reg = wrap_statistic(
+        make_dataset("linear regression", 400, 3, 0), "linear regression", 0.2, rng=1, B=32
+    )
     assert repeat_noise(reg, 0.2, 10, rng=0)[1] is None
     from mipcore.wrap import WrapResult
 
-    res0 = WrapResult(res.labels, res.theta, np.array([0.0, *res.sigma[1:]]), res.mip, res.mip_c,
-                      res.dp, res.dp_scale, res.epsilon, res.sensitivity, res.n_train)
+    res0 = WrapResult(
+        res.labels,
+        res.theta,
+        np.array([0.0, *res.sigma[1:]]),
+        res.mip,
+        res.mip_c,
+        res.dp,
+        res.dp_scale,
+        res.epsilon,
+        res.sensitivity,
+        res.n_train,
+    )
     assert np.all(repeat_noise(res0, 0.2, 50, rng=0)[0][:, 0] == 0.0)
     with pytest.raises(ValueError, match="draws"):
         repeat_noise(res, 0.2, 0, rng=0)

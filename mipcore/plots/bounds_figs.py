@@ -51,7 +51,7 @@ def delta_label(delta: float) -> str:
         return "δ = 0"
     k = math.log10(d)
     if abs(k - round(k)) < 1e-9 and k <= -2:
-        return f"δ = 10<sup>{int(round(k))}</sup>"
+        return f"δ = 10<sup>{round(k)}</sup>"
     if d < 1e-3:
         mant, exp = f"{d:.2e}".split("e")
         mant = mant.rstrip("0").rstrip(".")
@@ -82,8 +82,11 @@ def eta_epsilon_figure(
     The right-hand axis reads the same height as the optimal attacker's accuracy
     ``1/2 + eta`` (Definition 1 with k = n/2).
     """
-    return go.Figure(**_eta_epsilon_spec(epsilon, curves, point=point, chosen=chosen,
-                                         approx=approx, height=height))
+    return go.Figure(
+        **_eta_epsilon_spec(
+            epsilon, curves, point=point, chosen=chosen, approx=approx, height=height
+        )
+    )
 
 
 def _eta_epsilon_spec(epsilon, curves, *, point, chosen, approx, height) -> dict:
@@ -93,46 +96,108 @@ def _eta_epsilon_spec(epsilon, curves, *, point, chosen, approx, height) -> dict
     for i, (label, eta) in enumerate(curves):
         eta = np.asarray(eta, dtype=float)
         emph = label == chosen
-        data.append(dict(
-            type="scatter", x=eps, y=eta, mode="lines", name=label + (" (chosen)" if emph else ""),
-            line=dict(color="#111111" if emph else _CURVE_COLOURS[i % len(_CURVE_COLOURS)],
-                      width=3.5 if emph else 1.8),
-            customdata=100.0 * (0.5 + eta),
-            hovertemplate=(f"{label}<br>ε = %{{x:.3g}}<br>η = %{{y:.4g}}"
-                           "<br>attacker accuracy ≤ %{customdata:.2f} %<extra></extra>"),
-        ))
+        data.append(
+            dict(
+                type="scatter",
+                x=eps,
+                y=eta,
+                mode="lines",
+                name=label + (" (chosen)" if emph else ""),
+                line=dict(
+                    color="#111111" if emph else _CURVE_COLOURS[i % len(_CURVE_COLOURS)],
+                    width=3.5 if emph else 1.8,
+                ),
+                customdata=100.0 * (0.5 + eta),
+                hovertemplate=(
+                    f"{label}<br>ε = %{{x:.3g}}<br>η = %{{y:.4g}}"
+                    "<br>attacker accuracy ≤ %{customdata:.2f} %<extra></extra>"
+                ),
+            )
+        )
     if approx is not None:
         ax, ay = (np.asarray(a, dtype=float) for a in approx)
-        data.append(dict(
-            type="scatter", x=ax, y=ay, mode="lines", name="small-ε approximation δ/2 + (1−δ)ε/4",
-            line=dict(color="#111111", width=1.5, dash="dash"),
-            hovertemplate="approximation<br>ε = %{x:.3g}<br>η ≈ %{y:.4g}<extra></extra>",
-        ))
+        data.append(
+            dict(
+                type="scatter",
+                x=ax,
+                y=ay,
+                mode="lines",
+                name="small-ε approximation δ/2 + (1−δ)ε/4",
+                line=dict(color="#111111", width=1.5, dash="dash"),
+                hovertemplate="approximation<br>ε = %{x:.3g}<br>η ≈ %{y:.4g}<extra></extra>",
+            )
+        )
     pe, pn = float(point[0]), float(point[1])
-    data.append(dict(
-        type="scatter", x=[pe], y=[pn], mode="markers", name="your (ε, δ)",
-        marker=dict(size=13, color=_MIP, line=dict(color="white", width=2)),
-        customdata=[100.0 * (0.5 + pn)],
-        hovertemplate=("your setting<br>ε = %{x:.4g}<br>η = %{y:.4g}"
-                       "<br>attacker accuracy ≤ %{customdata:.2f} %<extra></extra>"),
-    ))
+    data.append(
+        dict(
+            type="scatter",
+            x=[pe],
+            y=[pn],
+            mode="markers",
+            name="your (ε, δ)",
+            marker=dict(size=13, color=_MIP, line=dict(color="white", width=2)),
+            customdata=[100.0 * (0.5 + pn)],
+            hovertemplate=(
+                "your setting<br>ε = %{x:.4g}<br>η = %{y:.4g}"
+                "<br>attacker accuracy ≤ %{customdata:.2f} %<extra></extra>"
+            ),
+        )
+    )
     x_max = float(eps.max()) if eps.size else 1.0
     # Invisible trace that makes Plotly draw the secondary (accuracy) axis.
-    data.append(dict(type="scatter", x=[0.0, x_max], y=[50.0, 100.0], yaxis="y2", mode="lines",
-                     line=dict(width=0), opacity=0, hoverinfo="skip", showlegend=False))
+    data.append(
+        dict(
+            type="scatter",
+            x=[0.0, x_max],
+            y=[50.0, 100.0],
+            yaxis="y2",
+            mode="lines",
+            line=dict(width=0),
+            opacity=0,
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
     layout = dict(
         title=dict(text="Theorem 4: the MIP level η implied by (ε, δ)-DP"),
         xaxis=dict(title=dict(text="ε"), range=[0.0, x_max]),
         yaxis=dict(title=dict(text="η (attacker's edge over guessing)"), range=[0.0, 0.52]),
-        yaxis2=dict(title=dict(text="best attacker accuracy (%)"), overlaying="y", side="right",
-                    range=[50.0, 102.0], showgrid=False),
+        yaxis2=dict(
+            title=dict(text="best attacker accuracy (%)"),
+            overlaying="y",
+            side="right",
+            range=[50.0, 102.0],
+            showgrid=False,
+        ),
         legend=dict(orientation="h", yanchor="top", y=-0.18, x=0.0),
-        height=height, margin=dict(l=10, r=10, t=50, b=10), hovermode="closest",
+        height=height,
+        margin=dict(l=10, r=10, t=50, b=10),
+        hovermode="closest",
         # what add_hline(y=1/2, annotation_position="bottom right") draws
-        shapes=[dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=0.5, y1=0.5,
-                     line=dict(color=_GREY, dash="dot"))],
-        annotations=[dict(text="η = 1/2: no privacy", showarrow=False, xref="x domain", x=1,
-                          xanchor="right", yref="y", y=0.5, yanchor="top")],
+        shapes=[
+            dict(
+                type="line",
+                xref="x domain",
+                x0=0,
+                x1=1,
+                yref="y",
+                y0=0.5,
+                y1=0.5,
+                line=dict(color=_GREY, dash="dot"),
+            )
+        ],
+        annotations=[
+            dict(
+                text="η = 1/2: no privacy",
+                showarrow=False,
+                xref="x domain",
+                x=1,
+                xanchor="right",
+                yref="y",
+                y=0.5,
+                yanchor="top",
+            )
+        ],
     )
     return {"data": data, "layout": layout}
 
@@ -163,9 +228,18 @@ def roc_figure(
     Every attacker's (FPR, TPR) lies on or below a boundary; the diagonal is
     random guessing.
     """
-    return go.Figure(**_roc_spec(fpr, tpr_dp=tpr_dp, tpr_mip=tpr_mip,
-                                 tpr_mip_printed=tpr_mip_printed, touch=touch,
-                                 log_axes=log_axes, title=title, height=height))
+    return go.Figure(
+        **_roc_spec(
+            fpr,
+            tpr_dp=tpr_dp,
+            tpr_mip=tpr_mip,
+            tpr_mip_printed=tpr_mip_printed,
+            touch=touch,
+            log_axes=log_axes,
+            title=title,
+            height=height,
+        )
+    )
 
 
 def _roc_spec(fpr, *, tpr_dp, tpr_mip, tpr_mip_printed, touch, log_axes, title, height) -> dict:
@@ -174,55 +248,92 @@ def _roc_spec(fpr, *, tpr_dp, tpr_mip, tpr_mip_printed, touch, log_axes, title, 
     fill = {} if log_axes else {"fill": "tozeroy"}
     data: list[dict] = [
         dict(
-            type="scatter", x=x, y=np.asarray(tpr_mip, dtype=float), mode="lines",
+            type="scatter",
+            x=x,
+            y=np.asarray(tpr_mip, dtype=float),
+            mode="lines",
             name="η-MIP: TPR ≤ min(1, FPR + 2η)",
-            line=dict(color=_MIP, width=2.5), fillcolor="rgba(214,39,40,0.10)", **fill,
+            line=dict(color=_MIP, width=2.5),
+            fillcolor="rgba(214,39,40,0.10)",
+            **fill,
             hovertemplate="η-MIP<br>FPR = %{x:.3g}<br>TPR ≤ %{y:.4g}<extra></extra>",
         ),
         dict(
-            type="scatter", x=x, y=np.asarray(tpr_dp, dtype=float), mode="lines",
+            type="scatter",
+            x=x,
+            y=np.asarray(tpr_dp, dtype=float),
+            mode="lines",
             name="(ε, δ)-DP (Kairouz et al.)",
-            line=dict(color=_DP, width=2.5), fillcolor="rgba(31,119,180,0.22)", **fill,
+            line=dict(color=_DP, width=2.5),
+            fillcolor="rgba(31,119,180,0.22)",
+            **fill,
             hovertemplate="(ε, δ)-DP<br>FPR = %{x:.3g}<br>TPR ≤ %{y:.4g}<extra></extra>",
         ),
     ]
     if tpr_mip_printed is not None:
-        data.append(dict(
-            type="scatter", x=x, y=np.asarray(tpr_mip_printed, dtype=float), mode="lines",
-            name="Theorem 8 as printed: FPR + η",
-            line=dict(color=_PRINTED, width=1.8, dash="dash"),
-            hovertemplate="as printed<br>FPR = %{x:.3g}<br>TPR ≤ %{y:.4g}<extra></extra>",
-        ))
-    data.append(dict(
-        type="scatter", x=x, y=x, mode="lines", name="random guessing (TPR = FPR)",
-        line=dict(color=_GREY, width=1.5, dash="dot"),
-        hovertemplate="guessing<br>FPR = TPR = %{x:.3g}<extra></extra>",
-    ))
+        data.append(
+            dict(
+                type="scatter",
+                x=x,
+                y=np.asarray(tpr_mip_printed, dtype=float),
+                mode="lines",
+                name="Theorem 8 as printed: FPR + η",
+                line=dict(color=_PRINTED, width=1.8, dash="dash"),
+                hovertemplate="as printed<br>FPR = %{x:.3g}<br>TPR ≤ %{y:.4g}<extra></extra>",
+            )
+        )
+    data.append(
+        dict(
+            type="scatter",
+            x=x,
+            y=x,
+            mode="lines",
+            name="random guessing (TPR = FPR)",
+            line=dict(color=_GREY, width=1.5, dash="dot"),
+            hovertemplate="guessing<br>FPR = TPR = %{x:.3g}<extra></extra>",
+        )
+    )
     if touch is not None:
         tf, tt = float(touch[0]), float(touch[1])
         if not log_axes or tf > 0:
-            data.append(dict(
-                type="scatter", x=[tf], y=[tt], mode="markers",
-                name="where they touch: TPR − FPR = 2η",
-                marker=dict(size=11, color="#111111", symbol="diamond"),
-                hovertemplate="FPR = %{x:.4g}<br>TPR = %{y:.4g}<extra></extra>",
-            ))
+            data.append(
+                dict(
+                    type="scatter",
+                    x=[tf],
+                    y=[tt],
+                    mode="markers",
+                    name="where they touch: TPR − FPR = 2η",
+                    marker=dict(size=11, color="#111111", symbol="diamond"),
+                    hovertemplate="FPR = %{x:.4g}<br>TPR = %{y:.4g}<extra></extra>",
+                )
+            )
     if log_axes:
         ys = [np.asarray(a, dtype=float) for a in (tpr_dp, tpr_mip, x)]
         y_min = min(float(a[a > 0].min()) for a in ys if np.any(a > 0))
         x_min = float(x[x > 0].min())
-        xaxis = dict(title=dict(text="false-positive rate (log)"), type="log",
-                     range=[math.log10(x_min), 0.0], exponentformat="power")
-        yaxis = dict(title=dict(text="true-positive rate (log)"), type="log",
-                     range=[math.floor(math.log10(y_min) * 2) / 2, 0.02], exponentformat="power")
+        xaxis = dict(
+            title=dict(text="false-positive rate (log)"),
+            type="log",
+            range=[math.log10(x_min), 0.0],
+            exponentformat="power",
+        )
+        yaxis = dict(
+            title=dict(text="true-positive rate (log)"),
+            type="log",
+            range=[math.floor(math.log10(y_min) * 2) / 2, 0.02],
+            exponentformat="power",
+        )
     else:
         xaxis = dict(title=dict(text="false-positive rate"), range=[0.0, 1.0])
         yaxis = dict(title=dict(text="true-positive rate"), range=[0.0, 1.02])
     layout = dict(
         title=dict(text=title or "Theorem 8: which (FPR, TPR) can an attacker reach?"),
-        xaxis=xaxis, yaxis=yaxis,
+        xaxis=xaxis,
+        yaxis=yaxis,
         legend=dict(orientation="h", yanchor="top", y=-0.18, x=0.0),
-        height=height, margin=dict(l=10, r=10, t=50, b=10), hovermode="closest",
+        height=height,
+        margin=dict(l=10, r=10, t=50, b=10),
+        hovermode="closest",
     )
     return {"data": data, "layout": layout}
 
@@ -260,19 +371,31 @@ def eta_epsilon_chart(
     eps_ap = eps_grid[eps_grid <= 4.0 * (0.52 - delta / 2) / (1.0 - delta)]
     eta_ap = eta_small_epsilon_approx(eps_ap, delta)
     curves = [(delta_label(d), curves_eta[i]) for i, d in enumerate(deltas)]
-    fig = ReadOnlyFigure(**_eta_epsilon_spec(eps_grid, curves, point=(epsilon, eta),
-                                              chosen=delta_label(delta), approx=(eps_ap, eta_ap),
-                                              height=440))
+    fig = ReadOnlyFigure(
+        **_eta_epsilon_spec(
+            eps_grid,
+            curves,
+            point=(epsilon, eta),
+            chosen=delta_label(delta),
+            approx=(eps_ap, eta_ap),
+            height=440,
+        )
+    )
     # every exact curve, then the approximation: one long table, built in one go
     n, m = eps_grid.size, eps_ap.size
     eta_all = np.concatenate([curves_eta.ravel(), eta_ap])
-    table = pd.DataFrame({
-        "curve": ["exact (Theorem 4)"] * (n * len(deltas)) + ["small-epsilon approximation"] * m,
-        "delta": np.concatenate([np.repeat(np.asarray(deltas, dtype=float), n), np.full(m, delta)]),
-        "epsilon": np.concatenate([np.tile(eps_grid, len(deltas)), eps_ap]),
-        "eta": eta_all,
-        "attacker_accuracy": 0.5 + eta_all,
-    })
+    table = pd.DataFrame(
+        {
+            "curve": ["exact (Theorem 4)"] * (n * len(deltas))
+            + ["small-epsilon approximation"] * m,
+            "delta": np.concatenate(
+                [np.repeat(np.asarray(deltas, dtype=float), n), np.full(m, delta)]
+            ),
+            "epsilon": np.concatenate([np.tile(eps_grid, len(deltas)), eps_ap]),
+            "eta": eta_all,
+            "attacker_accuracy": 0.5 + eta_all,
+        }
+    )
     return fig, table
 
 
@@ -306,17 +429,34 @@ def roc_chart(
     kinks = [f_star, 1.0 - delta, 1.0 - 2.0 * eta, 1.0 - eta, *extra_fpr]
     if log_axes:
         lo = math.log10(log_min_fpr)
-        fpr = np.union1d(np.logspace(lo, 0.0, log_points),
-                         [k for k in kinks if log_min_fpr <= k <= 1.0])
+        fpr = np.union1d(
+            np.logspace(lo, 0.0, log_points), [k for k in kinks if log_min_fpr <= k <= 1.0]
+        )
     else:
         fpr = np.union1d(np.linspace(0.0, 1.0, points), [k for k in kinks if 0.0 <= k <= 1.0])
     tpr_dp = tpr_bound_dp(fpr, epsilon, delta)
     tpr_printed = tpr_bound_mip(fpr, eta, as_printed=True)  # Theorem 8 as printed: FPR + eta
     tpr_mip = tpr_bound_mip(fpr, eta)  # corrected Theorem 8: FPR + 2 eta
     touch_tpr = float(tpr_bound_dp(f_star, epsilon, delta))
-    fig = ReadOnlyFigure(**_roc_spec(fpr, tpr_dp=tpr_dp, tpr_mip=tpr_mip,
-                                      tpr_mip_printed=tpr_printed, touch=(f_star, touch_tpr),
-                                      log_axes=log_axes, title=title, height=440))
-    table = pd.DataFrame({"fpr": fpr, "tpr_max_dp": tpr_dp, "tpr_max_mip_2eta": tpr_mip,
-                          "tpr_max_theorem8_as_printed": tpr_printed, "random_guessing": fpr})
+    fig = ReadOnlyFigure(
+        **_roc_spec(
+            fpr,
+            tpr_dp=tpr_dp,
+            tpr_mip=tpr_mip,
+            tpr_mip_printed=tpr_printed,
+            touch=(f_star, touch_tpr),
+            log_axes=log_axes,
+            title=title,
+            height=440,
+        )
+    )
+    table = pd.DataFrame(
+        {
+            "fpr": fpr,
+            "tpr_max_dp": tpr_dp,
+            "tpr_max_mip_2eta": tpr_mip,
+            "tpr_max_theorem8_as_printed": tpr_printed,
+            "random_guessing": fpr,
+        }
+    )
     return fig, table

@@ -36,15 +36,15 @@ from ..text import fmt_num
 __all__ = [
     "LOG_BAND_FLOOR",
     "RADIUS_NAMES",
-    "mip_label",
+    "Reading",
+    "band_clipped",
     "curve_order",
     "curve_style",
-    "zoom_frame",
-    "band_clipped",
     "error_figure",
-    "verdict_table",
-    "Reading",
+    "mip_label",
     "reading",
+    "verdict_table",
+    "zoom_frame",
 ]
 
 # On a log axis a band whose lower edge mean - SEM is <= 0 cannot be drawn; it is drawn
@@ -54,16 +54,30 @@ LOG_BAND_FLOOR = 0.1
 _INK = "#222222"
 _GREY = "#8a8f98"
 # MIP: one colour per moment order M (2, 4, 6 as in the paper, then the rest).
-_M_COLOURS = {2: "#d62728", 3: "#e377c2", 4: "#1f77b4", 5: "#17becf", 6: "#2ca02c",
-              7: "#bcbd22", 8: "#7f7f7f"}
+_M_COLOURS = {
+    2: "#d62728",
+    3: "#e377c2",
+    4: "#1f77b4",
+    5: "#17becf",
+    6: "#2ca02c",
+    7: "#bcbd22",
+    8: "#7f7f7f",
+}
 _FIXED = {
     "Raw": dict(color=_INK, dash="solid", width=2.5),
     "DP-SGD z=0 (clipping only)": dict(color="#8c564b", dash="dot", width=2.5),
     dp_label("paper"): dict(color="#ff7f0e", dash="solid", width=3),
     dp_label("tight"): dict(color="#9467bd", dash="dashdot", width=3),
 }
-_LEGEND = dict(orientation="v", x=1.01, xanchor="left", y=1.0, yanchor="top",
-               groupclick="togglegroup", font=dict(size=12))
+_LEGEND = dict(
+    orientation="v",
+    x=1.01,
+    xanchor="left",
+    y=1.0,
+    yanchor="top",
+    groupclick="togglegroup",
+    font=dict(size=12),
+)
 
 
 def _mip_parts(label: str) -> tuple[int, bool] | None:
@@ -96,14 +110,21 @@ def curve_style(label: str) -> dict:
     parts = _mip_parts(label)
     if parts is not None:
         M, gamma = parts
-        return dict(color=_M_COLOURS.get(M, "#7f7f7f"), dash="solid" if gamma else "dash",
-                    width=2.5 if gamma else 2)
+        return dict(
+            color=_M_COLOURS.get(M, "#7f7f7f"),
+            dash="solid" if gamma else "dash",
+            width=2.5 if gamma else 2,
+        )
     return dict(color=_GREY, dash="solid", width=2)
 
 
-def zoom_frame(summary: pd.DataFrame, *, labels: Sequence[str] | None = None,
-               eta_range: tuple[float | None, float | None] = (None, None),
-               exclude_M: Sequence[int] = ()) -> pd.DataFrame:
+def zoom_frame(
+    summary: pd.DataFrame,
+    *,
+    labels: Sequence[str] | None = None,
+    eta_range: tuple[float | None, float | None] = (None, None),
+    exclude_M: Sequence[int] = (),
+) -> pd.DataFrame:
     """The summary rows a chart shows: chosen curves, eta in ``[lo, hi]``, without MIP of
     the moment orders in ``exclude_M`` (the paper's first panel drops M = 2)."""
     keep = np.ones(len(summary), dtype=bool)
@@ -116,8 +137,11 @@ def zoom_frame(summary: pd.DataFrame, *, labels: Sequence[str] | None = None,
     if hi is not None:
         keep &= eta <= hi + 1e-12
     if exclude_M:
-        drop = {label for label in summary["label"].unique()
-                if (p := _mip_parts(label)) is not None and p[0] in set(exclude_M)}
+        drop = {
+            label
+            for label in summary["label"].unique()
+            if (p := _mip_parts(label)) is not None and p[0] in set(exclude_M)
+        }
         keep &= ~summary["label"].isin(drop).to_numpy()
     return summary[keep].reset_index(drop=True)
 
@@ -132,13 +156,19 @@ def band_clipped(frame: pd.DataFrame) -> bool:
 
 def _rgba(hex_colour: str, alpha: float) -> str:
     h = hex_colour.lstrip("#")
-    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
     return f"rgba({r},{g},{b},{alpha})"
 
 
-def error_figure(frame: pd.DataFrame, *, log_y: bool = True, title: str | None = None,
-                 subtitle: str | None = None, height: int = 500,
-                 x_range: tuple[float, float] | None = None) -> go.Figure:
+def error_figure(
+    frame: pd.DataFrame,
+    *,
+    log_y: bool = True,
+    title: str | None = None,
+    subtitle: str | None = None,
+    height: int = 500,
+    x_range: tuple[float, float] | None = None,
+) -> go.Figure:
     """Relative error against eta: one line per curve, shaded ±SEM, a reference line at 1.
 
     Parameters
@@ -164,26 +194,52 @@ def error_figure(frame: pd.DataFrame, *, log_y: bool = True, title: str | None =
             lower = y - s
             if log_y:
                 lower = np.maximum(lower, LOG_BAND_FLOOR * y)
-            data.append(dict(
-                type="scatter", x=np.concatenate([x, x[::-1]]).tolist(),
-                y=np.concatenate([y + s, lower[::-1]]).tolist(), fill="toself",
-                fillcolor=_rgba(style["color"], 0.16), line=dict(width=0), mode="lines",
-                hoverinfo="skip", showlegend=False, legendgroup=label, name=f"{label} ±SEM",
-            ))
-        data.append(dict(
-            type="scatter", x=x.tolist(), y=y.tolist(),
-            mode="lines+markers" if len(x) <= 40 else "lines",
-            name=label, legendgroup=label, line=style, marker=dict(size=5, color=style["color"]),
-            customdata=[[float(a), int(b)] for a, b in zip(s, runs)],
-            hovertemplate=(f"<b>{label}</b><br>η = %{{x:.4~g}}<br>relative error = %{{y:.4~g}}"
-                           " ± %{customdata[0]:.2~g} (SEM over %{customdata[1]} runs)"
-                           "<extra></extra>"),
-        ))
+            data.append(
+                dict(
+                    type="scatter",
+                    x=np.concatenate([x, x[::-1]]).tolist(),
+                    y=np.concatenate([y + s, lower[::-1]]).tolist(),
+                    fill="toself",
+                    fillcolor=_rgba(style["color"], 0.16),
+                    line=dict(width=0),
+                    mode="lines",
+                    hoverinfo="skip",
+                    showlegend=False,
+                    legendgroup=label,
+                    name=f"{label} ±SEM",
+                )
+            )
+        data.append(
+            dict(
+                type="scatter",
+                x=x.tolist(),
+                y=y.tolist(),
+                mode="lines+markers" if len(x) <= 40 else "lines",
+                name=label,
+                legendgroup=label,
+                line=style,
+                marker=dict(size=5, color=style["color"]),
+                customdata=[[float(a), int(b)] for a, b in zip(s, runs, strict=True)],
+                hovertemplate=(
+                    f"<b>{label}</b><br>η = %{{x:.4~g}}<br>relative error = %{{y:.4~g}}"
+                    " ± %{customdata[0]:.2~g} (SEM over %{customdata[1]} runs)"
+                    "<extra></extra>"
+                ),
+            )
+        )
     # the threshold of the paper's claims ("relative error < 1"), as a line trace: shapes and
     # annotations on a log axis need log10 coordinates, a trace does not
-    data.append(dict(type="scatter", x=[x_lo, x_hi], y=[1.0, 1.0], mode="lines",
-                     name="relative error = 1", line=dict(color=_GREY, dash="dash", width=1.5),
-                     hoverinfo="skip"))
+    data.append(
+        dict(
+            type="scatter",
+            x=[x_lo, x_hi],
+            y=[1.0, 1.0],
+            mode="lines",
+            name="relative error = 1",
+            line=dict(color=_GREY, dash="dash", width=1.5),
+            hoverinfo="skip",
+        )
+    )
     yaxis: dict = dict(title=dict(text="relative error ‖A − Σ‖_F / ‖Σ‖_F (lower is better)"))
     if log_y:
         yaxis.update(type="log", exponentformat="power")
@@ -191,18 +247,27 @@ def error_figure(frame: pd.DataFrame, *, log_y: bool = True, title: str | None =
     title_d: dict = dict(text=title or "", x=0.0, xanchor="left")
     if subtitle:
         title_d["subtitle"] = dict(text=subtitle, font=dict(size=13, color=_GREY))
-    return go.Figure(data=data, layout=dict(
-        title=title_d, height=height, hovermode="closest",
-        xaxis=dict(title=dict(text="η (attacker's edge over guessing)"),
-                   range=[x_lo - pad, x_hi + pad]),
-        yaxis=yaxis, legend=_LEGEND,
-        margin=dict(l=10, r=10, t=80 if subtitle else 50, b=50),
-    ))
+    return go.Figure(
+        data=data,
+        layout=dict(
+            title=title_d,
+            height=height,
+            hovermode="closest",
+            xaxis=dict(
+                title=dict(text="η (attacker's edge over guessing)"), range=[x_lo - pad, x_hi + pad]
+            ),
+            yaxis=yaxis,
+            legend=_LEGEND,
+            margin=dict(l=10, r=10, t=80 if subtitle else 50, b=50),
+        ),
+    )
 
 
 # =========================================================================== the reading
-RADIUS_NAMES = {"theorem9": "the correct Gamma(d², c) radius of Theorem 9",
-                "as_printed": "the printed Laplace(c) radius"}
+RADIUS_NAMES = {
+    "theorem9": "the correct Gamma(d², c) radius of Theorem 9",
+    "as_printed": "the printed Laplace(c) radius",
+}
 _CLIP_PHRASE = {
     "initial_median": "the median per-example gradient norm at A = 0",
     "trajectory_median": "the median per-example gradient norm over the non-private trajectory",
@@ -231,12 +296,14 @@ def verdict_table(verdicts) -> pd.DataFrame:
     The verdict column reads "✅ holds" / "❌ fails": the word carries it where a font has
     no emoji.
     """
-    return pd.DataFrame({
-        "": ["✅ holds" if v.holds else "❌ fails" for v in verdicts],
-        "Claim (Section 5.2, Figure 2)": [v.claim for v in verdicts],
-        "Variant": [v.variant for v in verdicts],
-        "Evidence from this run": [v.evidence for v in verdicts],
-    })
+    return pd.DataFrame(
+        {
+            "": ["✅ holds" if v.holds else "❌ fails" for v in verdicts],
+            "Claim (Section 5.2, Figure 2)": [v.claim for v in verdicts],
+            "Variant": [v.variant for v in verdicts],
+            "Evidence from this run": [v.evidence for v in verdicts],
+        }
+    )
 
 
 def _clipping_text(cfg, summary, results, sigma_norm: float, raw: float) -> str:
@@ -258,16 +325,23 @@ def _clipping_text(cfg, summary, results, sigma_norm: float, raw: float) -> str:
         if dp.empty:
             continue
         e_dp, e_z0 = float(dp.loc[eta0]), float(z0.loc[eta0])
-        z = float(dp_rows.loc[(dp_rows["calibration"] == cal) & np.isclose(dp_rows["eta"], eta0),
-                              "z"].median())
+        z = float(
+            dp_rows.loc[
+                (dp_rows["calibration"] == cal) & np.isclose(dp_rows["eta"], eta0), "z"
+            ].median()
+        )
         step_sd = cfg.lr * z * 2 * C / m
         if e_dp >= e_z0:
-            share = (f"**{_pct(e_z0 / e_dp)} of DP-SGD's error is clipping bias**; the noise adds "
-                     f"{_num(e_dp - e_z0)}")
+            share = (
+                f"**{_pct(e_z0 / e_dp)} of DP-SGD's error is clipping bias**; the noise adds "
+                f"{_num(e_dp - e_z0)}"
+            )
         else:
-            share = ("the noisy run even ends slightly *below* the clipping-only run (by "
-                     f"{_num(e_z0 - e_dp)}, run-to-run variation): **all of DP-SGD's error is "
-                     "clipping bias**")
+            share = (
+                "the noisy run even ends slightly *below* the clipping-only run (by "
+                f"{_num(e_z0 - e_dp)}, run-to-run variation): **all of DP-SGD's error is "
+                "clipping bias**"
+            )
         shares = (z0 / dp).clip(upper=1.0)
         low, high = _pct(float(shares.min())), _pct(float(shares.max()))
         spread = f"{low} at every η" if low == high else f"from {low} to {high}"
@@ -297,26 +371,37 @@ def _mip_text(cfg, summary, raw: float) -> str:
             continue
         c_lo, c_hi, c_ref = (float(mip_noise_multiplier(e, M, cfg.constant)) for e in (lo, hi, ref))
         if hi > lo:
-            parts.append(f"M = {M}: c falls {_num(c_lo / c_hi)}-fold, the error "
-                         f"{_num(c.loc[lo] / c.loc[hi])}-fold")
+            parts.append(
+                f"M = {M}: c falls {_num(c_lo / c_hi)}-fold, the error "
+                f"{_num(c.loc[lo] / c.loc[hi])}-fold"
+            )
         if best is None or float(c.loc[ref]) < best[1]:
             best = (M, float(c.loc[ref]), c_ref)
     if best is None:
         return ""
-    text = ("**Why MIP's error is what it is.** Corollary 10 adds noise of scale c(η)·σ_i to "
-            f"coordinate i, with c(η) = ({_num(cfg.constant)}/η)^(1+2/M) and σ_i the spread of "
-            "the GD output over random halves of the data, which is about the size of the "
-            f"estimation error itself (Raw: {_num(raw)}).")
+    text = (
+        "**Why MIP's error is what it is.** Corollary 10 adds noise of scale c(η)·σ_i to "
+        f"coordinate i, with c(η) = ({_num(cfg.constant)}/η)^(1+2/M) and σ_i the spread of "
+        "the GD output over random halves of the data, which is about the size of the "
+        f"estimation error itself (Raw: {_num(raw)})."
+    )
     if parts:
-        text += (f" From η = {_num(lo)} to {_num(hi)}, with {RADIUS_NAMES[radius]}: "
-                 + "; ".join(parts) + " (single runs scatter: the radius is heavy-tailed).")
+        text += (
+            f" From η = {_num(lo)} to {_num(hi)}, with {RADIUS_NAMES[radius]}: "
+            + "; ".join(parts)
+            + " (single runs scatter: the radius is heavy-tailed)."
+        )
     M, err, c_ref = best
-    text += (f" At η = {_num(ref)} the multiplier is c = {_num(c_ref, 4)} for the best M = {M}, "
-             f"whose error there is {_num(err)}.")
+    text += (
+        f" At η = {_num(ref)} the multiplier is c = {_num(c_ref, 4)} for the best M = {M}, "
+        f"whose error there is {_num(err)}."
+    )
     if err > 1:
-        text += (f" Since σ_i shrinks like 1/√n, relative error 1 at η ≈ {_num(ref)} would need "
-                 f"roughly n ≈ {_num(cfg.n * err ** 2)} (this run: n = {cfg.n:,}): an "
-                 "extrapolation, not a run.")
+        text += (
+            f" Since σ_i shrinks like 1/√n, relative error 1 at η ≈ {_num(ref)} would need "
+            f"roughly n ≈ {_num(cfg.n * err**2)} (this run: n = {cfg.n:,}): an "
+            "extrapolation, not a run."
+        )
     else:
         text += " That is below 1."
     return text
@@ -336,13 +421,17 @@ def _radius_text(cfg, summary, raw: float) -> str:
             r = (g[both] / lap[both]).to_numpy()
             ratios.extend(r)
             per_M.append(f"M = {M}: {_num(np.median(r))}")
-    text = (f"**The two radius variants.** The correct Gamma(d², c) radius has mean d²·c = {p}·c "
-            f"(A has d² = {p} coordinates), the printed Laplace(c) radius E|r| = c, and both "
-            f"share the direction U: wherever the noise dominates, the Gamma curves should lie "
-            f"about {p} times higher.")
+    text = (
+        f"**The two radius variants.** The correct Gamma(d², c) radius has mean d²·c = {p}·c "
+        f"(A has d² = {p} coordinates), the printed Laplace(c) radius E|r| = c, and both "
+        f"share the direction U: wherever the noise dominates, the Gamma curves should lie "
+        f"about {p} times higher."
+    )
     if ratios:
-        text += (f" Observed median ratio of the mean errors: {_num(np.median(ratios))} "
-                 f"({'; '.join(per_M)}), over the η where both exceed 10 × Raw.")
+        text += (
+            f" Observed median ratio of the mean errors: {_num(np.median(ratios))} "
+            f"({'; '.join(per_M)}), over the η where both exceed 10 × Raw."
+        )
     else:
         text += " No η of this run has both variants' errors well above Raw, so no ratio is shown."
     return text
@@ -352,15 +441,16 @@ def _radius_text(cfg, summary, raw: float) -> str:
 class Reading:
     """What the page writes about one run (see :func:`reading`)."""
 
-    labels: list        # the curves, in reading order
-    raw: float          # non-private GD's relative error
-    tally: str          # one line per claim: in how many variants it holds (Markdown)
+    labels: list  # the curves, in reading order
+    raw: float  # non-private GD's relative error
+    tally: str  # one line per claim: in how many variants it holds (Markdown)
     table: pd.DataFrame  # verdict_table(verdicts)
-    why: list           # Markdown paragraphs: clipping bias, MIP's scale, the radius factor
+    why: list  # Markdown paragraphs: clipping bias, MIP's scale, the radius factor
 
 
-def reading(cfg, summary: pd.DataFrame, results: pd.DataFrame, verdicts,
-            sigma_norm: float) -> Reading:
+def reading(
+    cfg, summary: pd.DataFrame, results: pd.DataFrame, verdicts, sigma_norm: float
+) -> Reading:
     """The verdict table and the explanations of a run, every number computed from it.
 
     Parameters
@@ -377,8 +467,17 @@ def reading(cfg, summary: pd.DataFrame, results: pd.DataFrame, verdicts,
         by_claim.setdefault(v.claim, []).append(v.holds)
     tally = "  \n".join(
         f"**{claim}** Holds in {sum(h)} of {len(h)} variant{'s' if len(h) > 1 else ''}."
-        for claim, h in by_claim.items())
-    why = [_clipping_text(cfg, summary, results, sigma_norm, raw),
-           _mip_text(cfg, summary, raw), _radius_text(cfg, summary, raw)]
-    return Reading(labels=curve_order(summary["label"].unique()), raw=raw, tally=tally,
-                   table=verdict_table(verdicts), why=[t for t in why if t])
+        for claim, h in by_claim.items()
+    )
+    why = [
+        _clipping_text(cfg, summary, results, sigma_norm, raw),
+        _mip_text(cfg, summary, raw),
+        _radius_text(cfg, summary, raw),
+    ]
+    return Reading(
+        labels=curve_order(summary["label"].unique()),
+        raw=raw,
+        tally=tally,
+        table=verdict_table(verdicts),
+        why=[t for t in why if t],
+    )

@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 
 from mipcore.plots import freeze
 
-__all__ = ["MIP_COLOR", "DP_COLOR", "error_frame", "error_figure", "spread_frame", "spread_figure"]
+__all__ = ["DP_COLOR", "MIP_COLOR", "error_figure", "error_frame", "spread_figure", "spread_frame"]
 
 MIP_COLOR = "#d62728"  # MIP: noise scaled by the spread sigma
 DP_COLOR = "#1f77b4"  # DP: noise scaled by the sensitivity Delta
@@ -68,28 +68,57 @@ def error_frame(labels: Sequence[str], theta, mip, dp=None) -> pd.DataFrame:
     """
     theta = np.asarray(theta, dtype=float)
     mip_err = np.abs(np.asarray(mip, dtype=float) - theta)
-    dp_err = (np.abs(np.asarray(dp, dtype=float) - theta) if dp is not None
-              else np.full_like(theta, np.nan))
-    return pd.DataFrame({"quantity": [str(s) for s in labels], "theta": theta,
-                         "mip_abs_error": mip_err, "dp_abs_error": dp_err})
+    dp_err = (
+        np.abs(np.asarray(dp, dtype=float) - theta)
+        if dp is not None
+        else np.full_like(theta, np.nan)
+    )
+    return pd.DataFrame(
+        {
+            "quantity": [str(s) for s in labels],
+            "theta": theta,
+            "mip_abs_error": mip_err,
+            "dp_abs_error": dp_err,
+        }
+    )
 
 
 def error_figure(frame: pd.DataFrame, *, height: int = 400) -> go.Figure:
     """Grouped bars of |release - θ| per coordinate, MIP vs DP, on a log y axis."""
     x = frame["quantity"].tolist()
-    data = [dict(type="bar", name="MIP release (Algorithm 1)", x=x,
-                 y=_positive_or_none(frame["mip_abs_error"]), marker=dict(color=MIP_COLOR),
-                 customdata=[_g(v) for v in frame["mip_abs_error"]],
-                 hovertemplate="%{x}<br>MIP |release − θ| = %{customdata}<extra></extra>")]
+    data = [
+        dict(
+            type="bar",
+            name="MIP release (Algorithm 1)",
+            x=x,
+            y=_positive_or_none(frame["mip_abs_error"]),
+            marker=dict(color=MIP_COLOR),
+            customdata=[_g(v) for v in frame["mip_abs_error"]],
+            hovertemplate="%{x}<br>MIP |release − θ| = %{customdata}<extra></extra>",
+        )
+    ]
     if frame["dp_abs_error"].notna().any():
-        data.append(dict(type="bar", name="DP Laplace release", x=x,
-                         y=_positive_or_none(frame["dp_abs_error"]), marker=dict(color=DP_COLOR),
-                         customdata=[_g(v) for v in frame["dp_abs_error"]],
-                         hovertemplate="%{x}<br>DP |release − θ| = %{customdata}<extra></extra>"))
+        data.append(
+            dict(
+                type="bar",
+                name="DP Laplace release",
+                x=x,
+                y=_positive_or_none(frame["dp_abs_error"]),
+                marker=dict(color=DP_COLOR),
+                customdata=[_g(v) for v in frame["dp_abs_error"]],
+                hovertemplate="%{x}<br>DP |release − θ| = %{customdata}<extra></extra>",
+            )
+        )
     layout = dict(
-        title=dict(text="This release: how far each coordinate landed from θ", y=0.97,
-                   yanchor="top", yref="container"),
-        barmode="group", height=height, margin=dict(l=10, r=10, t=80, b=40),
+        title=dict(
+            text="This release: how far each coordinate landed from θ",
+            y=0.97,
+            yanchor="top",
+            yref="container",
+        ),
+        barmode="group",
+        height=height,
+        margin=dict(l=10, r=10, t=80, b=40),
         xaxis=dict(title=dict(text="released quantity"), type="category", automargin=True),
         yaxis=_log_axis(frame["mip_abs_error"], frame["dp_abs_error"]),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
@@ -98,8 +127,13 @@ def error_figure(frame: pd.DataFrame, *, height: int = 400) -> go.Figure:
     return freeze(go.Figure(data=data, layout=layout))
 
 
-def spread_frame(labels: Sequence[str], sigma, mip_noise, dp_noise=None,
-                 quantiles: Sequence[float] = SPREAD_QUANTILES) -> pd.DataFrame:
+def spread_frame(
+    labels: Sequence[str],
+    sigma,
+    mip_noise,
+    dp_noise=None,
+    quantiles: Sequence[float] = SPREAD_QUANTILES,
+) -> pd.DataFrame:
     """Quantiles of |noise| per coordinate over repeated draws (rows = draws).
 
     One row per (quantity, mechanism) with the 10 %, 50 % and 90 % quantiles of
@@ -113,9 +147,19 @@ def spread_frame(labels: Sequence[str], sigma, mip_noise, dp_noise=None,
             continue
         a = np.abs(np.asarray(draws, dtype=float))
         q = np.quantile(a, [lo_q, mid_q, hi_q], axis=0)
-        parts.append(pd.DataFrame({"quantity": [str(s) for s in labels], "mechanism": name,
-                                   "draws": a.shape[0], "q10": q[0], "median": q[1], "q90": q[2],
-                                   "sigma": sigma}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "quantity": [str(s) for s in labels],
+                    "mechanism": name,
+                    "draws": a.shape[0],
+                    "q10": q[0],
+                    "median": q[1],
+                    "q90": q[2],
+                    "sigma": sigma,
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -129,29 +173,57 @@ def spread_figure(frame: pd.DataFrame, *, height: int = 440) -> go.Figure:
         up = part["q90"].to_numpy() - med
         down = med - part["q10"].to_numpy()
         n = int(part["draws"].iloc[0])
-        data.append(dict(
-            type="scatter", mode="markers", name=f"{names[mech]}: median, 10–90 % of {n} draws",
-            x=part["quantity"].tolist(), y=_positive_or_none(med),
-            marker=dict(color=colors[mech], size=9,
-                        symbol="circle" if mech == "MIP" else "diamond"),
-            error_y=dict(type="data", symmetric=False, array=up.tolist(), arrayminus=down.tolist(),
-                         color=colors[mech], thickness=1.5, width=4),
-            customdata=[[_g(a), _g(b), _g(c)] for a, b, c in zip(part["q10"], med, part["q90"])],
-            hovertemplate=(f"%{{x}}<br>{names[mech]} |noise|: median %{{customdata[1]}}"
-                           "<br>10 %: %{customdata[0]}, 90 %: %{customdata[2]}<extra></extra>"),
-        ))
+        data.append(
+            dict(
+                type="scatter",
+                mode="markers",
+                name=f"{names[mech]}: median, 10–90 % of {n} draws",
+                x=part["quantity"].tolist(),
+                y=_positive_or_none(med),
+                marker=dict(
+                    color=colors[mech], size=9, symbol="circle" if mech == "MIP" else "diamond"
+                ),
+                error_y=dict(
+                    type="data",
+                    symmetric=False,
+                    array=up.tolist(),
+                    arrayminus=down.tolist(),
+                    color=colors[mech],
+                    thickness=1.5,
+                    width=4,
+                ),
+                customdata=[
+                    [_g(a), _g(b), _g(c)]
+                    for a, b, c in zip(part["q10"], med, part["q90"], strict=True)
+                ],
+                hovertemplate=(
+                    f"%{{x}}<br>{names[mech]} |noise|: median %{{customdata[1]}}"
+                    "<br>10 %: %{customdata[0]}, 90 %: %{customdata[2]}<extra></extra>"
+                ),
+            )
+        )
     first = frame.drop_duplicates("quantity")
-    data.append(dict(
-        type="scatter", mode="markers", name="σ (spread of θ over random halves)",
-        x=first["quantity"].tolist(), y=_positive_or_none(first["sigma"]),
-        marker=dict(color=SIGMA_COLOR, symbol="line-ew-open", size=16, line=dict(width=2)),
-        customdata=[_g(v) for v in first["sigma"]],
-        hovertemplate="%{x}<br>σ = %{customdata}<extra></extra>",
-    ))
+    data.append(
+        dict(
+            type="scatter",
+            mode="markers",
+            name="σ (spread of θ over random halves)",
+            x=first["quantity"].tolist(),
+            y=_positive_or_none(first["sigma"]),
+            marker=dict(color=SIGMA_COLOR, symbol="line-ew-open", size=16, line=dict(width=2)),
+            customdata=[_g(v) for v in first["sigma"]],
+            hovertemplate="%{x}<br>σ = %{customdata}<extra></extra>",
+        )
+    )
     layout = dict(
-        title=dict(text="Many releases: how large the noise typically is", y=0.97,
-                   yanchor="top", yref="container"),
-        height=height, margin=dict(l=10, r=10, t=100, b=40),
+        title=dict(
+            text="Many releases: how large the noise typically is",
+            y=0.97,
+            yanchor="top",
+            yref="container",
+        ),
+        height=height,
+        margin=dict(l=10, r=10, t=100, b=40),
         xaxis=dict(title=dict(text="released quantity"), type="category", automargin=True),
         yaxis=_log_axis(frame["q10"], frame["q90"], frame["sigma"]),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
