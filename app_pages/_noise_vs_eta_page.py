@@ -3,7 +3,7 @@
 Section 5.1 of ``000_ece03c98c31c7b12.txt`` (Figure 1) on the Proposition 11 dataset:
 MIP noise from Theorem 9 / Corollary 14, DP noise from the Laplace mechanism and
 Theorem 4. The paper's reading of the figure is evaluated by
-:func:`mipcore.figure1.paper_claims`, never restated.
+:func:`mipcore.lessons.figure1.paper_claims`, never restated.
 
 Why a module and not the page script itself: Streamlit executes the page script from the
 top on every rerun, so everything defined there is defined again each time: a
@@ -35,7 +35,7 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num
-from mipcore import figure1
+from mipcore.lessons import figure1
 from mipcore.noise import (
     COROLLARY14_CONSTANT,
     THEOREM9_CONSTANT,

@@ -11,14 +11,15 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num
-from mipcore.attacks import (
+from mipcore.audit_stats import roc_points
+from mipcore.canary_audit import (
     AUDIT_MC_SAMPLES,
     COVARIANCE_AUDIT_LR,
     COVARIANCE_AUDIT_T,
-    roc_points,
     run_canary_audit,
 )
-from mipcore.audit_view import (
+from mipcore.covariance_gd import gd_closed_form
+from mipcore.lessons.audit import (
     CANARY,
     COV_CANARY,
     COV_DIM,
@@ -29,7 +30,6 @@ from mipcore.audit_view import (
     summarise,
     thin_roc,
 )
-from mipcore.covariance import gd_closed_form
 from mipcore.plots.audit_figs import audit_roc_figure
 
 SEED = 20240501
@@ -209,7 +209,7 @@ eta_ub, eps_ub, why = certified_bounds(noise, eta, eps)
 
 if law.kind == "none":
     law_text = "no noise"
-elif law.kind == "theorem9":
+elif law.kind == "gamma":
     law_text = (
         f"Theorem 9 noise on all {meta['dim']} entries, density ∝ exp(−‖z‖_(σ,2)/c) with "
         f"c = {fmt_num(law.scale)} (radius Gamma({meta['dim']}, c))"

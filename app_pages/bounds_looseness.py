@@ -15,12 +15,17 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num
-from mipcore.attacks import (
+from mipcore.constructions import (
     theorem4_tightness_accuracy,
     theorem5_indicator_eta,
     theorem5_publish_eta,
 )
-from mipcore.looseness import SUFFICIENT_RTOL, demanded_scales, eta_curves, prop11_constants
+from mipcore.lessons.certificate_gap import (
+    SUFFICIENT_RTOL,
+    demanded_scales,
+    eta_curves,
+    prop11_constants,
+)
 from mipcore.plots.looseness_figs import (
     demanded_figure,
     eta_vs_scale_figure,

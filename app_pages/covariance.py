@@ -1,8 +1,8 @@
 """Synthetic covariance (Figure 2): learning a covariance matrix privately, MIP vs DP-SGD.
 
 Section 5.2 of ``000_ece03c98c31c7b12.txt`` (Figure 2 and its caption), run by
-:func:`mipcore.covariance.run_experiment`. The paper's reading of the figure is evaluated
-on the computed results by :func:`mipcore.covariance.paper_claims`, never restated; the
+:func:`mipcore.lessons.figure2.run_experiment`. The paper's reading of the figure is evaluated
+on the computed results by :func:`mipcore.lessons.figure2.paper_claims`, never restated; the
 explanations under it are computed from the same results.
 """
 
@@ -17,7 +17,8 @@ import streamlit as st
 import appkit
 from appkit import fmt_num
 from appkit.charts import csv_bytes
-from mipcore import covariance as cv
+from mipcore import covariance_gd
+from mipcore.lessons import figure2 as cv
 from mipcore.mechanism import RADIUS_VARIANTS
 from mipcore.noise import COROLLARY14_CONSTANT, THEOREM9_CONSTANT
 from mipcore.plots import covariance_figs as figs
@@ -52,7 +53,7 @@ CLIP_NAMES = {
     "trajectory_median": "median over the run",
     "fixed": "fixed C",
 }
-RADIUS_SHORT = {"theorem9": "Gamma (Thm 9)", "as_printed": "Laplace (printed)"}
+RADIUS_SHORT = {"gamma": "Gamma (Thm 9)", "as_printed": "Laplace (printed)"}
 CAL_NAMES = {"paper": "paper (Thm 4 + Gaussian)", "tight": "tight (μ-GDP)"}
 CONSTANTS = [COROLLARY14_CONSTANT, THEOREM9_CONSTANT]
 PARAM_NAMES = {
@@ -174,7 +175,7 @@ def _compute(config: dict, _estimate: str = "", _calls: list | None = None) -> d
         summary=summary,
         seconds=seconds,
         verdicts=cv.paper_claims(summary, cfg.Ms, cfg.radii, cfg.calibrations),
-        sigma_norm=float(np.linalg.norm(cv.make_sigma(cfg.d, cfg.seed))),
+        sigma_norm=float(np.linalg.norm(covariance_gd.make_sigma(cfg.d, cfg.seed))),
     )
 
 

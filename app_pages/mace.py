@@ -1,7 +1,7 @@
 """Estimate leakage from samples (MACE): ``004_fccc9ab652da6648.txt`` (Liu et al., AAAI 2021).
 
 Two samples of a scalar statistic (members, non-members) from known toy laws
-(:mod:`mipcore.mace_truth`), the MACE estimators of :mod:`mipcore.mace`, and the exact truth.
+(:mod:`mipcore.lessons.mace_synthetic`), the MACE estimators of :mod:`mipcore.mace`, and the exact truth.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num
-from mipcore import mace, mace_truth
+from mipcore import mace
+from mipcore.lessons import mace_synthetic
 from mipcore.plots.mace_figs import advantage_figure, drift_figure, samples_loss_figure
 
 DELTA = 0.05
@@ -29,7 +30,7 @@ SHAPE_TEXT = {
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def estimate(shape: str, sep: float, n: int, seed: int, est: str, bins: int, bw: float, p: float):
-    members, nonmembers = mace_truth.sample(shape, sep, n, seed)
+    members, nonmembers = mace_synthetic.sample(shape, sep, n, seed)
     if est == "histogram":
         res = mace.histogram_estimate(members, nonmembers, bins=bins, prior=p, delta=DELTA)
     else:
@@ -67,7 +68,7 @@ with c1:
     shape = appkit.url_select(
         "Shape of the two laws",
         "shape",
-        mace_truth.SHAPES,
+        mace_synthetic.SHAPES,
         default="normal",
         format_func=lambda s: SHAPE_TEXT[s],
     )
@@ -149,7 +150,7 @@ with appkit.guard("The MACE estimate", stop=True):
         members, nonmembers, res = estimate(
             shape, float(sep), n_used, int(seed), est, int(bins), float(bw), float(p)
         )
-    truth = mace_truth.true_advantage(shape, sep, p)
+    truth = mace_synthetic.true_advantage(shape, sep, p)
     bound = mace.dp_privacy_loss_bound(eps, p)
     lam = math.log(p) - math.log1p(-p)
 
@@ -219,7 +220,7 @@ with appkit.guard("The samples chart"):
         edges = np.linspace(lo_x, hi_x, 61)
         keep = slice(None)
     grid = np.linspace(float(edges[0]), float(edges[-1]), 400)
-    p_true, q_true = mace_truth.densities(shape, sep, grid)
+    p_true, q_true = mace_synthetic.densities(shape, sep, grid)
     f_true = mace.privacy_loss(p_true, q_true, p)
     fig1, data1 = appkit.cached_figure(
         samples_loss_figure,
@@ -316,7 +317,7 @@ with st.expander("The maths"):
     st.markdown(
         "The true advantage is exact: log P/Q is non-decreasing in z for the three shapes, so the "
         "best attacker thresholds z at t with log P/Q(t) = −λ, and Adv_p = 2[p P(z > t) − "
-        "(1−p) Q(z > t)] − (2p − 1) with normal / Laplace CDFs (`mipcore.mace_truth`; checked "
+        "(1−p) Q(z > t)] − (2p − 1) with normal / Laplace CDFs (`mipcore.lessons.mace_synthetic`; checked "
         "against numerical integration to 1e-8). Intervals: Lemma 5 (Clopper–Pearson per bin) and "
         "Lemmas 6–7 (KDE, with the quantile z_{1−δ/4}), δ = 0.05; see `mipcore.mace` for the "
         "departures from the printed paper."

@@ -3,7 +3,7 @@
 Section 5.1 of ``000_ece03c98c31c7b12.txt`` (Figure 1) on the Proposition 11 dataset:
 MIP noise from Theorem 9 / Corollary 14, DP noise from the Laplace mechanism and
 Theorem 4. The paper's reading of the figure is evaluated by
-:func:`mipcore.figure1.paper_claims`, never restated.
+:func:`mipcore.lessons.figure1.paper_claims`, never restated.
 
 The page's code is in :mod:`app_pages._noise_vs_eta_page`. Streamlit executes this script from the
 top on every rerun (AppTest even recompiles it each run); a module is compiled, and its

@@ -1,13 +1,13 @@
 """Wrap your own statistic: Algorithm 1 (MIP) beside the DP Laplace mechanism on the same data.
 
 Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Theorem 9, Corollary 10, Algorithm 1)
-and Theorem 4 (η → ε). All numbers come from :func:`mipcore.wrap.wrap_statistic`; the
-repeated draws use :func:`mipcore.wrap.repeat_noise` (Corollary 10 with the same σ, and
+and Theorem 4 (η → ε). All numbers come from :func:`mipcore.lessons.statistic_release.wrap_statistic`; the
+repeated draws use :func:`mipcore.lessons.statistic_release.repeat_noise` (Corollary 10 with the same σ, and
 Laplace noise with the same scale); the figures from :mod:`mipcore.plots.wrap_figs`.
 
-Uploads are read only by :func:`mipcore.wrap.parse_numeric_csv` (text parsing; nothing
+Uploads are read only by :func:`mipcore.lessons.statistic_release.parse_numeric_csv` (text parsing; nothing
 is executed or unpickled). The size cap is ``server.maxUploadSize`` in
-``.streamlit/config.toml`` and, again, ``mipcore.wrap.MAX_UPLOAD_BYTES`` in the parser.
+``.streamlit/config.toml`` and, again, ``mipcore.lessons.statistic_release.MAX_UPLOAD_BYTES`` in the parser.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 import appkit
 from appkit import fmt_num
-from mipcore import wrap
+from mipcore.lessons import statistic_release as wrap
 from mipcore.mechanism import RADIUS_VARIANTS
 from mipcore.plots.wrap_figs import error_figure, error_frame, spread_figure, spread_frame
 
@@ -42,7 +42,7 @@ STAT_LABELS = {
     "linear regression": "linear regression (last column on the others)",
 }
 RADIUS_LABELS = {
-    "theorem9": "Gamma(k, c): correct",
+    "gamma": "Gamma(k, c): correct",
     "as_printed": "Laplace(c): as printed",
 }
 MAX_MB = wrap.MAX_UPLOAD_BYTES / 2**20
@@ -281,7 +281,7 @@ with c4:
         "Radius of the noise",
         "radius",
         list(RADIUS_VARIANTS),
-        default="theorem9",
+        default="gamma",
         format_func=lambda r: RADIUS_LABELS[r],
         help="The radius r of the noise X = rU. Gamma(k, c) gives the "
         "density Theorem 9 needs (k = number of released values). "
@@ -435,7 +435,7 @@ st.dataframe(
 # ---------------------------------------------------------------- verdict
 spread = out["spread"]
 mip_med = spread.loc[spread["mechanism"] == "MIP", "median"].to_numpy()
-kk = k if radius == "theorem9" else 1  # the Gamma(k, c) radius is about k times the Laplace one
+kk = k if radius == "gamma" else 1  # the Gamma(k, c) radius is about k times the Laplace one
 sig = res.sigma
 live = sig > 0
 if dp_ok:

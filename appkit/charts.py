@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from mipcore.plots import ReadOnlyFigure
-from mipcore.text import fmt_num
+from mipcore.plots.formatting import fmt_num
 
 __all__ = ["cached_figure", "chart_with_csv", "csv_bytes", "fmt_num"]
 

@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from mipcore import attacks, mace, prop11  # noqa: E402
+from mipcore import audit_stats, canary_audit, mace, prop11, prop11_attack  # noqa: E402
 
 
 def timed(fn, repeats: int = 5):
@@ -47,20 +47,20 @@ def main() -> int:
     print("mipcore.attacks: timings on this machine\n")
 
     b = (6.16 / 0.1) ** 2 * prop11.sigma(16)  # Theorem 9's noise for eta = 0.1
-    first, med, eta = timed(lambda: attacks.prop11_true_eta(16, b))
+    first, med, eta = timed(lambda: prop11_attack.prop11_true_eta(16, b))
     print(f"Prop. 11 exact η, n = 16, Laplace b = {b:.4g} (Theorem 9 for η = 0.1):")
     print(f"    η = {eta:.3e};  cold {first:.3f} s, warm median {med:.3f} s   (target <= 2 s)")
-    first, med, eta1 = timed(lambda: attacks.prop11_true_eta(16, 1.0), repeats=3)
+    first, med, eta1 = timed(lambda: prop11_attack.prop11_true_eta(16, 1.0), repeats=3)
     print(
         f"Prop. 11 exact η, n = 16, Laplace b = 1:            η = {eta1:.3e};  cold {first:.3f} s, "
         f"warm {med:.3f} s"
     )
-    first, med, etag = timed(lambda: attacks.prop11_true_eta(16, 1.0, "gaussian"), repeats=2)
+    first, med, etag = timed(lambda: prop11_attack.prop11_true_eta(16, 1.0, "gaussian"), repeats=2)
     print(
         f"Prop. 11 exact η, n = 16, Gaussian s = 1 (certified): η = {etag:.3e};  cold {first:.3f} s, "
         f"warm {med:.3f} s   (no target)"
     )
-    first, med, eta20 = timed(lambda: attacks.prop11_true_eta(20, 1.0), repeats=1)
+    first, med, eta20 = timed(lambda: prop11_attack.prop11_true_eta(20, 1.0), repeats=1)
     print(
         f"Prop. 11 exact η, n = 20 (184 756 halves), Laplace b = 1: η = {eta20:.3e};  {med:.2f} s   "
         "(no target)\n"
@@ -79,7 +79,7 @@ def main() -> int:
     ]:
 
         def run(noise=noise, kw=kw):
-            return attacks.run_canary_audit(10_000, n=8, canary=6.0, noise=noise, rng=1, **kw)
+            return canary_audit.run_canary_audit(10_000, n=8, canary=6.0, noise=noise, rng=1, **kw)
 
         first, med, audit = timed(run, repeats=3)
         print(
@@ -96,7 +96,7 @@ def main() -> int:
     ]:
 
         def game(noise=noise, kw=kw, exact=False):
-            return attacks.run_canary_audit(
+            return canary_audit.run_canary_audit(
                 10_000, mechanism="covariance", noise=noise, rng=1, exact=exact, **kw
             )
 
@@ -108,7 +108,7 @@ def main() -> int:
             f"   [{lo - 0.5:.4f}, {hi - 0.5:.4f}]"
         )
     print(
-        f"    largest ε 10 000 trials can certify at 95 %: {attacks.max_certifiable_epsilon(10_000):.2f}\n"
+        f"    largest ε 10 000 trials can certify at 95 %: {audit_stats.max_certifiable_epsilon(10_000):.2f}\n"
     )
 
     rng = np.random.default_rng(0)

@@ -29,7 +29,8 @@ if str(ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from mipcore import covariance as cv  # noqa: E402
+from mipcore import covariance_gd  # noqa: E402
+from mipcore.lessons import figure2 as cv  # noqa: E402
 from mipcore.mechanism import estimate_sigma  # noqa: E402
 
 
@@ -51,7 +52,7 @@ def main() -> int:
     args = parser.parse_args()
 
     # warm imports (sklearn, dp_accounting) so they do not count against the presets
-    cv.make_sigma(3, 0)
+    covariance_gd.make_sigma(3, 0)
     cv.dp_noise_multiplier(0.1, 20, route="paper")
 
     print("Section 5.2 covariance experiment: timings on this machine\n")
@@ -71,21 +72,23 @@ def main() -> int:
 
     # --- sigma estimate at n = 500 000 (training half of 250 000 rows), B = 128
     gen = np.random.default_rng(0)
-    sigma = cv.make_sigma(3, 0)
-    X = cv.sample_data(sigma, 500_000, gen)
+    sigma = covariance_gd.make_sigma(3, 0)
+    X = covariance_gd.sample_data(sigma, 500_000, gen)
     train = np.sort(gen.permutation(500_000)[:250_000])
     Xt = X[train]
-    P = cv.outer_products(Xt)
+    P = covariance_gd.outer_products(Xt)
     T, lr = 20, 0.25
 
     def fast():
-        thetas = cv.gd_closed_form(cv.half_split_grams(P, 128, np.random.default_rng(1)), T, lr)
+        thetas = covariance_gd.gd_closed_form(
+            cv.half_split_grams(P, 128, np.random.default_rng(1)), T, lr
+        )
         dev = np.abs(thetas - thetas.mean(axis=0))
         return np.sqrt(np.mean(dev**2, axis=0))
 
     def base_algorithm(rows):  # the generic Algorithm 1 path: fit GD on each half from scratch
         S = rows.T @ rows / rows.shape[0]
-        return cv.gd_iterate(S, T, lr).ravel()
+        return covariance_gd.gd_iterate(S, T, lr).ravel()
 
     def naive():
         return estimate_sigma(Xt, base_algorithm, B=128, M=2, rng=np.random.default_rng(1))

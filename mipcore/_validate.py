@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["as_float_array", "check_int", "check_range", "scalar_or_array"]
+__all__ = ["as_float_array", "as_generator", "check_int", "check_range", "scalar_or_array"]
 
 
 def _show(value) -> str:
@@ -106,3 +106,12 @@ def _fmt(x: float) -> str:
     if float(x).is_integer():
         return str(int(x))
     return repr(float(x))
+
+
+def as_generator(rng: np.random.Generator | int) -> np.random.Generator:
+    """Accept a ``numpy.random.Generator`` or a non-negative int seed; anything else is an error."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0:
+        return np.random.default_rng(int(rng))
+    raise ValueError(f"rng={rng!r} must be a numpy.random.Generator or a non-negative int seed")

@@ -57,7 +57,7 @@ import numpy as np
 from scipy import special
 
 from ._validate import check_int, check_range, scalar_or_array
-from .attacks import clopper_pearson
+from .audit_stats import clopper_pearson
 
 __all__ = [
     "GAUSSIAN_KERNEL_MU",

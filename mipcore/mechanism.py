@@ -1,8 +1,8 @@
 r"""The MIP noise mechanism: Theorem 9, Corollary 10 and Algorithm 1.
 
-Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Theorem 9, Corollary 10,
-Algorithm 1) and Appendix D (proofs, Corollary 14); the slips listed in
-``../shared/papers/README.md``.
+Izzo, Yoon, Arık and Zou, *Provable Membership Inference Privacy*, TMLR 2024,
+arXiv:2211.06582: Section 4 (Theorem 9, Corollary 10, Algorithm 1) and Appendix D (proofs,
+Corollary 14).
 
 **Noise (Corollary 10).** With per-coordinate moment bounds
 ``sigma_i^M >= E|theta_i - E theta_i|^M`` define the norm
@@ -11,18 +11,9 @@ Algorithm 1) and Appendix D (proofs, Corollary 14); the slips listed in
 asks for noise X with density proportional to ``exp(-||x||_{sigma,M} / c)``,
 ``c = (constant/eta)^(1+2/M)``.
 
-**Why the radius is Gamma(d, c), not Laplace(c).** Write ``X = R U`` with
-``R = ||X||`` and ``U = X/||X||``. For a density ``f(x) = g(||x||)`` the volume of the
-norm ball ``{||x|| <= r}`` is ``r^d`` times that of the unit ball, so the radius has
-density proportional to ``r^(d-1) g(r)``: for ``g(r) = exp(-r/c)`` that is the Gamma law
-with shape d and scale c, and U (independent of R) follows the cone measure of the
-unit sphere. Corollary 10 realises U as ``Y/||Y||`` with ``Y_i ~ GenNormal(0, sigma_i, M)``
-(density ``exp(-|y_i/sigma_i|^M) = exp(-d ||y||^M)``, a function of ``||y||`` only, which
-is exactly what makes ``Y/||Y||`` cone-distributed and independent of ``||Y||``).
-Corollary 10 and Algorithm 1 print ``r ~ Laplace(c)``; then ``|r| ~ Exp(c)`` and X has
-density proportional to ``exp(-||x||/c) / ||x||^(d-1)`` -- not the density Theorem 9
-assumes, unless d = 1. ``radius="theorem9"`` (default) is correct;
-``radius="as_printed"`` keeps the printed variant for comparison.
+**Radius.** Corollary 10 and Algorithm 1 print ``r ~ Laplace(c)``; the density Theorem 9
+assumes needs ``r ~ Gamma(d, c)`` (see :mod:`mipcore.noise_laws`). ``radius=Radius.GAMMA``
+(default) is correct; ``radius=Radius.AS_PRINTED`` keeps the printed variant for comparison.
 
 **Sigma estimate (Algorithm 1).** The printed formula writes ``(theta - theta_bar)^M``;
 for odd M that can be negative, so we use ``|theta - theta_bar|^M`` (the moment the
@@ -38,8 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_int, check_range
+from ._validate import as_generator, check_int, check_range
 from .noise import COROLLARY14_CONSTANT, mip_noise_multiplier
+from .noise_laws import Radius, _check_sigma_vec, sample_mip_noise, sigma_norm
 
 __all__ = [
     "RADIUS_VARIANTS",
@@ -52,42 +44,18 @@ __all__ = [
     "sigma_norm",
 ]
 
-RADIUS_VARIANTS = ("theorem9", "as_printed")
-
-
-def as_generator(rng) -> np.random.Generator:
-    """Accept a ``numpy.random.Generator`` or an int seed; anything else is an error."""
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0:
-        return np.random.default_rng(int(rng))
-    raise ValueError(f"rng={rng!r} must be a numpy.random.Generator or a non-negative int seed")
-
-
-def _check_sigma_vec(sigma) -> np.ndarray:
-    s = np.atleast_1d(check_range("sigma", sigma, 0.0, math.inf, lo_open=True, hi_open=True))
-    if s.ndim != 1:
-        raise ValueError(f"sigma must be a 1-d array of per-coordinate scales, got shape {s.shape}")
-    return s
-
-
-def sigma_norm(x, sigma, M=2) -> np.ndarray:
-    r"""``||x||_{sigma,M} = (sum_i |x_i|^M / (d sigma_i^M))^(1/M)`` over the last axis (Corollary 10)."""
-    s = _check_sigma_vec(sigma)
-    m = float(check_range("M", M, 0.0, math.inf, lo_open=True, hi_open=True))
-    x = np.asarray(x, dtype=float)
-    if x.shape[-1] != s.size:
-        raise ValueError(f"x has {x.shape[-1]} coordinates but sigma has {s.size}")
-    # scale first so |x/sigma|^M neither overflows nor underflows for large M
-    z = np.abs(x) / s
-    zmax = np.max(z, axis=-1, keepdims=True)
-    safe = np.where(zmax > 0, zmax, 1.0)
-    inner = np.mean((z / safe) ** m, axis=-1)
-    return np.squeeze(safe, -1) * inner ** (1.0 / m)
+RADIUS_VARIANTS = tuple(r.value for r in Radius)
 
 
 def sample_noise(
-    sigma, eta, M=2, *, size=None, rng, constant=COROLLARY14_CONSTANT, radius: str = "theorem9"
+    sigma,
+    eta,
+    M=2,
+    *,
+    size=None,
+    rng,
+    constant=COROLLARY14_CONSTANT,
+    radius: Radius | str = Radius.GAMMA,
 ) -> np.ndarray:
     r"""Draw Corollary 10 noise ``X = r U`` in R^d (d = len(sigma)).
 
@@ -100,9 +68,9 @@ def sample_noise(
     size : None for one draw (shape ``(d,)``) or an int number of draws (``(size, d)``).
     rng : ``numpy.random.Generator`` or int seed (required: same seed, same noise).
     constant : 6.16 (Corollary 14, default) or 7.5 (Theorem 9).
-    radius : ``"theorem9"`` -- r ~ Gamma(shape d, scale c), which gives exactly the
+    radius : ``Radius.GAMMA`` -- r ~ Gamma(shape d, scale c), which gives exactly the
         density ``exp(-||x||_{sigma,M}/c)`` Theorem 9 needs (see the module docstring);
-        ``"as_printed"`` -- r ~ Laplace(0, c) as Corollary 10 / Algorithm 1 print it,
+        ``Radius.AS_PRINTED`` -- r ~ Laplace(0, c) as Corollary 10 / Algorithm 1 print it,
         correct only for d = 1.
 
     Returns
@@ -111,26 +79,13 @@ def sample_noise(
     """
     s = _check_sigma_vec(sigma)
     c = mip_noise_multiplier(eta, M, constant)
-    if radius not in RADIUS_VARIANTS:
-        raise ValueError(f"radius={radius!r} is not one of {RADIUS_VARIANTS}")
+    try:
+        rad = Radius(radius)
+    except ValueError:
+        raise ValueError(f"radius={radius!r} is not one of {RADIUS_VARIANTS}") from None
     gen = as_generator(rng)
     count = 1 if size is None else check_int("size", size, 1, 10**8)
-    d = s.size
-    m = float(M)
-    # Y_i ~ GenNormal(0, sigma_i, M): |Y_i/sigma_i|^M ~ Gamma(1/M, 1), random sign. Drawn as
-    # Gamma(1 + 1/M)^(1/M) * V with V ~ U(0, 1] (if G ~ Gamma(a + 1), G V^(1/a) ~ Gamma(a)):
-    # Gamma(1/M) itself underflows to exactly 0 for large M, which would make U = 0/0.
-    mag = gen.standard_gamma(1.0 + 1.0 / m, size=(count, d)) ** (1.0 / m) * (
-        1.0 - gen.random((count, d))
-    )
-    sign = np.where(gen.random((count, d)) < 0.5, -1.0, 1.0)
-    y = sign * mag * s
-    u = y / sigma_norm(y, s, m)[:, None]
-    if radius == "theorem9":
-        r = gen.gamma(shape=d, scale=c, size=count)
-    else:
-        r = gen.laplace(0.0, c, size=count)
-    x = r[:, None] * u
+    x = sample_mip_noise(s, float(M), c, count, gen, rad)
     return x[0] if size is None else x
 
 
@@ -216,7 +171,7 @@ def mip_release(
     B: int = 128,
     rng,
     constant=COROLLARY14_CONSTANT,
-    radius: str = "theorem9",
+    radius: Radius | str = Radius.GAMMA,
     sigma=None,
     executor: Executor | None = None,
 ) -> MIPRelease:

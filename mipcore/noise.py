@@ -26,12 +26,14 @@ import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 
 from ._validate import check_range, scalar_or_array
-from .bounds import epsilon_from_eta
+from .bounds import epsilon_from_eta, eta_from_epsilon
 
 __all__ = [
     "COROLLARY14_CONSTANT",
     "THEOREM9_CONSTANT",
     "Crossover",
+    "certified_eta_dp",
+    "certified_eta_mip",
     "crossover_etas",
     "dp_laplace_scale",
     "mip_noise_multiplier",
@@ -231,3 +233,42 @@ def crossover_etas(sigma, sensitivity, M=2, constant=COROLLARY14_CONSTANT) -> Cr
         eta_of(y_min),
         best_ratio,
     )
+
+
+def certified_eta_mip(scale, sigma, M=2, constant=COROLLARY14_CONSTANT):
+    r"""η certified by Theorem 9 / Corollary 14 for Laplace noise of scale ``scale``.
+
+    Theorem 9 certifies η-MIP for noise of scale ``b = c σ`` with ``c = (constant/η)^(1+2/M)``
+    (:func:`mip_noise_scale`); solving for η:
+
+    .. math:: \eta_{\mathrm{MIP}}(b) = \min\Bigl(\tfrac12,\ \text{constant}\cdot
+              (\sigma/b)^{M/(M+2)}\Bigr).
+
+    Parameters
+    ----------
+    scale : ``b > 0`` (float or array). sigma : ``σ >= 0``, ``σ^M >= E|𝒜 − E𝒜|^M``.
+    M : ``M > 0`` (``>= 2`` for constant 6.16). constant : 6.16 (Corollary 14) or 7.5 (Theorem 9).
+    """
+    b = check_range("scale", scale, 0.0, math.inf, lo_open=True, hi_open=True)
+    s = check_range("sigma", sigma, 0.0, math.inf, hi_open=True)
+    m, const = _check_m_constant(M, constant)
+    with np.errstate(divide="ignore"):
+        eta = const * np.exp((m / (m + 2.0)) * (np.log(s) - np.log(b)))
+    eta = np.minimum(0.5, eta)
+    return scalar_or_array(eta, scale, sigma, M, constant)
+
+
+def certified_eta_dp(scale, sensitivity):
+    r"""η certified by pure DP and Theorem 4 for Laplace noise of scale ``scale``.
+
+    The Laplace mechanism with L1 sensitivity Δ is ``ε = Δ/b``-DP, and Theorem 4 gives
+    ``η = tanh(ε/2)/2`` (:func:`mipcore.bounds.eta_from_epsilon`).
+
+    Parameters
+    ----------
+    scale : ``b > 0``. sensitivity : ``Δ >= 0``.
+    """
+    b = check_range("scale", scale, 0.0, math.inf, lo_open=True, hi_open=True)
+    d = check_range("sensitivity", sensitivity, 0.0, math.inf, hi_open=True)
+    eta = np.asarray(eta_from_epsilon(d / b))
+    return scalar_or_array(eta, scale, sensitivity)

@@ -62,7 +62,7 @@ import math
 import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cmp_to_key, lru_cache
+from functools import cmp_to_key
 
 from mpmath import libmp
 from mpmath.ctx_iv import MPIntervalContext
@@ -270,7 +270,6 @@ def sigma(n: int, M: int = 2) -> float:
     return output_moments(n, M).sigma
 
 
-@lru_cache(maxsize=2048)
 def _output_moments(n: int, M: int, rtol: float, max_nodes: int) -> Prop11Moments:
     k = n // 2
     total = math.comb(n, k)
@@ -325,6 +324,15 @@ class _Arith:
 
     def __init__(self, prec: int):
         self.prec = prec
+        # (j, r) -> _node_l_moments(j, r, prec): the branch and bound asks for the same few
+        # hundred pairs thousands of times; remembered for this one computation only.
+        self.l_memo: dict[tuple[int, int], tuple] = {}
+
+    def l_moments(self, j: int, r: int) -> tuple:
+        got = self.l_memo.get((j, r))
+        if got is None:
+            got = self.l_memo[(j, r)] = _node_l_moments(j, r, self.prec)
+        return got
 
     # scalar operations with an explicit direction: "d" = towards -inf, "u" = towards +inf
     def add(self, a, b, d):
@@ -436,7 +444,7 @@ def _node_mean(ar: _Arith, node: _Node, sqrt_p):
     s_min, s_max = _sum_bounds(ar, node, sqrt_p)
     if r == 0 or r == j:  # a single subset
         return ar.div(_ONE, s_min[1], "d"), ar.div(_ONE, s_min[0], "u")
-    mean_l, (v_lo, v_hi), _ = _node_l_moments(j, r, ar.prec)
+    mean_l, (v_lo, v_hi), _ = ar.l_moments(j, r)
     c = from_int(node.offset)
     if node.with_a:
         m_lo = ar.add(ar.add(c, sqrt_p[0], "d"), mean_l[0], "d")
@@ -485,7 +493,7 @@ def _node_moment(ar: _Arith, node: _Node, sqrt_p, mean, M: int):
     else:  # the node straddles 1/S = mean: crude range
         lo, hi = ar.ipow_abs(diff, M)
         return ar.mul(lo, cnt, "d"), ar.mul(hi, cnt, "u")
-    mean_l, _, half_var = _node_l_moments(j, r, ar.prec)
+    mean_l, _, half_var = ar.l_moments(j, r)
     c = from_int(node.offset)
     base = sqrt_p if node.with_a else (fzero, fzero)
     m = (
@@ -528,7 +536,6 @@ def _node_moment(ar: _Arith, node: _Node, sqrt_p, mean, M: int):
     return ar.mul(lo, cnt, "d"), ar.mul(hi, cnt, "u")
 
 
-@lru_cache(maxsize=100_000)
 def _node_l_moments(j: int, r: int, prec: int):
     """Mean and variance of L = sum of a uniform r-subset of {2^0, ..., 2^(j-1)}, 0 < r < j.
 

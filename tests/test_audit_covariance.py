@@ -17,17 +17,17 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mipcore.attacks import (
+from mipcore.bounds import eta_from_epsilon
+from mipcore.canary_audit import (
     AUDIT_MC_SAMPLES,
     COVARIANCE_AUDIT_LR,
     COVARIANCE_AUDIT_T,
-    NoiseLaw,
     covariance_audit_records,
-    optimal_attack,
     run_canary_audit,
 )
-from mipcore.bounds import eta_from_epsilon
-from mipcore.covariance import gd_closed_form, gd_iterate, make_sigma, sample_data
+from mipcore.covariance_gd import gd_closed_form, gd_iterate, make_sigma, sample_data
+from mipcore.noise_laws import NoiseLaw
+from mipcore.optimal_attack import optimal_attack
 
 
 def _release(records: np.ndarray, half) -> np.ndarray:
@@ -189,7 +189,7 @@ def test_epsilon_calibrates_laplace_to_l1_and_gaussian_to_l2():
 def test_mip_noise_is_theorem9_with_the_exact_sigmas():
     a = run_canary_audit(200, mechanism="covariance", noise="mip", eta=0.15, exact=False, rng=0)
     assert a.noise == NoiseLaw.mip(0.15, np.asarray(a.sigma))
-    assert a.noise.kind == "theorem9" and len(a.noise.sigma) == 4 and a.noise.M == 2.0
+    assert a.noise.kind == "mip" and len(a.noise.sigma) == 4 and a.noise.M == 2.0
 
 
 # --------------------------------------------------------------------------- attacker vs certificates
@@ -260,7 +260,7 @@ def test_noiseless_covariance_lr_scores_use_the_atoms():
 
 def test_sample_nd_draws_the_stated_laws():
     """Laplace/Gaussian per coordinate; Theorem 9: ||z||_{σ,2} ~ Gamma(d, c) (KS, 20 000 draws, α = 1e-4)."""
-    from mipcore.mechanism import sigma_norm
+    from mipcore.noise_laws import sigma_norm
 
     rng = np.random.default_rng(8)
     lap = NoiseLaw.laplace(2.0).sample_nd(20_000, 3, rng)

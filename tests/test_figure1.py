@@ -24,7 +24,8 @@ import pandas as pd
 import pytest
 from scipy.optimize import brentq
 
-from mipcore import figure1, prop11
+from mipcore import prop11
+from mipcore.lessons import figure1
 from mipcore.noise import COROLLARY14_CONSTANT, dp_laplace_scale, mip_noise_scale
 
 MP = mpmath.mp.clone()

@@ -21,7 +21,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from mipcore.attacks import optimal_attack, optimal_attack_accuracy_discrete
 from mipcore.bounds import eta_from_epsilon
 from mipcore.mace import (
     GAUSSIAN_KERNEL_MU,
@@ -35,6 +34,7 @@ from mipcore.mace import (
     lemma6_quantile,
     privacy_loss,
 )
+from mipcore.optimal_attack import optimal_attack, optimal_attack_accuracy_discrete
 
 MU = 1.0
 

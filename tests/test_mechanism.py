@@ -37,17 +37,17 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from mipcore._validate import as_generator
 from mipcore.mechanism import (
     RADIUS_VARIANTS,
     MIPRelease,
-    as_generator,
     estimate_sigma,
     mip_release,
     random_half,
     sample_noise,
-    sigma_norm,
 )
 from mipcore.noise import COROLLARY14_CONSTANT, THEOREM9_CONSTANT
+from mipcore.noise_laws import sigma_norm
 
 ALPHA = 1e-4
 N = 100_000
@@ -146,7 +146,7 @@ def test_d2_density_is_a_function_of_the_norm_only():
 @pytest.mark.parametrize(
     "radius, mean_factor, sd_factor",
     [
-        ("theorem9", 2.0, math.sqrt(2.0)),  # Gamma(2, c): mean 2c, sd sqrt(2) c
+        ("gamma", 2.0, math.sqrt(2.0)),  # Gamma(2, c): mean 2c, sd sqrt(2) c
         ("as_printed", 1.0, 1.0),  # |Laplace(c)| = Exp(c): mean c, sd c
     ],
 )

@@ -132,8 +132,8 @@ def test_invalid_url_warns_and_uses_default():
     ],
 )
 def test_covariance_release_shows_monte_carlo_optimum_beside_the_bounds(noise, params, cert):
-    from mipcore.attacks import run_canary_audit
-    from mipcore.audit_view import COV_CANARY, COV_DIM, N_RECORDS
+    from mipcore.canary_audit import run_canary_audit
+    from mipcore.lessons.audit import COV_CANARY, COV_DIM, N_RECORDS
 
     at = load(mech="covariance", noise=noise, **params)
     assert_clean(at)

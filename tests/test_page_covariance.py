@@ -3,7 +3,7 @@
 The page is run standalone (``AppTest.from_file`` on the page script) on small configs
 given through the URL, as a shared link would (``size=4000&R=2``, i.e. n = 4000 and
 R = 2: about a second per run), plus once through ``app.py`` when the page is registered
-there. The verdicts are recomputed here with :func:`mipcore.covariance.paper_claims` on
+there. The verdicts are recomputed here with :func:`mipcore.lessons.figure2.paper_claims` on
 the same configuration, not copied from the page.
 """
 
@@ -17,7 +17,7 @@ import pagetools
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from mipcore import covariance as cv
+from mipcore.lessons import figure2 as cv
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "app_pages/covariance.py"

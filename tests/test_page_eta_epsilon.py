@@ -230,16 +230,6 @@ def test_roc_chart_table_is_what_the_figure_draws_with_exact_kinks():
         assert (by_name["(ε, δ)-DP (Kairouz et al.)"].fill == "tozeroy") is not log_axes
 
 
-def test_chart_functions_are_memoised_per_setting():
-    fig, table = bounds_figs.eta_epsilon_chart(2.5, 0.0)
-    again = bounds_figs.eta_epsilon_chart(2.5, 0.0)
-    assert again[0] is fig and again[1] is table
-    assert bounds_figs.eta_epsilon_chart(2.6, 0.0)[0] is not fig
-    r = bounds_figs.roc_chart(2.5, 0.0, log_axes=True, title="t")
-    assert bounds_figs.roc_chart(2.5, 0.0, log_axes=True, title="t")[0] is r[0]
-    assert bounds_figs.roc_chart(2.5, 0.0, log_axes=False, title="t")[0] is not r[0]
-
-
 def test_memoised_figures_serialise_like_plain_figures_and_hand_out_copies():
     for fig, _ in (
         bounds_figs.eta_epsilon_chart(0.8, 1e-5),

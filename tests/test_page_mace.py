@@ -1,6 +1,6 @@
 """AppTest for the page "Estimate leakage from samples (MACE)" (app_pages/mace.py), run standalone.
 
-The expected true advantage comes from :mod:`mipcore.mace_truth` (itself checked against
+The expected true advantage comes from :mod:`mipcore.lessons.mace_synthetic` (itself checked against
 numerical integration in ``tests/test_mace_truth.py``), not from the page's output.
 """
 
@@ -11,8 +11,9 @@ import pytest
 from pagetools import metric, snapshot
 from streamlit.testing.v1 import AppTest
 
-from mipcore import mace, mace_truth
-from mipcore.text import fmt_num
+from mipcore import mace
+from mipcore.lessons import mace_synthetic
+from mipcore.plots.formatting import fmt_num
 
 PAGE = "app_pages/mace.py"
 
@@ -41,10 +42,12 @@ def test_loads_with_charts_and_downloads(default_page):
 
 def test_true_advantage_matches_mace_truth(default_page):
     assert metric(default_page, "true advantage") == fmt_num(
-        mace_truth.true_advantage("normal", 1.0, 0.5)
+        mace_synthetic.true_advantage("normal", 1.0, 0.5)
     )
     at = load(shape="mixture", sep="2.5", p="0.3", eps="0.5")
-    assert metric(at, "true advantage") == fmt_num(mace_truth.true_advantage("mixture", 2.5, 0.3))
+    assert metric(at, "true advantage") == fmt_num(
+        mace_synthetic.true_advantage("mixture", 2.5, 0.3)
+    )
     assert metric(at, "tanh bound") == fmt_num(mace.dp_privacy_loss_bound(0.5, 0.3))
     assert_clean(at)
 
@@ -74,7 +77,9 @@ def test_widget_interaction_changes_output(default_page):
     at.selectbox(key="shape").set_value("laplace").run()
     assert not at.exception
     assert snapshot(at) != before
-    assert metric(at, "true advantage") == fmt_num(mace_truth.true_advantage("laplace", 1.0, 0.5))
+    assert metric(at, "true advantage") == fmt_num(
+        mace_synthetic.true_advantage("laplace", 1.0, 0.5)
+    )
 
 
 @pytest.mark.parametrize(

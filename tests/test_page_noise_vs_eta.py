@@ -2,7 +2,7 @@
 app_pages/_noise_vs_eta_page.py).
 
 The verdicts on the paper's claims are recomputed here with
-:func:`mipcore.figure1.paper_claims`, not copied from the page.
+:func:`mipcore.lessons.figure1.paper_claims`, not copied from the page.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pagetools
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from mipcore import figure1
+from mipcore.lessons import figure1
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/noise_vs_eta.py"

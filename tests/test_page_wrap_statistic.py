@@ -19,7 +19,7 @@ from pagetools import metric, texts
 from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num
-from mipcore import wrap
+from mipcore.lessons import statistic_release as wrap
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "app_pages/wrap_statistic.py"
@@ -31,7 +31,7 @@ DEFAULTS = dict(
     stat="mean",
     eta=0.2,
     M=2,
-    radius="theorem9",
+    radius="gamma",
     B=64,
     seed=0,
     widen=1.0,
@@ -265,7 +265,7 @@ def test_url_sets_every_control():
         ("eta", "abc"),
         ("M", "9"),
         ("stat", "median"),
-        ("radius", "gamma"),
+        ("radius", "poisson"),
         ("B", "20"),
         ("B", "1000"),
         ("n", "10"),

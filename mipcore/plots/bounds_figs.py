@@ -22,7 +22,6 @@ several times faster, since Plotly validates every incremental update property b
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 
@@ -341,7 +340,6 @@ def _roc_spec(fpr, *, tpr_dp, tpr_mip, tpr_mip_printed, touch, log_axes, title, 
 # ------------------------------------------------------------------ charts for one setting
 
 
-@functools.lru_cache(maxsize=64)
 def eta_epsilon_chart(
     epsilon: float,
     delta: float,
@@ -359,7 +357,7 @@ def eta_epsilon_chart(
 
     Returns ``(figure, table)``; the table has one row per drawn point of the exact
     curves and of the approximation (columns ``curve, delta, epsilon, eta,
-    attacker_accuracy``). Memoised per input: do not modify the returned objects.
+    attacker_accuracy``).
     """
     epsilon, delta = float(epsilon), float(delta)
     eta = float(eta_from_epsilon(epsilon, delta))
@@ -399,7 +397,6 @@ def eta_epsilon_chart(
     return fig, table
 
 
-@functools.lru_cache(maxsize=64)
 def roc_chart(
     epsilon: float,
     delta: float,

@@ -5,11 +5,11 @@ Source: ``000_ece03c98c31c7b12.txt`` Section 5.2 (Figure 2 and its caption).
 Two kinds of headless builders (no Streamlit), both taking results, never widgets:
 
 * **the figure** -- :func:`error_figure` draws rows of the summary table of
-  :func:`mipcore.covariance.summarize` (columns ``label, method, eta, mean, sem, runs``);
+  :func:`mipcore.lessons.figure2.summarize` (columns ``label, method, eta, mean, sem, runs``);
   :func:`zoom_frame` only selects rows (a range of eta and a set of curves), so a figure
   shows exactly the rows handed to it and the page can offer those same rows as CSV;
 * **the reading** -- :func:`reading` turns a run's results into the verdict table (from
-  :func:`mipcore.covariance.paper_claims`) and the sentences that explain them (how much of
+  :func:`mipcore.lessons.figure2.paper_claims`) and the sentences that explain them (how much of
   DP-SGD's error is clipping bias, how MIP's noise scales with eta, the factor between the
   two radius variants). Every number in them is computed from the results handed in.
 
@@ -29,9 +29,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..covariance import dp_label, mip_label, mip_label_parts
+from ..lessons.figure2 import dp_label, mip_label, mip_label_parts
 from ..noise import mip_noise_multiplier
-from ..text import fmt_num
+from .formatting import fmt_num
 
 __all__ = [
     "LOG_BAND_FLOOR",
@@ -81,9 +81,9 @@ _LEGEND = dict(
 
 
 def _mip_parts(label: str) -> tuple[int, bool] | None:
-    """(M, is_gamma_radius) of a MIP curve label (:func:`mipcore.covariance.mip_label`)."""
+    """(M, is_gamma_radius) of a MIP curve label (:func:`mipcore.lessons.figure2.mip_label`)."""
     parts = mip_label_parts(label)
-    return None if parts is None else (parts[0], parts[1] == "theorem9")
+    return None if parts is None else (parts[0], parts[1] == "gamma")
 
 
 def curve_order(labels: Iterable[str]) -> list[str]:
@@ -173,7 +173,7 @@ def error_figure(
 
     Parameters
     ----------
-    frame : rows of :func:`mipcore.covariance.summarize` (``label, eta, mean, sem, runs``),
+    frame : rows of :func:`mipcore.lessons.figure2.summarize` (``label, eta, mean, sem, runs``),
         typically from :func:`zoom_frame`. Every label becomes one line; Raw is drawn as a
         line without a band (its SEM over runs is tiny next to the private curves).
     log_y : logarithmic y-axis (errors span orders of magnitude). Bands whose lower edge is
@@ -265,7 +265,7 @@ def error_figure(
 
 # =========================================================================== the reading
 RADIUS_NAMES = {
-    "theorem9": "the correct Gamma(d², c) radius of Theorem 9",
+    "gamma": "the correct Gamma(d², c) radius of Theorem 9",
     "as_printed": "the printed Laplace(c) radius",
 }
 _CLIP_PHRASE = {
@@ -291,7 +291,7 @@ def _curve(summary: pd.DataFrame, label: str) -> pd.Series:
 
 
 def verdict_table(verdicts) -> pd.DataFrame:
-    """One row per :class:`mipcore.covariance.Verdict`: ✅/❌, claim, variant, evidence.
+    """One row per :class:`mipcore.lessons.figure2.Verdict`: ✅/❌, claim, variant, evidence.
 
     The verdict column reads "✅ holds" / "❌ fails": the word carries it where a font has
     no emoji.
@@ -360,7 +360,7 @@ def _mip_text(cfg, summary, raw: float) -> str:
     """MIP's noise scale against eta, and the n that would bring it below 1 at eta ~ 0.2."""
     if not cfg.radii:
         return ""
-    radius = "theorem9" if "theorem9" in cfg.radii else cfg.radii[0]
+    radius = "gamma" if "gamma" in cfg.radii else cfg.radii[0]
     etas = np.asarray(cfg.etas, dtype=float)
     lo, hi = float(etas.min()), float(etas.max())
     ref = float(etas[np.argmin(np.abs(etas - REF_ETA))])
@@ -414,7 +414,7 @@ def _radius_text(cfg, summary, raw: float) -> str:
     p = cfg.d * cfg.d
     ratios, per_M = [], []
     for M in cfg.Ms:
-        g = _curve(summary, mip_label(M, "theorem9"))
+        g = _curve(summary, mip_label(M, "gamma"))
         lap = _curve(summary, mip_label(M, "as_printed"))
         both = (g > 10 * raw) & (lap > 10 * raw)  # where the noise dominates the error
         if both.any():
@@ -455,10 +455,10 @@ def reading(
 
     Parameters
     ----------
-    cfg : the :class:`mipcore.covariance.ExperimentConfig` that produced ``results``.
-    summary : :func:`mipcore.covariance.summarize` of ``results``.
-    results : the tidy table of :func:`mipcore.covariance.run_experiment`.
-    verdicts : :func:`mipcore.covariance.paper_claims` on ``summary``.
+    cfg : the :class:`mipcore.lessons.figure2.ExperimentConfig` that produced ``results``.
+    summary : :func:`mipcore.lessons.figure2.summarize` of ``results``.
+    results : the tidy table of :func:`mipcore.lessons.figure2.run_experiment`.
+    verdicts : :func:`mipcore.lessons.figure2.paper_claims` on ``summary``.
     sigma_norm : ``||Sigma||_F`` of the run's ground truth (for the size of DP-SGD's noise).
     """
     raw = float(_curve(summary, "Raw").iloc[0])

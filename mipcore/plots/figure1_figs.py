@@ -2,9 +2,9 @@
 
 Source: ``000_ece03c98c31c7b12.txt`` Section 5.1 (Figure 1 and its caption).
 
-The builders take the long table of :func:`mipcore.figure1.noise_curves` (columns
+The builders take the long table of :func:`mipcore.lessons.figure1.noise_curves` (columns
 ``n, eta, method, noise_scale, sigma, sensitivity``) and points computed by
-:mod:`mipcore.noise` / :mod:`mipcore.figure1`, and return a
+:mod:`mipcore.noise` / :mod:`mipcore.lessons.figure1`, and return a
 :class:`plotly.graph_objects.Figure`. They compute none of the mathematics: the
 only arithmetic here is reshaping (:func:`ratio_frame` divides the two columns the
 figure shows) and choosing axis ranges, so a figure always shows exactly the data
@@ -70,7 +70,7 @@ def ratio_frame(curves: pd.DataFrame) -> pd.DataFrame:
 
 
 def _ratio_frame_paired(curves: pd.DataFrame) -> pd.DataFrame | None:
-    """:func:`ratio_frame` without a pivot, for the tables :func:`mipcore.figure1.noise_curves`
+    """:func:`ratio_frame` without a pivot, for the tables :func:`mipcore.lessons.figure1.noise_curves`
     makes: the MIP and the DP rows pair up one to one in the same (n, eta) order, sorted and
     without repeats or NaN. Returns None for any other table (the pivot handles it)."""
     method = curves["method"].to_numpy()
@@ -220,7 +220,7 @@ def noise_figure(
 
     Parameters
     ----------
-    curves : the table of :func:`mipcore.figure1.noise_curves`.
+    curves : the table of :func:`mipcore.lessons.figure1.noise_curves`.
     crossings : points where the MIP and DP curves of an n cross (marked as diamonds).
     log_x, log_y : logarithmic axes.
     y_top : if given, the y-axis stops there (the paper-like cap); DP curves entirely

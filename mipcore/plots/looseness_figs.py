@@ -2,7 +2,7 @@
 
 Source: ``000_ece03c98c31c7b12.txt`` (Theorems 4, 5, 9, Corollary 14, Proposition 11) and
 ``003_acb39d252537c5b2.txt`` (Theorem 5, arXiv version). Builders take DataFrames computed by
-:mod:`mipcore.looseness` / :mod:`mipcore.attacks` and return a Plotly figure, built in one
+:mod:`mipcore.lessons.certificate_gap` / :mod:`mipcore.prop11_attack` and return a Plotly figure, built in one
 ``go.Figure(data=[dict, ...], layout=dict)`` call. No Streamlit here.
 """
 

@@ -1,7 +1,7 @@
 """Figures for the MACE page: estimating membership leakage from samples (``004``).
 
 Source: ``004_fccc9ab652da6648.txt`` (Liu et al., AAAI 2021), Algorithm 1, Lemmas 5–7 and
-Theorem 1, as implemented in :mod:`mipcore.mace`; ground truth from :mod:`mipcore.mace_truth`.
+Theorem 1, as implemented in :mod:`mipcore.mace`; ground truth from :mod:`mipcore.lessons.mace_synthetic`.
 
 Every builder takes numbers and arrays already computed by mipcore and returns
 ``(figure, table)``: a :class:`plotly.graph_objects.Figure` built in one constructor call

@@ -1,7 +1,7 @@
 """Figures for "Wrap your own statistic": Algorithm 1 (MIP) beside the DP Laplace mechanism.
 
 Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Algorithm 1, Corollary 10) and the
-Laplace mechanism; the numbers come from :func:`mipcore.wrap.wrap_statistic`.
+Laplace mechanism; the numbers come from :func:`mipcore.lessons.statistic_release.wrap_statistic`.
 
 The ``*_frame`` helpers turn results into plain tables (the same tables a page offers
 as CSV); the ``*_figure`` builders draw exactly those tables and compute nothing of

@@ -48,10 +48,11 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from ._validate import check_int, check_range
-from .bounds import epsilon_from_eta
-from .mechanism import RADIUS_VARIANTS, as_generator, sample_noise
-from .noise import COROLLARY14_CONSTANT, mip_noise_multiplier
+from .._validate import as_generator, check_int, check_range
+from ..bounds import epsilon_from_eta
+from ..covariance_gd import gd_closed_form, make_sigma, outer_products, sample_data
+from ..mechanism import RADIUS_VARIANTS, sample_noise
+from ..noise import COROLLARY14_CONSTANT, mip_noise_multiplier
 
 __all__ = [
     "CALIBRATIONS",
@@ -63,17 +64,12 @@ __all__ = [
     "dp_label",
     "dp_noise_multiplier",
     "dpsgd",
-    "gd_closed_form",
-    "gd_iterate",
     "gdp_eta",
     "half_split_grams",
-    "make_sigma",
     "mip_label",
     "mip_label_parts",
-    "outer_products",
     "paper_claims",
     "run_experiment",
-    "sample_data",
     "summarize",
 ]
 
@@ -149,42 +145,6 @@ PRESETS = {
 
 
 # --------------------------------------------------------------------------- data and base algorithm
-
-
-def make_sigma(d: int, seed: int) -> np.ndarray:
-    """The ground-truth covariance: ``sklearn.datasets.make_spd_matrix(d, random_state=seed)``."""
-    from sklearn.datasets import make_spd_matrix
-
-    d = check_int("d", d, 1, 1000)
-    seed = check_int("seed", seed, 0, 2**32 - 1)
-    return make_spd_matrix(d, random_state=seed)
-
-
-def sample_data(sigma: np.ndarray, n: int, rng) -> np.ndarray:
-    """n rows ``x_i ~ N(0, sigma)`` (through the Cholesky factor)."""
-    n = check_int("n", n, 1)
-    gen = as_generator(rng)
-    chol = np.linalg.cholesky(sigma)
-    return gen.standard_normal((n, sigma.shape[0])) @ chol.T
-
-
-def gd_closed_form(S: np.ndarray, T: int, lr: float) -> np.ndarray:
-    """GD on ``||A - S||_F^2`` from A = 0: ``A_T = (1 - (1 - 2 lr)^T) S``."""
-    return (1.0 - (1.0 - 2.0 * lr) ** T) * S
-
-
-def gd_iterate(S: np.ndarray, T: int, lr: float) -> np.ndarray:
-    """The same GD run step by step (reference for the closed form)."""
-    A = np.zeros_like(S)
-    for _ in range(T):
-        A = A - lr * 2.0 * (A - S)
-    return A
-
-
-def outer_products(X: np.ndarray) -> np.ndarray:
-    """Row-wise ``vec(x x^T)``: shape (n, d^2)."""
-    n, d = X.shape
-    return (X[:, :, None] * X[:, None, :]).reshape(n, d * d)
 
 
 def half_split_grams(P: np.ndarray, B: int, rng, chunk: int = 16) -> np.ndarray:
@@ -475,7 +435,7 @@ def run_experiment(
     return pd.DataFrame(rows)
 
 
-_RADIUS_LABEL = {"theorem9": "Gamma radius, Thm 9", "as_printed": "Laplace radius, as printed"}
+_RADIUS_LABEL = {"gamma": "Gamma radius, Thm 9", "as_printed": "Laplace radius, as printed"}
 _MIP_LABEL = re.compile(r"MIP M=(\d+) \((.+)\)")
 
 
@@ -553,7 +513,7 @@ def paper_claims(
         return c.sort_index()
 
     verdicts: list[Verdict] = []
-    rad_name = {"theorem9": "Gamma radius (Theorem 9)", "as_printed": "Laplace radius (as printed)"}
+    rad_name = {"gamma": "Gamma radius (Theorem 9)", "as_printed": "Laplace radius (as printed)"}
     for radius in radii:
         mip = {M: curve(mip_label(M, radius)) for M in Ms}
         for cal in calibrations:

@@ -5,7 +5,7 @@ Source: ``000_ece03c98c31c7b12.txt`` -- Theorem 4 (DP ⇒ MIP), Theorem 9 / Coro
 
 For the Proposition 11 mechanism 𝒜 plus Laplace noise of scale b, three numbers:
 
-* the **exact** η (:func:`mipcore.attacks.prop11_true_eta`, full enumeration, exact to ~1e-13);
+* the **exact** η (:func:`mipcore.prop11_attack.prop11_true_eta`, full enumeration, exact to ~1e-13);
 * the η that **Theorem 9 / Corollary 14 certifies** for that b: inverting
   ``b = (constant/η)^(1+2/M) σ`` (:func:`mipcore.noise.mip_noise_scale`) gives
   ``η = constant · (σ/b)^(M/(M+2))``, capped at 1/2 (:func:`certified_eta_mip`);
@@ -28,21 +28,17 @@ This module is pure Python (no Streamlit).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
-from ._validate import check_int, check_range, scalar_or_array
-from .attacks import prop11_true_eta
-from .bounds import eta_from_epsilon
-from .noise import COROLLARY14_CONSTANT, _check_m_constant
+from .._validate import check_int, check_range
+from ..noise import COROLLARY14_CONSTANT, certified_eta_dp, certified_eta_mip
+from ..prop11_attack import prop11_true_eta
 
 __all__ = [
     "LOOSENESS_N_MAX",
     "SUFFICIENT_RTOL",
-    "certified_eta_dp",
-    "certified_eta_mip",
     "demanded_scales",
     "eta_curves",
     "prop11_constants",
@@ -53,60 +49,19 @@ LOOSENESS_N_MAX = 16  # exact enumeration stays below ~0.05 s per noise scale
 SUFFICIENT_RTOL = 1e-4  # relative width of the final bisection bracket on the scale
 
 
-def certified_eta_mip(scale, sigma, M=2, constant=COROLLARY14_CONSTANT):
-    r"""η certified by Theorem 9 / Corollary 14 for Laplace noise of scale ``scale``.
-
-    Theorem 9 certifies η-MIP for noise of scale ``b = c σ`` with ``c = (constant/η)^(1+2/M)``
-    (:func:`mipcore.noise.mip_noise_scale`); solving for η:
-
-    .. math:: \eta_{\mathrm{MIP}}(b) = \min\Bigl(\tfrac12,\ \text{constant}\cdot
-              (\sigma/b)^{M/(M+2)}\Bigr).
-
-    Parameters
-    ----------
-    scale : ``b > 0`` (float or array). sigma : ``σ >= 0``, ``σ^M >= E|𝒜 − E𝒜|^M``.
-    M : ``M > 0`` (``>= 2`` for constant 6.16). constant : 6.16 (Corollary 14) or 7.5 (Theorem 9).
-    """
-    b = check_range("scale", scale, 0.0, math.inf, lo_open=True, hi_open=True)
-    s = check_range("sigma", sigma, 0.0, math.inf, hi_open=True)
-    m, const = _check_m_constant(M, constant)
-    with np.errstate(divide="ignore"):
-        eta = const * np.exp((m / (m + 2.0)) * (np.log(s) - np.log(b)))
-    eta = np.minimum(0.5, eta)
-    return scalar_or_array(eta, scale, sigma, M, constant)
-
-
-def certified_eta_dp(scale, sensitivity):
-    r"""η certified by pure DP and Theorem 4 for Laplace noise of scale ``scale``.
-
-    The Laplace mechanism with L1 sensitivity Δ is ``ε = Δ/b``-DP, and Theorem 4 gives
-    ``η = tanh(ε/2)/2`` (:func:`mipcore.bounds.eta_from_epsilon`).
-
-    Parameters
-    ----------
-    scale : ``b > 0``. sensitivity : ``Δ >= 0``.
-    """
-    b = check_range("scale", scale, 0.0, math.inf, lo_open=True, hi_open=True)
-    d = check_range("sensitivity", sensitivity, 0.0, math.inf, hi_open=True)
-    eta = np.asarray(eta_from_epsilon(d / b))
-    return scalar_or_array(eta, scale, sensitivity)
-
-
 def _check_n(n) -> int:
     return check_int("n", n, 4, LOOSENESS_N_MAX, even=True)
 
 
-@lru_cache(maxsize=64)
 def prop11_constants(n: int, M: int = 2) -> tuple[float, float]:
     """``(σ_M, Δ)`` of the Proposition 11 mechanism: certified moment bound and exact sensitivity."""
-    from .prop11 import output_moments, sensitivity
+    from ..prop11 import output_moments, sensitivity
 
     n = _check_n(n)
     M = check_int("M", M, 2, 16)
     return float(output_moments(n, M).sigma), float(sensitivity(n))
 
 
-@lru_cache(maxsize=256)
 def _exact(n: int, b: float) -> float:
     return float(prop11_true_eta(n, b, "laplace"))
 
@@ -116,7 +71,7 @@ def sufficient_scale(
 ) -> float:
     r"""Smallest Laplace scale b whose exact η (Proposition 11 mechanism) is ``<= target_eta``.
 
-    Bisection in ``log b`` on :func:`mipcore.attacks.prop11_true_eta`, which is non-increasing
+    Bisection in ``log b`` on :func:`mipcore.prop11_attack.prop11_true_eta`, which is non-increasing
     in b (module docstring). The upper end starts at the DP demand ``Δ/ε(η)`` (Theorem 4
     certifies it, so its exact η is below the target); the lower end is divided by 10 until
     the exact η exceeds the target. Returned is the upper end ``hi`` of a final bracket
@@ -138,7 +93,6 @@ def sufficient_scale(
     return _sufficient(n, t, rtol)
 
 
-@lru_cache(maxsize=256)
 def _sufficient(n: int, t: float, rtol: float) -> float:
     _, delta = prop11_constants(n, 2)
     hi = delta / math.log((1 + 2 * t) / (1 - 2 * t))
@@ -166,7 +120,7 @@ def demanded_scales(
     (Theorem 4: ``Δ/log((1+2η)/(1−2η))``), ``sufficient`` (:func:`sufficient_scale`) and
     ``exact_at_mip``/``exact_at_dp``/``exact_at_sufficient`` (exact η at those scales).
     """
-    from .noise import dp_laplace_scale, mip_noise_scale
+    from ..noise import dp_laplace_scale, mip_noise_scale
 
     n = _check_n(n)
     t = float(check_range("target_eta", target_eta, 0.0, 0.5, lo_open=True, hi_open=True))

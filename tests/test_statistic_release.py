@@ -1,4 +1,4 @@
-"""Tests for mipcore.wrap: defensive CSV parsing, DP sensitivities, MIP beside DP on one statistic.
+"""Tests for mipcore.lessons.statistic_release: defensive CSV parsing, DP sensitivities, MIP beside DP on one statistic.
 
 Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Algorithm 1, Corollary 10) and Theorem 4
 (``epsilon = log((1 + 2 eta)/(1 - 2 eta))`` at delta = 0); the Laplace mechanism.
@@ -20,8 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mipcore.mechanism import mip_release
-from mipcore.wrap import (
+from mipcore.lessons.statistic_release import (
     MAX_UPLOAD_BYTES,
     STATISTICS,
     ParsedTable,
@@ -31,6 +30,7 @@ from mipcore.wrap import (
     statistic,
     wrap_statistic,
 )
+from mipcore.mechanism import mip_release
 
 
 def _csv(header: str, rows) -> bytes:
@@ -362,9 +362,9 @@ def test_repeat_noise_has_the_release_laws():
     DP rows Laplace(scale); sigma = 0 coordinates stay noise-free; no DP rows for regression."""
     from scipy import stats as sps
 
-    from mipcore.mechanism import sigma_norm
+    from mipcore.lessons.statistic_release import make_dataset, repeat_noise, wrap_statistic
     from mipcore.noise import mip_noise_multiplier
-    from mipcore.wrap import make_dataset, repeat_noise, wrap_statistic
+    from mipcore.noise_laws import sigma_norm
 
     data = make_dataset("mean", 400, 3, 0)
     res = wrap_statistic(data, "mean", 0.2, rng=1, B=32)
@@ -380,7 +380,7 @@ def test_repeat_noise_has_the_release_laws():
         make_dataset("linear regression", 400, 3, 0), "linear regression", 0.2, rng=1, B=32
     )
     assert repeat_noise(reg, 0.2, 10, rng=0)[1] is None
-    from mipcore.wrap import WrapResult
+    from mipcore.lessons.statistic_release import WrapResult
 
     res0 = WrapResult(
         res.labels,

@@ -1,4 +1,4 @@
-"""Tests for mipcore.looseness: certified η of Theorems 9 / 4 vs the exact η of Proposition 11."""
+"""Tests for mipcore.lessons.certificate_gap: certified η of Theorems 9 / 4 vs the exact η of Proposition 11."""
 
 from __future__ import annotations
 
@@ -7,18 +7,16 @@ import math
 import numpy as np
 import pytest
 
-from mipcore.attacks import prop11_true_eta
 from mipcore.bounds import eta_from_epsilon
-from mipcore.looseness import (
+from mipcore.lessons.certificate_gap import (
     SUFFICIENT_RTOL,
-    certified_eta_dp,
-    certified_eta_mip,
     demanded_scales,
     eta_curves,
     prop11_constants,
     sufficient_scale,
 )
-from mipcore.noise import dp_laplace_scale, mip_noise_scale
+from mipcore.noise import certified_eta_dp, certified_eta_mip, dp_laplace_scale, mip_noise_scale
+from mipcore.prop11_attack import prop11_true_eta
 
 ETAS = [0.01, 0.05, 0.1, 0.2, 0.3, 0.45]
 

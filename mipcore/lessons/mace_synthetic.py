@@ -25,7 +25,7 @@ import math
 import numpy as np
 from scipy import special
 
-from ._validate import check_int, check_range
+from .._validate import check_int, check_range
 
 __all__ = ["SHAPES", "densities", "sample", "true_advantage"]
 

@@ -1,6 +1,6 @@
 """Pure-Python helpers for the "Audit a mechanism" page (no Streamlit).
 
-The page runs :func:`mipcore.attacks.run_canary_audit` in chunks (for a progress bar and
+The page runs :func:`mipcore.canary_audit.run_canary_audit` in chunks (for a progress bar and
 caching) with abstention margin 0, keeps the likelihood-ratio scores and labels, and
 re-derives everything that depends on the abstention threshold τ or the confidence level
 here, from the same scores -- so moving τ never re-runs the game.
@@ -16,14 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .attacks import (
+from ..audit_stats import (
     clopper_pearson,
     epsilon_lower_bound,
     eta_estimate,
     eta_lower_bound,
     max_certifiable_epsilon,
 )
-from .bounds import eta_from_epsilon
+from ..bounds import eta_from_epsilon
 
 __all__ = [
     "CANARY",

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._validate import check_int, check_range
-from .bounds import epsilon_from_eta
-from .mechanism import as_generator, mip_release
+from .._validate import as_generator, check_int, check_range
+from ..bounds import epsilon_from_eta
+from ..mechanism import mip_release
 
 __all__ = [
     "MAX_UPLOAD_BYTES",
@@ -258,7 +258,7 @@ def wrap_statistic(
     rng,
     lo=None,
     hi=None,
-    radius: str = "theorem9",
+    radius: str = "gamma",
 ) -> WrapResult:
     """Release a statistic of ``data`` with MIP (Algorithm 1) and with the DP Laplace mechanism.
 
@@ -311,7 +311,7 @@ def wrap_statistic(
 
 
 def repeat_noise(
-    result: WrapResult, eta: float, draws: int, *, M: int = 2, rng, radius: str = "theorem9"
+    result: WrapResult, eta: float, draws: int, *, M: int = 2, rng, radius: str = "gamma"
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Noise of ``draws`` more releases of the same statistic: ``(mip, dp)``, each ``(draws, d)``.
 
@@ -326,7 +326,7 @@ def repeat_noise(
     eta : ``0 < eta < 1/2``; draws : ``1 <= draws <= 100000``; M, radius : as in
         :func:`mipcore.mechanism.sample_noise`; rng : Generator or int seed.
     """
-    from .mechanism import sample_noise
+    from ..mechanism import sample_noise
 
     draws = check_int("draws", draws, 1, 100_000)
     gen = as_generator(rng)

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import prop11
-from ._validate import check_int, check_range
-from .noise import COROLLARY14_CONSTANT, crossover_etas, dp_laplace_scale, mip_noise_scale
+from .. import prop11
+from .._validate import check_int, check_range
+from ..noise import COROLLARY14_CONSTANT, crossover_etas, dp_laplace_scale, mip_noise_scale
 
 __all__ = [
     "PAPER_PRESET",

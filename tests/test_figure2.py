@@ -1,4 +1,4 @@
-"""Tests for mipcore.covariance: the Section 5.2 (Figure 2) synthetic-covariance experiment.
+"""Tests for mipcore.lessons.figure2 and mipcore.covariance_gd: the Section 5.2 (Figure 2) synthetic-covariance experiment.
 
 Source: ``000_ece03c98c31c7b12.txt`` Section 5.2; DP-SGD (Abadi et al. 2016); the
 Gaussian-mechanism privacy profile (Balle & Wang 2018, Theorem 8):
@@ -24,7 +24,14 @@ from scipy import stats
 from scipy.stats import norm
 
 from mipcore.bounds import epsilon_from_eta, eta_from_epsilon
-from mipcore.covariance import (
+from mipcore.covariance_gd import (
+    gd_closed_form,
+    gd_iterate,
+    make_sigma,
+    outer_products,
+    sample_data,
+)
+from mipcore.lessons.figure2 import (
     CALIBRATIONS,
     CLIP_RULES,
     ExperimentConfig,
@@ -33,15 +40,10 @@ from mipcore.covariance import (
     clip_norm,
     dp_noise_multiplier,
     dpsgd,
-    gd_closed_form,
-    gd_iterate,
     gdp_eta,
     half_split_grams,
-    make_sigma,
-    outer_products,
     paper_claims,
     run_experiment,
-    sample_data,
     summarize,
 )
 from mipcore.mechanism import RADIUS_VARIANTS
@@ -401,19 +403,19 @@ def test_run_experiment_fixed_clip_and_single_variants():
         clip_rule="fixed",
         clip_value=3.0,
         calibrations=("tight",),
-        radii=("theorem9",),
+        radii=("gamma",),
         Ms=(6,),
     )
     df = run_experiment(cfg)
     assert df["C"].dropna().eq(3.0).all()
     assert set(df["calibration"].dropna()) == {"tight"}
-    assert set(df["radius"].dropna()) == {"theorem9"}
+    assert set(df["radius"].dropna()) == {"gamma"}
     assert len(df) == 3 + 3 + 3 + 3
 
 
 def _label(r):
     if r["method"] == "MIP":
-        rad = "Gamma radius, Thm 9" if r["radius"] == "theorem9" else "Laplace radius, as printed"
+        rad = "Gamma radius, Thm 9" if r["radius"] == "gamma" else "Laplace radius, as printed"
         return f"MIP M={int(r['M'])} ({rad})"
     if r["method"] == "DP-SGD":
         return f"DP-SGD ({r['calibration']} calibration)"
@@ -458,7 +460,7 @@ def _summary(curves):
 
 def _verdicts(changes=None, Ms=(2, 4, 6)):
     curves = {k: list(v) for k, v in BASE.items()} | (changes or {})
-    return paper_claims(_summary(curves), Ms, ("theorem9",), ("paper",))
+    return paper_claims(_summary(curves), Ms, ("gamma",), ("paper",))
 
 
 def test_paper_claims_all_true_on_the_base_case():
@@ -580,7 +582,7 @@ def test_config_defaults_and_presets_are_valid():
     assert cfg.validated() is cfg
     assert cfg.B == 128 and cfg.Ms == (2, 4, 6) and cfg.d == 3  # Section 5.2's settings
     assert cfg.as_dict()["etas"] == cfg.etas
-    from mipcore.covariance import PRESETS
+    from mipcore.lessons.figure2 import PRESETS
 
     for preset in PRESETS.values():
         preset.validated()
@@ -588,15 +590,15 @@ def test_config_defaults_and_presets_are_valid():
 
 
 @pytest.mark.parametrize("M", [1, 2, 4, 6, 12])
-@pytest.mark.parametrize("radius", ["theorem9", "as_printed"])
+@pytest.mark.parametrize("radius", ["gamma", "as_printed"])
 def test_mip_label_round_trips(M, radius):
-    from mipcore.covariance import mip_label, mip_label_parts
+    from mipcore.lessons.figure2 import mip_label, mip_label_parts
 
     assert mip_label_parts(mip_label(M, radius)) == (M, radius)
 
 
 def test_other_labels_are_not_mip_labels():
-    from mipcore.covariance import dp_label, mip_label, mip_label_parts
+    from mipcore.lessons.figure2 import dp_label, mip_label, mip_label_parts
 
     for label in (
         "Raw",

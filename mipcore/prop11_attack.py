@@ -1,0 +1,152 @@
+r"""The exact MIP level of the Proposition 11 mechanism: the optimal attack, by enumeration.
+
+Proposition 11 of Izzo, Yoon, Arık and Zou, *Provable Membership Inference Privacy*, TMLR
+2024, arXiv:2211.06582 (the ``1/Σx`` construction, :mod:`mipcore.prop11`), attacked by the
+optimal attacker of Proposition 2 (:mod:`mipcore.optimal_attack`): every output over all
+``C(n, n/2)`` training halves, for each of the n target records, plus Laplace or Gaussian
+noise. Exact for small n; the certified upper bounds (Theorem 9, Theorem 4) cover every n.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import numbers
+
+import numpy as np
+
+from ._mixture_integral import _abs_integral
+from ._validate import check_int, check_range, scalar_or_array
+from .noise_laws import NoiseLaw
+
+__all__ = ["PROP11_EXACT_N_MAX", "prop11_eta_by_target", "prop11_outputs", "prop11_true_eta"]
+
+PROP11_EXACT_N_MAX = 20
+_PROP11_GAUSS_N_MAX = 16
+
+
+def prop11_outputs(n: int):
+    r"""All outputs ``𝒜(D) = 1/Σ_{x∈D} x`` of the Proposition 11 mechanism and who is in D.
+
+    Enumerates the ``C(n, k)`` subsets (k = floor(n/2)) of the dataset
+    ``{2^0, ..., 2^(n−2)} ∪ {A}`` (:func:`mipcore.prop11.dataset`), records ``0..n−2`` being
+    ``2^i`` and record ``n−1`` being A. Each sum is exact: an integer, or
+    ``sqrt(p) + m`` with an integer ``m >= 0`` (m = 0 only for the special subset D*, whose
+    output is ``sqrt(C(n, k))``). Each output is then rounded to float64 once or twice, so
+    its relative error is below ``2^-52`` (no cancellation: the integer part is formed exactly).
+
+    Parameters
+    ----------
+    n : ``4 <= n <= 20`` (enumeration).
+
+    Returns
+    -------
+    (outputs, members) : float array (C,), bool array (C, n) with ``members[j, i]`` true
+    when record i is in subset j.
+    """
+    n = check_int("n", n, 4, PROP11_EXACT_N_MAX)
+    k = n // 2
+    total = math.comb(n, k)
+    combos = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64)
+    members = np.zeros((total, n), dtype=bool)
+    members[np.arange(total)[:, None], combos] = True
+    powers = 2 ** np.arange(n - 1, dtype=np.int64)
+    int_part = members[:, : n - 1].astype(np.int64) @ powers  # exact: < 2^19
+    has_a = members[:, n - 1]
+    a_offset = -(2 ** (k - 1) - 1)
+    m = int_part + np.where(has_a, a_offset, 0)
+    sqrt_p = 1.0 / math.sqrt(total)
+    out = np.empty(total)
+    out[~has_a] = 1.0 / m[~has_a].astype(float)
+    mm = m[has_a].astype(float)
+    with np.errstate(divide="ignore"):
+        vals = np.where(mm == 0, math.sqrt(total), 1.0 / (mm + sqrt_p))
+    out[has_a] = vals
+    return out, members
+
+
+def _prop11_check(n, noise):
+    if noise not in ("laplace", "gaussian", "none"):
+        raise ValueError(f"noise={noise!r} is not one of ('laplace', 'gaussian', 'none')")
+    limit = _PROP11_GAUSS_N_MAX if noise == "gaussian" else PROP11_EXACT_N_MAX
+    if isinstance(n, numbers.Integral) and not isinstance(n, bool) and n > limit:
+        raise ValueError(
+            f"n={n} is out of range: allowed 4 <= n <= {limit} for noise={noise!r}. The exact η "
+            f"enumerates all C(n, n/2) training halves (C({n}, {n // 2}) = {math.comb(n, n // 2):,}) "
+            "for each of the n targets, which is infeasible beyond that; for larger n use the "
+            "certified upper bounds (Theorem 9: mipcore.noise, Theorem 4: mipcore.bounds)."
+        )
+    return check_int("n", n, 4, limit)
+
+
+def prop11_eta_by_target(n: int, noise_scale, noise: str = "laplace") -> np.ndarray:
+    r"""Exact η for each target record of the Proposition 11 mechanism plus noise.
+
+    Proposition 2 applied to ``𝒜(D) + Z`` with 𝒜 from :func:`prop11_outputs` and Z
+    Laplace(``noise_scale``), Gaussian(std ``noise_scale``) or no noise; the prior is
+    Definition 1's ``k/n`` (1/2 for even n), and η is the accuracy minus ``max(k/n, 1 − k/n)``.
+
+    Parameters
+    ----------
+    n : ``4 <= n <= 20`` (Laplace, none) or ``<= 16`` (Gaussian).
+    noise_scale : ``> 0`` (Laplace scale b or Gaussian std); ``0`` means no noise.
+    noise : ``"laplace"`` (default), ``"gaussian"`` or ``"none"``.
+
+    Returns
+    -------
+    eta : array (n,), entry i for record i (records ``2^0, ..., 2^(n−2)``, then A).
+
+    Notes
+    -----
+    All targets share the same C(n, k) atoms (the outputs are distinct), only the signs of
+    the weights ``±1/C(n, k)`` change; the Laplace integral is evaluated for all n targets
+    in one vectorised pass (:func:`optimal_attack` for the method and error bound).
+    """
+    n = _prop11_check(n, noise)
+    scale = float(check_range("noise_scale", noise_scale, 0.0, math.inf, hi_open=True))
+    k = n // 2
+    out, members = prop11_outputs(n)
+    total = out.size
+    pi = k / n
+    base = max(pi, 1.0 - pi)
+    order = np.argsort(out, kind="stable")
+    x = out[order]
+    W = np.where(members[order].T, 1.0, -1.0) / total  # (n, C)
+    if noise == "none" or scale == 0.0:
+        if np.unique(x).size != x.size:  # pragma: no cover - outputs are provably distinct
+            raise RuntimeError("Proposition 11 outputs collided in float64")
+        integral = np.ones(n)  # distinct outputs: Σ_m |±1|/C(n, k) = 1 exactly
+    else:
+        integral = _abs_integral(x, W, NoiseLaw(noise, scale))[0]
+    acc = np.minimum(1.0, 0.5 + 0.5 * integral)
+    return acc - base
+
+
+def prop11_true_eta(n: int, noise_scale, noise: str = "laplace"):
+    r"""The exact MIP level η of the Proposition 11 mechanism plus noise (max over targets).
+
+    ``max_{x*} (accuracy of the Proposition 2 attacker − max(k/n, 1 − k/n))`` by full
+    enumeration of the ``C(n, n/2)`` training halves (12 870 at n = 16) for each of the n
+    target records. Compare with the certified levels: Theorem 9 (``noise_scale = c σ``) and
+    Theorem 4 through the sensitivity (:mod:`mipcore.noise`), both upper bounds on this value.
+
+    Parameters
+    ----------
+    n : ``4 <= n <= 20`` for Laplace and no noise, ``4 <= n <= 16`` for Gaussian. Beyond that
+        a ``ValueError`` explains that enumeration is infeasible (C(22, 11) = 705 432 halves ×
+        22 targets); nothing approximate is substituted.
+    noise_scale : float or array, ``>= 0`` (Laplace scale / Gaussian std; 0 = no noise).
+    noise : ``"laplace"`` (default, exact), ``"gaussian"`` (certified, see
+        :func:`optimal_attack`) or ``"none"``.
+
+    Returns
+    -------
+    eta : float (or array over ``noise_scale``). Error: each output is within ``2^-52`` relative
+    of the exact ``1/Σx`` (:func:`prop11_outputs`); from those floats the Laplace value is exact
+    to ``8 (log2 C(n, k) + 4) ε_mach < 4e-14`` and the Gaussian value carries the certified
+    bound of :func:`optimal_attack` (about 1e-13).
+    """
+    n = _prop11_check(n, noise)
+    scales = check_range("noise_scale", noise_scale, 0.0, math.inf, hi_open=True)
+    flat = [float(np.max(prop11_eta_by_target(n, float(s), noise))) for s in np.ravel(scales)]
+    return scalar_or_array(np.reshape(np.array(flat), scales.shape), noise_scale)
