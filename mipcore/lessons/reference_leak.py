@@ -1,0 +1,1214 @@
+r"""The reference-data lesson: a defense that looks private on D_T can leak D_R.
+
+Kaplan, Xu, Marfoq, Neglia, Santana de Oliveira. *A Cautionary Tale: On the Role of
+Reference Data in Empirical Privacy Defenses*. PETS 2024, arXiv:2310.12112 -- WERM
+(equation (13)), the attacks of Section 2.2.4 / Appendix D.2 and the selection rules of
+Table 2, on toy data small enough to run in a page.
+
+Experiment
+----------
+*Data.* ``sklearn.datasets.make_classification`` (size, dimension, informative features,
+classes, class separation and label noise adjustable; one cluster per class), shuffled and
+cut into four disjoint parts: the training set D_T, the reference set D_R and two fresh
+holdouts from the same distribution -- one for *calibrating* the attacks, one for
+*evaluating* them (and for test accuracy, as the paper does, Section 4.2.2). D_T and D_R
+are each halved: the first half (``*_calib``) plays the records the attacker already
+knows, used only for calibration; the second (``*_eval``) is what the attack is scored on
+(the paper's D^adv holds half of the training data, Section 2.2.2). Replicate r of a
+sweep uses ``numpy.random.default_rng([seed, r])``: same config, same result.
+
+*Model.* WERM minimises (1−w)·L_{D_T} + w·L_{D_R} through per-sample weights (1−w)/N_T
+and w/N_R (which sum to 1). scikit-learn's ``LogisticRegression`` minimises
+C·Σᵢ sᵢ ℓᵢ + ½‖β‖² (intercept unpenalised); with these weights that is
+C·(L^w_D + (l2/2)‖β‖²) for ``C = 1/l2``: the paper's objective up to the constant C, plus
+weight decay l2 (``l2 = 0`` gives ``C = inf``, the objective exactly; it needs
+non-separable data to have a minimiser). Beware the usual convention (unit weights): there
+the penalty's relative strength 1/(C·N) changes with N, here it does not. The optional
+``MLPClassifier`` is fitted full-batch with L-BFGS, whose loss is the weighted *average*
+Σ sᵢℓᵢ/Σ sᵢ = L^w_D plus (alpha/2)‖W‖²/Σ sᵢ, so ``alpha = l2`` gives the same objective
+(mini-batch solvers would renormalise the weights per batch). Zero-weight records (D_R at
+w = 0, D_T at w = 1) are dropped before fitting, so those models do not depend on them.
+
+*Attacks* (black-box, the attacker knows each target's label), each scored on balanced
+sets -- k members of the ``*_eval`` half against the first k records of the evaluation
+holdout, k = min of the two sizes -- so accuracy is equation (4) of the paper at prior 1/2:
+
+* ``GAP`` -- equation (5): "member" iff the model classifies the record correctly
+  (Yeom et al.; no calibration).
+* ``CONFIDENCE`` -- equation (6): "member" iff f(x)_y > τ, with τ maximising balanced
+  accuracy between the known members (``*_calib``) and the calibration holdout. The
+  evaluation data never enter τ.
+* ``LOSS`` -- "member" iff the cross-entropy loss ℓ(x, y) ≤ τ_loss, τ_loss = the mean loss
+  of the known members (Yeom, Giacomelli, Fredrikson, Jha, *Privacy Risk in Machine
+  Learning: Analyzing the Connection to Overfitting*, CSF 2018, arXiv:1709.01604).
+
+Each reports its accuracy with a two-sided Clopper–Pearson interval, its TPR and FPR;
+the confidence score additionally gives the TPR at a low FPR, the threshold set on the
+calibration holdout so that at most a fraction ``low_fpr`` of it is flagged.
+
+*Empirical privacy.* An accuracy 1/2 + η̂ gives η̂ and the pure ε = log((1+2η̂)/(1−2η̂))
+(:func:`mipcore.bounds.epsilon_from_eta`, Theorem 4 of *Provable Membership Inference
+Privacy*, Izzo, Yoon, Arık, Zou, TMLR 2024, arXiv:2211.06582): the smallest ε for which
+ε-DP would allow that accuracy. Fields named ``*_empirical_lower_bound`` use the one-sided
+Clopper–Pearson lower bound on the accuracy instead. These are EMPIRICAL LOWER BOUNDS on
+the leakage of *this* procedure, valid for the sampled evaluation records and one fitted
+model (the pooled ones for the average over seeds) -- evidence of leakage, never a
+guarantee of privacy: a stronger attack may leak more.
+
+Results
+-------
+:func:`run_sweep` fits every w of the grid on every replicate and returns a
+:class:`SweepResult`: per-(w, seed) rows, per-w aggregates with bands over seeds and
+pooled intervals, w*, the picks of Table 2's three rules, the view of an evaluator who
+looks at training-data leakage only, and the paper's headline evaluated on this run as
+structured verdicts.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from scipy import stats
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.neural_network import MLPClassifier
+from threadpoolctl import threadpool_limits
+
+from .._validate import check_int, check_range
+from ..audit_stats import clopper_pearson, eta_lower_bound
+from ..bounds import epsilon_from_eta
+from ..reference_data import (
+    Selection,
+    SelectionRule,
+    effective_sample_size,
+    equal_privacy_weight,
+    select_instance,
+)
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "Attack",
+    "AttackOutcome",
+    "Claim",
+    "HiddenLeakVerdict",
+    "LeakConfig",
+    "LowFprOutcome",
+    "ModelAudit",
+    "ModelKind",
+    "Part",
+    "RuleVerdict",
+    "Splits",
+    "SweepResult",
+    "SweepStopped",
+    "Target",
+    "TrendTest",
+    "TrendVerdict",
+    "WermFit",
+    "audit_model",
+    "fit_werm",
+    "make_splits",
+    "run_sweep",
+    "werm_sample_weights",
+]
+
+#: The default grid of reference weights: 0, 0.1, ..., 1.
+DEFAULT_WEIGHTS: tuple[float, ...] = tuple(i / 10 for i in range(11))
+
+#: Upper limits a page may not exceed (records in total, features).
+MAX_RECORDS = 250_000
+MAX_FEATURES = 1_000
+
+
+class Attack(Enum):
+    """The membership inference attacks of the experiment."""
+
+    GAP = "gap"
+    CONFIDENCE = "confidence"
+    LOSS = "loss"
+
+
+class Target(Enum):
+    """Whose membership is attacked: the training set D_T or the reference set D_R."""
+
+    TRAIN = "train"
+    REFERENCE = "reference"
+
+
+class ModelKind(Enum):
+    """The model WERM trains."""
+
+    LOGISTIC = "logistic"
+    MLP = "mlp"
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True)
+class LeakConfig:
+    """Every parameter of the experiment (see the module docstring).
+
+    Sizes: ``n_train`` (N_T), ``n_ref`` (N_R), ``n_calib`` (attack-calibration holdout),
+    ``n_eval`` (evaluation holdout, also the test set). Data: ``n_features``,
+    ``n_informative``, ``n_classes``, ``class_sep``, ``flip_y`` (fraction of random
+    labels). Sweep: ``weights`` (w grid), ``n_seeds`` replicates from ``seed``. Model:
+    ``model``, ``l2`` (weight decay of the normalised objective), ``hidden_layer_sizes``
+    (MLP), ``max_iter``, ``tol``. Attacks: ``confidence`` (interval level), ``low_fpr``.
+    Rules: ``selection_attack`` (the paper uses the confidence attack) and the thresholds
+    ``max_train_attack``, ``max_gap``, ``max_ref_attack``. Verdicts: ``trend_alpha``.
+    """
+
+    n_train: int = 600
+    n_ref: int = 600
+    n_calib: int = 1000
+    n_eval: int = 1000
+    n_features: int = 300
+    n_informative: int = 10
+    n_classes: int = 2
+    class_sep: float = 0.8
+    flip_y: float = 0.1
+    weights: tuple[float, ...] = DEFAULT_WEIGHTS
+    n_seeds: int = 5
+    seed: int = 0
+    model: ModelKind = ModelKind.LOGISTIC
+    l2: float = 1e-2
+    hidden_layer_sizes: tuple[int, ...] = (32,)
+    max_iter: int = 1000
+    tol: float = 1e-6
+    confidence: float = 0.95
+    low_fpr: float = 0.05
+    selection_attack: Attack = Attack.CONFIDENCE
+    max_train_attack: float = 0.51
+    max_gap: float = 0.04
+    max_ref_attack: float = 0.51
+    trend_alpha: float = 0.01
+
+    @property
+    def n_total(self) -> int:
+        """All records generated per replicate."""
+        return self.n_train + self.n_ref + self.n_calib + self.n_eval
+
+    def validated(self) -> LeakConfig:
+        """Return self after checking every field; ``ValueError`` naming the first bad one."""
+        check_int("n_train", self.n_train, 20, MAX_RECORDS)
+        check_int("n_ref", self.n_ref, 20, MAX_RECORDS)
+        check_int("n_calib", self.n_calib, 10, MAX_RECORDS)
+        check_int("n_eval", self.n_eval, 10, MAX_RECORDS)
+        if self.n_total > MAX_RECORDS:
+            raise ValueError(
+                f"n_train + n_ref + n_calib + n_eval = {self.n_total} is out of range: "
+                f"allowed at most {MAX_RECORDS}"
+            )
+        check_int("n_features", self.n_features, 2, MAX_FEATURES)
+        check_int("n_informative", self.n_informative, 1, self.n_features)
+        check_int("n_classes", self.n_classes, 2, 20)
+        if self.n_classes > 2**self.n_informative:
+            raise ValueError(
+                f"n_classes={self.n_classes} is out of range for n_informative="
+                f"{self.n_informative}: allowed n_classes <= 2**n_informative"
+            )
+        check_range("class_sep", self.class_sep, 0.0, 100.0, lo_open=True)
+        check_range("flip_y", self.flip_y, 0.0, 1.0, hi_open=True)
+        if len(self.weights) == 0:
+            raise ValueError("weights=() is empty: give at least one w in [0, 1]")
+        check_range("weights", np.asarray(self.weights, dtype=float), 0.0, 1.0)
+        if len(set(self.weights)) != len(self.weights):
+            raise ValueError(f"weights={self.weights!r} contains duplicates")
+        if len(self.weights) > 201:
+            raise ValueError(f"weights has {len(self.weights)} values: allowed at most 201")
+        check_int("n_seeds", self.n_seeds, 1, 100)
+        check_int("seed", self.seed, 0, 2**32 - 1)
+        if not isinstance(self.model, ModelKind):
+            raise ValueError(f"model={self.model!r} is not one of {[m.value for m in ModelKind]}")
+        check_range("l2", self.l2, 0.0, math.inf, hi_open=True)
+        if not 1 <= len(self.hidden_layer_sizes) <= 5:
+            raise ValueError(
+                f"hidden_layer_sizes={self.hidden_layer_sizes!r}: allowed 1 to 5 layers"
+            )
+        for h in self.hidden_layer_sizes:
+            check_int("hidden_layer_sizes", h, 1, 1024)
+        check_int("max_iter", self.max_iter, 1, 100_000)
+        check_range("tol", self.tol, 0.0, 1.0, lo_open=True, hi_open=True)
+        check_range("confidence", self.confidence, 0.0, 1.0, lo_open=True, hi_open=True)
+        check_range("low_fpr", self.low_fpr, 0.0, 0.5, lo_open=True)
+        if not isinstance(self.selection_attack, Attack):
+            raise ValueError(
+                f"selection_attack={self.selection_attack!r} is not one of "
+                f"{[a.value for a in Attack]}"
+            )
+        check_range("max_train_attack", self.max_train_attack, 0.0, 1.0)
+        check_range("max_gap", self.max_gap, 0.0, 1.0)
+        check_range("max_ref_attack", self.max_ref_attack, 0.0, 1.0)
+        check_range("trend_alpha", self.trend_alpha, 0.0, 0.5, lo_open=True, hi_open=True)
+        return self
+
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """Records ``X`` (n × d) and their labels ``y`` (n,)."""
+
+    X: NDArray[np.float64]
+    y: NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return int(self.y.shape[0])
+
+    def head(self, k: int) -> Part:
+        """The first ``k`` records."""
+        return Part(self.X[:k], self.y[:k])
+
+    @staticmethod
+    def concat(a: Part, b: Part) -> Part:
+        """``a`` followed by ``b``."""
+        return Part(np.concatenate([a.X, b.X]), np.concatenate([a.y, b.y]))
+
+
+@dataclass(frozen=True, eq=False)
+class Splits:
+    """The six disjoint parts of one replicate.
+
+    D_T = ``train_calib`` + ``train_eval``, D_R = ``ref_calib`` + ``ref_eval``; the
+    ``*_calib`` halves are the members the attacker knows (calibration only), the
+    ``*_eval`` halves are attacked; ``holdout_calib`` calibrates, ``holdout_eval``
+    evaluates (and measures test accuracy).
+    """
+
+    train_calib: Part
+    train_eval: Part
+    ref_calib: Part
+    ref_eval: Part
+    holdout_calib: Part
+    holdout_eval: Part
+
+    @property
+    def train(self) -> Part:
+        """D_T."""
+        return Part.concat(self.train_calib, self.train_eval)
+
+    @property
+    def reference(self) -> Part:
+        """D_R."""
+        return Part.concat(self.ref_calib, self.ref_eval)
+
+    def members(self, target: Target) -> tuple[Part, Part]:
+        """(calibration half, evaluation half) of D_T or D_R."""
+        if target is Target.TRAIN:
+            return self.train_calib, self.train_eval
+        return self.ref_calib, self.ref_eval
+
+
+def make_splits(config: LeakConfig, replicate: int) -> Splits:
+    """Generate replicate ``replicate`` of the data and cut it into :class:`Splits`.
+
+    ``make_classification`` (no redundant or repeated features, one cluster per class)
+    seeded from ``numpy.random.default_rng([config.seed, replicate])``, then a random
+    permutation from the same generator; D_T's and D_R's calibration halves have
+    ``n // 2`` records.
+
+    Raises
+    ------
+    ValueError
+        Naming a bad config field or ``replicate`` (``0 <= replicate < 2**32``).
+    """
+    cfg = config.validated()
+    rep = check_int("replicate", replicate, 0, 2**32 - 1)
+    gen = np.random.default_rng([cfg.seed, rep])
+    X, y = make_classification(
+        n_samples=cfg.n_total,
+        n_features=cfg.n_features,
+        n_informative=cfg.n_informative,
+        n_redundant=0,
+        n_repeated=0,
+        n_classes=cfg.n_classes,
+        n_clusters_per_class=1,
+        class_sep=cfg.class_sep,
+        flip_y=cfg.flip_y,
+        random_state=int(gen.integers(2**31 - 1)),
+    )
+    order = gen.permutation(cfg.n_total)
+    X, y = X[order].astype(np.float64), y[order].astype(np.int64)
+    sizes = [
+        cfg.n_train // 2,
+        cfg.n_train - cfg.n_train // 2,
+        cfg.n_ref // 2,
+        cfg.n_ref - cfg.n_ref // 2,
+        cfg.n_calib,
+        cfg.n_eval,
+    ]
+    cuts = np.cumsum([0, *sizes])
+    parts = [Part(X[a:b], y[a:b]) for a, b in itertools.pairwise(cuts)]
+    return Splits(*parts)
+
+
+# --------------------------------------------------------------------------- WERM
+
+
+def werm_sample_weights(w: float, n_train: int, n_ref: int) -> NDArray[np.float64]:
+    r"""Per-record weights of WERM: (1−w)/N_T for D_T's records, then w/N_R for D_R's.
+
+    With these weights Σᵢ sᵢ ℓᵢ = (1−w)·L_{D_T} + w·L_{D_R} (equation (13)); they sum to 1.
+
+    Examples
+    --------
+    >>> werm_sample_weights(0.25, 3, 1).tolist()
+    [0.25, 0.25, 0.25, 0.25]
+    """
+    ww = float(check_range("w", w, 0.0, 1.0))
+    nt = check_int("n_train", n_train, 1)
+    nr = check_int("n_ref", n_ref, 1)
+    return np.concatenate([np.full(nt, (1.0 - ww) / nt), np.full(nr, ww / nr)])
+
+
+@dataclass(frozen=True, eq=False)
+class WermFit:
+    """A fitted WERM model: the scikit-learn estimator, its w, and whether it converged."""
+
+    estimator: LogisticRegression | MLPClassifier
+    w: float
+    converged: bool
+    n_iter: int
+
+
+def fit_werm(
+    train: Part,
+    reference: Part,
+    w: float,
+    *,
+    model: ModelKind = ModelKind.LOGISTIC,
+    l2: float = 1e-2,
+    tol: float = 1e-6,
+    max_iter: int = 1000,
+    hidden_layer_sizes: tuple[int, ...] = (32,),
+    random_state: int = 0,
+) -> WermFit:
+    r"""Fit WERM: minimise (1−w)·L_{D_T} + w·L_{D_R} + (l2/2)‖β‖² (equation (13) + weight decay).
+
+    Parameters
+    ----------
+    train, reference : D_T and D_R (at least one record each).
+    w : ``0 <= w <= 1``. Records of weight 0 are dropped before fitting.
+    model : ``ModelKind.LOGISTIC`` (L-BFGS, ``C = 1/l2``) or ``ModelKind.MLP``
+        (full-batch L-BFGS, ``alpha = l2``, ReLU layers ``hidden_layer_sizes``).
+    l2 : ``>= 0``; 0 = no penalty (logistic regression then needs non-separable data).
+    tol, max_iter : solver tolerance (``0 < tol < 1``) and iteration cap (``>= 1``).
+    random_state : the MLP's initialisation seed (``>= 0``; unused by logistic regression).
+
+    Returns
+    -------
+    WermFit
+
+    Raises
+    ------
+    ValueError
+        Naming ``w``, ``l2``, ``tol``, ``max_iter``, ``random_state``, or ``train`` /
+        ``reference`` when the records kept contain a single class.
+
+    Notes
+    -----
+    scikit-learn's logistic loss is C·Σᵢ sᵢℓᵢ + ½‖β‖²; with weights summing to 1 it equals
+    C·(L^w_D + (l2/2)‖β‖²), the objective up to the factor C (see the module docstring).
+
+    Examples
+    --------
+    >>> splits = make_splits(LeakConfig(n_train=40, n_ref=40, n_calib=20, n_eval=20), 0)
+    >>> fit = fit_werm(splits.train, splits.reference, 0.5)
+    >>> fit.converged, fit.estimator.coef_.shape
+    (True, (1, 300))
+    """
+    with _one_blas_thread():
+        return _fit_werm(
+            train,
+            reference,
+            w,
+            model=model,
+            l2=l2,
+            tol=tol,
+            max_iter=max_iter,
+            hidden_layer_sizes=hidden_layer_sizes,
+            random_state=random_state,
+        )
+
+
+def _one_blas_thread():
+    """Limit BLAS to one thread while fitting and scoring (see :func:`run_sweep`'s Notes)."""
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _fit_werm(
+    train: Part,
+    reference: Part,
+    w: float,
+    *,
+    model: ModelKind,
+    l2: float,
+    tol: float,
+    max_iter: int,
+    hidden_layer_sizes: tuple[int, ...],
+    random_state: int,
+) -> WermFit:
+    ww = float(check_range("w", w, 0.0, 1.0))
+    lam = float(check_range("l2", l2, 0.0, math.inf, hi_open=True))
+    tl = float(check_range("tol", tol, 0.0, 1.0, lo_open=True, hi_open=True))
+    mi = check_int("max_iter", max_iter, 1, 100_000)
+    rs = check_int("random_state", random_state, 0, 2**32 - 1)
+    if len(train) < 1 or len(reference) < 1:
+        raise ValueError(
+            f"train has {len(train)} and reference {len(reference)} records: need at least 1 each"
+        )
+    sw = werm_sample_weights(ww, len(train), len(reference))
+    X = np.concatenate([train.X, reference.X])
+    y = np.concatenate([train.y, reference.y])
+    keep = sw > 0.0
+    X, y, sw = X[keep], y[keep], sw[keep]
+    if np.unique(y).size < 2:
+        name = "reference" if ww == 1.0 else "train" if ww == 0.0 else "train and reference"
+        raise ValueError(f"{name} (the records with weight > 0) contain a single class")
+    est: LogisticRegression | MLPClassifier
+    if model is ModelKind.LOGISTIC:
+        est = LogisticRegression(C=math.inf if lam == 0.0 else 1.0 / lam, tol=tl, max_iter=mi)
+        est.fit(X, y, sample_weight=sw)
+        n_iter = int(np.max(est.n_iter_))
+    elif model is ModelKind.MLP:
+        est = MLPClassifier(
+            hidden_layer_sizes=hidden_layer_sizes,
+            alpha=lam,
+            solver="lbfgs",
+            tol=tl,
+            max_iter=mi,
+            random_state=rs,
+        )
+        est.fit(X, y, sample_weight=sw)
+        n_iter = int(est.n_iter_)
+    else:
+        raise ValueError(f"model={model!r} is not one of {[m.value for m in ModelKind]}")
+    return WermFit(est, ww, n_iter < mi, n_iter)
+
+
+# --------------------------------------------------------------------------- attacks
+
+
+def _true_class_proba(est, part: Part) -> NDArray[np.float64]:
+    """f(x)_y: the model's probability of each record's own label (0 for unseen labels)."""
+    P = est.predict_proba(part.X)
+    classes = est.classes_
+    idx = np.clip(np.searchsorted(classes, part.y), 0, classes.size - 1)
+    seen = classes[idx] == part.y
+    return np.where(seen, P[np.arange(len(part)), idx], 0.0)
+
+
+def _loss(p: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Cross-entropy −log f(x)_y (capped where f(x)_y underflows to 0)."""
+    return -np.log(np.maximum(p, np.finfo(float).tiny))
+
+
+def _best_threshold(scores_in: NDArray[np.float64], scores_out: NDArray[np.float64]) -> float:
+    """τ maximising balanced accuracy of "member iff score > τ" (smallest τ among ties)."""
+    s_in, s_out = np.sort(scores_in), np.sort(scores_out)
+    cand = np.concatenate([[-math.inf], np.unique(np.concatenate([s_in, s_out]))])
+    tpr = 1.0 - np.searchsorted(s_in, cand, side="right") / s_in.size
+    fpr = 1.0 - np.searchsorted(s_out, cand, side="right") / s_out.size
+    return float(cand[int(np.argmax(tpr - fpr))])
+
+
+def _low_fpr_threshold(scores_out: NDArray[np.float64], fpr: float) -> float:
+    """Smallest order statistic τ with at most ⌊fpr·n⌋ of ``scores_out`` strictly above it."""
+    s = np.sort(scores_out)[::-1]
+    j = min(math.floor(fpr * s.size), s.size - 1)
+    return float(s[j])
+
+
+@dataclass(frozen=True)
+class AttackOutcome:
+    """One attack on one target, scored on balanced evaluation sets.
+
+    ``correct`` of ``trials`` (= 2k) guesses were right; ``accuracy`` = correct/trials with
+    the two-sided Clopper–Pearson interval [``ci_low``, ``ci_high``] at the run's
+    confidence; ``tpr``/``fpr`` of the decision on the k members / k non-members;
+    ``threshold`` τ (None for the gap attack; a loss for the loss attack).
+    ``eta_empirical`` = max(accuracy − 1/2, 0) and ``epsilon_empirical`` its pure ε by
+    Theorem 4 (``inf`` at accuracy 1); the ``*_empirical_lower_bound`` fields are the same
+    from the one-sided Clopper–Pearson lower bound on the accuracy. All four are EMPIRICAL
+    LOWER BOUNDS on this procedure's leakage -- evidence, never guarantees.
+    """
+
+    attack: Attack
+    target: Target
+    threshold: float | None
+    correct: int
+    trials: int
+    accuracy: float
+    ci_low: float
+    ci_high: float
+    tpr: float
+    fpr: float
+    eta_empirical: float
+    eta_empirical_lower_bound: float
+    epsilon_empirical: float
+    epsilon_empirical_lower_bound: float
+
+
+@dataclass(frozen=True)
+class LowFprOutcome:
+    """TPR of the confidence score at a low FPR: τ set on the calibration holdout only.
+
+    ``target_fpr`` is the FPR allowed on the calibration holdout; ``fpr`` and ``tpr`` are
+    measured on the k evaluation non-members and members.
+    """
+
+    target: Target
+    target_fpr: float
+    threshold: float
+    tpr: float
+    fpr: float
+    members: int
+
+
+@dataclass(frozen=True)
+class ModelAudit:
+    """Every attack on one fitted model, plus its accuracies.
+
+    ``test_accuracy`` is measured on the whole evaluation holdout; ``train_fit_accuracy``
+    and ``ref_fit_accuracy`` on all of D_T and D_R.
+    """
+
+    test_accuracy: float
+    train_fit_accuracy: float
+    ref_fit_accuracy: float
+    outcomes: tuple[AttackOutcome, ...]
+    low_fpr: tuple[LowFprOutcome, ...]
+
+    def outcome(self, attack: Attack, target: Target) -> AttackOutcome:
+        """The outcome of ``attack`` on ``target``."""
+        for o in self.outcomes:
+            if o.attack is attack and o.target is target:
+                return o
+        raise KeyError((attack, target))
+
+
+def _outcome(
+    attack: Attack,
+    target: Target,
+    threshold: float | None,
+    dec_in: NDArray[np.bool_],
+    dec_out: NDArray[np.bool_],
+    confidence: float,
+) -> AttackOutcome:
+    k = int(dec_in.size)
+    correct = int(dec_in.sum()) + int((~dec_out).sum())
+    trials = 2 * k
+    acc = correct / trials
+    lo, hi = clopper_pearson(correct, trials, confidence)
+    eta = max(acc - 0.5, 0.0)
+    eta_lb = float(eta_lower_bound(correct, trials, confidence=confidence))
+    return AttackOutcome(
+        attack=attack,
+        target=target,
+        threshold=threshold,
+        correct=correct,
+        trials=trials,
+        accuracy=acc,
+        ci_low=float(lo),
+        ci_high=float(hi),
+        tpr=float(dec_in.mean()),
+        fpr=float(dec_out.mean()),
+        eta_empirical=eta,
+        eta_empirical_lower_bound=eta_lb,
+        epsilon_empirical=math.inf if eta >= 0.5 else float(epsilon_from_eta(eta)),
+        epsilon_empirical_lower_bound=float(epsilon_from_eta(eta_lb)),
+    )
+
+
+def audit_model(
+    fit: WermFit, splits: Splits, *, confidence: float = 0.95, low_fpr: float = 0.05
+) -> ModelAudit:
+    r"""Run the gap, confidence-threshold and loss attacks on D_T and on D_R.
+
+    Calibration reads only ``splits.train_calib`` / ``splits.ref_calib`` (known members)
+    and ``splits.holdout_calib``; scoring reads only the ``*_eval`` parts. Each target's
+    attack is scored on its first k evaluation members against the first k records of
+    ``holdout_eval``, k = min(len(members), len(holdout_eval)).
+
+    Parameters
+    ----------
+    fit : a :class:`WermFit`.
+    splits : the replicate's :class:`Splits` (the model should be fitted on
+        ``splits.train`` and ``splits.reference``).
+    confidence : interval level, ``0 < confidence < 1``.
+    low_fpr : the FPR allowed on the calibration holdout, ``0 < low_fpr <= 1/2``.
+
+    Returns
+    -------
+    ModelAudit
+
+    Raises
+    ------
+    ValueError
+        Naming ``confidence`` or ``low_fpr``.
+    """
+    with _one_blas_thread():
+        return _audit_model(fit, splits, confidence=confidence, low_fpr=low_fpr)
+
+
+def _audit_model(fit: WermFit, splits: Splits, *, confidence: float, low_fpr: float) -> ModelAudit:
+    conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
+    lf = float(check_range("low_fpr", low_fpr, 0.0, 0.5, lo_open=True))
+    est = fit.estimator
+    p_hold_cal = _true_class_proba(est, splits.holdout_calib)
+    outcomes: list[AttackOutcome] = []
+    lows: list[LowFprOutcome] = []
+    for target in Target:
+        mem_cal, mem_eval = splits.members(target)
+        k = min(len(mem_eval), len(splits.holdout_eval))
+        ev_in, ev_out = mem_eval.head(k), splits.holdout_eval.head(k)
+        # gap attack (5): correctly classified -> member
+        g_in = est.predict(ev_in.X) == ev_in.y
+        g_out = est.predict(ev_out.X) == ev_out.y
+        outcomes.append(_outcome(Attack.GAP, target, None, g_in, g_out, conf))
+        # confidence attack (6): f(x)_y > tau, tau from the calibration parts only
+        p_cal = _true_class_proba(est, mem_cal)
+        tau = _best_threshold(p_cal, p_hold_cal)
+        p_in, p_out = _true_class_proba(est, ev_in), _true_class_proba(est, ev_out)
+        outcomes.append(_outcome(Attack.CONFIDENCE, target, tau, p_in > tau, p_out > tau, conf))
+        # loss attack (Yeom et al.): loss <= mean loss of the known members
+        tau_loss = float(np.mean(_loss(p_cal)))
+        outcomes.append(
+            _outcome(
+                Attack.LOSS,
+                target,
+                tau_loss,
+                _loss(p_in) <= tau_loss,
+                _loss(p_out) <= tau_loss,
+                conf,
+            )
+        )
+        # TPR at low FPR: tau set on the calibration holdout
+        tau_low = _low_fpr_threshold(p_hold_cal, lf)
+        lows.append(
+            LowFprOutcome(
+                target,
+                lf,
+                tau_low,
+                float(np.mean(p_in > tau_low)),
+                float(np.mean(p_out > tau_low)),
+                k,
+            )
+        )
+    test_acc = float(np.mean(est.predict(splits.holdout_eval.X) == splits.holdout_eval.y))
+    tr, rf = splits.train, splits.reference
+    return ModelAudit(
+        test_accuracy=test_acc,
+        train_fit_accuracy=float(np.mean(est.predict(tr.X) == tr.y)),
+        ref_fit_accuracy=float(np.mean(est.predict(rf.X) == rf.y)),
+        outcomes=tuple(outcomes),
+        low_fpr=tuple(lows),
+    )
+
+
+# --------------------------------------------------------------------------- verdicts
+
+
+class Claim(Enum):
+    """The paper's headline statements, evaluated on a run."""
+
+    #: Reference-data leakage rises with w (Sections 3.2, 4.4.1).
+    REFERENCE_LEAKAGE_RISES_WITH_W = "reference_leakage_rises_with_w"
+    #: Training-data leakage falls with w.
+    TRAINING_LEAKAGE_FALLS_WITH_W = "training_leakage_falls_with_w"
+    #: The public-reference rule picks a w above w* (it spends D_R's privacy).
+    PUBLIC_REFERENCE_PICK_ABOVE_EQUAL_WEIGHT = "public_reference_pick_above_equal_weight"
+    #: The equal-privacy rule picks a w within one grid step of w*.
+    EQUAL_PRIVACY_PICK_NEAR_EQUAL_WEIGHT = "equal_privacy_pick_near_equal_weight"
+    #: The high-reference-privacy rule picks a w below w*.
+    HIGH_REFERENCE_PRIVACY_PICK_BELOW_EQUAL_WEIGHT = (
+        "high_reference_privacy_pick_below_equal_weight"
+    )
+    #: The instance an evaluator of training leakage only would pick leaks D_R: the pooled
+    #: reference attack's interval lies above 1/2.
+    TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK = "training_only_view_hides_reference_leak"
+
+
+class TrendTest(Enum):
+    """How a trend's p-value was obtained."""
+
+    #: One-sided one-sample t-test of the per-seed OLS slopes (n_seeds >= 2).
+    SEED_SLOPE_T_TEST = "seed_slope_t_test"
+    #: One-sided OLS slope test on the single seed's points (n_seeds = 1).
+    SINGLE_SEED_REGRESSION = "single_seed_regression"
+    #: Not judged: fewer than 2 distinct weights (or 3 with a single seed).
+    NOT_ENOUGH_WEIGHTS = "not_enough_weights"
+
+
+@dataclass(frozen=True)
+class TrendVerdict:
+    """Does an attack's accuracy on a target move with w in the claimed direction?
+
+    ``slope`` is the mean over seeds of the per-seed OLS slope of accuracy on w (accuracy
+    per unit w), ``slope_stderr`` its standard error, ``p_value`` one-sided in the claimed
+    direction (see ``test``); ``seeds_with_claimed_sign`` counts seeds whose slope has the
+    claimed sign. ``spearman_rho`` / ``spearman_p`` (one-sided) over all (w, seed) points
+    are descriptive: points of one seed share data, so they are not independent.
+    ``holds`` is ``p_value < alpha`` with the mean slope of the claimed sign; None when not
+    judged.
+    """
+
+    claim: Claim
+    attack: Attack
+    target: Target
+    holds: bool | None
+    slope: float
+    slope_stderr: float
+    p_value: float
+    test: TrendTest
+    alpha: float
+    seeds_with_claimed_sign: int
+    n_seeds: int
+    spearman_rho: float
+    spearman_p: float
+
+
+@dataclass(frozen=True)
+class RuleVerdict:
+    """Where a Table 2 rule's pick lies relative to w* (``holds`` None: nothing picked)."""
+
+    claim: Claim
+    rule: SelectionRule
+    holds: bool | None
+    w_pick: float | None
+    w_star: float
+    tolerance: float
+
+
+@dataclass(frozen=True)
+class HiddenLeakVerdict:
+    """At the training-only evaluator's pick: what it reports and what it hides.
+
+    ``attack_train`` is what the evaluator sees; ``attack_ref`` with its pooled
+    Clopper–Pearson interval [``ref_ci_low``, ``ref_ci_high``] is what it does not.
+    ``holds`` is ``ref_ci_low > 1/2`` (None when the rule picked nothing).
+    """
+
+    claim: Claim
+    attack: Attack
+    holds: bool | None
+    w_pick: float | None
+    attack_train: float | None
+    attack_ref: float | None
+    ref_ci_low: float | None
+    ref_ci_high: float | None
+    epsilon_ref_empirical_lower_bound: float | None
+
+
+def _trend(
+    rows: pd.DataFrame, attack: Attack, target: Target, n_seeds: int, alpha: float
+) -> TrendVerdict:
+    claim = (
+        Claim.REFERENCE_LEAKAGE_RISES_WITH_W
+        if target is Target.REFERENCE
+        else Claim.TRAINING_LEAKAGE_FALLS_WITH_W
+    )
+    sign = 1.0 if target is Target.REFERENCE else -1.0
+    sub = rows[(rows["attack"] == attack.value) & (rows["target"] == target.value)]
+    w_all = sub["w"].to_numpy(float)
+    a_all = sub["accuracy"].to_numpy(float)
+    if np.unique(w_all).size >= 2 and np.unique(a_all).size >= 2:
+        sp = stats.spearmanr(w_all, a_all, alternative="greater" if sign > 0 else "less")
+        rho, rho_p = float(sp.statistic), float(sp.pvalue)
+    else:
+        rho, rho_p = 0.0, 1.0
+    slopes = []
+    for _, g in sub.groupby("seed"):
+        ws, acc = g["w"].to_numpy(float), g["accuracy"].to_numpy(float)
+        slopes.append(float(np.polyfit(ws, acc, 1)[0]) if np.unique(ws).size >= 2 else 0.0)
+    sl = np.asarray(slopes)
+    n_w = int(np.unique(w_all).size)
+    n_claimed = int(np.sum(sign * sl > 0))
+
+    def verdict(holds, slope, se, p, test) -> TrendVerdict:
+        return TrendVerdict(
+            claim=claim,
+            attack=attack,
+            target=target,
+            holds=holds,
+            slope=slope,
+            slope_stderr=se,
+            p_value=p,
+            test=test,
+            alpha=alpha,
+            seeds_with_claimed_sign=n_claimed,
+            n_seeds=n_seeds,
+            spearman_rho=rho,
+            spearman_p=rho_p,
+        )
+
+    if n_w < 2 or (n_seeds == 1 and n_w < 3):
+        return verdict(None, float(sl.mean()), 0.0, 1.0, TrendTest.NOT_ENOUGH_WEIGHTS)
+    if n_seeds >= 2:
+        mean, sd = float(sl.mean()), float(sl.std(ddof=1))
+        se = sd / math.sqrt(sl.size)
+        if se == 0.0:
+            p = 0.0 if sign * mean > 0 else 1.0
+        else:
+            p = float(stats.t.sf(sign * mean / se, df=sl.size - 1))
+        test = TrendTest.SEED_SLOPE_T_TEST
+    else:
+        ws, acc = w_all, a_all
+        if np.unique(acc).size < 2:
+            mean, se, p = 0.0, 0.0, 1.0
+        else:
+            lr = stats.linregress(ws, acc, alternative="greater" if sign > 0 else "less")
+            mean, se, p = float(lr.slope), float(lr.stderr), float(lr.pvalue)
+        test = TrendTest.SINGLE_SEED_REGRESSION
+    return verdict(bool(p < alpha and sign * mean > 0), mean, se, p, test)
+
+
+# --------------------------------------------------------------------------- sweep
+
+
+class SweepStopped(Exception):
+    """Raised by :func:`run_sweep` when ``should_stop()`` returned True between fits.
+
+    ``done`` of ``total`` fits had completed; no partial result is returned.
+    """
+
+    def __init__(self, done: int, total: int):
+        super().__init__(f"sweep stopped after {done} of {total} fits")
+        self.done = done
+        self.total = total
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Everything a page quotes about one sweep (see :func:`run_sweep`).
+
+    DataFrames (enum columns hold the enum's ``value``):
+
+    * ``fits`` -- one row per (w, seed): ``test_accuracy``, ``train_fit_accuracy``,
+      ``ref_fit_accuracy``, ``converged``, ``n_iter``, ``low_fpr_tpr_train``,
+      ``low_fpr_fpr_train``, ``low_fpr_tpr_ref``, ``low_fpr_fpr_ref``.
+    * ``rows`` -- one row per (w, seed, attack, target): the fields of
+      :class:`AttackOutcome` (``accuracy``, ``ci_low``, ``ci_high``, ``correct``,
+      ``trials``, ``tpr``, ``fpr``, ``eta_empirical``,
+      ``eta_empirical_lower_bound``, ``epsilon_empirical``,
+      ``epsilon_empirical_lower_bound``).
+    * ``per_w`` -- one row per (w, attack, target): ``accuracy_mean``, ``accuracy_std``,
+      ``accuracy_min``, ``accuracy_max`` (the band over seeds), ``accuracy_sem``, pooled
+      ``correct``/``trials`` over seeds with their interval ``pooled_ci_low``,
+      ``pooled_ci_high`` and ``eta_empirical_lower_bound``,
+      ``epsilon_empirical_lower_bound`` (EMPIRICAL LOWER BOUNDS from the pooled counts).
+    * ``utility`` -- one row per w: ``test_accuracy_mean``/``_std``/``_min``/``_max`` and
+      Theorem 3.2's ``n_eff`` and ``n_eff_fraction`` (= n_eff/(N_T + N_R)).
+    * ``training_only`` -- what a defense reporting training-data leakage only would show:
+      per (w, attack) the test accuracy and the training attack's mean, band and pooled
+      interval, without any reference column.
+
+    ``selections``: Table 2's rules in :class:`SelectionRule` order, on the per-w means of
+    ``config.selection_attack``; ``training_only_pick`` is the public-reference rule, the
+    only one that reads training leakage alone. Verdicts: ``trends`` (every attack ×
+    target), ``rule_verdicts`` and ``hidden_leak``.
+    """
+
+    config: LeakConfig
+    w_star: float
+    fits: pd.DataFrame
+    rows: pd.DataFrame
+    per_w: pd.DataFrame
+    utility: pd.DataFrame
+    training_only: pd.DataFrame
+    selections: tuple[Selection, ...]
+    training_only_pick: Selection
+    trends: tuple[TrendVerdict, ...]
+    rule_verdicts: tuple[RuleVerdict, ...]
+    hidden_leak: HiddenLeakVerdict
+
+    def selection(self, rule: SelectionRule) -> Selection:
+        """The pick of one Table 2 rule."""
+        for s in self.selections:
+            if s.rule is rule:
+                return s
+        raise KeyError(rule)
+
+    def trend(self, attack: Attack, target: Target) -> TrendVerdict:
+        """The trend verdict of one attack on one target."""
+        for t in self.trends:
+            if t.attack is attack and t.target is target:
+                return t
+        raise KeyError((attack, target))
+
+
+def _aggregate(rows: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    g = rows.groupby(["w", "attack", "target"], sort=True)
+    out = g.agg(
+        accuracy_mean=("accuracy", "mean"),
+        accuracy_std=("accuracy", lambda s: float(s.std(ddof=1)) if len(s) > 1 else 0.0),
+        accuracy_min=("accuracy", "min"),
+        accuracy_max=("accuracy", "max"),
+        correct=("correct", "sum"),
+        trials=("trials", "sum"),
+        seeds=("seed", "count"),
+    ).reset_index()
+    out["accuracy_sem"] = out["accuracy_std"] / np.sqrt(out["seeds"])
+    k = out["correct"].to_numpy(np.int64)
+    n = out["trials"].to_numpy(np.int64)
+    lo, hi = clopper_pearson(k, n, confidence)
+    out["pooled_ci_low"] = np.asarray(lo, float)
+    out["pooled_ci_high"] = np.asarray(hi, float)
+    eta_lb = np.asarray(eta_lower_bound(k, n, confidence=confidence), float)
+    out["eta_empirical_lower_bound"] = eta_lb
+    out["epsilon_empirical_lower_bound"] = np.asarray(epsilon_from_eta(eta_lb), float)
+    return out
+
+
+def run_sweep(
+    config: LeakConfig | None = None,
+    progress: Callable[[float, int, int], None] | None = None,
+    *,
+    should_stop: Callable[[], bool] | None = None,
+) -> SweepResult:
+    r"""Fit WERM for every w of ``config.weights`` on each of ``config.n_seeds`` replicates.
+
+    Replicate r's data (:func:`make_splits`) is shared by all w, so the comparison across w
+    is paired. Each fit is audited by :func:`audit_model`.
+
+    Parameters
+    ----------
+    config : :class:`LeakConfig` (default ``LeakConfig()``: 11 weights × 5 seeds, logistic
+        regression on 3 200 records of 300 features, N_T = N_R = 600).
+    progress : called as ``progress(fraction, done, total)`` once before the first fit
+        (``done = 0``) and after every fit; ``total = len(weights) * n_seeds``.
+    should_stop : called before every fit; when it returns True the sweep raises
+        :class:`SweepStopped` (carrying ``done`` and ``total``) and returns nothing.
+
+    Returns
+    -------
+    SweepResult
+
+    Raises
+    ------
+    ValueError
+        Naming the config field that is out of range.
+    SweepStopped
+        When ``should_stop()`` returned True.
+
+    Notes
+    -----
+    Fitting and scoring run with BLAS limited to one thread (``threadpoolctl``): the
+    matrices are small, and on a busy 2-core machine OpenBLAS's thread hand-offs made 11
+    logistic fits take 4.2 s instead of 0.06 s. The limit is process-wide while it lasts.
+
+    The trend verdicts test the per-seed OLS slopes of attack accuracy on w with a
+    one-sided t-test (points of one seed share data; seeds are independent). The rule
+    verdicts compare each rule's pick with w* = N_R/(N_T + N_R); "near" means within the
+    largest gap between consecutive weights of the grid.
+
+    Examples
+    --------
+    >>> cfg = LeakConfig(n_train=60, n_ref=60, n_calib=60, n_eval=60, n_features=10,
+    ...                  weights=(0.0, 0.5, 1.0), n_seeds=2)
+    >>> res = run_sweep(cfg)
+    >>> len(res.fits), res.w_star
+    (6, 0.5)
+    """
+    cfg = (LeakConfig() if config is None else config).validated()
+    weights = [float(x) for x in cfg.weights]
+    total = len(weights) * cfg.n_seeds
+    done = 0
+    if progress is not None:
+        progress(0.0, 0, total)
+    fit_rows: list[dict] = []
+    rows: list[dict] = []
+    with _one_blas_thread():
+        for rep in range(cfg.n_seeds):
+            splits = make_splits(cfg, rep)
+            train, reference = splits.train, splits.reference
+            for w in weights:
+                if should_stop is not None and should_stop():
+                    raise SweepStopped(done, total)
+                fit = _fit_werm(
+                    train,
+                    reference,
+                    w,
+                    model=cfg.model,
+                    l2=cfg.l2,
+                    tol=cfg.tol,
+                    max_iter=cfg.max_iter,
+                    hidden_layer_sizes=cfg.hidden_layer_sizes,
+                    random_state=rep,
+                )
+                audit = _audit_model(fit, splits, confidence=cfg.confidence, low_fpr=cfg.low_fpr)
+                low = {lo.target: lo for lo in audit.low_fpr}
+                fit_rows.append(
+                    dict(
+                        w=w,
+                        seed=rep,
+                        test_accuracy=audit.test_accuracy,
+                        train_fit_accuracy=audit.train_fit_accuracy,
+                        ref_fit_accuracy=audit.ref_fit_accuracy,
+                        converged=fit.converged,
+                        n_iter=fit.n_iter,
+                        low_fpr_tpr_train=low[Target.TRAIN].tpr,
+                        low_fpr_fpr_train=low[Target.TRAIN].fpr,
+                        low_fpr_tpr_ref=low[Target.REFERENCE].tpr,
+                        low_fpr_fpr_ref=low[Target.REFERENCE].fpr,
+                    )
+                )
+                for o in audit.outcomes:
+                    rows.append(
+                        dict(
+                            w=w,
+                            seed=rep,
+                            attack=o.attack.value,
+                            target=o.target.value,
+                            accuracy=o.accuracy,
+                            ci_low=o.ci_low,
+                            ci_high=o.ci_high,
+                            correct=o.correct,
+                            trials=o.trials,
+                            tpr=o.tpr,
+                            fpr=o.fpr,
+                            eta_empirical=o.eta_empirical,
+                            eta_empirical_lower_bound=o.eta_empirical_lower_bound,
+                            epsilon_empirical=o.epsilon_empirical,
+                            epsilon_empirical_lower_bound=o.epsilon_empirical_lower_bound,
+                        )
+                    )
+                done += 1
+                if progress is not None:
+                    progress(done / total, done, total)
+
+    fits = pd.DataFrame(fit_rows)
+    rows_df = pd.DataFrame(rows)
+    per_w = _aggregate(rows_df, cfg.confidence)
+    w_star = float(equal_privacy_weight(cfg.n_train, cfg.n_ref))
+
+    ug = fits.groupby("w", sort=True)["test_accuracy"]
+    utility = pd.DataFrame(
+        {
+            "test_accuracy_mean": ug.mean(),
+            "test_accuracy_std": ug.std(ddof=1).fillna(0.0),
+            "test_accuracy_min": ug.min(),
+            "test_accuracy_max": ug.max(),
+        }
+    ).reset_index()
+    n_eff = np.asarray(effective_sample_size(utility["w"].to_numpy(float), cfg.n_train, cfg.n_ref))
+    utility["n_eff"] = n_eff
+    utility["n_eff_fraction"] = n_eff / (cfg.n_train + cfg.n_ref)
+
+    sel_attack = cfg.selection_attack.value
+
+    def means(target: Target) -> NDArray[np.float64]:
+        sub = per_w[(per_w["attack"] == sel_attack) & (per_w["target"] == target.value)]
+        return sub.sort_values("w")["accuracy_mean"].to_numpy(float)
+
+    w_grid = utility["w"].to_numpy(float)
+    acc_t, acc_r = means(Target.TRAIN), means(Target.REFERENCE)
+    test_mean = utility["test_accuracy_mean"].to_numpy(float)
+    thresholds = {
+        SelectionRule.PUBLIC_REFERENCE: cfg.max_train_attack,
+        SelectionRule.EQUAL_PRIVACY: cfg.max_gap,
+        SelectionRule.HIGH_REFERENCE_PRIVACY: cfg.max_ref_attack,
+    }
+    selections = tuple(
+        select_instance(rule, w_grid, test_mean, acc_t, acc_r, thresholds[rule])
+        for rule in SelectionRule
+    )
+    pick_public = selections[0]
+
+    tr_only = per_w[per_w["target"] == Target.TRAIN.value].merge(
+        utility[["w", "test_accuracy_mean"]], on="w"
+    )
+    training_only = tr_only[
+        [
+            "w",
+            "attack",
+            "test_accuracy_mean",
+            "accuracy_mean",
+            "accuracy_min",
+            "accuracy_max",
+            "pooled_ci_low",
+            "pooled_ci_high",
+        ]
+    ].reset_index(drop=True)
+
+    trends = tuple(
+        _trend(rows_df, a, t, cfg.n_seeds, cfg.trend_alpha) for a in Attack for t in Target
+    )
+
+    gaps = np.diff(np.sort(w_grid))
+    tol = float(gaps.max()) if gaps.size else 0.0
+
+    def rule_verdict(rule: SelectionRule, claim: Claim, test: Callable[[float], bool]):
+        s = next(x for x in selections if x.rule is rule)
+        return RuleVerdict(claim, rule, None if s.w is None else bool(test(s.w)), s.w, w_star, tol)
+
+    rule_verdicts = (
+        rule_verdict(
+            SelectionRule.PUBLIC_REFERENCE,
+            Claim.PUBLIC_REFERENCE_PICK_ABOVE_EQUAL_WEIGHT,
+            lambda x: x > w_star,
+        ),
+        rule_verdict(
+            SelectionRule.EQUAL_PRIVACY,
+            Claim.EQUAL_PRIVACY_PICK_NEAR_EQUAL_WEIGHT,
+            lambda x: abs(x - w_star) <= tol + 1e-12,
+        ),
+        rule_verdict(
+            SelectionRule.HIGH_REFERENCE_PRIVACY,
+            Claim.HIGH_REFERENCE_PRIVACY_PICK_BELOW_EQUAL_WEIGHT,
+            lambda x: x < w_star,
+        ),
+    )
+
+    if pick_public.w is None:
+        hidden = HiddenLeakVerdict(
+            Claim.TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK,
+            cfg.selection_attack,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
+    else:
+        ref_row = per_w[
+            (per_w["w"] == pick_public.w)
+            & (per_w["attack"] == sel_attack)
+            & (per_w["target"] == Target.REFERENCE.value)
+        ].iloc[0]
+        hidden = HiddenLeakVerdict(
+            claim=Claim.TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK,
+            attack=cfg.selection_attack,
+            holds=bool(ref_row["pooled_ci_low"] > 0.5),
+            w_pick=pick_public.w,
+            attack_train=pick_public.attack_train,
+            attack_ref=float(ref_row["accuracy_mean"]),
+            ref_ci_low=float(ref_row["pooled_ci_low"]),
+            ref_ci_high=float(ref_row["pooled_ci_high"]),
+            epsilon_ref_empirical_lower_bound=float(ref_row["epsilon_empirical_lower_bound"]),
+        )
+
+    return SweepResult(
+        config=cfg,
+        w_star=w_star,
+        fits=fits,
+        rows=rows_df,
+        per_w=per_w,
+        utility=utility,
+        training_only=training_only,
+        selections=selections,
+        training_only_pick=pick_public,
+        trends=trends,
+        rule_verdicts=rule_verdicts,
+        hidden_leak=hidden,
+    )
