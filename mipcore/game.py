@@ -1,0 +1,695 @@
+r"""Play the attacker: the membership game of Definition 1 as a classroom game.
+
+Each round the app secretly tosses a fair coin: heads, the target record is in the training
+half; tails, it is not. A uniformly random training half consistent with the coin is drawn
+(k = n/2 records, so the target is in it with probability exactly 1/2, as in Definition 1 of
+Izzo, Yoon, Arık and Zou, *Provable Membership Inference Privacy*, TMLR 2024,
+arXiv:2211.06582), a small mechanism releases a noisy statistic of it, and the player sees the
+release, the target and (if the teacher allows) the two release laws, and clicks "in" or "out".
+
+**Mechanisms** (:class:`GameMechanism`), both on n records (even, 4 <= n <= 12):
+
+* ``MEAN`` -- the mean of the training half plus noise, on the canary audit's dataset
+  (:func:`mipcore.canary_audit.run_canary_audit`, ``mechanism="mean"``): ``n − 1`` ordinary
+  records ``linspace(0, 1, n − 1)`` and a planted canary (default 10). The noise law, the
+  replace-one sensitivity and σ are taken from that audit's own calibration.
+* ``PROP11`` -- Proposition 11's ``𝒜(D) = 1/Σ_{x∈D} x`` on ``{2^0, …, 2^(n−2)} ∪ {A}``
+  (:func:`mipcore.prop11_attack.prop11_outputs`) plus noise: bounded spread, huge sensitivity.
+
+**Noise** (:class:`Calibration`), Laplace in both cases:
+
+* ``EPSILON`` -- ``Laplace(Δ/ε)`` with Δ the replace-one sensitivity: ε-DP, so Theorem 4
+  certifies ``η = tanh(ε/2)/2`` (:func:`mipcore.bounds.eta_from_epsilon`);
+* ``ETA`` -- Theorem 9 / Corollary 14 in one dimension, ``Laplace(c σ)`` with
+  ``c = (6.16/η)²`` and σ the standard deviation of the output over all training halves
+  (:meth:`mipcore.noise_laws.NoiseLaw.mip`; for Proposition 11 the certified upper end of
+  :func:`mipcore.prop11.output_moments` at relative width 1e-6): certifies η directly.
+
+**What each round knows exactly.** The release laws are finite Laplace mixtures,
+``p_in(y) = mean_{D ∋ x*} f(y − 𝒜(D))`` and ``p_out`` likewise over the halves without the
+target, evaluated in closed form; the Bayes-optimal attacker (Proposition 2) says "in" iff
+``p_in(y) >= p_out(y)`` (prior 1/2), and its long-run accuracy is computed exactly by
+:func:`mipcore.optimal_attack.optimal_attack`. It never exceeds the certified ``1/2 + η``.
+
+**Determinism.** Round k of seed s is drawn from ``numpy.random.default_rng([s, k])`` alone,
+in a fixed order (membership coin, training half, noise): the same for every student who
+opens the same link, whatever order the rounds are played in and whatever was answered. The
+coin does not depend on the settings, so the same seed gives the same secret coins for every
+mechanism.
+
+**Scoring** (:func:`score_game`): the player's correct count with a Clopper–Pearson interval,
+the Bayes-optimal attacker's score on the same rounds, and a verdict: is the one-sided lower
+confidence bound above ``1/2 + η`` (evidence of beating the certificate -- which a correct
+certificate lets happen only by luck, with probability at most 1 − confidence)?
+:func:`luck_lesson` says how likely such luck is when a whole class plays.
+
+The target record is, unless chosen, the record whose membership is easiest to infer (the
+largest exact η over the n records): the canary for ``MEAN``, the worst-case record for
+``PROP11``. MIP is a worst case over targets, so that is the record the certificate must cover.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+from . import prop11
+from ._validate import check_int, check_range
+from .audit_stats import clopper_pearson
+from .bounds import eta_from_epsilon
+from .canary_audit import run_canary_audit
+from .noise_laws import NoiseLaw, log_mixture
+from .optimal_attack import optimal_attack
+from .prop11_attack import prop11_eta_by_target, prop11_outputs
+
+__all__ = [
+    "GAME_N_MAX",
+    "GAME_N_MIN",
+    "GRID_POINTS",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "Calibration",
+    "GameMechanism",
+    "GameModel",
+    "GameScore",
+    "GameSettings",
+    "LuckLesson",
+    "Round",
+    "ScoreVerdict",
+    "game_model",
+    "luck_lesson",
+    "play_round",
+    "score_game",
+]
+
+GAME_N_MIN = 4
+GAME_N_MAX = 12  # C(12, 6) = 924 training halves: a round stays well under 100 ms
+GRID_POINTS = 401  # points of the density picture
+GRID_TAIL = 6.0  # the picture spans the atoms and the release ± 6 noise scales
+MAX_ROUNDS = 10_000
+MAX_PLAYERS = 1_000_000
+_MAX_SEED = 2**64 - 1
+_MAX_INDEX = 2**32 - 1
+_CANARY_DEFAULT = 10.0
+_PROP11_SIGMA_RTOL = 1e-6
+_AUDIT_TRIALS = 100  # the audit is run only for its calibration; its trials are discarded
+
+
+class GameMechanism(StrEnum):
+    """The mechanism the player attacks."""
+
+    MEAN = "mean"  # noisy mean of the canary audit's records
+    PROP11 = "prop11"  # Proposition 11's 1/Σx plus noise
+
+
+class Calibration(StrEnum):
+    """How the noise is calibrated."""
+
+    EPSILON = "epsilon"  # Laplace(Δ/ε): ε-DP, Theorem 4 certifies tanh(ε/2)/2
+    ETA = "eta"  # Theorem 9 / Corollary 14: Laplace(c σ) certifies η
+
+
+class ScoreVerdict(StrEnum):
+    """What a player's score is evidence of (one-sided Clopper–Pearson lower bound)."""
+
+    ABOVE_CERTIFIED = "above_certified"  # lower bound > 1/2 + η: beats the certificate
+    ABOVE_CHANCE = "above_chance"  # 1/2 < lower bound <= 1/2 + η: better than coin flips
+    NO_EVIDENCE = "no_evidence"  # lower bound <= 1/2
+
+
+def _enum(cls, name: str, value):
+    try:
+        return cls(value)
+    except ValueError:
+        allowed = tuple(m.value for m in cls)
+        raise ValueError(f"{name}={value!r} is not one of {allowed}") from None
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """The teacher's settings; together with a seed they fix every round.
+
+    Parameters
+    ----------
+    mechanism : :class:`GameMechanism` (or its value), default ``MEAN``.
+    calibration : :class:`Calibration` (or its value), default ``EPSILON``.
+    level : ε (``0 < level < inf``) for ``EPSILON``, η (``0 < level <= 1/2``) for ``ETA``.
+    n : number of records, even, ``4 <= n <= 12`` (default 8).
+    canary : the planted record of ``MEAN`` (finite; default 10; ignored by ``PROP11``).
+    target : index of the target record (``0 <= target < n``), or None (default) for the
+        record with the largest exact η (the canary for ``MEAN``).
+
+    Raises
+    ------
+    ValueError
+        Naming the field, its value and the allowed range.
+    """
+
+    mechanism: GameMechanism = GameMechanism.MEAN
+    calibration: Calibration = Calibration.EPSILON
+    level: float = 1.0
+    n: int = 8
+    canary: float = _CANARY_DEFAULT
+    target: int | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "mechanism", _enum(GameMechanism, "mechanism", self.mechanism))
+        set_(self, "calibration", _enum(Calibration, "calibration", self.calibration))
+        if self.calibration is Calibration.EPSILON:
+            level = check_range(
+                "level",
+                self.level,
+                0.0,
+                math.inf,
+                lo_open=True,
+                hi_open=True,
+                hint="level is epsilon for calibration 'epsilon'",
+            )
+        else:
+            level = check_range(
+                "level",
+                self.level,
+                0.0,
+                0.5,
+                lo_open=True,
+                hint="level is eta for calibration 'eta'",
+            )
+        if level.ndim != 0:
+            raise ValueError(f"level={self.level!r} must be a scalar")
+        set_(self, "level", float(level))
+        set_(self, "n", check_int("n", self.n, GAME_N_MIN, GAME_N_MAX, even=True))
+        canary = check_range("canary", self.canary, -math.inf, math.inf, lo_open=True, hi_open=True)
+        if canary.ndim != 0:
+            raise ValueError(f"canary={self.canary!r} must be a scalar")
+        set_(self, "canary", float(canary))
+        if self.target is not None:
+            set_(self, "target", check_int("target", self.target, 0, self.n - 1))
+
+    @classmethod
+    def dp(cls, mechanism: GameMechanism | str, epsilon: float, n: int = 8) -> GameSettings:
+        """Settings with ε-DP Laplace noise."""
+        return cls(GameMechanism(mechanism), Calibration.EPSILON, epsilon, n)
+
+    @classmethod
+    def mip(cls, mechanism: GameMechanism | str, eta: float, n: int = 8) -> GameSettings:
+        """Settings with Theorem 9 / Corollary 14 noise for η-MIP."""
+        return cls(GameMechanism(mechanism), Calibration.ETA, eta, n)
+
+
+@dataclass(frozen=True)
+class GameModel:
+    """Everything about one setting that does not change from round to round.
+
+    ``records`` (n values; the last is the canary / A), ``target`` (its index), ``halves``
+    (all C(n, n/2) training halves, shape (H, n/2), in ``itertools.combinations`` order),
+    ``outputs`` (the base output on each half), ``member`` (the target is in the half),
+    ``noise`` (the calibrated Laplace law), ``sensitivity`` (replace-one Δ), ``sigma`` (σ of
+    the output over the halves; for Proposition 11 the certified upper end),
+    ``certified_eta`` (Theorem 4 for ε, η itself for Theorem 9), ``optimal_accuracy`` (exact
+    Proposition 2 accuracy against the target, ± ``optimal_error_bound``) and
+    ``eta_by_target`` (exact η of every record as the target).
+    """
+
+    settings: GameSettings
+    records: NDArray[np.float64] = field(repr=False, compare=False)
+    target: int
+    halves: NDArray[np.int64] = field(repr=False, compare=False)
+    outputs: NDArray[np.float64] = field(repr=False, compare=False)
+    member: NDArray[np.bool_] = field(repr=False, compare=False)
+    noise: NoiseLaw
+    sensitivity: float
+    sigma: float
+    certified_eta: float
+    optimal_accuracy: float
+    optimal_error_bound: float
+    eta_by_target: NDArray[np.float64] = field(repr=False, compare=False)
+
+    @property
+    def certified_accuracy(self) -> float:
+        """``1/2 + η`` certified by the calibration."""
+        return 0.5 + self.certified_eta
+
+    @property
+    def optimal_eta(self) -> float:
+        """Exact η of the mechanism against the target (``optimal_accuracy − 1/2``)."""
+        return self.optimal_accuracy - 0.5
+
+    @property
+    def target_value(self) -> float:
+        return float(self.records[self.target])
+
+
+def _worst_target(eta_by_target: NDArray[np.float64]) -> int:
+    """Index of the largest η; ties go to the highest index (the canary / A come last)."""
+    rev = eta_by_target[::-1]
+    return int(eta_by_target.size - 1 - np.argmax(rev))
+
+
+def game_model(settings: GameSettings) -> GameModel:
+    """Build the :class:`GameModel` of a setting (calibration, all halves, exact optimum).
+
+    Cost: a few ms; up to ~40 ms for ``PROP11`` at n = 12 (certified σ, 924 halves).
+    The UI may cache it and pass it to :func:`play_round` / :func:`score_game`.
+
+    Examples
+    --------
+    >>> m = game_model(GameSettings.dp("mean", 1.0))
+    >>> m.target_value, m.noise.scale  # the canary; Laplace(Δ/ε) with Δ = 10/4
+    (10.0, 2.5)
+    >>> round(m.optimal_accuracy, 4), round(m.certified_accuracy, 4)  # exact vs Theorem 4
+    (0.6887, 0.7311)
+
+    Raises
+    ------
+    ValueError
+        If ``settings`` is not a :class:`GameSettings`.
+    """
+    if not isinstance(settings, GameSettings):
+        raise ValueError(f"settings={settings!r} must be a GameSettings")
+    n, k = settings.n, settings.n // 2
+    halves = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64)
+    if settings.mechanism is GameMechanism.MEAN:
+        if settings.calibration is Calibration.EPSILON:
+            kw: dict[str, object] = {"noise": "laplace", "epsilon": settings.level}
+        else:
+            kw = {"noise": "mip", "eta": settings.level}
+        audit = run_canary_audit(
+            _AUDIT_TRIALS,
+            n=n,
+            canary=settings.canary,
+            mechanism="mean",
+            exact=False,
+            rng=0,
+            **kw,  # type: ignore[arg-type]
+        )
+        records = np.asarray(audit.data, dtype=float)
+        outputs = records[halves].sum(axis=1) / k  # the audit's mean, as it computes it
+        law = audit.noise.one_dimensional()
+        sensitivity = float(audit.sensitivity)
+        sigma = float(audit.sigma)  # type: ignore[arg-type]
+        membership = np.zeros((halves.shape[0], n), dtype=bool)
+        membership[np.arange(halves.shape[0])[:, None], halves] = True
+        eta_t = np.array(
+            [
+                optimal_attack(outputs[membership[:, i]], outputs[~membership[:, i]], law).eta
+                for i in range(n)
+            ]
+        )
+    else:
+        outputs, membership = prop11_outputs(n)
+        ds = prop11.dataset(n)
+        records = np.array([2.0**i for i in ds.powers] + [ds.a_value])
+        sensitivity = float(prop11.sensitivity(n))
+        # certified upper end of σ; rtol 1e-6 keeps it within 1e-6 of the exact value (so the
+        # noise is at most that much larger than needed) at ~10 ms instead of ~100 ms at n = 12
+        sigma = float(prop11.output_moments(n, 2, rtol=_PROP11_SIGMA_RTOL).sigma)
+        if settings.calibration is Calibration.EPSILON:
+            law = NoiseLaw.laplace(sensitivity / settings.level)
+        else:
+            law = NoiseLaw.mip(settings.level, sigma).one_dimensional()
+        eta_t = np.asarray(prop11_eta_by_target(n, law.scale, "laplace"), dtype=float)
+    target = _worst_target(eta_t) if settings.target is None else settings.target
+    member = membership[:, target]
+    best = optimal_attack(outputs[member], outputs[~member], law)
+    if settings.calibration is Calibration.EPSILON:
+        certified = float(eta_from_epsilon(settings.level))
+    else:
+        certified = settings.level
+    return GameModel(
+        settings=settings,
+        records=records,
+        target=target,
+        halves=halves,
+        outputs=np.asarray(outputs, dtype=float),
+        member=np.asarray(member, dtype=bool),
+        noise=law,
+        sensitivity=sensitivity,
+        sigma=sigma,
+        certified_eta=certified,
+        optimal_accuracy=best.accuracy,
+        optimal_error_bound=best.error_bound,
+        eta_by_target=eta_t,
+    )
+
+
+def _model_for(settings: GameSettings, model: GameModel | None) -> GameModel:
+    if model is None:
+        return game_model(settings)
+    if not isinstance(model, GameModel) or model.settings != settings:
+        raise ValueError(
+            f"model={model!r} was built for other settings; pass game_model(settings) or None"
+        )
+    return model
+
+
+def _draw(model: GameModel, seed: int, index: int) -> tuple[bool, int, float]:
+    """(membership coin, training half index, release) of round ``index`` of ``seed``."""
+    gen = np.random.default_rng([seed, index])
+    member = bool(gen.random() < 0.5)
+    pool = np.flatnonzero(model.member if member else ~model.member)
+    half = int(pool[gen.integers(pool.size)])
+    release = float(model.outputs[half] + model.noise.sample(1, gen)[0])
+    return member, half, release
+
+
+def _log_densities(model: GameModel, y: NDArray[np.float64]):
+    """``log p_in(y)``, ``log p_out(y)`` (normalised Laplace mixtures)."""
+    b = model.noise.scale
+    out: list[NDArray[np.float64]] = []
+    for mask in (model.member, ~model.member):
+        atoms, counts = np.unique(model.outputs[mask], return_counts=True)
+        lm = log_mixture(y, atoms, counts.astype(float), model.noise)
+        out.append(lm - math.log(2.0 * b) - math.log(int(mask.sum())))
+    return out[0], out[1]
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round of the game. ``member`` and ``half`` are the secret: reveal after the answer.
+
+    ``release``: what the player sees; ``target_index``/``target_value``: the target record;
+    ``grid``/``p_in``/``p_out``: the two release laws on a grid that covers every output and
+    the release ± 6 noise scales (exact mixture densities); ``log_likelihood_ratio`` =
+    ``log p_in(release) − log p_out(release)``; ``optimal_guess``: the Bayes-optimal answer at
+    prior 1/2 (True = "in", i.e. ``p_in >= p_out``); ``optimal_accuracy``: that attacker's
+    exact long-run accuracy (Proposition 2); ``certified_accuracy``: ``1/2 + η`` certified.
+    """
+
+    seed: int
+    index: int
+    member: bool
+    half: tuple[int, ...]
+    target_index: int
+    target_value: float
+    release: float
+    grid: NDArray[np.float64] = field(repr=False, compare=False)
+    p_in: NDArray[np.float64] = field(repr=False, compare=False)
+    p_out: NDArray[np.float64] = field(repr=False, compare=False)
+    log_likelihood_ratio: float
+    optimal_guess: bool
+    optimal_accuracy: float
+    certified_accuracy: float
+
+    @property
+    def likelihood_ratio(self) -> float:
+        """``p_in/p_out`` at the release (``inf`` beyond float range)."""
+        llr = self.log_likelihood_ratio
+        return math.exp(llr) if llr < 709.0 else math.inf
+
+    @property
+    def optimal_correct(self) -> bool:
+        return self.optimal_guess == self.member
+
+
+def _check_seed_index(seed, index) -> tuple[int, int]:
+    return check_int("seed", seed, 0, _MAX_SEED), check_int("index", index, 0, _MAX_INDEX)
+
+
+def play_round(
+    settings: GameSettings, seed: int, index: int, *, model: GameModel | None = None
+) -> Round:
+    """Round ``index`` of the game with ``seed`` under ``settings`` (fully deterministic).
+
+    Parameters
+    ----------
+    settings : :class:`GameSettings`.
+    seed : ``0 <= seed < 2^64``, e.g. from the shared link.
+    index : ``0 <= index < 2^32``, the round number.
+    model : optional :func:`game_model` of these settings (a cached one); built if None.
+
+    Returns
+    -------
+    Round
+
+    Raises
+    ------
+    ValueError
+        For an out-of-range seed or index, or a model of other settings.
+
+    Examples
+    --------
+    >>> r = play_round(GameSettings.dp("mean", 1.0), seed=7, index=0)
+    >>> r.target_value, r.optimal_accuracy <= r.certified_accuracy
+    (10.0, True)
+    >>> r.member == play_round(GameSettings.dp("mean", 1.0), seed=7, index=0).member
+    True
+    """
+    seed, index = _check_seed_index(seed, index)
+    m = _model_for(settings, model)
+    member, h, release = _draw(m, seed, index)
+    b = m.noise.scale
+    lo = min(float(m.outputs.min()), release) - GRID_TAIL * b
+    hi = max(float(m.outputs.max()), release) + GRID_TAIL * b
+    grid = np.linspace(lo, hi, GRID_POINTS)
+    ys = np.append(grid, release)
+    log_in, log_out = _log_densities(m, ys)
+    llr = float(log_in[-1] - log_out[-1])
+    return Round(
+        seed=seed,
+        index=index,
+        member=member,
+        half=tuple(int(i) for i in m.halves[h]),
+        target_index=m.target,
+        target_value=m.target_value,
+        release=release,
+        grid=grid,
+        p_in=np.exp(log_in[:-1]),
+        p_out=np.exp(log_out[:-1]),
+        log_likelihood_ratio=llr,
+        optimal_guess=llr >= 0.0,
+        optimal_accuracy=m.optimal_accuracy,
+        certified_accuracy=m.certified_accuracy,
+    )
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """A player's score over rounds ``0 … rounds − 1`` of one seed.
+
+    ``correct``/``accuracy``: the player's; ``interval``: two-sided Clopper–Pearson interval
+    at ``confidence``; ``lower_bound``: the one-sided lower bound at ``confidence``;
+    ``optimal_correct``: the Bayes-optimal attacker's count on the same rounds;
+    ``optimal_accuracy``: its exact long-run accuracy; ``certified_accuracy``: ``1/2 + η``;
+    ``p_value``: ``P(X >= correct)`` for ``X ~ Binomial(rounds, certified_accuracy)`` (how
+    surprising the score is if the certificate holds with equality); ``verdict``: see
+    :class:`ScoreVerdict`.
+    """
+
+    rounds: int
+    correct: int
+    accuracy: float
+    interval: tuple[float, float]
+    lower_bound: float
+    confidence: float
+    optimal_correct: int
+    optimal_accuracy: float
+    certified_accuracy: float
+    p_value: float
+    verdict: ScoreVerdict
+
+    @property
+    def beats_certified(self) -> bool:
+        """True when the score is evidence (at ``confidence``) of beating ``1/2 + η``."""
+        return self.verdict is ScoreVerdict.ABOVE_CERTIFIED
+
+
+def _check_answers(answers) -> NDArray[np.bool_]:
+    arr = np.asarray(answers)
+    if arr.ndim != 1 or arr.size == 0 or arr.size > MAX_ROUNDS:
+        raise ValueError(
+            f"answers must be a non-empty 1-d sequence of at most {MAX_ROUNDS} answers "
+            f"(True = 'in'), got shape {arr.shape}"
+        )
+    if arr.dtype != bool:
+        ok = arr.dtype.kind in "iuf" and bool(np.all((arr == 0) | (arr == 1)))
+        if not ok:
+            raise ValueError(
+                f"answers must hold booleans (True = 'in', False = 'out'), got {arr[:4].tolist()!r}…"
+            )
+        arr = arr.astype(bool)
+    return arr
+
+
+def score_game(
+    settings: GameSettings,
+    seed: int,
+    answers: Sequence[bool] | NDArray[np.bool_],
+    *,
+    confidence: float = 0.95,
+    model: GameModel | None = None,
+) -> GameScore:
+    """Score a player's answers to rounds ``0, 1, …, len(answers) − 1`` of ``seed``.
+
+    Parameters
+    ----------
+    settings : :class:`GameSettings`. seed : ``0 <= seed < 2^64``.
+    answers : ``1 <= len <= 10000`` booleans, answer k for round k (True = "in").
+    confidence : ``0 < confidence < 1`` for the Clopper–Pearson bounds (default 0.95).
+    model : optional cached :func:`game_model` of these settings.
+
+    Returns
+    -------
+    GameScore
+
+    Examples
+    --------
+    >>> s = GameSettings.dp("mean", 1.0)
+    >>> sc = score_game(s, 7, [True] * 30)
+    >>> sc.rounds, sc.verdict in tuple(ScoreVerdict)
+    (30, True)
+    """
+    seed = check_int("seed", seed, 0, _MAX_SEED)
+    ans = _check_answers(answers)
+    conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
+    m = _model_for(settings, model)
+    draws = [_draw(m, seed, k) for k in range(ans.size)]
+    truth = np.array([d[0] for d in draws])
+    releases = np.array([d[2] for d in draws])
+    log_in, log_out = _log_densities(m, releases)
+    optimal = log_in - log_out >= 0.0
+    correct = int(np.sum(ans == truth))
+    rounds = int(ans.size)
+    lo2, hi2 = clopper_pearson(correct, rounds, conf)
+    lo1, _ = clopper_pearson(correct, rounds, conf, "greater")
+    cert = m.certified_accuracy
+    p_value = float(stats.binom.sf(correct - 1, rounds, min(cert, 1.0)))
+    if lo1 > cert:
+        verdict = ScoreVerdict.ABOVE_CERTIFIED
+    elif lo1 > 0.5:
+        verdict = ScoreVerdict.ABOVE_CHANCE
+    else:
+        verdict = ScoreVerdict.NO_EVIDENCE
+    return GameScore(
+        rounds=rounds,
+        correct=correct,
+        accuracy=correct / rounds,
+        interval=(float(lo2), float(hi2)),
+        lower_bound=float(lo1),
+        confidence=conf,
+        optimal_correct=int(np.sum(optimal == truth)),
+        optimal_accuracy=m.optimal_accuracy,
+        certified_accuracy=cert,
+        p_value=p_value,
+        verdict=verdict,
+    )
+
+
+# --------------------------------------------------------------------------- luck
+
+
+@dataclass(frozen=True)
+class LuckLesson:
+    """How often luck alone "beats" ``1/2 + η`` when a class plays at exactly that accuracy.
+
+    ``players`` players each play ``rounds`` rounds, each round correct independently with
+    probability ``accuracy = 1/2 + eta``.
+
+    * ``exceed_correct``: the smallest count whose observed accuracy is strictly above
+      ``1/2 + η``; ``p_one``: ``P(X >= exceed_correct)`` for one player; ``p_any``: that at
+      least one player gets there, ``1 − (1 − p_one)^players``.
+    * ``expected_best_correct`` / ``expected_best_accuracy``: the expected best score of the
+      class, ``E max_j X_j = Σ_{x<R} (1 − F(x)^players)``.
+    * ``alarm_correct``: the smallest count whose one-sided Clopper–Pearson lower bound at
+      ``confidence`` exceeds ``1/2 + η`` (:class:`ScoreVerdict` ``ABOVE_CERTIFIED``), None if
+      no count of ``rounds`` does; ``p_alarm_one`` (at most 1 − confidence) and
+      ``p_alarm_any``: the chance that one given player / at least one player gets that
+      verdict by luck.
+    """
+
+    players: int
+    rounds: int
+    eta: float
+    accuracy: float
+    confidence: float
+    exceed_correct: int | None
+    p_one: float
+    p_any: float
+    expected_best_correct: float
+    expected_best_accuracy: float
+    alarm_correct: int | None
+    p_alarm_one: float
+    p_alarm_any: float
+
+
+def _any_of(p: float, players: int) -> float:
+    """``1 − (1 − p)^players`` without cancellation."""
+    if p >= 1.0:
+        return 1.0
+    return float(-math.expm1(players * math.log1p(-p)))
+
+
+def luck_lesson(players: int, rounds: int, eta: float, *, confidence: float = 0.95) -> LuckLesson:
+    r"""The multiple-testing lesson: P players, R rounds each, all at accuracy ``1/2 + η``.
+
+    Exact binomial computations (scipy), no simulation. Observed accuracy "exceeds the
+    bound" means ``X/R > 1/2 + η`` strictly, decided in exact rational arithmetic on the
+    float η given.
+
+    Parameters
+    ----------
+    players : ``1 <= players <= 10^6``.
+    rounds : ``1 <= rounds <= 10000``.
+    eta : ``0 <= eta <= 1/2``.
+    confidence : ``0 < confidence < 1`` for the alarm (default 0.95).
+
+    Returns
+    -------
+    LuckLesson
+
+    Examples
+    --------
+    >>> le = luck_lesson(30, 100, 0.1)  # 30 students, 100 rounds each, at exactly 60 %
+    >>> le.exceed_correct, round(le.p_one, 3), round(le.expected_best_accuracy, 3)
+    (61, 0.462, 0.699)
+    >>> le.alarm_correct, round(le.p_alarm_one, 3), round(le.p_alarm_any, 3)
+    (69, 0.04, 0.705)
+    """
+    players = check_int("players", players, 1, MAX_PLAYERS)
+    rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
+    e = float(check_range("eta", eta, 0.0, 0.5))
+    conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
+    p = 0.5 + e
+    # smallest x with x/R > 1/2 + eta, exactly: x > R (1/2 + eta)
+    bound = rounds * (Fraction(1, 2) + Fraction(e))
+    first = math.floor(bound) + 1
+    exceed = first if first <= rounds else None
+    binom = stats.binom(rounds, p)
+    p_one = float(binom.sf(first - 1)) if exceed is not None else 0.0
+    xs = np.arange(rounds)
+    sf = binom.sf(xs)
+    with np.errstate(divide="ignore"):
+        log_cdf = np.where(sf < 0.5, np.log1p(-sf), np.log(binom.cdf(xs)))
+        tail = -np.expm1(players * log_cdf)  # P(max > x)
+    best = float(math.fsum(tail.tolist()))
+    ks = np.arange(rounds + 1)
+    lo, _ = clopper_pearson(ks, rounds, conf, "greater")
+    hits = np.flatnonzero(np.asarray(lo) > p)
+    alarm = int(hits[0]) if hits.size else None
+    p_alarm = float(binom.sf(alarm - 1)) if alarm is not None else 0.0
+    return LuckLesson(
+        players=players,
+        rounds=rounds,
+        eta=e,
+        accuracy=p,
+        confidence=conf,
+        exceed_correct=exceed,
+        p_one=p_one,
+        p_any=_any_of(p_one, players),
+        expected_best_correct=best,
+        expected_best_accuracy=best / rounds,
+        alarm_correct=alarm,
+        p_alarm_one=p_alarm,
+        p_alarm_any=_any_of(p_alarm, players),
+    )

@@ -1,0 +1,321 @@
+"""Tests for mipcore.game: the "Play the attacker" classroom game.
+
+Determinism (same seed and round, same everything, in any order of play), the exact release
+laws against a direct sum over all training halves, the exact optimal accuracy against
+quadrature and against the long-run frequency of the Bayes-optimal answers (binomial
+tolerance), the calibration really certifying (exact optimum <= 1/2 + η), agreement with the
+canary audit and Proposition 11 machinery, scoring, and the multiple-testing lesson against
+direct binomial sums.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from mipcore.audit_stats import clopper_pearson
+from mipcore.bounds import eta_from_epsilon
+from mipcore.canary_audit import run_canary_audit
+from mipcore.game import (
+    GRID_POINTS,
+    Calibration,
+    GameMechanism,
+    GameSettings,
+    ScoreVerdict,
+    game_model,
+    luck_lesson,
+    play_round,
+    score_game,
+)
+from mipcore.prop11_attack import prop11_eta_by_target
+
+MEAN_DP = GameSettings.dp("mean", 1.0)
+PROP11_DP = GameSettings.dp("prop11", 8.0, n=4)
+MODELS = {s: game_model(s) for s in (MEAN_DP, PROP11_DP)}
+
+
+def short(s: GameSettings) -> str:
+    return f"{s.mechanism}-{s.calibration}{s.level:g}-n{s.n}"
+
+
+ALL_SETTINGS = [
+    GameSettings(mech, cal, level, n)
+    for mech in GameMechanism
+    for n in (4, 8, 12)
+    for cal, level in (
+        (Calibration.EPSILON, 0.1),
+        (Calibration.EPSILON, 1.0),
+        (Calibration.EPSILON, 8.0),
+        (Calibration.ETA, 0.05),
+        (Calibration.ETA, 0.5),
+    )
+]
+
+# --------------------------------------------------------------------------- settings & model
+
+
+def test_settings_coerce_and_defaults():
+    s = GameSettings("prop11", "eta", 0.2, 10)
+    assert s.mechanism is GameMechanism.PROP11 and s.calibration is Calibration.ETA
+    assert s == GameSettings.mip(GameMechanism.PROP11, 0.2, 10)
+    assert GameSettings() == GameSettings.dp("mean", 1.0, 8)
+    assert hash(s) == hash(GameSettings.mip("prop11", 0.2, 10))
+
+
+def test_mean_model_is_the_canary_audit():
+    m = MODELS[MEAN_DP]
+    audit = run_canary_audit(100, n=8, noise="laplace", epsilon=1.0, rng=0)
+    np.testing.assert_array_equal(m.records, audit.data)
+    assert m.noise == audit.noise and m.noise.scale == 10.0 / 4  # Δ = (10 − 0)/k
+    assert m.sensitivity == audit.sensitivity and m.sigma == audit.sigma
+    assert m.target == 7 and m.target_value == 10.0  # the canary is the worst-case target
+    assert m.optimal_accuracy == audit.exact_accuracy
+    mip = game_model(GameSettings.mip("mean", 0.1))
+    audit_mip = run_canary_audit(100, n=8, noise="mip", eta=0.1, rng=0)
+    assert mip.noise == audit_mip.noise.one_dimensional()
+    assert mip.optimal_accuracy == audit_mip.exact_accuracy
+
+
+@pytest.mark.parametrize("n", [4, 8])
+def test_prop11_model_matches_prop11_attack(n):
+    s = GameSettings.dp("prop11", 2.0, n)
+    m = game_model(s)
+    by_target = prop11_eta_by_target(n, m.noise.scale)
+    np.testing.assert_allclose(m.eta_by_target, by_target, rtol=0, atol=0)
+    assert m.target == int(np.flatnonzero(by_target == by_target.max())[-1])
+    assert m.optimal_eta == pytest.approx(float(by_target.max()), abs=1e-13)
+    assert m.records[m.target] == 2.0**m.target  # a power of two (A is last)
+    # prop11_outputs enumerates the halves in the same order as the model's halves
+    np.testing.assert_array_equal(m.member, np.any(m.halves == m.target, axis=1))
+
+
+@pytest.mark.parametrize("s", ALL_SETTINGS, ids=short)
+def test_calibration_certifies(s):
+    m = game_model(s)
+    assert 0.5 <= m.optimal_accuracy <= m.certified_accuracy + m.optimal_error_bound
+    assert (m.eta_by_target <= m.certified_eta + 1e-12).all()  # every target, not only ours
+    if s.calibration is Calibration.EPSILON:
+        assert m.certified_eta == pytest.approx(float(eta_from_epsilon(s.level)), rel=1e-15)
+        assert m.noise.scale == pytest.approx(m.sensitivity / s.level, rel=1e-15)
+    else:
+        assert m.certified_eta == s.level
+        assert m.noise.scale == pytest.approx((6.16 / s.level) ** 2 * m.sigma, rel=1e-14)
+
+
+def test_chosen_target():
+    m = game_model(GameSettings(GameMechanism.MEAN, Calibration.EPSILON, 1.0, 8, target=0))
+    assert m.target == 0 and m.optimal_accuracy < MODELS[MEAN_DP].optimal_accuracy
+
+
+# --------------------------------------------------------------------------- determinism
+
+
+def rounds_equal(a, b) -> bool:
+    return (
+        a == b
+        and np.array_equal(a.grid, b.grid)
+        and np.array_equal(a.p_in, b.p_in)
+        and np.array_equal(a.p_out, b.p_out)
+    )
+
+
+@pytest.mark.parametrize("s", [MEAN_DP, PROP11_DP], ids=short)
+def test_round_is_determined_by_seed_and_index(s):
+    m = MODELS[s]
+    order = list(range(12))
+    first = {k: play_round(s, 99, k, model=m) for k in order}
+    rng = np.random.default_rng(0)
+    for k in rng.permutation(order):  # another order of play, no model passed
+        assert rounds_equal(play_round(s, 99, int(k)), first[int(k)])
+    # different rounds/seeds really differ
+    assert len({r.release for r in first.values()}) == 12
+    assert play_round(s, 100, 0, model=m).release != first[0].release
+
+
+def test_coin_is_the_same_for_every_mechanism():
+    coins = [[play_round(s, 5, k, model=MODELS[s]).member for k in range(40)] for s in MODELS]
+    assert coins[0] == coins[1]
+    assert 0 < sum(coins[0]) < 40
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), index=st.integers(0, 2**32 - 1))
+def test_round_determinism_property(seed, index):
+    a = play_round(MEAN_DP, seed, index, model=MODELS[MEAN_DP])
+    b = play_round(MEAN_DP, seed, index, model=MODELS[MEAN_DP])
+    assert rounds_equal(a, b)
+    assert a.member == (MODELS[MEAN_DP].target in a.half)
+    assert len(a.half) == 4
+
+
+# --------------------------------------------------------------------------- exact laws
+
+
+def direct_densities(m, y):
+    """Mean over all halves with / without the target of the Laplace density, term by term."""
+    b = m.noise.scale
+    dens = np.exp(-np.abs(y[:, None] - m.outputs[None, :]) / b) / (2 * b)
+    return dens[:, m.member].mean(axis=1), dens[:, ~m.member].mean(axis=1)
+
+
+@pytest.mark.parametrize("s", [MEAN_DP, PROP11_DP], ids=short)
+def test_densities_are_the_exact_mixtures(s):
+    m = MODELS[s]
+    r = play_round(s, 3, 4, model=m)
+    assert r.grid.shape == r.p_in.shape == r.p_out.shape == (GRID_POINTS,)
+    p_in, p_out = direct_densities(m, r.grid)
+    np.testing.assert_allclose(r.p_in, p_in, rtol=1e-12)
+    np.testing.assert_allclose(r.p_out, p_out, rtol=1e-12)
+    d_in, d_out = direct_densities(m, np.array([r.release]))
+    assert r.log_likelihood_ratio == pytest.approx(math.log(d_in[0] / d_out[0]), abs=1e-12)
+    assert r.optimal_guess == (d_in[0] >= d_out[0])
+    assert r.likelihood_ratio == pytest.approx(d_in[0] / d_out[0], rel=1e-12)
+    # the grid covers the release and 6 noise scales beyond every output: mass >= 1 - e^-6
+    assert r.grid[0] < r.release < r.grid[-1]
+    for p in (r.p_in, r.p_out):
+        mass = np.trapezoid(p, r.grid)
+        assert 1 - math.exp(-6) - 1e-3 <= mass <= 1 + 1e-3
+
+
+@pytest.mark.parametrize("s", [MEAN_DP, PROP11_DP], ids=short)
+def test_optimal_accuracy_by_quadrature(s):
+    # Proposition 2 as an integral: 1/2 ∫ max(p_in, p_out), on a fine grid (Laplace tails
+    # beyond 30 scales carry < e^-30 of the mass)
+    m = MODELS[s]
+    b = m.noise.scale
+    y = np.linspace(m.outputs.min() - 30 * b, m.outputs.max() + 30 * b, 100_001)
+    p_in, p_out = direct_densities(m, y)
+    acc = 0.5 * np.trapezoid(np.maximum(p_in, p_out), y)
+    assert acc == pytest.approx(m.optimal_accuracy, abs=1e-6)
+
+
+@pytest.mark.parametrize("s", [MEAN_DP, PROP11_DP], ids=short)
+def test_long_run_frequency_of_the_optimal_attacker(s):
+    # each round is an independent game, so the optimal score is Binomial(R, exact accuracy)
+    m = MODELS[s]
+    rounds = 4000
+    sc = score_game(s, 20240601, [True] * rounds, model=m)
+    lo, hi = stats.binom.interval(0.999, rounds, m.optimal_accuracy)
+    assert lo <= sc.optimal_correct <= hi
+    # the secret coin is fair: "always in" scores Binomial(R, 1/2)
+    lo, hi = stats.binom.interval(0.999, rounds, 0.5)
+    assert lo <= sc.correct <= hi
+
+
+def test_optimal_score_uses_the_round_decisions():
+    m = MODELS[MEAN_DP]
+    rs = [play_round(MEAN_DP, 11, k, model=m) for k in range(30)]
+    answers = [r.optimal_guess for r in rs]
+    sc = score_game(MEAN_DP, 11, answers, model=m)
+    assert sc.correct == sc.optimal_correct == sum(r.optimal_correct for r in rs)
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def test_score_statistics():
+    m = MODELS[MEAN_DP]
+    rs = [play_round(MEAN_DP, 1, k, model=m) for k in range(50)]
+    answers = [r.member if k % 5 else not r.member for k, r in enumerate(rs)]  # 40/50 right
+    sc = score_game(MEAN_DP, 1, answers, model=m)
+    assert (sc.rounds, sc.correct, sc.accuracy) == (50, 40, 0.8)
+    assert sc.interval == pytest.approx(clopper_pearson(40, 50, 0.95))
+    assert sc.lower_bound == pytest.approx(clopper_pearson(40, 50, 0.95, "greater")[0])
+    ref = stats.binomtest(40, 50, sc.certified_accuracy, alternative="greater").pvalue
+    assert sc.p_value == pytest.approx(ref, rel=1e-10)
+    assert sc.certified_accuracy == pytest.approx(0.5 + math.tanh(0.5) / 2)
+    # lower bound 0.6866 is above 1/2 but not above 0.7311
+    assert sc.verdict is ScoreVerdict.ABOVE_CHANCE and not sc.beats_certified
+
+
+def test_knowing_the_secret_beats_the_certificate():
+    m = MODELS[MEAN_DP]
+    answers = [play_round(MEAN_DP, 2, k, model=m).member for k in range(200)]
+    sc = score_game(MEAN_DP, 2, answers, model=m)
+    assert sc.correct == 200 and sc.beats_certified
+    assert sc.verdict is ScoreVerdict.ABOVE_CERTIFIED
+    wrong = score_game(MEAN_DP, 2, [not a for a in answers], model=m)
+    assert wrong.correct == 0 and wrong.verdict is ScoreVerdict.NO_EVIDENCE
+
+
+def test_answers_as_integers():
+    a = score_game(MEAN_DP, 4, [1, 0, 1, 1], model=MODELS[MEAN_DP])
+    b = score_game(MEAN_DP, 4, [True, False, True, True], model=MODELS[MEAN_DP])
+    assert a == b
+
+
+# --------------------------------------------------------------------------- luck lesson
+
+
+def test_luck_for_one_player_is_the_binomial():
+    le = luck_lesson(1, 30, 0.1)
+    assert le.exceed_correct == 19  # 19/30 > 0.6 >= 18/30
+    direct = sum(stats.binom.pmf(x, 30, 0.6) for x in range(19, 31))
+    assert le.p_one == pytest.approx(direct, rel=1e-12) and le.p_any == le.p_one
+    assert le.expected_best_correct == pytest.approx(18.0, rel=1e-12)  # E X = R p
+    assert le.p_alarm_one <= 0.05  # the one-sided CP test is valid
+    lo_prev = clopper_pearson(le.alarm_correct - 1, 30, 0.95, "greater")[0]
+    lo_at = clopper_pearson(le.alarm_correct, 30, 0.95, "greater")[0]
+    assert lo_prev <= 0.6 < lo_at
+
+
+@pytest.mark.parametrize("players, rounds, eta", [(2, 5, 0.1), (3, 4, 0.0), (4, 6, 0.25)])
+def test_luck_by_enumeration(players, rounds, eta):
+    p = 0.5 + eta
+    pmf = stats.binom.pmf(np.arange(rounds + 1), rounds, p)
+    e_max, p_any = 0.0, 0.0
+    thr = math.floor(rounds * p) + 1
+    for xs in itertools.product(range(rounds + 1), repeat=players):
+        w = float(np.prod(pmf[list(xs)]))
+        e_max += w * max(xs)
+        p_any += w * (max(xs) >= thr)
+    le = luck_lesson(players, rounds, eta)
+    assert le.expected_best_correct == pytest.approx(e_max, rel=1e-12)
+    assert le.p_any == pytest.approx(p_any, rel=1e-12)
+
+
+def test_luck_grows_with_the_class():
+    small, big = luck_lesson(5, 30, 0.1), luck_lesson(100, 30, 0.1)
+    assert big.p_any > small.p_any and big.p_alarm_any > small.p_alarm_any
+    assert big.expected_best_accuracy > small.expected_best_accuracy > 0.6
+    assert luck_lesson(10, 10, 0.5).exceed_correct is None  # nobody beats accuracy 1
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: GameSettings("median"), "mechanism"),
+        (lambda: GameSettings(calibration="delta"), "calibration"),
+        (lambda: GameSettings(level=0.0), "level"),
+        (lambda: GameSettings(level=math.inf), "level"),
+        (lambda: GameSettings(calibration="eta", level=0.6), "level"),
+        (lambda: GameSettings(n=7), "n"),
+        (lambda: GameSettings(n=14), "n"),
+        (lambda: GameSettings(canary=math.nan), "canary"),
+        (lambda: GameSettings(target=8), "target"),
+        (lambda: game_model("mean"), "settings"),
+        (lambda: play_round(MEAN_DP, -1, 0), "seed"),
+        (lambda: play_round(MEAN_DP, 0, -3), "index"),
+        (lambda: play_round(MEAN_DP, 0, 0, model=MODELS[PROP11_DP]), "model"),
+        (lambda: score_game(MEAN_DP, 0, []), "answers"),
+        (lambda: score_game(MEAN_DP, 0, ["in", "out"]), "answers"),
+        (lambda: score_game(MEAN_DP, 0, [True] * 10_001), "answers"),
+        (lambda: score_game(MEAN_DP, 0, [True], confidence=1.0), "confidence"),
+        (lambda: luck_lesson(0, 10, 0.1), "players"),
+        (lambda: luck_lesson(10, 0, 0.1), "rounds"),
+        (lambda: luck_lesson(10, 10, 0.7), "eta"),
+        (lambda: luck_lesson(10, 10, 0.1, confidence=0.0), "confidence"),
+    ],
+)
+def test_out_of_domain_raises_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

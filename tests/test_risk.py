@@ -1,0 +1,481 @@
+"""Tests for mipcore.risk: best TPR, best accuracy, posterior/PPV bounds, icon array, table.
+
+Three ways: known values (closed forms, Theorem 4 at ε = 1), identities (π = 1/2 gives
+1/2 + η, ε = 0 gives FPR + δ, PPV at small FPR equals the posterior, ...), and brute force:
+the randomised-response mechanism with a δ-mass that reveals membership (the tightness
+construction of Theorem 4), whose every deterministic test is enumerated and every
+randomised test is a mixture of two of them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import special
+
+from mipcore.bounds import eta_from_epsilon
+from mipcore.optimal_attack import optimal_attack_accuracy_discrete
+from mipcore.risk import (
+    COMPARISON_DELTAS,
+    COMPARISON_EPSILONS,
+    best_accuracy,
+    best_operating_point,
+    best_tpr,
+    comparison_table,
+    icon_array,
+    member_posterior_bound,
+    member_posterior_tail_bound,
+    ppv_bound,
+)
+
+EPS_GRID = [0.0, 0.1, 0.5, 1.0, 2.0, 4.0, 8.0, 10.0]
+DELTA_GRID = [0.0, 1e-5, 0.01, 0.2]
+FPRS = np.array([0.0, 1e-4, 0.01, 0.05, 0.1, 0.2, 0.35, 0.5, 0.8, 0.99, 1.0])
+
+# --------------------------------------------------------------------------- brute force
+
+
+def rr_laws(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Output laws of RR (truth w.p. e^ε/(1+e^ε)) plus a δ-mass revealing membership.
+
+    Outputs: (leak, in), (leak, out), (rr, "in"), (rr, "out").
+    """
+    keep, flip = special.expit(eps), special.expit(-eps)
+    p_in = np.array([delta, 0.0, (1 - delta) * keep, (1 - delta) * flip])
+    p_out = np.array([0.0, delta, (1 - delta) * flip, (1 - delta) * keep])
+    return p_in, p_out
+
+
+def leak_laws(eta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Reveal membership w.p. 2η, else say nothing: exactly η-MIP."""
+    q = 2 * eta
+    return np.array([q, 0.0, 1 - q]), np.array([0.0, q, 1 - q])
+
+
+def deterministic_tests(p_in, p_out):
+    """(FPR, TPR) of every subset of outputs called "member"."""
+    m = len(p_in)
+    pts = []
+    for mask in itertools.product([0, 1], repeat=m):
+        s = np.array(mask, dtype=bool)
+        pts.append((float(p_out[s].sum()), float(p_in[s].sum())))
+    return pts
+
+
+def brute_tpr(p_in, p_out, cap: float) -> float:
+    """max TPR over all randomised tests with FPR <= cap: mixtures of two deterministic tests."""
+    pts = deterministic_tests(p_in, p_out)
+    best = max(t for f, t in pts if f <= cap + 1e-15)
+    for (f1, t1), (f2, t2) in itertools.product(pts, pts):
+        if f1 <= cap < f2:
+            lam = (cap - f1) / (f2 - f1)
+            best = max(best, t1 + lam * (t2 - t1))
+    return min(1.0, best)
+
+
+def brute_accuracy(p_in, p_out, prior: float) -> tuple[float, float, float]:
+    """max over deterministic tests of π TPR + (1−π)(1 − FPR), with its (FPR, TPR)."""
+    return max(
+        (prior * t + (1 - prior) * (1 - f), f, t) for f, t in deterministic_tests(p_in, p_out)
+    )
+
+
+# --------------------------------------------------------------------------- known values
+
+
+def test_best_tpr_known_values():
+    assert best_tpr(0.01, epsilon=1.0) == pytest.approx(math.e * 0.01, rel=1e-15)
+    assert best_tpr(0.0, epsilon=1.0, delta=1e-5) == pytest.approx(1e-5, rel=1e-12)
+    assert best_tpr(0.01, eta=0.1) == pytest.approx(0.21, rel=1e-15)
+    assert best_tpr(0.5, eta=0.4) == 1.0
+    # the far end of the DP region: 1 - e^-eps (1 - delta - fpr)
+    assert best_tpr(0.6, epsilon=1.0) == pytest.approx(1 - math.exp(-1) * 0.4, rel=1e-15)
+    assert best_tpr(0.01, epsilon=math.inf) == 1.0
+
+
+def test_best_tpr_never_below_the_diagonal_at_tiny_fpr():
+    # ε = 0: both DP edges are FPR + δ; the far edge's float cancellation must not win the min
+    f = 1.192092896e-07
+    assert best_tpr(f, epsilon=0.0) == f
+    assert ppv_bound(0.5, f, epsilon=0.0) == 0.5
+
+
+def test_best_accuracy_theorem4_at_eps1():
+    # Theorem 4 at eps = 1, delta = 0: accuracy 1/(1 + e^-1) = 0.7311
+    assert round(best_accuracy(0.5, epsilon=1.0), 4) == 0.7311
+    assert best_accuracy(0.5, epsilon=1.0) == pytest.approx(special.expit(1.0), rel=1e-15)
+
+
+def test_posterior_known_values():
+    assert member_posterior_bound(0.5, epsilon=1.0) == pytest.approx(math.e / (1 + math.e))
+    assert member_posterior_bound(0.01, epsilon=1.0) == pytest.approx(
+        0.01 * math.e / (0.01 * math.e + 0.99), rel=1e-14
+    )
+    assert member_posterior_bound(0.01, epsilon=1.0, delta=1e-5) == 1.0
+    assert member_posterior_bound(0.2, epsilon=0.0) == pytest.approx(0.2, rel=1e-15)
+    assert member_posterior_bound(0.2, epsilon=math.inf) == 1.0
+
+
+def test_comparison_table_numbers():
+    t = comparison_table()
+    assert len(t.rows) == len(COMPARISON_EPSILONS) * len(COMPARISON_DELTAS)
+    assert (t.fpr, t.prior, t.failure) == (0.01, 0.01, 1e-3)
+    by = {(r.epsilon, r.delta): r for r in t.rows}
+    r = by[(1.0, 0.0)]
+    assert round(r.eta, 4) == 0.2311 and round(r.accuracy, 4) == 0.7311
+    assert r.tpr == pytest.approx(0.01 * math.e, rel=1e-14)
+    assert r.posterior == pytest.approx(0.01 * math.e / (0.01 * math.e + 0.99), rel=1e-14)
+    assert r.ppv == pytest.approx(r.posterior, rel=1e-14)  # e^eps f below the kink: PPV = posterior
+    assert r.posterior_tail == pytest.approx(r.posterior, rel=1e-15)  # delta = 0
+    rd = by[(1.0, 1e-5)]
+    assert rd.posterior == 1.0 and rd.ppv > r.ppv and rd.posterior_tail > r.posterior
+    assert rd.eta == pytest.approx(float(eta_from_epsilon(1.0, 1e-5)), rel=1e-15)
+    assert [row.epsilon for row in t.rows[::2]] == list(COMPARISON_EPSILONS)
+    # at eps = 8 the TPR at FPR 1 % is capped by the far edge, and PPV at 1 % is ~1/2
+    r8 = by[(8.0, 0.0)]
+    assert r8.tpr == pytest.approx(1 - math.exp(-8) * 0.99, rel=1e-14)
+    assert r8.ppv == pytest.approx(0.01 * r8.tpr / (0.01 * r8.tpr + 0.99 * 0.01), rel=1e-14)
+
+
+def test_icon_array_known_values():
+    ia = icon_array(0.5, epsilon=1.0)
+    assert (ia.members, ia.non_members) == (50, 50)
+    assert ia.accuracy == pytest.approx(special.expit(1.0), rel=1e-15)
+    # best point: FPR 1/(1+e), TPR e/(1+e): 50 e/(1+e) = 36.55 -> 37 members, 36.55 -> 37 cleared
+    assert ia.best_fpr == pytest.approx(special.expit(-1.0), rel=1e-14)
+    assert (ia.correct_members, ia.correct_non_members, ia.correct) == (37, 37, 74)
+    named = [(c.fpr_cap, c.named, c.accused) for c in ia.caps]
+    # TPR e*cap: 50 * 0.0272 = 1.36 -> 2; 50 * 0.1359 = 6.8 -> 7; 50 * 0.2718 = 13.6 -> 14
+    assert named == [(0.01, 2, 0), (0.05, 7, 2), (0.1, 14, 5)]
+    small = icon_array(0.003, epsilon=1.0)
+    assert (small.members, small.non_members) == (1, 99)  # rounded up: the member is shown
+    assert small.shown_prior == 0.01
+    assert icon_array(0.07, eta=0.1).members == 7  # 100 * 0.07 = 7.000000000000001 -> 7
+
+
+# --------------------------------------------------------------------------- identities
+
+
+@pytest.mark.parametrize("eps", EPS_GRID)
+@pytest.mark.parametrize("delta", DELTA_GRID)
+def test_accuracy_at_half_is_half_plus_eta(eps, delta):
+    assert best_accuracy(0.5, epsilon=eps, delta=delta) == pytest.approx(
+        0.5 + float(eta_from_epsilon(eps, delta)), abs=2e-16
+    )
+
+
+@pytest.mark.parametrize("eps", [0.1, 1.0, 3.0])
+@pytest.mark.parametrize("eta", [0.0, 0.01, 0.1, 0.45])
+def test_accuracy_at_half_with_both_guarantees(eps, eta):
+    expected = 0.5 + min(eta, float(eta_from_epsilon(eps)))
+    assert best_accuracy(0.5, epsilon=eps, eta=eta) == pytest.approx(expected, abs=2e-16)
+    assert best_accuracy(0.5, eta=eta) == pytest.approx(0.5 + eta, abs=2e-16)
+
+
+@pytest.mark.parametrize("delta", DELTA_GRID)
+def test_epsilon_zero_gives_fpr_plus_delta(delta):
+    expected = np.minimum(1.0, FPRS + delta)
+    np.testing.assert_allclose(best_tpr(FPRS, epsilon=0.0, delta=delta), expected, atol=1e-15)
+    # and small epsilon is close: e^eps f + delta
+    got = best_tpr(FPRS, epsilon=1e-9, delta=delta)
+    np.testing.assert_allclose(got, expected, atol=2e-9)
+
+
+def test_eta_region_is_the_zero_2eta_dp_region():
+    for eta in (0.0, 0.05, 0.2, 0.5):
+        np.testing.assert_allclose(
+            best_tpr(FPRS, eta=eta), best_tpr(FPRS, epsilon=0.0, delta=2 * eta), atol=1e-15
+        )
+
+
+def test_both_guarantees_is_the_minimum():
+    for eps, delta, eta in [(1.0, 0.0, 0.1), (0.5, 1e-5, 0.3), (4.0, 0.01, 0.05)]:
+        both = best_tpr(FPRS, epsilon=eps, delta=delta, eta=eta)
+        np.testing.assert_array_equal(
+            both,
+            np.minimum(best_tpr(FPRS, epsilon=eps, delta=delta), best_tpr(FPRS, eta=eta)),
+        )
+
+
+def test_vectorised_and_scalar_agree():
+    eps = np.array([0.1, 1.0, 5.0])
+    arr = best_tpr(0.05, epsilon=eps, delta=1e-5)
+    assert isinstance(arr, np.ndarray) and arr.shape == (3,)
+    for e, v in zip(eps, arr, strict=True):
+        assert best_tpr(0.05, epsilon=float(e), delta=1e-5) == v
+    assert isinstance(best_tpr(0.05, epsilon=1.0), float)
+    acc = best_accuracy(np.array([0.1, 0.5, 0.9]), epsilon=1.0)
+    assert acc.shape == (3,)
+    assert isinstance(ppv_bound(0.1, 0.01, eta=0.1), float)
+
+
+@pytest.mark.parametrize("prior", [0.01, 0.2, 0.5, 0.9])
+@pytest.mark.parametrize("eps", [0.0, 0.5, 2.0, 8.0])
+def test_ppv_below_kink_equals_posterior(prior, eps):
+    # delta = 0 and e^eps f below the kink: T(f) = e^eps f, so PPV is f-free = the posterior
+    f1 = 1.0 / (1.0 + math.exp(eps))
+    for f in (0.0, f1 * 1e-3, f1 / 2, f1):
+        assert ppv_bound(prior, f, epsilon=eps) == pytest.approx(
+            member_posterior_bound(prior, epsilon=eps), rel=1e-13
+        )
+
+
+@pytest.mark.parametrize("prior", [1e-6, 0.01, 0.5, 0.9])
+@pytest.mark.parametrize("kw", [{"epsilon": 1.0}, {"epsilon": 3.0, "delta": 1e-5}, {"eta": 0.1}])
+def test_ppv_is_the_precision_formula(prior, kw):
+    t = best_tpr(FPRS[1:], **kw)
+    direct = prior * t / (prior * t + (1 - prior) * FPRS[1:])
+    np.testing.assert_allclose(ppv_bound(prior, FPRS[1:], **kw), direct, rtol=1e-13)
+
+
+def test_ppv_with_delta_or_eta_reaches_one_at_fpr_zero():
+    assert ppv_bound(0.01, 0.0, epsilon=1.0, delta=1e-9) == 1.0
+    assert ppv_bound(0.01, 0.0, eta=1e-9) == 1.0
+    assert ppv_bound(0.3, 0.0, eta=0.0) == pytest.approx(0.3, rel=1e-15)  # no information
+    # approaching FPR 0 with delta > 0 the PPV tends to 1
+    vals = [ppv_bound(0.01, f, epsilon=1.0, delta=1e-5) for f in (1e-3, 1e-6, 1e-9, 1e-12)]
+    assert vals == sorted(vals) and vals[-1] > 0.999
+
+
+def test_tail_bound_identities():
+    # delta = 0: the pure posterior whatever the failure probability
+    for beta in (1e-9, 0.01, 1.0):
+        assert member_posterior_tail_bound(
+            0.1, epsilon=1.0, failure=beta
+        ) == member_posterior_bound(0.1, epsilon=1.0)
+    # failure <= delta: nothing below 1 can be promised
+    assert member_posterior_tail_bound(0.1, epsilon=1.0, delta=1e-3, failure=1e-3) == 1.0
+    # eps' = eps - log(1 - delta/beta)
+    got = member_posterior_tail_bound(0.1, epsilon=1.0, delta=1e-5, failure=1e-3)
+    eps_p = 1.0 - math.log(1 - 1e-2)
+    assert got == pytest.approx(0.1 * math.exp(eps_p) / (0.1 * math.exp(eps_p) + 0.9), rel=1e-13)
+
+
+def test_tail_bound_is_tight_on_its_extremal_mechanism():
+    # Outcomes B with ratio exactly e^eps' and p_in(B) = beta; the rest with ratio e^eps.
+    eps, delta, beta = 1.0, 1e-3, 0.05
+    eps_p = eps - math.log1p(-delta / beta)
+    pin_b, pout_b = beta, beta * math.exp(-eps_p)
+    # fill the remaining mass with two outcomes of ratio e^eps and e^-eps
+    a = (1 - pin_b - math.exp(-eps) * (1 - pout_b)) / (1 - math.exp(-2 * eps))
+    p_in = np.array([pin_b, a, 1 - pin_b - a])
+    p_out = np.array([pout_b, a * math.exp(-eps), (1 - pin_b - a) * math.exp(eps)])
+    assert p_out.sum() == pytest.approx(1.0, abs=1e-12) and (p_out >= 0).all()
+    # it is (eps, delta)-DP: every event S has p_in(S) <= e^eps p_out(S) + delta (and reverse)
+    for mask in itertools.product([0, 1], repeat=3):
+        s = np.array(mask, dtype=bool)
+        assert p_in[s].sum() <= math.exp(eps) * p_out[s].sum() + delta + 1e-12
+        assert p_out[s].sum() <= math.exp(eps) * p_in[s].sum() + delta + 1e-12
+    # and the posterior exceeds the eps bound with probability beta, reaching the tail bound
+    prior = 0.2
+    post_b = prior * pin_b / (prior * pin_b + (1 - prior) * pout_b)
+    assert post_b == pytest.approx(
+        member_posterior_tail_bound(prior, epsilon=eps, delta=delta, failure=beta), rel=1e-12
+    )
+    assert post_b > member_posterior_bound(prior, epsilon=eps)
+
+
+def test_icon_array_counts_add_up_and_favour_the_attacker():
+    for prior in (0.003, 0.01, 0.1, 0.37, 0.5, 0.9, 0.999):
+        for kw in ({"epsilon": 1.0}, {"epsilon": 1.0, "delta": 1e-5}, {"eta": 0.1}):
+            ia = icon_array(prior, **kw)
+            assert ia.members + ia.non_members == 100
+            assert ia.members >= 100 * prior - 1e-9  # never fewer members than the prior says
+            assert 0 <= ia.correct_members <= ia.members
+            assert 0 <= ia.correct_non_members <= ia.non_members
+            assert ia.correct >= ia.correct_expected - 1e-9
+            assert ia.correct < ia.correct_expected + 2
+            for c in ia.caps:
+                assert c.named >= c.named_expected - 1e-9 and c.named < c.named_expected + 1
+                assert c.accused <= c.accused_expected + 1e-9  # at most the cap
+                assert c.accused > c.accused_expected - 1
+    # a small positive expectation shows as one whole person (documented)
+    ia = icon_array(0.01, epsilon=1.0, delta=1e-5)
+    assert ia.best_tpr == pytest.approx(1e-5) and ia.correct_members == 1
+
+
+def test_best_operating_point_is_a_vertex():
+    f, t = best_operating_point(0.5, epsilon=1.0)
+    assert f == pytest.approx(special.expit(-1.0)) and t == pytest.approx(special.expit(1.0))
+    assert best_operating_point(0.01, epsilon=1.0) == (0.0, 0.0)  # always "not a member"
+    f, t = best_operating_point(0.5, eta=0.1)
+    assert 0.5 * t + 0.5 * (1 - f) == pytest.approx(0.6)
+
+
+# --------------------------------------------------------------------------- brute force
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.5, 1.0, 2.0, 4.0])
+@pytest.mark.parametrize("delta", [0.0, 1e-5, 0.05])
+def test_best_tpr_equals_rr_optimum(eps, delta):
+    p_in, p_out = rr_laws(eps, delta)
+    for cap in FPRS:
+        assert best_tpr(float(cap), epsilon=eps, delta=delta) == pytest.approx(
+            brute_tpr(p_in, p_out, float(cap)), abs=1e-14
+        )
+
+
+@pytest.mark.parametrize("eta", [0.0, 0.01, 0.1, 0.3, 0.5])
+def test_best_tpr_eta_equals_leak_mechanism_optimum(eta):
+    p_in, p_out = leak_laws(eta)
+    for cap in FPRS:
+        assert best_tpr(float(cap), eta=eta) == pytest.approx(
+            brute_tpr(p_in, p_out, float(cap)), abs=1e-14
+        )
+
+
+@pytest.mark.parametrize("eps", [0.1, 1.0, 2.0, 4.0])
+@pytest.mark.parametrize("delta", [0.0, 1e-5, 0.05])
+@pytest.mark.parametrize("prior", [0.01, 0.1, 0.3, 0.5, 0.8])
+def test_best_accuracy_equals_rr_optimum(eps, delta, prior):
+    p_in, p_out = rr_laws(eps, delta)
+    acc, _, _ = brute_accuracy(p_in, p_out, prior)
+    assert best_accuracy(prior, epsilon=eps, delta=delta) == pytest.approx(acc, abs=1e-15)
+    # Proposition 2 on the discrete laws: sum max(pi p_in, (1 - pi) p_out)
+    prop2 = optimal_attack_accuracy_discrete(p_in, p_out, prior)
+    assert best_accuracy(prior, epsilon=eps, delta=delta) == pytest.approx(prop2, abs=1e-15)
+
+
+@pytest.mark.parametrize("eps", [0.5, 1.0, 2.0])
+@pytest.mark.parametrize("delta", [0.0, 1e-5, 0.05])
+def test_icon_array_equals_rr_enumeration(eps, delta):
+    p_in, p_out = rr_laws(eps, delta)
+    ia = icon_array(0.5, epsilon=eps, delta=delta)
+    acc, f, t = brute_accuracy(p_in, p_out, 0.5)  # unique optimum at prior 1/2, eps > 0
+    assert ia.accuracy == pytest.approx(acc, abs=1e-15)
+    assert ia.correct_members == math.ceil(round(t * 50, 9))
+    assert ia.correct_non_members == math.ceil(round((1 - f) * 50, 9))
+    for c in ia.caps:
+        tb = brute_tpr(p_in, p_out, c.fpr_cap)
+        assert c.named == math.ceil(round(tb * 50, 9))
+        assert c.accused == math.floor(round(c.fpr_cap * 50, 9))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    prior=st.floats(0.01, 0.99),
+    eps=st.floats(0.0, 5.0),
+    delta=st.sampled_from([0.0, 1e-5, 0.01, 0.1]),
+    eta=st.floats(0.0, 0.5),
+)
+def test_best_accuracy_with_both_matches_a_fine_grid(prior, eps, delta, eta):
+    # brute force over 200 001 FPRs: grid max <= exact <= grid max + prior * slope * step
+    f = np.linspace(0.0, 1.0, 200_001)
+    t = best_tpr(f, epsilon=eps, delta=delta, eta=eta)
+    grid = float(np.max(prior * t + (1 - prior) * (1 - f)))
+    exact = best_accuracy(prior, epsilon=eps, delta=delta, eta=eta)
+    assert grid - 1e-15 <= exact <= grid + prior * math.exp(eps) * 5e-6 + 1e-15
+
+
+# --------------------------------------------------------------------------- monotonicity
+
+
+unit = st.floats(0.0, 1.0)
+eps_s = st.floats(0.0, 20.0)
+delta_s = st.floats(0.0, 1.0)
+eta_s = st.floats(0.0, 0.5)
+prior_s = st.floats(1e-6, 1 - 1e-6)
+
+
+@settings(max_examples=80, deadline=None)
+@given(f1=unit, f2=unit, e1=eps_s, e2=eps_s, d1=delta_s, d2=delta_s, h1=eta_s, h2=eta_s)
+def test_best_tpr_monotone(f1, f2, e1, e2, d1, d2, h1, h2):
+    f1, f2 = sorted((f1, f2))
+    e1, e2 = sorted((e1, e2))
+    d1, d2 = sorted((d1, d2))
+    h1, h2 = sorted((h1, h2))
+    lo = best_tpr(f1, epsilon=e1, delta=d1, eta=h1)
+    assert lo <= best_tpr(f2, epsilon=e1, delta=d1, eta=h1)
+    assert lo <= best_tpr(f1, epsilon=e2, delta=d1, eta=h1)
+    assert lo <= best_tpr(f1, epsilon=e1, delta=d2, eta=h1)
+    assert lo <= best_tpr(f1, epsilon=e1, delta=d1, eta=h2)
+    assert f1 - 1e-15 <= lo <= 1.0  # the diagonal is always reachable (to rounding)
+
+
+@settings(max_examples=80, deadline=None)
+@given(p1=prior_s, p2=prior_s, e1=eps_s, e2=eps_s)
+def test_posterior_monotone(p1, p2, e1, e2):
+    p1, p2 = sorted((p1, p2))
+    e1, e2 = sorted((e1, e2))
+    lo = member_posterior_bound(p1, epsilon=e1)
+    assert lo <= member_posterior_bound(p2, epsilon=e1)
+    assert lo <= member_posterior_bound(p1, epsilon=e2)
+    assert p1 <= lo + 1e-15 and lo <= 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(prior=prior_s, f1=unit, f2=unit, eps=eps_s, delta=st.floats(0.0, 0.1))
+def test_ppv_decreasing_in_fpr_and_below_one(prior, f1, f2, eps, delta):
+    f1, f2 = sorted((f1, f2))
+    a = ppv_bound(prior, f1, epsilon=eps, delta=delta)
+    b = ppv_bound(prior, f2, epsilon=eps, delta=delta)
+    assert b <= a * (1 + 1e-12) and a <= 1.0
+    assert b >= prior * (1 - 1e-12)  # the diagonal (random guessing) is always reachable
+
+
+@settings(max_examples=60, deadline=None)
+@given(prior=prior_s, e1=st.floats(0.0, 10.0), e2=st.floats(0.0, 10.0), h1=eta_s, h2=eta_s)
+def test_best_accuracy_monotone(prior, e1, e2, h1, h2):
+    e1, e2 = sorted((e1, e2))
+    h1, h2 = sorted((h1, h2))
+    lo = best_accuracy(prior, epsilon=e1, eta=h1)
+    assert lo <= best_accuracy(prior, epsilon=e2, eta=h1) + 1e-15
+    assert lo <= best_accuracy(prior, epsilon=e1, eta=h2) + 1e-15
+    assert max(prior, 1 - prior) - 1e-15 <= lo <= 1.0
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_no_guarantee_is_an_error():
+    with pytest.raises(ValueError, match="epsilon=None and eta=None"):
+        best_tpr(0.1)
+    with pytest.raises(ValueError, match="epsilon=None and eta=None"):
+        best_accuracy(0.5)
+    with pytest.raises(ValueError, match="epsilon=None and eta=None"):
+        ppv_bound(0.5, 0.1)
+    with pytest.raises(ValueError, match="epsilon=None and eta=None"):
+        icon_array(0.5)
+    with pytest.raises(ValueError, match="delta=1e-05 was given without epsilon"):
+        best_tpr(0.1, delta=1e-5, eta=0.1)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: best_tpr(1.5, epsilon=1.0), "fpr"),
+        (lambda: best_tpr(0.1, epsilon=-1.0), "epsilon"),
+        (lambda: best_tpr(0.1, epsilon=1.0, delta=2.0), "delta"),
+        (lambda: best_tpr(0.1, eta=0.6), "eta"),
+        (lambda: best_tpr(float("nan"), eta=0.1), "fpr"),
+        (lambda: best_accuracy(0.0, epsilon=1.0), "prior"),
+        (lambda: best_accuracy(1.0, eta=0.1), "prior"),
+        (lambda: best_operating_point([0.5, 0.2], epsilon=1.0), "prior"),
+        (lambda: member_posterior_bound(1.2, epsilon=1.0), "prior"),
+        (lambda: member_posterior_bound(0.2, epsilon=-0.1), "epsilon"),
+        (lambda: member_posterior_bound(0.2, epsilon=1.0, delta=-1e-9), "delta"),
+        (lambda: member_posterior_tail_bound(0.2, epsilon=1.0, failure=0.0), "failure"),
+        (lambda: member_posterior_tail_bound(0.0, epsilon=1.0, failure=0.1), "prior"),
+        (lambda: ppv_bound(0.2, -0.1, epsilon=1.0), "fpr"),
+        (lambda: ppv_bound(1.0, 0.1, epsilon=1.0), "prior"),
+        (lambda: icon_array(0.2, epsilon=1.0, people=1), "people"),
+        (lambda: icon_array(0.2, epsilon=1.0, fpr_caps=(0.1, 1.2)), "fpr_caps"),
+        (lambda: icon_array(0.2, epsilon=1.0, fpr_caps=()), "fpr_caps"),
+        (lambda: icon_array(np.array([0.2, 0.3]), epsilon=1.0), "prior"),
+        (lambda: icon_array(0.2, eta=0.7), "eta"),
+        (lambda: comparison_table((1.0, -2.0)), "epsilons"),
+        (lambda: comparison_table((1.0,), (1.0,)), "deltas"),
+        (lambda: comparison_table(()), "epsilons"),
+        (lambda: comparison_table(fpr=2.0), "fpr"),
+        (lambda: comparison_table(prior=0.0), "prior"),
+        (lambda: comparison_table(failure=0.0), "failure"),
+    ],
+)
+def test_out_of_domain_raises_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
