@@ -10,11 +10,17 @@ models for Gaussian noise. The method and its error bounds are documented in
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy import special
 
-from .noise_laws import NoiseLaw
+from .noise_laws import NoiseKind, NoiseLaw
+
+Arr = NDArray[np.float64]
+#: (integrals (T,), error bounds (T,), per-row arrays of roots or None)
+IntegralResult = tuple[Arr, Arr, list[Arr] | None]
 
 _EPS = np.finfo(float).eps
 _SQRT2PI = math.sqrt(2.0 * math.pi)
@@ -23,7 +29,7 @@ _SQRT2PI = math.sqrt(2.0 * math.pi)
 # ---- Laplace: exact
 
 
-def _decay_scan(a: np.ndarray, W: np.ndarray) -> np.ndarray:
+def _decay_scan(a: Arr, W: Arr) -> Arr:
     """Solve ``L_k = a_k L_{k-1} + W[:, k]`` (``L_0 = W[:, 0]``) by a parallel prefix scan.
 
     ``a`` (length M, ``a_0`` unused) holds decay factors in [0, 1]. Hillis–Steele doubling:
@@ -43,7 +49,7 @@ def _decay_scan(a: np.ndarray, W: np.ndarray) -> np.ndarray:
     return B
 
 
-def _laplace_abs_integral(x: np.ndarray, W: np.ndarray, b: float, want_roots: bool = False):
+def _laplace_abs_integral(x: Arr, W: Arr, b: float, want_roots: bool = False) -> IntegralResult:
     """``∫|Σ_m W[t, m] Lap_b(y − x_m)| dy`` for each row t (x sorted, distinct), exactly.
 
     Returns (integrals (T,), error bounds (T,), list of root arrays or None).
@@ -58,9 +64,9 @@ def _laplace_abs_integral(x: np.ndarray, W: np.ndarray, b: float, want_roots: bo
     total = 0.5 * (np.abs(Rf[:, 0]) + np.abs(L[:, -1]))  # the two tails
     w_abs = np.sum(np.abs(W), axis=1)
     err = 8.0 * (math.log2(M) + 4.0) * _EPS * w_abs
-    roots = [np.empty(0) for _ in range(T)] if want_roots else None
+    roots: list[Arr] = [np.empty(0) for _ in range(T)]
     if M == 1:
-        return total, err, roots
+        return total, err, (roots if want_roots else None)
     Lk, Rk = L[:, :-1], Rf[:, 1:]  # on segment k: 2b g = Lk e^{-(y-x_k)/b} + Rk e^{-(x_{k+1}-y)/b}
     one_m = -np.expm1(-gap)  # 1 - e^{-h/b}
     whole = 0.5 * np.abs((Lk + Rk) * one_m)
@@ -82,14 +88,14 @@ def _laplace_abs_integral(x: np.ndarray, W: np.ndarray, b: float, want_roots: bo
             for t in range(T):
                 roots[t] = np.sort(pos[ti == t])
     total = total + np.sum(whole, axis=1)
-    return total, err, roots
+    return total, err, (roots if want_roots else None)
 
 
 # Gaussian: gaps wider than this many noise scales are shortened to it (cross-terms < 1e-320)
 _GAP_CAP = {"gaussian": 80.0}
 
 
-def _standardise(x: np.ndarray, s: float, cap: float):
+def _standardise(x: Arr, s: float, cap: float) -> Arr:
     """Atoms in units of the noise scale, from 0, with gaps wider than ``cap`` shortened to it.
 
     ``∫|Σ w f_s(y − x_m)| dy`` is invariant under ``x -> (x − x_0)/s, s -> 1``; shortening a gap
@@ -111,7 +117,7 @@ def _standardise(x: np.ndarray, s: float, cap: float):
     return (x - x[starts][cid]) / s + offsets[cid]
 
 
-def _unstandardise(r: np.ndarray, u: np.ndarray, x: np.ndarray, s: float) -> np.ndarray:
+def _unstandardise(r: Arr, u: Arr, x: Arr, s: float) -> Arr:
     """Map points from standardised to original coordinates, from the nearest atom.
 
     Exact inverse of :func:`_standardise` except inside a shortened gap, whose points are
@@ -125,18 +131,20 @@ def _unstandardise(r: np.ndarray, u: np.ndarray, x: np.ndarray, s: float) -> np.
     return x[near] + (r - u[near]) * s
 
 
-def _abs_integral(x: np.ndarray, W: np.ndarray, law: NoiseLaw, want_roots: bool = False):
+def _abs_integral(x: Arr, W: Arr, law: NoiseLaw, want_roots: bool = False) -> IntegralResult:
     """``∫|Σ_m W[t, m] f(y − x_m)| dy`` for each row (x sorted, distinct, W (T, M)).
 
     Returns (values, error bounds, roots in original coordinates or None).
     """
-    if law.kind == "laplace":
+    if law.kind is NoiseKind.LAPLACE:
         return _laplace_abs_integral(x, W, law.scale, want_roots=want_roots)
+    if law.kind is not NoiseKind.GAUSSIAN:
+        raise ValueError(f"noise kind {law.kind.value!r}: only laplace and gaussian integrate here")
     u = _standardise(x, law.scale, _GAP_CAP["gaussian"])
     tot, err, roots = _gauss_abs_integral(u, W, 1.0)
-    if want_roots:
-        roots = [_unstandardise(r, u, x, law.scale) for r in roots]
-    return tot, err, roots
+    if not want_roots:
+        return tot, err, None
+    return tot, err, [_unstandardise(r, u, x, law.scale) for r in roots]
 
 
 # ---- Gaussian: certified root isolation
@@ -151,7 +159,7 @@ _CHUNK_BUDGET = 400_000
 _MAX_CELLS = 500_000
 
 
-def _chunks(lo: np.ndarray, hi: np.ndarray, x: np.ndarray, reach: float):
+def _chunks(lo: Arr, hi: Arr, x: Arr, reach: float) -> Iterator[tuple[int, int, int, int]]:
     """Split points (sorted by lo) into chunks with the index range of atoms within ``reach``."""
     P = lo.size
     start = 0
@@ -168,7 +176,7 @@ def _chunks(lo: np.ndarray, hi: np.ndarray, x: np.ndarray, reach: float):
         start = stop
 
 
-def _g_values(y: np.ndarray, x: np.ndarray, Wt: np.ndarray, s: float, order: int = 0) -> np.ndarray:
+def _g_values(y: Arr, x: Arr, Wt: Arr, s: float, order: int = 0) -> Arr:
     """``g_t^(k)(y)`` for k = 0..order and every column t of ``Wt`` (M, T): shape (order+1, P, T).
 
     ``g^(k)(y) = (−1)^k Σ_m w_m He_k(z_m) φ(z_m) / s^(k+1)``, ``z_m = (y − x_m)/s``; atoms
@@ -186,22 +194,17 @@ def _g_values(y: np.ndarray, x: np.ndarray, Wt: np.ndarray, s: float, order: int
         z = (ys[a:b_, None] - x[None, i0:i1]) / s
         phi = np.exp(-0.5 * z * z) * (1.0 / _SQRT2PI)
         wk = Wt[i0:i1]
-        he_prev, he = None, None
+        he_prev, he = np.zeros_like(z), np.ones_like(z)  # He_{-1} (unused), He_0
         for k in range(order + 1):
-            if k == 0:
-                term = phi
-            else:
-                he_new = z if k == 1 else z * he - (k - 1) * he_prev
-                he_prev, he = (he if k > 1 else np.ones_like(z)), he_new
-                term = he * phi
+            if k > 0:  # He_k = z He_{k-1} − (k−1) He_{k-2}
+                he_prev, he = he, z * he - (k - 1) * he_prev
+            term = he * phi
             sign = -1.0 if k % 2 else 1.0
             out[k, idx[a:b_]] = (term @ wk) * (sign / s ** (k + 1))
     return out
 
 
-def _envelope_sums(
-    a: np.ndarray, c: np.ndarray, x: np.ndarray, Wabs_t: np.ndarray, s: float
-) -> np.ndarray:
+def _envelope_sums(a: Arr, c: Arr, x: Arr, Wabs_t: Arr, s: float) -> Arr:
     """``E_t = Σ_m |w_tm| exp(−z_min,m² / 4)`` over each cell ``[a, c]`` (z_min: distance/s), shape (P, T).
 
     With Cramér's inequality ``|He_k(z) φ(z)| <= 1.0865 √(k!) e^{−z²/4} / √(2π)`` this bounds
@@ -228,7 +231,7 @@ def _envelope_sums(
     return out
 
 
-def _initial_cells(x: np.ndarray, s: float):
+def _initial_cells(x: Arr, s: float) -> tuple[Arr, Arr, float, Arr]:
     """Cells of width <= s/2 covering the union of ``[x_m − 12 s, x_m + 12 s]``.
 
     Returns (cell starts, cell ends, total width, midpoints of the gaps between windows).
@@ -247,7 +250,7 @@ def _initial_cells(x: np.ndarray, s: float):
     return cells[:, 0].copy(), cells[:, 1].copy(), float(np.sum(ends - starts)), gap_mids
 
 
-def _gauss_abs_integral(x: np.ndarray, W: np.ndarray, s: float):
+def _gauss_abs_integral(x: Arr, W: Arr, s: float) -> tuple[Arr, Arr, list[Arr]]:
     """Certified ``∫|Σ_m W[t, m] φ_s(y − x_m)| dy`` for each row t (x sorted, distinct).
 
     Returns (values (T,), error bounds (T,), list of root arrays). All rows share the atoms
@@ -362,7 +365,7 @@ def _gauss_abs_integral(x: np.ndarray, W: np.ndarray, s: float):
     return totals, err, out_roots
 
 
-def _bisect_roots(a, c, ga, tid, x, Wt, s):
+def _bisect_roots(a: Arr, c: Arr, ga: Arr, tid: NDArray[np.intp], x: Arr, Wt: Arr, s: float) -> Arr:
     """Vectorised bisection to (about) one ulp on brackets with ``g_t(a) g_t(c) <= 0``."""
     lo, hi, glo = a.copy(), c.copy(), ga.copy()
     done = glo == 0
@@ -383,7 +386,7 @@ def _bisect_roots(a, c, ga, tid, x, Wt, s):
     return lo + 0.5 * (hi - lo)
 
 
-def _gauss_cdf_mix(y: np.ndarray, x: np.ndarray, w: np.ndarray, s: float) -> np.ndarray:
+def _gauss_cdf_mix(y: Arr, x: Arr, w: Arr, s: float) -> Arr:
     """``G(y) = Σ_m w_m Φ((y − x_m)/s)``: atoms far left contribute w_m exactly, far right 0."""
     if y.size == 0:
         return np.empty(0)

@@ -10,14 +10,30 @@ from __future__ import annotations
 
 import math
 import numbers
+from enum import Enum
+from typing import TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["as_float_array", "as_generator", "check_int", "check_range", "scalar_or_array"]
+__all__ = [
+    "as_enum",
+    "as_float_array",
+    "as_generator",
+    "check_int",
+    "check_range",
+    "scalar_or_array",
+]
+
+E = TypeVar("E", bound=Enum)
 
 
-def _show(value) -> str:
-    arr = np.asarray(value)
+def _show(value: object) -> str:
+    """A short rendering of ``value``: the number, up to 4 entries, or the array's shape."""
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):  # ragged nested sequences
+        return repr(value)
     if arr.ndim == 0:
         return repr(arr.item())
     flat = arr.ravel()
@@ -26,10 +42,17 @@ def _show(value) -> str:
     return f"array of shape {arr.shape}"
 
 
-def as_float_array(name: str, value) -> np.ndarray:
-    """``value`` as a float64 array; ``ValueError`` if it is not numeric."""
+def as_float_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
+    """``value`` as a float64 array; ``ValueError`` if it is not numeric, is boolean or has NaN.
+
+    Booleans are refused (``eta=True`` is a mistake, not 1.0).
+    """
+    if isinstance(value, (bool, np.bool_)) or (
+        isinstance(value, np.ndarray) and value.dtype.kind == "b"
+    ):
+        raise ValueError(f"{name}={_show(value)} is a boolean; a number is required")
     try:
-        arr = np.asarray(value, dtype=float)
+        arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(f"{name}={value!r} is not a number") from None
     if np.isnan(arr).any():
@@ -40,31 +63,30 @@ def as_float_array(name: str, value) -> np.ndarray:
 
 def check_range(
     name: str,
-    value,
+    value: ArrayLike,
     lo: float = -math.inf,
     hi: float = math.inf,
     *,
     lo_open: bool = False,
     hi_open: bool = False,
     hint: str = "",
-) -> np.ndarray:
+) -> NDArray[np.float64]:
     """Return ``value`` as a float array after checking ``lo <= value <= hi``.
 
     ``lo_open``/``hi_open`` make the corresponding end exclusive. The error
     message names the parameter, its value and the allowed range, e.g.
-    ``eta=0.7 is out of range: allowed 0 < eta <= 0.5``.
+    ``eta=0.7 is out of range: allowed 0 < eta <= 0.5``; for arrays it also lists
+    the offending entries.
     """
     arr = as_float_array(name, value)
     ok = np.ones(arr.shape, dtype=bool)
     ok &= (arr > lo) if lo_open else (arr >= lo)
     ok &= (arr < hi) if hi_open else (arr <= hi)
     if not ok.all():
-        left = "" if lo == -math.inf else f"{_fmt(lo)} {'<' if lo_open else '<='} "
-        right = "" if hi == math.inf else f" {'<' if hi_open else '<='} {_fmt(hi)}"
-        if not left and not right:  # pragma: no cover - only with an empty range
-            rng = "any number"
-        else:
-            rng = f"{left}{name}{right}"
+        # an infinite end is shown only when it is excluded ("0 <= sigma < inf": finite)
+        left = "" if lo == -math.inf and not lo_open else f"{_fmt(lo)} {'<' if lo_open else '<='} "
+        right = "" if hi == math.inf and not hi_open else f" {'<' if hi_open else '<='} {_fmt(hi)}"
+        rng = f"{left}{name}{right}"
         bad = arr[~ok] if arr.ndim else arr
         shown = _show(value) if arr.ndim == 0 else f"{_show(value)} (offending: {_show(bad)})"
         msg = f"{name}={shown} is out of range: allowed {rng}"
@@ -75,34 +97,56 @@ def check_range(
 
 
 def check_int(
-    name: str, value, lo: int | None = None, hi: int | None = None, *, even: bool = False
+    name: str, value: object, lo: int | None = None, hi: int | None = None, *, even: bool = False
 ) -> int:
-    """Return ``value`` as a Python int, checking type, bounds and parity."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        if isinstance(value, numbers.Real) and float(value).is_integer():
-            value = int(value)
-        else:
-            raise ValueError(f"{name}={value!r} must be an integer")
-    value = int(value)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
+    """Return ``value`` as a Python int, checking type, bounds and parity.
+
+    Integral floats (``4.0``) are accepted; booleans, non-integral and non-finite numbers
+    are refused.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name}={value!r} must be an integer, not a boolean")
+    if isinstance(value, numbers.Integral):
+        iv = int(value)
+    elif isinstance(value, numbers.Real) and float(value).is_integer():
+        iv = int(float(value))
+    else:
+        raise ValueError(f"{name}={value!r} must be an integer")
+    if (lo is not None and iv < lo) or (hi is not None and iv > hi):
         lo_s = "" if lo is None else f"{lo} <= "
         hi_s = "" if hi is None else f" <= {hi}"
-        raise ValueError(f"{name}={value} is out of range: allowed {lo_s}{name}{hi_s}")
-    if even and value % 2:
-        raise ValueError(f"{name}={value} must be even")
-    return value
+        raise ValueError(f"{name}={iv} is out of range: allowed {lo_s}{name}{hi_s}")
+    if even and iv % 2:
+        raise ValueError(f"{name}={iv} must be even")
+    return iv
 
 
-def scalar_or_array(result: np.ndarray, *inputs) -> float | np.ndarray:
-    """Return a Python float when every input was a scalar, else the array."""
-    if all(np.ndim(x) == 0 for x in inputs):
+def as_enum(name: str, value: object, enum: type[E]) -> E:
+    """``value`` as a member of ``enum`` (the member itself or its value, e.g. a string).
+
+    ``ValueError`` names the parameter and lists the allowed values.
+    """
+    if isinstance(value, enum):
+        return value
+    try:
+        return enum(value)
+    except ValueError:
+        allowed = tuple(m.value for m in enum)
+        raise ValueError(f"{name}={value!r} is not one of {allowed}") from None
+
+
+def scalar_or_array(result: ArrayLike, *inputs: ArrayLike | None) -> float | NDArray[np.float64]:
+    """Return a Python float when every input was a scalar (or None), else the result as a float array."""
+    if all(x is None or np.ndim(x) == 0 for x in inputs):
         return float(np.asarray(result).reshape(()))
-    return result
+    return np.asarray(result, dtype=np.float64)
 
 
 def _fmt(x: float) -> str:
     if x == math.inf:
         return "inf"
+    if x == -math.inf:
+        return "-inf"
     if float(x).is_integer():
         return str(int(x))
     return repr(float(x))

@@ -12,6 +12,7 @@ threshold, shared by every audit.
 from __future__ import annotations
 
 import math
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -32,7 +33,12 @@ __all__ = [
 ]
 
 
-def _check_counts(name_k: str, k, name_n: str, n, *, n_min: int = 1):
+Alternative = Literal["two-sided", "greater", "less"]
+
+
+def _check_counts(
+    name_k: str, k: ArrayLike, name_n: str, n: ArrayLike, *, n_min: int = 1
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     kk = np.asarray(k)
     nn = np.asarray(n)
     for name, v in ((name_k, kk), (name_n, nn)):
@@ -51,24 +57,38 @@ def _check_counts(name_k: str, k, name_n: str, n, *, n_min: int = 1):
     return kk, nn
 
 
-def _check_conf(confidence) -> np.ndarray:
+def _check_conf(confidence: ArrayLike) -> NDArray[np.float64]:
     return check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True)
 
 
-def _cp_lower(k, n, alpha):
+def _cp_lower(
+    k: NDArray[np.float64], n: NDArray[np.float64], alpha: NDArray[np.float64] | float
+) -> NDArray[np.float64]:
     """One-sided Clopper–Pearson lower bound at level 1 − alpha (0 when k = 0)."""
     with np.errstate(invalid="ignore"):
         lo = stats.beta.ppf(alpha, k, n - k + 1)
     return np.where(k == 0, 0.0, lo)
 
 
-def _cp_upper(k, n, alpha):
+def _cp_upper(
+    k: NDArray[np.float64], n: NDArray[np.float64], alpha: NDArray[np.float64] | float
+) -> NDArray[np.float64]:
     with np.errstate(invalid="ignore"):
         hi = stats.beta.ppf(1.0 - alpha, k + 1, n - k)
     return np.where(k == n, 1.0, hi)
 
 
-def clopper_pearson(k, n, confidence=0.95, alternative: str = "two-sided"):
+@overload
+def clopper_pearson(
+    k: int, n: int, confidence: float = ..., alternative: Alternative = ...
+) -> tuple[float, float]: ...
+@overload
+def clopper_pearson(
+    k: ArrayLike, n: ArrayLike, confidence: ArrayLike = ..., alternative: Alternative = ...
+) -> tuple[float | NDArray[np.float64], float | NDArray[np.float64]]: ...
+def clopper_pearson(
+    k: ArrayLike, n: ArrayLike, confidence: ArrayLike = 0.95, alternative: Alternative = "two-sided"
+) -> tuple[float | NDArray[np.float64], float | NDArray[np.float64]]:
     r"""Clopper–Pearson ("exact") confidence interval for a binomial proportion.
 
     ``lo = Beta⁻¹(α/2; k, n−k+1)``, ``hi = Beta⁻¹(1−α/2; k+1, n−k)`` with α = 1 − confidence
@@ -77,14 +97,38 @@ def clopper_pearson(k, n, confidence=0.95, alternative: str = "two-sided"):
 
     Parameters
     ----------
-    k : successes, ``0 <= k <= n`` (int or int array). n : trials, ``n >= 1``.
-    confidence : ``0 < confidence < 1``.
-    alternative : ``"two-sided"``; ``"greater"`` -- a one-sided *lower* bound (α in one tail,
-        ``hi = 1``), what an audit that wants "at least" uses; ``"less"`` -- one-sided upper.
+    k : int or array_like of int
+        Successes, ``0 <= k <= n``.
+    n : int or array_like of int
+        Trials, ``n >= 1``.
+    confidence : float or array_like
+        ``0 < confidence < 1``.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"`` -- a one-sided *lower* bound (α in one tail, ``hi = 1``), what an audit
+        that wants "at least" uses; ``"less"`` -- one-sided upper (``lo = 0``).
 
     Returns
     -------
-    (lo, hi) : floats or arrays.
+    (lo, hi) : tuple of float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If a count is not an integer or out of range, or ``alternative`` is unknown.
+
+    References
+    ----------
+    Clopper, Pearson. *The Use of Confidence or Fiducial Limits Illustrated in the Case of the
+    Binomial*. Biometrika 26(4), 1934.
+
+    Examples
+    --------
+    >>> clopper_pearson(8, 10)  # as scipy.stats.binomtest(8, 10).proportion_ci()
+    (0.4439045376923585, 0.974789273673166)
+    >>> clopper_pearson(8, 10, alternative="greater")
+    (0.49309869893679764, 1.0)
+    >>> clopper_pearson([0, 10], 10)
+    (array([0.        , 0.69150289]), array([0.30849711, 1.        ]))
     """
     kk, nn = _check_counts("k", k, "n", n)
     conf = _check_conf(confidence)
@@ -108,8 +152,16 @@ def clopper_pearson(k, n, confidence=0.95, alternative: str = "two-sided"):
     return scalar_or_array(lo, k, n, confidence), scalar_or_array(hi, k, n, confidence)
 
 
-def epsilon_from_cgr(cgr, delta=0.0, guess_rate=1.0):
-    r"""The ε a correct-guess rate implies (Theorem B.1 of ``001``, and its (ε, δ) variant).
+@overload
+def epsilon_from_cgr(cgr: float, delta: float = ..., guess_rate: float = ...) -> float: ...
+@overload
+def epsilon_from_cgr(
+    cgr: ArrayLike, delta: ArrayLike = ..., guess_rate: ArrayLike = ...
+) -> float | NDArray[np.float64]: ...
+def epsilon_from_cgr(
+    cgr: ArrayLike, delta: ArrayLike = 0.0, guess_rate: ArrayLike = 1.0
+) -> float | NDArray[np.float64]:
+    r"""The ε a correct-guess rate implies (Theorem B.1 of Malek Esmaeili et al., and its (ε, δ) variant).
 
     Pure DP: ``ε = log(CGR/(1 − CGR))``. For (ε, δ)-DP and an attacker that guesses (does
     not abstain) with probability g: ``P(correct) ≤ e^ε P(wrong) + δ``, i.e.
@@ -118,21 +170,68 @@ def epsilon_from_cgr(cgr, delta=0.0, guess_rate=1.0):
 
     Parameters
     ----------
-    cgr : ``0 <= cgr <= 1``. delta : ``0 <= delta <= 1``. guess_rate : ``0 < g <= 1``.
+    cgr : float or array_like
+        ``0 <= cgr <= 1``.
+    delta : float or array_like
+        ``0 <= delta <= 1``.
+    guess_rate : float or array_like
+        ``0 < g <= 1``.
+
+    Returns
+    -------
+    float or ndarray
+        ε ``>= 0`` (``inf`` possible).
+
+    References
+    ----------
+    Malek Esmaeili, Mironov, Prasad, Shilov, Tramèr. *Antipodes of Label Differential
+    Privacy: PATE and ALIBI*. NeurIPS 2021, arXiv:2106.03408, Appendix B, Theorem B.1.
+
+    Examples
+    --------
+    >>> epsilon_from_cgr(0.75)  # log 3
+    1.0986122886681098
     """
     c = check_range("cgr", cgr, 0.0, 1.0)
     d = check_range("delta", delta, 0.0, 1.0)
     g = check_range("guess_rate", guess_rate, 0.0, 1.0, lo_open=True)
     num = c - d / g
     den = 1.0 - c
-    with np.errstate(divide="ignore", invalid="ignore"):
-        eps = np.where(num > den, np.log(np.maximum(num, 1e-300)) - np.log(den), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # log(num/den) = log1p((num − den)/den): accurate for small ε, where log(num) − log(den)
+        # cancels (den > 0 here unless CGR = 1, handled below)
+        eps = np.where(num > den, np.log1p((num - den) / den), 0.0)
     eps = np.where((den == 0) & (num > 0), math.inf, eps)
     return scalar_or_array(np.maximum(eps, 0.0), cgr, delta, guess_rate)
 
 
-def epsilon_lower_bound(correct, guesses, confidence=0.95, *, delta=0.0, trials=None):
-    r"""A lower bound on ε that holds with probability ``confidence`` (``001`` Theorem B.1).
+@overload
+def epsilon_lower_bound(
+    correct: int,
+    guesses: int,
+    confidence: float = ...,
+    *,
+    delta: float = ...,
+    trials: int | None = ...,
+) -> float: ...
+@overload
+def epsilon_lower_bound(
+    correct: ArrayLike,
+    guesses: ArrayLike,
+    confidence: ArrayLike = ...,
+    *,
+    delta: ArrayLike = ...,
+    trials: ArrayLike | None = ...,
+) -> float | NDArray[np.float64]: ...
+def epsilon_lower_bound(
+    correct: ArrayLike,
+    guesses: ArrayLike,
+    confidence: ArrayLike = 0.95,
+    *,
+    delta: ArrayLike = 0.0,
+    trials: ArrayLike | None = None,
+) -> float | NDArray[np.float64]:
+    r"""A lower bound on ε that holds with probability ``confidence`` (Theorem B.1 of Malek Esmaeili et al.).
 
     ``lo`` = one-sided Clopper–Pearson lower bound on CGR from ``correct`` out of ``guesses``;
     then ``ε_lb = log(lo/(1 − lo))`` (0 if ``lo <= 1/2``). For δ > 0 the (ε, δ) form
@@ -141,7 +240,7 @@ def epsilon_lower_bound(correct, guesses, confidence=0.95, *, delta=0.0, trials=
     lower bound (the bound increases in g). ``trials=None`` means the attacker never
     abstains (g = 1, no second bound).
 
-    ``001`` reports two-sided 95 % intervals; their lower end is this bound at
+    Malek Esmaeili et al. report two-sided 95 % intervals; their lower end is this bound at
     ``confidence=0.975``. Holding for DP means: *if* the mechanism were ε-DP with a smaller ε,
     this outcome would have had probability below ``1 − confidence``. It applies to the MIP
     game too (random halves, k = n/2): Lemma 12's matching pairs each in-training set with an
@@ -149,9 +248,35 @@ def epsilon_lower_bound(correct, guesses, confidence=0.95, *, delta=0.0, trials=
 
     Parameters
     ----------
-    correct : ``0 <= correct <= guesses``. guesses : ``>= 1`` (non-abstaining trials).
-    confidence : ``0 < confidence < 1``. delta : ``0 <= delta < 1``.
-    trials : None or ``>= guesses`` (all trials, including abstentions).
+    correct : int or array_like of int
+        ``0 <= correct <= guesses``.
+    guesses : int or array_like of int
+        ``>= 1`` (non-abstaining trials).
+    confidence : float or array_like
+        ``0 < confidence < 1``.
+    delta : float or array_like
+        ``0 <= delta < 1``.
+    trials : int, array_like of int or None
+        ``>= guesses`` (all trials, including abstentions).
+
+    Returns
+    -------
+    float or ndarray
+        The lower bound on ε, ``>= 0``.
+
+    References
+    ----------
+    Malek Esmaeili, Mironov, Prasad, Shilov, Tramèr. *Antipodes of Label Differential
+    Privacy: PATE and ALIBI*. NeurIPS 2021, arXiv:2106.03408, Appendix B, Theorem B.1.
+
+    Examples
+    --------
+    >>> epsilon_lower_bound(950, 1000)  # 95 % correct of 1000 guesses
+    2.701864878052848
+    >>> epsilon_lower_bound(1000, 1000)  # the most 1000 guesses can ever show
+    5.8090683385466
+    >>> epsilon_lower_bound(500, 1000)  # a coin flip proves nothing
+    0.0
     """
     kk, mm = _check_counts("correct", correct, "guesses", guesses)
     conf = _check_conf(confidence)
@@ -165,31 +290,76 @@ def epsilon_lower_bound(correct, guesses, confidence=0.95, *, delta=0.0, trials=
         lo = _cp_lower(kk, mm, alpha / 2)
         g_lo = _cp_lower(mm2, tt, alpha / 2)
         eps = epsilon_from_cgr(np.clip(lo, 0, 1), dlt, np.maximum(g_lo, 1e-300))
-    return scalar_or_array(eps, correct, guesses, confidence, delta)
+    return scalar_or_array(eps, correct, guesses, confidence, delta, trials)
 
 
-def max_certifiable_epsilon(trials, confidence=0.95):
+@overload
+def max_certifiable_epsilon(trials: int, confidence: float = ...) -> float: ...
+@overload
+def max_certifiable_epsilon(
+    trials: ArrayLike, confidence: ArrayLike = ...
+) -> float | NDArray[np.float64]: ...
+def max_certifiable_epsilon(
+    trials: ArrayLike, confidence: ArrayLike = 0.95
+) -> float | NDArray[np.float64]:
     """The largest ε that ``trials`` guesses can ever certify: :func:`epsilon_lower_bound` with all correct.
 
     ``lo = (1 − confidence)^(1/N)``, ``ε = log(lo/(1 − lo)) ≈ log(N / log(1/(1−confidence)))``:
     an audit with N trials cannot show more than this, however leaky the mechanism.
+    ``trials >= 1``, ``0 < confidence < 1``.
+
+    Examples
+    --------
+    >>> max_certifiable_epsilon(1000)
+    5.8090683385466
     """
+    _check_counts("trials", trials, "trials", trials)  # errors name this function's parameter
     return epsilon_lower_bound(trials, trials, confidence)
 
 
-def eta_estimate(correct, guesses, trials):
+@overload
+def eta_estimate(correct: int, guesses: int, trials: int) -> float: ...
+@overload
+def eta_estimate(
+    correct: ArrayLike, guesses: ArrayLike, trials: ArrayLike
+) -> float | NDArray[np.float64]: ...
+def eta_estimate(
+    correct: ArrayLike, guesses: ArrayLike, trials: ArrayLike
+) -> float | NDArray[np.float64]:
     r"""Point estimate of the MIP advantage, abstentions counted as coin flips.
 
     ``η̂ = g (CGR − 1/2) = (correct − wrong)/(2 trials)`` with ``g = guesses/trials``: the
     accuracy of the attacker that flips a fair coin whenever it would abstain, minus 1/2.
+    Counts ``0 <= correct <= guesses <= trials``, ``trials >= 1``.
+
+    Examples
+    --------
+    >>> eta_estimate(60, 80, 100)  # (60 − 20) / 200
+    0.2
     """
     kk, mm = _check_counts("correct", correct, "guesses", guesses, n_min=0)
     _, tt = _check_counts("guesses", guesses, "trials", trials)
     return scalar_or_array((2.0 * kk - mm) / (2.0 * tt), correct, guesses, trials)
 
 
-def eta_lower_bound(correct, guesses, trials=None, confidence=0.95):
-    r"""Lower confidence bound on the MIP level η from an audit (Definition 1 of ``000``).
+@overload
+def eta_lower_bound(
+    correct: int, guesses: int, trials: int | None = ..., confidence: float = ...
+) -> float: ...
+@overload
+def eta_lower_bound(
+    correct: ArrayLike,
+    guesses: ArrayLike,
+    trials: ArrayLike | None = ...,
+    confidence: ArrayLike = ...,
+) -> float | NDArray[np.float64]: ...
+def eta_lower_bound(
+    correct: ArrayLike,
+    guesses: ArrayLike,
+    trials: ArrayLike | None = None,
+    confidence: ArrayLike = 0.95,
+) -> float | NDArray[np.float64]:
+    r"""Lower confidence bound on the MIP level η from an audit (Definition 1 of Izzo et al.).
 
     Every attacker's accuracy is at most ``1/2 + η`` (k = n/2), and an abstaining attacker
     becomes a proper one by flipping a coin, so ``η ≥ g (CGR − 1/2)``. With one-sided
@@ -200,8 +370,26 @@ def eta_lower_bound(correct, guesses, trials=None, confidence=0.95):
 
     Parameters
     ----------
-    correct, guesses, trials : counts, ``0 <= correct <= guesses <= trials``, ``guesses >= 1``.
-    confidence : ``0 < confidence < 1``.
+    correct, guesses, trials : int or array_like of int
+        Counts, ``0 <= correct <= guesses <= trials``, ``guesses >= 1``; ``trials`` may be
+        None.
+    confidence : float or array_like
+        ``0 < confidence < 1``.
+
+    Returns
+    -------
+    float or ndarray
+        The lower bound on η, in ``[0, 1/2]``.
+
+    References
+    ----------
+    Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024,
+    arXiv:2211.06582, Definition 1.
+
+    Examples
+    --------
+    >>> eta_lower_bound(600, 1000)  # 60 % correct, never abstaining
+    0.07382341333530862
     """
     kk, mm = _check_counts("correct", correct, "guesses", guesses)
     conf = _check_conf(confidence)
@@ -213,14 +401,21 @@ def eta_lower_bound(correct, guesses, trials=None, confidence=0.95):
         cgr_lo = _cp_lower(kk, mm, alpha / 2)
         g_lo = _cp_lower(mm2, tt, alpha / 2)
         eta = np.where(cgr_lo > 0.5, g_lo * (cgr_lo - 0.5), 0.0)
-    return scalar_or_array(eta, correct, guesses, confidence)
+    return scalar_or_array(eta, correct, guesses, trials, confidence)
 
 
-def roc_points(scores, labels):
+def roc_points(
+    scores: ArrayLike, labels: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """ROC curve of the rule "say in when score >= t" over all thresholds t.
 
     ``scores`` may contain ``±inf``; ``labels`` are booleans (True = member). Returns
     ``(fpr, tpr)`` arrays from (0, 0) to (1, 1), one point per distinct score.
+
+    Examples
+    --------
+    >>> roc_points([3.0, 1.0, 2.0, 0.0], [True, False, True, False])
+    (array([0. , 0. , 0. , 0.5, 1. ]), array([0. , 0.5, 1. , 1. , 1. ]))
     """
     s = np.asarray(scores, dtype=float).ravel()
     y = np.asarray(labels, dtype=bool).ravel()

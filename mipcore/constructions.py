@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import overload
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
 from ._validate import check_int, check_range, scalar_or_array
@@ -31,10 +33,18 @@ from ._validate import check_int, check_range, scalar_or_array
 __all__ = ["theorem4_tightness_accuracy", "theorem5_indicator_eta", "theorem5_publish_eta"]
 
 
-def theorem4_tightness_accuracy(epsilon, delta=0.0):
+@overload
+def theorem4_tightness_accuracy(epsilon: float, delta: float = ...) -> float: ...
+@overload
+def theorem4_tightness_accuracy(
+    epsilon: ArrayLike, delta: ArrayLike = ...
+) -> float | NDArray[np.float64]: ...
+def theorem4_tightness_accuracy(
+    epsilon: ArrayLike, delta: ArrayLike = 0.0
+) -> float | NDArray[np.float64]:
     r"""Optimal attacker's accuracy against Theorem 4's tightness construction (exact).
 
-    The construction (``003``, proof of Theorem 4, extended to δ > 0 here): dataset
+    The construction (the arXiv version's proof of Theorem 4, extended to δ > 0 here): dataset
     ``𝒟 = {0, 1}``, k = 1, target x* = 0. With probability δ the mechanism outputs
     ``("leak", D_train)``; otherwise it outputs ``("rr", D_train)`` with probability
     ``e^ε/(1 + e^ε)`` and ``("rr", 𝒟 \ D_train)`` otherwise (randomised response). It is
@@ -45,7 +55,27 @@ def theorem4_tightness_accuracy(epsilon, delta=0.0):
 
     Parameters
     ----------
-    epsilon : ``0 <= epsilon < inf``; delta : ``0 <= delta <= 1``. Arrays broadcast.
+    epsilon : float or array_like
+        ``0 <= epsilon < inf``.
+    delta : float or array_like
+        ``0 <= delta <= 1``. Arrays broadcast.
+
+    Returns
+    -------
+    float or ndarray
+        The optimal accuracy ``1/2 + η(ε, δ)``.
+
+    References
+    ----------
+    Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. arXiv:2211.06582v1
+    (2022), proof of Theorem 4.
+
+    Examples
+    --------
+    >>> theorem4_tightness_accuracy(1.0)  # 1/(1 + e^-1): Theorem 4's bound, attained
+    0.7310585786300049
+    >>> theorem4_tightness_accuracy(1.0, 0.1)  # 0.1 + 0.9/(1 + e^-1)
+    0.7579527207670044
     """
     eps = check_range("epsilon", epsilon, 0.0, math.inf, hi_open=True)
     dlt = check_range("delta", delta, 0.0, 1.0)
@@ -59,8 +89,12 @@ def theorem4_tightness_accuracy(epsilon, delta=0.0):
     return scalar_or_array(acc, epsilon, delta)
 
 
-def theorem5_indicator_eta(n):
-    r"""Exact η of ``000``'s Theorem 5 counterexample: ``𝒜(D_train) = 1{D_train = D*}`` on [n].
+@overload
+def theorem5_indicator_eta(n: int) -> float: ...
+@overload
+def theorem5_indicator_eta(n: ArrayLike) -> float | NDArray[np.float64]: ...
+def theorem5_indicator_eta(n: ArrayLike) -> float | NDArray[np.float64]:
+    r"""Exact η of Theorem 5's counterexample (later version): ``𝒜(D_train) = 1{D_train = D*}``.
 
     ``𝒟 = [n]`` (n even), k = n/2, ``D* = [n/2]``. For a target ``x* ∈ D*``: output 1 happens
     only when ``D_train = D*`` (probability ``p = 1/C(n, n/2)``), and then x* is in; given
@@ -76,7 +110,25 @@ def theorem5_indicator_eta(n):
 
     Parameters
     ----------
-    n : even int or array of even ints, ``n >= 2``.
+    n : int or array_like of int
+        Even, ``n >= 2``.
+
+    Returns
+    -------
+    float or ndarray
+        η.
+
+    References
+    ----------
+    Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024,
+    arXiv:2211.06582, Theorem 5.
+
+    Examples
+    --------
+    >>> theorem5_indicator_eta(4)  # 1 / C(4, 2)
+    0.16666666666666666
+    >>> theorem5_indicator_eta([2, 4, 6])
+    array([0.5       , 0.16666667, 0.05      ])
     """
     ns = np.asarray(n)
     flat = []
@@ -93,8 +145,12 @@ def theorem5_indicator_eta(n):
     return scalar_or_array(np.reshape(np.array(flat, dtype=float), ns.shape), n)
 
 
-def theorem5_publish_eta(n, publish_prob):
-    r"""Exact η of ``003``'s (arXiv) Theorem 5 counterexample: publish each training record w.p. q.
+@overload
+def theorem5_publish_eta(n: int, publish_prob: float) -> float: ...
+@overload
+def theorem5_publish_eta(n: ArrayLike, publish_prob: ArrayLike) -> float | NDArray[np.float64]: ...
+def theorem5_publish_eta(n: ArrayLike, publish_prob: ArrayLike) -> float | NDArray[np.float64]:
+    r"""Exact η of the arXiv version's Theorem 5 counterexample: publish each training record w.p. q.
 
     The mechanism releases ``W ⊆ D_train``, each training record included independently with
     probability ``q``. For a target x*: if ``x* ∈ W`` it is certainly in; otherwise the
@@ -105,13 +161,31 @@ def theorem5_publish_eta(n, publish_prob):
 
     and any η > 0 is reached with ``q = 2η``. Adding x* moves ``P(x* ∈ W)`` from 0 to q, so
     the mechanism is not ε-DP for any ε < ∞ -- but it *is* ``(0, q)``-DP, so this example only
-    separates MIP from pure DP (all the arXiv version claims); ``000``'s stronger Theorem 5
-    needs :func:`theorem5_indicator_eta`. (The other reading of the sketch, "publish the whole
+    separates MIP from pure DP (all the arXiv version claims); the later version's stronger
+    Theorem 5 needs :func:`theorem5_indicator_eta`. (The other reading of the sketch, "publish the whole
     input with probability q", gives the same η = q/2.)
 
     Parameters
     ----------
-    n : even int(s) ``>= 2`` (η does not depend on it). publish_prob : ``0 <= q <= 1``.
+    n : int or array_like of int
+        Even, ``>= 2`` (η does not depend on it).
+    publish_prob : float or array_like
+        ``0 <= q <= 1``.
+
+    Returns
+    -------
+    float or ndarray
+        ``η = q/2``.
+
+    References
+    ----------
+    Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. arXiv:2211.06582v1
+    (2022), Theorem 5.
+
+    Examples
+    --------
+    >>> theorem5_publish_eta(8, 0.2)
+    0.1
     """
     ns = np.asarray(n)
     for v in np.ravel(ns).tolist():

@@ -1,8 +1,7 @@
 r"""MACE: estimating the Bayes-optimal membership advantage from samples.
 
-Source: ``../shared/papers/004_fccc9ab652da6648.txt`` (Liu et al., "MACE: A Flexible
-Framework for Membership Privacy Estimation in Generative Models", AAAI 2021):
-Experiment 1 and Definition 1 (advantage ``Adv_p = 2 P(correct) − 1`` with membership
+Liu, Xu, Mukherjee and Lavista Ferres, *MACE: A Flexible Framework for Membership Privacy
+Estimation in Generative Models*, arXiv:2009.05683: Experiment 1 and Definition 1 (advantage ``Adv_p = 2 P(correct) − 1`` with membership
 prior p), Lemma 2 (Bayes-optimal adversary), Theorem 1 (tanh bound under ε-DP),
 Lemmas 5–7 (confidence intervals for the individual privacy loss), Algorithm 1
 (sample splitting).
@@ -14,7 +13,9 @@ For a scalar statistic with member density P and non-member density Q, and prior
           \qquad \mathrm{Adv}_p = \mathbb E_z |f_p(z)| = \int |pP - (1-p)Q| ,
 
 the expectation over ``z ~ pP + (1−p)Q``. At p = 1/2, ``Adv = 2η`` with η the MIP level of
-``000`` (Proposition 2), and Theorem 1's bound ``tanh(ε/2)`` is twice Theorem 4's η.
+Izzo, Yoon, Arık and Zou, *Provable Membership Inference Privacy*, TMLR 2024,
+arXiv:2211.06582 (Proposition 2), and Theorem 1's bound ``tanh(ε/2)`` is twice their
+Theorem 4's η.
 
 **Departures from the printed text (each is a slip or an unstated assumption there):**
 
@@ -52,8 +53,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Literal, overload
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
 from ._validate import check_int, check_range, scalar_or_array
@@ -75,12 +78,20 @@ __all__ = [
 
 GAUSSIAN_KERNEL_MU = 1.0 / (2.0 * math.sqrt(math.pi))  # ∫ K² for the standard normal kernel
 
+Arr = NDArray[np.float64]
+#: A float (scalar inputs) or an array.
+FloatOrArray = float | NDArray[np.float64]
+
 
 # --------------------------------------------------------------------------- DP bounds
 
 
-def dp_privacy_loss_bound(epsilon, prior=0.5):
-    r"""Theorem 1 of ``004``: ``|f_p(z)| <= max{|tanh((ε+λ)/2)|, |tanh((λ−ε)/2)|}`` under ε-DP.
+@overload
+def dp_privacy_loss_bound(epsilon: float, prior: float = ...) -> float: ...
+@overload
+def dp_privacy_loss_bound(epsilon: ArrayLike, prior: ArrayLike = ...) -> FloatOrArray: ...
+def dp_privacy_loss_bound(epsilon: ArrayLike, prior: ArrayLike = 0.5) -> FloatOrArray:
+    r"""Theorem 1 of MACE: ``|f_p(z)| <= max{|tanh((ε+λ)/2)|, |tanh((λ−ε)/2)|}`` under ε-DP.
 
     ``λ = log(p/(1−p))``. Under ε-DP, ``log(P/Q) ∈ [−ε, ε]`` and ``f_p = tanh((log(P/Q) + λ)/2)``
     is increasing in ``log(P/Q)``, so ``|f_p|`` is largest at an end. At p = 1/2 it is
@@ -89,7 +100,25 @@ def dp_privacy_loss_bound(epsilon, prior=0.5):
 
     Parameters
     ----------
-    epsilon : ``0 <= epsilon <= inf``. prior : ``0 < p < 1``. Arrays broadcast.
+    epsilon : float or array_like
+        ``0 <= epsilon <= inf``.
+    prior : float or array_like
+        ``0 < p < 1``. Arrays broadcast.
+
+    Returns
+    -------
+    float or ndarray
+        The bound, in ``[0, 1]``.
+
+    References
+    ----------
+    Liu, Xu, Mukherjee, Lavista Ferres. *MACE: A Flexible Framework for Membership Privacy
+    Estimation in Generative Models*. arXiv:2009.05683, Theorem 1.
+
+    Examples
+    --------
+    >>> dp_privacy_loss_bound(1.0)  # tanh(1/2), "0.462" in the paper
+    0.46211715726000974
     """
     eps = check_range("epsilon", epsilon, 0.0, math.inf)
     p = check_range("prior", prior, 0.0, 1.0, lo_open=True, hi_open=True)
@@ -98,24 +127,47 @@ def dp_privacy_loss_bound(epsilon, prior=0.5):
     return scalar_or_array(bound, epsilon, prior)
 
 
-def dp_advantage_bound(epsilon, prior=0.5, delta=0.0):
+@overload
+def dp_advantage_bound(epsilon: float, prior: float = ..., delta: float = ...) -> float: ...
+@overload
+def dp_advantage_bound(
+    epsilon: ArrayLike, prior: ArrayLike = ..., delta: ArrayLike = ...
+) -> FloatOrArray: ...
+def dp_advantage_bound(
+    epsilon: ArrayLike, prior: ArrayLike = 0.5, delta: ArrayLike = 0.0
+) -> FloatOrArray:
     r"""Largest optimal advantage ``Adv_p`` of an (ε, δ)-DP mechanism (sharp; derived here).
 
     Every (ε, δ)-DP pair of output laws is a post-processing of the canonical pair on four
-    outputs (Kairouz, Oh and Viswanath 2015, Thm 2.1, as used in the proof of Theorem 4 of
-    ``000``): ``P = (δ, 0, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε))`` and Q its mirror image, and
+    outputs (Kairouz, Oh and Viswanath, ICML 2015, arXiv:1311.0776, Theorem 2.1, as used in
+    the proof of Theorem 4 of Izzo et al.): ``P = (δ, 0, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε))`` and Q its mirror image, and
     ``Adv_p = ∫|pP − (1−p)Q|`` can only shrink under post-processing. On that pair
 
     .. math:: \mathrm{Adv}_p \le \delta + (1-\delta)\,
               \frac{|p e^\varepsilon - (1-p)| + |p - (1-p)e^\varepsilon|}{1 + e^\varepsilon}.
 
-    At p = 1/2 this is ``δ + (1−δ) tanh(ε/2) = 2 η(ε, δ)`` of Theorem 4 (``000``); at δ = 0
-    it is a mixture of the two tanh values of :func:`dp_privacy_loss_bound`, hence at most
-    their maximum (equal at p = 1/2).
+    At p = 1/2 this is ``δ + (1−δ) tanh(ε/2) = 2 η(ε, δ)`` of Theorem 4 of Izzo et al.
+    (:func:`mipcore.bounds.eta_from_epsilon`); at δ = 0 it is a mixture of the two tanh
+    values of :func:`dp_privacy_loss_bound`, hence at most their maximum (equal at p = 1/2).
 
     Parameters
     ----------
-    epsilon : ``0 <= epsilon <= inf``. prior : ``0 < p < 1``. delta : ``0 <= delta <= 1``.
+    epsilon : float or array_like
+        ``0 <= epsilon <= inf``.
+    prior : float or array_like
+        ``0 < p < 1``.
+    delta : float or array_like
+        ``0 <= delta <= 1``.
+
+    Returns
+    -------
+    float or ndarray
+        The largest ``Adv_p``, in ``[0, 1]``.
+
+    Examples
+    --------
+    >>> dp_advantage_bound(1.0)  # tanh(1/2) = 2 η(1, 0)
+    0.4621171572600098
     """
     eps = check_range("epsilon", epsilon, 0.0, math.inf)
     p = check_range("prior", prior, 0.0, 1.0, lo_open=True, hi_open=True)
@@ -125,11 +177,25 @@ def dp_advantage_bound(epsilon, prior=0.5, delta=0.0):
     return scalar_or_array(np.minimum(adv, 1.0), epsilon, prior, delta)
 
 
-def privacy_loss(p_member, p_nonmember, prior=0.5):
-    r"""Individual privacy loss ``f_p = (pP − (1−p)Q)/(pP + (1−p)Q)`` (Lemma 2, eq. (5) of ``004``).
+@overload
+def privacy_loss(p_member: float, p_nonmember: float, prior: float = ...) -> float: ...
+@overload
+def privacy_loss(
+    p_member: ArrayLike, p_nonmember: ArrayLike, prior: ArrayLike = ...
+) -> FloatOrArray: ...
+def privacy_loss(
+    p_member: ArrayLike, p_nonmember: ArrayLike, prior: ArrayLike = 0.5
+) -> FloatOrArray:
+    r"""Individual privacy loss ``f_p = (pP − (1−p)Q)/(pP + (1−p)Q)`` (Lemma 2, eq. (5) of MACE).
 
-    ``p_member``/``p_nonmember``: likelihoods (densities or probabilities, ``>= 0``) of the
-    observed statistic; where both are 0 the prior-only value ``2p − 1`` is returned.
+    ``p_member``/``p_nonmember``: likelihoods (densities or probabilities, finite, ``>= 0``) of
+    the observed statistic; where both are 0 the prior-only value ``2p − 1`` is returned.
+    ``0 < prior < 1``.
+
+    Examples
+    --------
+    >>> privacy_loss(0.3, 0.1)  # (0.3 − 0.1)/(0.3 + 0.1)
+    0.5
     """
     a = check_range("p_member", p_member, 0.0, math.inf, hi_open=True)
     b = check_range("p_nonmember", p_nonmember, 0.0, math.inf, hi_open=True)
@@ -141,10 +207,10 @@ def privacy_loss(p_member, p_nonmember, prior=0.5):
     return scalar_or_array(f, p_member, p_nonmember, prior)
 
 
-def _loss_interval(p_lo, p_hi, q_lo, q_hi, prior):
+def _loss_interval(p_lo: Arr, p_hi: Arr, q_lo: Arr, q_hi: Arr, prior: float) -> tuple[Arr, Arr]:
     """Lemma 5/7: f is increasing in P and decreasing in Q, so the ends are (P_lo, Q_hi), (P_hi, Q_lo)."""
 
-    def ratio(a, b, worst):
+    def ratio(a: Arr, b: Arr, worst: float) -> Arr:
         num = prior * a - (1.0 - prior) * b
         den = prior * a + (1.0 - prior) * b
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -153,16 +219,33 @@ def _loss_interval(p_lo, p_hi, q_lo, q_hi, prior):
     return ratio(p_lo, q_hi, -1.0), ratio(p_hi, q_lo, 1.0)
 
 
-def lemma6_quantile(delta):
-    """``z_{1−δ/4} = Φ⁻¹(1 − δ/4)``: the normal quantile Lemma 6 needs (see the module docstring, item 1)."""
+@overload
+def lemma6_quantile(delta: float) -> float: ...
+@overload
+def lemma6_quantile(delta: ArrayLike) -> FloatOrArray: ...
+def lemma6_quantile(delta: ArrayLike) -> FloatOrArray:
+    """``z_{1−δ/4} = Φ⁻¹(1 − δ/4)``: the normal quantile Lemma 6 needs (module docstring, item 1).
+
+    ``0 < delta < 1``.
+
+    Examples
+    --------
+    >>> lemma6_quantile(0.05)
+    2.241402727604947
+    """
     d = check_range("delta", delta, 0.0, 1.0, lo_open=True, hi_open=True)
     return scalar_or_array(special.ndtri(1.0 - d / 4.0), delta)
 
 
 def histogram_loss_interval(
-    count_member, n_member, count_nonmember, n_nonmember, prior=0.5, delta=0.05
-):
-    r"""Lemma 5 of ``004``: a ``1 − δ`` confidence interval for ``f_p`` on one bin (discrete query).
+    count_member: ArrayLike,
+    n_member: ArrayLike,
+    count_nonmember: ArrayLike,
+    n_nonmember: ArrayLike,
+    prior: float = 0.5,
+    delta: ArrayLike = 0.05,
+) -> tuple[FloatOrArray, FloatOrArray]:
+    r"""Lemma 5 of MACE: a ``1 − δ`` confidence interval for ``f_p`` on one bin (discrete query).
 
     ``p_j`` and ``q_j`` each get a two-sided Clopper–Pearson interval of level ``1 − δ/2``
     (module docstring, item 2); f is increasing in ``p_j`` and decreasing in ``q_j``, so
@@ -178,7 +261,12 @@ def histogram_loss_interval(
 
     Returns
     -------
-    (lower, upper)
+    (lower, upper) : tuple of float or ndarray
+
+    Examples
+    --------
+    >>> histogram_loss_interval(30, 100, 10, 100)  # f̂ = (0.3 − 0.1)/(0.3 + 0.1) = 0.5
+    (0.03535223280213086, 0.8084435153402226)
     """
     p = float(check_range("prior", prior, 0.0, 1.0, lo_open=True, hi_open=True))
     d = check_range("delta", delta, 0.0, 1.0, lo_open=True, hi_open=True)
@@ -192,9 +280,16 @@ def histogram_loss_interval(
 
 
 def kde_loss_interval(
-    p_hat, q_hat, n_member, n_nonmember, bandwidth, prior=0.5, delta=0.05, mu_k=GAUSSIAN_KERNEL_MU
-):
-    r"""Lemmas 6–7 of ``004``: interval for ``f_p`` from two KDE values at the same point (d = 1).
+    p_hat: ArrayLike,
+    q_hat: ArrayLike,
+    n_member: ArrayLike,
+    n_nonmember: ArrayLike,
+    bandwidth: ArrayLike,
+    prior: float = 0.5,
+    delta: float = 0.05,
+    mu_k: float = GAUSSIAN_KERNEL_MU,
+) -> tuple[FloatOrArray, FloatOrArray]:
+    r"""Lemmas 6–7 of MACE: interval for ``f_p`` from two KDE values at the same point (d = 1).
 
     ``p̂ ± z_{1−δ/4} sqrt(μ_K p̂ / (N h))`` for each density (lower end clipped at 0), then
     Lemma 7's monotone combination. Asymptotic and for the smoothed densities (module
@@ -205,6 +300,10 @@ def kde_loss_interval(
     p_hat, q_hat : KDE values ``>= 0``. n_member, n_nonmember : sample sizes ``>= 1``.
     bandwidth : ``h > 0``. prior : ``0 < p < 1``. delta : ``0 < delta < 1``.
     mu_k : ``∫K²``, default the Gaussian kernel's ``1/(2√π)``.
+
+    Returns
+    -------
+    (lower, upper) : tuple of float or ndarray
     """
     a = check_range("p_hat", p_hat, 0.0, math.inf, hi_open=True)
     b = check_range("q_hat", q_hat, 0.0, math.inf, hi_open=True)
@@ -219,7 +318,9 @@ def kde_loss_interval(
     return scalar_or_array(lo, p_hat, q_hat), scalar_or_array(hi, p_hat, q_hat)
 
 
-def heldout_advantage(pred_member, pred_nonmember, prior=0.5, delta=0.05):
+def heldout_advantage(
+    pred_member: ArrayLike, pred_nonmember: ArrayLike, prior: float = 0.5, delta: float = 0.05
+) -> tuple[float, float]:
     r"""Advantage of a *fixed* classifier on held-out data, with a lower confidence bound.
 
     ``pred_member``: the classifier's "member" verdicts (booleans) on held-out members;
@@ -234,7 +335,13 @@ def heldout_advantage(pred_member, pred_nonmember, prior=0.5, delta=0.05):
 
     Returns
     -------
-    (estimate, lower)
+    (estimate, lower) : tuple of float
+
+    Examples
+    --------
+    >>> est, lower = heldout_advantage([True] * 70 + [False] * 30, [True] * 30 + [False] * 70)
+    >>> round(est, 12), round(lower, 3)  # 2 (0.5 · 0.7 + 0.5 · 0.7) − 1
+    (0.4, 0.2)
     """
     pm = np.asarray(pred_member, dtype=bool).ravel()
     pn = np.asarray(pred_nonmember, dtype=bool).ravel()
@@ -247,7 +354,7 @@ def heldout_advantage(pred_member, pred_nonmember, prior=0.5, delta=0.05):
     tpr_lo, _ = clopper_pearson(tp, pm.size, 1.0 - d / 2.0, alternative="greater")
     _, fpr_hi = clopper_pearson(fp, pn.size, 1.0 - d / 2.0, alternative="less")
 
-    def adv(t, f):
+    def adv(t: float, f: float) -> float:
         return 2.0 * (p * t + (1.0 - p) * (1.0 - f)) - 1.0
 
     return adv(tpr, fpr), adv(tpr_lo, fpr_hi)
@@ -279,7 +386,7 @@ class MACEEstimate:
     KDE), ``f_hat``, ``f_lower``, ``f_upper``; ``edges`` (histogram) or ``bandwidth`` (KDE).
     """
 
-    method: str
+    method: Literal["histogram", "kde"]
     prior: float
     delta: float
     plugin: float
@@ -289,15 +396,15 @@ class MACEEstimate:
     mean_interval: tuple[float, float]
     n_fit: tuple[int, int]
     n_eval: tuple[int, int]
-    points: np.ndarray = field(repr=False)
-    f_hat: np.ndarray = field(repr=False)
-    f_lower: np.ndarray = field(repr=False)
-    f_upper: np.ndarray = field(repr=False)
-    edges: np.ndarray | None = field(default=None, repr=False)
+    points: Arr = field(repr=False)
+    f_hat: Arr = field(repr=False)
+    f_lower: Arr = field(repr=False)
+    f_upper: Arr = field(repr=False)
+    edges: Arr | None = field(default=None, repr=False)
     bandwidth: float | None = None
 
 
-def _samples(name: str, value) -> np.ndarray:
+def _samples(name: str, value: ArrayLike) -> Arr:
     arr = np.asarray(value, dtype=float)
     if arr.ndim != 1 or arr.size < 4:
         raise ValueError(
@@ -308,13 +415,15 @@ def _samples(name: str, value) -> np.ndarray:
     return arr
 
 
-def _split(arr: np.ndarray, fit_fraction: float):
+def _split(arr: Arr, fit_fraction: float) -> tuple[Arr, Arr]:
     """First ``ceil(fit_fraction N)`` samples fit, the rest evaluate (samples are exchangeable)."""
     k = min(arr.size - 1, max(1, math.ceil(fit_fraction * arr.size)))
     return arr[:k], arr[k:]
 
 
-def _common(members, nonmembers, prior, delta, fit_fraction):
+def _common(
+    members: ArrayLike, nonmembers: ArrayLike, prior: float, delta: float, fit_fraction: float
+) -> tuple[Arr, Arr, float, float, float]:
     m = _samples("members", members)
     nm = _samples("nonmembers", nonmembers)
     p = float(check_range("prior", prior, 0.0, 1.0, lo_open=True, hi_open=True))
@@ -323,7 +432,7 @@ def _common(members, nonmembers, prior, delta, fit_fraction):
     return m, nm, p, d, ff
 
 
-def _abs_interval(lo, hi):
+def _abs_interval(lo: Arr, hi: Arr) -> tuple[Arr, Arr]:
     """Interval for |f| from an interval [lo, hi] for f."""
     straddle = (lo <= 0) & (hi >= 0)
     return np.where(straddle, 0.0, np.minimum(np.abs(lo), np.abs(hi))), np.maximum(
@@ -331,26 +440,26 @@ def _abs_interval(lo, hi):
     )
 
 
-def _predict(f: np.ndarray, prior: float) -> np.ndarray:
+def _predict(f: Arr, prior: float) -> NDArray[np.bool_]:
     return (f > 0) | ((f == 0) & (prior >= 0.5))
 
 
-def _mix_mean(v_member: np.ndarray, v_nonmember: np.ndarray, prior: float) -> float:
+def _mix_mean(v_member: Arr, v_nonmember: Arr, prior: float) -> float:
     return float(prior * np.mean(v_member) + (1.0 - prior) * np.mean(v_nonmember))
 
 
 def histogram_estimate(
-    members,
-    nonmembers,
+    members: ArrayLike,
+    nonmembers: ArrayLike,
     *,
-    bins=100,
-    value_range=None,
-    prior=0.5,
-    delta=0.05,
+    bins: int | ArrayLike = 100,
+    value_range: tuple[float, float] | None = None,
+    prior: float = 0.5,
+    delta: float = 0.05,
     simultaneous: bool = False,
-    fit_fraction=0.5,
+    fit_fraction: float = 0.5,
 ) -> MACEEstimate:
-    r"""Histogram (discrete-query) estimate of ``Adv_p`` with Lemma 5 intervals (``004``).
+    r"""Histogram (discrete-query) estimate of ``Adv_p`` with Lemma 5 intervals (MACE).
 
     The statistic is binned into ``bins`` equal bins over ``value_range`` (default: the range
     of the fitting split), plus two overflow bins ``(−inf, lo)`` and ``[hi, inf)``; the bin
@@ -367,6 +476,28 @@ def histogram_estimate(
     prior : ``0 < p < 1``. delta : ``0 < delta < 1`` (confidence ``1 − δ``).
     simultaneous : Bonferroni over all bins (all intervals hold together).
     fit_fraction : ``0 < . < 1``.
+
+    Returns
+    -------
+    MACEEstimate
+
+    References
+    ----------
+    Liu, Xu, Mukherjee, Lavista Ferres. *MACE: A Flexible Framework for Membership Privacy
+    Estimation in Generative Models*. arXiv:2009.05683, Lemma 5 and Algorithm 1.
+
+    Examples
+    --------
+    Members ~ N(1, 1), non-members ~ N(0, 1): the optimal advantage is
+    ``2Φ(1/2) − 1 = 0.383``; the held-out lower bound stays below it.
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> est = histogram_estimate(rng.normal(1, 1, 400), rng.normal(0, 1, 400), bins=10)
+    >>> est.n_fit, est.n_eval
+    ((200, 200), (200, 200))
+    >>> bool(est.heldout_lower < 0.383)
+    True
     """
     m, nm, p, d, ff = _common(members, nonmembers, prior, delta, fit_fraction)
     m_fit, m_eval = _split(m, ff)
@@ -394,14 +525,12 @@ def histogram_estimate(
             raise ValueError("bins given as edges must be a finite, strictly increasing 1-d array")
     n_bins = edges.size + 1  # with the two overflow bins
 
-    def idx(
-        v,
-    ):  # 0: below, 1..B: the bins (last one closed), B+1: at or above hi... kept consistent
+    def idx(v: Arr) -> NDArray[np.intp]:
+        # 0: below the first edge, 1..B: the bins (the last one closed), B + 1: above
         j = np.searchsorted(edges, v, side="right")
-        j = np.where(v == edges[-1], edges.size - 1, j)
-        return j
+        return np.where(v == edges[-1], edges.size - 1, j)
 
-    def fit(mf, nf):
+    def fit(mf: Arr, nf: Arr) -> tuple[NDArray[np.intp], NDArray[np.intp], Arr]:
         cm = np.bincount(idx(mf), minlength=n_bins)
         cn = np.bincount(idx(nf), minlength=n_bins)
         f = privacy_loss(cm / mf.size, cn / nf.size, p)
@@ -440,7 +569,10 @@ def histogram_estimate(
     )
 
 
-def _bandwidth(bw, pooled: np.ndarray) -> float:
+Bandwidth = float | Literal["silverman", "scott"]
+
+
+def _bandwidth(bw: Bandwidth, pooled: Arr) -> float:
     if isinstance(bw, str):
         if bw not in ("silverman", "scott"):
             raise ValueError(f"bandwidth={bw!r} must be a positive number, 'silverman' or 'scott'")
@@ -455,10 +587,11 @@ def _bandwidth(bw, pooled: np.ndarray) -> float:
 
 
 _KDE_REACH = 9.0  # kernel terms beyond 9 h are below e^{-40.5} = 2.6e-18 of the peak
+_KDE_BLOCK = 4 * 10**6  # kernel evaluations per block
 
 
-def _log_kde(points: np.ndarray, sample: np.ndarray, h: float) -> np.ndarray:
-    """``log p̂(x)`` of the Gaussian KDE (eq. (8) of ``004``) to a relative error below 1e-12.
+def _log_kde(points: Arr, sample: Arr, h: float) -> Arr:
+    """``log p̂(x)`` of the Gaussian KDE (eq. (8) of MACE) to a relative error below 1e-12.
 
     Points are processed in sorted chunks; each chunk sums ``exp(−z²/2)`` over the samples
     within 9 h of it. The skipped samples contribute at most ``N_skipped e^{−40.5}``; a point
@@ -478,8 +611,8 @@ def _log_kde(points: np.ndarray, sample: np.ndarray, h: float) -> np.ndarray:
         j = min(pts.size, i + 512)
         a = int(np.searchsorted(srt, pts[i] - reach, "left"))
         b = int(np.searchsorted(srt, pts[j - 1] + reach, "right"))
-        if j - i > 1 and (j - i) * (b - a) > 4_000_000:
-            j = i + max(1, 4_000_000 // max(1, b - a))
+        if j - i > 1 and (j - i) * (b - a) > _KDE_BLOCK:
+            j = i + max(1, _KDE_BLOCK // max(1, b - a))
             b = int(np.searchsorted(srt, pts[j - 1] + reach, "right"))
         z = (pts[i:j, None] - srt[None, a:b]) / h
         s = np.exp(-0.5 * z * z).sum(axis=1)
@@ -495,16 +628,16 @@ def _log_kde(points: np.ndarray, sample: np.ndarray, h: float) -> np.ndarray:
 
 
 def kde_estimate(
-    members,
-    nonmembers,
+    members: ArrayLike,
+    nonmembers: ArrayLike,
     *,
-    bandwidth="silverman",
-    prior=0.5,
-    delta=0.05,
-    fit_fraction=0.5,
+    bandwidth: Bandwidth = "silverman",
+    prior: float = 0.5,
+    delta: float = 0.05,
+    fit_fraction: float = 0.5,
     grid: int = 200,
 ) -> MACEEstimate:
-    r"""Gaussian-KDE (continuous-query) estimate of ``Adv_p`` with Lemma 6–7 intervals (``004``).
+    r"""Gaussian-KDE (continuous-query) estimate of ``Adv_p`` with Lemma 6–7 intervals (MACE).
 
     KDEs of the member and non-member statistic (one bandwidth h for both), then
     ``f̂ = tanh((log p̂ − log q̂ + λ)/2)``, computed in log space so that far tails never give
@@ -530,7 +663,7 @@ def kde_estimate(
     h = _bandwidth(bandwidth, np.r_[m_fit, n_fit])
     lam = math.log(p) - math.log1p(-p)
 
-    def f_of(points, ms, ns, hh):
+    def f_of(points: Arr, ms: Arr, ns: Arr, hh: float) -> tuple[Arr, Arr, Arr]:
         lp, lq = _log_kde(points, ms, hh), _log_kde(points, ns, hh)
         return np.tanh(0.5 * (lp - lq + lam)), np.exp(lp), np.exp(lq)
 

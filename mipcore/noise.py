@@ -1,7 +1,8 @@
-"""How much noise certifies eta-MIP: directly (Theorem 9 / Corollary 14) or through DP (Theorem 4).
+"""How much noise certifies η-MIP: directly (Theorem 9 / Corollary 14) or through DP (Theorem 4).
 
-Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Theorem 9, Corollary 10),
-Appendix D (proof of Theorem 9, Corollary 14) and Section 5.1 (Figure 1).
+Izzo, Yoon, Arık and Zou, *Provable Membership Inference Privacy*, TMLR 2024,
+arXiv:2211.06582: Section 4 (Theorem 9, Corollary 10), Appendix D (proof of Theorem 9,
+Corollary 14) and Section 5.1 (Figure 1).
 
 Both routes add Laplace-type noise and are compared by its *scale*:
 
@@ -15,14 +16,21 @@ Both routes add Laplace-type noise and are compared by its *scale*:
 ``sigma^M >= E||theta - E theta||^M``: for M = 2 it is a *standard deviation*.
 (Section 5.1 of the paper calls it "an upper bound on the variance"; that is a
 slip -- the theorem needs sigma^2 >= Var.)
+
+All functions broadcast over NumPy arrays and return a Python float when every argument
+is a scalar. Typing: a float argument (or only scalars) gives a ``float``; an ``ndarray`` as the first
+argument is typed to give an ``ndarray`` -- as NumPy's own stubs do, a 0-d array is the
+exception: like every scalar input it returns a Python float at run time.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, overload
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq, minimize_scalar
 
 from ._validate import check_range, scalar_or_array
@@ -46,7 +54,9 @@ THEOREM9_CONSTANT = 7.5
 COROLLARY14_CONSTANT = 6.16
 
 
-def _check_m_constant(M, constant):
+def _check_m_constant(
+    M: ArrayLike, constant: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     m = check_range("M", M, 0.0, math.inf, lo_open=True, hi_open=True)
     const = check_range(
         "constant",
@@ -65,14 +75,39 @@ def _check_m_constant(M, constant):
     return m, const
 
 
-def mip_noise_multiplier(eta, M=2, constant=COROLLARY14_CONSTANT):
-    r"""The factor ``c = (constant/eta)^(1 + 2/M)`` of Theorem 9 / Corollary 14.
+@overload
+def mip_noise_multiplier(eta: float, M: float = ..., constant: float = ...) -> float: ...
+@overload
+def mip_noise_multiplier(
+    eta: NDArray[Any], M: ArrayLike = ..., constant: ArrayLike = ...
+) -> NDArray[np.float64]: ...
+@overload
+def mip_noise_multiplier(
+    eta: ArrayLike, M: ArrayLike = ..., constant: ArrayLike = ...
+) -> float | NDArray[np.float64]: ...
+def mip_noise_multiplier(
+    eta: ArrayLike, M: ArrayLike = 2, constant: ArrayLike = COROLLARY14_CONSTANT
+) -> float | NDArray[np.float64]:
+    r"""The factor ``c = (constant/η)^(1 + 2/M)`` of Theorem 9 / Corollary 14.
 
     Parameters
     ----------
-    eta : ``0 < eta <= 1/2`` (eta = 0, perfect privacy, would need infinite noise).
-    M : moment order, ``M > 0``; ``M >= 2`` when ``constant < 7.5``.
-    constant : ``>= 6.16``; 7.5 (Theorem 9) or 6.16 (Corollary 14, M >= 2).
+    eta : float or array_like
+        ``0 < eta <= 1/2`` (η = 0, perfect privacy, would need infinite noise).
+    M : float or array_like
+        Moment order, ``M > 0``; ``M >= 2`` when ``constant < 7.5``.
+    constant : float or array_like
+        ``>= 6.16``; 7.5 (Theorem 9) or 6.16 (Corollary 14, M >= 2).
+
+    Returns
+    -------
+    float or ndarray
+        ``c``; ``inf`` where it exceeds the float range.
+
+    Examples
+    --------
+    >>> mip_noise_multiplier(0.1)  # (6.16 / 0.1)^2
+    3794.56
     """
     e = check_range(
         "eta",
@@ -88,22 +123,57 @@ def mip_noise_multiplier(eta, M=2, constant=COROLLARY14_CONSTANT):
     return scalar_or_array(c, eta, M, constant)
 
 
-def mip_noise_scale(eta, sigma, M=2, constant=COROLLARY14_CONSTANT):
-    r"""Laplace-type noise scale ``c * sigma`` that certifies eta-MIP (Theorem 9, Corollary 14).
+@overload
+def mip_noise_scale(eta: float, sigma: float, M: float = ..., constant: float = ...) -> float: ...
+@overload
+def mip_noise_scale(
+    eta: NDArray[Any], sigma: ArrayLike, M: ArrayLike = ..., constant: ArrayLike = ...
+) -> NDArray[np.float64]: ...
+@overload
+def mip_noise_scale(
+    eta: ArrayLike, sigma: ArrayLike, M: ArrayLike = ..., constant: ArrayLike = ...
+) -> float | NDArray[np.float64]: ...
+def mip_noise_scale(
+    eta: ArrayLike, sigma: ArrayLike, M: ArrayLike = 2, constant: ArrayLike = COROLLARY14_CONSTANT
+) -> float | NDArray[np.float64]:
+    r"""Laplace-type noise scale ``c σ`` that certifies η-MIP (Theorem 9, Corollary 14).
 
     .. math:: b_{\mathrm{MIP}} = \Bigl(\frac{\text{constant}}{\eta}\Bigr)^{1+2/M}\sigma
 
     Parameters
     ----------
-    eta : ``0 < eta <= 1/2``.
-    sigma : ``sigma >= 0``, with ``sigma^M >= E||theta - E theta||^M`` (a standard
-        deviation when M = 2).
-    M : ``M > 0`` (``M >= 2`` for constant 6.16).
-    constant : 6.16 (Corollary 14, default) or 7.5 (Theorem 9); any value >= 6.16.
+    eta : float or array_like
+        ``0 < eta <= 1/2``.
+    sigma : float or array_like
+        ``0 <= sigma < inf``, with ``σ^M >= E||θ − Eθ||^M`` (a standard deviation when M = 2).
+    M : float or array_like
+        ``M > 0`` (``M >= 2`` for constant 6.16).
+    constant : float or array_like
+        6.16 (Corollary 14, default) or 7.5 (Theorem 9); any value >= 6.16.
 
     Returns
     -------
-    scale : float or ndarray. With ``sigma = 0`` (a constant algorithm) it is 0.
+    float or ndarray
+        The scale. With ``sigma = 0`` (a constant algorithm) it is 0.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, or ``constant < 7.5`` with ``M < 2``.
+
+    References
+    ----------
+    Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024,
+    arXiv:2211.06582, Theorem 9 and Corollary 14.
+
+    Examples
+    --------
+    >>> mip_noise_scale(0.1, 1.0)  # Corollary 14: (6.16 / 0.1)^2
+    3794.56
+    >>> mip_noise_scale(0.1, 1.0, constant=7.5)  # Theorem 9: (7.5 / 0.1)^2
+    5625.0
+    >>> mip_noise_scale(0.1, 1.0, M=4, constant=7.5)  # (7.5 / 0.1)^1.5
+    649.5190528383
     """
     s = check_range("sigma", sigma, 0.0, math.inf, hi_open=True)
     c = np.asarray(mip_noise_multiplier(eta, M, constant))
@@ -113,16 +183,41 @@ def mip_noise_scale(eta, sigma, M=2, constant=COROLLARY14_CONSTANT):
     return scalar_or_array(scale, eta, sigma, M, constant)
 
 
-def dp_laplace_scale(eta, sensitivity):
-    r"""Laplace scale that pure epsilon-DP needs to certify eta-MIP via Theorem 4.
+@overload
+def dp_laplace_scale(eta: float, sensitivity: float) -> float: ...
+@overload
+def dp_laplace_scale(eta: NDArray[Any], sensitivity: ArrayLike) -> NDArray[np.float64]: ...
+@overload
+def dp_laplace_scale(eta: ArrayLike, sensitivity: ArrayLike) -> float | NDArray[np.float64]: ...
+def dp_laplace_scale(eta: ArrayLike, sensitivity: ArrayLike) -> float | NDArray[np.float64]:
+    r"""Laplace scale that pure ε-DP needs to certify η-MIP via Theorem 4.
 
     .. math:: b_{\mathrm{DP}} = \frac{\Delta}{\varepsilon(\eta)}
               = \frac{\Delta}{\log\frac{1+2\eta}{1-2\eta}}
 
     Parameters
     ----------
-    eta : ``0 < eta <= 1/2``. At eta = 1/2 (no privacy) epsilon is infinite and the scale 0.
-    sensitivity : ``Delta >= 0``, the L1 sensitivity over adjacent datasets.
+    eta : float or array_like
+        ``0 < eta <= 1/2``. At η = 1/2 (no privacy) ε is infinite and the scale 0.
+    sensitivity : float or array_like
+        ``0 <= Δ < inf``, the L1 sensitivity over adjacent datasets.
+
+    Returns
+    -------
+    float or ndarray
+        The Laplace scale.
+
+    References
+    ----------
+    Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024,
+    arXiv:2211.06582, Theorem 4 and Section 5.1.
+
+    Examples
+    --------
+    >>> dp_laplace_scale(0.1, 1.0)  # 1 / log(1.2 / 0.8)
+    2.4663034623764317
+    >>> dp_laplace_scale(0.5, 1.0)  # no privacy: no noise
+    0.0
     """
     e = check_range(
         "eta",
@@ -173,10 +268,13 @@ class Crossover:
 
     @property
     def mip_ever_cheaper(self) -> bool:
+        """Whether MIP needs less noise than DP for some η."""
         return self.low is not None
 
 
-def crossover_etas(sigma, sensitivity, M=2, constant=COROLLARY14_CONSTANT) -> Crossover:
+def crossover_etas(
+    sigma: float, sensitivity: float, M: float = 2, constant: float = COROLLARY14_CONSTANT
+) -> Crossover:
     r"""Solve ``mip_noise_scale(eta) = dp_laplace_scale(eta)`` for eta in (0, 1/2).
 
     Parametrised by ``y = log epsilon`` with ``eta = tanh(epsilon/2)/2`` (Theorem 4 at
@@ -195,12 +293,29 @@ def crossover_etas(sigma, sensitivity, M=2, constant=COROLLARY14_CONSTANT) -> Cr
 
     Parameters
     ----------
-    sigma : ``> 0``; sensitivity : ``> 0``; M, constant : as in :func:`mip_noise_scale`.
+    sigma : float
+        ``0 < sigma < inf``.
+    sensitivity : float
+        ``0 < Δ < inf``.
+    M, constant : float
+        As in :func:`mip_noise_scale`.
+
+    Returns
+    -------
+    Crossover
+
+    Examples
+    --------
+    >>> crossover_etas(1.0, 1.0).mip_ever_cheaper  # sigma = Delta: DP is always cheaper
+    False
+    >>> c = crossover_etas(1.0, 1e6)  # a huge sensitivity beside a small spread
+    >>> c.mip_ever_cheaper, round(c.low, 6), c.high_epsilon > 1000
+    (True, 0.000152, True)
     """
     s = float(check_range("sigma", sigma, 0.0, math.inf, lo_open=True, hi_open=True))
     d = float(check_range("sensitivity", sensitivity, 0.0, math.inf, lo_open=True, hi_open=True))
-    m, const = _check_m_constant(M, constant)
-    m, const = float(m), float(const)
+    m_arr, c_arr = _check_m_constant(M, constant)
+    m, const = float(m_arr), float(c_arr)
     p = 1.0 + 2.0 / m
     base = math.log(s) - math.log(d) + p * math.log(const)
     log_half = math.log(0.5)
@@ -217,10 +332,10 @@ def crossover_etas(sigma, sensitivity, M=2, constant=COROLLARY14_CONSTANT) -> Cr
     best_ratio = math.exp(-g_min) if -g_min < _LOG_FLOAT_MAX else math.inf
     if g_min >= 0.0:
         return Crossover(None, None, None, None, eta_of(y_min), best_ratio)
-    tol = dict(xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500)
-    low = eta_of(brentq(g, y_lo, y_min, **tol)) if g(y_lo) > 0 else 0.0
+    xtol, rtol = 1e-13, 4 * float(np.finfo(float).eps)
+    low = eta_of(brentq(g, y_lo, y_min, xtol=xtol, rtol=rtol, maxiter=500)) if g(y_lo) > 0 else 0.0
     if g(y_hi) > 0:
-        y_high = brentq(g, y_min, y_hi, **tol)
+        y_high = brentq(g, y_min, y_hi, xtol=xtol, rtol=rtol, maxiter=500)
         high_eps = math.exp(y_high)
     else:
         high_eps = math.inf
@@ -235,8 +350,22 @@ def crossover_etas(sigma, sensitivity, M=2, constant=COROLLARY14_CONSTANT) -> Cr
     )
 
 
-def certified_eta_mip(scale, sigma, M=2, constant=COROLLARY14_CONSTANT):
-    r"""η certified by Theorem 9 / Corollary 14 for Laplace noise of scale ``scale``.
+@overload
+def certified_eta_mip(
+    scale: float, sigma: float, M: float = ..., constant: float = ...
+) -> float: ...
+@overload
+def certified_eta_mip(
+    scale: NDArray[Any], sigma: ArrayLike, M: ArrayLike = ..., constant: ArrayLike = ...
+) -> NDArray[np.float64]: ...
+@overload
+def certified_eta_mip(
+    scale: ArrayLike, sigma: ArrayLike, M: ArrayLike = ..., constant: ArrayLike = ...
+) -> float | NDArray[np.float64]: ...
+def certified_eta_mip(
+    scale: ArrayLike, sigma: ArrayLike, M: ArrayLike = 2, constant: ArrayLike = COROLLARY14_CONSTANT
+) -> float | NDArray[np.float64]:
+    r"""η certified by Theorem 9 / Corollary 14 for Laplace-type noise of scale ``scale``.
 
     Theorem 9 certifies η-MIP for noise of scale ``b = c σ`` with ``c = (constant/η)^(1+2/M)``
     (:func:`mip_noise_scale`); solving for η:
@@ -246,8 +375,33 @@ def certified_eta_mip(scale, sigma, M=2, constant=COROLLARY14_CONSTANT):
 
     Parameters
     ----------
-    scale : ``b > 0`` (float or array). sigma : ``σ >= 0``, ``σ^M >= E|𝒜 − E𝒜|^M``.
-    M : ``M > 0`` (``>= 2`` for constant 6.16). constant : 6.16 (Corollary 14) or 7.5 (Theorem 9).
+    scale : float or array_like
+        ``0 < b < inf``.
+    sigma : float or array_like
+        ``0 <= σ < inf``, ``σ^M >= E|𝒜 − E𝒜|^M``.
+    M : float or array_like
+        ``M > 0`` (``>= 2`` for constant 6.16).
+    constant : float or array_like
+        6.16 (Corollary 14) or 7.5 (Theorem 9).
+
+    Returns
+    -------
+    float or ndarray
+        The certified η, in ``[0, 1/2]`` (0 when σ = 0).
+
+    References
+    ----------
+    Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024,
+    arXiv:2211.06582, Theorem 9 and Corollary 14.
+
+    Examples
+    --------
+    >>> certified_eta_mip(mip_noise_scale(0.1, 1.0), 1.0)  # the round trip
+    0.1
+    >>> certified_eta_mip(1e6, 1.0)  # 6.16 * (1e-6)^(1/2)
+    0.00616
+    >>> certified_eta_mip(1.0, 1.0)  # too little noise: nothing certified beyond 1/2
+    0.5
     """
     b = check_range("scale", scale, 0.0, math.inf, lo_open=True, hi_open=True)
     s = check_range("sigma", sigma, 0.0, math.inf, hi_open=True)
@@ -258,7 +412,13 @@ def certified_eta_mip(scale, sigma, M=2, constant=COROLLARY14_CONSTANT):
     return scalar_or_array(eta, scale, sigma, M, constant)
 
 
-def certified_eta_dp(scale, sensitivity):
+@overload
+def certified_eta_dp(scale: float, sensitivity: float) -> float: ...
+@overload
+def certified_eta_dp(scale: NDArray[Any], sensitivity: ArrayLike) -> NDArray[np.float64]: ...
+@overload
+def certified_eta_dp(scale: ArrayLike, sensitivity: ArrayLike) -> float | NDArray[np.float64]: ...
+def certified_eta_dp(scale: ArrayLike, sensitivity: ArrayLike) -> float | NDArray[np.float64]:
     r"""η certified by pure DP and Theorem 4 for Laplace noise of scale ``scale``.
 
     The Laplace mechanism with L1 sensitivity Δ is ``ε = Δ/b``-DP, and Theorem 4 gives
@@ -266,7 +426,20 @@ def certified_eta_dp(scale, sensitivity):
 
     Parameters
     ----------
-    scale : ``b > 0``. sensitivity : ``Δ >= 0``.
+    scale : float or array_like
+        ``0 < b < inf``.
+    sensitivity : float or array_like
+        ``0 <= Δ < inf``.
+
+    Returns
+    -------
+    float or ndarray
+        The certified η, in ``[0, 1/2]``.
+
+    Examples
+    --------
+    >>> certified_eta_dp(2.0, 1.0)  # epsilon = 1/2
+    0.12245933120185457
     """
     b = check_range("scale", scale, 0.0, math.inf, lo_open=True, hi_open=True)
     d = check_range("sensitivity", sensitivity, 0.0, math.inf, hi_open=True)

@@ -29,13 +29,14 @@ from enum import StrEnum
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validate import as_generator, check_range
+from ._validate import as_enum, as_generator, check_range
 from .noise import COROLLARY14_CONSTANT, mip_noise_multiplier, mip_noise_scale
 
 __all__ = [
     "NOISE_KINDS",
     "NoiseKind",
     "NoiseLaw",
+    "NoiseSpec",
     "Radius",
     "as_noise_law",
     "log_kernel",
@@ -55,8 +56,8 @@ class Radius(StrEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Radius | None:
-        # "gamma" was this variant's name in earlier share links.
-        return cls.GAMMA if value == "gamma" else None
+        # "theorem9" was this variant's name before the enum (old share links, old code).
+        return cls.GAMMA if value == "theorem9" else None
 
 
 def _check_sigma_vec(sigma: ArrayLike) -> NDArray[np.float64]:
@@ -99,7 +100,7 @@ def sample_mip_noise(
     c: float,
     count: int,
     gen: np.random.Generator,
-    radius: Radius = Radius.GAMMA,
+    radius: Radius | str = Radius.GAMMA,
 ) -> NDArray[np.float64]:
     """``count`` draws ``X = r U`` in R^d (d = len(sigma)), shape (count, d).
 
@@ -118,7 +119,7 @@ def sample_mip_noise(
     sign = np.where(gen.random((count, d)) < 0.5, -1.0, 1.0)
     y = sign * mag * sigma
     u = y / sigma_norm(y, sigma, m)[:, None]
-    if Radius(radius) is Radius.GAMMA:
+    if as_enum("radius", radius, Radius) is Radius.GAMMA:
         r = gen.gamma(shape=d, scale=c, size=count)
     else:
         r = gen.laplace(0.0, c, size=count)
@@ -135,14 +136,14 @@ class NoiseKind(StrEnum):
     MIP = "mip"
 
 
-NOISE_KINDS = tuple(k.value for k in NoiseKind)
+NOISE_KINDS: tuple[str, ...] = tuple(k.value for k in NoiseKind)
 
 
 @dataclass(frozen=True)
 class NoiseLaw:
     """An additive noise law for the released value.
 
-    ``kind`` is one of :data:`NOISE_KINDS`:
+    ``kind`` is a :class:`NoiseKind` (its string value is accepted and converted):
 
     * ``"none"`` -- no noise (``scale`` 0): the release is the base algorithm's output.
     * ``"laplace"`` -- density ``exp(-|x|/scale) / (2 scale)`` per coordinate.
@@ -162,15 +163,13 @@ class NoiseLaw:
     M: float = 2.0  # only for "mip"
 
     def __post_init__(self) -> None:
-        if self.kind not in NOISE_KINDS:
-            raise ValueError(f"kind={self.kind!r} is not one of {NOISE_KINDS}")
-        object.__setattr__(self, "kind", NoiseKind(self.kind))
-        if self.kind == "none":
+        object.__setattr__(self, "kind", as_enum("kind", self.kind, NoiseKind))
+        if self.kind is NoiseKind.NONE:
             if self.scale != 0:
                 raise ValueError(f"scale={self.scale!r} must be 0 for kind='none'")
             return
         check_range("scale", self.scale, 0.0, math.inf, lo_open=True, hi_open=True)
-        if self.kind == "mip":
+        if self.kind is NoiseKind.MIP:
             if not self.sigma:
                 raise ValueError("sigma=() is empty: kind='mip' needs per-coordinate sigmas > 0")
             check_range("sigma", np.asarray(self.sigma), 0.0, math.inf, lo_open=True, hi_open=True)
@@ -178,51 +177,65 @@ class NoiseLaw:
 
     @classmethod
     def none(cls) -> NoiseLaw:
-        return cls("none", 0.0)
+        """No noise: the release is the base algorithm's output."""
+        return cls(NoiseKind.NONE, 0.0)
 
     @classmethod
-    def laplace(cls, scale) -> NoiseLaw:
-        return cls("laplace", float(scale))
+    def laplace(cls, scale: float) -> NoiseLaw:
+        """Laplace noise with scale ``0 < scale < inf`` per coordinate."""
+        return cls(NoiseKind.LAPLACE, float(scale))
 
     @classmethod
-    def gaussian(cls, std) -> NoiseLaw:
-        return cls("gaussian", float(std))
+    def gaussian(cls, std: float) -> NoiseLaw:
+        """Gaussian noise with standard deviation ``0 < std < inf`` per coordinate."""
+        return cls(NoiseKind.GAUSSIAN, float(std))
 
     @classmethod
-    def mip(cls, eta, sigma, M=2, constant=COROLLARY14_CONSTANT) -> NoiseLaw:
+    def mip(
+        cls, eta: float, sigma: ArrayLike, M: float = 2, constant: float = COROLLARY14_CONSTANT
+    ) -> NoiseLaw:
         """The Theorem 9 noise certifying ``eta``-MIP for moment bound(s) ``sigma``.
 
-        One sigma (scalar output): ``Laplace(c sigma)`` with ``c = (constant/eta)^(1+2/M)``
+        One sigma (scalar output): ``Laplace(c σ)`` with ``c = (constant/η)^(1+2/M)``
         (:func:`mipcore.noise.mip_noise_scale`). Several sigmas: the d-dimensional law
-        ``exp(-||x||_{sigma,M}/c)`` (kind ``"mip"``).
+        ``exp(−||x||_{σ,M}/c)`` (kind ``NoiseKind.MIP``).
+
+        Examples
+        --------
+        >>> NoiseLaw.mip(0.1, 1.0)  # Laplace((6.16 / 0.1)^2 * 1)
+        NoiseLaw(kind=<NoiseKind.LAPLACE: 'laplace'>, scale=3794.56, sigma=(), M=2.0)
         """
         s = np.atleast_1d(check_range("sigma", sigma, 0.0, math.inf, lo_open=True, hi_open=True))
         if s.size == 1:
-            return cls("laplace", float(mip_noise_scale(eta, float(s[0]), M, constant)))
+            return cls(NoiseKind.LAPLACE, float(mip_noise_scale(eta, float(s[0]), M, constant)))
         c = float(mip_noise_multiplier(eta, M, constant))
-        return cls("mip", c, tuple(float(v) for v in s), float(M))
+        return cls(NoiseKind.MIP, c, tuple(float(v) for v in s), float(M))
 
     @property
     def is_none(self) -> bool:
-        return self.kind == "none"
+        """Whether this is the law without noise."""
+        return self.kind is NoiseKind.NONE
 
     def one_dimensional(self) -> NoiseLaw:
-        """The equivalent scalar law (``mip`` with one sigma is ``Laplace(c sigma)``)."""
-        if self.kind == "mip":
+        """The equivalent scalar law (``mip`` with one sigma is ``Laplace(c σ)``)."""
+        if self.kind is NoiseKind.MIP:
             if len(self.sigma) != 1:
                 raise ValueError(f"kind='mip' with {len(self.sigma)} sigmas is not one-dimensional")
-            return NoiseLaw("laplace", self.scale * self.sigma[0])
+            return NoiseLaw(NoiseKind.LAPLACE, self.scale * self.sigma[0])
         return self
 
-    def sample_nd(self, count: int, d: int, rng) -> np.ndarray:
-        """``count`` draws of d-dimensional noise, shape (count, d): Laplace/Gaussian independent
-        per coordinate, ``mip`` by radius Gamma(d, c) times a cone-distributed direction."""
+    def sample_nd(self, count: int, d: int, rng: np.random.Generator | int) -> NDArray[np.float64]:
+        """``count`` draws of d-dimensional noise, shape (count, d).
+
+        Laplace/Gaussian independent per coordinate, ``mip`` by radius Gamma(d, c) times a
+        cone-distributed direction (:func:`sample_mip_noise`).
+        """
         gen = as_generator(rng)
-        if self.kind == "none":
+        if self.kind is NoiseKind.NONE:
             return np.zeros((count, d))
-        if self.kind == "laplace":
+        if self.kind is NoiseKind.LAPLACE:
             return gen.laplace(0.0, self.scale, size=(count, d))
-        if self.kind == "gaussian":
+        if self.kind is NoiseKind.GAUSSIAN:
             return gen.normal(0.0, self.scale, size=(count, d))
         if len(self.sigma) != d:
             raise ValueError(
@@ -230,64 +243,86 @@ class NoiseLaw:
             )
         return sample_mip_noise(np.asarray(self.sigma), self.M, self.scale, count, gen)
 
-    def sample(self, size, rng) -> np.ndarray:
+    def sample(
+        self, size: int | tuple[int, ...], rng: np.random.Generator | int
+    ) -> NDArray[np.float64]:
         """Draws of shape ``size`` (1-D laws) from ``rng`` (Generator or int seed)."""
         gen = as_generator(rng)
         law = self.one_dimensional()
-        if law.kind == "none":
+        if law.kind is NoiseKind.NONE:
             return np.zeros(size)
-        if law.kind == "laplace":
+        if law.kind is NoiseKind.LAPLACE:
             return gen.laplace(0.0, law.scale, size=size)
         return gen.normal(0.0, law.scale, size=size)
 
 
-def as_noise_law(noise) -> NoiseLaw:
+#: What :func:`as_noise_law` accepts.
+NoiseSpec = NoiseLaw | tuple[NoiseKind | str, float] | str | None
+
+
+def as_noise_law(noise: NoiseSpec) -> NoiseLaw:
     """Accept a :class:`NoiseLaw`, ``None``/``"none"``, or a pair ``(kind, scale)``.
 
-    ``("laplace", b)``, ``("gaussian", std)``, ``("none", 0)``; a scale of 0 means no noise.
+    ``("laplace", b)``, ``("gaussian", std)``, ``("none", 0)`` (a tuple or a list; kind a
+    :class:`NoiseKind` or its value, except ``"mip"``, which needs :meth:`NoiseLaw.mip`); a
+    scale of 0 means no noise.
+
+    Examples
+    --------
+    >>> as_noise_law(("laplace", 2.0)) == NoiseLaw.laplace(2.0)
+    True
+    >>> as_noise_law(("gaussian", 0.0)).is_none
+    True
     """
     if isinstance(noise, NoiseLaw):
         return noise
     if noise is None or (isinstance(noise, str) and noise == "none"):
         return NoiseLaw.none()
     if isinstance(noise, (tuple, list)) and len(noise) == 2 and isinstance(noise[0], str):
-        kind, scale = noise
-        if kind not in ("none", "laplace", "gaussian"):
-            raise ValueError(f"noise kind {kind!r} is not one of ('none', 'laplace', 'gaussian')")
-        scale = float(check_range("noise scale", scale, 0.0, math.inf, hi_open=True))
-        if kind == "none" or scale == 0.0:
+        kind = as_enum("noise kind", noise[0], NoiseKind)
+        if kind is NoiseKind.MIP:
+            raise ValueError(
+                "noise kind 'mip' is not one of ('none', 'laplace', 'gaussian'): "
+                "build it with NoiseLaw.mip(eta, sigma)"
+            )
+        scale = float(check_range("noise scale", noise[1], 0.0, math.inf, hi_open=True))
+        if kind is NoiseKind.NONE or scale == 0.0:
             return NoiseLaw.none()
         return NoiseLaw(kind, scale)
     raise ValueError(f"noise={noise!r} must be a NoiseLaw, None, 'none' or a pair (kind, scale)")
 
 
-def log_kernel(y: np.ndarray, atoms: np.ndarray, law: NoiseLaw) -> np.ndarray:
+def log_kernel(
+    y: NDArray[np.float64], atoms: NDArray[np.float64], law: NoiseLaw
+) -> NDArray[np.float64]:
     """``log f(y_t − atoms_a)`` up to f's normalising constant: shape (T, A) from y (T, d), atoms (A, d).
 
     Summed one coordinate at a time (d contiguous (T, A) passes: 2-3× faster than
     reducing a (T, A, d) difference over its short last axis).
     """
-    if law.kind == "mip" and law.M != 2.0:
+    if law.kind is NoiseKind.MIP and law.M != 2.0:
         diff = y[:, None, :] - atoms[None, :, :]
         return -sigma_norm(diff, np.asarray(law.sigma), law.M) / law.scale
     acc = np.zeros((y.shape[0], atoms.shape[0]))
     for j in range(y.shape[1]):
         dj = y[:, j, None] - atoms[None, :, j]
-        if law.kind == "laplace":
+        if law.kind is NoiseKind.LAPLACE:
             acc += np.abs(dj)
-        elif law.kind == "gaussian":
+        elif law.kind is NoiseKind.GAUSSIAN:
             acc += dj * dj
         else:  # mip, M = 2: ||x||_{σ,2} = sqrt(mean((x/σ)²))
             dj /= law.sigma[j]
             acc += dj * dj
-    if law.kind == "laplace":
+    if law.kind is NoiseKind.LAPLACE:
         return -acc / law.scale
-    if law.kind == "gaussian":
+    if law.kind is NoiseKind.GAUSSIAN:
         return -0.5 * acc / law.scale**2
     return -np.sqrt(acc / y.shape[1]) / law.scale
 
 
-def log_mixture(y: np.ndarray, atoms: np.ndarray, counts: np.ndarray, law: NoiseLaw) -> np.ndarray:
+def log_mixture(
+    y: NDArray[np.float64], atoms: NDArray[np.float64], counts: ArrayLike, law: NoiseLaw
+) -> NDArray[np.float64]:
     """``log Σ_j counts_j f(y − atoms_j)`` up to the constant of f (the same for in and out).
 
     ``y``: (T,) with ``atoms`` (A,) for scalar outputs, or (T, d) with ``atoms`` (A, d).
@@ -298,7 +333,7 @@ def log_mixture(y: np.ndarray, atoms: np.ndarray, counts: np.ndarray, law: Noise
     a2 = atoms[:, None] if atoms.ndim == 1 else atoms
     w = np.asarray(counts, dtype=float)
     out = np.empty(y2.shape[0])
-    step = max(1, 2_000_000 // max(1, a2.shape[0]))
+    step = max(1, 2 * 10**6 // max(1, a2.shape[0]))
     for i in range(0, y2.shape[0], step):
         e = log_kernel(y2[i : i + step], a2, law)
         m = np.max(e, axis=1)

@@ -1,7 +1,8 @@
 r"""Proposition 11: a natural algorithm whose spread is O(1) while its sensitivity explodes.
 
-Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Proposition 11) and its proof sketch
-in Appendix D; Section 5.1 / Figure 1 use it.
+Izzo, Yoon, Arık and Zou, *Provable Membership Inference Privacy*, TMLR 2024,
+arXiv:2211.06582: Section 4 (Proposition 11; Proposition 9 in the arXiv version) and its
+proof sketch in Appendix D; Section 5.1 / Figure 1 use it.
 
 The construction (proof sketch, even n; k = n/2):
 
@@ -60,9 +61,11 @@ from __future__ import annotations
 import heapq
 import math
 import numbers
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cmp_to_key
+from typing import TYPE_CHECKING, Any
 
 from mpmath import libmp
 from mpmath.ctx_iv import MPIntervalContext
@@ -76,6 +79,7 @@ from mpmath.libmp import (
     mpf_mul,
     mpf_neg,
     mpf_pow_int,
+    mpf_shift,
     mpf_sign,
     mpf_sqrt,
     mpf_sub,
@@ -83,6 +87,9 @@ from mpmath.libmp import (
 )
 
 from ._validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "N_MAX",
@@ -101,8 +108,13 @@ __all__ = [
 N_MIN = 4
 N_MAX = 400
 
+#: A raw mpmath ``libmp`` number ``(sign, mantissa, exponent, bitcount)``.
+_Mpf = tuple[int, int, int, int]
+#: An interval ``(lo, hi)`` of raw numbers, lower end rounded down, upper end up.
+_Iv = tuple[_Mpf, _Mpf]
 
-def _check_n(n) -> int:
+
+def _check_n(n: int) -> int:
     return check_int("n", n, N_MIN, N_MAX)
 
 
@@ -145,30 +157,46 @@ class Prop11Dataset:
 
 
 def dataset(n: int) -> Prop11Dataset:
-    """The dataset ``{2^0, ..., 2^(n-2)} ∪ {A}`` of Proposition 11 (``4 <= n <= N_MAX``)."""
+    """The dataset ``{2^0, ..., 2^(n-2)} ∪ {A}`` of Proposition 11 (``4 <= n <= N_MAX``).
+
+    Examples
+    --------
+    >>> d = dataset(8)
+    >>> d.k, d.n_subsets, d.a_offset, d.special_subset
+    (4, 70, -7, ('2^0', '2^1', '2^2', 'A'))
+    """
     n = _check_n(n)
     k = n // 2
     total = math.comb(n, k)
     a_offset = -(2 ** (k - 1) - 1)
     iv = _ctx(n)
-    a_value = _mid(*_iv_floats(1 / iv.sqrt(total) + a_offset))
+    a_value = _nearest((1 / iv.sqrt(total) + a_offset)._mpi_)
     special = (*tuple(f"2^{i}" for i in range(k - 1)), "A")
     return Prop11Dataset(n, k, total, tuple(range(n - 1)), a_offset, a_value, special)
 
 
 def special_output(n: int) -> float:
-    """``𝒜(D*) = p^(-1/2) = sqrt(C(n, k))``, the one huge output."""
+    """``𝒜(D*) = p^(-1/2) = sqrt(C(n, k))``, the one huge output (``4 <= n <= N_MAX``).
+
+    Examples
+    --------
+    >>> special_output(8)  # sqrt(70)
+    8.366600265340756
+    """
     n = _check_n(n)
-    return _mid(*_iv_floats(_ctx(n).sqrt(math.comb(n, n // 2))))
+    return _nearest(_ctx(n).sqrt(math.comb(n, n // 2))._mpi_)
+
+
+def _sensitivity_iv(n: int) -> Any:
+    """Δ as an ``mpmath.iv`` interval at 2n + 128 bits (n already checked)."""
+    k = n // 2
+    iv = _ctx(n)
+    return iv.sqrt(math.comb(n, k)) - 1 / iv.mpf(2 ** (n - 2) + 2 ** (k - 1) - 1)
 
 
 def sensitivity_interval(n: int) -> tuple[float, float]:
-    r"""Certified enclosure of the exact sensitivity Δ (see :func:`sensitivity`)."""
-    n = _check_n(n)
-    k = n // 2
-    iv = _ctx(n)
-    delta = iv.sqrt(math.comb(n, k)) - 1 / iv.mpf(2 ** (n - 2) + 2 ** (k - 1) - 1)
-    return _iv_floats(delta)
+    r"""Certified enclosure ``(lo, hi)`` of the exact sensitivity Δ (see :func:`sensitivity`)."""
+    return _iv_floats(_sensitivity_iv(_check_n(n)))
 
 
 def sensitivity(n: int) -> float:
@@ -184,11 +212,16 @@ def sensitivity(n: int) -> float:
     ``2^(k-1) - 1 + 2^(n-2)``; swapping a power 2^i of D* for 2^(n-2) gives only
     ``sqrt(p) + 2^(n-2) - 2^i``, which is smaller because ``sqrt(p) < 1 <= 2^(k-1)``.
 
-    Returns the value rounded to float64 from a certified interval of relative
-    width about ``2^-(2n+120)``.
+    Returns the float64 nearest to the midpoint of a certified interval of relative
+    width about ``2^-(2n+120)`` (so the correctly rounded value, unless Δ lies within that
+    width of a rounding boundary). ``4 <= n <= N_MAX``.
+
+    Examples
+    --------
+    >>> sensitivity(8)  # sqrt(70) - 1/(2^6 + 2^3 - 1)
+    8.352515758298502
     """
-    lo, hi = sensitivity_interval(n)
-    return _mid(lo, hi)
+    return _nearest(_sensitivity_iv(_check_n(n))._mpi_)
 
 
 # --------------------------------------------------------------------------- moments
@@ -223,15 +256,17 @@ class Prop11Moments:
 
     @property
     def moment_rel_width(self) -> float:
+        """Relative width of the certified moment interval."""
         lo, hi = self.moment_interval
         return (hi - lo) / hi if hi > 0 else 0.0
 
     @property
     def mean_rel_width(self) -> float:
+        """Relative width of the certified mean interval."""
         lo, hi = self.mean_interval
         return (hi - lo) / hi if hi > 0 else 0.0
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[float]:
         yield self.mean
         yield self.moment
 
@@ -253,6 +288,28 @@ def output_moments(
     -------
     Prop11Moments
         See its docstring; the module docstring gives the certification argument.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+
+    References
+    ----------
+    Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024,
+    arXiv:2211.06582, Proposition 11.
+
+    Examples
+    --------
+    At n = 8 the 70 subsets are enumerated; the variance stays near 1 although the
+    sensitivity is 8.35 (:func:`sensitivity`):
+
+    >>> m = output_moments(8)
+    >>> m.exhaustive, m.mean, m.moment
+    (True, 0.14844536637671818, 0.9802005151953715)
+    >>> m.sigma  # the standard deviation, rounded up: Theorem 9's σ for M = 2
+    0.9900507639486835
+    >>> mean, var = output_moments(8)  # unpacks as (mean, moment)
     """
     n = _check_n(n)
     M = check_int("M", M, 2, 16)
@@ -266,7 +323,10 @@ def output_moments(
 
 
 def sigma(n: int, M: int = 2) -> float:
-    """Certified upper bound sigma_M = (E|𝒜 - E𝒜|^M)^(1/M) (a standard deviation for M = 2)."""
+    """Certified upper bound σ_M = (E|𝒜 − E𝒜|^M)^(1/M) (a standard deviation for M = 2).
+
+    ``4 <= n <= N_MAX``, ``2 <= M <= 16``; :func:`output_moments` with its defaults.
+    """
     return output_moments(n, M).sigma
 
 
@@ -301,7 +361,7 @@ def _output_moments(n: int, M: int, rtol: float, max_nodes: int) -> Prop11Moment
     return Prop11Moments(
         n=n,
         M=M,
-        mean=_mid(mean_lo, mean_hi),
+        mean=_nearest(mean),
         moment=mom_hi,
         mean_interval=(mean_lo, mean_hi),
         moment_interval=(mom_lo, mom_hi),
@@ -322,46 +382,46 @@ class _Arith:
     per-operation conversion overhead (about 5x faster here).
     """
 
-    def __init__(self, prec: int):
+    def __init__(self, prec: int) -> None:
         self.prec = prec
         # (j, r) -> _node_l_moments(j, r, prec): the branch and bound asks for the same few
         # hundred pairs thousands of times; remembered for this one computation only.
-        self.l_memo: dict[tuple[int, int], tuple] = {}
+        self.l_memo: dict[tuple[int, int], tuple[_Iv, _Iv, _Iv]] = {}
 
-    def l_moments(self, j: int, r: int) -> tuple:
+    def l_moments(self, j: int, r: int) -> tuple[_Iv, _Iv, _Iv]:
         got = self.l_memo.get((j, r))
         if got is None:
             got = self.l_memo[(j, r)] = _node_l_moments(j, r, self.prec)
         return got
 
     # scalar operations with an explicit direction: "d" = towards -inf, "u" = towards +inf
-    def add(self, a, b, d):
+    def add(self, a: _Mpf, b: _Mpf, d: str) -> _Mpf:
         return mpf_add(a, b, self.prec, _RND[d])
 
-    def sub(self, a, b, d):
+    def sub(self, a: _Mpf, b: _Mpf, d: str) -> _Mpf:
         return mpf_sub(a, b, self.prec, _RND[d])
 
-    def mul(self, a, b, d):
+    def mul(self, a: _Mpf, b: _Mpf, d: str) -> _Mpf:
         return mpf_mul(a, b, self.prec, _RND[d])
 
-    def div(self, a, b, d):
+    def div(self, a: _Mpf, b: _Mpf, d: str) -> _Mpf:
         return mpf_div(a, b, self.prec, _RND[d])
 
-    def sqrt(self, a, d):
+    def sqrt(self, a: _Mpf, d: str) -> _Mpf:
         return mpf_sqrt(a, self.prec, _RND[d])
 
     # interval operations
-    def iadd(self, x, y):
+    def iadd(self, x: _Iv, y: _Iv) -> _Iv:
         return self.add(x[0], y[0], "d"), self.add(x[1], y[1], "u")
 
-    def isub(self, x, y):
+    def isub(self, x: _Iv, y: _Iv) -> _Iv:
         return self.sub(x[0], y[1], "d"), self.sub(x[1], y[0], "u")
 
-    def imul(self, x, y):
+    def imul(self, x: _Iv, y: _Iv) -> _Iv:
         """Product of two intervals of non-negative numbers."""
         return self.mul(x[0], y[0], "d"), self.mul(x[1], y[1], "u")
 
-    def imul_signed(self, x, y):
+    def imul_signed(self, x: _Iv, y: _Iv) -> _Iv:
         """Product of two intervals of any sign."""
         cands_lo = [self.mul(a, b, "d") for a in x for b in y]
         cands_hi = [self.mul(a, b, "u") for a in x for b in y]
@@ -369,7 +429,7 @@ class _Arith:
         hi = max(cands_hi, key=_MPF_ORDER)
         return lo, hi
 
-    def ipow_abs(self, x, m: int):
+    def ipow_abs(self, x: _Iv, m: int) -> _Iv:
         """``|x|^m`` over the interval x."""
         lo, hi = x
         if mpf_sign(lo) >= 0:
@@ -424,7 +484,7 @@ def _split(node: _Node) -> list[_Node]:
     return children
 
 
-def _sum_bounds(ar: _Arith, node: _Node, sqrt_p):
+def _sum_bounds(ar: _Arith, node: _Node, sqrt_p: _Iv) -> tuple[_Iv, _Iv]:
     """Enclosures of (S_min, S_max), the node's smallest and largest subset sums (all > 0)."""
     j, r = node.j, node.r
     lo_int = node.offset + 2**r - 1
@@ -438,7 +498,7 @@ def _sum_bounds(ar: _Arith, node: _Node, sqrt_p):
     return s_min, s_max
 
 
-def _node_mean(ar: _Arith, node: _Node, sqrt_p):
+def _node_mean(ar: _Arith, node: _Node, sqrt_p: _Iv) -> _Iv:
     """Enclosure of the node's sum of 1/S (see the module docstring). All terms are > 0."""
     j, r = node.j, node.r
     s_min, s_max = _sum_bounds(ar, node, sqrt_p)
@@ -467,7 +527,7 @@ def _node_mean(ar: _Arith, node: _Node, sqrt_p):
     return ar.mul(lo, cnt, "d"), ar.mul(hi, cnt, "u")
 
 
-def _node_moment(ar: _Arith, node: _Node, sqrt_p, mean, M: int):
+def _node_moment(ar: _Arith, node: _Node, sqrt_p: _Iv, mean: _Iv, M: int) -> _Iv:
     """Enclosure of the node's sum of ``g(S) = |1/S - mean|^M``.
 
     When ``1/S - mean`` keeps one sign on the node, ``g`` is smooth there and Taylor's
@@ -536,7 +596,7 @@ def _node_moment(ar: _Arith, node: _Node, sqrt_p, mean, M: int):
     return ar.mul(lo, cnt, "d"), ar.mul(hi, cnt, "u")
 
 
-def _node_l_moments(j: int, r: int, prec: int):
+def _node_l_moments(j: int, r: int, prec: int) -> tuple[_Iv, _Iv, _Iv]:
     """Mean and variance of L = sum of a uniform r-subset of {2^0, ..., 2^(j-1)}, 0 < r < j.
 
     With ``P(bit set) = r/j`` and ``P(two given bits set) = r(r-1)/(j(j-1))``:
@@ -551,21 +611,28 @@ def _node_l_moments(j: int, r: int, prec: int):
     var_den = 3 * j * j * (j - 1)
     mean_num, mean_den = r * (2**j - 1), j
 
-    def enclose(num, den):
+    def enclose(num: int, den: int) -> _Iv:
         return (from_rational(num, den, prec, "f"), from_rational(num, den, prec, "c"))
 
     return enclose(mean_num, mean_den), enclose(var_num, var_den), enclose(var_num, 2 * var_den)
 
 
-def _width(x) -> float:
+def _width(x: _Iv) -> float:
     return to_float(mpf_sub(x[1], x[0], 53, "c"), rnd="u")
 
 
-def _lo_float(x) -> float:
+def _lo_float(x: _Iv) -> float:
     return to_float(x[0], rnd="d")
 
 
-def _branch_and_bound(ar: _Arith, roots, contrib, rtol: float, max_nodes: int, offset):
+def _branch_and_bound(
+    ar: _Arith,
+    roots: list[_Node],
+    contrib: Callable[[_Node], _Iv],
+    rtol: float,
+    max_nodes: int,
+    offset: _Iv,
+) -> tuple[_Iv, int, bool]:
     """Sum of ``contrib`` over all subsets (as an interval), refined widest-first.
 
     Returns (enclosure of the sum, number of splits, exhaustive flag). ``offset`` is
@@ -574,8 +641,8 @@ def _branch_and_bound(ar: _Arith, roots, contrib, rtol: float, max_nodes: int, o
     enclosure is the exact interval sum of all leaves and open nodes, so the
     certification never depends on those estimates.
     """
-    heap = []
-    done = (fzero, fzero)
+    heap: list[tuple[float, int, _Node, _Iv]] = []
+    done: _Iv = (fzero, fzero)
     counter = 0
     width = 0.0  # running estimate of the total width of the open nodes
     value = abs(_lo_float(offset))  # running estimate of |total|
@@ -616,14 +683,22 @@ def _branch_and_bound(ar: _Arith, roots, contrib, rtol: float, max_nodes: int, o
 # --------------------------------------------------------------------------- distribution
 
 
-def value_histogram(n: int) -> list[dict]:
+def value_histogram(n: int) -> list[dict[str, Any]]:
     """Exact distribution of 𝒜(D) over the k-subsets, binned by the top bit of the sum.
 
     Returns one row per bin: ``group`` ("without A", "with A" or "special D*"),
     ``top_bit`` (t: the integer part of the sum -- of T for subsets with A -- has its
     highest one-bit at 2^t), ``value_min``/``value_max`` (certified range of 𝒜(D)
     in the bin, outward-rounded floats), ``count`` (an exact Python int) and
-    ``probability`` (count / C(n, k), a float).
+    ``probability`` (count / C(n, k), a float). ``4 <= n <= N_MAX``.
+
+    Examples
+    --------
+    >>> rows = value_histogram(4)
+    >>> [(r["group"], r["count"]) for r in rows]
+    [('without A', 1), ('without A', 2), ('with A', 1), ('with A', 1), ('special D*', 1)]
+    >>> sum(r["count"] for r in rows)  # C(4, 2)
+    6
     """
     n = _check_n(n)
     k = n // 2
@@ -662,20 +737,27 @@ def value_histogram(n: int) -> list[dict]:
 # --------------------------------------------------------------------------- helpers
 
 
-def _iv_floats(x) -> tuple[float, float]:
+def _iv_floats(x: Any) -> tuple[float, float]:
     return _floats(x._mpi_)
 
 
-def _floats(x) -> tuple[float, float]:
+def _floats(x: _Iv) -> tuple[float, float]:
     """Outward-rounded float64 ends of a raw interval (lo, hi)."""
     return to_float(x[0], rnd="d"), to_float(x[1], rnd="u")
 
 
-def _mid(lo: float, hi: float) -> float:
-    return lo if lo == hi else lo + (hi - lo) / 2
+def _nearest(x: _Iv) -> float:
+    """The float64 nearest to the midpoint of a raw interval (exact sum, exact halving).
+
+    Rounding the ends outwards first and averaging them would give the midpoint of two
+    adjacent floats, which rounds to the even one -- one ulp off half the time.
+    """
+    lo, hi = x
+    mid = mpf_shift(mpf_add(lo, hi, 0), -1)  # prec 0: the exact sum
+    return float(to_float(mid, rnd="n"))
 
 
-def _text(x, max_digits: int = 30) -> str:
+def _text(x: _Iv, max_digits: int = 30) -> str:
     """The decimal digits the interval certifies (both ends agree to that many digits)."""
     a, b = x
     for digits in range(max_digits, 0, -1):
@@ -688,7 +770,9 @@ def _text(x, max_digits: int = 30) -> str:
 # --------------------------------------------------------------------------- growth in n
 
 
-def growth_table(ns, M: int = 2, *, rtol: float = 1e-9, max_nodes: int = 1500):
+def growth_table(
+    ns: Iterable[int], M: int = 2, *, rtol: float = 1e-9, max_nodes: int = 1500
+) -> pd.DataFrame:
     """Δ, σ_M and Δ/σ_M for each n in ``ns``, beside the rate 2^(n/3) of Proposition 11.
 
     Returns a pandas DataFrame with columns ``n``, ``sensitivity``, ``sigma`` (the

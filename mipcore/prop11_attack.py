@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
+from typing import overload
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ._mixture_integral import _abs_integral
-from ._validate import check_int, check_range, scalar_or_array
-from .noise_laws import NoiseLaw
+from ._validate import as_enum, check_int, check_range, scalar_or_array
+from .noise_laws import NoiseKind, NoiseLaw
 
 __all__ = ["PROP11_EXACT_N_MAX", "prop11_eta_by_target", "prop11_outputs", "prop11_true_eta"]
 
@@ -25,7 +26,7 @@ PROP11_EXACT_N_MAX = 20
 _PROP11_GAUSS_N_MAX = 16
 
 
-def prop11_outputs(n: int):
+def prop11_outputs(n: int) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     r"""All outputs ``𝒜(D) = 1/Σ_{x∈D} x`` of the Proposition 11 mechanism and who is in D.
 
     Enumerates the ``C(n, k)`` subsets (k = floor(n/2)) of the dataset
@@ -41,8 +42,17 @@ def prop11_outputs(n: int):
 
     Returns
     -------
-    (outputs, members) : float array (C,), bool array (C, n) with ``members[j, i]`` true
-    when record i is in subset j.
+    (outputs, members) : tuple of ndarray
+        Float array (C,), bool array (C, n) with ``members[j, i]`` true when record i is in
+        subset j.
+
+    Examples
+    --------
+    >>> outputs, members = prop11_outputs(4)  # records 1, 2, 4 and A = 1/sqrt(6)
+    >>> outputs.shape, members.shape
+    ((6,), (6, 4))
+    >>> float(outputs.max())  # the special subset {1, A}: sqrt(C(4, 2))
+    2.449489742783178
     """
     n = check_int("n", n, 4, PROP11_EXACT_N_MAX)
     k = n // 2
@@ -65,21 +75,29 @@ def prop11_outputs(n: int):
     return out, members
 
 
-def _prop11_check(n, noise):
-    if noise not in ("laplace", "gaussian", "none"):
-        raise ValueError(f"noise={noise!r} is not one of ('laplace', 'gaussian', 'none')")
-    limit = _PROP11_GAUSS_N_MAX if noise == "gaussian" else PROP11_EXACT_N_MAX
-    if isinstance(n, numbers.Integral) and not isinstance(n, bool) and n > limit:
+def _prop11_check(n: int, noise: NoiseKind | str) -> tuple[int, NoiseKind]:
+    kind = as_enum("noise", noise, NoiseKind)
+    if kind is NoiseKind.MIP:
         raise ValueError(
-            f"n={n} is out of range: allowed 4 <= n <= {limit} for noise={noise!r}. The exact η "
-            f"enumerates all C(n, n/2) training halves (C({n}, {n // 2}) = {math.comb(n, n // 2):,}) "
-            "for each of the n targets, which is infeasible beyond that; for larger n use the "
-            "certified upper bounds (Theorem 9: mipcore.noise, Theorem 4: mipcore.bounds)."
+            "noise='mip' is not one of ('none', 'laplace', 'gaussian'): Theorem 9 noise on a "
+            "scalar output is Laplace(c σ); pass noise='laplace' with that scale"
         )
-    return check_int("n", n, 4, limit)
+    limit = _PROP11_GAUSS_N_MAX if kind is NoiseKind.GAUSSIAN else PROP11_EXACT_N_MAX
+    nn = check_int("n", n)
+    if nn > limit:
+        raise ValueError(
+            f"n={nn} is out of range: allowed 4 <= n <= {limit} for noise={kind.value!r}. The "
+            f"exact η enumerates all C(n, n/2) training halves (C({nn}, {nn // 2}) = "
+            f"{math.comb(nn, nn // 2):,}) for each of the n targets, which is infeasible beyond "
+            "that; for larger n use the certified upper bounds (Theorem 9: mipcore.noise, "
+            "Theorem 4: mipcore.bounds)."
+        )
+    return check_int("n", nn, 4, limit), kind
 
 
-def prop11_eta_by_target(n: int, noise_scale, noise: str = "laplace") -> np.ndarray:
+def prop11_eta_by_target(
+    n: int, noise_scale: float, noise: NoiseKind | str = NoiseKind.LAPLACE
+) -> NDArray[np.float64]:
     r"""Exact η for each target record of the Proposition 11 mechanism plus noise.
 
     Proposition 2 applied to ``𝒜(D) + Z`` with 𝒜 from :func:`prop11_outputs` and Z
@@ -88,13 +106,17 @@ def prop11_eta_by_target(n: int, noise_scale, noise: str = "laplace") -> np.ndar
 
     Parameters
     ----------
-    n : ``4 <= n <= 20`` (Laplace, none) or ``<= 16`` (Gaussian).
-    noise_scale : ``> 0`` (Laplace scale b or Gaussian std); ``0`` means no noise.
-    noise : ``"laplace"`` (default), ``"gaussian"`` or ``"none"``.
+    n : int
+        ``4 <= n <= 20`` (Laplace, none) or ``<= 16`` (Gaussian).
+    noise_scale : float
+        ``0 <= noise_scale < inf`` (Laplace scale b or Gaussian std); ``0`` means no noise.
+    noise : NoiseKind or str
+        ``"laplace"`` (default), ``"gaussian"`` or ``"none"``.
 
     Returns
     -------
-    eta : array (n,), entry i for record i (records ``2^0, ..., 2^(n−2)``, then A).
+    ndarray
+        η of shape (n,), entry i for record i (records ``2^0, ..., 2^(n−2)``, then A).
 
     Notes
     -----
@@ -102,7 +124,7 @@ def prop11_eta_by_target(n: int, noise_scale, noise: str = "laplace") -> np.ndar
     the weights ``±1/C(n, k)`` change; the Laplace integral is evaluated for all n targets
     in one vectorised pass (:func:`optimal_attack` for the method and error bound).
     """
-    n = _prop11_check(n, noise)
+    n, kind = _prop11_check(n, noise)
     scale = float(check_range("noise_scale", noise_scale, 0.0, math.inf, hi_open=True))
     k = n // 2
     out, members = prop11_outputs(n)
@@ -112,17 +134,25 @@ def prop11_eta_by_target(n: int, noise_scale, noise: str = "laplace") -> np.ndar
     order = np.argsort(out, kind="stable")
     x = out[order]
     W = np.where(members[order].T, 1.0, -1.0) / total  # (n, C)
-    if noise == "none" or scale == 0.0:
+    if kind is NoiseKind.NONE or scale == 0.0:
         if np.unique(x).size != x.size:  # pragma: no cover - outputs are provably distinct
             raise RuntimeError("Proposition 11 outputs collided in float64")
         integral = np.ones(n)  # distinct outputs: Σ_m |±1|/C(n, k) = 1 exactly
     else:
-        integral = _abs_integral(x, W, NoiseLaw(noise, scale))[0]
+        integral = _abs_integral(x, W, NoiseLaw(kind, scale))[0]
     acc = np.minimum(1.0, 0.5 + 0.5 * integral)
     return acc - base
 
 
-def prop11_true_eta(n: int, noise_scale, noise: str = "laplace"):
+@overload
+def prop11_true_eta(n: int, noise_scale: float, noise: NoiseKind | str = ...) -> float: ...
+@overload
+def prop11_true_eta(
+    n: int, noise_scale: ArrayLike, noise: NoiseKind | str = ...
+) -> float | NDArray[np.float64]: ...
+def prop11_true_eta(
+    n: int, noise_scale: ArrayLike, noise: NoiseKind | str = NoiseKind.LAPLACE
+) -> float | NDArray[np.float64]:
     r"""The exact MIP level η of the Proposition 11 mechanism plus noise (max over targets).
 
     ``max_{x*} (accuracy of the Proposition 2 attacker − max(k/n, 1 − k/n))`` by full
@@ -132,21 +162,45 @@ def prop11_true_eta(n: int, noise_scale, noise: str = "laplace"):
 
     Parameters
     ----------
-    n : ``4 <= n <= 20`` for Laplace and no noise, ``4 <= n <= 16`` for Gaussian. Beyond that
+    n : int
+        ``4 <= n <= 20`` for Laplace and no noise, ``4 <= n <= 16`` for Gaussian. Beyond that
         a ``ValueError`` explains that enumeration is infeasible (C(22, 11) = 705 432 halves ×
         22 targets); nothing approximate is substituted.
-    noise_scale : float or array, ``>= 0`` (Laplace scale / Gaussian std; 0 = no noise).
-    noise : ``"laplace"`` (default, exact), ``"gaussian"`` (certified, see
-        :func:`optimal_attack`) or ``"none"``.
+    noise_scale : float or array_like
+        ``0 <= noise_scale < inf`` (Laplace scale / Gaussian std; 0 = no noise).
+    noise : NoiseKind or str
+        ``"laplace"`` (default, exact), ``"gaussian"`` (certified, see
+        :func:`mipcore.optimal_attack.optimal_attack`) or ``"none"``.
 
     Returns
     -------
-    eta : float (or array over ``noise_scale``). Error: each output is within ``2^-52`` relative
-    of the exact ``1/Σx`` (:func:`prop11_outputs`); from those floats the Laplace value is exact
-    to ``8 (log2 C(n, k) + 4) ε_mach < 4e-14`` and the Gaussian value carries the certified
-    bound of :func:`optimal_attack` (about 1e-13).
+    float or ndarray
+        η (an array over ``noise_scale``). Error: each output is within ``2^-52`` relative of
+        the exact ``1/Σx`` (:func:`prop11_outputs`); from those floats the Laplace value is
+        exact to ``8 (log2 C(n, k) + 4) ε_mach < 4e-14`` and the Gaussian value carries the
+        certified bound of :func:`mipcore.optimal_attack.optimal_attack` (about 1e-13).
+
+    Raises
+    ------
+    ValueError
+        If n is out of range for the noise, ``noise_scale`` is negative or infinite, or
+        ``noise`` is not none/laplace/gaussian.
+
+    References
+    ----------
+    Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024,
+    arXiv:2211.06582, Proposition 11 and Proposition 2.
+
+    Examples
+    --------
+    >>> prop11_true_eta(4, 1.0)  # Laplace(1): the worst target is record 2^2
+    0.13917824825947145
+    >>> prop11_true_eta(4, 0.0)  # no noise: the outputs are distinct, the attacker is sure
+    0.5
+    >>> prop11_true_eta(4, [0.5, 2.0])  # more noise, less leak
+    array([0.19568697, 0.08882027])
     """
-    n = _prop11_check(n, noise)
+    n, kind = _prop11_check(n, noise)
     scales = check_range("noise_scale", noise_scale, 0.0, math.inf, hi_open=True)
-    flat = [float(np.max(prop11_eta_by_target(n, float(s), noise))) for s in np.ravel(scales)]
+    flat = [float(np.max(prop11_eta_by_target(n, float(s), kind))) for s in np.ravel(scales)]
     return scalar_or_array(np.reshape(np.array(flat), scales.shape), noise_scale)

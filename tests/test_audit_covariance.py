@@ -1,8 +1,8 @@
 """The covariance release in the canary audit (``run_canary_audit(mechanism="covariance")``).
 
-The release is the Figure 2 experiment's (issue 3) on a tiny dataset: the d² entries of gradient
+The release is the Figure 2 experiment's on a tiny dataset: the d² entries of gradient
 descent's second-moment estimate over a random half, plus noise on every entry. Checked here
-against independent computations: every half's output through ``mipcore.covariance``'s own
+against independent computations: every half's output through ``mipcore.covariance_gd``'s own
 GD routines, the sensitivity by brute force over all neighbouring halves, the exact noiseless
 η by counting, and the Monte Carlo optimal accuracy against the certificates.
 """
@@ -276,3 +276,24 @@ def test_sample_nd_draws_the_stated_laws():
     assert NoiseLaw.none().sample_nd(5, 4, rng).shape == (5, 4)
     with pytest.raises(ValueError, match="sigmas"):
         law.sample_nd(10, 3, rng)
+
+
+# --------------------------------------------------------------------------- covariance_gd domain
+
+
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda: gd_closed_form(np.eye(2), -1, 0.25), "T"),
+        (lambda: gd_closed_form(np.eye(2), 2.5, 0.25), "T"),
+        (lambda: gd_closed_form(np.eye(2), 3, 1.5), "lr"),
+        (lambda: gd_iterate(np.eye(2), 3, -0.1), "lr"),
+        (lambda: sample_data(np.ones(3), 5, rng=0), "sigma"),
+        (lambda: sample_data(make_sigma(2, 0), 0, rng=0), "n"),
+        (lambda: make_sigma(0, 0), "d"),
+        (lambda: make_sigma(2, -1), "seed"),
+    ],
+)
+def test_covariance_gd_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}"):
+        call()

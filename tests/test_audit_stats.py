@@ -60,12 +60,12 @@ def test_clopper_pearson_vectorised_and_validated():
         clopper_pearson(2, 10, 1.0)
 
 
-def test_epsilon_from_cgr_table_values_of_001():
+def test_epsilon_from_cgr_table_values_of_malek_esmaeili_et_al():
     # Theorem B.1: eps = log(CGR/(1-CGR)); CGR 0.7311 <-> eps = 1.0 (the logistic function)
     # 0.7311 is rounded to 4 decimals: |Δε| <= 0.5e-4 · dε/dCGR = 0.5e-4 / (c (1 − c))
     assert epsilon_from_cgr(0.7311) == pytest.approx(1.0, abs=0.5e-4 / (0.7311 * 0.2689))
     assert round(1 / (1 + math.exp(-epsilon_from_cgr(1 / (1 + math.exp(-1.0))))), 4) == 0.7311
-    for eps in (0.2, 1.0, 2.9, 4.0):  # 001 Table 5 reports eps_lb between 0 and 4
+    for eps in (0.2, 1.0, 2.9, 4.0):  # arXiv:2106.03408 Table 5: eps_lb between 0 and 4
         assert epsilon_from_cgr(1 / (1 + math.exp(-eps))) == pytest.approx(eps, rel=1e-12)
     assert epsilon_from_cgr(0.4) == 0.0
     assert epsilon_from_cgr(1.0) == math.inf
@@ -119,3 +119,44 @@ def test_roc_points():
     assert np.all(np.diff(fpr) >= 0) and np.all(np.diff(tpr) >= 0)
     with pytest.raises(ValueError, match="both"):
         roc_points([1, 2], [True, True])
+
+
+def test_epsilon_from_cgr_is_accurate_near_one_half():
+    # log(c/(1 − c)) from log1p: no cancellation as c -> 1/2 (mpmath at 40 digits as reference)
+    import mpmath
+
+    with mpmath.workdps(40):
+        for c in (0.5 + 2**-40, 0.5000001, 0.51, 0.75, 1 - 2**-50):
+            ref = float(mpmath.log(mpmath.mpf(c) / (1 - mpmath.mpf(c))))
+            assert epsilon_from_cgr(c) == pytest.approx(ref, rel=2e-16)
+
+
+def test_array_trials_give_arrays():
+    # trials alone may be an array: the result is an array, not a failed reshape to a float
+    eps = epsilon_lower_bound(950, 1000, delta=1e-5, trials=[1000, 2000])
+    assert isinstance(eps, np.ndarray) and eps.shape == (2,)
+    assert eps[0] == epsilon_lower_bound(950, 1000, delta=1e-5, trials=1000)
+    eta = eta_lower_bound(80, 100, [100, 200])
+    assert isinstance(eta, np.ndarray) and eta[1] == eta_lower_bound(80, 100, 200)
+    assert type(eta_lower_bound(80, 100, None)) is float
+
+
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda: clopper_pearson(3, 10, alternative="both"), "alternative"),
+        (lambda: clopper_pearson(True, 10), "k"),
+        (lambda: epsilon_from_cgr(1.2), "cgr"),
+        (lambda: epsilon_from_cgr(0.8, guess_rate=0.0), "guess_rate"),
+        (lambda: epsilon_lower_bound(5, 4), "correct"),
+        (lambda: epsilon_lower_bound(5, 10, delta=1.0), "delta"),
+        (lambda: epsilon_lower_bound(5, 10, trials=9), "guesses"),
+        (lambda: max_certifiable_epsilon(0), "^trials=0"),
+        (lambda: eta_estimate(5, 10, 0), "trials"),
+        (lambda: eta_lower_bound(5, 10, confidence=0.0), "confidence"),
+        (lambda: roc_points([1.0, math.nan], [True, False]), "NaN"),
+    ],
+)
+def test_out_of_domain_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

@@ -1,7 +1,9 @@
 """Tests for mipcore.bounds: Theorem 4 (DP -> MIP), its inverse, Theorem 8 and the DP ROC region.
 
 Expected values are derived independently of the code under test: from the papers
-(``000_ece03c98c31c7b12.txt`` Theorem 4, ``004_fccc9ab652da6648.txt`` "tanh(0.5) = 0.462"),
+(Theorem 4 of Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR 2024,
+arXiv:2211.06582; "tanh(0.5) = 0.462" after Theorem 1 of Liu, Xu, Mukherjee, Lavista Ferres,
+*MACE*, arXiv:2009.05683),
 from the printed formula evaluated with mpmath at 50 digits, and by brute force on a
 small dataset with exact rational arithmetic.
 """
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 
 from mipcore.bounds import (
     attacker_accuracy,
+    dp_region_kink,
     epsilon_from_eta,
     eta_from_epsilon,
     eta_small_epsilon_approx,
@@ -27,7 +30,14 @@ from mipcore.bounds import (
     tpr_bound_mip,
 )
 
-mpmath.mp.dps = 50
+
+@pytest.fixture(autouse=True, scope="module")
+def _mp_50_digits():
+    """The mpmath references run at 50 digits, whatever another test module set globally."""
+    with mpmath.workdps(50):
+        yield
+
+
 ULP_HALF = np.spacing(0.5)  # 1.1e-16: one unit in the last place of numbers near 1/2
 
 
@@ -54,8 +64,8 @@ def test_theorem4_at_eps1_delta0_matches_the_paper():
     assert eta == pytest.approx(1.0 / (1.0 + math.exp(-1.0)) - 0.5, rel=1e-14)
 
 
-def test_tanh_half_from_paper_004():
-    # 004, after Theorem 1: at prior 1/2, eps = 1 gives membership advantage <= tanh(1/2) = 0.462.
+def test_tanh_half_from_the_mace_paper():
+    # MACE (arXiv:2009.05683), after Theorem 1: at prior 1/2, eps = 1 gives membership advantage <= tanh(1/2) = 0.462.
     # The advantage is 2*accuracy - 1 = 2*eta.
     eta = eta_from_epsilon(1.0)
     assert eta == pytest.approx(math.tanh(0.5) / 2, rel=1e-15)
@@ -481,3 +491,106 @@ def test_epsilon_from_eta_never_negative_with_subnormal_delta():
 def test_tpr_bound_dp_huge_epsilon_at_zero_fpr():
     assert tpr_bound_dp(0.0, 1000.0, 0.0) == 0.0
     assert tpr_bound_dp(0.0, 1000.0, 0.1) == pytest.approx(0.1)
+
+
+# --------------------------------------------------------------------------- tpr_bound_dp: precision
+
+
+def mp_tpr_bound_dp(fpr, eps, delta):
+    """The Kairouz-Oh-Viswanath region's upper edge as printed, at 420 digits.
+
+    The printed far edge cancels down to FPR (as small as 5e-324); 420 digits keep 90 of them.
+    """
+    with mpmath.workdps(420):
+        f, e, d = mpmath.mpf(fpr), mpmath.mpf(eps), mpmath.mpf(delta)
+        return +min(mpmath.mpf(1), mpmath.exp(e) * f + d, 1 - mpmath.exp(-e) * (1 - d - f))
+
+
+def test_tpr_bound_dp_far_edge_keeps_precision_near_epsilon_zero():
+    # regression: the printed form 1 − e^{−ε}(1 − δ − FPR) returned ~5e-17 below FPR here
+    f = 1.192092896e-07
+    assert tpr_bound_dp(f, 0.0) == f
+    for fpr, eps, delta in [
+        (1e-7, 1e-9, 0.0),
+        (3e-9, 1e-12, 1e-10),
+        (0.6, 1e-8, 0.0),
+        (0.999, 1e-6, 1e-7),
+        (0.3, 0.5, 1e-5),
+    ]:
+        ref = mp_tpr_bound_dp(fpr, eps, delta)
+        assert tpr_bound_dp(fpr, eps, delta) == pytest.approx(float(ref), rel=4e-16, abs=0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(f=fpr_st, eps=eps_st, d=delta_st)
+def test_tpr_bound_dp_never_below_fpr(f, eps, d):
+    b = tpr_bound_dp(f, eps, d)
+    assert f <= b <= 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    f=st.floats(0.0, 1.0),
+    eps=st.floats(0.0, 1e-6),
+    d=st.one_of(st.just(0.0), st.floats(0.0, 1e-6)),
+)
+def test_tpr_bound_dp_tiny_epsilon_matches_mpmath(f, eps, d):
+    # relative error a few ulps: the far edge −expm1(−ε) + e^{−ε}(δ + FPR) has no cancellation
+    ref = float(mp_tpr_bound_dp(f, eps, d))
+    assert tpr_bound_dp(f, eps, d) == pytest.approx(ref, rel=1e-15, abs=1e-300)
+
+
+# --------------------------------------------------------------------------- dp_region_kink
+
+
+def test_dp_region_kink_known_values():
+    assert dp_region_kink(0.0) == 0.5
+    assert dp_region_kink(1.0) == pytest.approx(1.0 / (1.0 + math.e), rel=1e-15)
+    assert dp_region_kink(math.log(3.0), 0.2) == pytest.approx(0.8 / 4.0, rel=1e-15)
+    assert dp_region_kink(math.inf) == 0.0
+    assert dp_region_kink(2.0, 1.0) == 0.0  # δ = 1: no constraint, the corner (0, 1)
+
+
+@pytest.mark.parametrize("eps", [1e-12, 0.01, 0.5, 1.0, 3.0, 20.0])
+@pytest.mark.parametrize("delta", [0.0, 1e-5, 0.1, 0.6])
+def test_dp_region_kink_is_where_the_two_pieces_meet(eps, delta):
+    f = dp_region_kink(eps, delta)
+    growth = mpmath.exp(eps) * f + delta
+    far = 1 - mpmath.exp(-eps) * (1 - delta - mpmath.mpf(f))
+    assert float(growth) == pytest.approx(float(far), rel=1e-14, abs=1e-15)
+    # on the anti-diagonal, and the gap to the diagonal is 2η (Theorem 4) -- the corrected
+    # Theorem 8 line TPR = FPR + 2η touches the DP region exactly there
+    tpr = tpr_bound_dp(f, eps, delta)
+    assert tpr == pytest.approx(1.0 - f, rel=1e-14, abs=1e-15)
+    assert tpr - f == pytest.approx(2.0 * eta_from_epsilon(eps, delta), rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("eps,delta", [(0.3, 0.0), (1.0, 0.05), (2.5, 0.2)])
+def test_dp_region_kink_maximises_tpr_minus_fpr_brute_force(eps, delta):
+    grid = np.linspace(0.0, 1.0, 200_001)
+    gap = tpr_bound_dp(grid, eps, delta) - grid
+    best = grid[np.argmax(gap)]
+    assert abs(best - dp_region_kink(eps, delta)) <= grid[1]  # within one grid step
+
+
+def test_dp_region_kink_huge_epsilon_and_arrays():
+    with np.errstate(all="raise"):  # no overflow warning for e^ε
+        assert dp_region_kink(1e6) == 0.0
+        assert dp_region_kink(700.0) == pytest.approx(math.exp(-700.0), rel=1e-12)
+        out = dp_region_kink([0.0, 1.0, 1e4], [[0.0], [0.5]])
+    assert isinstance(out, np.ndarray) and out.shape == (2, 3)
+    assert out[1, 0] == 0.25 and type(dp_region_kink(1, 0)) is float
+
+
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda: dp_region_kink(-0.1), "epsilon"),
+        (lambda: dp_region_kink(math.nan), "epsilon"),
+        (lambda: dp_region_kink(1.0, 1.5), "delta"),
+        (lambda: dp_region_kink(1.0, -0.1), "delta"),
+    ],
+)
+def test_dp_region_kink_domain(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}="):
+        call()

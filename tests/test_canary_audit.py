@@ -22,8 +22,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from mipcore.canary_audit import run_canary_audit
-from mipcore.noise_laws import NoiseLaw
+from mipcore.audit_stats import eta_estimate
+from mipcore.canary_audit import (
+    AuditAttacker,
+    AuditMechanism,
+    AuditNoise,
+    CanaryMechanism,
+    canary_mechanism,
+    run_canary_audit,
+)
+from mipcore.noise_laws import NoiseKind, NoiseLaw
 
 # --------------------------------------------------------------------------- canary audit
 
@@ -157,3 +165,130 @@ def test_canary_audit_new_parameters_are_validated():
     assert (
         run_canary_audit(1000, threshold=math.nan, rng=1).threshold is None
     )  # ignored for the mean
+
+
+# --------------------------------------------------------------------------- canary_mechanism
+
+
+def _brute_force_mean_mechanism(records, k):
+    """Every half's mean, who is in it, and the replace-one L1 sensitivity (plain loops)."""
+    n = len(records)
+    halves = list(itertools.combinations(range(n), k))
+    outputs = [sum(records[i] for i in h) / k for h in halves]
+    member = [n - 1 in h for h in halves]
+    sens = max(abs(a - b) for a in records for b in records) / k
+    return halves, outputs, member, sens
+
+
+@pytest.mark.parametrize("n", [4, 8, 10])
+def test_canary_mechanism_matches_brute_force(n):
+    data = np.linspace(-1.0, 2.0, n - 1)
+    m = canary_mechanism(n=n, canary=7.0, data=data, noise="laplace", epsilon=0.5)
+    records = [*data.tolist(), 7.0]
+    halves, outputs, member, sens = _brute_force_mean_mechanism(records, n // 2)
+    assert isinstance(m, CanaryMechanism) and m.mechanism is AuditMechanism.MEAN
+    assert m.n == n and m.k == n // 2 and m.target == n - 1 and m.output_dim == 1
+    np.testing.assert_array_equal(m.records, records)
+    assert [tuple(h) for h in m.halves.tolist()] == halves
+    np.testing.assert_allclose(m.outputs, outputs, rtol=1e-15)
+    assert m.member.tolist() == member and int(m.member.sum()) == math.comb(n - 1, n // 2 - 1)
+    assert m.membership.sum(axis=1).tolist() == [n // 2] * len(halves)
+    assert m.sensitivity == pytest.approx(sens, rel=1e-15) and m.sensitivity_l2 == m.sensitivity
+    assert m.sigma == pytest.approx(float(np.std(outputs)), rel=1e-12) and m.sigmas == (m.sigma,)
+    assert m.noise == NoiseLaw.laplace(m.sensitivity / 0.5) and m.threshold is None
+
+
+@pytest.mark.parametrize(
+    "noise,kw",
+    [
+        ("none", {}),
+        ("laplace", {"noise_scale": 1.5}),
+        ("gaussian", {"epsilon": 2.0}),
+        ("mip", {"eta": 0.2}),
+    ],
+)
+@pytest.mark.parametrize("mechanism", ["mean", "count", "covariance"])
+def test_run_canary_audit_plays_against_canary_mechanism(noise, kw, mechanism):
+    m = canary_mechanism(n=6, noise=noise, mechanism=mechanism, **kw)
+    a = run_canary_audit(200, n=6, noise=noise, mechanism=mechanism, exact=False, rng=3, **kw)
+    assert a.noise == m.noise and a.sigma == m.sigma and a.output_dim == m.output_dim
+    assert len(m.sigmas) == m.output_dim
+    assert a.sensitivity == m.sensitivity and a.sensitivity_l2 == m.sensitivity_l2
+    np.testing.assert_array_equal(a.data, m.records)
+    assert a.mechanism is m.mechanism and a.threshold == m.threshold
+    assert a.eta_hat == eta_estimate(a.correct, a.guesses, a.trials)
+
+
+def test_canary_mechanism_is_what_the_game_needs():
+    """game.py's mean model: records, outputs as it recomputes them, Δ, σ and the law."""
+    for kw in ({"noise": "laplace", "epsilon": 1.0}, {"noise": "mip", "eta": 0.1}):
+        m = canary_mechanism(n=8, canary=10.0, mechanism="mean", **kw)
+        a = run_canary_audit(100, n=8, canary=10.0, mechanism="mean", exact=False, rng=0, **kw)
+        halves = np.array(list(itertools.combinations(range(8), 4)))
+        np.testing.assert_array_equal(m.outputs, a.data[halves].sum(axis=1) / 4)
+        np.testing.assert_array_equal(m.halves, halves)
+        assert m.noise.one_dimensional() == a.noise.one_dimensional()
+        assert m.sensitivity == a.sensitivity == 10.0 / 4 and m.sigma == a.sigma
+
+
+def test_enums_or_their_values_at_the_boundary():
+    a = run_canary_audit(
+        200,
+        noise=AuditNoise.GAUSSIAN,
+        noise_scale=1.0,
+        mechanism=AuditMechanism.COUNT,
+        attacker=AuditAttacker.DISTANCE,
+        rng=1,
+    )
+    b = run_canary_audit(
+        200, noise="gaussian", noise_scale=1.0, mechanism="count", attacker="distance", rng=1
+    )
+    assert a.mechanism is AuditMechanism.COUNT and a.attacker is AuditAttacker.DISTANCE
+    assert a.mechanism == "count" and a.attacker == "distance"  # StrEnum: equal to its value
+    assert a.noise.kind is NoiseKind.GAUSSIAN and a.correct == b.correct and a.cgr == b.cgr
+    assert a.exact_method == "certified"
+
+
+@pytest.mark.parametrize(
+    "kwargs,pattern",
+    [
+        (
+            {"noise": "cauchy"},
+            r"^noise='cauchy' is not one of \('none', 'laplace', 'gaussian', 'mip'\)$",
+        ),
+        ({"mechanism": "median"}, r"^mechanism='median' is not one of"),
+        ({"n": 5}, r"^n=5 must be even$"),
+        ({"n": 18}, r"^n=18 is out of range: allowed 4 <= n <= 16$"),
+        ({"noise": "mip"}, r"needs eta"),
+        ({"noise": "mip", "eta": 0.0}, r"^eta=0\.0 is out of range"),
+        ({"epsilon": -1.0}, r"^epsilon=-1\.0 is out of range"),
+        ({"noise_scale": 0.0}, r"^noise_scale=0\.0 is out of range"),
+        ({"canary": math.inf}, r"^canary=inf is out of range"),
+        ({"data": [1.0, 2.0]}, r"^data has 2 values but n=8"),
+        ({"mechanism": "count", "threshold": math.nan}, r"^threshold=nan contains NaN"),
+        ({"mechanism": "covariance", "dim": 5}, r"^dim=5 is out of range"),
+        ({"mechanism": "covariance", "canary": [1.0, 2.0, 3.0]}, r"^canary has shape \(3,\)"),
+        (
+            {
+                "mechanism": "count",
+                "noise": "laplace",
+                "epsilon": 1.0,
+                "data": [5.0] * 7,
+                "canary": 5.0,
+                "threshold": 9.0,
+            },
+            None,
+        ),
+    ],
+)
+def test_canary_mechanism_errors_name_the_parameter(kwargs, pattern):
+    if pattern is None:  # the count of a dataset entirely below the threshold still has Δ = 1
+        assert canary_mechanism(**kwargs).noise == NoiseLaw.laplace(1.0)
+        return
+    with pytest.raises(ValueError, match=pattern):
+        canary_mechanism(**kwargs)
+
+
+def test_canary_mechanism_zero_sensitivity_cannot_be_calibrated():
+    with pytest.raises(ValueError, match="sensitivity 0"):
+        canary_mechanism(data=[3.0] * 7, canary=3.0, noise="laplace", epsilon=1.0)

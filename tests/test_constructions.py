@@ -71,7 +71,7 @@ def test_theorem4_vectorised():
 
 
 def brute_indicator_eta(n):
-    """000's counterexample by enumeration: every target, exact fractions."""
+    """Theorem 5's counterexample (TMLR version) by enumeration: every target, exact fractions."""
     k = n // 2
     subsets = list(itertools.combinations(range(n), k))
     star = tuple(range(k))
@@ -105,7 +105,7 @@ def test_theorem5_indicator_eta_goes_to_zero_but_is_not_dp():
 
 
 def brute_publish_eta(n, q):
-    """003's counterexample by enumeration: outputs W ⊆ D_train, each record published w.p. q."""
+    """The arXiv version's counterexample by enumeration: outputs W ⊆ D_train, each record published w.p. q."""
     k = n // 2
     subsets = list(itertools.combinations(range(n), k))
     x = 0

@@ -1,8 +1,11 @@
-"""Tests for mipcore.mace: MACE's estimators of the optimal membership advantage (004).
+"""Tests for mipcore.mace: MACE's estimators of the optimal membership advantage.
+
+Liu, Xu, Mukherjee, Lavista Ferres, *MACE: A Flexible Framework for Membership Privacy
+Estimation in Generative Models*, arXiv:2009.05683.
 
 Ground truth is a Gaussian shift: members ~ N(μ, 1), non-members ~ N(0, 1), prior p. Then
 ``Adv_p = ∫|pφ(x−μ) − (1−p)φ(x)|`` in closed form (crossing point ``x* = μ/2 − λ/μ``),
-cross-checked against Proposition 2's exact integral in ``mipcore.attacks``. For the
+cross-checked against Proposition 2's exact integral in ``mipcore.optimal_attack``. For the
 histogram the binned target ``Σ_j |p P_j − (1−p) Q_j|`` is also exact (normal CDF).
 
 Tolerances come from the sample size: McDiarmid's inequality for the plug-in (each sample
@@ -76,7 +79,7 @@ def test_true_advantage_matches_proposition2(p):
 
 
 def test_tanh_bound_paper_values():
-    # 004: eps = 1 gives Adv <= 0.462; Figure 6: tanh(2/2) = 0.762, tanh(10/2) = 0.999
+    # MACE: eps = 1 gives Adv <= 0.462; Figure 6: tanh(2/2) = 0.762, tanh(10/2) = 0.999
     assert round(dp_privacy_loss_bound(1.0), 3) == 0.462
     assert round(dp_privacy_loss_bound(2.0), 3) == 0.762
     assert round(dp_privacy_loss_bound(10.0), 3) == 1.000 and dp_privacy_loss_bound(10.0) < 1

@@ -26,11 +26,16 @@ from mipcore.noise import (
     mip_noise_scale,
 )
 
-mpmath.mp.dps = 50
+
+@pytest.fixture(autouse=True, scope="module")
+def _mp_50_digits():
+    """The mpmath references run at 50 digits, whatever another test module set globally."""
+    with mpmath.workdps(50):
+        yield
 
 
 def mp_mip(eta, sigma, M=2, C=6.16):
-    """(C/eta)^(1 + 2/M) * sigma, Theorem 9 / Corollary 14 of 000, at 50 digits."""
+    """(C/eta)^(1 + 2/M) * sigma, Theorem 9 / Corollary 14 (arXiv:2211.06582), at 50 digits."""
     eta, sigma, M, C = (mpmath.mpf(v) for v in (eta, sigma, M, C))
     return (C / eta) ** (1 + 2 / M) * sigma
 

@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from mipcore.noise_laws import NoiseLaw, as_noise_law
+from mipcore.noise_laws import NoiseKind, NoiseLaw, as_noise_law
 from mipcore.optimal_attack import (
     optimal_attack,
     optimal_attack_accuracy,
@@ -195,7 +195,7 @@ def test_prop2_invariances(a_in, a_out, kind, scale, shift, stretch):
     st.floats(1.01, 4.0),
 )
 def test_more_gaussian_noise_never_helps(a_in, a_out, s1, factor):
-    # N(0, s2²) = N(0, s1²) + independent N(0, s2² − s1²): post-processing (Theorem 3 of 000)
+    # N(0, s2²) = N(0, s1²) + independent N(0, s2² − s1²): post-processing (Theorem 3 of arXiv:2211.06582)
     a1 = optimal_attack_accuracy(a_in, a_out, ("gaussian", s1), prior=0.5)
     a2 = optimal_attack_accuracy(a_in, a_out, ("gaussian", s1 * factor), prior=0.5)
     assert a2 <= a1 + 1e-12
@@ -222,6 +222,16 @@ def test_noise_law_validation_and_mip_is_laplace_in_1d():
         NoiseLaw("cauchy", 1.0)
     with pytest.raises(ValueError, match="noise"):
         as_noise_law(3.0)
+    # kinds: the enum or its value, compared as enums
+    assert NoiseLaw("gaussian", 1.0).kind is NoiseKind.GAUSSIAN
+    assert as_noise_law((NoiseKind.LAPLACE, 2.0)) == NoiseLaw.laplace(2.0)
+    assert as_noise_law(["gaussian", 0.5]) == NoiseLaw.gaussian(0.5)
+    with pytest.raises(ValueError, match=r"^noise kind='cauchy' is not one of"):
+        as_noise_law(("cauchy", 1.0))
+    with pytest.raises(ValueError, match=r"NoiseLaw\.mip"):
+        as_noise_law(("mip", 1.0))
+    with pytest.raises(ValueError, match="noise scale"):
+        as_noise_law(("laplace", math.inf))
     law = NoiseLaw.mip(0.1, 2.0)
     assert law.kind == "laplace" and law.scale == pytest.approx((6.16 / 0.1) ** 2 * 2.0)
     with pytest.raises(ValueError, match="eta"):

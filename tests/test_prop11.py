@@ -1,7 +1,7 @@
 """Tests for mipcore.prop11: the Proposition 11 construction, Δ and the certified moments.
 
-Source: ``000_ece03c98c31c7b12.txt`` Proposition 11 (main text, Section 4, and the proof
-sketch in Appendix D).
+Source: Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR 2024,
+arXiv:2211.06582, Proposition 11 (main text, Section 4, and the proof sketch in Appendix D).
 
 The reference here is an *independent brute force*: it rebuilds the dataset from the
 proof sketch, writes every record exactly as a pair ``(integer part, coefficient of
@@ -572,3 +572,31 @@ def test_imul_signed_compares_exactly_not_by_float_key(case):
         for b in yi:
             exact = ar.mul(a, b, "d")
             assert mpf_cmp(lo, exact) <= 0 <= mpf_cmp(hi, exact), "product outside the interval"
+
+
+# --------------------------------------------------------------------------- rounding
+
+
+@pytest.mark.parametrize("n", [*range(4, 41), 64, 101, 200, 400])
+def test_reported_floats_are_correctly_rounded(n):
+    """special_output, sensitivity and A are the float64 nearest the exact value.
+
+    Averaging the outward-rounded ends of the certified interval gave the midpoint of two
+    adjacent floats, which rounds to the even one: one ulp off for about half of all n.
+    """
+    k = n // 2
+    with mpmath.workprec(4 * n + 256):
+        root = mpmath.sqrt(math.comb(n, k))
+        sens = root - mpmath.mpf(1) / (2 ** (n - 2) + 2 ** (k - 1) - 1)
+        a_exact = 1 / root - (2 ** (k - 1) - 1)
+        assert prop11.special_output(n) == float(root)
+        assert prop11.sensitivity(n) == float(sens)
+        assert prop11.dataset(n).a_value == float(a_exact)
+
+
+@pytest.mark.parametrize("n", [4, 5, 8, 12])
+def test_mean_is_correctly_rounded_when_exhaustive(n):
+    b = brute(n)
+    mean = b.ctx.fsum(b.values) / b.C
+    m = prop11.output_moments(n, rtol=0.0)  # full enumeration
+    assert m.exhaustive and m.mean == float(mean)
