@@ -1,16 +1,57 @@
-r"""Theorem 9 in d dimensions: the proof redone with the correct radius law, as a certificate.
+r"""Theorem 9 in d dimensions: what its noise certifies, with proofs that hold in every dimension.
 
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582:
 Theorem 9, Corollary 10, Corollary 14 and the proof of Theorem 9 in Appendix D.
 
-Why this module exists
-----------------------
+Summary
+-------
+* :func:`certified_eta` (the certificate the app uses): noise ``∝ exp(−||x||/(cσ))`` makes any
+  algorithm whose output satisfies Theorem 9's moment condition ``(½ tanh(1/c))``-MIP, in
+  every dimension, for every norm and every ``M >= 1`` (steps T1-T4 below). It is tight: a
+  two-point mechanism comes within ``O(1/c²)`` of it. :func:`required_noise_multiplier`
+  inverts it: ``c = 1/artanh(2η)``, about 4.93 for η = 0.1 -- the paper's Corollary 14
+  prescribes ``(6.16/η)^{1+2/M}`` (3795 for η = 0.1, M = 2), which is therefore certified in
+  every dimension too, with a very large margin.
+* :func:`chain_certified_eta`: the paper's own proof (Appendix D) redone in d dimensions.
+  Its printed version is only valid for d = 1 (it uses a one-dimensional tail, S7); with the
+  correct Gamma(d) tail it remains a valid but much weaker certificate, kept because it
+  shows how the paper's argument works and where it loses.
+
+The dimension-free certificate
+------------------------------
+Fix the target x*; with k = n/2 it is in the training half with probability ½. Let P_in and
+P_out be the laws of θ = 𝒜(D_train) given "in" and "out"; their even mixture is the law of
+θ, whose mean μ satisfies ``E||θ − μ||^M <= σ^M`` (Theorem 9's hypothesis). The release is
+``θ + X``; write K_a for the law of ``a + X``.
+
+(T1) *Per pair.* ``K_a(y)/K_b(y) = exp((||y − b|| − ||y − a||)/(cσ)) ∈ [e^{−ε}, e^{ε}]`` with
+``ε = ||a − b||/(cσ)``, by the triangle inequality; two laws whose likelihood ratio stays
+within ``[e^{−ε}, e^{ε}]`` are at total variation at most ``tanh(ε/2)`` (the ε-DP
+hypothesis-testing region). So ``TV(K_a, K_b) <= tanh(||a − b||/(2cσ))``.
+
+(T2) *Mixtures.* Total variation is jointly convex, so with X ~ P_in and Y ~ P_out
+independent, ``TV(P_in * K, P_out * K) <= E TV(K_X, K_Y) <= E tanh(||X − Y||/(2cσ))
+<= tanh(E||X − Y||/(2cσ))`` (tanh is concave on [0, ∞)).
+
+(T3) *Moments.* ``E||X − Y|| <= E||X − μ|| + E||Y − μ|| = 2 E||θ − μ|| <= 2σ`` (the mixture
+is even; Lyapunov's inequality for M >= 1).
+
+(T4) *MIP.* By Proposition 2 the best attacker's accuracy is ``½ + ½ TV(P_in * K, P_out * K)``,
+so ``η <= ½ tanh(1/c)``. Tightness: θ = ±σ (in/out) with d = 1 and Laplace(cσ) noise has
+exact ``η = (1 − e^{−1/c})/2 = ½ tanh(1/c) − O(1/c²)`` (the tests compute it with the exact
+optimal attacker), so no better bound of the form f(c) exists. Only the density's form ``∝ exp(−||x||/(cσ))`` is used: this covers the
+Gamma-radius sampler of Corollary 10 in any dimension, and not the printed Laplace radius
+for d >= 2 (whose density is ``∝ e^{−||x||/c}/||x||^{d−1}``, with unbounded likelihood
+ratios), for which nothing is certified here.
+
+Why the paper's chain needed a closer look
+------------------------------------------
 Theorem 9 adds noise X with density ``∝ exp(−||x||/(cσ))`` in R^d. Its printed proof bounds
 ``P(||X|| > t)`` by ``½ e^{−t/(cσ)}``, a tail of the *one-dimensional* Laplace law. In d
 dimensions ``||X||/(cσ)`` is Gamma(d, 1) for every norm (step S7), whose tail
 ``e^{−y} Σ_{j<d} y^j/j!`` is far heavier for d >= 2. Below, the chain of Appendix D is
 redone step by step with that tail; :func:`chain_eta` evaluates every step at given
-constants and :func:`certified_eta` returns the best level over the constants.
+constants and :func:`chain_certified_eta` returns the best level over the constants.
 
 What is evaluated, and how it relates to the printed chain. Every *inequality* below is one
 the paper uses (the same decomposition, the same counting, the same events). What is not
@@ -175,13 +216,16 @@ __all__ = [
     "D_MAX",
     "ChainTerms",
     "certified_eta",
-    "certified_eta_by_dimension",
+    "chain_certified_eta",
+    "chain_certified_eta_by_dimension",
     "chain_eta",
+    "chain_required_noise_by_dimension",
+    "chain_required_noise_multiplier",
     "gamma_radius_tail",
     "log_gamma_radius_tail",
     "optimal_chain",
-    "required_noise_by_dimension",
     "required_noise_multiplier",
+    "tv_certified_eta",
 ]
 
 #: Largest dimension accepted. The chain needs log c of order d/M, so for d beyond a few
@@ -626,7 +670,7 @@ def _certify(c: NDArray[np.float64], M: NDArray[np.float64], d: NDArray[np.float
 
 
 def optimal_chain(noise_multiplier: float, *, M: float, d: int) -> ChainTerms:
-    """The chain (:func:`chain_eta`) at the constants :func:`certified_eta` chooses.
+    """The chain (:func:`chain_eta`) at the constants :func:`chain_certified_eta` chooses.
 
     Parameters
     ----------
@@ -656,7 +700,7 @@ def optimal_chain(noise_multiplier: float, *, M: float, d: int) -> ChainTerms:
     return _chain_from_paper(c, m, dd, float(a[0]), float(g[0]), float(b[0]))
 
 
-def certified_eta(
+def chain_certified_eta(
     noise_multiplier: ArrayLike, *, M: ArrayLike, d: ArrayLike
 ) -> float | NDArray[np.float64]:
     r"""The η the corrected Theorem 9 chain certifies for noise ``∝ exp(−||x||_{σ,M}/c)`` in R^d.
@@ -668,8 +712,10 @@ def certified_eta(
 
     For d = 1 this is at most the printed guarantees at the same c (Theorem 9's
     ``7.5 c^{−M/(M+2)}``, Corollary 14's (13) and ``6.16 c^{−M/(M+2)}``). For d >= 2 it is
-    what the proof actually gives; the printed ``c = (6.16/η)^{1+2/M}`` is not enough in
-    general (e.g. M = 2, d = 9, η = 0.1 below).
+    what the paper's *method of proof* gives, and it needs far more noise than that method
+    suggests (e.g. M = 2, d = 9, η = 0.1 below). The *statements* of Theorem 9 and
+    Corollary 14 nevertheless hold in every dimension, by the dimension-free certificate
+    :func:`certified_eta` (module docstring, T1-T4), which is always at most this value.
 
     Parameters
     ----------
@@ -698,9 +744,9 @@ def certified_eta(
     The noise the app adds for η = 0.1 with M = 2 (``(6.16/0.1)^2``):
 
     >>> c = (6.16 / 0.1) ** 2
-    >>> [round(certified_eta(c, M=2, d=d), 4) for d in (1, 2, 3, 4, 9)]
+    >>> [round(chain_certified_eta(c, M=2, d=d), 4) for d in (1, 2, 3, 4, 9)]
     [0.027, 0.0427, 0.0614, 0.0837, 0.2422]
-    >>> certified_eta(1.0, M=2, d=1)  # no noise beyond σ: nothing certified
+    >>> chain_certified_eta(1.0, M=2, d=1)  # no noise beyond σ: the chain certifies nothing
     0.5
     """
     c = _check_c(noise_multiplier)
@@ -712,7 +758,7 @@ def certified_eta(
 
 
 def _required_one(eta: float, M: float, d: float) -> float:
-    """Smallest c (rounded up) with certified_eta(c) <= eta; inf beyond the float range."""
+    """Smallest c (rounded up) with chain_certified_eta(c) <= eta; inf beyond the float range."""
 
     def excess(ell: float) -> float:
         val, *_ = _certify(np.array([math.exp(ell)]), np.array([M]), np.array([d]))
@@ -734,15 +780,15 @@ def _required_one(eta: float, M: float, d: float) -> float:
     return c
 
 
-def required_noise_multiplier(
+def chain_required_noise_multiplier(
     eta: ArrayLike, *, M: ArrayLike, d: ArrayLike
 ) -> float | NDArray[np.float64]:
-    r"""The smallest noise multiplier c that :func:`certified_eta` accepts for target η.
+    r"""The smallest noise multiplier c that :func:`chain_certified_eta` accepts for target η.
 
     Brent's method on ``log c`` (bracket ``[0, 4]``, doubled until the upper end passes;
     absolute tolerance 1e-13 on ``log c``), then rounded up: the returned c always satisfies
-    ``certified_eta(c, M=M, d=d) <= eta``, and any c smaller by more than about 1e-12
-    relative fails (``certified_eta`` is strictly decreasing in c where it is below 1/2).
+    ``chain_certified_eta(c, M=M, d=d) <= eta``, and any c smaller by more than about 1e-12
+    relative fails (``chain_certified_eta`` is strictly decreasing in c where it is below 1/2).
     Noise ``c σ_i``-scaled as in Corollary 10 with the Gamma(d, c) radius.
 
     Parameters
@@ -764,7 +810,7 @@ def required_noise_multiplier(
 
     Examples
     --------
-    >>> [round(required_noise_multiplier(0.1, M=2, d=d), 1) for d in (1, 3, 9)]
+    >>> [round(chain_required_noise_multiplier(0.1, M=2, d=d), 1) for d in (1, 3, 9)]
     [257.0, 1223.9, 60760.4]
     >>> round((6.16 / 0.1) ** 2, 1)  # what Corollary 14 prescribes, for every d
     3794.6
@@ -790,10 +836,10 @@ def _check_ds(ds: ArrayLike) -> NDArray[np.float64]:
     return arr
 
 
-def certified_eta_by_dimension(
+def chain_certified_eta_by_dimension(
     noise_multiplier: ArrayLike, *, M: float, ds: ArrayLike
 ) -> NDArray[np.float64]:
-    """Chart data "certified η vs d at fixed noise": :func:`certified_eta` for each d in ``ds``.
+    """Chart data "certified η vs d at fixed noise": :func:`chain_certified_eta` for each d in ``ds``.
 
     Parameters
     ----------
@@ -806,18 +852,20 @@ def certified_eta_by_dimension(
 
     Examples
     --------
-    >>> certified_eta_by_dimension(3794.56, M=2, ds=[1, 2]).round(4)
+    >>> chain_certified_eta_by_dimension(3794.56, M=2, ds=[1, 2]).round(4)
     array([0.027 , 0.0427])
     """
     c = _check_c(noise_multiplier)
     m = float(_check_m(M))
     dims = _check_ds(ds)
     cb, db = np.broadcast_arrays(c[..., None], dims)
-    return np.asarray(certified_eta(cb, M=m, d=db), dtype=float)
+    return np.asarray(chain_certified_eta(cb, M=m, d=db), dtype=float)
 
 
-def required_noise_by_dimension(eta: ArrayLike, *, M: float, ds: ArrayLike) -> NDArray[np.float64]:
-    """Chart data "noise needed vs d at fixed η": :func:`required_noise_multiplier` per d.
+def chain_required_noise_by_dimension(
+    eta: ArrayLike, *, M: float, ds: ArrayLike
+) -> NDArray[np.float64]:
+    """Chart data "noise needed vs d at fixed η": :func:`chain_required_noise_multiplier` per d.
 
     Parameters
     ----------
@@ -832,4 +880,110 @@ def required_noise_by_dimension(eta: ArrayLike, *, M: float, ds: ArrayLike) -> N
     m = float(_check_m(M))
     dims = _check_ds(ds)
     eb, db = np.broadcast_arrays(e[..., None], dims)
-    return np.asarray(required_noise_multiplier(eb, M=m, d=db), dtype=float)
+    return np.asarray(chain_required_noise_multiplier(eb, M=m, d=db), dtype=float)
+
+
+# --------------------------------------------------------------------------- T1-T4
+
+
+def tv_certified_eta(noise_multiplier: ArrayLike) -> float | NDArray[np.float64]:
+    r"""``½ tanh(1/c)``: the MIP level certified in every dimension (module docstring, T1-T4).
+
+    Parameters
+    ----------
+    noise_multiplier : c > 0 (float or array).
+
+    Returns
+    -------
+    float or ndarray in (0, 1/2).
+
+    Examples
+    --------
+    >>> round(tv_certified_eta(1 / math.atanh(0.2)), 12)
+    0.1
+    """
+    c = _check_c(noise_multiplier)
+    with np.errstate(divide="ignore"):
+        eta = 0.5 * np.tanh(1.0 / c)
+    return scalar_or_array(eta, noise_multiplier)
+
+
+def certified_eta(
+    noise_multiplier: ArrayLike, *, M: ArrayLike, d: ArrayLike
+) -> float | NDArray[np.float64]:
+    r"""The MIP level η certified for Theorem 9's noise with multiplier c, moment order M, in R^d.
+
+    The noise has density ``∝ exp(−||x||/(cσ))`` (Corollary 10 with the Gamma(d, c) radius,
+    ``mipcore.mechanism.sample_noise``'s default) and σ bounds the M-th central moment of the
+    output over the random training half (Theorem 9's hypothesis). The best of the proofs in
+    this module: the dimension-free ``½ tanh(1/c)`` (T1-T4), which is always at most the
+    corrected chain (:func:`chain_certified_eta`) and tight up to ``O(1/c²)``. M and d are
+    validated but do not change the value (any ``M >= 1`` gives ``E||θ − Eθ|| <= σ``).
+
+    Parameters
+    ----------
+    noise_multiplier : c > 0 (float or array).
+    M : moment order, ``M >= 1``.
+    d : dimension of the release, integer ``1 <= d <= D_MAX``.
+
+    Returns
+    -------
+    float or ndarray in (0, 1/2).
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for any input out of its domain.
+
+    Examples
+    --------
+    Corollary 14's noise for η = 0.1 and M = 2 certifies far more than promised, in any d:
+
+    >>> c = (6.16 / 0.1) ** 2
+    >>> [round(certified_eta(c, M=2, d=d), 6) for d in (1, 9)]
+    [0.000132, 0.000132]
+    """
+    c = _check_c(noise_multiplier)
+    m = _check_m(M)
+    dd = _check_dims("d", d)
+    cb, _, _ = np.broadcast_arrays(c, m, dd)
+    eta = np.asarray(tv_certified_eta(cb), dtype=float)
+    return scalar_or_array(eta, noise_multiplier, M, d)
+
+
+def required_noise_multiplier(
+    eta: ArrayLike, *, M: ArrayLike, d: ArrayLike
+) -> float | NDArray[np.float64]:
+    r"""The smallest noise multiplier c that :func:`certified_eta` accepts: ``1/artanh(2η)``.
+
+    Rounded up to the next float when needed, so the returned c always satisfies
+    ``certified_eta(c, M=M, d=d) <= eta``. In closed form: no search, no tolerance.
+
+    Parameters
+    ----------
+    eta : target, ``0 < eta < 1/2`` (float or array).
+    M : moment order ``M >= 1``. d : dimension, integer ``1 <= d <= D_MAX``.
+
+    Returns
+    -------
+    float or ndarray.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for any input out of its domain.
+
+    Examples
+    --------
+    >>> round(required_noise_multiplier(0.1, M=2, d=9), 4)
+    4.9327
+    >>> round((6.16 / 0.1) ** 2 / required_noise_multiplier(0.1, M=2, d=9))  # Corollary 14
+    769
+    """
+    e = _check_eta(eta)
+    m = _check_m(M)
+    dd = _check_dims("d", d)
+    eb, _, _ = np.broadcast_arrays(e, m, dd)
+    c = 1.0 / np.arctanh(2.0 * eb)
+    c = np.where(0.5 * np.tanh(1.0 / c) > eb, np.nextafter(c, np.inf), c)
+    return scalar_or_array(c, eta, M, d)

@@ -1,7 +1,8 @@
 """Tests for mipcore.mechanism: Corollary 10 noise, Algorithm 1's sigma estimate, mip_release.
 
-Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Theorem 9, Corollary 10, Algorithm 1) and
-the slips in ``../shared/papers/README.md`` (Laplace radius; ``|theta - theta_bar|^M``).
+Source: Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR 2024,
+arXiv:2211.06582, Section 4 (Theorem 9, Corollary 10, Algorithm 1), and its two printed
+slips there (the Laplace radius; ``(theta - theta_bar)^M`` without ``|.|``).
 
 What the sampler must do (derived here, not read off the implementation):
 
@@ -40,14 +41,17 @@ from scipy import stats
 from mipcore._validate import as_generator
 from mipcore.mechanism import (
     RADIUS_VARIANTS,
+    MipCalibration,
     MIPRelease,
+    certified_level,
     estimate_sigma,
     mip_release,
+    noise_multiplier_for,
     random_half,
     sample_noise,
 )
 from mipcore.noise import COROLLARY14_CONSTANT, THEOREM9_CONSTANT
-from mipcore.noise_laws import sigma_norm
+from mipcore.noise_laws import Radius, sigma_norm
 
 ALPHA = 1e-4
 N = 100_000
@@ -146,7 +150,7 @@ def test_d2_density_is_a_function_of_the_norm_only():
 @pytest.mark.parametrize(
     "radius, mean_factor, sd_factor",
     [
-        ("gamma", 2.0, math.sqrt(2.0)),  # Gamma(2, c): mean 2c, sd sqrt(2) c
+        ("paper", 2.0, math.sqrt(2.0)),  # Gamma(2, c): mean 2c, sd sqrt(2) c
         ("as_printed", 1.0, 1.0),  # |Laplace(c)| = Exp(c): mean c, sd c
     ],
 )
@@ -154,7 +158,7 @@ def test_mean_norm_d2(radius, mean_factor, sd_factor):
     s = np.array([1.0, 2.0])
     M = 4
     c = _c(ETA, M)
-    X = sample_noise(s, ETA, M, size=N, rng=11, radius=radius)
+    X = sample_noise(s, ETA, M, size=N, rng=11, calibration=radius)
     R = _norm(X, s, M)
     assert abs(R.mean() - mean_factor * c) <= 5 * sd_factor * c / math.sqrt(N)
 
@@ -164,7 +168,7 @@ def test_mean_norm_d2(radius, mean_factor, sd_factor):
 def test_as_printed_radius_is_exponential(d, M):
     s = _sigma_vec(d)
     c = _c(ETA, M)
-    X = sample_noise(s, ETA, M, size=N, rng=3000 * d + M, radius="as_printed")
+    X = sample_noise(s, ETA, M, size=N, rng=3000 * d + M, calibration="as_printed")
     R = _norm(X, s, M)
     res = stats.kstest(R, stats.expon(scale=c).cdf)
     assert res.pvalue > ALPHA, (d, M, res)
@@ -177,7 +181,7 @@ def test_d1_both_variants_are_laplace(M):
     sigma = 1.7
     c = _c(ETA, M)
     a = sample_noise([sigma], ETA, M, size=N, rng=21)[:, 0]
-    b = sample_noise([sigma], ETA, M, size=N, rng=22, radius="as_printed")[:, 0]
+    b = sample_noise([sigma], ETA, M, size=N, rng=22, calibration="as_printed")[:, 0]
     assert stats.ks_2samp(a, b).pvalue > ALPHA
     lap = stats.laplace(loc=0.0, scale=c * sigma).cdf
     assert stats.kstest(a, lap).pvalue > ALPHA
@@ -198,13 +202,16 @@ def test_constant_7_5_and_M_below_2():
 def test_coordinates_scale_with_sigma():
     """Y_i = sign |G_i|^(1/M) sigma_i and U = Y/||Y||: with the same seed X(k sigma) = k X(sigma)."""
     s = _sigma_vec(5)
-    for radius in RADIUS_VARIANTS:
-        x1 = sample_noise(s, ETA, 4, size=1000, rng=3, radius=radius)
+    for radius in ("paper", "as_printed", "tight"):
+        x1 = sample_noise(s, ETA, 4, size=1000, rng=3, calibration=radius)
         np.testing.assert_array_equal(
-            sample_noise(2 * s, ETA, 4, size=1000, rng=3, radius=radius), 2 * x1
+            sample_noise(2 * s, ETA, 4, size=1000, rng=3, calibration=radius), 2 * x1
         )
         np.testing.assert_allclose(
-            sample_noise(3 * s, ETA, 4, size=1000, rng=3, radius=radius), 3 * x1, rtol=1e-12, atol=0
+            sample_noise(3 * s, ETA, 4, size=1000, rng=3, calibration=radius),
+            3 * x1,
+            rtol=1e-12,
+            atol=0,
         )
     # X_i / sigma_i are exchangeable, so they have the same law (compare independent halves).
     X = sample_noise(s, ETA, 4, size=N, rng=4)
@@ -240,7 +247,7 @@ def test_reproducible_by_seed_and_shapes():
         (dict(sigma=[1.0, -2.0]), "sigma"),
         (dict(sigma=[1.0, math.inf]), "sigma"),
         (dict(sigma=[[1.0, 2.0]]), "sigma"),
-        (dict(radius="laplace"), "radius"),
+        (dict(calibration="laplace"), "calibration"),
         (dict(M=1.5), "M"),  # constant 6.16 needs M >= 2
         (dict(M=0), "M"),
         (dict(size=0), "size"),
@@ -474,8 +481,8 @@ def test_mip_release_a_priori_sigma_and_zero_sigma():
         mip_release(data[:3], alg_mean_and_skew, 0.3, rng=1)
     with pytest.raises(ValueError, match="eta"):
         mip_release(data, alg_mean_and_skew, 0.0, rng=1)
-    with pytest.raises(ValueError, match="radius"):
-        mip_release(data, alg_mean_and_skew, 0.3, rng=1, radius="nope")
+    with pytest.raises(ValueError, match="calibration"):
+        mip_release(data, alg_mean_and_skew, 0.3, rng=1, calibration="nope")
 
 
 def test_mip_release_noise_law_over_seeds():
@@ -487,3 +494,54 @@ def test_mip_release_noise_law_over_seeds():
         rel = mip_release(data[:, :1], lambda r: r.mean(axis=0), 0.3, B=8, rng=seed)
         z.append(rel.noise[0] / (rel.c * rel.sigma[0]))
     assert stats.kstest(z, stats.laplace().cdf).pvalue > ALPHA
+
+
+# --------------------------------------------------------------------------- Radius
+
+
+def test_radius_enum_and_its_old_spelling():
+    assert RADIUS_VARIANTS == ("gamma", "as_printed")
+    assert Radius("gamma") is Radius.GAMMA and Radius("as_printed") is Radius.AS_PRINTED
+    assert Radius("theorem9") is Radius.GAMMA  # the name before the enum (old share links)
+    s = [1.0, 2.0]
+    for spelling in (MipCalibration.PAPER, "paper", "gamma", "theorem9", Radius.GAMMA):
+        np.testing.assert_array_equal(
+            sample_noise(s, ETA, size=3, rng=4, calibration=spelling),
+            sample_noise(s, ETA, size=3, rng=4),
+        )
+    with pytest.raises(ValueError, match=r"^calibration='laplace' is not one of"):
+        sample_noise(s, ETA, rng=0, calibration="laplace")
+
+
+def test_calibrations_noise_multiplier_and_certified_level():
+    """PAPER and AS_PRINTED use Corollary 14's c; TIGHT the smallest certified c; the level
+    certified is theorem9.certified_eta except for the printed radius in d > 1 (None)."""
+    from mipcore.theorem9 import certified_eta
+
+    c_paper = noise_multiplier_for(0.1, M=2, d=4)
+    assert c_paper == pytest.approx((6.16 / 0.1) ** 2)
+    assert noise_multiplier_for(0.1, M=2, d=4, calibration="as_printed") == c_paper
+    c_tight = noise_multiplier_for(0.1, M=2, d=4, calibration="tight")
+    assert c_tight == pytest.approx(1 / math.atanh(0.2)) and c_tight < c_paper / 700
+    assert certified_level(c_tight, M=2, d=4, calibration="tight") <= 0.1
+    assert certified_level(c_paper, M=2, d=4) == certified_eta(c_paper, M=2, d=4)
+    assert certified_level(c_paper, M=2, d=4, calibration="as_printed") is None
+    assert certified_level(c_paper, M=2, d=1, calibration="as_printed") == certified_eta(
+        c_paper, M=2, d=1
+    )
+    # the tight noise is the paper's noise scaled down: same direction law, radius Gamma(d, c)
+    s = [1.0, 3.0, 0.5]
+    a = sample_noise(s, 0.1, 2, size=4, rng=7, calibration="tight")
+    b = sample_noise(s, 0.1, 2, size=4, rng=7)
+    np.testing.assert_allclose(a, b * (c_tight / c_paper), rtol=1e-12)
+
+
+def test_mip_release_reports_its_calibration_and_certified_level():
+    data = _data(60, seed=3)
+    rel = mip_release(data, alg_mean_and_skew, 0.2, rng=1, calibration="tight", B=16)
+    d = int(np.sum(rel.sigma > 0))
+    assert rel.calibration is MipCalibration.TIGHT
+    assert rel.certified_eta is not None and rel.certified_eta <= 0.2
+    assert rel.c == pytest.approx(noise_multiplier_for(0.2, M=2, d=d, calibration="tight"))
+    printed = mip_release(data, alg_mean_and_skew, 0.2, rng=1, calibration="as_printed", B=16)
+    assert printed.certified_eta is None  # the Laplace radius in d > 1: no proof covers it

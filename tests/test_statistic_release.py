@@ -348,7 +348,7 @@ def test_wrap_statistic_laplace_noise_law_over_seeds():
         (dict(data=pd.DataFrame({"a": np.arange(7.0)})), "8 rows"),
         (dict(name="linear regression", data=pd.DataFrame({"a": np.arange(10.0)})), "two columns"),
         (dict(rng=None), "rng"),
-        (dict(radius="x"), "radius"),
+        (dict(radius="x"), "calibration"),
     ],
 )
 def test_wrap_statistic_errors(kwargs, message):

@@ -124,10 +124,10 @@ def test_chain_at_corollary14_constants_term_by_term():
 
 def test_known_values_at_the_apps_noise_for_eta_0_1():
     """Regression pins of the table in the report (values checked by the other tests)."""
-    got = t9.certified_eta_by_dimension(APP_C_ETA01_M2, M=2, ds=[1, 2, 3, 4, 9])
+    got = t9.chain_certified_eta_by_dimension(APP_C_ETA01_M2, M=2, ds=[1, 2, 3, 4, 9])
     np.testing.assert_allclose(got, [0.02700, 0.04270, 0.06143, 0.08371, 0.24218], atol=2e-5)
     assert got[3] <= 0.1 < got[4]  # the printed calibration is certified up to d = 4 only
-    req = t9.required_noise_by_dimension(0.1, M=2, ds=[1, 3, 9])
+    req = t9.chain_required_noise_by_dimension(0.1, M=2, ds=[1, 3, 9])
     np.testing.assert_allclose(req, [257.05, 1223.87, 60760.4], rtol=1e-4)
 
 
@@ -136,7 +136,7 @@ def test_d1_never_weaker_than_the_printed_guarantees(M):
     """S10: at d = 1 the corrected chain is at most Theorem 9's 7.5 c^(-M/(M+2)) and, for
     M >= 2, Corollary 14's 6.16 c^(-M/(M+2)) and equation (13), at every c."""
     cs = np.exp(np.linspace(0.05, 60.0, 120))
-    ours = np.asarray(t9.certified_eta(cs, M=M, d=1))
+    ours = np.asarray(t9.chain_certified_eta(cs, M=M, d=1))
     k = M / (M + 2)
     assert np.all(ours <= np.minimum(0.5, 7.5 * cs**-k))
     if M >= 2:
@@ -403,7 +403,7 @@ def test_s9_exact_attack_never_beats_the_chain_d1(M, c):
     noise, against the chain at the optimal and at Corollary 14's constants."""
     rng = np.random.default_rng(int(c) + int(M))
     norm = sigma_unit_norm(1, M)
-    cert = t9.certified_eta(c, M=M, d=1)
+    cert = t9.chain_certified_eta(c, M=M, d=1)
     fixed = t9.chain_eta(c, M=M, d=1, alpha=0.5, gamma=0.5).eta
     worst = 0.0
     for a_in, a_out in atom_families(rng, 1, M, norm, n_random=6):
@@ -424,10 +424,10 @@ def test_brute_force_prop11_exact_eta_below_certificate(n, M):
     most certified_eta(c) -- at the noise the certificate asks for η = 0.3 and 0.1, and at
     the app's Corollary 14 noise."""
     sig = output_moments(n, M).sigma
-    cs = [t9.required_noise_multiplier(0.3, M=M, d=1), 0.5 * mip_noise_multiplier(0.3, M)]
+    cs = [t9.chain_required_noise_multiplier(0.3, M=M, d=1), 0.5 * mip_noise_multiplier(0.3, M)]
     cs.append(mip_noise_multiplier(0.1, M))
     true = np.atleast_1d(prop11_true_eta(n, np.array(cs) * sig, "laplace"))
-    cert = np.asarray(t9.certified_eta(np.array(cs), M=M, d=1))
+    cert = np.asarray(t9.chain_certified_eta(np.array(cs), M=M, d=1))
     assert np.all(true <= cert)
     assert np.all(true > 0)
 
@@ -446,7 +446,7 @@ def test_brute_force_d2_mean_release_monte_carlo():
     for eta_app in (0.45, 0.3):
         law = NoiseLaw.mip(eta_app, sig, M)
         c = mip_noise_multiplier(eta_app, M)
-        cert = t9.certified_eta(c, M=M, d=2)
+        cert = t9.chain_certified_eta(c, M=M, d=2)
         assert cert < 0.5
         acc, lo, hi = optimal_attack_accuracy_mc(
             means[has], means[~has], law, samples=20_000, rng=5, confidence=0.99
@@ -467,8 +467,8 @@ def test_brute_force_d2_mean_release_monte_carlo():
 )
 def test_monotone_in_noise(log_c, log_factor, M, d):
     c = math.exp(log_c)
-    lo = t9.certified_eta(c, M=M, d=d)
-    hi = t9.certified_eta(c * math.exp(log_factor), M=M, d=d)
+    lo = t9.chain_certified_eta(c, M=M, d=d)
+    hi = t9.chain_certified_eta(c * math.exp(log_factor), M=M, d=d)
     assert 0.0 < hi <= 0.5 and 0.0 < lo <= 0.5
     assert hi <= lo * (1 + MONO_RTOL)
 
@@ -482,8 +482,8 @@ def test_monotone_in_noise(log_c, log_factor, M, d):
 )
 def test_monotone_in_dimension(log_c, M, d, extra):
     c = math.exp(log_c)
-    small = t9.certified_eta(c, M=M, d=d)
-    big = t9.certified_eta(c, M=M, d=d + extra)
+    small = t9.chain_certified_eta(c, M=M, d=d)
+    big = t9.chain_certified_eta(c, M=M, d=d + extra)
     assert big >= small * (1 - MONO_RTOL)
 
 
@@ -494,19 +494,19 @@ def test_monotone_in_dimension(log_c, M, d, extra):
     st.integers(min_value=1, max_value=12),
 )
 def test_inverse_round_trip(eta, M, d):
-    c = t9.required_noise_multiplier(eta, M=M, d=d)
+    c = t9.chain_required_noise_multiplier(eta, M=M, d=d)
     assert math.isfinite(c) and c > 1
-    assert t9.certified_eta(c, M=M, d=d) <= eta
-    assert t9.certified_eta(c * (1 - 1e-9), M=M, d=d) > eta
+    assert t9.chain_certified_eta(c, M=M, d=d) <= eta
+    assert t9.chain_certified_eta(c * (1 - 1e-9), M=M, d=d) > eta
 
 
 def test_vectorised_and_scalar_agree_and_optimal_chain_is_what_is_returned():
     cs = np.array([[3.0, 50.0], [3794.56, 1e6]])
     ds = np.array([1, 4])
-    got = t9.certified_eta(cs, M=2, d=ds)
+    got = t9.chain_certified_eta(cs, M=2, d=ds)
     assert got.shape == (2, 2)
     for i, j in itertools.product(range(2), range(2)):
-        one = t9.certified_eta(float(cs[i, j]), M=2, d=int(ds[j]))
+        one = t9.chain_certified_eta(float(cs[i, j]), M=2, d=int(ds[j]))
         assert isinstance(one, float)
         assert got[i, j] == pytest.approx(one, rel=1e-13)
         ch = t9.optimal_chain(float(cs[i, j]), M=2, d=int(ds[j]))
@@ -532,26 +532,26 @@ def test_optimiser_is_within_tolerance_of_a_brute_force_grid(c, M, d):
 
 
 def test_chart_helpers():
-    got = t9.certified_eta_by_dimension([100.0, 1e4], M=4, ds=[1, 2, 5])
+    got = t9.chain_certified_eta_by_dimension([100.0, 1e4], M=4, ds=[1, 2, 5])
     assert got.shape == (2, 3)
-    assert got[1, 2] == pytest.approx(t9.certified_eta(1e4, M=4, d=5), rel=1e-13)
-    req = t9.required_noise_by_dimension(0.2, M=4, ds=[1, 3])
+    assert got[1, 2] == pytest.approx(t9.chain_certified_eta(1e4, M=4, d=5), rel=1e-13)
+    req = t9.chain_required_noise_by_dimension(0.2, M=4, ds=[1, 3])
     assert req.shape == (2,)
-    assert req[1] == t9.required_noise_multiplier(0.2, M=4, d=3)
+    assert req[1] == t9.chain_required_noise_multiplier(0.2, M=4, d=3)
     assert np.all(np.diff(req) > 0)
 
 
 def test_edges_are_numbers_not_nan():
-    assert t9.certified_eta(1.0, M=2, d=1) == 0.5
-    assert t9.certified_eta(1e-300, M=2, d=1) == 0.5
+    assert t9.chain_certified_eta(1.0, M=2, d=1) == 0.5
+    assert t9.chain_certified_eta(1e-300, M=2, d=1) == 0.5
     assert t9.optimal_chain(0.5, M=2, d=1).vacuous
     for c in (1.0000001, 1e308):
         for M in (1.0, 1e6):
             for d in (1, t9.D_MAX):
-                e = t9.certified_eta(c, M=M, d=d)
+                e = t9.chain_certified_eta(c, M=M, d=d)
                 assert 0.0 < e <= 0.5
-    assert t9.certified_eta(1e300, M=2, d=1) < 1e-140
-    assert t9.required_noise_multiplier(0.1, M=2, d=2000) == math.inf
+    assert t9.chain_certified_eta(1e300, M=2, d=1) < 1e-140
+    assert t9.chain_required_noise_multiplier(0.1, M=2, d=2000) == math.inf
 
 
 # --------------------------------------------------------------------------- validation
@@ -560,19 +560,19 @@ def test_edges_are_numbers_not_nan():
 @pytest.mark.parametrize(
     ("call", "name"),
     [
-        (lambda: t9.certified_eta(0.0, M=2, d=1), "noise_multiplier"),
-        (lambda: t9.certified_eta(math.nan, M=2, d=1), "noise_multiplier"),
-        (lambda: t9.certified_eta(math.inf, M=2, d=1), "noise_multiplier"),
-        (lambda: t9.certified_eta(10.0, M=0.5, d=1), "M"),
-        (lambda: t9.certified_eta(10.0, M=2, d=0), "d"),
-        (lambda: t9.certified_eta(10.0, M=2, d=1.5), "d"),
-        (lambda: t9.certified_eta(10.0, M=2, d=True), "d"),
-        (lambda: t9.certified_eta(10.0, M=2, d=t9.D_MAX + 1), "d"),
-        (lambda: t9.required_noise_multiplier(0.0, M=2, d=1), "eta"),
-        (lambda: t9.required_noise_multiplier(0.5, M=2, d=1), "eta"),
-        (lambda: t9.required_noise_multiplier(-1.0, M=2, d=1), "eta"),
-        (lambda: t9.required_noise_multiplier(0.1, M=0.99, d=1), "M"),
-        (lambda: t9.required_noise_multiplier(0.1, M=2, d=-3), "d"),
+        (lambda: t9.chain_certified_eta(0.0, M=2, d=1), "noise_multiplier"),
+        (lambda: t9.chain_certified_eta(math.nan, M=2, d=1), "noise_multiplier"),
+        (lambda: t9.chain_certified_eta(math.inf, M=2, d=1), "noise_multiplier"),
+        (lambda: t9.chain_certified_eta(10.0, M=0.5, d=1), "M"),
+        (lambda: t9.chain_certified_eta(10.0, M=2, d=0), "d"),
+        (lambda: t9.chain_certified_eta(10.0, M=2, d=1.5), "d"),
+        (lambda: t9.chain_certified_eta(10.0, M=2, d=True), "d"),
+        (lambda: t9.chain_certified_eta(10.0, M=2, d=t9.D_MAX + 1), "d"),
+        (lambda: t9.chain_required_noise_multiplier(0.0, M=2, d=1), "eta"),
+        (lambda: t9.chain_required_noise_multiplier(0.5, M=2, d=1), "eta"),
+        (lambda: t9.chain_required_noise_multiplier(-1.0, M=2, d=1), "eta"),
+        (lambda: t9.chain_required_noise_multiplier(0.1, M=0.99, d=1), "M"),
+        (lambda: t9.chain_required_noise_multiplier(0.1, M=2, d=-3), "d"),
         (lambda: t9.chain_eta(10.0, M=2, d=1, alpha=math.nan, gamma=0.5), "alpha"),
         (lambda: t9.chain_eta(10.0, M=2, d=1, alpha=0.5, gamma=0.0), "gamma"),
         (lambda: t9.chain_eta(10.0, M=2, d=1, alpha=0.5, gamma=0.5, beta=math.inf), "beta"),
@@ -586,16 +586,114 @@ def test_edges_are_numbers_not_nan():
         (lambda: t9.gamma_radius_tail(1.0, 0), "d"),
         (lambda: t9.log_gamma_radius_tail(math.nan, 2), "x"),
         (lambda: t9.log_gamma_radius_tail(1.0, 1.5), "d"),
-        (lambda: t9.certified_eta_by_dimension(10.0, M=2, ds=[]), "ds"),
-        (lambda: t9.certified_eta_by_dimension(10.0, M=2, ds=[[1, 2]]), "ds"),
-        (lambda: t9.certified_eta_by_dimension(10.0, M=2, ds=[0, 2]), "ds"),
-        (lambda: t9.certified_eta_by_dimension(-1.0, M=2, ds=[1]), "noise_multiplier"),
-        (lambda: t9.certified_eta_by_dimension(10.0, M=0.5, ds=[1]), "M"),
-        (lambda: t9.required_noise_by_dimension(0.7, M=2, ds=[1]), "eta"),
-        (lambda: t9.required_noise_by_dimension(0.1, M=0.5, ds=[1]), "M"),
-        (lambda: t9.required_noise_by_dimension(0.1, M=2, ds=[2.5]), "ds"),
+        (lambda: t9.chain_certified_eta_by_dimension(10.0, M=2, ds=[]), "ds"),
+        (lambda: t9.chain_certified_eta_by_dimension(10.0, M=2, ds=[[1, 2]]), "ds"),
+        (lambda: t9.chain_certified_eta_by_dimension(10.0, M=2, ds=[0, 2]), "ds"),
+        (lambda: t9.chain_certified_eta_by_dimension(-1.0, M=2, ds=[1]), "noise_multiplier"),
+        (lambda: t9.chain_certified_eta_by_dimension(10.0, M=0.5, ds=[1]), "M"),
+        (lambda: t9.chain_required_noise_by_dimension(0.7, M=2, ds=[1]), "eta"),
+        (lambda: t9.chain_required_noise_by_dimension(0.1, M=0.5, ds=[1]), "M"),
+        (lambda: t9.chain_required_noise_by_dimension(0.1, M=2, ds=[2.5]), "ds"),
     ],
 )
 def test_bad_input_raises_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=rf"^{name}="):
         call()
+
+
+# --------------------------------------------------------------------------- T1-T4: ½ tanh(1/c)
+
+
+@pytest.mark.parametrize("c", [1.0, 2.5, 4.93, 37.0, 3794.56, 1e6])
+def test_dimension_free_certificate_known_values_and_inverse(c):
+    eta = t9.certified_eta(c, M=2, d=9)
+    assert eta == pytest.approx(0.5 * math.tanh(1.0 / c), rel=1e-15)
+    assert eta == t9.certified_eta(c, M=1, d=1) == t9.tv_certified_eta(c)  # M, d: no effect
+    back = t9.required_noise_multiplier(eta, M=2, d=3)
+    assert back == pytest.approx(c, rel=1e-12)
+    assert t9.certified_eta(back, M=2, d=3) <= eta  # the inverse rounds up
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.001, 0.499))
+def test_required_noise_is_the_smallest_that_certifies(eta):
+    c = t9.required_noise_multiplier(eta, M=2, d=4)
+    assert t9.certified_eta(c, M=2, d=4) <= eta
+    assert t9.certified_eta(c * (1 - 1e-9), M=2, d=4) > eta
+
+
+def test_the_dimension_free_bound_is_never_above_the_chain():
+    """The repaired chain is a valid but weaker certificate (T1-T4 beat it everywhere)."""
+    cs = np.geomspace(1.5, 1e9, 40)
+    for M in (1.0, 2.0, 6.0):
+        for d in (1, 2, 9):
+            chain = np.asarray(t9.chain_certified_eta(cs, M=M, d=d))
+            assert np.all(np.asarray(t9.certified_eta(cs, M=M, d=d)) <= chain)
+
+
+@pytest.mark.parametrize("eta", [0.01, 0.05, 0.1, 0.2, 0.3, 0.45, 0.49])
+@pytest.mark.parametrize("M", [2, 4, 6])
+def test_corollary_14_statement_holds_in_every_dimension(eta, M):
+    """The printed proof covers d = 1 only, but the printed noise is certified for every d."""
+    c = mip_noise_multiplier(eta, M)
+    for d in (1, 2, 9, 400):
+        assert t9.certified_eta(c, M=M, d=d) <= eta
+
+
+@pytest.mark.parametrize("c", [1.0, 3.0, 10.0, 100.0, 1000.0])
+def test_tight_two_point_mechanism(c):
+    """θ = +σ when the target is in, −σ when out, Laplace(cσ) noise: the exact optimal attack
+    (Proposition 2) reaches (1 − e^{−1/c})/2, within O(1/c²) of the bound and never above."""
+    sigma = 1.7
+    exact = optimal_attack([sigma], [-sigma], NoiseLaw.laplace(c * sigma)).eta
+    assert exact == pytest.approx(0.5 * (1.0 - math.exp(-1.0 / c)), rel=1e-12, abs=1e-15)
+    bound = t9.certified_eta(c, M=2, d=1)
+    assert exact <= bound
+    assert bound - exact <= 0.25 / c**2  # ½(tanh x − 1 + e^{−x}) <= x²/4 for x = 1/c
+
+
+@pytest.mark.parametrize("n", [4, 6, 8, 10, 12])
+def test_exact_eta_of_proposition_11_never_exceeds_the_certificate(n):
+    """Brute force: the exact optimal attack on Proposition 11 plus Laplace(cσ) noise."""
+    sigma = float(output_moments(n, 2).sigma)
+    for c in (0.5, 1.0, 2.0, 4.93, 20.0):
+        exact = float(prop11_true_eta(n, c * sigma, "laplace"))
+        assert exact <= t9.certified_eta(c, M=2, d=1)
+
+
+def test_two_dimensional_release_respects_the_certificate():
+    """A d = 2 mean of 3 of 6 records with Theorem 9's density: the lower end of the
+    Monte Carlo optimum's 99 % interval stays below ½ tanh(1/c)."""
+    rng = np.random.default_rng(5)
+    records = rng.normal(size=(6, 2)) * np.array([1.0, 0.3])
+    records[0] = [4.0, -3.0]  # an outlier target
+    halves = list(itertools.combinations(range(6), 3))
+    outs = np.array([records[list(h)].mean(axis=0) for h in halves])
+    member = np.array([0 in h for h in halves])
+    sig = outs.std(axis=0)  # per-coordinate σ_i; ||·||_{σ,2} has E||θ − Eθ||² = 1
+    for c in (1.0, 3.0):
+        eta = t9.certified_eta(c, M=2, d=2)
+        noise = NoiseLaw("mip", c, tuple(float(v) for v in sig), 2.0)
+        _, lo, _ = optimal_attack_accuracy_mc(
+            outs[member], outs[~member], noise, samples=100_000, rng=1, confidence=0.99
+        )
+        assert lo - 0.5 <= eta
+
+
+@pytest.mark.parametrize(
+    "bad", [dict(noise_multiplier=0.0), dict(noise_multiplier=-1.0), dict(noise_multiplier=np.nan)]
+)
+def test_certified_eta_refuses_bad_noise(bad):
+    with pytest.raises(ValueError, match="noise_multiplier"):
+        t9.certified_eta(bad["noise_multiplier"], M=2, d=1)
+
+
+def test_contract_functions_refuse_bad_m_d_eta():
+    with pytest.raises(ValueError, match="M="):
+        t9.certified_eta(5.0, M=0.5, d=1)
+    with pytest.raises(ValueError, match="d="):
+        t9.certified_eta(5.0, M=2, d=0)
+    with pytest.raises(ValueError, match="eta="):
+        t9.required_noise_multiplier(0.5, M=2, d=1)
+    with pytest.raises(ValueError, match="eta="):
+        t9.required_noise_multiplier(0.0, M=2, d=1)

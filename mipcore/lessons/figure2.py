@@ -371,7 +371,7 @@ def run_experiment(
                         size=etas.size,
                         rng=gen,
                         constant=cfg.constant,
-                        radius=radius,
+                        calibration=radius,
                     )
                     noise[:, live] = (
                         unit * (c_eta / float(mip_noise_multiplier(0.5, M, cfg.constant)))[:, None]

@@ -288,7 +288,7 @@ def wrap_statistic(
             raise ValueError(f"lo/hi must give one bound per column ({rows.shape[1]}) with lo < hi")
     clipped = np.clip(rows, lo, hi)
     fn = statistic(name)
-    rel = mip_release(clipped, fn, e, M=M, B=B, rng=gen, radius=radius)
+    rel = mip_release(clipped, fn, e, M=M, B=B, rng=gen, calibration=radius)
     eps = float(epsilon_from_eta(e))
     sens = dp_l1_sensitivity(name, lo, hi, len(rel.train_index))
     if sens is None:
@@ -333,7 +333,9 @@ def repeat_noise(
     mip = np.zeros((draws, result.theta.size))
     live = result.sigma > 0
     if live.any():
-        mip[:, live] = sample_noise(result.sigma[live], eta, M, size=draws, rng=gen, radius=radius)
+        mip[:, live] = sample_noise(
+            result.sigma[live], eta, M, size=draws, rng=gen, calibration=radius
+        )
     dp = (
         gen.laplace(0.0, result.dp_scale, size=(draws, result.theta.size))
         if result.dp_scale is not None
