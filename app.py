@@ -1,126 +1,135 @@
-"""MIP Explorer: entry point (`streamlit run app.py`).
+"""MIP Explorer: entry point (``streamlit run app.py``).
 
-Sets the shared page config, declares the pages with ``st.navigation`` and holds
-the home page.
+Builds ``st.navigation`` from the page registry (:mod:`appkit.registry`), grouped by the
+question a visitor brings, draws the presenter-mode toggle every page shares, and holds the
+home page.
 """
 
 from __future__ import annotations
 
-import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 import appkit
-from mipcore.bounds import attacker_accuracy, epsilon_from_eta
+from appkit import registry
+from mipcore.bounds import attacker_accuracy, epsilon_from_eta, eta_from_epsilon
+from mipcore.plots.home_figs import accuracy_bars
 
-# name: (script, title, url path, icon). The page scripts live in app_pages/, not pages/: a
-# folder named pages/ beside app.py switches Streamlit into its legacy multipage mode until
-# the first visit of "/" (deep links on a fresh server then bypass this file, its navigation
-# and page config, and list every file of the folder as a page). URL paths are the file stems.
-PAGES = {
-    "eta_epsilon": ("app_pages/eta_epsilon.py", "η and ε (Theorems 4 and 8)", "eta_epsilon", "⚖️"),
-    "noise_vs_eta": ("app_pages/noise_vs_eta.py", "Noise vs η (Figure 1)", "noise_vs_eta", "📈"),
-    "proposition11": ("app_pages/proposition11.py", "Proposition 11", "proposition11", "🧮"),
-    "covariance": (
-        "app_pages/covariance.py",
-        "Synthetic covariance (Figure 2)",
-        "covariance",
-        "🧪",
+AUDIENCES = (
+    (
+        "Someone asked you “what does ε = 1 mean for our people?”",
+        "eta_epsilon",
+        "Start with how an (ε, δ) guarantee caps the best attacker's accuracy.",
     ),
-    "wrap": ("app_pages/wrap_statistic.py", "Wrap your own statistic", "wrap_statistic", "🎁"),
-    "looseness": (
-        "app_pages/bounds_looseness.py",
-        "How loose are the bounds?",
-        "bounds_looseness",
-        "🔍",
+    (
+        "You teach a class about privacy",
+        "audit",
+        "Let the class play thousands of membership games and see what they prove; "
+        "switch on presenter mode in the sidebar for the projector.",
     ),
-    "audit": ("app_pages/audit.py", "Audit a mechanism", "audit", "🕵️"),
-    "mace": ("app_pages/mace.py", "Estimate leakage from samples (MACE)", "mace", "📊"),
-}
+    (
+        "You have a statistic or a model and a privacy budget",
+        "wrap",
+        "Release your own statistic with MIP noise and with DP noise, side by side.",
+    ),
+    (
+        "You read the paper",
+        "noise_vs_eta",
+        "Every figure and claim of the paper, recomputed, with what does and does not hold.",
+    ),
+)
+
+
+def _legacy_eta_link() -> None:
+    """Links made when the home page asked for η (``?eta=0.1``) still open the same view."""
+    raw = st.query_params.get("eta")
+    if raw is None or "eps" in st.query_params:
+        return
+    del st.query_params["eta"]
+    try:
+        eta = float(raw)
+        eps = float(epsilon_from_eta(eta)) if 0.0 <= eta < 0.5 else None
+    except ValueError:
+        eps = None
+    if eps is None or not eps <= 10.0:
+        appkit.warn(
+            f"The link set η = {appkit.quote(raw)}; this page now asks for ε, and that η has "
+            "no ε between 0 and 10. Showing the default, ε = 1."
+        )
+        return
+    st.query_params["eps"] = f"{round(eps / 0.05) * 0.05:.2f}"
+    st.info(
+        f"This link gave η = {appkit.fmt_num(eta, 3)}; the home page now asks for ε. "
+        f"ε = {appkit.fmt_num(eps, 3)} gives that η (shown rounded to the slider's step).",
+        icon="ℹ️",
+    )
 
 
 def home() -> None:
-    st.title("MIP Explorer")
-    appkit.messages()
+    current = appkit.page("home")
+    _legacy_eta_link()
     st.markdown(
         "**Membership inference privacy (MIP)** asks one concrete question about a released "
         "model or statistic: *can an attacker tell whether your record was used?* "
-        "The data owner trains on a random half of the dataset; the attacker sees the release and "
-        "one record, and guesses “in” or “out”. Guessing blindly is right 50 % of the time. "
-        "A release is **η-MIP** when *no* attacker, however clever, is right more than "
+        "The data owner trains on a random half of the dataset; the attacker sees the release "
+        "and one record, and guesses “in” or “out”. Guessing blindly is right 50 % of the "
+        "time. A release is **η-MIP** when *no* attacker, however clever, is right more than "
         "**50 % + η** of the time. Differential privacy with parameter ε implies MIP with "
         "η = tanh(ε/2)/2; when a statistic's spread is far smaller than its worst-case "
-        "sensitivity, MIP can be certified with far less noise than DP (the pages show when, "
+        "sensitivity, MIP can be certified with less noise than DP (the pages show when, "
         "and when not)."
     )
-    eta = appkit.url_slider(
-        "η (the attacker's edge over guessing)",
-        "eta",
+    eps = appkit.url_slider(
+        "ε, the privacy parameter of a differentially private release",
+        "eps",
         min_value=0.0,
-        max_value=0.5,
-        default=0.1,
-        step=0.005,
-        format="%.3f",
+        max_value=10.0,
+        default=1.0,
+        step=0.05,
+        format="%.2f",
+        help="Smaller ε means stronger privacy; ε = 0 means the release ignores every record.",
     )
-    acc = attacker_accuracy(eta)
-    names = ["Blind guess", f"Best possible attacker under {eta:.3f}-MIP", "Perfect attacker"]
-    values = [0.5, acc, 1.0]
-    fig = go.Figure(
-        data=[
-            dict(
-                type="bar",
-                x=[v * 100 for v in values],
-                y=names,
-                orientation="h",
-                marker=dict(color=["#9aa5b1", "#d9534f", "#e0e0e0"]),
-                text=[f"{v:.1%}" for v in values],
-                textposition="auto",
-                hovertemplate="%{y}: %{x:.2f} %<extra></extra>",
-            )
-        ],
-        layout=dict(
-            title=dict(text="How often can an attacker be right about membership?"),
-            xaxis=dict(title=dict(text="accuracy (%)"), range=[0, 100]),
-            yaxis=dict(autorange="reversed"),
-            height=280,
-            margin=dict(l=10, r=10, t=50, b=40),
-            shapes=[
-                dict(
-                    type="line",
-                    x0=50,
-                    x1=50,
-                    y0=0,
-                    y1=1,
-                    yref="paper",
-                    line=dict(dash="dot", color="#555"),
-                )
-            ],
-        ),
-    )
-    data = pd.DataFrame({"who": names, "accuracy": values})
-    appkit.chart_with_csv(fig, data, "attacker_accuracy", key="home_chart")
-    if eta < 0.5:
-        eps = epsilon_from_eta(eta)
-        st.markdown(
-            f"With η = {eta:.3f}, no attacker is right more than **{acc:.1%}** of the time "
-            f"(guessing gets 50 %). Pure ε-DP gives this guarantee from ε ≤ **{eps:.3g}** on."
+    eta = float(eta_from_epsilon(eps))
+    acc = float(attacker_accuracy(eta))
+    fig, data = appkit.cached(accuracy_bars, acc, f"ε = {appkit.fmt_num(eps, 3)}")
+    appkit.chart(fig, data, "attacker_accuracy", key="home_chart")
+    if eps == 0:
+        appkit.takeaway(
+            "With ε = 0 the release ignores every record: no attacker beats a coin flip."
         )
     else:
-        st.markdown("With η = 0.5 the guarantee is empty: an attacker may be right every time.")
+        appkit.takeaway(
+            f"With ε = {appkit.fmt_num(eps, 3)}, no attacker can tell members from non-members "
+            f"more than {appkit.fmt_pct(acc)} of the time (η = {appkit.fmt_num(eta)}); "
+            "guessing gets 50 %."
+        )
 
-    st.subheader("Pages")
-    for path, title, _url, icon in PAGES.values():
-        st.page_link(path, label=title, icon=icon)
+    st.subheader("Where to start")
+    for who, key, why in AUDIENCES:
+        spec = registry.by_key(key)
+        st.page_link(spec.script or "", label=f"{who}: {spec.title}", icon=spec.icon)
+        st.caption(why)
+    with st.expander("Every page, by question"):
+        for section, pages in registry.sections().items():
+            st.markdown(f"**{section}**")
+            for spec in pages:
+                if spec.script is not None:
+                    st.page_link(spec.script, label=spec.title, icon=spec.icon)
+    appkit.finish(current)
 
 
 def main() -> None:
     st.set_page_config(page_title="MIP Explorer", page_icon="🔐", layout="wide")
-    pages = [st.Page(home, title="Home", icon="🏠", default=True)]
-    pages += [
-        st.Page(path, title=title, url_path=url, icon=icon)
-        for path, title, url, icon in PAGES.values()
-    ]
-    st.navigation(pages).run()
+    nav: dict[str, list] = {}
+    for section, specs in registry.sections().items():
+        nav[section] = [
+            st.Page(home, title="Home", icon=spec.icon, default=True)
+            if spec.script is None
+            else st.Page(spec.script, title=spec.title, url_path=spec.url_path, icon=spec.icon)
+            for spec in specs
+        ]
+    page = st.navigation(nav)
+    appkit.presenter_toggle()
+    page.run()
 
 
 main()

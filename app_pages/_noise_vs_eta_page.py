@@ -428,8 +428,7 @@ def _reading(
 # ================================================================== the page
 def render() -> None:
     """The whole page, top to bottom (``app_pages/noise_vs_eta.py`` calls this on every rerun)."""
-    st.title("Noise vs η (Figure 1)")
-    appkit.messages()
+    page = appkit.page("noise_vs_eta")
     st.markdown(
         "How much noise must be added to a release to promise that no attacker beats blind "
         "guessing about membership by more than **η**? Certifying η-MIP **directly** "
@@ -532,6 +531,7 @@ def render() -> None:
             "it exceeds 1 (MIP cheaper) exactly between the two crossovers of the table, "
             "which are found by root-finding in log ε."
         )
+    appkit.finish(page)
 
 
 def _controls() -> tuple[list[int], int, float, float, float, bool, bool, bool]:

@@ -67,8 +67,7 @@ def _big(x: int) -> str:
 
 def render() -> None:
     """Draw the whole page (runs on every rerun)."""
-    st.title("Proposition 11: tiny spread, huge sensitivity")
-    appkit.messages()
+    page = appkit.page("proposition11")
     st.markdown(
         "Differential privacy adds noise proportional to the **sensitivity Δ** (the largest "
         "change of the output when one record is swapped); MIP only needs noise proportional to "
@@ -397,3 +396,4 @@ def render() -> None:
             "arithmetic is interval arithmetic with outward rounding, so the true value provably "
             "lies in the reported interval."
         )
+    appkit.finish(page)

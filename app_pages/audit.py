@@ -96,8 +96,7 @@ def _vec(values) -> str:
     return "(" + ", ".join(fmt_num(v) for v in np.ravel(values)) + ")"
 
 
-st.title("Audit a mechanism (the membership game)")
-appkit.messages()
+page = appkit.page("audit")
 st.markdown(
     "Play the membership game of Definition 1 (`000`) / Game 1 (`001`, Appendix B) **N** times: each "
     "trial draws a random half of the dataset, releases the mechanism's noisy output and asks the "
@@ -369,3 +368,4 @@ if trap:
                 f"evaluating on the other half gives {fmt_num(t.eps_heldout)}, which keeps its "
                 "stated confidence, at the price of fewer trials."
             )
+appkit.finish(page)

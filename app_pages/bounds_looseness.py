@@ -57,8 +57,7 @@ def _even(v) -> None:
         raise ValueError("n must be even")
 
 
-st.title("How loose are the bounds?")
-appkit.messages()
+page = appkit.page("looseness")
 st.markdown(
     "The theorems give **upper bounds** on η, the best attacker's edge over guessing. For the "
     "Proposition 11 mechanism (𝒜(D) = 1/Σx) with Laplace noise and small n, the *exact* η can be "
@@ -232,3 +231,4 @@ with appkit.guard("The Theorem 5 counterexamples"):
         f"has η = q/2 = {fmt_num(q / 2)} for every n and no finite ε, but it is (0, q)-DP: it only "
         "separates MIP from *pure* DP."
     )
+appkit.finish(page)

@@ -239,8 +239,7 @@ def _chart(payload: dict, cfg: cv.ExperimentConfig, zoom, log_y: bool, shown: tu
 
 
 # ================================================================== page
-st.title("Synthetic covariance (Figure 2)")
-appkit.messages()
+page = appkit.page("covariance")
 st.markdown(
     "Section 5.2 of the paper learns a covariance matrix Σ from n samples by gradient descent "
     "and makes the result private in two ways: **MIP** adds noise scaled to how much the "
@@ -677,3 +676,4 @@ with st.expander("The maths"):
         "μ-GDP mechanism at prior 1/2 has edge Φ(μ/2) − 1/2, so it needs less noise "
         "than going through (ε, δ)."
     )
+appkit.finish(page)

@@ -45,8 +45,7 @@ def _delta_text(delta: float) -> str:
     return fmt_num(delta, 3)
 
 
-st.title("η and ε (Theorems 4 and 8)")
-appkit.messages()
+page = appkit.page("eta_epsilon")
 st.markdown(
     "A differentially private release with parameters **(ε, δ)** is also membership-inference "
     "private: this page shows *how* private, i.e. the largest edge **η** over blind guessing "
@@ -307,3 +306,4 @@ with st.expander("The maths"):
         "2η = tanh(1/2) ≈ 0.462, the value quoted in `004_fccc9ab652da6648.txt` "
         "(Theorem 1 there, prior 1/2)."
     )
+appkit.finish(page)

@@ -52,8 +52,7 @@ def drift(shape: str, sep: float, seed: int, est: str, bins: int, bw: float, p: 
     return ns, out
 
 
-st.title("Estimate leakage from samples (MACE)")
-appkit.messages()
+page = appkit.page("mace")
 st.markdown(
     "An attacker sees one number z per record (a loss, a score). Members and non-members have "
     "different laws P and Q of z. MACE (`004`, Liu et al. 2021) estimates, **from samples only**, "
@@ -322,3 +321,4 @@ with st.expander("The maths"):
         "Lemmas 6–7 (KDE, with the quantile z_{1−δ/4}), δ = 0.05; see `mipcore.mace` for the "
         "departures from the printed paper."
     )
+appkit.finish(page)

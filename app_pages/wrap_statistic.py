@@ -164,8 +164,7 @@ def _prop11_link() -> None:
 
 
 # ---------------------------------------------------------------- page
-st.title("Wrap your own statistic")
-appkit.messages()
+page = appkit.page("wrap")
 st.markdown(
     "**Algorithm 1** of the paper turns any statistic into an **η-MIP** release: compute it on a "
     "random half of the data (θ), measure how much it varies over further random halves (σ), "
@@ -597,3 +596,4 @@ with st.expander("The maths"):
         "Least squares has no bounded sensitivity without assumptions on the design, so no DP "
         "release is offered for it."
     )
+appkit.finish(page)

@@ -1,11 +1,20 @@
-"""Streamlit-side helpers shared by the pages of MIP Explorer.
+"""Streamlit glue shared by the pages of MIP Explorer.
 
-``mipcore`` never imports Streamlit; everything that touches the UI lives here or
-in ``app_pages/``. Pages stay thin: widgets -> one mipcore call -> figure/table/text.
+``mipcore`` never imports Streamlit; everything that touches the UI lives here or in
+``app_pages/``. One page shape (:func:`page` … :func:`finish`), one caching mechanism
+(:func:`cached`, bounded by memory), one chart configuration (:func:`chart`), URL-bound
+widgets (``url_*``), safe display of user-derived text (:func:`plain`), and the page
+registry (:mod:`appkit.registry`).
 """
 
-from .charts import cached_figure, chart_with_csv, fmt_num
+from mipcore.plots.formatting import fmt_num, fmt_pct
+
+from .cache import cached
+from .charts import cached_figure, chart_with_csv
 from .errors import guard
+from .figures import ReadOnlyFigure, freeze
+from .page import Page, chart, explain, finish, page, presenter, presenter_toggle, takeaway
+from .safe import plain, quote
 from .state import (
     messages,
     url_multiselect,
@@ -18,11 +27,25 @@ from .state import (
 )
 
 __all__ = [
+    "Page",
+    "ReadOnlyFigure",
+    "cached",
     "cached_figure",
+    "chart",
     "chart_with_csv",
+    "explain",
+    "finish",
     "fmt_num",
+    "fmt_pct",
+    "freeze",
     "guard",
     "messages",
+    "page",
+    "plain",
+    "presenter",
+    "presenter_toggle",
+    "quote",
+    "takeaway",
     "url_multiselect",
     "url_number",
     "url_range_slider",

@@ -1,4 +1,4 @@
-"""Every chart is shown with hover values and a CSV download of exactly its data."""
+"""Older chart helpers, kept while pages move to :func:`appkit.chart` and :func:`appkit.cached`."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from mipcore.plots import ReadOnlyFigure
-from mipcore.plots.formatting import fmt_num
 
-__all__ = ["cached_figure", "chart_with_csv", "csv_bytes", "fmt_num"]
+__all__ = ["cached_figure", "chart_with_csv", "csv_bytes"]
 
 _FIGURE_CACHES: dict = {}
 

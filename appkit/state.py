@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from enum import Enum
 from typing import Any
 
 import streamlit as st
+
+from .safe import plain
 
 __all__ = [
     "messages",
@@ -75,33 +78,55 @@ def _encode(value: Any) -> str:
     return _fmt_value(value)
 
 
+def _shown(value: Any) -> str:
+    """A default or current value of the app's own as it appears in a sentence."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_fmt_value(v) for v in value) or "none"
+    return _fmt_value(value)
+
+
 def _init_from_url(
     key: str,
     default: Any,
-    parse: Callable[[str], Any],
+    parse: Callable[[Any], Any],
     describe: str,
     accepts: Callable[[Any], bool],
+    *,
+    label: str = "",
+    owner: str | None = None,
 ) -> None:
-    """Seed st.session_state[key] from the URL on the first run; warn on bad values.
+    """Seed st.session_state[key] from the URL on the first run; refuse bad values aloud.
 
     Pages share ``st.session_state`` and some share key names (``n``, ``M``, ``eta``): a
-    value another page left under this key is dropped, so every page starts from its
-    own URL or default (a link to a page shows exactly what it says). A value this page
-    set is kept only if ``accepts(value)`` (right type and range for this widget;
-    deliberately looser than ``parse``: an emptied multiselect is a valid state).
+    value another page left under this key is dropped, so every page starts from its own
+    URL or default (a link to a page shows exactly what it says). ``owner`` names a widget
+    that every page draws (the presenter toggle), which is never dropped.
+
+    A value this page holds is kept only if ``accepts(value)`` (right type and range). A
+    value it refuses -- from a link, or from a modified client that sent a value outside
+    the widget's range -- is never silently replaced: a warning sentence names the value,
+    what is allowed and what is used instead. Everything user-derived in the sentence is
+    shown as plain text (:func:`appkit.safe.plain`), never as Markdown.
     """
     owners = st.session_state.setdefault(_OWNER_KEY, {})
-    page = _page_id()
+    page = owner or _page_id()
     if key in st.session_state and owners.get(key, page) != page:
         del st.session_state[key]  # left by another page: this page starts from its URL/default
     owners[key] = page
+    what = f"“{label or key}”"
     if key in st.session_state:
+        held = st.session_state[key]
         try:
-            if accepts(st.session_state[key]):
-                return
+            ok = accepts(held)
         except (ValueError, TypeError, OverflowError):
-            pass
+            ok = False
+        if ok:
+            return
         del st.session_state[key]
+        warn(
+            f"The value {plain(_shown(held))} received for {what} is not allowed ({describe}) "
+            f"and was refused; using the default, {_shown(default)}."
+        )
     value = default
     raw_list = st.query_params.get_all(key)
     if raw_list:
@@ -112,11 +137,34 @@ def _init_from_url(
             reason = str(exc) or "not understood"
             shown = raw if isinstance(raw, str) else ",".join(raw)
             warn(
-                f"The link set `{key}={shown}`, which is not valid here ({reason}; "
-                f"allowed: {describe}). Using the default, {_fmt_value(default) if not isinstance(default, (list, tuple)) else ', '.join(map(str, default))}."
+                f"The link set {key}={plain(shown, max_chars=80)}, which is not valid "
+                f"for {what} ({plain(reason, max_chars=120)}; allowed: {describe}). "
+                f"Using the default, {_shown(default)}."
             )
             value = default
     st.session_state[key] = value
+
+
+def _option_parser(options: list[Any]) -> Callable[[str], Any]:
+    """Match URL text against the options: by their text, and for enums by the enum itself
+    (so an enum's legacy spellings, handled by its ``_missing_``, still work)."""
+    by_text = {_fmt_value(o): o for o in options}
+    enum_type = type(options[0]) if options and isinstance(options[0], Enum) else None
+
+    def parse(text: str) -> Any:
+        if text in by_text:
+            return by_text[text]
+        if enum_type is not None:
+            try:
+                member = enum_type(text)
+            except ValueError:
+                pass
+            else:
+                if member in options:
+                    return member
+        raise ValueError(f"“{text}” is not one of the choices")
+
+    return parse
 
 
 def _write_url(key: str, value: Any, default: Any) -> None:
@@ -186,7 +234,9 @@ def url_slider(
             _is_number(v) and (not integer or float(v).is_integer()) and min_value <= v <= max_value
         )
 
-    _init_from_url(key, default, parse, f"a number from {min_value} to {max_value}", accepts)
+    _init_from_url(
+        key, default, parse, f"a number from {min_value} to {max_value}", accepts, label=label
+    )
     box = container if container is not None else st
     value = box.slider(
         label,
@@ -238,7 +288,12 @@ def url_range_slider(
         )
 
     _init_from_url(
-        key, tuple(default), parse, f"two numbers lo,hi from {min_value} to {max_value}", accepts
+        key,
+        tuple(default),
+        parse,
+        f"two numbers lo,hi from {min_value} to {max_value}",
+        accepts,
+        label=label,
     )
     box = container if container is not None else st
     value = box.slider(
@@ -268,10 +323,17 @@ def url_number(
     container=None,
     validate: Callable[[Any], None] | None = None,
 ):
-    """A ``st.number_input`` bound to the URL parameter ``key``."""
+    """A ``st.number_input`` bound to the URL parameter ``key``; typed values are checked.
+
+    The browser does not clamp what is typed: a value outside ``[min_value, max_value]`` (or
+    an empty box) stays visible in the box, a sentence under it says it was refused and what
+    is allowed, and the function returns the last accepted value (the default at first), so
+    the results never silently use something other than what the page says.
+    """
     integer = all(
         isinstance(v, int) and not isinstance(v, bool) for v in (min_value, max_value, default)
     )
+    last_key = f"_appkit_last_ok_{key}"
 
     def parse(raw):
         x = _parse_number(raw, integer=integer, lo=min_value, hi=max_value)
@@ -279,22 +341,39 @@ def url_number(
             validate(x)
         return x
 
-    def accepts(v):
+    def in_range(v):
         return (
             _is_number(v) and (not integer or float(v).is_integer()) and min_value <= v <= max_value
         )
 
-    _init_from_url(key, default, parse, f"a number from {min_value} to {max_value}", accepts)
+    def accepts(v):  # what the box may hold: a number (range checked below) or empty
+        return v is None or _is_number(v)
+
+    describe = f"a number from {min_value} to {max_value}"
+    _init_from_url(key, default, parse, describe, accepts, label=label)
     box = container if container is not None else st
-    value = box.number_input(
-        label,
-        min_value=min_value,
-        max_value=max_value,
-        step=step,
-        format=format,
-        help=help,
-        key=key,
-    )
+    typed = box.number_input(label, value=None, step=step, format=format, help=help, key=key)
+    fallback = st.session_state.get(last_key, default)
+    problem = None
+    if typed is None:
+        problem = "The box is empty"
+    elif not in_range(typed):
+        problem = f"{plain(_shown(typed))} is outside the allowed range"
+    elif validate is not None:
+        try:
+            validate(typed)
+        except ValueError as exc:
+            problem = f"{plain(_shown(typed))} is not allowed ({plain(str(exc))})"
+    if problem is not None:
+        box.error(
+            f"{problem}: “{label}” takes {describe}. "
+            f"The results below still use {_shown(fallback)}.",
+            icon="🚫",
+        )
+        _write_url(key, fallback, default)
+        return fallback
+    value = int(typed) if integer else float(typed)
+    st.session_state[last_key] = value
     _write_url(key, value, default)
     return value
 
@@ -317,16 +396,17 @@ def url_select(
     """
     options = list(options)
     by_text = {_fmt_value(o): o for o in options}
+    match = _option_parser(options)
 
     def parse(raw):
-        if not isinstance(raw, str) or raw not in by_text:
-            raise ValueError("not one of the choices")
-        return by_text[raw]
+        if not isinstance(raw, str):
+            raise ValueError("given more than once")
+        return match(raw)
 
     def accepts(v):
         return any(v == o and type(v) is type(o) for o in options)
 
-    _init_from_url(key, default, parse, "one of " + ", ".join(by_text), accepts)
+    _init_from_url(key, default, parse, "one of " + ", ".join(by_text), accepts, label=label)
     box = container if container is not None else st
     if widget == "radio":
         value = box.radio(
@@ -358,20 +438,24 @@ def url_multiselect(
     user emptying the widget -- falls back to the default.
     """
     options = list(options)
-    by_text = {_fmt_value(o): o for o in options}
+    match = _option_parser(options)
 
     def parse(raw):
         items = raw.split(",") if isinstance(raw, str) else list(raw)
         items = [i.strip() for i in items if i.strip()]
-        bad = [i for i in items if i not in by_text]
+        picked, bad = [], []
+        for i in items:
+            try:
+                picked.append(match(i))
+            except ValueError:
+                bad.append(i)
         if bad:
             raise ValueError(f"{', '.join(bad)} not among the choices")
         if len(items) < min_selected:
             raise ValueError(f"needs at least {min_selected}")
         if max_selected is not None and len(items) > max_selected:
             raise ValueError(f"at most {max_selected}")
-        seen = list(dict.fromkeys(by_text[i] for i in items))
-        return seen
+        return list(dict.fromkeys(picked))
 
     def accepts(v):
         return (
@@ -381,7 +465,9 @@ def url_multiselect(
             and (max_selected is None or len(v) <= max_selected)
         )
 
-    _init_from_url(key, list(default), parse, "a comma-separated subset of the choices", accepts)
+    _init_from_url(
+        key, list(default), parse, "a comma-separated subset of the choices", accepts, label=label
+    )
     box = container if container is not None else st
     value = box.multiselect(
         label, options, format_func=format_func, help=help, key=key, max_selections=max_selected
@@ -391,9 +477,16 @@ def url_multiselect(
 
 
 def url_toggle(
-    label: str, key: str, *, default: bool = False, help: str | None = None, container=None
+    label: str,
+    key: str,
+    *,
+    default: bool = False,
+    help: str | None = None,
+    container=None,
+    owner: str | None = None,
 ):
-    """A ``st.toggle`` bound to ``key`` (``1``/``0`` in the URL)."""
+    """A ``st.toggle`` bound to ``key`` (``1``/``0`` in the URL); ``owner`` as in
+    :func:`_init_from_url` (for a toggle every page draws)."""
 
     def parse(raw):
         text = raw.strip().lower() if isinstance(raw, str) else ""
@@ -403,7 +496,9 @@ def url_toggle(
             return False
         raise ValueError("not 1 or 0")
 
-    _init_from_url(key, default, parse, "1 or 0", lambda v: isinstance(v, bool))
+    _init_from_url(
+        key, default, parse, "1 or 0", lambda v: isinstance(v, bool), label=label, owner=owner
+    )
     box = container if container is not None else st
     value = box.toggle(label, help=help, key=key)
     _write_url(key, bool(value), default)

@@ -2,20 +2,29 @@
 
 * Puts the repository root on ``sys.path`` so ``import mipcore`` / ``import appkit``
   work from a plain checkout (no ``pip install -e .`` needed).
-* Reads the app's page list from ``app.py``'s ``PAGES`` literal (without running the
-  app, whose import calls ``main()``), so a page added there is tested automatically.
+* Reads the app's page list from :mod:`appkit.registry`, so a page added there is tested
+  automatically.
 * ``apptest``: a factory for ``AppTest`` runs of ``app.py`` on any page.
 * Any test with an ``app_page`` argument is run once per page (home + every page in PAGES).
+* Hypothesis: the ``"ci"`` profile (derandomized: the same examples on every run, no
+  deadline, failing examples printed as reproducible blobs) when ``CI=true``, else ``"dev"``
+  (random examples, no deadline: this machine's load makes timings meaningless). Tests set
+  ``max_examples`` but never their own seed or ``derandomize``.
 """
 
 from __future__ import annotations
 
-import ast
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app.py"
@@ -28,7 +37,7 @@ if str(ROOT) not in sys.path:
 class AppPage:
     """One page of the app: ``script`` is None for the home page (a function page)."""
 
-    name: str  # "home" or the PAGES key
+    name: str  # the registry key ("home", "eta_epsilon", ...)
     script: str | None  # path relative to app.py, e.g. "app_pages/eta_epsilon.py"
     title: str
     url_path: str  # "" for home
@@ -37,39 +46,17 @@ class AppPage:
         return self.name
 
 
-def read_pages(app_file: Path = APP) -> dict[str, tuple[str, str, str, str]]:
-    """The ``PAGES`` dict of app.py, read from its source (app.py runs main() on import)."""
-    tree = ast.parse(app_file.read_text(encoding="utf-8"), filename=str(app_file))
-    for node in tree.body:
-        targets = (
-            node.targets
-            if isinstance(node, ast.Assign)
-            else [node.target]
-            if isinstance(node, ast.AnnAssign)
-            else []
-        )
-        if any(isinstance(t, ast.Name) and t.id == "PAGES" for t in targets):
-            return ast.literal_eval(node.value)
-    raise LookupError(f"no top-level PAGES = {{...}} literal in {app_file}")
-
-
 def app_pages() -> list[AppPage]:
-    pages = [AppPage("home", None, "Home", "")]
-    for name, (script, title, url_path, _icon) in read_pages().items():
-        pages.append(AppPage(name, script, title, url_path))
-    return pages
+    """Every page of the app, from the importable registry (a new page is tested automatically)."""
+    from appkit.registry import PAGES
+
+    return [AppPage(p.key, p.script, p.title, p.url_path) for p in PAGES]
 
 
 def pytest_generate_tests(metafunc):
     if "app_page" in metafunc.fixturenames:
         pages = app_pages()
         metafunc.parametrize("app_page", pages, ids=[p.name for p in pages])
-
-
-@pytest.fixture(scope="session")
-def declared_pages() -> dict[str, tuple[str, str, str, str]]:
-    """app.py's PAGES: {name: (script, title, url_path, icon)}."""
-    return read_pages()
 
 
 @pytest.fixture

@@ -109,3 +109,9 @@ def chart_nans(spec: str) -> int:
 
     walk(json.loads(spec))
     return count
+
+
+def unescaped(markdown: str) -> str:
+    """Markdown source as it reads on screen: backslash escapes removed (user-derived text in
+    the app's messages is escaped so it can never act as Markdown)."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace("\u200b", "")

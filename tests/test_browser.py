@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pytest
 
+from appkit.registry import by_key
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -272,41 +274,54 @@ def test_every_page_renders_its_charts(page, server, app_page):
 
 
 def test_url_parameter_sets_the_home_slider(page, server):
-    open_app(page, server, "/?eta=0.3")
+    open_app(page, server, "/?eps=2.5")
     assert_no_exception(page)
     main = page.locator('[data-testid="stMain"]')
-    assert "With η = 0.300" in main.inner_text()
+    assert "With ε = 2.5," in main.inner_text()
     thumb = page.locator('[data-testid="stSliderThumbValue"]').first
-    assert thumb.inner_text().strip() == "0.300"
+    assert thumb.inner_text().strip() == "2.50"
     assert page.locator('[data-testid="stAlertContentWarning"]').count() == 0
-    assert "eta=0.3" in page.url
+    assert "eps=2.5" in page.url
 
 
 def test_invalid_url_parameter_shows_a_warning(page, server):
-    open_app(page, server, "/?eta=zzz")
+    open_app(page, server, "/?eps=zzz")
     assert_no_exception(page)
     warnings = page.locator('[data-testid="stAlertContentWarning"]')
     assert warnings.count() == 1, page.inner_text("[data-testid=stMain]")[:1500]
     text = warnings.first.inner_text()
-    assert "eta=zzz" in text and "Using the default, 0.1" in text, text
-    assert "With η = 0.100" in page.locator('[data-testid="stMain"]').inner_text()
-    assert "eta=" not in page.url  # the bad value is dropped from the address bar
+    assert "eps=zzz" in text and "Using the default, 1" in text, text
+    assert "With ε = 1," in page.locator('[data-testid="stMain"]').inner_text()
+    assert "eps=" not in page.url  # the bad value is dropped from the address bar
+
+
+def test_a_crafted_link_shows_as_text_not_as_a_link(page, server):
+    """A share link cannot put a working link or an image into the app's own messages."""
+    crafted = "x%60%20%5BOfficial%20privacy%20notice%3A%20click%5D(https%3A%2F%2Fexample.com)%20%60"
+    open_app(page, server, f"/eta_epsilon?eps={crafted}")
+    assert_no_exception(page)
+    warning = page.locator('[data-testid="stAlertContentWarning"]').first
+    assert "Official privacy notice" in warning.inner_text()
+    assert warning.locator("a").count() == 0 and warning.locator("img").count() == 0
+    open_app(page, server, "/eta_epsilon?eps=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
+    warning = page.locator('[data-testid="stAlertContentWarning"]').first
+    assert "<img" in warning.inner_text() and warning.locator("img").count() == 0
 
 
 def test_moving_the_slider_updates_text_and_url(page, server):
     open_app(page, server, "/")
     wait_for_charts(page)
     page.get_by_role("slider").first.focus()
-    page.keyboard.press("ArrowRight")  # one step: 0.100 -> 0.105
+    page.keyboard.press("ArrowRight")  # one step: 1.00 -> 1.05
     page.wait_for_function(
         """() => document.querySelector('[data-testid="stMain"]').innerText
-                   .includes('With η = 0.105')""",
+                   .includes('With ε = 1.05,')""",
         timeout=RUN_TIMEOUT,
     )
     wait_for_run(page)
     assert_no_exception(page)
     page.wait_for_function(
-        "() => new URLSearchParams(location.search).get('eta') === '0.105'", timeout=10_000
+        "() => new URLSearchParams(location.search).get('eps') === '1.05'", timeout=10_000
     )
 
 
@@ -342,12 +357,10 @@ def test_deep_link_on_a_fresh_server_goes_through_app_navigation(browser, chromi
                 if t.strip()
             ]
             assert links and "Home" in links[0], links
-            assert any("Estimate leakage from samples" in t for t in links), links
+            assert any(by_key("mace").title in t for t in links), links
             assert not any("cache" in t or t == "app" for t in links), links
             assert (
-                pg.locator('[data-testid="stMain"] h1')
-                .first.inner_text()
-                .startswith("Estimate leakage from samples")
+                pg.locator('[data-testid="stMain"] h1').first.inner_text() == by_key("mace").title
             )
             assert pg.locator('[data-testid="stAppViewContainer"]').count() == 1
             main_width = pg.evaluate(

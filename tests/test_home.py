@@ -6,6 +6,9 @@ import json
 
 import pytest
 
+from appkit import registry
+from mipcore.bounds import epsilon_from_eta, eta_from_epsilon
+
 
 def home_text(at) -> str:
     return "\n".join(m.value for m in at.markdown)
@@ -18,69 +21,75 @@ def bars(at) -> list[float]:
     return spec["data"][0]["x"]
 
 
-def test_home_loads_with_chart_and_download(apptest):
+def test_home_loads_with_chart_and_data(apptest):
     at = apptest()
     assert not at.exception, [e.value for e in at.exception]
     assert [t.value for t in at.title] == ["MIP Explorer"]
     charts = at.get("plotly_chart")
     assert len(charts) == 1 and charts[0].key == "home_chart"
-    assert bars(at) == pytest.approx([50.0, 60.0, 100.0])
-    (button,) = at.get("download_button")
-    assert "attacker_accuracy.csv" in button.label
+    acc = 100 * (0.5 + float(eta_from_epsilon(1.0)))
+    assert bars(at) == pytest.approx([50.0, acc, 100.0])
+    labels = [b.label for b in at.get("download_button")]
+    assert any("attacker_accuracy.csv" in label for label in labels), labels
     assert not at.warning and not at.error
-    assert "With η = 0.100" in home_text(at)
+    assert "With ε = 1, no attacker" in home_text(at) and "73.1 %" in home_text(at)
     assert at.query_params == {}
 
 
 def test_slider_changes_text_chart_and_url(apptest):
     at = apptest()
-    at.slider(key="eta").set_value(0.3).run()
+    at.slider(key="eps").set_value(3.0).run()
     assert not at.exception
     text = home_text(at)
-    assert "With η = 0.300" in text and "**80.0%**" in text, text
-    assert "With η = 0.100" not in text
-    assert bars(at) == pytest.approx([50.0, 80.0, 100.0])
-    assert at.query_params == {"eta": "0.3"}
+    acc = 0.5 + float(eta_from_epsilon(3.0))
+    assert "With ε = 3," in text and f"{100 * acc:.1f} %" in text, text
+    assert bars(at) == pytest.approx([50.0, 100 * acc, 100.0])
+    assert at.query_params == {"eps": "3"}
 
 
-def test_eta_half_says_guarantee_is_empty(apptest):
+def test_eps_zero_is_blind_guessing(apptest):
     at = apptest()
-    at.slider(key="eta").set_value(0.5).run()
+    at.slider(key="eps").set_value(0.0).run()
     assert not at.exception
-    assert "the guarantee is empty" in home_text(at)
+    assert "no attacker beats a coin flip" in home_text(at)
+    assert bars(at) == pytest.approx([50.0, 50.0, 100.0])
 
 
-def test_eta_zero_is_blind_guessing(apptest):
-    at = apptest()
-    at.slider(key="eta").set_value(0.0).run()
-    assert not at.exception
-    text = home_text(at)
-    assert "With η = 0.000" in text and "**50.0%**" in text, text
+def test_url_sets_eps(apptest):
+    at = apptest(query={"eps": "2.5"})
+    assert not at.exception and not at.warning
+    assert at.slider(key="eps").value == pytest.approx(2.5)
+    assert "With ε = 2.5," in home_text(at)
 
 
-def test_url_sets_eta(apptest):
+def test_old_eta_links_open_the_matching_eps(apptest):
     at = apptest(query={"eta": "0.25"})
     assert not at.exception and not at.warning
-    assert at.slider(key="eta").value == pytest.approx(0.25)
-    assert "With η = 0.250" in home_text(at)
+    eps = float(epsilon_from_eta(0.25))
+    assert at.slider(key="eps").value == pytest.approx(round(eps / 0.05) * 0.05)
+    assert any("η = 0.25" in i.value for i in at.info)
 
 
-@pytest.mark.parametrize("raw", ["zzz", "0.9", "-1", "nan"])
+@pytest.mark.parametrize("raw", ["zzz", "11", "-1", "nan"])
 def test_invalid_url_warns_and_uses_default(apptest, raw):
-    at = apptest(query={"eta": raw})
+    at = apptest(query={"eps": raw})
     assert not at.exception
     (warning,) = at.warning
-    assert f"eta={raw}" in warning.value and "Using the default, 0.1" in warning.value, (
-        warning.value
-    )
-    assert "With η = 0.100" in home_text(at)
-    assert "eta" not in at.query_params
+    assert "eps" in warning.value and "Using the default, 1" in warning.value, warning.value
+    assert "With ε = 1," in home_text(at)
+    assert "eps" not in at.query_params
 
 
-def test_page_links_for_every_page(apptest, declared_pages):
+def test_a_crafted_link_cannot_put_markdown_into_the_warning(apptest):
+    raw = "x` [Official privacy notice: click](https://example.com) `"
+    at = apptest(query={"eps": raw})
+    (warning,) = at.warning
+    # every Markdown-active character arrives escaped: the link cannot render as a link
+    assert "](https" not in warning.value and r"\]\(https\:" in warning.value, warning.value
+
+
+def test_page_links_for_every_page(apptest):
     at = apptest()
-    pages = declared_pages
-    assert pages, "app.py declares no pages"
-    links = {link.proto.page: link.proto.label for link in at.get("page_link")}
-    expected = {url: title for _script, title, url, _icon in pages.values()}
-    assert links == expected
+    links = {link.proto.page for link in at.get("page_link")}
+    expected = {p.url_path for p in registry.PAGES if p.script is not None}
+    assert expected <= links, expected - links

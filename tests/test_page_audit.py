@@ -7,6 +7,8 @@ import pytest
 from pagetools import metric, snapshot, texts
 from streamlit.testing.v1 import AppTest
 
+from appkit.registry import by_key
+
 PAGE = "app_pages/audit.py"
 
 
@@ -29,7 +31,7 @@ def default_page() -> AppTest:
 
 def test_loads_with_chart_metrics_and_sentences(default_page):
     at = default_page
-    assert at.title[0].value.startswith("Audit a mechanism")
+    assert at.title[0].value == by_key("audit").title
     assert len(at.get("plotly_chart")) >= 1
     assert len(at.get("download_button")) >= 1
     for label in ("Accuracy", "CGR", "ε lower bound", "η lower bound", "certified η upper bound"):

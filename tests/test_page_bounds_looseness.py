@@ -9,6 +9,8 @@ import pytest
 from pagetools import snapshot, texts
 from streamlit.testing.v1 import AppTest
 
+from appkit.registry import by_key
+
 PAGE = "app_pages/bounds_looseness.py"
 
 
@@ -30,7 +32,7 @@ def default_page() -> AppTest:
 
 def test_loads_with_charts_and_downloads(default_page):
     at = default_page
-    assert at.title[0].value == "How loose are the bounds?"
+    assert at.title[0].value == by_key("looseness").title
     assert len(at.get("plotly_chart")) >= 2
     assert len(at.get("download_button")) == len(at.get("plotly_chart"))
     assert not at.warning and not at.error

@@ -17,6 +17,7 @@ import pagetools
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from appkit.registry import by_key
 from mipcore.lessons import figure2 as cv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +56,7 @@ def small_page() -> AppTest:
 
 def test_loads_with_chart_verdicts_and_maths(small_page):
     at = small_page
-    assert at.title[0].value == "Synthetic covariance (Figure 2)"
+    assert at.title[0].value == by_key("covariance").title
     assert len(at.get("plotly_chart")) >= 1
     assert len(at.get("download_button")) >= 2  # the chart's rows and every run
     assert not at.error and not at.warning
@@ -195,10 +196,10 @@ def test_run_button_runs_and_the_result_stays(monkeypatch):
     assert not calls and not at.get("plotly_chart")
     at.button(key="run").click().run()
     assert len(calls) == 1 and len(at.get("plotly_chart")) == 1
-    assert not at.button and not at.info  # the offer to run is gone with the result there
+    assert not page_buttons(at) and not at.info  # the offer to run is gone with the result
     at.toggle(key="logerr").set_value(False).run()  # a view change keeps the result ...
     at.run()
-    assert len(calls) == 1 and len(at.get("plotly_chart")) == 1 and not at.button
+    assert len(calls) == 1 and len(at.get("plotly_chart")) == 1 and not page_buttons(at)
 
 
 def test_cache_hit_does_not_recompute(monkeypatch):
@@ -254,20 +255,23 @@ def test_no_calibration_gives_a_sentence_not_an_empty_table():
     assert len(at.get("plotly_chart")) == 1
 
 
+def page_buttons(at):
+    """The page's own buttons (not the footer's "reset this page")."""
+    return [b for b in at.button if not (b.key or "").startswith("_reset_")]
+
+
 def test_quick_preset_runs_by_itself_even_when_estimated_slow():
     at = AppTest.from_file(str(ROOT / PAGE), default_timeout=120)
     at.session_state["_cov_speed"] = 100.0  # an estimate far above the auto-run limit
     at.run()
-    assert not at.exception and not at.button
+    assert not at.exception and not page_buttons(at)
     assert len(at.get("plotly_chart")) == 1 and len(verdict_rows(at)) == 16
     assert any("These are the **Quick** preset's settings" in c.value for c in at.caption)
     assert not dict(at.query_params)  # the default view has a bare URL
 
 
-def test_registered_in_the_app(declared_pages):
-    if "covariance" not in declared_pages:
-        pytest.skip("app_pages/covariance.py is not registered in app.py's PAGES yet")
-    script = declared_pages["covariance"][0]
+def test_registered_in_the_app():
+    script = by_key("covariance").script
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.run()  # the home page: AppTest needs one run before switching pages
     at.switch_page(script)
@@ -276,20 +280,19 @@ def test_registered_in_the_app(declared_pages):
         at.query_params[key] = value
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.title[0].value == "Synthetic covariance (Figure 2)"
+    assert at.title[0].value == by_key("covariance").title
     assert len(at.get("plotly_chart")) == 1 and len(verdict_rows(at)) == 16
     # another page's settings never leak into this experiment (keys unique to this page)
-    if "noise_vs_eta" in declared_pages:
-        at.switch_page(declared_pages["noise_vs_eta"][0])
-        at.query_params.clear()
-        at.run()
-        at.slider(key="eta").set_range(0.05, 0.3).run()
-        at.switch_page(script)
-        at.query_params.clear()
-        at.run()
-        assert not at.exception
-        assert at.slider(key="etas").value == pytest.approx((0.01, 0.45))
-        assert len(at.get("plotly_chart")) == 1
+    at.switch_page(by_key("noise_vs_eta").script)
+    at.query_params.clear()
+    at.run()
+    at.slider(key="eta").set_range(0.05, 0.3).run()
+    at.switch_page(script)
+    at.query_params.clear()
+    at.run()
+    assert not at.exception
+    assert at.slider(key="etas").value == pytest.approx((0.01, 0.45))
+    assert len(at.get("plotly_chart")) == 1
 
 
 # ------------------------------------------------------------------ the headless builders
@@ -329,5 +332,5 @@ def test_reading_numbers_are_never_nan():
         "∞",
         "0",
         "1230",
-        "2.50 × 10^-7",
+        "2.5 × 10⁻⁷",
     ]  # 3 significant digits

@@ -15,6 +15,8 @@ import pytest
 from pagetools import metric, snapshot, texts
 from streamlit.testing.v1 import AppTest
 
+from appkit.registry import by_key
+
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/eta_epsilon.py"
 
@@ -48,7 +50,7 @@ def default_page() -> AppTest:
 
 def test_page_loads_with_charts_downloads_and_maths(default_page):
     at = default_page
-    assert at.title[0].value.startswith("η and ε")
+    assert at.title[0].value == by_key("eta_epsilon").title
     assert len(at.get("plotly_chart")) == 2
     assert len(at.get("download_button")) == 2
     (exp,) = [e for e in at.expander if e.label == "The maths"]

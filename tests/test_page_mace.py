@@ -11,6 +11,8 @@ import pytest
 from pagetools import metric, snapshot
 from streamlit.testing.v1 import AppTest
 
+from appkit.registry import by_key
+from appkit.safe import plain
 from mipcore import mace
 from mipcore.lessons import mace_synthetic
 from mipcore.plots.formatting import fmt_num
@@ -33,7 +35,7 @@ def default_page() -> AppTest:
 
 def test_loads_with_charts_and_downloads(default_page):
     at = default_page
-    assert at.title[0].value.startswith("Estimate leakage from samples")
+    assert at.title[0].value == by_key("mace").title
     assert len(at.get("plotly_chart")) >= 3
     assert len(at.get("download_button")) >= 3
     assert not at.warning
@@ -87,7 +89,7 @@ def test_widget_interaction_changes_output(default_page):
 )
 def test_invalid_url_warns_and_uses_default(default_page, params, key):
     at = load(**params)
-    assert any(f"`{key}=" in w.value for w in at.warning)
+    assert any(f"{plain(key)}=" in w.value for w in at.warning)
     assert metric(at, "true advantage") == metric(default_page, "true advantage")
     assert snapshot(at)[1] == snapshot(default_page)[1]
 

@@ -22,6 +22,7 @@ import pytest
 from pagetools import metric, snapshot, texts
 from streamlit.testing.v1 import AppTest
 
+from appkit.registry import by_key
 from mipcore import prop11
 from mipcore.plots.prop11_figs import distribution_figure, growth_figure
 
@@ -35,17 +36,20 @@ def load(**params: str) -> AppTest:
 
 def num(x: float, digits: int = 4) -> str:
     """The number format the page promises: ``digits`` significant digits, plain between
-    1e-4 and 1e6, ``m × 10^e`` outside (appkit.fmt_num's documented rule)."""
+    1e-4 and 1e6, ``m × 10ᵉ`` outside with a superscript exponent, trailing zeros of the
+    mantissa dropped, and a minus sign (appkit.fmt_num's documented rule)."""
     x = float(x)
     if x == 0:
         return "0"
     e = math.floor(math.log10(abs(x)))
     if 1e-4 <= abs(x) < 1e6:
         if e >= digits:
-            return f"{round(x, digits - 1 - e):.0f}"
-        return f"{x:.{digits}g}"
+            return f"{round(x, digits - 1 - e):.0f}".replace("-", "−")
+        return f"{x:.{digits}g}".replace("-", "−")
     mant, exp = f"{x:.{digits - 1}e}".split("e")
-    return f"{mant} × 10^{int(exp)}"
+    mant = mant.rstrip("0").rstrip(".") if "." in mant else mant
+    sup = str(int(exp)).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+    return f"{mant} × 10{sup}".replace("-", "−")
 
 
 def assert_no_nan(at: AppTest) -> None:
@@ -75,7 +79,7 @@ def default_page() -> AppTest:
 
 def test_page_loads_with_charts_downloads_notes_and_maths(default_page):
     at = default_page
-    assert at.title[0].value.startswith("Proposition 11")
+    assert at.title[0].value == by_key("proposition11").title
     assert len(at.get("plotly_chart")) >= 2
     assert len(at.get("download_button")) == len(at.get("plotly_chart"))
     (exp,) = [e for e in at.expander if e.label == "The maths"]

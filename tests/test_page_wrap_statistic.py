@@ -19,6 +19,8 @@ from pagetools import metric, texts
 from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num
+from appkit.registry import by_key
+from appkit.safe import plain
 from mipcore.lessons import statistic_release as wrap
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,7 +118,7 @@ def default_page() -> AppTest:
 
 def test_default_page_shows_table_charts_downloads_and_maths(default_page):
     at = default_page
-    assert at.title[0].value == "Wrap your own statistic"
+    assert at.title[0].value == by_key("wrap").title
     charts = at.get("plotly_chart")
     assert len(charts) >= 1
     assert len(at.get("download_button")) == len(charts)
@@ -278,7 +280,7 @@ def test_url_sets_every_control():
 )
 def test_invalid_url_value_warns_and_falls_back(key, bad):
     at = load(**{key: bad})
-    (w,) = [w.value for w in at.warning if f"`{key}={bad}`" in w.value]
+    (w,) = [w.value for w in at.warning if f"{plain(key)}={plain(bad)}" in w.value]
     assert "Using the default" in w
     assert_matches(at, expected(generated(DEFAULTS), DEFAULTS))
 
@@ -430,7 +432,7 @@ def test_through_app_navigation():
     assert not at.exception
     at.switch_page(PAGE).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.title[0].value == "Wrap your own statistic"
+    assert at.title[0].value == by_key("wrap").title
     assert len(at.get("plotly_chart")) >= 1 and not at.error
     assert at.number_input(key="n").value in range(50, 200_001)
     links = [pl.proto.page for pl in at.get("page_link")]

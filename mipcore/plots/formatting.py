@@ -1,7 +1,8 @@
 """Numbers for sentences: how pages (and headless figure text) print a float.
 
 Pure Python so that both ``appkit`` (the Streamlit side) and ``mipcore.plots`` use the
-same rules: plain notation between 1e-4 and 1e6, ``m × 10^e`` outside, and never the
+same rules: plain notation between 1e-4 and 1e6, ``m × 10ᵉ`` with a superscript exponent
+outside (``5.679 × 10⁶``, ``1 × 10⁻³⁶``), a minus sign rather than a hyphen, and never the
 text ``nan``/``inf``.
 """
 
@@ -9,10 +10,17 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["fmt_num"]
+__all__ = ["fmt_num", "fmt_pct", "superscript"]
+
+_SUP = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
 
 
-def fmt_num(x: float, digits: int = 4) -> str:
+def superscript(n: int) -> str:
+    """An integer in superscript digits: ``superscript(-36) == "⁻³⁶"``."""
+    return str(int(n)).translate(_SUP)
+
+
+def fmt_num(x: float | None, digits: int = 4) -> str:
     """Human formatting of a number for page text: never prints 'nan'.
 
     Uses plain notation between 1e-4 and 1e6 and scientific notation outside.
@@ -31,6 +39,15 @@ def fmt_num(x: float, digits: int = 4) -> str:
         text = f"{x:.{digits}g}"
         if "e" in text:  # '.Ng' switches to e-notation from 10**digits on
             text = f"{float(text):.0f}"
-        return text
+        return text.replace("-", "−")
     mant, exp = f"{x:.{max(digits - 1, 0)}e}".split("e")
-    return f"{mant} × 10^{int(exp)}"
+    if "." in mant:
+        mant = mant.rstrip("0").rstrip(".")
+    return f"{mant} × 10{superscript(int(exp))}".replace("-", "−")
+
+
+def fmt_pct(p: float | None, digits: int = 1) -> str:
+    """A probability as a percentage with a narrow space, e.g. ``73.1 %`` (never ``nan %``)."""
+    if p is None or math.isnan(float(p)):
+        return "—"
+    return f"{100 * float(p):.{digits}f} %"

@@ -1,0 +1,244 @@
+"""The app's one caching mechanism: results shared by every session, bounded by size.
+
+``appkit.cached(fn, *args, **kwargs)`` returns ``fn(*args, **kwargs)``, computed once per
+distinct argument values for the whole server and kept in one least-recently-used store:
+
+* **Bounded by memory, not only by count.** Every entry's size is measured when it is
+  stored (NumPy arrays by ``nbytes``, DataFrames by ``memory_usage(deep=True)``, figures by
+  their serialised form, the rest recursively); the store evicts the least recently used
+  entries until all of them fit in :data:`appkit.settings.CACHE_BYTES` (256 MB by default),
+  and each function also keeps at most ``max_entries`` entries. A stream of distinct links
+  therefore cannot grow the server's memory without limit. A single result larger than a
+  quarter of the budget is returned but not kept.
+* **Computed once, also under a crowd.** When 30 students open the same link at once, one
+  thread computes and the others wait for its result (no duplicate work).
+* **Refusals are remembered too.** A ``ValueError`` (mipcore's way of refusing input, e.g. a
+  rejected upload) is cached like a result and raised again on a hit, so a bad upload is
+  parsed once, not on every rerun.
+* **Shared, so read-only.** Results are shared between sessions: NumPy arrays are marked
+  read-only and Plotly figures are frozen (:class:`appkit.figures.ReadOnlyFigure`, which
+  also makes their serialisation a one-time cost); pages must only read what they get.
+
+Keys are built from the function's module and name and the argument values: hashable
+values are used as they are; NumPy arrays, DataFrames, lists and dicts by their content.
+There is no per-page decorator, so a page script creates nothing per rerun and the same
+function called from two pages shares its entries.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import pickle
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from enum import Enum
+from typing import Any, TypeVar
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from . import settings
+from .figures import ReadOnlyFigure, freeze
+
+__all__ = ["cached", "clear", "stats"]
+
+T = TypeVar("T")
+
+DEFAULT_MAX_ENTRIES = 64
+
+
+@dataclasses.dataclass
+class _Entry:
+    value: Any
+    error: BaseException | None
+    nbytes: int
+    fn: str
+
+
+class _Store:
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self.lock = threading.Lock()
+        self.entries: OrderedDict[Hashable, _Entry] = OrderedDict()
+        self.per_fn: dict[str, int] = {}
+        self.inflight: dict[Hashable, threading.Event] = {}
+        self.bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    def _evict(self, key: Hashable) -> None:
+        e = self.entries.pop(key)
+        self.bytes -= e.nbytes
+        self.per_fn[e.fn] -= 1
+
+    def put(self, key: Hashable, entry: _Entry, max_entries: int) -> None:
+        if entry.nbytes > self.max_bytes // 4:
+            return  # too big to keep: returned to its caller only
+        with self.lock:
+            if key in self.entries:
+                self._evict(key)
+            self.entries[key] = entry
+            self.bytes += entry.nbytes
+            self.per_fn[entry.fn] = self.per_fn.get(entry.fn, 0) + 1
+            if self.per_fn[entry.fn] > max_entries:
+                oldest = next(k for k, e in self.entries.items() if e.fn == entry.fn)
+                self._evict(oldest)
+            while self.bytes > self.max_bytes and len(self.entries) > 1:
+                self._evict(next(iter(self.entries)))
+
+
+_STORE = _Store(settings.CACHE_BYTES)
+
+
+def _content_key(value: Any) -> Hashable:
+    """A hashable key for an argument value (by content for arrays, frames and containers)."""
+    if isinstance(value, np.ndarray):
+        digest = hashlib.blake2b(np.ascontiguousarray(value).view(np.uint8), digest_size=16)
+        return ("ndarray", value.shape, value.dtype.str, digest.hexdigest())
+    if isinstance(value, pd.DataFrame):
+        h = pd.util.hash_pandas_object(value, index=True).to_numpy()
+        digest = hashlib.blake2b(h.view(np.uint8), digest_size=16).hexdigest()
+        return ("DataFrame", tuple(map(str, value.columns)), tuple(map(str, value.dtypes)), digest)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_content_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((str(k), _content_key(v)) for k, v in value.items())))
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return ("bytes", hashlib.blake2b(bytes(value), digest_size=16).hexdigest())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__qualname__,
+            tuple(_content_key(getattr(value, f.name)) for f in dataclasses.fields(value)),
+        )
+    if isinstance(value, float) and value != value:  # NaN never equals itself
+        return ("nan",)
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(
+            f"appkit.cached: an argument of type {type(value).__name__} can't be used as a "
+            "cache key; pass plain values, arrays, DataFrames or frozen dataclasses"
+        ) from None
+    if isinstance(value, Enum):
+        return (type(value).__qualname__, value.value)
+    return (type(value).__name__, value)
+
+
+def _size(value: Any, seen: set[int] | None = None) -> int:
+    """Bytes a cached value keeps alive (an estimate that never undercounts arrays)."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return 0
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes) + 112
+    if isinstance(value, (pd.DataFrame, pd.Series)):
+        mem = value.memory_usage(deep=True)
+        return int(mem.sum() if isinstance(mem, pd.Series) else mem) + 1000
+    if isinstance(value, ReadOnlyFigure):
+        # the figure's own arrays plus its pickled serialisation
+        return 2 * len(value.serialised()) + 2000
+    if isinstance(value, go.Figure):
+        return 2 * len(pickle.dumps(value.to_dict(), pickle.HIGHEST_PROTOCOL)) + 2000
+    if isinstance(value, (str, bytes, bytearray)):
+        return sys.getsizeof(value)
+    if isinstance(value, dict):
+        return sys.getsizeof(value) + sum(_size(k, seen) + _size(v, seen) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return sys.getsizeof(value) + sum(_size(v, seen) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return sys.getsizeof(value) + sum(
+            _size(getattr(value, f.name), seen) for f in dataclasses.fields(value)
+        )
+    return sys.getsizeof(value)
+
+
+def _share(value: Any, seen: set[int] | None = None) -> Any:
+    """Make a result safe to share: arrays read-only, figures frozen (in place)."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return value
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    elif isinstance(value, go.Figure):
+        freeze(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _share(v, seen)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _share(v, seen)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            _share(getattr(value, f.name), seen)
+    return value
+
+
+def cached(
+    fn: Callable[..., T], /, *args: Any, max_entries: int = DEFAULT_MAX_ENTRIES, **kwargs: Any
+) -> T:
+    """``fn(*args, **kwargs)``, computed once per distinct arguments for the whole server.
+
+    See the module docstring. ``max_entries`` bounds how many results of ``fn`` are kept
+    (the memory budget bounds all of them together). ``ValueError`` is cached and re-raised;
+    any other exception is not cached.
+    """
+    name = f"{fn.__module__}.{fn.__qualname__}"
+    key = (name, _content_key(args), _content_key(kwargs))
+    store = _STORE
+    while True:
+        with store.lock:
+            entry = store.entries.get(key)
+            if entry is not None:
+                store.entries.move_to_end(key)
+                store.hits += 1
+                break
+            waiting = store.inflight.get(key)
+            if waiting is None:
+                event = store.inflight[key] = threading.Event()
+                store.misses += 1
+        if waiting is not None:
+            waiting.wait()
+            continue  # the other thread stored it (or failed: then compute here)
+        try:
+            try:
+                value = fn(*args, **kwargs)
+                entry = _Entry(_share(value), None, 0, name)
+            except ValueError as exc:
+                entry = _Entry(None, exc, sys.getsizeof(str(exc)) + 500, name)
+            if entry.error is None:
+                entry.nbytes = _size(entry.value)
+            store.put(key, entry, max_entries)
+        finally:
+            with store.lock:
+                store.inflight.pop(key, None)
+            event.set()
+        break
+    if entry.error is not None:
+        raise entry.error
+    return entry.value  # type: ignore[no-any-return]
+
+
+def clear() -> None:
+    """Forget every cached result (tests, and a maintainer's "clear cache")."""
+    with _STORE.lock:
+        _STORE.entries.clear()
+        _STORE.per_fn.clear()
+        _STORE.bytes = 0
+
+
+def stats() -> dict[str, int]:
+    """``entries``, ``bytes``, ``max_bytes``, ``hits``, ``misses`` of the shared store."""
+    with _STORE.lock:
+        return {
+            "entries": len(_STORE.entries),
+            "bytes": _STORE.bytes,
+            "max_bytes": _STORE.max_bytes,
+            "hits": _STORE.hits,
+            "misses": _STORE.misses,
+        }

@@ -1,0 +1,206 @@
+"""The one page shape: a header from the registry, charts with their data, a footer.
+
+Every page script reads::
+
+    page = appkit.page("eta_epsilon")      # title = the question, subtitle, messages
+    eps = appkit.url_slider(...)           # widgets bound to the URL
+    result = appkit.cached(lesson.fn, eps)  # one mipcore call, cached for the server
+    appkit.chart(appkit.cached(figs.builder, result), result.table, "name")
+    st.markdown(f"... {result.x} ...")     # the page writes the sentences
+    appkit.finish(page)                    # data downloads, link to this view
+
+:func:`page` also restores the page's last state when the user comes back to it through
+the sidebar (Streamlit drops the query string on a page switch), and sets the browser tab's
+title to the page's question. :func:`explain` holds long explanations (folded away in
+presenter mode); :func:`takeaway` is the one sentence a chart must leave (always shown).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from .figures import ReadOnlyFigure
+from .registry import PageSpec, by_key
+from .state import messages, url_toggle
+from .theme import PLOTLY_CONFIG, inject
+
+__all__ = ["Page", "chart", "csv_bytes", "explain", "finish", "page", "presenter", "takeaway"]
+
+_URLS = "_appkit_page_urls"  # page key -> its last query string (plain session key)
+_LAST = "_appkit_last_page"
+_PRESENT = "present"
+
+
+@dataclass
+class Page:
+    """The page being drawn: its registry entry and the data of its charts (for the footer)."""
+
+    spec: PageSpec
+    downloads: list[tuple[str, str, pd.DataFrame]] = field(default_factory=list)
+
+
+def _current() -> Page | None:
+    return st.session_state.get("_appkit_current_page")
+
+
+def _tab_title(spec: PageSpec) -> str:
+    short = spec.title if len(spec.title) <= 48 else spec.title[:47].rstrip() + "…"
+    return short if spec.key == "home" else f"{short} · MIP Explorer"
+
+
+def page(key: str) -> Page:
+    """Start the page ``key`` of :mod:`appkit.registry`: tab title, header, message area."""
+    spec = by_key(key)
+    urls: dict[str, dict[str, list[str]]] = st.session_state.setdefault(_URLS, {})
+    arrived = st.session_state.get(_LAST) != key
+    st.session_state[_LAST] = key
+    if arrived and not st.query_params and urls.get(key):
+        # back through the sidebar: Streamlit dropped the query string, the session kept it
+        for k, values in urls[key].items():
+            st.query_params[k] = values if len(values) > 1 else values[0]
+    st.set_page_config(page_title=_tab_title(spec), page_icon=spec.icon)
+    inject(presenter())
+    st.title(spec.title)
+    st.caption(spec.subtitle)
+    messages()
+    current = Page(spec)
+    st.session_state["_appkit_current_page"] = current
+    return current
+
+
+def presenter() -> bool:
+    """Whether presenter mode is on (``?present=1``; the toggle lives in the sidebar)."""
+    return bool(st.session_state.get(_PRESENT, st.query_params.get(_PRESENT) in ("1", "true")))
+
+
+def presenter_toggle() -> bool:
+    """The sidebar toggle for presenter mode (``app.py`` draws it once for every page)."""
+    return url_toggle(
+        "Presenter mode (large type, short text)",
+        _PRESENT,
+        default=False,
+        help="For a projector: larger text and charts, long explanations folded away.",
+        container=st.sidebar,
+        owner="app",
+    )
+
+
+def explain(markdown: str, *, label: str = "Why? The longer explanation") -> None:
+    """A long explanation: shown inline, or folded into an expander in presenter mode."""
+    if presenter():
+        with st.expander(label):
+            st.markdown(markdown)
+    else:
+        st.markdown(markdown)
+
+
+def takeaway(markdown: str) -> None:
+    """The one sentence a chart leaves (always visible, also in presenter mode)."""
+    st.markdown(f"**{markdown}**" if not markdown.startswith("**") else markdown)
+
+
+def _scaled(fig: go.Figure, factor: float) -> dict[str, Any]:
+    """A copy of ``fig`` with every font size and the height scaled (presenter mode)."""
+    spec = fig.to_dict()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "size" and isinstance(v, (int, float)):
+                    node[k] = v * factor
+                else:
+                    walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(spec.get("layout", {}))
+    layout = spec.setdefault("layout", {})
+    layout["height"] = int((layout.get("height") or 420) * 1.15)
+    return spec
+
+
+def chart(
+    fig: go.Figure,
+    data: pd.DataFrame | None = None,
+    name: str | None = None,
+    *,
+    key: str | None = None,
+    caption: str | None = None,
+) -> None:
+    """Show a Plotly figure with the app's configuration; its ``data`` goes to the footer.
+
+    ``name`` names the CSV (``name.csv``) in the page's "Data behind the charts" section
+    (:func:`finish`). Streamlit's own chart theme is off: the figure carries the app's style
+    (:mod:`mipcore.plots.style`).
+    """
+    shown: Any = _scaled(fig, 1.25) if presenter() else fig
+    st.plotly_chart(shown, key=key, theme=None, config=PLOTLY_CONFIG)
+    if caption:
+        st.caption(caption)
+    current = _current()
+    if data is not None and current is not None:
+        label = name or key or f"chart_{len(current.downloads) + 1}"
+        title = ""
+        if isinstance(fig, (go.Figure, ReadOnlyFigure)) and fig.layout.title.text:
+            title = re.sub(r"<[^>]+>", " ", fig.layout.title.text)
+        current.downloads.append((label, title, data))
+
+
+def csv_bytes(data: pd.DataFrame) -> bytes:
+    """The CSV a chart's download serves: UTF-8, no index, empty cells for NaN/inf."""
+    clean = data.replace([float("inf"), float("-inf")], float("nan"))
+    return clean.to_csv(index=False, na_rep="").encode("utf-8")
+
+
+def finish(current: Page) -> None:
+    """The page's footer: its charts' data as CSV, a link to this exact view, a reset."""
+    urls: dict[str, dict[str, list[str]]] = st.session_state.setdefault(_URLS, {})
+    state = {k: st.query_params.get_all(k) for k in st.query_params}
+    state.pop(_PRESENT, None)
+    urls[current.spec.key] = state
+    st.divider()
+    cols = st.columns([3, 2])
+    with cols[0]:
+        if current.downloads:
+            with st.expander(f"Data behind the charts ({len(current.downloads)} CSV files)"):
+                for i, (label, title, data) in enumerate(current.downloads):
+                    st.download_button(
+                        f"{label}.csv" + (f" — {title}" if title else ""),
+                        lambda d=data: csv_bytes(d),  # built only when clicked
+                        file_name=f"{label}.csv",
+                        mime="text/csv",
+                        key=f"_csv_{current.spec.key}_{i}",
+                        on_click="ignore",
+                        icon=":material/download:",
+                    )
+    with cols[1], st.expander("Link to this view"):
+        url = _view_url()
+        st.code(url, language=None, wrap_lines=True)
+        st.caption("Anyone who opens it sees this page with these settings.")
+        if st.button("Reset this page to its defaults", key=f"_reset_{current.spec.key}"):
+            urls.pop(current.spec.key, None)
+            keep = {k: v for k, v in st.query_params.items() if k == _PRESENT}
+            st.query_params.clear()
+            st.query_params.update(keep)
+            for k in list(state):
+                st.session_state.pop(k, None)
+            st.rerun()
+
+
+def _view_url() -> str:
+    """The full URL of this view (host from the browser's request when known)."""
+    try:
+        base = str(st.context.url or "").split("?")[0]
+    except Exception:  # pragma: no cover - outside a browser session (AppTest)
+        base = ""
+    pairs = [(k, v) for k in st.query_params for v in st.query_params.get_all(k) if k != _PRESENT]
+    query = urlencode(pairs, safe=",")
+    return base + (f"?{query}" if query else "")

@@ -1,0 +1,172 @@
+"""The page registry: every page of the app, its question, its section and its URL.
+
+``app.py`` builds ``st.navigation`` from :data:`PAGES`; tests and benchmarks import it
+instead of parsing ``app.py``. A page's *title* is the question it answers in plain words;
+its *subtitle* names the theorem or figure behind it. ``url_path`` is the page's address
+(``/eta_epsilon``) and must never change once shared links exist.
+
+Page scripts live in ``app_pages/``, not ``pages/``: a folder named ``pages/`` beside
+``app.py`` switches Streamlit into its legacy multipage mode until someone opens ``/`` (a
+deep link on a freshly started server would then run its page without ``app.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["HOME", "PAGES", "SECTIONS", "PageSpec", "by_key", "by_url_path", "sections"]
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page: ``key`` (short id), ``script`` (None for the home page, a function in app.py),
+    ``title`` (the question), ``subtitle`` (the theorem or figure), ``url_path``, ``icon``,
+    ``section`` and ``summary`` (one line for the home page's guide)."""
+
+    key: str
+    script: str | None
+    title: str
+    subtitle: str
+    url_path: str
+    icon: str
+    section: str
+    summary: str
+
+    def __str__(self) -> str:  # test ids
+        return self.key
+
+
+START = "Start here"
+PAPER = "The paper, reproduced"
+AUDIT = "Attack and audit"
+TOOLS = "Tools"
+SECTIONS = (START, PAPER, AUDIT, TOOLS)
+
+HOME = PageSpec(
+    "home",
+    None,
+    "MIP Explorer",
+    "Membership inference privacy, seen and tested",
+    "",
+    "🏠",
+    START,
+    "What MIP means, and where to start.",
+)
+
+PAGES: tuple[PageSpec, ...] = (
+    HOME,
+    PageSpec(
+        "eta_epsilon",
+        "app_pages/eta_epsilon.py",
+        "How private is an (ε, δ) guarantee against a membership attacker?",
+        "Theorems 4 and 8: DP ⇒ MIP, and what it allows at low false-positive rates",
+        "eta_epsilon",
+        "⚖️",
+        PAPER,
+        "Turn ε and δ into the best attacker's accuracy, both ways round.",
+    ),
+    PageSpec(
+        "noise_vs_eta",
+        "app_pages/noise_vs_eta.py",
+        "How much noise does MIP need, compared with DP?",
+        "Figure 1: Theorem 9's noise beside the Laplace mechanism on Proposition 11's data",
+        "noise_vs_eta",
+        "📈",
+        PAPER,
+        "Where certifying MIP directly needs less noise than going through DP, and where not.",
+    ),
+    PageSpec(
+        "proposition11",
+        "app_pages/proposition11.py",
+        "Can a statistic be very sensitive and still barely vary?",
+        "Proposition 11: a dataset whose sensitivity grows like 2^(n/3) while its spread stays small",
+        "proposition11",
+        "🧮",
+        PAPER,
+        "The construction behind MIP's advantage over DP, computed exactly.",
+    ),
+    PageSpec(
+        "covariance",
+        "app_pages/covariance.py",
+        "Does MIP beat DP-SGD when learning a covariance matrix?",
+        "Figure 2: the synthetic-covariance experiment of Section 5.2",
+        "covariance",
+        "🧪",
+        PAPER,
+        "The paper's experiment, rerun, with its claims checked on every run.",
+    ),
+    PageSpec(
+        "wrap",
+        "app_pages/wrap_statistic.py",
+        "How much noise would my own statistic need?",
+        "Algorithm 1 on your data: MIP beside the DP Laplace mechanism",
+        "wrap_statistic",
+        "🎁",
+        PAPER,
+        "A mean, covariance or regression of generated or uploaded data, released both ways.",
+    ),
+    PageSpec(
+        "looseness",
+        "app_pages/bounds_looseness.py",
+        "How loose are the certified bounds?",
+        "Proposition 2's exact optimal attack against Theorems 4, 5 and 9",
+        "bounds_looseness",
+        "🔍",
+        AUDIT,
+        "The exact best attack beside what the certificates promise.",
+    ),
+    PageSpec(
+        "audit",
+        "app_pages/audit.py",
+        "Can an audit catch a leaky mechanism?",
+        "The membership game with a canary: Clopper–Pearson, ε and η lower bounds",
+        "audit",
+        "🕵️",
+        AUDIT,
+        "Play thousands of membership games and see what they prove.",
+    ),
+    PageSpec(
+        "mace",
+        "app_pages/mace.py",
+        "How much leaks, judging from samples alone?",
+        "MACE: the Bayes-optimal advantage estimated from member and non-member samples",
+        "mace",
+        "📊",
+        AUDIT,
+        "Estimate leakage from data, and see where the plug-in estimate drifts.",
+    ),
+)
+
+
+def by_key(key: str) -> PageSpec:
+    """The page with this ``key`` (``KeyError`` naming the known keys otherwise)."""
+    for p in PAGES:
+        if p.key == key:
+            return p
+    raise KeyError(f"no page {key!r}; known: {', '.join(p.key for p in PAGES)}")
+
+
+def by_url_path(url_path: str) -> PageSpec:
+    """The page served at ``/url_path`` (home is ``""``)."""
+    for p in PAGES:
+        if p.url_path == url_path:
+            return p
+    raise KeyError(f"no page at /{url_path}")
+
+
+def by_script(script: str) -> PageSpec:
+    """The page whose script is ``script`` (``app_pages/x.py``)."""
+    for p in PAGES:
+        if p.script == script:
+            return p
+    raise KeyError(f"no page script {script!r}")
+
+
+def sections() -> dict[str, list[PageSpec]]:
+    """The pages grouped by section, in :data:`SECTIONS` order (empty sections left out)."""
+    out: dict[str, list[PageSpec]] = {}
+    for s in SECTIONS:
+        members = [p for p in PAGES if p.section == s]
+        if members:
+            out[s] = members
+    return out

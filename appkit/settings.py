@@ -1,0 +1,35 @@
+"""Server-wide settings, read once from the environment (one place for every ceiling).
+
+A public server keeps the defaults. A researcher running the app on a laptop may raise
+them, e.g. ``MIP_EXPLORER_WORK_LIMIT=20 streamlit run app.py`` (see the README):
+
+* ``MIP_EXPLORER_WORK_LIMIT`` -- a factor on every ceiling of work one request may ask for
+  (the covariance experiment's size, audit trials, …). Default 1.
+* ``MIP_EXPLORER_CACHE_MB`` -- the memory all cached results may hold together. Default 256.
+* ``MIP_EXPLORER_HEAVY_JOBS`` -- how many heavy computations run at once (each in its own
+  process); the others wait in line. Default 1 on a machine with 2 cores or fewer, else 2.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["CACHE_BYTES", "HEAVY_JOBS", "WORK_LIMIT"]
+
+
+def _number(name: str, default: float, lo: float, hi: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        return default
+    return min(max(value, lo), hi)
+
+
+WORK_LIMIT: float = _number("MIP_EXPLORER_WORK_LIMIT", 1.0, 1.0, 10_000.0)
+CACHE_BYTES: int = int(_number("MIP_EXPLORER_CACHE_MB", 256.0, 16.0, 65_536.0) * 2**20)
+HEAVY_JOBS: int = int(
+    _number("MIP_EXPLORER_HEAVY_JOBS", 1.0 if (os.cpu_count() or 1) <= 2 else 2.0, 1.0, 64.0)
+)
