@@ -8,6 +8,7 @@ home page.
 from __future__ import annotations
 
 import streamlit as st
+from threadpoolctl import threadpool_limits
 
 import appkit
 from appkit import registry
@@ -16,20 +17,9 @@ from mipcore.plots.home_figs import accuracy_bars
 
 AUDIENCES = (
     (
-        "Someone asked you “what does ε = 1 mean for our people?”",
-        "eta_epsilon",
-        "Start with how an (ε, δ) guarantee caps the best attacker's accuracy.",
-    ),
-    (
-        "You teach a class about privacy",
-        "audit",
-        "Let the class play thousands of membership games and see what they prove; "
-        "switch on presenter mode in the sidebar for the projector.",
-    ),
-    (
-        "You have a statistic or a model and a privacy budget",
+        "You have a statistic of your own",
         "wrap",
-        "Release your own statistic with MIP noise and with DP noise, side by side.",
+        "Release it with MIP noise and with DP noise, side by side.",
     ),
     (
         "You read the paper",
@@ -115,6 +105,12 @@ def home() -> None:
                 if spec.script is not None:
                     st.page_link(spec.script, label=spec.title, icon=spec.icon)
     appkit.finish(current)
+
+
+# One BLAS thread per process: a classroom's sessions already keep both cores busy, and
+# OpenBLAS's own threads on top of them made matrix work up to 30 times slower (measured on
+# 2 cores). Heavy jobs run in their own processes (appkit.jobs), one thread each as well.
+threadpool_limits(1)
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ registry (:mod:`appkit.registry`).
 
 from mipcore.plots.formatting import fmt_num, fmt_pct
 
+from . import jobs, registry, settings
 from .cache import cached
 from .charts import cached_figure, chart_with_csv
 from .errors import guard
@@ -39,12 +40,15 @@ __all__ = [
     "fmt_pct",
     "freeze",
     "guard",
+    "jobs",
     "messages",
     "page",
     "plain",
     "presenter",
     "presenter_toggle",
     "quote",
+    "registry",
+    "settings",
     "takeaway",
     "url_multiselect",
     "url_number",

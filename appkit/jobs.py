@@ -98,6 +98,10 @@ def _child(fn: Callable[..., Any], args: tuple, kwargs: dict, conn: Any) -> None
     def progress(fraction: float, message: str = "") -> None:
         conn.send(("progress", float(fraction), str(message)))
 
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)  # one BLAS thread: the server's own threads use the other core
+
     try:
         if "progress" in inspect.signature(fn).parameters:
             kwargs = {**kwargs, "progress": progress}

@@ -145,6 +145,23 @@ def _init_from_url(
     st.session_state[key] = value
 
 
+def _same_option(v: Any, o: Any) -> bool:
+    """``v`` is the option ``o``: equal and of the same type -- for enums, the same class by
+    name and the same value (a reloaded module makes a new class with the same members)."""
+    if isinstance(o, Enum):
+        return (
+            isinstance(v, Enum)
+            and type(v).__qualname__ == type(o).__qualname__
+            and v.value == o.value
+        )
+    return bool(v == o) and type(v) is type(o)
+
+
+def _canonical(v: Any, options: list[Any]) -> Any:
+    """The option object itself for a value that is the same option (see :func:`_same_option`)."""
+    return next((o for o in options if _same_option(v, o)), v)
+
+
 def _option_parser(options: list[Any]) -> Callable[[str], Any]:
     """Match URL text against the options: by their text, and for enums by the enum itself
     (so an enum's legacy spellings, handled by its ``_missing_``, still work)."""
@@ -352,6 +369,9 @@ def url_number(
     describe = f"a number from {min_value} to {max_value}"
     _init_from_url(key, default, parse, describe, accepts, label=label)
     box = container if container is not None else st
+    if integer:  # value=None hides the type from Streamlit: keep whole numbers whole
+        step = 1 if step is None else step
+        format = "%d" if format is None else format
     typed = box.number_input(label, value=None, step=step, format=format, help=help, key=key)
     fallback = st.session_state.get(last_key, default)
     problem = None
@@ -404,9 +424,11 @@ def url_select(
         return match(raw)
 
     def accepts(v):
-        return any(v == o and type(v) is type(o) for o in options)
+        return any(_same_option(v, o) for o in options)
 
     _init_from_url(key, default, parse, "one of " + ", ".join(by_text), accepts, label=label)
+    if key in st.session_state:
+        st.session_state[key] = _canonical(st.session_state[key], options)
     box = container if container is not None else st
     if widget == "radio":
         value = box.radio(
@@ -460,7 +482,7 @@ def url_multiselect(
     def accepts(v):
         return (
             isinstance(v, list)
-            and all(any(x == o and type(x) is type(o) for o in options) for x in v)
+            and all(any(_same_option(x, o) for o in options) for x in v)
             and min_selected <= len(v)
             and (max_selected is None or len(v) <= max_selected)
         )
@@ -468,6 +490,8 @@ def url_multiselect(
     _init_from_url(
         key, list(default), parse, "a comma-separated subset of the choices", accepts, label=label
     )
+    if key in st.session_state:
+        st.session_state[key] = [_canonical(x, options) for x in st.session_state[key]]
     box = container if container is not None else st
     value = box.multiselect(
         label, options, format_func=format_func, help=help, key=key, max_selections=max_selected

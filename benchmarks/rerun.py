@@ -1,13 +1,13 @@
 """How long does a page take to rerun after a control change, relative to a bare page?
 
-For every page of MIP Explorer (home + each entry of app.py's ``PAGES``) this builds an
+For every page of MIP Explorer (every entry of ``appkit.registry.PAGES``) this builds an
 ``AppTest`` of ``app.py`` on that page, runs it once and moves its first slider to a
 second valid value and back (warm-up: ``st.cache_data`` holds both states), then times
 ``K`` reruns, each after moving that slider between the two values. The same is done,
 in the same process, for ``bare_page.py`` (one ``st.slider`` and one ``st.write``).
 It prints each page's median rerun time and its ratio to the bare page's.
 
-Target (issue): every page within 5x of the bare page. This script only reports; it
+Target: every page within 5x of the bare page. This script only reports; it
 never asserts and always exits 0. Run from anywhere:
 
     python benchmarks/rerun.py [--repeats K]
@@ -16,7 +16,6 @@ never asserts and always exits 0. Run from anywhere:
 from __future__ import annotations
 
 import argparse
-import ast
 import logging
 import statistics
 import sys
@@ -33,15 +32,10 @@ if str(ROOT) not in sys.path:
 
 
 def declared_pages() -> list[tuple[str, str | None]]:
-    """[(name, script)] for home (script None) and every entry of app.py's PAGES literal."""
-    tree = ast.parse(APP.read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "PAGES" for t in node.targets
-        ):
-            pages = ast.literal_eval(node.value)
-            return [("home", None)] + [(name, v[0]) for name, v in pages.items()]
-    raise SystemExit(f"no PAGES literal in {APP}")
+    """[(key, script)] for every page of the app registry (home's script is None)."""
+    from appkit.registry import PAGES
+
+    return [(p.key, p.script) for p in PAGES]
 
 
 class Skip(Exception):

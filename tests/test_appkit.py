@@ -350,12 +350,12 @@ def test_several_bad_parameters_give_one_warning_each():
         (0.5, "0.5"),
         (1.0, "1"),
         (0.12345, "0.1235"),
-        (-2.5, "−2.5"),
+        (-2.5, "-2.5"),
         (1e-4, "0.0001"),
         (1234.5678, "1235"),
         (9.87654e-5, "9.877 × 10⁻⁵"),
         (1e6, "1 × 10⁶"),
-        (-3e-7, "−3 × 10⁻⁷"),
+        (-3e-7, "-3 × 10⁻⁷"),
         (2.5e12, "2.5 × 10¹²"),
         (1e300, "1 × 10³⁰⁰"),
     ],
@@ -472,12 +472,32 @@ def test_guard_stop_skips_the_rest():
     assert texts(at) == ["inside"]
 
 
-def test_guard_lets_other_exceptions_propagate():
+def test_guard_lets_other_exceptions_propagate(monkeypatch):
+    from streamlit import config
+
+    # visitors see a redacted message (client.showErrorDetails = "none" in .streamlit/config.toml);
+    # a maintainer's "full" shows what the guard let through
+    monkeypatch.setattr(config, "get_option", _with_option(config.get_option, "full"))
     at = run_guard("bug")
     assert not at.error
     (exc,) = at.exception
     assert exc.proto.type == "KeyError" and "a bug in the page" in exc.message, exc
     assert texts(at) == ["inside"]
+
+
+def _with_option(get_option, details):
+    def get(key):
+        return details if key == "client.showErrorDetails" else get_option(key)
+
+    return get
+
+
+def test_visitors_never_see_a_traceback():
+    """The app's config hides exception details: a bug shows a short message, no code."""
+    at = run_guard("bug")
+    (exc,) = at.exception
+    assert "a bug in the page" not in exc.message and not exc.stack_trace, exc
+    assert "redacted" in exc.message
 
 
 # --------------------------------------------------------------------------- chart_with_csv

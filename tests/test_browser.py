@@ -373,3 +373,60 @@ def test_deep_link_on_a_fresh_server_goes_through_app_navigation(browser, chromi
             assert "sep=2" in pg.url
         finally:
             context.close()
+
+
+PROJECTOR = {"width": 1024, "height": 768}
+
+# Text elements that must never be cut: a clipped element has more content than box.
+CLIPPED_JS = """() => {
+  const sel = ['[data-testid="stMetricValue"]', '[data-testid="stMetricLabel"]',
+               '[data-testid="stWidgetLabel"]', '[data-testid="stMain"] h1',
+               '[data-testid="stMain"] h2', '[data-testid="stMain"] h3',
+               '[data-testid="stMarkdownContainer"] p', '[data-testid="stCaptionContainer"]',
+               '[data-testid="stButton"] button', '[data-testid="stDownloadButton"] button',
+               '[data-baseweb="select"] > div', '.katex-display'];
+  const out = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth + 1) out.push(['page', doc.scrollWidth, doc.clientWidth, '']);
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (main && main.scrollWidth > main.clientWidth + 1)
+    out.push(['main', main.scrollWidth, main.clientWidth, '']);
+  for (const s of sel) for (const el of document.querySelectorAll(s)) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;          // not shown (collapsed expander)
+    if (el.closest('[data-testid="stSidebar"]')) continue;   // the sidebar scrolls on its own
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'auto')
+      out.push([s, el.scrollWidth, el.clientWidth, (el.textContent || '').slice(0, 80)]);
+  }
+  for (const el of document.querySelectorAll('.js-plotly-plot .gtitle')) {  // chart titles
+    const r = el.getBoundingClientRect();
+    const chart = el.closest('.js-plotly-plot').getBoundingClientRect();
+    if (r.width > 0 && (r.right > chart.right + 1 || r.left < chart.left - 1))
+      out.push(['chart title', Math.round(r.width), Math.round(chart.width),
+                (el.textContent || '').slice(0, 80)]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("presenter", [False, True], ids=["normal", "presenter"])
+def test_nothing_is_cut_off_at_1024x768(browser, server, app_page, presenter):
+    """A projector's 1024×768: no horizontal overflow, no metric, label, title, button,
+    select box, formula or chart title whose text is clipped (screenshots kept)."""
+    context = browser.new_context(viewport=PROJECTOR)
+    pg = context.new_page()
+    pg.js_errors = []
+    pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
+    try:
+        open_app(pg, server, page_path(app_page) + ("?present=1" if presenter else ""))
+        assert_no_exception(pg)
+        if pg.locator('[data-testid="stPlotlyChart"], [data-testid="stSkeleton"]').count():
+            wait_for_charts(pg)
+        pg.wait_for_timeout(300)
+        clipped = pg.evaluate(CLIPPED_JS)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        suffix = "_presenter" if presenter else ""
+        pg.screenshot(path=str(ARTIFACTS / f"{app_page}_1024{suffix}.png"), full_page=True)
+        assert not clipped, f"cut off at 1024×768 on /{app_page.url_path}: {clipped}"
+    finally:
+        context.close()

@@ -1,9 +1,10 @@
-"""AppTest for the page "Proposition 11" (app_pages/proposition11.py).
+"""AppTest for the page "Can a statistic be very sensitive and still barely vary?"
+(Proposition 11; app_pages/proposition11.py).
 
 Expected numbers come from ``mipcore.prop11`` (the page must show what mipcore
-computes) and, for small n, from a brute-force enumeration of all halves and all
-neighbouring pairs at 60 significant digits (``mpmath``), which is what backs the
-page's note that the closed form of Δ is "checked against brute-force enumeration".
+computes), the noise formulas written out here, and, for small n, a brute-force enumeration
+of all halves and all neighbouring pairs at 60 significant digits (``mpmath``), which is what
+backs the page's note that the closed form of Δ is "checked against brute-force enumeration".
 """
 
 from __future__ import annotations
@@ -37,19 +38,28 @@ def load(**params: str) -> AppTest:
 def num(x: float, digits: int = 4) -> str:
     """The number format the page promises: ``digits`` significant digits, plain between
     1e-4 and 1e6, ``m × 10ᵉ`` outside with a superscript exponent, trailing zeros of the
-    mantissa dropped, and a minus sign (appkit.fmt_num's documented rule)."""
+    mantissa dropped (appkit.fmt_num's documented rule)."""
     x = float(x)
     if x == 0:
         return "0"
     e = math.floor(math.log10(abs(x)))
     if 1e-4 <= abs(x) < 1e6:
         if e >= digits:
-            return f"{round(x, digits - 1 - e):.0f}".replace("-", "−")
-        return f"{x:.{digits}g}".replace("-", "−")
+            return f"{round(x, digits - 1 - e):.0f}"
+        return f"{x:.{digits}g}"
     mant, exp = f"{x:.{digits - 1}e}".split("e")
     mant = mant.rstrip("0").rstrip(".") if "." in mant else mant
     sup = str(int(exp)).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
-    return f"{mant} × 10{sup}".replace("-", "−")
+    return f"{mant} × 10{sup}"
+
+
+def digits(text: str) -> str:
+    """Certified digits as the page shows them: the same digits, a superscript exponent."""
+    if "e" not in text:
+        return text
+    mant, exp = text.split("e")
+    sup = str(int(exp)).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+    return f"{mant} × 10{sup}"
 
 
 def assert_no_nan(at: AppTest) -> None:
@@ -67,9 +77,15 @@ def assert_numbers_match_mipcore(at: AppTest, n: int, M: int = 2) -> None:
     assert metric(at, "𝒜(D") == num(prop11.special_output(n))
     shown = "\n".join(texts(at))
     assert str(math.comb(n, n // 2)) in shown  # C(n, k) in full
-    assert f"`{m2.mean_text}`" in shown and f"`{m2.moment_text}`" in shown
+    assert f"`{digits(m2.mean_text)}`" in shown and f"`{digits(m2.moment_text)}`" in shown
     if M != 2:
-        assert f"`{mM.moment_text}`" in shown
+        assert f"`{digits(mM.moment_text)}`" in shown
+    # the noise of each route at η = 0.1 (formulas written out here)
+    delta, sig = prop11.sensitivity(n), mM.sigma
+    assert metric(at, "DP: Laplace scale") == num(delta / math.log(1.2 / 0.8))
+    assert metric(at, "MIP as printed") == num((6.16 / 0.1) ** (1 + 2 / M) * sig)
+    assert metric(at, "MIP, certified min.") == num(sig / math.atanh(0.2))
+    assert f"DP needs {num(delta / (2 * sig), 3)} times the smallest certified" in shown
 
 
 @pytest.fixture(scope="module")
@@ -166,12 +182,50 @@ def test_keys_shared_with_the_figure1_page_do_not_break_navigation():
 
 
 @pytest.mark.parametrize(
-    "n,expect", [(48, "off by a relative"), (60, "division by zero"), (150, "negative")]
+    "n,expect",
+    [
+        (48, "off by a relative"),
+        (60, "division by zero"),
+        (110, "times too large"),
+        (150, "negative"),
+    ],
 )
 def test_float64_demonstration(n, expect):
     at = load(n=str(n))
     (exp,) = [e for e in at.expander if e.label.startswith("Why float64 fails")]
     assert any(expect in m.value for m in exp.markdown), [m.value for m in exp.markdown]
+    if n == 48:  # where it breaks, computed (it used to say "from n = 56 on the sum is 0")
+        assert any(
+            "exactly 0 from n = 58, then far too large from n = 110, then negative from n = 112"
+            in m.value
+            for m in exp.markdown
+        )
+
+
+def test_no_raw_notation_and_short_metrics():
+    """n = 200, M = 8: metric values keep their exponent (5.679 × 10⁶ style, short), prose
+    has no raw notation (10^-36, e^(...), _{...})."""
+    at = load(n="200", M="8")
+    assert_no_nan(at)
+    for m in at.metric:
+        assert len(m.value) <= 14 and ("×" not in m.value or "10" in m.value), m.value
+        assert len(m.label) <= 22, m.label
+    subtitle = by_key("proposition11").subtitle  # the registry's, not this page's text
+    for t in texts(at):
+        if t.startswith(("C(200", "Link")) or t == subtitle:  # exact integers (code), the URL
+            continue
+        for raw in ("^(", "_{", "^-", "e^", "10^", "at most 0 "):
+            assert raw not in t, (raw, t)
+        assert not re.search(r"\de[-+]?\d", t), t  # no 1.2e-07 style numbers
+    assert_numbers_match_mipcore(at, 200, 8)
+
+
+def test_crafted_url_text_cannot_make_links():
+    at = load(n="[x](https://example.com)", M="![](https://example.com/a.png)")
+    assert at.warning
+    for w in at.warning:
+        assert "](" not in w.value
+    assert_numbers_match_mipcore(at, 48)
 
 
 def charts(at: AppTest) -> dict[str, dict]:

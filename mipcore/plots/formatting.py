@@ -2,8 +2,8 @@
 
 Pure Python so that both ``appkit`` (the Streamlit side) and ``mipcore.plots`` use the
 same rules: plain notation between 1e-4 and 1e6, ``m × 10ᵉ`` with a superscript exponent
-outside (``5.679 × 10⁶``, ``1 × 10⁻³⁶``), a minus sign rather than a hyphen, and never the
-text ``nan``/``inf``.
+outside (``5.679 × 10⁶``, ``1 × 10⁻³⁶``), and never the text ``nan``/``inf``. A negative
+number keeps the ASCII ``-`` (Streamlit reads it to point a metric's delta arrow down).
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ def fmt_num(x: float | None, digits: int = 4) -> str:
         text = f"{x:.{digits}g}"
         if "e" in text:  # '.Ng' switches to e-notation from 10**digits on
             text = f"{float(text):.0f}"
-        return text.replace("-", "−")
+        return text
     mant, exp = f"{x:.{max(digits - 1, 0)}e}".split("e")
     if "." in mant:
         mant = mant.rstrip("0").rstrip(".")
-    return f"{mant} × 10{superscript(int(exp))}".replace("-", "−")
+    return f"{mant} × 10{superscript(int(exp))}"
 
 
 def fmt_pct(p: float | None, digits: int = 1) -> str:

@@ -13,6 +13,8 @@ paper's printed variant), so the same thing looks the same on every page.
   printed (wrong) variant dash-dot.
 * **Legends below the plot**, in rows: they never take the chart's width on a narrow screen
   and never overlap an axis title.
+* **Cheap to build**: no Plotly template (a named template costs ~30 ms of validation per
+  figure); the layout sets every property explicitly.
 """
 
 from __future__ import annotations
@@ -119,7 +121,10 @@ def layout(
     xaxis = {**_axis(x), **extra.pop("xaxis", {})}
     yaxis = {**_axis(y), **extra.pop("yaxis", {})}
     base: dict[str, Any] = dict(
-        template="plotly_white",
+        # No Plotly template: "plotly_white" costs ~30 ms of validation per figure, which a
+        # page pays on every rerun whose figure changes. Everything it set is set here.
+        template="none",
+        colorway=list(SEQUENCE),
         font=dict(size=15, color=INK, family="Source Sans Pro, Helvetica, Arial, sans-serif"),
         title=dict(text=title, font=dict(size=18, color=INK), x=0.0, xanchor="left"),
         xaxis=xaxis,
