@@ -17,6 +17,11 @@ from mipcore.plots.home_figs import accuracy_bars
 
 AUDIENCES = (
     (
+        "Someone asked you “what does ε = 1 mean for our people?”",
+        "what_eps_means",
+        "A guarantee as a picture of 100 people, and a sentence you can repeat in a meeting.",
+    ),
+    (
         "You have a statistic of your own",
         "wrap",
         "Release it with MIP noise and with DP noise, side by side.",

@@ -56,6 +56,16 @@ HOME = PageSpec(
 PAGES: tuple[PageSpec, ...] = (
     HOME,
     PageSpec(
+        "what_eps_means",
+        "app_pages/what_eps_means.py",
+        "What does ε mean for the people in my data?",
+        "The best possible attacker's reach, as 100 people: Theorems 4 and 8 and the DP region",
+        "what_eps_means",
+        "👥",
+        START,
+        "A guarantee as a picture of 100 people, and a sentence a manager can repeat.",
+    ),
+    PageSpec(
         "eta_epsilon",
         "app_pages/eta_epsilon.py",
         "How private is an (ε, δ) guarantee against a membership attacker?",

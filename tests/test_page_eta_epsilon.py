@@ -1,23 +1,25 @@
-"""AppTest for the page "η and ε (Theorems 4 and 8)" (app_pages/eta_epsilon.py).
+"""AppTest for the page "How private is an (ε, δ) guarantee against a membership attacker?"
+(app_pages/eta_epsilon.py).
 
-Expected numbers are computed here from Theorem 4 (``000_ece03c98c31c7b12.txt``)
-with the math module, not copied from the page's output.
+Expected numbers are computed here from Theorem 4 with the math module (not copied from the
+page's output), and compared with :func:`mipcore.lessons.eta_epsilon.eta_epsilon_lesson`,
+the one source of the page's numbers.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 import pagetools
 import pytest
-from pagetools import metric, snapshot, texts
+from pagetools import metric, snapshot, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
+from appkit import fmt_num, fmt_pct
 from appkit.registry import by_key
+from mipcore.lessons.eta_epsilon import eta_epsilon_lesson
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/eta_epsilon.py"
 
 
@@ -39,8 +41,7 @@ def sig4(x: float) -> str:
 
 
 def assert_no_nan(at: AppTest) -> None:
-    for t in texts(at):
-        assert not re.search(r"\b(nan|inf|-inf|none)\b", t, flags=re.IGNORECASE), t
+    pagetools.assert_clean(at, banned=("nan", "inf", "-inf", "none"), errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -48,24 +49,74 @@ def default_page() -> AppTest:
     return load()
 
 
-def test_page_loads_with_charts_downloads_and_maths(default_page):
+def test_page_loads_with_charts_data_and_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("eta_epsilon").title
-    assert len(at.get("plotly_chart")) == 2
-    assert len(at.get("download_button")) == 2
+    assert [c.key for c in at.get("plotly_chart")] == ["eta_eps_chart", "roc_chart"]
+    labels = [b.label for b in at.get("download_button")]  # the footer's CSV section
+    assert any("eta_vs_epsilon.csv" in label for label in labels), labels
+    assert any("roc_bounds.csv" in label for label in labels), labels
     (exp,) = [e for e in at.expander if e.label == "The maths"]
-    assert len(exp.latex) >= 5
+    assert len(exp.latex) >= 7
     assert not at.warning and not at.error
+    pagetools.assert_clean(at)
     assert_no_nan(at)
+
+
+def test_standalone_load_is_clean():
+    at = pagetools.load(PAGE, via_app=False, timeout=30)
+    pagetools.assert_clean(at)
 
 
 def test_default_numbers_follow_theorem4(default_page):
     eta = eta_theorem4(1.0)  # 0.2311, accuracy 73.1 %
     assert metric(default_page, "η") == sig4(eta)
+    assert metric(default_page, "best accuracy") == "73.1 %"  # short: no 73.1059… cut off
     assert any(f"more than **{pct(eta)}**" in t for t in texts(default_page))
     approx = 1.0 / 4
     assert metric(default_page, "small-ε") == sig4(approx)
     assert metric(default_page, "approximation error") == f"{approx - eta:.3g}"
+
+
+def test_metric_values_are_short_at_every_setting():
+    for params in ({"eps": "0.01", "logd": "1", "ldelta": "-12"}, {"eps": "0.5", "delta": "0.5"}):
+        for m in load(**params).metric:
+            assert len(m.value) <= 12, (m.label, m.value)  # e.g. "2.08 × 10⁻⁸"
+    at = load(eps="0", logd="1", ldelta="-12")
+    assert metric(at, "best accuracy") == "> 50.0 %"  # the edge is not rounded away
+    assert any("50 % + " in t and "percentage points" in t for t in texts(at))
+    at = load(eps="10")
+    assert metric(at, "best accuracy") == "< 100.0 %"
+
+
+def test_the_sentences_quote_the_lessons_numbers(default_page):
+    L = eta_epsilon_lesson(1.0, 0.0, 0.1)
+    text = "\n".join(texts(default_page))
+    assert f"caps the true-positive rate at {fmt_num(L.tpr_dp_ref)}" in text
+    assert f"allows up to {fmt_num(L.tpr_mip_ref)}" in text
+    assert f"({fmt_num(L.tpr_ratio, 3)} times as much)" in text
+    assert f"FPR* = {fmt_num(L.kink_fpr)}" in text and fmt_num(L.kink_fpr) == "0.2689"
+    assert f"at a false-positive rate of {fmt_pct(L.ref_fpr)}" in text.lower()
+    assert f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value" in text
+    assert f"a {L.approx_quality.value} approximation" in text
+    assert f"only {fmt_num(L.tpr_printed_ref)} where {fmt_num(L.tpr_mip_ref)}" in text
+
+
+def test_the_maths_cites_papers_not_files_and_states_the_advantage(default_page):
+    (exp,) = [e for e in default_page.expander if e.label == "The maths"]
+    text = "\n".join(m.value for m in exp.markdown)
+    assert not re.search(r"\b00\d_|\.txt|`", text), text
+    assert "arXiv:2211.06582" in text and "arXiv:2009.05683" in text
+    assert "arXiv:1311.0776" in text
+    # MACE's tanh(1/2) ≈ 0.462 is an advantage, i.e. 2η, i.e. accuracy ≤ 73.1 %
+    assert "0.462 = 2η, i.e. accuracy ≤ 73.1 %" in text
+    latex = [x.value for x in exp.latex]
+    # the corrected Theorem 8 is split: no single formula holds both Pr[correct] and the bound
+    assert not any(r"\Pr[" in x and "2\\eta)" in x for x in latex)
+    assert any(r"\min(1,\ \mathrm{FPR} + 2\eta)" in x for x in latex)
+    for x in latex:  # each line short enough for ~650 px (aligned blocks count per line)
+        for line in x.split(r"\\"):
+            assert len(re.sub(r"\\[a-zA-Z]+|[{}]", "", line)) <= 70, line
 
 
 def test_epsilon_slider_changes_the_output():
@@ -110,12 +161,56 @@ def test_log_delta_toggle_switches_the_control_and_keeps_delta():
     assert at.slider(key="delta").value == 0.0  # 1e-8 on the 0.001 grid of the linear slider
 
 
+@pytest.mark.parametrize("raw,shown", [("1e-6", "1 × 10⁻⁶"), ("2.5e-6", "2.5 × 10⁻⁶")])
+def test_a_link_with_a_tiny_delta_opens_the_log_view(raw, shown):
+    """?delta=1e-6 on the linear slider would read 0.000: the log view shows it faithfully."""
+    at = load(eps="1", delta=raw)
+    assert not at.warning and not at.error
+    assert at.toggle(key="logd").value is True
+    assert [s.key for s in at.slider] == ["eps", "ldelta"]
+    assert 10 ** at.slider(key="ldelta").value == pytest.approx(float(raw), rel=1e-12)
+    assert f"δ = {shown}" in [c.value for c in at.caption]
+    assert metric(at, "η") == sig4(eta_theorem4(1.0, float(raw)))
+    assert "delta" not in at.query_params and at.query_params.get("logd") == "1"
+    # the rewritten link reproduces the view
+    again = load(**{k: at.query_params[k] for k in at.query_params})
+    assert snapshot(again) == snapshot(at)
+
+
+def test_a_link_with_delta_between_the_slider_steps_shows_it_exactly():
+    at = load(delta="0.0125")  # the linear slider would show 0.013
+    assert at.toggle(key="logd").value is True
+    assert "δ = 0.0125" in [c.value for c in at.caption]
+    at = load(delta="0.2345")  # above the log range: linear slider, exact value in a caption
+    assert at.toggle(key="logd").value is False
+    assert any("δ = 0.2345" in c.value for c in at.caption)
+    assert metric(at, "η") == sig4(eta_theorem4(1.0, 0.2345))
+
+
+def test_a_link_with_delta_below_the_log_range_says_so():
+    at = load(delta="1e-20")
+    assert at.slider(key="ldelta").value == -12.0
+    (w,) = at.warning
+    assert "10⁻¹²" in w.value and "1 × 10⁻²⁰" in w.value
+    assert not at.exception
+
+
 def test_target_eta_changes_the_inverse():
     at = load()
     before = snapshot(at)
     at.number_input(key="teta").set_value(0.2).run()
     assert not at.exception and snapshot(at) != before
     eps = 2 * math.atanh(2 * 0.2)  # 0.8473
+    assert any(f"ε ≤ {sig4(eps)}" in t for t in texts(at))
+
+
+def test_typed_target_out_of_range_gives_a_sentence():
+    at = load()
+    at.number_input(key="teta").set_value(0.7).run()
+    assert not at.exception
+    (err,) = at.error
+    assert "outside the allowed range" in err.value and "0.1" in err.value
+    eps = math.log(1.5)  # the last good target, 0.1
     assert any(f"ε ≤ {sig4(eps)}" in t for t in texts(at))
 
 
@@ -129,6 +224,11 @@ def test_log_fpr_toggle_changes_the_roc_chart():
     assert charts_after[1] != before_charts[1]
     assert '"type":"log"' in charts_after[1].replace(" ", "")
     assert texts_after != before_texts
+
+
+def test_toggle_labels_are_short(default_page):
+    for t in [t for t in default_page.toggle if t.key != "present"]:  # the sidebar's own
+        assert len(t.label) <= 26, t.label
 
 
 @pytest.mark.parametrize("target,delta", [(0.5, 0.0), (0.05, 0.2), (0.0, 0.001)])
@@ -160,10 +260,24 @@ def test_url_sets_the_controls():
     assert at.toggle(key="logd").value is True
     assert at.slider(key="ldelta").value == -3.0
     assert at.number_input(key="teta").value == 0.2
+    assert at.toggle(key="logfpr").value is True
     assert not at.warning
     assert metric(at, "η") == sig4(eta_theorem4(2.0, 1e-3))
     eps = 2 * math.atanh((2 * 0.2 - 1e-3) / (1 - 1e-3))
     assert any(f"ε ≤ {sig4(eps)}" in t for t in texts(at))
+
+
+def test_url_round_trip():
+    """state → URL → a fresh session → the same page."""
+    at = load()
+    at.slider(key="eps").set_value(2.5).run()
+    at.slider(key="delta").set_value(0.02).run()
+    at.number_input(key="teta").set_value(0.3).run()
+    at.toggle(key="logfpr").set_value(True).run()
+    params = {k: at.query_params[k] for k in at.query_params}
+    assert params == {"eps": "2.5", "delta": "0.02", "teta": "0.3", "logfpr": "1"}
+    fresh = load(**params)
+    assert snapshot(fresh) == snapshot(at)
 
 
 @pytest.mark.parametrize("bad", ["abc", "99", "-1", "nan"])
@@ -174,91 +288,10 @@ def test_invalid_url_value_warns_and_falls_back(bad):
     assert metric(at, "η") == sig4(eta_theorem4(1.0))
 
 
-# --------------------------------------------------------------------------- the chart functions
-# The page shows mipcore.plots.bounds_figs.eta_epsilon_chart / roc_chart: memoised per
-# setting, built from plain dicts (not add_trace/add_hline), serialised once.
-
-import numpy as np  # noqa: E402
-import plotly.graph_objects as go  # noqa: E402
-
-from mipcore.bounds import eta_from_epsilon  # noqa: E402
-from mipcore.plots import bounds_figs  # noqa: E402
-
-GREY = "#8a8f98"
-
-
-def test_eta_chart_table_is_what_the_figure_draws():
-    fig, table = bounds_figs.eta_epsilon_chart(0.37, 0.013)
-    exact = table[table.curve == "exact (Theorem 4)"]
-    deltas = list(dict.fromkeys(exact.delta))
-    assert deltas == [0.0, 1e-5, 1e-3, 1e-2, 0.1, 0.013]  # the reference deltas + the chosen one
-    for trace, d in zip(fig.data[: len(deltas)], deltas, strict=True):
-        rows = exact[exact.delta == d]
-        np.testing.assert_array_equal(trace.x, rows.epsilon)
-        np.testing.assert_array_equal(trace.y, rows.eta)
-        np.testing.assert_allclose(trace.customdata, 100 * rows.attacker_accuracy)
-    assert 0.37 in set(fig.data[0].x)  # the grid holds the chosen epsilon: the curve meets the dot
-    names = [t.name for t in fig.data]
-    assert names[5] == "δ = 0.013 (chosen)" and fig.data[5].line.width == 3.5
-    approx = table[table.curve == "small-epsilon approximation"]
-    (ap,) = [t for t in fig.data if (t.name or "").startswith("small-ε")]
-    np.testing.assert_array_equal(ap.x, approx.epsilon)
-    np.testing.assert_array_equal(ap.y, approx.eta)
-    (dot,) = [t for t in fig.data if t.name == "your (ε, δ)"]
-    assert dot.x == (0.37,) and dot.y[0] == pytest.approx(float(eta_from_epsilon(0.37, 0.013)))
-
-
-def test_roc_chart_table_is_what_the_figure_draws_with_exact_kinks():
-    eps, delta = 1.3, 0.02
-    eta = float(eta_from_epsilon(eps, delta))
-    f_star = (1 - delta) / (1 + math.exp(eps))
-    for log_axes in (False, True):
-        fig, table = bounds_figs.roc_chart(eps, delta, log_axes=log_axes, extra_fpr=(1e-3,))
-        by_name = {t.name: t for t in fig.data}
-        for column, name in [
-            ("tpr_max_mip_2eta", "η-MIP: TPR ≤ min(1, FPR + 2η)"),
-            ("tpr_max_dp", "(ε, δ)-DP (Kairouz et al.)"),
-            ("tpr_max_theorem8_as_printed", "Theorem 8 as printed: FPR + η"),
-            ("random_guessing", "random guessing (TPR = FPR)"),
-        ]:
-            np.testing.assert_array_equal(by_name[name].x, table.fpr)
-            np.testing.assert_array_equal(by_name[name].y, table[column])
-        fpr = set(table.fpr)
-        for kink in (f_star, 1 - delta, 1 - 2 * eta, 1 - eta, 1e-3):
-            assert kink in fpr
-        touch = by_name["where they touch: TPR − FPR = 2η"]
-        assert touch.x[0] == f_star and touch.y[0] - f_star == pytest.approx(2 * eta)
-        assert (fig.layout.xaxis.type == "log") is log_axes
-        assert (by_name["(ε, δ)-DP (Kairouz et al.)"].fill == "tozeroy") is not log_axes
-
-
-def test_memoised_figures_serialise_like_plain_figures_and_hand_out_copies():
-    for fig, _ in (
-        bounds_figs.eta_epsilon_chart(0.8, 1e-5),
-        bounds_figs.roc_chart(0.8, 1e-5, log_axes=True, title="x"),
-    ):
-        assert isinstance(fig, go.Figure)
-        plain = go.Figure.to_dict(fig)  # Plotly's own serialisation, no memo
-        first = fig.to_dict()
-        assert first == plain
-        first["layout"]["title"]["text"] = "changed by a caller"
-        first["data"].clear()
-        assert fig.to_dict() == plain  # the next serialisation is untouched
-
-
-def test_figures_from_dicts_match_the_add_hline_construction():
-    """The η = 1/2 line and its label are exactly what add_hline(...) drew before."""
-    eps = np.linspace(0, 10, 11)
-    fig = bounds_figs.eta_epsilon_figure(
-        eps, [("δ = 0", eta_from_epsilon(eps))], point=(1.0, float(eta_from_epsilon(1.0)))
-    )
-    ref = go.Figure().add_hline(
-        y=0.5,
-        line_dash="dot",
-        line_color=GREY,
-        annotation_text="η = 1/2: no privacy",
-        annotation_position="bottom right",
-    )
-    assert fig.layout.shapes == ref.layout.shapes
-    assert fig.layout.annotations == ref.layout.annotations
-    assert fig.layout.yaxis2.overlaying == "y" and fig.data[-1].yaxis == "y2"
+def test_crafted_url_text_cannot_make_a_link():
+    at = load(eps="[click](https://example.com)", teta="![x](https://e.com/a.png)")
+    assert not at.exception
+    assert len(at.warning) == 2
+    for w in at.warning:
+        assert "](" not in w.value  # escaped: shown as text, never a Markdown link
+    assert any("[click](https://example.com)" in unescaped(w.value) for w in at.warning)

@@ -1,0 +1,282 @@
+"""AppTest for the page "What does ε mean for the people in my data?" (app_pages/what_eps_means.py).
+
+The numbers shown are compared with :func:`mipcore.lessons.what_eps_means.what_eps_means_lesson`
+(tested on its own in test_lesson_what_eps_means.py) and, for the headline, with the closed
+form π e^ε/(π e^ε + 1 − π). The icon arrays drawn are counted marker by marker. The one-page
+HTML export is taken from the page's own download button and parsed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from html.parser import HTMLParser
+
+import pagetools
+import pytest
+from pagetools import metric, snapshot, texts, unescaped
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import AppTest
+
+from appkit.registry import by_key
+from mipcore.lessons.what_eps_means import what_eps_means_lesson
+
+PAGE = "app_pages/what_eps_means.py"
+
+
+def load(**params: str) -> AppTest:
+    return pagetools.load(PAGE, via_app=True, timeout=30, **params)
+
+
+def headline(at: AppTest) -> str:
+    (h,) = [m.value for m in at.markdown if m.value.startswith("**If ")]
+    return h
+
+
+def icons(at: AppTest, key: str) -> dict[str, int]:
+    """Markers per legend entry of the icon-array chart ``key``."""
+    (chart,) = [c for c in at.get("plotly_chart") if c.key == key]
+    spec = json.loads(chart.proto.spec)
+    out = {}
+    for t in spec["data"]:
+        xs = t["x"]
+        out[t["name"]] = len(xs) if isinstance(xs, list) else len(t["customdata"])
+    return out
+
+
+@pytest.fixture(scope="module")
+def default_page() -> AppTest:
+    return load()
+
+
+def test_page_loads_clean_with_pictures_table_glossary_maths(default_page):
+    at = default_page
+    assert at.title[0].value == by_key("what_eps_means").title
+    assert [c.key for c in at.get("plotly_chart")] == ["icons_accuracy", "icons_naming"]
+    pagetools.assert_clean(at)
+    assert not at.warning
+    labels = [e.label for e in at.expander]
+    assert "Glossary" in labels and "The maths" in labels
+    (glossary,) = [e for e in at.expander if e.label == "Glossary"]
+    gloss = glossary.markdown[0].value
+    for word in ("Member", "Non-member", "Attacker", "Advantage", "η", "ε", "δ", "Prior"):
+        assert f"**{word}**" in gloss
+    assert "False accusation" in gloss
+    (table,) = at.dataframe
+    assert len(table.value) == 14 and "in words" in table.value.columns
+    buttons = [b.proto.id for b in at.get("download_button")]
+    assert any(b.endswith("export_html") for b in buttons)
+
+
+def test_standalone_load_is_clean():
+    pagetools.assert_clean(pagetools.load(PAGE, via_app=False, timeout=30))
+
+
+def test_no_formula_on_the_surface(default_page):
+    (maths,) = [e for e in default_page.expander if e.label == "The maths"]
+    assert len(maths.latex) >= 4
+    assert len(default_page.latex) == len(maths.latex)  # every formula is in the expander
+    outside = [m.value for m in default_page.markdown if m not in maths.markdown]
+    for t in outside:
+        assert "tanh" not in t and "e^ε" not in t and "TPR" not in t, t
+
+
+def test_default_numbers_are_the_lessons(default_page):
+    L = what_eps_means_lesson(0.5, epsilon=1.0, delta=0.0, fpr_cap=0.01)
+    h = headline(default_page)
+    assert "1 in 2 people" in h and "right at most 73.1 % of the time — up from 50 %" in h
+    assert (
+        metric(default_page, "best attacker is right") == f"{L.icons.correct} of 100" == "74 of 100"
+    )
+    assert metric(default_page, "members named") == f"{L.naming.named} of {L.icons.members}"
+    assert metric(default_page, "right when naming") == "73.1 %"
+    acc = icons(default_page, "icons_accuracy")
+    assert acc["member, called a member (right)"] == L.icons.correct_members == 37
+    assert acc["non-member, called a non-member (right)"] == L.icons.correct_non_members == 37
+    assert sum(acc.values()) == 100
+    named = icons(default_page, "icons_naming")
+    assert named["member, named"] == L.naming.named
+    assert named.get("non-member, wrongly accused", 0) == L.naming.accused == 0
+    assert sum(named.values()) == 100
+
+
+def test_the_managers_sentence_at_one_in_a_hundred():
+    at = load(prior="1")
+    post = 0.01 * math.e / (0.01 * math.e + 0.99)
+    assert f"{100 * post:.1f}" == "2.7"
+    assert headline(at) == (
+        "**If 1 in 100 people is in the data, an attacker who names someone is right at most "
+        "2.7 % of the time — up from 1 %.**"
+    )
+    # at 1 in 100, answering "not in the data" for everyone is already the best accuracy
+    assert any("no more than answering “not in the data”" in t for t in texts(at))
+
+
+def test_delta_gives_the_precision_and_says_why():
+    at = load(prior="1", delta="1e-5")
+    h = headline(at)
+    assert "while wrongly accusing at most 1 % of the others" in h
+    L = what_eps_means_lesson(0.01, epsilon=1.0, delta=1e-5, fpr_cap=0.01)
+    assert f"right at most {100 * L.ppv:.1f} %" in h
+    assert any(t.startswith("Why not a limit for every single person?") for t in texts(at))
+    # the δ-event shows as a whole person: the page says the rounding adds a visible amount
+    assert any("rounding adds a visible amount" in t for t in texts(at))
+
+
+def test_every_control_changes_the_output():
+    at = load()
+    seen = {snapshot(at)}
+    at.slider(key="eps").set_value(2.0).run()
+    seen.add(snapshot(at))
+    at.number_input(key="delta").set_value(1e-6).run()
+    seen.add(snapshot(at))
+    at.number_input(key="prior").set_value(20.0).run()
+    seen.add(snapshot(at))
+    at.radio(key="cap").set_value(0.1).run()
+    seen.add(snapshot(at))
+    for label in ("1 %", "10 %"):
+        (b,) = [b for b in at.button if b.label == label]
+        b.click().run()
+        seen.add(snapshot(at))
+    assert at.number_input(key="prior").value == 10.0
+    at.radio(key="kind").set_value(at.radio(key="kind").options[1]).run()
+    assert [s.key for s in at.slider] == ["eta"] and "delta" not in [n.key for n in at.number_input]
+    seen.add(snapshot(at))
+    at.slider(key="eta").set_value(0.3).run()
+    seen.add(snapshot(at))
+    assert len(seen) == 9 and not at.exception
+    pagetools.assert_clean(at)
+
+
+def test_quick_prior_button_sets_the_url():
+    at = load()
+    (b,) = [b for b in at.button if b.label == "1 %"]
+    b.click().run()
+    assert at.query_params.get("prior") == "1"
+    assert "1 in 100 people" in headline(at)
+
+
+def test_url_round_trip():
+    """state → URL → a fresh session → the same page."""
+    at = load()
+    at.slider(key="eps").set_value(3.0).run()
+    at.number_input(key="delta").set_value(1e-6).run()
+    at.number_input(key="prior").set_value(5.0).run()
+    at.radio(key="cap").set_value(0.05).run()
+    params = {k: at.query_params[k] for k in at.query_params}
+    assert params == {"eps": "3", "delta": "1e-06", "prior": "5", "cap": "0.05"}
+    fresh = load(**params)
+    assert snapshot(fresh) == snapshot(at)
+    at = load(kind="mip", eta="0.25", prior="10", cap="0.1")
+    assert at.slider(key="eta").value == 0.25 and not at.warning
+    params = {k: at.query_params[k] for k in at.query_params}
+    assert snapshot(load(**params)) == snapshot(at)
+
+
+@pytest.mark.parametrize(
+    "params,key",
+    [
+        ({"prior": "0"}, "prior"),
+        ({"prior": "abc"}, "prior"),
+        ({"kind": "xyz"}, "kind"),
+        ({"cap": "0.2"}, "cap"),
+        ({"eps": "-3"}, "eps"),
+        ({"delta": "0.5"}, "delta"),
+        ({"kind": "mip", "eta": "0.9"}, "eta"),
+    ],
+)
+def test_invalid_url_values_warn_and_fall_back(params, key):
+    at = load(**params)
+    assert any(f"{key}=" in unescaped(w.value) for w in at.warning)
+    pagetools.assert_clean(at)
+
+
+def test_typed_prior_out_of_range_gives_a_sentence():
+    at = load()
+    at.number_input(key="prior").set_value(0.0).run()
+    (err,) = at.error
+    assert "outside the allowed range" in err.value
+    assert "1 in 2 people" in headline(at)  # still the last good value, 50 %
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"eps": "0"},
+        {"eps": "20", "prior": "99.9"},
+        {"eps": "20", "prior": "0.1", "cap": "0.1"},
+        {"delta": "0.1", "prior": "0.1"},
+        {"kind": "mip", "eta": "0"},
+        {"kind": "mip", "eta": "0.5", "prior": "99.9"},
+    ],
+)
+def test_extreme_settings_give_sentences(params):
+    at = load(**params)
+    pagetools.assert_clean(at)
+    assert headline(at)
+
+
+def test_epsilon_zero_says_the_release_tells_nothing():
+    at = load(eps="0", prior="10")
+    assert "no better than a blind guess" in headline(at)
+
+
+def test_crafted_url_text_cannot_make_a_link():
+    at = load(prior="[x](https://example.com)", kind="![i](https://e.com/a.png)")
+    assert len(at.warning) == 2
+    for w in at.warning:
+        assert "](" not in w.value
+
+
+class _Doc(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.text: list[str] = []
+        self._script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        self._script = tag == "script"
+
+    def handle_endtag(self, tag):
+        self._script = self._script and tag != "script"
+
+    def handle_data(self, data):
+        if not self._script:
+            self.text.append(data)
+
+
+def test_html_export_from_the_page(monkeypatch):
+    """The page's download holds its sentences, both pictures and the view's URL; a crafted
+    URL parameter cannot add a script."""
+    made = {}
+    original = MediaFileManager.add_deferred
+
+    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        made[file_name] = data_callable
+        return original(self, data_callable, mimetype, coordinates, file_name=file_name, **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
+    crafted = '"><script>alert(1)</script>'
+    at = load(prior="1", eps="2", zz=crafted)
+    doc = made["what_eps_means.html"]().decode("utf-8")
+    p = _Doc()
+    p.feed(doc)
+    text = "".join(p.text)
+    h = headline(at).strip("*")
+    assert h in text
+    div_ids = [a.get("id") for t, a in p.tags if t == "div"]
+    assert "mip-figure-1" in div_ids and "mip-figure-2" in div_ids
+    scripts = [a for t, a in p.tags if t == "script"]
+    assert scripts and all("src" not in a for a in scripts)  # plotly.js inline: opens offline
+    assert "<script>alert(1)</script>" not in doc
+    (code,) = [t for t in p.text if "prior=1" in t]
+    assert "eps=2" in code and "zz=" in code and "%3Cscript%3E" in code
+    assert "What ε = 2 means for the people in our data" in text
+
+
+def test_png_button_only_where_the_server_can_draw(default_page):
+    can = importlib.util.find_spec("kaleido") is not None
+    assert any(b.key == "make_png" for b in default_page.button) is can
