@@ -22,6 +22,12 @@ AUDIENCES = (
         "A guarantee as a picture of 100 people, and a sentence you can repeat in a meeting.",
     ),
     (
+        "You teach a class about privacy",
+        "play",
+        "Let the class play the attacker against the guarantee (arrow keys on a projector), then "
+        "run thousands of games on the audit page; presenter mode is in the sidebar.",
+    ),
+    (
         "You have a statistic of your own",
         "wrap",
         "Release it with MIP noise and with DP noise, side by side.",

@@ -66,6 +66,16 @@ PAGES: tuple[PageSpec, ...] = (
         "A guarantee as a picture of 100 people, and a sentence a manager can repeat.",
     ),
     PageSpec(
+        "play",
+        "app_pages/play_attacker.py",
+        "Can you beat the guarantee? Play the attacker",
+        "The membership game of Definition 1, round by round, beside the Bayes-optimal attacker",
+        "play_attacker",
+        "🎯",
+        START,
+        "Guess who was in the training data, and see how far luck takes you.",
+    ),
+    PageSpec(
         "eta_epsilon",
         "app_pages/eta_epsilon.py",
         "How private is an (ε, δ) guarantee against a membership attacker?",

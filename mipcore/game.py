@@ -10,9 +10,9 @@ release, the target and (if the teacher allows) the two release laws, and clicks
 **Mechanisms** (:class:`GameMechanism`), both on n records (even, 4 <= n <= 12):
 
 * ``MEAN`` -- the mean of the training half plus noise, on the canary audit's dataset
-  (:func:`mipcore.canary_audit.run_canary_audit`, ``mechanism="mean"``): ``n − 1`` ordinary
-  records ``linspace(0, 1, n − 1)`` and a planted canary (default 10). The noise law, the
-  replace-one sensitivity and σ are taken from that audit's own calibration.
+  (:func:`mipcore.canary_audit.canary_mechanism`, ``mechanism="mean"``): ``n − 1`` ordinary
+  records ``linspace(0, 1, n − 1)`` and a planted canary (default 10); the replace-one
+  sensitivity and σ come from that mechanism.
 * ``PROP11`` -- Proposition 11's ``𝒜(D) = 1/Σ_{x∈D} x`` on ``{2^0, …, 2^(n−2)} ∪ {A}``
   (:func:`mipcore.prop11_attack.prop11_outputs`) plus noise: bounded spread, huge sensitivity.
 
@@ -20,10 +20,13 @@ release, the target and (if the teacher allows) the two release laws, and clicks
 
 * ``EPSILON`` -- ``Laplace(Δ/ε)`` with Δ the replace-one sensitivity: ε-DP, so Theorem 4
   certifies ``η = tanh(ε/2)/2`` (:func:`mipcore.bounds.eta_from_epsilon`);
-* ``ETA`` -- Theorem 9 / Corollary 14 in one dimension, ``Laplace(c σ)`` with
-  ``c = (6.16/η)²`` and σ the standard deviation of the output over all training halves
-  (:meth:`mipcore.noise_laws.NoiseLaw.mip`; for Proposition 11 the certified upper end of
-  :func:`mipcore.prop11.output_moments` at relative width 1e-6): certifies η directly.
+* ``ETA`` -- Theorem 9's noise in one dimension, ``Laplace(c σ)`` with the smallest
+  certified ``c = 1/artanh(2η)`` (:func:`mipcore.theorem9.required_noise_multiplier`: the
+  release is then ``½ tanh(1/c) <= η``-MIP) and σ the standard deviation of the output over all
+  training halves (for Proposition 11 the certified upper end of
+  :func:`mipcore.prop11.output_moments` at relative width 1e-6). Corollary 14's printed
+  ``c = (6.16/η)²`` would add about 770 times more noise at η = 0.1 and make every game a
+  coin toss. ``0 < η < 1/2``.
 
 **What each round knows exactly.** The release laws are finite Laplace mixtures,
 ``p_in(y) = mean_{D ∋ x*} f(y − 𝒜(D))`` and ``p_out`` likewise over the halves without the
@@ -65,10 +68,11 @@ from . import prop11
 from ._validate import check_int, check_range
 from .audit_stats import clopper_pearson
 from .bounds import eta_from_epsilon
-from .canary_audit import run_canary_audit
+from .canary_audit import canary_mechanism
 from .noise_laws import NoiseLaw, log_mixture
 from .optimal_attack import optimal_attack
 from .prop11_attack import prop11_eta_by_target, prop11_outputs
+from .theorem9 import required_noise_multiplier
 
 __all__ = [
     "GAME_N_MAX",
@@ -84,7 +88,9 @@ __all__ = [
     "LuckLesson",
     "Round",
     "ScoreVerdict",
+    "draw_round",
     "game_model",
+    "log_densities",
     "luck_lesson",
     "play_round",
     "score_game",
@@ -100,7 +106,6 @@ _MAX_SEED = 2**64 - 1
 _MAX_INDEX = 2**32 - 1
 _CANARY_DEFAULT = 10.0
 _PROP11_SIGMA_RTOL = 1e-6
-_AUDIT_TRIALS = 100  # the audit is run only for its calibration; its trials are discarded
 
 
 class GameMechanism(StrEnum):
@@ -181,6 +186,7 @@ class GameSettings:
                 0.0,
                 0.5,
                 lo_open=True,
+                hi_open=True,
                 hint="level is eta for calibration 'eta'",
             )
         if level.ndim != 0:
@@ -201,7 +207,7 @@ class GameSettings:
 
     @classmethod
     def mip(cls, mechanism: GameMechanism | str, eta: float, n: int = 8) -> GameSettings:
-        """Settings with Theorem 9 / Corollary 14 noise for η-MIP."""
+        """Settings with Theorem 9's smallest certified noise for η-MIP."""
         return cls(GameMechanism(mechanism), Calibration.ETA, eta, n)
 
 
@@ -254,6 +260,14 @@ def _worst_target(eta_by_target: NDArray[np.float64]) -> int:
     return int(eta_by_target.size - 1 - np.argmax(rev))
 
 
+def _calibrated(settings: GameSettings, sensitivity: float, sigma: float) -> NoiseLaw:
+    """Laplace(Δ/ε) for ``EPSILON``; Laplace(c σ), c = 1/artanh(2η), for ``ETA``."""
+    if settings.calibration is Calibration.EPSILON:
+        return NoiseLaw.laplace(sensitivity / settings.level)
+    c = float(required_noise_multiplier(settings.level, M=2, d=1))
+    return NoiseLaw.laplace(c * sigma)
+
+
 def game_model(settings: GameSettings) -> GameModel:
     """Build the :class:`GameModel` of a setting (calibration, all halves, exact optimum).
 
@@ -278,26 +292,13 @@ def game_model(settings: GameSettings) -> GameModel:
     n, k = settings.n, settings.n // 2
     halves = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64)
     if settings.mechanism is GameMechanism.MEAN:
-        if settings.calibration is Calibration.EPSILON:
-            kw: dict[str, object] = {"noise": "laplace", "epsilon": settings.level}
-        else:
-            kw = {"noise": "mip", "eta": settings.level}
-        audit = run_canary_audit(
-            _AUDIT_TRIALS,
-            n=n,
-            canary=settings.canary,
-            mechanism="mean",
-            exact=False,
-            rng=0,
-            **kw,  # type: ignore[arg-type]
-        )
-        records = np.asarray(audit.data, dtype=float)
-        outputs = records[halves].sum(axis=1) / k  # the audit's mean, as it computes it
-        law = audit.noise.one_dimensional()
-        sensitivity = float(audit.sensitivity)
-        sigma = float(audit.sigma)  # type: ignore[arg-type]
-        membership = np.zeros((halves.shape[0], n), dtype=bool)
-        membership[np.arange(halves.shape[0])[:, None], halves] = True
+        mech = canary_mechanism(n=n, canary=settings.canary, mechanism="mean", noise="none")
+        records = np.asarray(mech.records, dtype=float)
+        outputs = np.asarray(mech.outputs, dtype=float)
+        membership = np.asarray(mech.membership, dtype=bool)
+        sensitivity = float(mech.sensitivity)
+        sigma = float(mech.sigmas[0])
+        law = _calibrated(settings, sensitivity, sigma)
         eta_t = np.array(
             [
                 optimal_attack(outputs[membership[:, i]], outputs[~membership[:, i]], law).eta
@@ -312,10 +313,7 @@ def game_model(settings: GameSettings) -> GameModel:
         # certified upper end of σ; rtol 1e-6 keeps it within 1e-6 of the exact value (so the
         # noise is at most that much larger than needed) at ~10 ms instead of ~100 ms at n = 12
         sigma = float(prop11.output_moments(n, 2, rtol=_PROP11_SIGMA_RTOL).sigma)
-        if settings.calibration is Calibration.EPSILON:
-            law = NoiseLaw.laplace(sensitivity / settings.level)
-        else:
-            law = NoiseLaw.mip(settings.level, sigma).one_dimensional()
+        law = _calibrated(settings, sensitivity, sigma)
         eta_t = np.asarray(prop11_eta_by_target(n, law.scale, "laplace"), dtype=float)
     target = _worst_target(eta_t) if settings.target is None else settings.target
     member = membership[:, target]
@@ -351,7 +349,7 @@ def _model_for(settings: GameSettings, model: GameModel | None) -> GameModel:
     return model
 
 
-def _draw(model: GameModel, seed: int, index: int) -> tuple[bool, int, float]:
+def draw_round(model: GameModel, seed: int, index: int) -> tuple[bool, int, float]:
     """(membership coin, training half index, release) of round ``index`` of ``seed``."""
     gen = np.random.default_rng([seed, index])
     member = bool(gen.random() < 0.5)
@@ -361,7 +359,7 @@ def _draw(model: GameModel, seed: int, index: int) -> tuple[bool, int, float]:
     return member, half, release
 
 
-def _log_densities(model: GameModel, y: NDArray[np.float64]):
+def log_densities(model: GameModel, y: NDArray[np.float64]):
     """``log p_in(y)``, ``log p_out(y)`` (normalised Laplace mixtures)."""
     b = model.noise.scale
     out: list[NDArray[np.float64]] = []
@@ -445,13 +443,13 @@ def play_round(
     """
     seed, index = _check_seed_index(seed, index)
     m = _model_for(settings, model)
-    member, h, release = _draw(m, seed, index)
+    member, h, release = draw_round(m, seed, index)
     b = m.noise.scale
     lo = min(float(m.outputs.min()), release) - GRID_TAIL * b
     hi = max(float(m.outputs.max()), release) + GRID_TAIL * b
     grid = np.linspace(lo, hi, GRID_POINTS)
     ys = np.append(grid, release)
-    log_in, log_out = _log_densities(m, ys)
+    log_in, log_out = log_densities(m, ys)
     llr = float(log_in[-1] - log_out[-1])
     return Round(
         seed=seed,
@@ -554,10 +552,10 @@ def score_game(
     ans = _check_answers(answers)
     conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
     m = _model_for(settings, model)
-    draws = [_draw(m, seed, k) for k in range(ans.size)]
+    draws = [draw_round(m, seed, k) for k in range(ans.size)]
     truth = np.array([d[0] for d in draws])
     releases = np.array([d[2] for d in draws])
-    log_in, log_out = _log_densities(m, releases)
+    log_in, log_out = log_densities(m, releases)
     optimal = log_in - log_out >= 0.0
     correct = int(np.sum(ans == truth))
     rounds = int(ans.size)

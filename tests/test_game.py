@@ -53,7 +53,8 @@ ALL_SETTINGS = [
         (Calibration.EPSILON, 1.0),
         (Calibration.EPSILON, 8.0),
         (Calibration.ETA, 0.05),
-        (Calibration.ETA, 0.5),
+        (Calibration.ETA, 0.25),
+        (Calibration.ETA, 0.49),
     )
 ]
 
@@ -76,10 +77,14 @@ def test_mean_model_is_the_canary_audit():
     assert m.sensitivity == audit.sensitivity and m.sigma == audit.sigma
     assert m.target == 7 and m.target_value == 10.0  # the canary is the worst-case target
     assert m.optimal_accuracy == audit.exact_accuracy
+    # η mode: the same mechanism, with the smallest certified Theorem 9 noise (the audit page
+    # offers Corollary 14's larger noise); the game's exact optimum is the audit's at that scale
     mip = game_model(GameSettings.mip("mean", 0.1))
-    audit_mip = run_canary_audit(100, n=8, noise="mip", eta=0.1, rng=0)
-    assert mip.noise == audit_mip.noise.one_dimensional()
+    c = 1.0 / math.atanh(0.2)
+    assert mip.sigma == audit.sigma and mip.noise.scale == pytest.approx(c * mip.sigma)
+    audit_mip = run_canary_audit(100, n=8, noise="laplace", noise_scale=mip.noise.scale, rng=0)
     assert mip.optimal_accuracy == audit_mip.exact_accuracy
+    assert 0.5 < mip.optimal_accuracy <= 0.6  # a real game: above a coin flip, below 1/2 + η
 
 
 @pytest.mark.parametrize("n", [4, 8])
@@ -105,7 +110,10 @@ def test_calibration_certifies(s):
         assert m.noise.scale == pytest.approx(m.sensitivity / s.level, rel=1e-15)
     else:
         assert m.certified_eta == s.level
-        assert m.noise.scale == pytest.approx((6.16 / s.level) ** 2 * m.sigma, rel=1e-14)
+        # the smallest certified Theorem 9 noise: c = 1/artanh(2η), so ½·tanh(1/c) = η
+        c = 1.0 / math.atanh(2.0 * s.level)
+        assert m.noise.scale == pytest.approx(c * m.sigma, rel=1e-12)
+        assert 0.5 * math.tanh(m.sigma / m.noise.scale) <= s.level * (1 + 1e-12)
 
 
 def test_chosen_target():

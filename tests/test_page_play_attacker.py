@@ -1,0 +1,477 @@
+"""The "Play the attacker" page (app_pages/play_attacker.py), its lesson (mipcore.lessons.play)
+and its figures (mipcore.plots.game_figs).
+
+Lesson: every round of ``play_state`` against ``mipcore.game.play_round`` (brute force, round by
+round), the release laws against a direct sum over all training halves, the score and the luck
+lesson against ``score_game`` / ``luck_lesson``, and the answers never changing the rounds.
+Page (AppTest): a full game clicked with the Bayes-optimal answers computed here from mipcore
+(the page's score is then the optimal attacker's count), "always in", the reveal sentence, the
+luck lesson from 20 rounds on, the laws hidden when the teacher says so, the URL round trip
+(a fresh session of the same link shows the same first round), refusals of bad links, and
+extreme settings answered with sentences.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pagetools
+import plotly.graph_objects as go
+import pytest
+from pagetools import assert_clean, texts, unescaped
+from streamlit.testing.v1 import AppTest
+
+from appkit import fmt_num, fmt_pct
+from appkit.registry import by_key
+from mipcore.audit_stats import clopper_pearson
+from mipcore.game import (
+    Calibration,
+    GameMechanism,
+    GameSettings,
+    ScoreVerdict,
+    game_model,
+    luck_lesson,
+    play_round,
+    score_game,
+)
+from mipcore.lessons import play
+from mipcore.plots import game_figs
+
+PAGE = "app_pages/play_attacker.py"
+GAME = "_play_game"
+DEFAULT = GameSettings()  # mean, ε = 1, n = 8 (the page's defaults)
+MODEL = game_model(DEFAULT)
+
+
+def load(**params: str) -> AppTest:
+    return pagetools.load(PAGE, via_app=True, timeout=60, **params)
+
+
+def heading(at: AppTest) -> str:
+    (h,) = [m.value for m in at.markdown if m.value.startswith("### ")]
+    return h
+
+
+def metric(at: AppTest, start: str) -> str:
+    return pagetools.metric(at, start)
+
+
+def shown_text(at: AppTest) -> str:
+    """Everything the page says, headers included."""
+    return " ".join(texts(at) + [h.value for h in at.subheader])
+
+
+def charts(at: AppTest) -> list[str]:
+    return [c.proto.spec for c in at.get("plotly_chart")]
+
+
+def laws_shown(at: AppTest) -> bool:
+    return any("two release laws" in spec for spec in charts(at))
+
+
+def release_text(x: float) -> str:
+    """The page's format of a release."""
+    return fmt_num(x, 4)
+
+
+def prob(p: float) -> str:
+    """The page's format of a probability (luck): never a false 0 % or 100 %."""
+    if 0 < p < 0.001:
+        return "less than 0.1 %"
+    return "more than 99.9 %" if p > 0.999 else fmt_pct(p)
+
+
+def pct(p: float) -> str:
+    """The page's accuracy format for accuracies away from 100 %."""
+    return fmt_pct(p)
+
+
+def with_answers(answers: list[bool], settings=DEFAULT, seed: int = 1, **params: str) -> AppTest:
+    """The page with ``answers`` already given in this session (as after that many clicks)."""
+    at = AppTest.from_file(pagetools.APP, default_timeout=60)
+    at.run()
+    at.query_params["seed"] = str(seed)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.session_state[GAME] = {"key": (settings, seed), "answers": list(answers)}
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+# =========================================================================== the lesson
+
+
+def direct_densities(m, y):
+    b = m.noise.scale
+    dens = np.exp(-np.abs(np.asarray(y)[:, None] - m.outputs[None, :]) / b) / (2 * b)
+    return dens[:, m.member].mean(axis=1), dens[:, ~m.member].mean(axis=1)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [DEFAULT, GameSettings.dp("prop11", 2.0, n=6), GameSettings.mip("mean", 0.3, n=4)],
+    ids=str,
+)
+def test_play_state_is_play_round_round_by_round(settings):
+    m = game_model(settings)
+    answers = [bool(k % 3) for k in range(12)]
+    s = play.play_state(m, 42, answers, 30)
+    rounds = [play_round(settings, 42, k, model=m) for k in range(13)]
+    h = s.history
+    for k, r in enumerate(rounds[:12]):
+        assert h.release[k] == r.release and h.member[k] == r.member
+        assert h.optimal[k] == r.optimal_guess
+        assert h.log_likelihood_ratio[k] == pytest.approx(r.log_likelihood_ratio, abs=1e-12)
+    assert s.turn.index == 12 and s.turn.release == rounds[12].release
+    d_in, d_out = direct_densities(m, [rounds[12].release])
+    assert s.turn.p_in == pytest.approx(d_in[0], rel=1e-12)
+    assert s.turn.p_out == pytest.approx(d_out[0], rel=1e-12)
+    last = s.last
+    assert (last.index, last.release, last.member) == (11, rounds[11].release, rounds[11].member)
+    assert last.answer == answers[11] and last.correct == (answers[11] == rounds[11].member)
+    assert last.optimal_guess == rounds[11].optimal_guess
+    assert last.log10_ratio == pytest.approx(abs(rounds[11].log_likelihood_ratio) / math.log(10))
+    assert last.p_in / last.p_out == pytest.approx(rounds[11].likelihood_ratio, rel=1e-10)
+
+
+def test_score_is_mipcore_s():
+    answers = [bool(k % 2) for k in range(25)]
+    s = play.play_state(MODEL, 9, answers, 30)
+    ref = score_game(DEFAULT, 9, answers, model=MODEL)
+    assert s.score == ref
+    assert int(s.history.correct.sum()) == ref.correct
+    assert int(s.history.optimal_correct.sum()) == ref.optimal_correct
+    assert s.optimal_interval == pytest.approx(clopper_pearson(ref.optimal_correct, 25, 0.95))
+    assert s.show_luck and not s.finished and s.answered == 25
+
+
+def test_luck_from_twenty_rounds_on():
+    assert play.LUCK_AFTER == 20
+    assert not play.play_state(MODEL, 1, [True] * 19, 30).show_luck
+    assert play.play_state(MODEL, 1, [True] * 20, 30).show_luck
+
+
+def test_answers_never_change_the_rounds():
+    a = play.play_state(MODEL, 5, [True] * 8, 30)
+    b = play.play_state(MODEL, 5, [False] * 8, 30)
+    np.testing.assert_array_equal(a.history.release, b.history.release)
+    np.testing.assert_array_equal(a.history.member, b.history.member)
+    assert a.turn == b.turn
+    # the round on screen is the same before and after answers, whatever they are
+    assert play.play_state(MODEL, 5, [], 30).turn.release == a.history.release[0]
+
+
+def test_start_and_end_of_a_game():
+    s = play.play_state(MODEL, 3, [], 10)
+    assert (s.answered, s.turn.index, s.last, s.score) == (0, 0, None, None)
+    assert not s.show_luck
+    assert s.history.release.size == 0
+    done = play.play_state(MODEL, 3, [True] * 10, 10)
+    assert done.finished and done.turn is None and done.last.index == 9
+    assert done.score.rounds == 10
+
+
+def test_release_laws_are_the_exact_mixtures():
+    for settings in (DEFAULT, GameSettings.dp("prop11", 2.0, n=6)):
+        m = game_model(settings)
+        laws = play.release_laws(m)
+        p_in, p_out = direct_densities(m, laws.grid)
+        np.testing.assert_allclose(laws.p_in, p_in, rtol=1e-12)
+        np.testing.assert_allclose(laws.p_out, p_out, rtol=1e-12)
+        b = m.noise.scale
+        assert laws.grid[0] == pytest.approx(m.outputs.min() - 6 * b)
+        assert laws.grid[-1] == pytest.approx(m.outputs.max() + 6 * b)
+        for p in (laws.p_in, laws.p_out):  # mass within 6 scales of every output >= 1 - e^-6
+            assert 1 - math.exp(-6) - 1e-3 <= np.trapezoid(p, laws.grid) <= 1 + 1e-3
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: play.play_state("model", 1, [], 10), "model"),
+        (lambda: play.play_state(MODEL, -1, [], 10), "seed"),
+        (lambda: play.play_state(MODEL, 1, [], 0), "rounds"),
+        (lambda: play.play_state(MODEL, 1, [], 10, confidence=1.0), "confidence"),
+        (lambda: play.play_state(MODEL, 1, [True] * 11, 10), "answers"),
+        (lambda: play.play_state(MODEL, 1, ["in"], 10), "answers"),
+        (lambda: play.play_state(MODEL, 1, [[True]], 10), "answers"),
+        (lambda: play.release_laws(DEFAULT), "model"),
+    ],
+)
+def test_out_of_domain_raises_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+# =========================================================================== the figures
+
+
+def test_times_text():
+    assert game_figs.times_text(0.0) == "1"
+    assert game_figs.times_text(math.log10(3.234)) == "3.23"
+    assert game_figs.times_text(math.log10(1.00013)) == "1.00013"  # never just "1" near 1
+    assert game_figs.times_text(7.0) == "1 × 10⁷"
+    assert game_figs.times_text(400.0) == "more than 10³⁰⁰"
+    xs = [1.0001, 1.01, 1.5, 2.0, 30.0, 1e5]
+    values = [float(game_figs.times_text(math.log10(x)).replace(" × 10⁵", "e5")) for x in xs]
+    assert values == pytest.approx(xs, rel=1e-3)
+
+
+def test_figures_headless():
+    s = play.play_state(MODEL, 4, [True, False, True], 30)
+    laws = play.release_laws(MODEL)
+    fig, table = game_figs.laws_figure(laws, s.turn, s.last, s.history)
+    assert isinstance(fig, go.Figure)
+    assert not pagetools.chart_nans(fig.to_json())
+    np.testing.assert_array_equal(fig.data[0].x, table.release)
+    np.testing.assert_array_equal(fig.data[0].y, table.p_in)
+    np.testing.assert_array_equal(fig.data[1].y, table.p_out)
+    lines = [sh.x0 for sh in fig.layout.shapes]
+    assert s.turn.release in lines and s.last.release in lines
+    fig2, t2 = game_figs.score_figure(s.score, s.optimal_interval)
+    assert not pagetools.chart_nans(fig2.to_json())
+    assert fig2.data[0].x[0] == pytest.approx(100 * s.score.accuracy)
+    assert list(t2.accuracy[:2]) == pytest.approx([s.score.accuracy, s.score.optimal_correct / 3])
+    # start of a game (nothing answered) and end (nothing to answer)
+    start = play.play_state(MODEL, 4, [], 10)
+    assert not pagetools.chart_nans(
+        game_figs.laws_figure(laws, start.turn, None, start.history)[0].to_json()
+    )
+    end = play.play_state(MODEL, 4, [True] * 10, 10)
+    assert not pagetools.chart_nans(
+        game_figs.laws_figure(laws, None, end.last, end.history)[0].to_json()
+    )
+
+
+# =========================================================================== the page
+
+
+def test_page_loads_clean_via_app_and_standalone():
+    at = load(seed="1")
+    assert at.title[0].value == by_key("play").title
+    assert heading(at) == "### Round 1 of 30"
+    r0 = play_round(DEFAULT, 1, 0, model=MODEL)
+    assert metric(at, "Release y") == release_text(r0.release)
+    assert metric(at, "Target record") == "10"
+    assert laws_shown(at) and not any(m.label.startswith("You") for m in at.metric)
+    assert at.button(key="play_in").proto.shortcut == "left"
+    assert at.button(key="play_out").proto.shortcut == "right"
+    assert_clean(at)
+    alone = pagetools.load(PAGE, via_app=False)
+    assert_clean(alone)
+    assert heading(alone) == "### Round 1 of 30"
+
+
+@pytest.mark.slow
+def test_full_game_with_the_optimal_answers():
+    """20 rounds clicked with the Bayes-optimal answer: the page's score is the optimal count."""
+    seed, rounds = 11, 20
+    at = load(seed=str(seed), rounds=str(rounds))
+    expected = [play_round(DEFAULT, seed, k, model=MODEL) for k in range(rounds)]
+    for k, r in enumerate(expected):
+        assert heading(at) == f"### Round {k + 1} of {rounds}"
+        assert metric(at, "Release y") == release_text(r.release)
+        assert ("Luck in a class" in shown_text(at)) == (k >= 20)
+        at.button(key="play_in" if r.optimal_guess else "play_out").click().run()
+        assert not at.exception
+    sc = score_game(DEFAULT, seed, [r.optimal_guess for r in expected], model=MODEL)
+    assert sc.correct == sc.optimal_correct
+    assert heading(at) == f"### Game over: {sc.correct} of {rounds} right"
+    assert metric(at, f"You: {sc.correct} of {rounds}") == pct(sc.accuracy)
+    assert metric(at, f"Optimal attacker: {sc.optimal_correct} of {rounds}") == pct(sc.accuracy)
+    lo, hi = sc.interval
+    assert metric(at, "95 % interval") == f"{pct(lo)} – {pct(hi)}"
+    assert metric(at, "Guarantee, 1/2 + η") == pct(MODEL.certified_accuracy) == "73.1 %"
+    shown = shown_text(at)
+    assert f"Your lower bound, {pct(sc.lower_bound)}," in shown
+    phrase = {
+        ScoreVerdict.ABOVE_CERTIFIED: "of beating the guarantee",
+        ScoreVerdict.ABOVE_CHANCE: "evidence that you beat coin flips",
+        ScoreVerdict.NO_EVIDENCE: "no evidence yet",
+    }
+    assert phrase[sc.verdict] in shown
+    luck = luck_lesson(30, rounds, MODEL.certified_eta)
+    assert "Luck in a class of 30" in shown
+    assert f"someone scores above 73.1 % with probability {prob(luck.p_any)}" in shown
+    assert f"{luck.alarm_correct} of {rounds} or more would be evidence" in shown
+    assert "play_in" not in [b.key for b in at.button]  # nothing left to answer
+    assert laws_shown(at)
+    assert_clean(at)
+    # New game: back to round 1, same seed, same first release
+    at.button(key="play_new_game").click().run()
+    assert heading(at) == f"### Round 1 of {rounds}"
+    assert metric(at, "Release y") == release_text(expected[0].release)
+
+
+def test_always_in_and_the_reveal_sentence():
+    seed = 5
+    at = load(seed=str(seed), rounds="10")
+    expected = [play_round(DEFAULT, seed, k, model=MODEL) for k in range(10)]
+    for r in expected:
+        at.button(key="play_in").click().run()
+        reveal = [t for t in texts(at) if t.startswith(f"**Round {r.index + 1} was ")]
+        assert len(reveal) == 1, texts(at)
+        truth = "in" if r.member else "out"
+        opt = "in" if r.optimal_guess else "out"
+        other = "out" if r.optimal_guess else "in"
+        ratio = game_figs.times_text(abs(r.log_likelihood_ratio) / math.log(10))
+        assert reveal[0] == (
+            f"**Round {r.index + 1} was {truth}: you said in {'✓' if r.member else '✗'}, and the "
+            f"optimal attacker said {opt} {'✓' if r.optimal_correct else '✗'}, because this "
+            f"release is {ratio} times as likely with the target {opt} as {other}.**"
+        )
+    members = sum(r.member for r in expected)
+    assert metric(at, f"You: {members} of 10") == pct(members / 10)
+    assert "Luck in a class" not in shown_text(at)  # fewer than 20 rounds
+    assert_clean(at)
+
+
+def test_hidden_laws_until_the_game_is_over():
+    at = load(laws="0", rounds="10", seed="2")
+    assert not laws_shown(at)
+    assert any("hidden the two release laws" in t for t in texts(at))
+    at.button(key="play_out").click().run()
+    assert not laws_shown(at) and len(charts(at)) == 1  # the score chart only
+    done = with_answers([True] * 10, seed=2, laws="0", rounds="10")
+    assert heading(done).startswith("### Game over")
+    assert laws_shown(done)
+    shown = load(laws="1", rounds="10", seed="2")
+    assert laws_shown(shown)
+
+
+def test_link_round_trip_shows_the_same_first_round():
+    params = dict(
+        mech="prop11", cal="eta", eta="0.2", n="6", rounds="40", players="12", laws="0", seed="777"
+    )
+    a, b = load(**params), load(**params)
+    assert not a.warning
+    assert a.radio(key="mech").value is GameMechanism.PROP11
+    assert a.radio(key="cal").value is Calibration.ETA
+    assert a.slider(key="eta").value == 0.2 and a.slider(key="n").value == 6
+    assert a.slider(key="rounds").value == 40 and a.slider(key="players").value == 12
+    assert a.toggle(key="laws").value is False and a.number_input(key="seed").value == 777
+    s = GameSettings("prop11", "eta", 0.2, 6)
+    r0 = play_round(s, 777, 0)
+    assert metric(a, "Release y") == metric(b, "Release y") == release_text(r0.release)
+    assert heading(a) == "### Round 1 of 40"
+    assert_clean(a)
+    # the URL follows the widgets; the ε/η keys never both
+    at = load(seed="3")
+    at.slider(key="eps").set_value(2.0).run()
+    assert at.query_params["eps"] == ["2"] or at.query_params["eps"] == "2"
+    at.radio(key="cal").set_value(Calibration.ETA).run()
+    assert "eps" not in at.query_params and at.slider(key="eta").value == 0.1
+
+
+def test_each_control_changes_the_round():
+    at = load(seed="3")
+    before = metric(at, "Release y")
+    at.number_input(key="seed").set_value(4).run()
+    after = metric(at, "Release y")
+    assert after != before
+    assert after == release_text(play_round(DEFAULT, 4, 0, model=MODEL).release)
+    at.radio(key="mech").set_value(GameMechanism.PROP11).run()
+    p = GameSettings.dp("prop11", 1.0)
+    assert metric(at, "Release y") == release_text(play_round(p, 4, 0).release)
+    at.slider(key="n").set_value(10).run()
+    p10 = GameSettings.dp("prop11", 1.0, n=10)
+    assert metric(at, "Release y") == release_text(play_round(p10, 4, 0).release)
+    assert_clean(at)
+
+
+def test_settings_change_starts_a_new_game_and_new_seed_draws_one():
+    at = load(seed="3")
+    at.button(key="play_in").click().run()
+    assert heading(at) == "### Round 2 of 30"
+    at.slider(key="eps").set_value(3.0).run()
+    assert heading(at) == "### Round 1 of 30"
+    at.button(key="play_new_seed").click().run()
+    new = at.number_input(key="seed").value
+    assert new != 3 and 1 <= new <= 999_999
+    assert at.query_params["seed"] in (str(new), [str(new)])
+
+
+@pytest.mark.parametrize(
+    "params, sentence",
+    [
+        (dict(cal="eta", eta="0.49"), "someone scores above 99"),
+        (dict(eps="10"), "someone scores above 99.9955 % with probability more than 99.9 %"),
+        (dict(eps="0.1"), "someone scores above 52.5 %"),
+        (dict(mech="prop11", n="12", eps="10"), "no score is evidence of beating the guarantee"),
+    ],
+)
+def test_extreme_settings_give_sentences(params, sentence):
+    settings = GameSettings(
+        params.get("mech", "mean"),
+        params.get("cal", "epsilon"),
+        float(params.get("eps", params.get("eta", 1.0))),
+        int(params.get("n", 8)),
+    )
+    at = with_answers([k % 3 == 0 for k in range(25)], settings=settings, seed=1, **params)
+    assert_clean(at)
+    shown = shown_text(at)
+    assert sentence in shown, shown
+    assert "Luck in a class of 30" in shown and "Round 26 of 30" in heading(at)
+
+
+@pytest.mark.parametrize(
+    "params, key",
+    [
+        (dict(mech="median"), "mech"),
+        (dict(eps="99"), "eps"),
+        (dict(cal="eta", eta="0.9"), "eta"),
+        (dict(n="7"), "n"),
+        (dict(seed="-4"), "seed"),
+        (dict(rounds="abc"), "rounds"),
+        (dict(laws="maybe"), "laws"),
+    ],
+)
+def test_bad_links_warn_and_fall_back(params, key):
+    at = load(**params)
+    assert not at.exception
+    warned = [unescaped(w.value) for w in at.warning] + [unescaped(e.value) for e in at.error]
+    assert any(key in w or "refused" in w or "outside" in w for w in warned), warned
+    assert heading(at).startswith("### Round 1 of")
+
+
+def test_crafted_link_text_stays_text():
+    at = load(mech="[click](https://example.com)", seed="1")
+    assert at.warning
+    for w in at.warning:
+        assert "](" not in w.value.replace("\\]\\(", "")
+    assert_clean(at)
+
+
+def test_class_size_sets_the_luck_lesson():
+    at = with_answers([k % 4 != 0 for k in range(22)], seed=1, players="12")
+    luck = luck_lesson(12, 22, MODEL.certified_eta)
+    shown = shown_text(at)
+    assert "Luck in a class of 12" in shown
+    assert f"someone scores above 73.1 % with probability {prob(luck.p_any)}" in shown
+    assert f"by luck with probability {prob(luck.p_one)}" in shown
+    assert f"expected to score {pct(luck.expected_best_accuracy)}" in shown
+    assert f"{luck.alarm_correct} of 22 or more would be evidence" in shown
+    assert f"someone in the class with probability {prob(luck.p_alarm_any)}" in shown
+    assert_clean(at)
+
+
+def test_presenter_mode_folds_the_rules_below_the_round():
+    at = load(seed="1")
+    at.toggle(key="present").set_value(True).run()
+    labels = [e.label for e in at.expander]
+    assert "How the game works" in labels
+    body = [m.value for m in at.markdown]
+    first_round = next(i for i, v in enumerate(body) if v.startswith("### Round 1"))
+    rules = next(i for i, v in enumerate(body) if v.startswith("Each round the app"))
+    assert first_round < rules  # the round and its buttons come first on a projector
+    assert {"play_in", "play_out"} <= {b.key for b in at.button}
+    assert_clean(at)
+
+
+def test_eta_one_half_from_a_link_is_refused_with_a_sentence():
+    """η = 1/2 promises nothing and needs no noise: the game offers 0 < η <= 0.49."""
+    at = load(cal="eta", eta="0.5")
+    assert_clean(at)
+    assert any("eta=0.5" in pagetools.unescaped(w.value) for w in at.warning)
