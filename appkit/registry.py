@@ -155,6 +155,16 @@ PAGES: tuple[PageSpec, ...] = (
         AUDIT,
         "Estimate leakage from data, and see where the plug-in estimate drifts.",
     ),
+    PageSpec(
+        "reference_data",
+        "app_pages/reference_data.py",
+        "Can a defense look private while its reference data leak?",
+        "Weighted ERM and the triad utility / training privacy / reference privacy",
+        "reference_data",
+        "🧷",
+        AUDIT,
+        "A defense judged on its training data alone can hide a leak of its reference data.",
+    ),
 )
 
 

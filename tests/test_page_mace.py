@@ -1,31 +1,40 @@
-"""AppTest for the page "Estimate leakage from samples (MACE)" (app_pages/mace.py), run standalone.
+"""AppTest for the page "How much leaks, judging from samples alone?" (app_pages/mace.py).
 
-The expected true advantage comes from :mod:`mipcore.lessons.mace_synthetic` (itself checked against
-numerical integration in ``tests/test_mace_truth.py``), not from the page's output.
+The page is loaded through app.py's navigation (as a user reaches it) and once standalone.
+Expected numbers come from :mod:`mipcore.lessons.mace_view` (tested in
+``tests/test_mace_view.py``) and :mod:`mipcore.lessons.mace_synthetic`, never from the page.
 """
 
 from __future__ import annotations
 
+import json
+
 import pagetools
 import pytest
-from pagetools import metric, snapshot
+from pagetools import metric, snapshot, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
 from appkit.registry import by_key
 from appkit.safe import plain
 from mipcore import mace
 from mipcore.lessons import mace_synthetic
-from mipcore.plots.formatting import fmt_num
+from mipcore.lessons import mace_view as mv
+from mipcore.lessons.mace_synthetic import Shape
+from mipcore.plots.formatting import fmt_num, fmt_pct
 
 PAGE = "app_pages/mace.py"
 
 
 def load(**params: str) -> AppTest:
-    return pagetools.load(PAGE, via_app=False, timeout=120, **params)
+    return pagetools.load(PAGE, via_app=True, timeout=120, **params)
 
 
 def assert_clean(at: AppTest) -> None:
     pagetools.assert_clean(at, banned=("nan", "inf", "none"))
+
+
+def text(at: AppTest) -> str:
+    return "\n".join(texts(at))
 
 
 @pytest.fixture(scope="module")
@@ -33,24 +42,57 @@ def default_page() -> AppTest:
     return load()
 
 
-def test_loads_with_charts_and_downloads(default_page):
+def test_loads_through_the_app_with_charts_and_data(default_page):
     at = default_page
     assert at.title[0].value == by_key("mace").title
-    assert len(at.get("plotly_chart")) >= 3
-    assert len(at.get("download_button")) >= 3
+    assert len(at.get("plotly_chart")) == 3
+    labels = [b.label for b in at.get("download_button")]
+    for name in ("mace_samples_loss", "mace_advantage", "mace_drift"):
+        assert any(label.startswith(f"{name}.csv") for label in labels), labels
     assert not at.warning
     assert_clean(at)
 
 
-def test_true_advantage_matches_mace_truth(default_page):
-    assert metric(default_page, "true advantage") == fmt_num(
+def test_loads_standalone():
+    at = pagetools.load(PAGE, via_app=False, timeout=120)
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == 3
+
+
+def test_numbers_shown_are_the_lessons(default_page):
+    at = default_page
+    v = mv.mace_view()
+    assert metric(at, "true advantage") == fmt_num(
         mace_synthetic.true_advantage("normal", 1.0, 0.5)
     )
+    assert metric(at, "true advantage") == fmt_num(v.truth.advantage)
+    assert metric(at, "plug-in estimate") == fmt_num(v.plugin.advantage)
+    assert metric(at, "held-out estimate") == fmt_num(v.heldout.advantage)
+    assert metric(at, "held-out 95 % lower bound") == fmt_num(v.heldout_lower.advantage)
+    assert metric(at, "tanh bound") == fmt_num(v.tanh_bound.advantage)
+    captions = [c.value for c in at.caption]
+    for u in (v.truth, v.plugin, v.heldout, v.heldout_lower, v.tanh_bound):
+        assert f"η {fmt_num(u.eta)} · accuracy {fmt_pct(u.accuracy)}" in captions
+    d = mv.drift()
+    assert f"at N = 50 and +{fmt_num(d.bias_large_n, 3)} at N = 20000" in text(at)
+
+
+def test_the_unit_bridge_is_explicit(default_page):
+    """Advantage, η and accuracy side by side: 0.4621 = 2 × 0.2311, 73.1 %."""
+    t = text(default_page)
+    assert "advantage = 2η = 2·accuracy − 1" in t
+    assert "advantage ≤ 0.4621, i.e. η ≤ 0.2311, i.e. an attacker is right at most 73.1 %" in t
+    assert "z_{1-\\delta/4}" not in t and "z_{1−δ/4}" not in t  # the quantile is in st.latex
+    assert any("\\Phi^{-1}(1-\\delta/4) = 2.241" in x.value for x in default_page.get("latex"))
+
+
+def test_other_page_values_for_mixture_and_prior():
     at = load(shape="mixture", sep="2.5", p="0.3", eps="0.5")
     assert metric(at, "true advantage") == fmt_num(
         mace_synthetic.true_advantage("mixture", 2.5, 0.3)
     )
     assert metric(at, "tanh bound") == fmt_num(mace.dp_privacy_loss_bound(0.5, 0.3))
+    assert "blind guess of the majority is right 70.0 %" in text(at)
     assert_clean(at)
 
 
@@ -60,10 +102,12 @@ def test_true_advantage_matches_mace_truth(default_page):
         {"shape": "laplace"},
         {"sep": "2"},
         {"N": "500"},
-        {"est": "kde"},
+        {"est": "kde", "N": "500"},
         {"p": "0.7"},
         {"bins": "80"},
         {"seed": "7"},
+        {"eps": "3"},
+        {"est": "kde", "N": "500", "bw": "0.3"},
     ],
 )
 def test_each_control_changes_output(default_page, params):
@@ -71,17 +115,35 @@ def test_each_control_changes_output(default_page, params):
     assert snapshot(at) != snapshot(default_page), params
     assert not at.warning
     assert_clean(at)
+    for key, value in params.items():  # URL round trip: the link set the widget
+        assert at.query_params[key] == value, (key, at.query_params)
 
 
-def test_widget_interaction_changes_output(default_page):
+def test_widget_interaction_changes_output_and_url():
     at = load()
     before = snapshot(at)
-    at.selectbox(key="shape").set_value("laplace").run()
+    at.selectbox(key="shape").set_value(Shape.LAPLACE).run()
     assert not at.exception
     assert snapshot(at) != before
     assert metric(at, "true advantage") == fmt_num(
         mace_synthetic.true_advantage("laplace", 1.0, 0.5)
     )
+    assert at.query_params["shape"] == "laplace"
+    at.slider(key="eps").set_value(2.0).run()
+    assert at.query_params["eps"] == "2"
+    assert metric(at, "tanh bound") == fmt_num(mace.dp_privacy_loss_bound(2.0, 0.5))
+
+
+def test_negative_lower_bound_is_shown_as_zero_with_the_raw_value_kept():
+    at = load(sep="0", N="50")
+    v = mv.mace_view("normal", 0.0, n=50)
+    assert v.heldout_lower_raw < 0
+    assert metric(at, "held-out 95 % lower bound") == "0"
+    assert any(fmt_num(v.heldout_lower_raw, 3) in c.value for c in at.caption)
+    (adv,) = [c for c in at.get("plotly_chart") if c.key == "mace_chart_adv"]
+    spec = json.dumps(json.loads(adv.proto.spec))
+    assert "raw %{customdata[0]:.4f}" in spec
+    assert_clean(at)
 
 
 @pytest.mark.parametrize(
@@ -94,7 +156,29 @@ def test_invalid_url_warns_and_uses_default(default_page, params, key):
     assert snapshot(at)[1] == snapshot(default_page)[1]
 
 
+def test_a_crafted_link_cannot_create_markdown_links():
+    at = load(shape="x [click](https://example.com)")
+    (w,) = at.warning
+    assert "](" not in w.value
+    assert "[click](https://example.com)" in unescaped(w.value)
+
+
 def test_kde_large_n_is_capped():
     at = load(est="kde", N="8000")
     assert any("5000" in i.value for i in at.info)
     assert_clean(at)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"sep": "4", "p": "0.95", "eps": "0"},
+        {"sep": "0", "p": "0.05", "bins": "200", "N": "50"},
+        {"shape": "laplace", "sep": "4", "eps": "6", "seed": "1000000"},
+    ],
+)
+def test_extreme_settings_give_sentences(params):
+    at = load(**params)
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == 3
+    assert "Theorem 1" in text(at)
