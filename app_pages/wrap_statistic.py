@@ -1,158 +1,135 @@
-"""Wrap your own statistic: Algorithm 1 (MIP) beside the DP Laplace mechanism on the same data.
+"""How much noise would my own statistic need? Algorithm 1 (MIP) beside the DP Laplace mechanism.
 
-Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Theorem 9, Corollary 10, Algorithm 1)
-and Theorem 4 (η → ε). All numbers come from :func:`mipcore.lessons.statistic_release.wrap_statistic`; the
-repeated draws use :func:`mipcore.lessons.statistic_release.repeat_noise` (Corollary 10 with the same σ, and
-Laplace noise with the same scale); the figures from :mod:`mipcore.plots.wrap_figs`.
+Widgets → one lesson call (:func:`mipcore.lessons.statistic_release.compare_generated` or
+:func:`~mipcore.lessons.statistic_release.compare_releases`, through ``appkit.cached``, or
+``appkit.jobs.run`` when :func:`~mipcore.lessons.statistic_release.release_work` says it can
+take a second or more) → figures (:mod:`mipcore.plots.wrap_figs`) → sentences.
 
-Uploads are read only by :func:`mipcore.lessons.statistic_release.parse_numeric_csv` (text parsing; nothing
-is executed or unpickled). The size cap is ``server.maxUploadSize`` in
-``.streamlit/config.toml`` and, again, ``mipcore.lessons.statistic_release.MAX_UPLOAD_BYTES`` in the parser.
+Uploads are read by :func:`mipcore.tabular.parse_numeric_csv` through ``appkit.cached`` on the
+file's bytes: a file is parsed once per content, refusals included, never again on a rerun.
+Column and file names are shown as text (``appkit.plain``; the figures html-escape them).
 """
 
 from __future__ import annotations
 
-import hashlib
-
-import numpy as np
-import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
 import appkit
-from appkit import fmt_num
-from mipcore.lessons import statistic_release as wrap
-from mipcore.mechanism import RADIUS_VARIANTS
-from mipcore.plots.wrap_figs import error_figure, error_frame, spread_figure, spread_frame
+from appkit import fmt_num, fmt_pct, jobs, plain
+from mipcore import tabular
+from mipcore.lessons import statistic_release as lesson
+from mipcore.lessons.statistic_release import Comparison, Statistic, Verdict
+from mipcore.mechanism import MipCalibration
+from mipcore.plots import wrap_figs
 
 SOURCES = ["generated", "upload CSV"]
 N_MIN, N_MAX, N_DEFAULT = 50, 200_000, 2_000
-D_MIN, D_MAX, D_DEFAULT = 1, 10, 3
+D_MAX, D_DEFAULT = 10, 3
 ETA_MIN, ETA_MAX, ETA_DEFAULT = 0.01, 0.49, 0.2
 M_OPTIONS = list(range(2, 9))
 B_MIN, B_MAX, B_DEFAULT, B_STEP = 16, 256, 64, 16
 SEED_MAX = 2**31 - 1
-WIDEN_MIN, WIDEN_MAX, WIDEN_DEFAULT = 1.0, 10.0, 1.0
-DRAWS = 200  # repeated releases for the spread chart
 SHOWN_ROWS = 400  # the table shows at most this many rows (20 columns give 400 second moments)
+SHOWN_NAMES = 10  # notes list at most this many column names
 
 STAT_LABELS = {
-    "mean": "mean of each column",
-    "covariance": "second moments E[x xᵀ]",
-    "linear regression": "linear regression (last column on the others)",
+    Statistic.MEAN: "mean of each column",
+    Statistic.COVARIANCE: "second moments E[x xᵀ]",
+    Statistic.LINEAR_REGRESSION: "linear regression (last column on the others)",
 }
-RADIUS_LABELS = {
-    "gamma": "Gamma(k, c): correct",
-    "as_printed": "Laplace(c): as printed",
+CAL_LABELS = {
+    MipCalibration.TIGHT: "Tight: least certified noise",
+    MipCalibration.PAPER: "Paper's constant (Corollary 14)",
+    MipCalibration.AS_PRINTED: "As printed (Laplace radius)",
 }
-MAX_MB = wrap.MAX_UPLOAD_BYTES / 2**20
-UPLOAD_HINT = (
-    f"Upload a UTF-8 text CSV with a header row and numeric columns (at most "
-    f"{MAX_MB:g} MB, {wrap.MAX_ROWS:,} rows and {wrap.MAX_COLS} numeric columns, "
-    "at least 8 complete rows)."
+SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "vertical bars", " ": "spaces"}
+
+
+def _count(n: int) -> str:
+    """A whole number with narrow spaces between thousands: 200 000."""
+    return f"{n:,}".replace(",", "\u202f")
+
+
+LIMITS = (
+    f"up to {tabular.MAX_UPLOAD_BYTES / 2**20:g} MiB, {2 * tabular.MAX_COLS} columns of which "
+    f"at most {tabular.MAX_COLS} numeric, {_count(tabular.MAX_ROWS)} rows"
 )
 
 
-# ---------------------------------------------------------------- cached computations
-@st.cache_data(show_spinner=False, max_entries=32)
-def _generated(stat: str, n: int, d: int, seed: int) -> pd.DataFrame:
-    return wrap.make_dataset(stat, n, d, seed)
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    """Column names as plain text in quotes, at most SHOWN_NAMES of them."""
+    shown = ", ".join(appkit.quote(n, max_chars=60) for n in names[:SHOWN_NAMES])
+    more = len(names) - SHOWN_NAMES
+    return shown + (f" and {more} more" if more > 0 else "")
 
 
-@st.cache_data(show_spinner="Reading the uploaded file…", max_entries=8)
-def _parsed(digest: str, _raw: bytes) -> wrap.ParsedTable:
-    """parse_numeric_csv, cached by the SHA-256 of the bytes (the bytes are not re-hashed)."""
-    return wrap.parse_numeric_csv(_raw)
+def _plural(k: int, word: str) -> str:
+    return f"{_count(k)} {word}" + ("" if k == 1 else "s")
 
 
-def _has_dp(stat: str) -> bool:
-    """Whether mipcore gives the statistic a bounded sensitivity (a DP release exists)."""
-    return wrap.dp_l1_sensitivity(stat, [0.0], [1.0], 1) is not None
+def _stop() -> None:
+    """End the page here, with its footer."""
+    appkit.finish(page)
+    st.stop()
 
 
-def _bounds(data: pd.DataFrame, widen: float) -> tuple[np.ndarray, ...]:
-    """Per-column data range, and the clipping bounds: the range widened by ``widen``
-    about its centre. At widen = 1 these are exactly wrap_statistic's own default bounds
-    (the data range, [min, min + 1] for a constant column, which needs a box too)."""
-    x = data.to_numpy(dtype=float)
-    lo, hi = x.min(axis=0), x.max(axis=0)
-    box_hi = np.where(hi > lo, hi, lo + 1.0)
-    pad = (widen - 1.0) * (box_hi - lo) / 2.0
-    return lo, hi, lo - pad, box_hi + pad
+def _regression_needs_two_columns(stat: Statistic) -> bool:
+    """Linear regression needs d ≥ 2 (the d slider's minimum then): a d = 1 this page holds
+    or a link gives becomes 2 before the slider is drawn. True when that happened."""
+    if stat.min_columns < 2:
+        return False
+    if "d" in st.session_state:
+        if st.session_state["d"] == 1:
+            st.session_state["d"] = 2
+            return True
+        return False
+    if str(st.query_params.get("d", "")).strip() in ("1", "1.0"):
+        st.query_params["d"] = "2"
+        return True
+    return False
 
 
-@st.cache_data(
-    show_spinner="Running Algorithm 1 (B fits on random halves) and the Laplace mechanism…",
-    max_entries=64,
-)
-def _compute(
-    source: tuple,
-    _data: pd.DataFrame,
-    stat: str,
-    eta: float,
-    M: int,
-    radius: str,
-    B: int,
-    seed: int,
-    widen: float,
-) -> dict:
-    """``source`` identifies ``_data`` (generation parameters or the upload's digest).
-
-    Returns a plain dict (a class defined in a page script cannot be pickled by the cache
-    when the page runs under ``st.navigation``): ``result`` (WrapResult), the data range
-    ``data_lo``/``data_hi``, the clipping bounds ``lo``/``hi`` handed to wrap_statistic,
-    ``errors`` (|release − θ| of this release) and ``spread`` (|noise| over DRAWS releases).
-    """
-    data_lo, data_hi, lo, hi = _bounds(_data, widen)
-    # Absurd magnitudes (e.g. 1e300, whose square overflows) make mipcore refuse with a
-    # ValueError ("non-finite value on some half"); numpy's overflow warning on the way
-    # there is expected and silenced here.
-    with np.errstate(over="ignore"):
-        res = wrap.wrap_statistic(_data, stat, eta, M=M, B=B, rng=seed, lo=lo, hi=hi, radius=radius)
-    errors = error_frame(res.labels, res.theta, res.mip, res.dp)
-    # DRAWS more releases of the same θ with the same σ (and the same Laplace scale):
-    mip_noise, dp_noise = wrap.repeat_noise(
-        res, eta, DRAWS, M=M, rng=np.random.default_rng((seed, 1)), radius=radius
-    )
-    spread = spread_frame(res.labels, res.sigma, mip_noise, dp_noise)
-    return dict(
-        result=res, data_lo=data_lo, data_hi=data_hi, lo=lo, hi=hi, errors=errors, spread=spread
-    )
-
-
-# ---------------------------------------------------------------- helpers
-def _read_upload(raw: bytes, digest: str) -> wrap.ParsedTable | None:
-    """Parse the upload with mipcore's parser; a refusal becomes one error sentence."""
-    try:
-        return _parsed(digest, raw)
-    except ValueError as exc:
-        st.error(f"This file cannot be used: {exc}. {UPLOAD_HINT}", icon="🚫")
-        return None
-
-
-def _times(x: float) -> str:
-    return f"{fmt_num(x, 3)}×"
-
-
-def _range_text(values: np.ndarray, fmt=_times) -> str:
-    lo, hi = float(np.min(values)), float(np.max(values))
-    if fmt(lo) == fmt(hi):
-        return fmt(lo)
-    return f"between {fmt(lo)} and {fmt(hi)}"
-
-
-def _table_view(res: wrap.WrapResult) -> pd.DataFrame:
-    """WrapResult.table() with every number formatted by fmt_num ('—' where DP is unavailable)."""
-    tab = res.table()
-    out = pd.DataFrame({"quantity": tab["quantity"]})
-    for col in tab.columns[1:]:
-        out[col] = [fmt_num(v) for v in tab[col]]
-    return out
-
-
-def _multiple_of_b_step(b) -> None:
+def _multiple_of_b_step(b: float) -> None:
     if b % B_STEP:
         raise ValueError(f"not a multiple of {B_STEP}")
+
+
+def _upload_notes(parsed: tabular.ParsedTable, file_name: str) -> None:
+    """What the parser did to the file, from ParsedTable's structured fields."""
+    notes = []
+    if parsed.encoding in ("utf-16", "utf-32"):
+        notes.append(f"Decoded as {parsed.encoding.upper()} (announced by its byte-order mark).")
+    if parsed.delimiter in SEPARATORS:
+        notes.append(f"Fields separated by {SEPARATORS[parsed.delimiter]}.")
+    if parsed.dropped_columns:
+        notes.append(
+            f"Dropped {_plural(len(parsed.dropped_columns), 'non-numeric column')}: "
+            f"{_names(parsed.dropped_columns)}."
+        )
+    if parsed.dropped_rows:
+        notes.append(
+            f"Dropped {_plural(parsed.dropped_rows, 'row')} with a missing, non-numeric or "
+            "infinite value."
+        )
+    if parsed.dropped_large_rows:
+        notes.append(
+            f"Dropped {_plural(parsed.dropped_large_rows, 'row')} with a value above 10¹⁰⁰ in "
+            "magnitude; to keep such rows, rescale their columns (change the unit)."
+        )
+    if parsed.renamed_columns:
+        notes.append(
+            f"Renamed {_plural(len(parsed.renamed_columns), 'column')} whose header was blank, "
+            f"too long, held control characters or repeated another: "
+            f"{_names(parsed.renamed_columns)}."
+        )
+    for note in notes:
+        st.info(note, icon="ℹ️")
+    data = parsed.data
+    st.caption(
+        f"Read {appkit.quote(file_name, max_chars=60)}: {_plural(len(data), 'row')} of "
+        f"{_plural(data.shape[1], 'numeric column')}: {_names(list(data.columns))}."
+    )
 
 
 def _prop11_link() -> None:
@@ -163,24 +140,144 @@ def _prop11_link() -> None:
         st.markdown(f"See the page **{label}** of the full app (`streamlit run app.py`).")
 
 
+def _between(values, fmt=lambda x: f"{fmt_num(x, 3)}×") -> str:
+    lo, hi = fmt(min(values)), fmt(max(values))
+    return lo if lo == hi else f"between {lo} and {hi}"
+
+
+def _certification(comp: Comparison) -> None:
+    """What the MIP release is certified to, in the page's unit (attacker accuracy)."""
+    res = comp.release
+    cal, cert, k = res.calibration, res.certified_eta, res.noised
+    eta = fmt_num(res.eta, 3)
+    if cert is None:
+        more = comp.printed_to_tight
+        st.warning(
+            f"**Not certified for d > 1:** no proof covers the printed Laplace radius in more "
+            f"than one dimension, and this release noises k = {k} numbers — it carries no "
+            "membership-privacy guarantee. Theorem 9's density needs the Gamma radius. "
+            + (
+                f"The tight calibration certifies η = {eta} with about "
+                f"{fmt_num(more if more >= 1 else 1 / more, 3)}× "
+                + ("less" if more >= 1 else "more")
+                + " noise than this uncertified one."
+            ),
+            icon="⚠️",
+        )
+        return
+    accuracy = fmt_pct(0.5 + cert)
+    if cal is MipCalibration.PAPER:
+        st.markdown(
+            f"**Certified η-MIP with η = {eta}, with a large margin:** the paper's constant "
+            f"c = {fmt_num(res.mip_c)} certifies η = {fmt_num(cert, 2)} in every dimension "
+            f"(no attacker right more than {fmt_pct(0.5 + cert, 2)} of the time) — far below "
+            f"the {eta} asked. The tight calibration reaches η = {eta} with "
+            f"c = {fmt_num(comp.tight_c, 3)}: {fmt_num(comp.paper_to_tight, 3)}× less noise."
+        )
+    elif cal is MipCalibration.TIGHT:
+        st.markdown(
+            f"**Certified η-MIP with η = {fmt_num(cert, 3)}:** no attacker is right more than "
+            f"{accuracy} of the time. Theorem 9's noise density certifies ½·tanh(1/c) in every "
+            f"dimension, and c = {fmt_num(res.mip_c, 4)} is the smallest c that reaches "
+            f"η = {eta}. The paper's constant, c = {fmt_num(comp.paper_c)}, would add "
+            f"{fmt_num(comp.paper_to_tight, 3)}× more noise."
+        )
+    else:
+        st.info(
+            f"**Certified η-MIP with η = {fmt_num(cert, 2)}:** with one noised number the "
+            "printed Laplace radius and Theorem 9's Gamma radius give the same noise, so the "
+            f"paper's constant c = {fmt_num(res.mip_c)} is certified here (no attacker right "
+            f"more than {fmt_pct(0.5 + cert, 2)} of the time).",
+            icon="ℹ️",
+        )
+
+
+def _verdict(comp: Comparison) -> None:
+    """The spread chart's takeaway, then why."""
+    res = comp.release
+    k_txt = "k·" if comp.radius_factor > 1 else ""
+    draws = comp.spread.draws
+    v = comp.verdict
+    if v in (Verdict.DP_LESS, Verdict.MIP_LESS, Verdict.MIXED):
+        n = comp.mip_to_dp.size
+        where = "its one number" if n == 1 else f"all {n} numbers"
+        if v is Verdict.DP_LESS:
+            appkit.takeaway(
+                f"**For this data DP adds less noise** — on {where}. Over {draws} draws, MIP's "
+                f"median |noise| is {_between(comp.mip_to_dp)} DP's."
+            )
+        elif v is Verdict.MIP_LESS:
+            appkit.takeaway(
+                f"**For this data MIP adds less noise** — on {where}. Over {draws} draws, DP's "
+                f"median |noise| is {_between(1 / comp.mip_to_dp)} MIP's."
+            )
+        else:
+            appkit.takeaway(
+                f"**Mixed:** MIP adds less noise on {comp.mip_wins} of {n} numbers, DP on the "
+                f"other {n - comp.mip_wins} (median |noise| over {draws} draws)."
+            )
+        assert comp.delta_over_sigma is not None
+        appkit.explain(
+            f"**Why.** MIP's noise on number j is about {k_txt}c·σⱼ "
+            f"(c = {fmt_num(res.mip_c)}" + (f", k = {comp.radius_factor}" if k_txt else "") + "); "
+            f"DP's is about Δ/ε = {fmt_num(res.dp_scale)} on every number. So MIP only wins "
+            f"where Δ/σⱼ is above about {k_txt}c·ε = **{fmt_num(comp.breakeven)}**; here Δ/σⱼ "
+            f"is {_between(comp.delta_over_sigma, lambda x: fmt_num(x, 3))}. For ordinary "
+            "statistics on ordinary data Δ is not large compared with σ (for a mean, Δ shrinks "
+            "like 1/m and σ only like 1/√m, m the training rows), so DP usually wins — with "
+            "the paper's constant, whose c is hundreds of times larger, by orders of "
+            "magnitude. MIP shines when the sensitivity is huge compared with the spread:"
+        )
+        _prop11_link()
+    elif v is Verdict.NOT_COMPARABLE:
+        appkit.takeaway("No number has noise on both sides to compare.")
+    elif v is Verdict.MIP_ONLY:
+        appkit.takeaway(
+            f"**MIP only.** Over {draws} draws MIP's median |noise| is "
+            f"{_between(comp.mip_to_sigma)} σⱼ, the statistic's own spread over random halves."
+        )
+        appkit.explain(
+            f"That is about {k_txt}c with c = {fmt_num(res.mip_c)}"
+            + (f" and k = {comp.radius_factor}" if k_txt else "")
+            + ": the price of a guarantee without a sensitivity. It pays off when the "
+            "sensitivity is huge or infinite while σ is small:"
+        )
+        _prop11_link()
+    else:
+        appkit.takeaway("Every number has σ = 0 over the B halves: MIP adds no noise.")
+
+
 # ---------------------------------------------------------------- page
 page = appkit.page("wrap")
 st.markdown(
-    "**Algorithm 1** of the paper turns any statistic into an **η-MIP** release: compute it on a "
-    "random half of the data (θ), measure how much it varies over further random halves (σ), "
-    "and add noise in proportion to σ. The classical alternative, the **DP Laplace mechanism**, "
-    "adds noise in proportion to the *sensitivity* Δ instead. Both below give the same guarantee: "
-    "no membership-inference attacker is right more than 50 % + η of the time. Pick data, a "
-    "statistic and η, and compare how much noise each needs."
+    "**Algorithm 1** of the paper releases any statistic so that no membership-inference "
+    "attacker is right more than 50 % + η of the time: compute it on a random half of the "
+    "data (θ), measure how much it varies over further random halves (σ), and add noise in "
+    "proportion to σ. The classical alternative, the **DP Laplace mechanism**, adds noise in "
+    "proportion to the *sensitivity* Δ instead. Pick data, a statistic and η, and compare how "
+    "much noise each needs for the same η."
 )
 
-# ---------------------------------------------------------------- data
-st.subheader("1. Data")
-src = appkit.url_select("Data source", "src", SOURCES, default="generated", widget="radio")
-data: pd.DataFrame | None = None
-source: tuple | None = None
-gen_params: tuple[int, int, int] | None = None
+# ---------------------------------------------------------------- data and statistic
+st.subheader("1. Data and statistic")
+c1, c2 = st.columns([2, 3])
+with c1:
+    src = appkit.url_select("Data source", "src", SOURCES, default="generated", widget="radio")
+with c2:
+    stat = appkit.url_select(
+        "Statistic",
+        "stat",
+        list(Statistic),
+        default=Statistic.MEAN,
+        format_func=lambda s: STAT_LABELS[Statistic(s)],
+        help="Mean: one number per column. Second moments: the d × d matrix (1/m)·Σ x xᵀ "
+        "(the covariance when the columns are centred). Linear regression: the least-squares "
+        "intercept and coefficients of the last column on the others.",
+    )
+
+parsed: tabular.ParsedTable | None = None
 if src == "generated":
+    raised = _regression_needs_two_columns(stat)
     c1, c2, c3 = st.columns(3)
     with c1:
         n = appkit.url_number(
@@ -196,7 +293,7 @@ if src == "generated":
         d = appkit.url_slider(
             "d (columns)",
             "d",
-            min_value=D_MIN,
+            min_value=stat.min_columns,
             max_value=D_MAX,
             default=D_DEFAULT,
             help="For linear regression the last column is the response, so d ≥ 2.",
@@ -208,53 +305,73 @@ if src == "generated":
             min_value=0,
             max_value=SEED_MAX,
             default=0,
+            step=1,
             help="Same seed, same dataset.",
         )
-    gen_params = (int(n), int(d), int(dseed))
-    data_caption = st.empty()  # filled once the statistic is known (the data depend on it)
+    if raised:
+        st.info(
+            "Linear regression needs at least two columns — the features, then the response "
+            "in the last column — so d is 2 here, not 1 (d = 1 works for the mean and the "
+            "second moments).",
+            icon="ℹ️",
+        )
+    if stat is Statistic.LINEAR_REGRESSION:
+        st.caption(
+            f"Generated: {_count(n)} rows; "
+            + ("feature x1" if d == 2 else f"features x1…x{d - 1}")
+            + " standard normal, response y = x·β + 0.5 + noise"
+            + (" with β = 1." if d == 2 else " with β from 1 down to −1.")
+        )
+    else:
+        st.caption(
+            f"Generated: {_count(n)} rows of {d} independent normal columns with means from "
+            "0 to 2 and standard deviations from 1 to 2."
+        )
 else:
     upload = st.file_uploader(
-        "CSV file (a header row, then one record per row)",
+        f"CSV file: {LIMITS}",
         type=["csv", "txt"],
         key="upload",
-        help=f"Read as text by a CSV parser only; nothing in the file is executed. {UPLOAD_HINT}",
+        help="Read as text by a CSV parser only; nothing in the file is executed. The file "
+        "stays in this browser session.",
     )
     st.caption(
-        UPLOAD_HINT + " Non-numeric columns and rows with missing or infinite values are "
-        "dropped, with a note. The file stays in this browser session only."
+        "A header row, then one record per row; fields separated by , ; tab or |. "
+        "Non-numeric columns, and rows with a missing, infinite or huge (above 10¹⁰⁰) value, "
+        "are dropped with a note. At least 8 usable rows."
     )
-    if upload is not None:
-        raw = upload.getvalue()
-        digest = hashlib.sha256(raw).hexdigest()
-        parsed = _read_upload(raw, digest)
-        if parsed is not None:
-            data = parsed.data
-            source = ("upload", digest)
-            for note in parsed.notes:
-                st.info(note, icon="ℹ️")
-            st.caption(
-                f"Read {len(data):,} rows of {data.shape[1]} numeric column(s): "
-                + ", ".join(data.columns)
-                + "."
-            )
+    if upload is None:
+        st.info(
+            "No file yet: upload a CSV file above to see the releases, or switch the data "
+            f"source to “generated”. The uploader itself refuses a file over "
+            f"{tabular.MAX_UPLOAD_BYTES / 2**20:g} MiB (a red mark beside its name).",
+            icon="📄",
+        )
+        _stop()
+    try:
+        parsed = appkit.cached(tabular.parse_numeric_csv, upload.getvalue())
+    except tabular.UploadRejected as exc:
+        st.error(
+            f"This file cannot be used: {plain(exc, max_chars=400)}. Accepted: {LIMITS}.",
+            icon="🚫",
+        )
+        _stop()
+    assert parsed is not None
+    _upload_notes(parsed, upload.name)
+    if parsed.data.shape[1] < stat.min_columns:
+        st.warning(
+            "Linear regression needs at least two numeric columns — the features, then the "
+            f"response in the last column — and this file has one, "
+            f"{_names(list(parsed.data.columns))}. Choose the mean or the second moments "
+            "above, or upload a file with at least two numeric columns.",
+            icon="⚠️",
+        )
+        _stop()
 
-# ---------------------------------------------------------------- statistic and privacy
-st.subheader("2. Statistic and privacy level")
+# ---------------------------------------------------------------- privacy and noise
+st.subheader("2. Privacy level and noise")
 c1, c2, c3 = st.columns(3)
 with c1:
-    stat = appkit.url_select(
-        "Statistic",
-        "stat",
-        wrap.STATISTICS,
-        default="mean",
-        format_func=lambda s: STAT_LABELS[s],
-        help="Mean: one value per column. Second moments: the d × d matrix "
-        "(1/m)·Σ x xᵀ (mipcore's “covariance”; uncentred, so equal to "
-        "the covariance only for centred columns). Linear regression: "
-        "least-squares intercept and coefficients of the last column on "
-        "the others.",
-    )
-with c2:
     eta = appkit.url_slider(
         "η (attacker's edge over guessing)",
         "eta",
@@ -263,31 +380,19 @@ with c2:
         default=ETA_DEFAULT,
         step=0.01,
         format="%.2f",
+        help="The target: no attacker right more than 50 % + η of the time "
+        "(η = 0.2: at most 70 %).",
     )
-with c3:
+with c2:
     M = appkit.url_select(
         "M (moment order of σ)",
         "M",
         M_OPTIONS,
         default=2,
-        help="σ_j is the M-th root of the M-th absolute central moment; the "
-        "noise constant is (6.16/η)^(1+2/M).",
+        help="σⱼ is the M-th root of the M-th absolute central moment over the B halves "
+        "(M = 2: a standard deviation). The paper's constant is 6.16/η to the power 1 + 2/M.",
     )
-
-c4, c5, c6 = st.columns(3)
-with c4:
-    radius = appkit.url_select(
-        "Radius of the noise",
-        "radius",
-        list(RADIUS_VARIANTS),
-        default="gamma",
-        format_func=lambda r: RADIUS_LABELS[r],
-        help="The radius r of the noise X = rU. Gamma(k, c) gives the "
-        "density Theorem 9 needs (k = number of released values). "
-        "Laplace(c) is the paper's printed Algorithm 1: not a valid "
-        "guarantee for k > 1, shown for comparison.",
-    )
-with c5:
+with c3:
     B = appkit.url_slider(
         "B (random halves for σ)",
         "B",
@@ -297,303 +402,267 @@ with c5:
         step=B_STEP,
         validate=_multiple_of_b_step,
     )
-with c6:
+calibration = appkit.url_select(
+    "Noise calibration of the MIP release",
+    "radius",
+    list(CAL_LABELS),
+    default=MipCalibration.TIGHT,
+    widget="radio",
+    format_func=lambda c: CAL_LABELS[MipCalibration(c)],
+    help="Tight: c = 1/artanh(2η), the least noise Theorem 9's density certifies, in every "
+    "dimension. The paper's constant: c = 6.16/η to the power 1 + 2/M, also certified in "
+    "every dimension, with a large margin. As printed: the paper's c with the Laplace radius "
+    "Algorithm 1 prints — certified only for one released number.",
+)
+c4, c5, _ = st.columns(3)
+with c4:
     seed = appkit.url_number(
         "noise seed",
         "seed",
         min_value=0,
         max_value=SEED_MAX,
         default=0,
+        step=1,
         help="Seeds the random half, the B halves and both noises.",
     )
-widen = WIDEN_DEFAULT
-has_dp = True
-with appkit.guard("The DP sensitivity"):
-    has_dp = _has_dp(stat)
-if has_dp:
-    widen = appkit.url_slider(
-        "Widen the DP clipping bounds by a factor",
-        "widen",
-        min_value=WIDEN_MIN,
-        max_value=WIDEN_MAX,
-        default=WIDEN_DEFAULT,
-        step=0.5,
-        format="%.1f×",
-        help="Each column's interval [min, max] is stretched about its centre by this factor. "
-        "Wider bounds mean a larger sensitivity Δ and more DP noise.",
-    )
-
-if gen_params is not None:
-    n, d, dseed = gen_params
-    with appkit.guard("The generated dataset"):
-        data = _generated(stat, n, d, dseed)
-        source = ("generated", stat, n, d, dseed)
-    if data is not None and stat == "linear regression":
-        data_caption.caption(
-            f"Generated: {n:,} rows; features x1…x{d - 1} standard normal, "
-            "response y = x·β + 0.5 + noise with β from 1 down to −1."
+widen = 1.0
+if stat.has_sensitivity:
+    with c5:
+        widen = appkit.url_slider(
+            "Widen the DP clipping bounds",
+            "widen",
+            min_value=1.0,
+            max_value=lesson.MAX_WIDEN,
+            default=1.0,
+            step=0.5,
+            format="%.1f×",
+            help="Each column's interval [min, max] is stretched about its centre by this "
+            "factor. Wider bounds mean a larger sensitivity Δ and more DP noise.",
         )
-    elif data is not None:
-        data_caption.caption(
-            f"Generated: {n:,} rows of {d} independent normal columns with means "
-            "from 0 to 2 and standard deviations from 1 to 2."
-        )
-elif data is None and st.session_state.get("upload") is None:
-    st.info(
-        "No usable file yet: upload a CSV file above to see the releases, or switch the "
-        f"data source to “generated”. A file over {MAX_MB:g} MB is refused by the uploader "
-        "itself (a red mark beside its name) and never reaches the page.",
-        icon="📄",
-    )
-if data is None:
-    st.stop()
 
-# ---------------------------------------------------------------- results
-out: dict | None = None
-with appkit.guard("The releases"):
-    out = _compute(source, data, stat, float(eta), int(M), radius, int(B), int(seed), float(widen))
-if out is None:
-    st.stop()
-res = out["result"]
-k = len(res.labels)
+# ---------------------------------------------------------------- the releases
+options = dict(M=int(M), B=int(B), seed=int(seed), widen=float(widen), calibration=calibration)
+if parsed is None:
+    work = lesson.release_work(int(n), int(d), stat, int(B))
+    call: tuple = (lesson.compare_generated, stat, int(n), int(d), int(dseed), float(eta))
+else:
+    work = lesson.release_work(len(parsed.data), parsed.data.shape[1], stat, int(B))
+    call = (lesson.compare_releases, parsed.data, stat, float(eta))
+try:
+    if work > lesson.HEAVY_WORK:
+        comp: Comparison = jobs.run(*call, label="Algorithm 1 on this data", **options)
+    else:
+        comp = appkit.cached(*call, **options)
+except ValueError as exc:
+    st.error(f"The releases could not be computed: {plain(exc, max_chars=400)}.", icon="🚫")
+    _stop()
+res = comp.release
+k = res.k
 dp_ok = res.dp is not None
 
 st.subheader("3. The releases")
+_certification(comp)
 if dp_ok:
+    widened = res.bounds.widen
     st.warning(
         "The DP side clips each column to bounds **read off this data** (its min and max"
-        + (f", widened {fmt_num(widen, 3)}×" if widen != 1 else "")
+        + (f", widened {fmt_num(widened, 3)}×" if widened != 1 else "")
         + "). Such bounds are not private — they reveal the smallest and largest values; a real "
         "deployment fixes them in advance, from knowledge of the domain.",
         icon="⚠️",
     )
 else:
     st.info(
-        f"**No DP release for {stat}.** mipcore gives this statistic no bounded sensitivity "
-        "(its sensitivity is unbounded): one record can move least-squares coefficients "
-        "arbitrarily far when the features are nearly collinear, so the Laplace mechanism has "
-        "nothing finite to calibrate its noise to without further assumptions (bounded features "
-        "*and* a design "
-        "bounded away from singular). MIP needs no sensitivity, only the spread σ over random "
-        "halves, so only the MIP release is shown.",
+        f"**No DP release for {STAT_LABELS[res.statistic]}:** its sensitivity is unbounded. One "
+        "record can move least-squares coefficients arbitrarily far when the features are "
+        "nearly collinear, so the Laplace mechanism has nothing finite to calibrate to. MIP "
+        "needs no sensitivity, only the spread σ over random halves.",
         icon="ℹ️",
     )
-if radius == "as_printed":
-    if k > 1:
-        st.warning(
-            f"The radius is drawn as printed in Algorithm 1, r ~ Laplace(c). With k = {k} released "
-            "numbers this does not give the noise density Theorem 9 needs, so this release is "
-            f"**not** a valid η-MIP guarantee; its noise is roughly {k} times smaller than with "
-            "the correct Gamma(k, c) radius. Shown for comparison only.",
-            icon="⚠️",
-        )
-    else:
-        st.info(
-            "With a single released number the printed radius Laplace(c) and Theorem 9's "
-            "Gamma(1, c) give the same noise: both are valid here.",
-            icon="ℹ️",
-        )
 
-m1, m2, m3, m4 = st.columns(4)
+m1, m2 = st.columns(2)
 m1.metric(
     "MIP noise multiplier c",
     fmt_num(res.mip_c),
-    help=f"c = (6.16/η)^(1+2/M) with η = {eta:.2f}, M = {M} (Corollary 10 / 14).",
+    help={
+        MipCalibration.TIGHT: f"c = 1/artanh(2η) with η = {fmt_num(res.eta, 3)}.",
+        MipCalibration.PAPER: f"c = 6.16/η to the power 1 + 2/M, with η = "
+        f"{fmt_num(res.eta, 3)} and M = {M}.",
+        MipCalibration.AS_PRINTED: f"c = 6.16/η to the power 1 + 2/M, with η = "
+        f"{fmt_num(res.eta, 3)} and M = {M}; Laplace radius.",
+    }[res.calibration],
 )
 m2.metric(
+    "Certified: best attacker",
+    "no guarantee"
+    if res.certified_eta is None
+    else f"≤ {fmt_pct(0.5 + res.certified_eta, 1 if res.certified_eta > 1e-3 else 2)}",
+    help="The certified η as the best attacker's accuracy, 50 % + η (Theorem 9: ½·tanh(1/c)).",
+)
+m4, m5, m6 = st.columns(3)
+m4.metric(
     "ε (DP at the same η)",
     fmt_num(res.epsilon),
     help="ε = log((1+2η)/(1−2η)): ε-DP implies η-MIP (Theorem 4).",
 )
-m3.metric(
+m5.metric(
     "DP sensitivity Δ (L1)",
     fmt_num(res.sensitivity),
     help="Largest L1 change of the statistic when one record is replaced, on clipped data.",
 )
-m4.metric(
+m6.metric(
     "DP Laplace scale Δ/ε",
     fmt_num(res.dp_scale),
-    help="Scale of the Laplace noise added to each coordinate.",
+    help="Scale of the Laplace noise added to each number.",
 )
 st.caption(
-    f"θ is the statistic on the random training half ({res.n_train:,} of "
-    f"{len(data):,} rows); it is never published. "
-    f"k = {k} released number{'s' if k != 1 else ''}."
+    f"θ is the statistic on the random training half ({_count(res.n_train)} of "
+    f"{_count(comp.n_rows)} rows); it is never published. k = {k} released "
+    f"number{'s' if k != 1 else ''}"
+    + (
+        f"; {k - res.noised} of them have σ = 0 over the B halves and are released without "
+        "MIP noise."
+        if res.noised < k
+        else "."
+    )
 )
 
-view = _table_view(res)
-if len(view) > SHOWN_ROWS:
-    st.caption(f"The table shows the first {SHOWN_ROWS} of {len(view)} rows.")
+tab = res.table()
+view = {"#": list(range(1, k + 1))}  # the charts' x positions
+view |= {col: [fmt_num(v) for v in tab[col]] for col in tab.columns[1:]}
+view["quantity"] = list(res.labels)  # last: a long name never hides a number
+if k > SHOWN_ROWS:
+    st.caption(f"The table shows the first {SHOWN_ROWS} of {k} rows.")
 st.dataframe(
-    view.head(SHOWN_ROWS),
+    {col: values[:SHOWN_ROWS] for col, values in view.items()},
     hide_index=True,
     key="wrap_table",
-    height=min(38 + 35 * min(len(view), SHOWN_ROWS), 420),
+    height=min(38 + 35 * min(k, SHOWN_ROWS), 420),
 )
-
-# ---------------------------------------------------------------- verdict
-spread = out["spread"]
-mip_med = spread.loc[spread["mechanism"] == "MIP", "median"].to_numpy()
-kk = k if radius == "gamma" else 1  # the Gamma(k, c) radius is about k times the Laplace one
-sig = res.sigma
-live = sig > 0
-if dp_ok:
-    dp_med = spread.loc[spread["mechanism"] == "DP", "median"].to_numpy()
-    both = live & (dp_med > 0)
-    ratio = mip_med[both] / dp_med[both]
-    n_mip = int(np.sum(ratio < 1))
-    coords = "its one coordinate" if k == 1 else f"all {k} coordinates"
-    if ratio.size and n_mip == 0:
-        verdict = (
-            f"**For this data DP adds less noise** — on {coords}. Over {DRAWS} draws, MIP's "
-            f"median |noise| is {_range_text(ratio)} DP's."
-        )
-    elif ratio.size and n_mip == ratio.size:
-        verdict = (
-            f"**For this data MIP adds less noise** — on {coords}. Over {DRAWS} draws, DP's "
-            f"median |noise| is {_range_text(1 / ratio)} MIP's."
-        )
-    elif ratio.size:
-        verdict = (
-            f"**Mixed:** MIP adds less noise on {n_mip} of {ratio.size} coordinates, DP on "
-            f"the other {ratio.size - n_mip} (median |noise| over {DRAWS} draws)."
-        )
-    else:
-        verdict = "No coordinate has noise on both sides to compare."
-    st.markdown(verdict)
-    if both.any():
-        dsig = res.sensitivity / sig[both]
-        st.markdown(
-            f"**Why.** MIP's noise on coordinate j is about {'k·' if kk > 1 else ''}c·σ_j "
-            f"(c = {fmt_num(res.mip_c)}{f', k = {k}' if kk > 1 else ''}); DP's is about "
-            f"Δ/ε = {fmt_num(res.dp_scale)} on every coordinate. So MIP only wins where Δ/σ_j is "
-            f"above about {'k·' if kk > 1 else ''}c·ε = "
-            f"**{fmt_num(kk * res.mip_c * res.epsilon)}**; "
-            f"here Δ/σ_j is {_range_text(dsig, lambda x: fmt_num(x, 3))}. For ordinary "
-            "statistics on ordinary data Δ is not large compared with σ (for a mean, Δ shrinks "
-            "like 1/m and σ only like 1/√m), so MIP's large constant decides and DP wins, often by "
-            "orders of magnitude. MIP shines when the sensitivity is huge compared with the "
-            "spread:"
-        )
-        _prop11_link()
-elif live.any():
-    rel = mip_med[live] / sig[live]
-    st.markdown(
-        f"**MIP only.** Over {DRAWS} draws MIP's median |noise| is {_range_text(rel)} σ_j, the "
-        f"statistic's own spread over random halves — about {'k·' if kk > 1 else ''}c with "
-        f"c = {fmt_num(res.mip_c)}{f' and k = {k}' if kk > 1 else ''}. That is the price of a "
-        "guarantee without a sensitivity; it pays off when the sensitivity is huge or infinite "
-        "while σ is small:"
-    )
-    _prop11_link()
-else:
-    st.markdown("Every coordinate has σ = 0 over the B halves: MIP adds no noise.")
 
 # ---------------------------------------------------------------- charts
 st.subheader("4. How far each release lands from θ")
-appkit.chart_with_csv(
-    appkit.cached_figure(error_figure, out["errors"]),
-    out["errors"],
-    f"wrap_error_{stat.replace(' ', '_')}",
-    key="wrap_error",
-    caption="One release of each kind (the numbers in the table). The y axis is logarithmic, "
-    "labelled at powers of 10." + ("" if dp_ok else " No DP bar: no DP release."),
+slug = res.statistic.value.replace(" ", "_")
+appkit.chart(
+    appkit.cached(wrap_figs.error_figure, comp), comp.errors, f"wrap_error_{slug}", key="wrap_error"
 )
-appkit.chart_with_csv(
-    appkit.cached_figure(spread_figure, spread),
-    spread,
-    f"wrap_spread_{stat.replace(' ', '_')}",
+if dp_ok and comp.single_compared:
+    appkit.takeaway(
+        f"In this one release MIP landed closer to θ than DP on {comp.single_mip_wins} of "
+        f"{comp.single_compared} numbers — one draw is luck; the next chart shows the typical "
+        "size."
+    )
+else:
+    appkit.takeaway(
+        "Each bar is how far this one MIP release landed from θ — one draw is luck; the next "
+        "chart shows the typical size."
+    )
+appkit.chart(
+    appkit.cached(wrap_figs.spread_figure, comp),
+    comp.spread_table,
+    f"wrap_spread_{slug}",
     key="wrap_spread",
-    caption=f"{DRAWS} further releases of the same θ with fresh noise (same σ"
-    + (", same Laplace scale" if dp_ok else "")
-    + "): dots are median |noise|, bars span "
-    "10 % to 90 %; the black dash is σ_j. What to notice: "
-    + (
-        "the gap between the red and the blue marks is the noise ratio of the verdict above."
-        if dp_ok
-        else "the gap between the red marks and the black dashes is MIP's noise measured in "
-        "units of the statistic's own spread σ_j."
-    ),
+    caption=f"{comp.spread.draws} further releases of the same θ with fresh noise: dots are "
+    "the median |noise|, bars span 10 % to 90 %; the black dash is σⱼ. The y axis is "
+    "logarithmic.",
 )
+_verdict(comp)
 
 # ---------------------------------------------------------------- bounds and data
 with st.expander("The data and the clipping bounds"):
-    b = np.maximum(np.abs(out["lo"]), np.abs(out["hi"]))
-    bounds = pd.DataFrame(
+    bounds = res.bounds
+    st.dataframe(
         {
-            "column": list(data.columns),
-            "data min": [fmt_num(v) for v in out["data_lo"]],
-            "data max": [fmt_num(v) for v in out["data_hi"]],
-            "clip lo": [fmt_num(v) for v in out["lo"]],
-            "clip hi": [fmt_num(v) for v in out["hi"]],
-            "b = max(|lo|, |hi|)": [fmt_num(v) for v in b],
-        }
+            "column": list(comp.columns),
+            "data min": [fmt_num(v) for v in bounds.data_lo],
+            "data max": [fmt_num(v) for v in bounds.data_hi],
+            "clip lo": [fmt_num(v) for v in bounds.lo],
+            "clip hi": [fmt_num(v) for v in bounds.hi],
+            "b = max(|lo|, |hi|)": [fmt_num(v) for v in bounds.b],
+        },
+        hide_index=True,
+        key="wrap_bounds",
     )
-    st.dataframe(bounds, hide_index=True, key="wrap_bounds")
     st.caption(
-        "Both mechanisms see the data clipped to [clip lo, clip hi] (at a factor ≥ 1 "
-        "nothing is clipped). A column whose min equals its max is given the interval "
-        "[min, min + 1]. The first rows of the data:"
+        "Both releases see the data clipped to [clip lo, clip hi] (at a factor ≥ 1 nothing is "
+        "clipped). A column whose min equals its max gets the interval [min, min + 1]. The "
+        "first rows of the data:"
     )
-    st.dataframe(data.head(10), hide_index=True, key="wrap_head")
+    st.dataframe(comp.head, hide_index=True, key="wrap_head")
 
 # ---------------------------------------------------------------- maths
 with st.expander("The maths"):
     st.markdown(
-        "**Algorithm 1** (MIP via noise addition), with the statistic 𝒜 and k released "
-        "numbers (the paper calls this number d; here d is the number of data columns):"
+        "**Algorithm 1** (MIP via noise addition) with the statistic 𝒜 and k released numbers "
+        "(the paper calls this number d; here d is the number of data columns):"
     )
     st.latex(
         r"D_{\text{train}} \leftarrow \text{random half of } \mathcal{D},\qquad "
+        r"\theta = \mathcal{A}(D_{\text{train}}),"
+    )
+    st.latex(
         r"D^{(i)} \leftarrow \text{random half of } D_{\text{train}},\quad "
         r"\theta^{(i)} = \mathcal{A}(D^{(i)}),\quad i = 1,\dots,B,"
     )
     st.latex(
-        r"\bar\theta_j = \frac1B\sum_{i=1}^B \theta^{(i)}_j,\qquad "
         r"\sigma_j = \Bigl(\frac1B\sum_{i=1}^B "
         r"\bigl|\theta^{(i)}_j-\bar\theta_j\bigr|^M\Bigr)^{1/M}."
     )
     st.markdown(
-        "The paper prints (θ − θ̄)^M; for odd M that can be negative, so the absolute "
-        "value is used (the moment the theorem needs)."
-    )
-    st.markdown("**Corollary 10** (the noise), with the radius Theorem 9 needs:")
-    st.latex(
-        r"\|x\|_{\sigma,M} = \Bigl(\sum_{j=1}^k "
-        r"\frac{|x_j|^M}{k\,\sigma_j^M}\Bigr)^{1/M},\quad "
-        r"Y_j \sim \mathrm{GenNormal}(0,\sigma_j,M),\quad U = \frac{Y}{\|Y\|_{\sigma,M}},"
+        "The paper prints (θ − θ̄)ᴹ; for odd M that can be negative, so the absolute value "
+        "is used (the moment the theorem needs). **The noise** (Corollary 10, with the radius "
+        "Theorem 9 needs):"
     )
     st.latex(
-        r"r \sim \mathrm{Gamma}(\text{shape } k,\ \text{scale } c),\quad "
-        r"c = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M},\qquad "
-        r"\hat\theta = \mathcal{A}(D_{\text{train}}) + rU ."
+        r"\|x\|_{\sigma,M} = \Bigl(\frac1k\sum_{j=1}^k "
+        r"\frac{|x_j|^M}{\sigma_j^M}\Bigr)^{1/M},\qquad "
+        r"U = \frac{Y}{\|Y\|_{\sigma,M}},"
     )
+    st.latex(r"Y_j \sim \mathrm{GenNormal}(0,\sigma_j,M),\qquad r \sim \mathrm{Gamma}(k,\ c),")
+    st.latex(r"\hat\theta = \theta + rU.")
     st.markdown(
-        "Then X = rU has density ∝ exp(−‖x‖/c) in the σ,M norm, which is what Theorem 9 assumes: "
-        "the ball {‖x‖ ≤ r} has volume ∝ r^k, so the radius of such a density has density "
-        "∝ r^(k−1)·e^(−r/c), a Gamma law. Corollary 10 and Algorithm 1 print r ~ Laplace(c); that "
-        "gives density ∝ exp(−‖x‖/c)/‖x‖^(k−1), the right one only for k = 1. Because E r = k·c, "
-        "the correct noise is about k times larger per coordinate."
+        "Then X = rU has density ∝ exp(−‖x‖/c) in the σ,M norm, which is what Theorem 9 "
+        "assumes: in k dimensions the radius of such a density has the Gamma law below. "
+        "Corollary 10 and Algorithm 1 print r ~ Laplace(c), which is that density only for "
+        "k = 1."
     )
-    st.markdown("**The Laplace mechanism** (pure ε-DP) at the same η (Theorem 4):")
-    st.latex(
-        r"\hat\theta^{\mathrm{DP}} = \mathcal{A}(D_{\text{train}}) + (L_1,\dots,L_k),\quad "
-        r"L_j \sim \mathrm{Laplace}\bigl(\Delta/\varepsilon\bigr),\qquad "
-        r"\varepsilon = \log\frac{1+2\eta}{1-2\eta}."
-    )
+    st.latex(r"p(r) \propto r^{k-1} e^{-r/c}\quad\text{(Gamma)},\qquad p(x) \propto e^{-\|x\|/c}.")
     st.markdown(
-        "**The sensitivities** (L1, one record of the m training rows replaced, every "
-        "column clipped to [lo_j, hi_j], b_j = max(|lo_j|, |hi_j|)):"
+        "**What it certifies.** Likelihood ratios of two shifted copies of this density stay "
+        "within the bounds below (triangle inequality), total variation is jointly convex and "
+        "E‖θ − θ′‖ ≤ 2σ, so in every dimension:"
+    )
+    st.latex(r"\frac{p(y-a)}{p(y-b)} \in \bigl[e^{-\|a-b\|/c},\ e^{\|a-b\|/c}\bigr],")
+    st.latex(
+        r"\eta \;\le\; \tfrac12\tanh(1/c),\qquad "
+        r"c_{\text{tight}} = \frac{1}{\operatorname{artanh}(2\eta)},"
+    )
+    st.latex(r"c_{\text{paper}} = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}\quad\text{(Corollary 14)}.")
+    st.markdown(
+        "The certificate assumes σ bounds the spread of θ; Algorithm 1 estimates it from the "
+        "data, as the paper does. **The Laplace mechanism** (pure ε-DP) at the same η "
+        "(Theorem 4):"
     )
     st.latex(
-        r"\Delta_{\text{mean}} = \frac{1}{m}\sum_j (\mathrm{hi}_j - \mathrm{lo}_j),\qquad "
+        r"\hat\theta^{\mathrm{DP}} = \theta + (L_1,\dots,L_k),\quad "
+        r"L_j \sim \mathrm{Laplace}(\Delta/\varepsilon),"
+    )
+    st.latex(r"\varepsilon = \log\frac{1+2\eta}{1-2\eta}.")
+    st.markdown(
+        "**The sensitivities** (L1, one of the m training rows replaced, every column clipped "
+        "to [loⱼ, hiⱼ], bⱼ = max(|loⱼ|, |hiⱼ|)):"
+    )
+    st.latex(r"\Delta_{\text{mean}} = \frac1m\sum_j (\mathrm{hi}_j - \mathrm{lo}_j),")
+    st.latex(
         r"\Delta_{\text{second moments}} = \frac{2\,(\sum_j b_j)^2}{m},\qquad "
-        r"\Delta_{\text{least squares}} = \infty ."
+        r"\Delta_{\text{least squares}} = \infty."
     )
     st.markdown(
         "The second-moment matrix is the covariance when the columns are centred (it is not "
-        "centred here: centring by the data's own mean would need its own sensitivity analysis). "
-        "Least squares has no bounded sensitivity without assumptions on the design, so no DP "
-        "release is offered for it."
+        "centred here: centring by the data's own mean would need its own sensitivity "
+        "analysis). Least squares has no bounded sensitivity without assumptions on the "
+        "design, so no DP release is offered for it. Source: Izzo, Yoon, Arık, Zou, *Provable "
+        "Membership Inference Privacy*, TMLR 2024, arXiv:2211.06582 (Theorems 4 and 9, "
+        "Corollaries 10 and 14, Algorithm 1)."
     )
 appkit.finish(page)

@@ -1,29 +1,30 @@
-"""AppTest for the page "Wrap your own statistic" (app_pages/wrap_statistic.py).
+"""AppTest for the page "How much noise would my own statistic need?" (app_pages/wrap_statistic.py).
 
-The page is run on its own (``AppTest.from_file`` of the page script) and, once app.py
-registers it, through app.py's navigation. Expected numbers come from
-``mipcore.wrap`` on the same inputs: the page must show what mipcore computes.
-Uploads go through AppTest's ``file_uploader(...).set_value`` (Streamlit 1.67).
+The page is run on its own (``AppTest.from_file`` of the page script) and through app.py's
+navigation. Expected numbers come from ``mipcore.lessons.statistic_release`` on the same
+inputs, with the clipping bounds computed here independently: the page must show what
+mipcore computes. Uploads go through AppTest's ``file_uploader(...).set_value``.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pagetools
 import pandas as pd
 import pytest
-from pagetools import metric, texts
+from pagetools import metric, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
-from appkit import fmt_num
+from appkit import cache, fmt_num
 from appkit.registry import by_key
 from appkit.safe import plain
+from mipcore import tabular
 from mipcore.lessons import statistic_release as wrap
+from mipcore.plots import wrap_figs
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGE = "app_pages/wrap_statistic.py"
 DEFAULTS = dict(
     src="generated",
@@ -33,12 +34,13 @@ DEFAULTS = dict(
     stat="mean",
     eta=0.2,
     M=2,
-    radius="gamma",
+    radius="tight",
     B=64,
     seed=0,
     widen=1.0,
 )
 NO_DP = "No DP release for"
+NNBSP = "\u202f"
 
 
 def load(**params: str) -> AppTest:
@@ -51,23 +53,22 @@ def snapshot(at: AppTest) -> tuple:
 
 
 def table(at: AppTest) -> pd.DataFrame:
-    """The releases table (the first dataframe on the page)."""
+    """The releases table (the one dataframe with a "quantity" column)."""
     (tab,) = [d for d in at.dataframe if "quantity" in d.value.columns]
     return tab.value
 
 
 def assert_no_nan(at: AppTest) -> None:
-    for t in texts(at):
-        assert not re.search(r"\b(nan|inf|none)\b", t, flags=re.IGNORECASE), t
+    pagetools.assert_clean(at, banned=("nan", "inf", "none"))
     tab = table(at)
-    for col in tab.columns:
+    for col in tab.columns[1:]:
         for v in tab[col]:
             assert isinstance(v, str) and v.lower() not in ("nan", "none", ""), (col, v)
 
 
 def expected(data: pd.DataFrame, p: dict) -> wrap.WrapResult:
-    """wrap_statistic on the page's inputs: bounds = the data range ([min, min + 1] for a
-    constant column, as wrap_statistic's own default), widened about its centre."""
+    """wrap_statistic on the page's inputs, bounds computed here: the data range ([min, min + 1]
+    for a constant column), widened about its centre."""
     x = data.to_numpy(dtype=float)
     lo, hi = x.min(axis=0), x.max(axis=0)
     hi = np.where(hi > lo, hi, lo + 1.0)
@@ -81,7 +82,7 @@ def expected(data: pd.DataFrame, p: dict) -> wrap.WrapResult:
         rng=p["seed"],
         lo=lo - pad,
         hi=hi + pad,
-        radius=p["radius"],
+        calibration=p["radius"],
     )
 
 
@@ -93,7 +94,9 @@ def assert_matches(at: AppTest, res: wrap.WrapResult) -> None:
     """Every number of the table and the metrics is mipcore's, formatted by fmt_num."""
     shown = table(at)
     want = res.table()
-    assert list(shown.columns) == list(want.columns)
+    # "#" (the charts' x positions) first, the names last: a long name never hides a number
+    assert list(shown.columns) == ["#", *want.columns[1:], "quantity"]
+    assert shown["#"].tolist() == list(range(1, res.k + 1))
     assert shown["quantity"].tolist() == want["quantity"].tolist()
     for col in want.columns[1:]:
         assert shown[col].tolist() == [fmt_num(v) for v in want[col]], col
@@ -101,11 +104,32 @@ def assert_matches(at: AppTest, res: wrap.WrapResult) -> None:
     assert metric(at, "ε (DP at") == fmt_num(res.epsilon)
     assert metric(at, "DP sensitivity Δ") == fmt_num(res.sensitivity)
     assert metric(at, "DP Laplace scale") == fmt_num(res.dp_scale)
-    assert any(f"({res.n_train:,} of" in t for t in texts(at))
+    assert any(f"k = {res.k} released number" in t for t in texts(at))
+    n_train = f"({res.n_train:,} of".replace(",", NNBSP)
+    assert any(n_train in t for t in texts(at))
 
 
 def with_defaults(**changes) -> dict:
     return DEFAULTS | changes
+
+
+def chart_strings(at: AppTest) -> list[str]:
+    """Every string in every chart's spec (titles, names, tick labels, hover text)."""
+    out: list[str] = []
+
+    def walk(node) -> None:
+        if isinstance(node, str):
+            out.append(node)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+        elif isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+
+    for c in at.get("plotly_chart"):
+        walk(json.loads(c.proto.spec))
+    return out
 
 
 # --------------------------------------------------------------------------- generated data
@@ -120,8 +144,9 @@ def test_default_page_shows_table_charts_downloads_and_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("wrap").title
     charts = at.get("plotly_chart")
-    assert len(charts) >= 1
-    assert len(at.get("download_button")) == len(charts)
+    assert len(charts) == 2
+    labels = [b.label for b in at.get("download_button")]  # the footer's CSVs, one per chart
+    assert len(labels) == 2 and any("wrap_spread_mean.csv" in x for x in labels), labels
     assert not at.error
     (warning,) = at.warning  # only the note that bounds read off the data are not private
     assert "not private" in warning.value and "in advance" in warning.value
@@ -129,6 +154,7 @@ def test_default_page_shows_table_charts_downloads_and_maths(default_page):
     assert len(exp.latex) >= 5
     maths = "\n".join(x.value for x in exp.latex)
     assert "Gamma" in maths and r"\log\frac{1+2\eta}{1-2\eta}" in maths and "|^M" in maths
+    assert r"\operatorname{artanh}(2\eta)" in maths and r"\tanh(1/c)" in maths
     assert len(table(at)) == 3
     assert_no_nan(at)
 
@@ -141,6 +167,17 @@ def test_default_numbers_equal_mipcore(default_page):
     same = wrap.wrap_statistic(generated(p), "mean", 0.2, M=2, B=64, rng=0)
     np.testing.assert_array_equal(same.dp, res.dp)
     np.testing.assert_array_equal(same.mip, res.mip)
+    assert metric(default_page, "Certified: best attacker") == "≤ 70.0 %"
+
+
+def test_default_is_the_tight_certified_calibration(default_page):
+    shown = "\n".join(texts(default_page))
+    res = expected(generated(DEFAULTS), DEFAULTS)
+    comp = wrap.compare_generated("mean", 2000, 3, 0, 0.2)
+    assert res.calibration is wrap.MipCalibration.TIGHT
+    assert "**Certified η-MIP with η = 0.2:** no attacker is right more than 70.0 %" in shown
+    assert f"c = {fmt_num(res.mip_c, 4)} is the smallest c" in shown
+    assert f"c = {fmt_num(comp.paper_c)}, would add {fmt_num(comp.paper_to_tight, 3)}×" in shown
 
 
 def test_verdict_is_computed_and_dp_wins_on_an_ordinary_mean(default_page):
@@ -150,22 +187,29 @@ def test_verdict_is_computed_and_dp_wins_on_an_ordinary_mean(default_page):
     threshold = 3 * res.mip_c * res.epsilon  # k·c·ε with k = 3 means
     assert f"k·c·ε = **{fmt_num(threshold)}**" in shown
     ratio = res.sensitivity / res.sigma
-    assert f"Δ/σ_j is between {fmt_num(ratio.min(), 3)} and {fmt_num(ratio.max(), 3)}" in shown
+    assert f"Δ/σⱼ is between {fmt_num(ratio.min(), 3)} and {fmt_num(ratio.max(), 3)}" in shown
     assert any("Proposition 11" in t for t in texts(default_page))  # the pointer to Prop. 11
+    comp = wrap.compare_generated("mean", 2000, 3, 0, 0.2)
+    assert (
+        f"MIP landed closer to θ than DP on {comp.single_mip_wins} of {comp.single_compared}"
+        in shown
+    )
 
 
 def test_charts_show_the_tables_they_offer(default_page):
     at = default_page
-    import json
-
     res = expected(generated(DEFAULTS), DEFAULTS)
     err = json.loads(at.get("plotly_chart")[0].proto.spec)
     mip_bar, dp_bar = err["data"]
     np.testing.assert_allclose(mip_bar["y"], np.abs(res.mip - res.theta))
     np.testing.assert_allclose(dp_bar["y"], np.abs(res.dp - res.theta))
     assert err["layout"]["yaxis"]["type"] == "log"
+    assert err["layout"]["xaxis"]["ticktext"] == ["mean(x1)", "mean(x2)", "mean(x3)"]
     spread = json.loads(at.get("plotly_chart")[1].proto.spec)
     assert {t["name"].split(":")[0] for t in spread["data"]} >= {"MIP (Algorithm 1)", "DP Laplace"}
+    for c in at.get("plotly_chart"):
+        title = json.loads(c.proto.spec)["layout"]["title"]["text"]
+        assert len(re.sub(r"<[^>]+>", "", title)) <= 55, title  # fits a 1024-px window
 
 
 @pytest.mark.parametrize(
@@ -174,7 +218,8 @@ def test_charts_show_the_tables_they_offer(default_page):
         ("selectbox", "stat", "covariance"),
         ("slider", "eta", 0.05),
         ("selectbox", "M", 4),
-        ("selectbox", "radius", "as_printed"),
+        ("radio", "radius", "as_printed"),
+        ("radio", "radius", "paper"),
         ("slider", "widen", 3.0),
     ],
 )
@@ -200,13 +245,50 @@ def test_widening_the_bounds_scales_the_mean_sensitivity():
     assert any("widened 2×" in w.value for w in at.warning)
 
 
-def test_as_printed_radius_is_flagged_as_not_a_guarantee():
+# --------------------------------------------------------------------------- calibrations
+
+
+def test_as_printed_with_several_numbers_is_never_called_eta_mip():
     at = load(radius="as_printed")
-    (flag,) = [w.value for w in at.warning if "printed in Algorithm 1" in w.value]
-    assert "**not** a valid η-MIP guarantee" in flag and "k = 3" in flag
+    (flag,) = [w.value for w in at.warning if "printed Laplace radius" in w.value]
+    assert "not certified for d > 1" in flag.lower()
+    assert "no proof covers the printed Laplace radius in more than one dimension" in flag
+    assert "k = 3" in flag
+    for t in texts(at):
+        assert "η-MIP" not in t, t  # an uncertified release is never called η-MIP
+    assert metric(at, "Certified: best attacker") == "no guarantee"
+    comp = wrap.compare_generated("mean", 2000, 3, 0, 0.2, calibration="as_printed")
+    assert f"about {fmt_num(comp.printed_to_tight, 3)}× less noise" in flag
+
+
+def test_as_printed_with_one_number_is_certified():
     at = load(radius="as_printed", d="1")
-    assert not [w for w in at.warning if "printed in Algorithm 1" in w.value]
-    assert any("same noise" in i.value for i in at.info)
+    assert not [w for w in at.warning if "printed Laplace radius" in w.value]
+    (note,) = [i.value for i in at.info if "same noise" in i.value]
+    assert note.startswith("**Certified η-MIP with η = ")
+    assert metric(at, "Certified: best attacker").startswith("≤ 50.0")
+
+
+def test_papers_constant_is_certified_with_its_margin_known_values():
+    """η = 0.1, M = 2: c = 3795 certifies η = 0.00013; the tight c needs 769× less noise."""
+    at = load(radius="paper", eta="0.1")
+    shown = "\n".join(texts(at))
+    assert "**Certified η-MIP with η = 0.1, with a large margin:**" in shown
+    assert "c = 3795 certifies η = 0.00013 in every dimension" in shown
+    assert "far below the 0.1 asked" in shown and "c = 4.93: 769× less noise" in shown
+    assert metric(at, "MIP noise multiplier c") == "3795"
+
+
+@pytest.mark.parametrize("legacy", ["gamma", "theorem9"])
+def test_old_radius_links_open_the_papers_constant(legacy):
+    at = load(radius=legacy)
+    assert not at.warning or all("not private" in w.value for w in at.warning)
+    assert at.radio(key="radius").value is wrap.MipCalibration.PAPER
+    assert_matches(at, expected(generated(DEFAULTS), with_defaults(radius="paper")))
+    assert at.query_params.get("radius") == "paper"
+
+
+# --------------------------------------------------------------------------- other settings
 
 
 def test_linear_regression_has_no_dp_release():
@@ -276,21 +358,32 @@ def test_url_sets_every_control():
         ("src", "ftp"),
         ("widen", "0.5"),
         ("seed", "-1"),
+        ("stat", "[click](http://evil)"),
     ],
 )
 def test_invalid_url_value_warns_and_falls_back(key, bad):
     at = load(**{key: bad})
     (w,) = [w.value for w in at.warning if f"{plain(key)}={plain(bad)}" in w.value]
-    assert "Using the default" in w
+    assert "Using the default" in w and "](" not in w
     assert_matches(at, expected(generated(DEFAULTS), DEFAULTS))
 
 
-def test_regression_with_one_column_is_a_sentence_not_a_traceback():
+def test_regression_with_one_column_is_prevented_with_a_sentence():
+    """d = 1 with linear regression (a link, or switching from the mean) becomes d = 2, and
+    the page says why; the d slider then starts at 2."""
     at = load(stat="linear regression", d="1")
-    assert not at.exception
-    (err,) = at.error
-    assert "d=1 is too small for linear regression" in err.value
-    assert not at.get("plotly_chart")
+    assert not at.exception and not at.error
+    (note,) = [i.value for i in at.info if "needs at least two columns" in i.value]
+    assert "so d is 2 here, not 1" in note
+    assert at.slider(key="d").value == 2 and at.slider(key="d").min == 2
+    p = with_defaults(stat="linear regression", d=2)
+    assert_matches(at, expected(generated(p), p))
+    at = load(d="1")  # the mean with one column, then switch to regression
+    at.selectbox(key="stat").set_value("linear regression").run()
+    assert not at.exception and not at.error
+    assert at.slider(key="d").value == 2
+    assert any("needs at least two columns" in i.value for i in at.info)
+    assert len(at.get("plotly_chart")) == 2
 
 
 def test_extreme_sizes_work():
@@ -300,6 +393,19 @@ def test_extreme_sizes_work():
     p = with_defaults(n=50, d=10, stat="covariance", B=16)
     assert_matches(at, expected(generated(p), p))
     assert_no_nan(at)
+    spread = json.loads(at.get("plotly_chart")[1].proto.spec)
+    assert "hover for the name" in spread["layout"]["xaxis"]["title"]["text"]  # 100 numbers
+
+
+def test_a_heavy_setting_runs_as_a_job_with_the_same_numbers(monkeypatch):
+    """Above HEAVY_WORK the page hands the comparison to appkit.jobs.run (its own process);
+    the numbers are the lesson's. (The threshold is lowered to 0 to keep the test small.)"""
+    cache.clear()
+    monkeypatch.setattr(wrap, "HEAVY_WORK", 0.0)
+    at = load(n="300", seed="11")
+    p = with_defaults(n=300, seed=11)
+    assert_matches(at, expected(generated(p), p))
+    assert len(at.get("plotly_chart")) == 2
 
 
 # --------------------------------------------------------------------------- uploads
@@ -321,11 +427,15 @@ def good_csv() -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def test_upload_source_without_a_file_asks_for_one():
+def test_upload_source_without_a_file_asks_for_one_and_states_the_limits():
     at = load(src="upload CSV")
     assert at.radio(key="src").value == "upload CSV"
     assert any("upload a CSV file above" in i.value for i in at.info)
     assert not at.error and not at.get("plotly_chart")
+    label = at.file_uploader(key="upload").proto.label
+    limits = f"up to 5 MiB, 40 columns of which at most 20 numeric, 200{NNBSP}000 rows"
+    assert label == f"CSV file: {limits}"
+    assert tabular.MAX_UPLOAD_BYTES == 5 * 2**20  # the same 5 as server.maxUploadSize
 
 
 @pytest.mark.parametrize("stat", ["mean", "linear regression"])
@@ -333,20 +443,22 @@ def test_good_upload_gives_notes_table_and_mipcore_numbers(stat):
     raw = good_csv()
     at = upload(raw, stat=stat)
     assert not at.error
-    infos = "\n".join(i.value for i in at.info)
-    assert "Dropped non-numeric column(s): label." in infos
-    assert "Dropped 2 row(s) with missing, non-numeric or infinite values." in infos
-    parsed = wrap.parse_numeric_csv(raw)
+    infos = [unescaped(i.value) for i in at.info]
+    assert "Dropped 1 non-numeric column: “label”." in infos
+    assert "Dropped 2 rows with a missing, non-numeric or infinite value." in infos
+    parsed = tabular.parse_numeric_csv(raw)
     assert list(parsed.data.columns) == ["a", "b", "c"]
+    caption = [unescaped(c.value) for c in at.caption if "Read “data.csv”" in unescaped(c.value)]
+    assert caption == ["Read “data.csv”: 298 rows of 3 numeric columns: “a”, “b”, “c”."]
     assert_matches(at, expected(parsed.data, with_defaults(stat=stat)))
-    assert len(at.get("plotly_chart")) >= 1
+    assert len(at.get("plotly_chart")) == 2
     assert_no_nan(at)
 
 
-def _case(raw: bytes) -> str:
+def _reason(raw: bytes) -> str:
     try:
-        wrap.parse_numeric_csv(raw)
-    except ValueError as exc:
+        tabular.parse_numeric_csv(raw)
+    except tabular.UploadRejected as exc:
         return str(exc)
     raise AssertionError("mipcore accepted the file")
 
@@ -359,38 +471,60 @@ BAD_UPLOADS = {
     "non-numeric only": b"name,city\n" + b"ann,paris\nbob,oslo\n" * 10,
     "too few rows": b"a,b\n1,2\n3,4\n5,6\n",
     "header only": b"a,b,c\n",
-    "too many rows": b"a\n" + b"1\n" * (wrap.MAX_ROWS + 1),
+    "too many rows": b"a\n" + b"1\n" * (tabular.MAX_ROWS + 1),
     "too many columns": (
         "\n".join([",".join(f"c{i}" for i in range(25))] + [",".join("1" for _ in range(25))] * 10)
     ).encode(),
-    "too large": b"a,b\n" + b"1.0,2.0\n" * (wrap.MAX_UPLOAD_BYTES // 8 + 1),
+    "too large": b"a,b\n" + b"1.0,2.0\n" * (tabular.MAX_UPLOAD_BYTES // 8 + 1),
+    "only 1e308": ("a,b\n" + "".join(f"{(-1) ** i}e308,{i}\n" for i in range(12))).encode(),
 }
 
 
 @pytest.mark.parametrize("case", list(BAD_UPLOADS))
 def test_bad_upload_gives_an_error_sentence(case):
     raw = BAD_UPLOADS[case]
-    reason = _case(raw)
+    reason = _reason(raw)
     at = upload(raw)
     (err,) = at.error
-    assert err.value.startswith(f"This file cannot be used: {reason}."), err.value
-    assert "Traceback" not in err.value
+    assert unescaped(err.value).startswith(f"This file cannot be used: {reason}."), err.value
+    assert "Accepted: up to 5 MiB" in unescaped(err.value)
+    assert "Traceback" not in err.value and "one bound per column" not in err.value
     assert not at.get("plotly_chart") and not list(at.dataframe)
+    assert " — " in reason  # every refusal names its cause, then the fix
 
 
-def test_regression_on_a_one_column_upload_is_a_sentence():
+def test_plus_minus_1e308_rows_are_dropped_with_a_note_and_the_rest_is_released():
+    rows = [f"{i},{(i * 7) % 5}" for i in range(30)] + [f"{(-1) ** i}e308,1" for i in range(4)]
+    raw = ("a,b\n" + "\n".join(rows) + "\n").encode()
+    for stat in ("mean", "covariance"):
+        at = upload(raw, stat=stat, widen="10")
+        assert not at.error, [e.value for e in at.error]
+        notes = [unescaped(i.value) for i in at.info]
+        assert any(n.startswith("Dropped 4 rows with a value above 10¹⁰⁰") for n in notes)
+        data = tabular.parse_numeric_csv(raw).data
+        assert len(data) == 30
+        assert_matches(at, expected(data, with_defaults(stat=stat, widen=10.0)))
+        assert_no_nan(at)
+
+
+def test_regression_on_a_one_column_upload_names_the_fix():
     raw = b"x\n" + b"".join(f"{i}\n".encode() for i in range(20))
     at = upload(raw, stat="linear regression")
-    (err,) = at.error
-    assert "needs at least two columns" in err.value
+    assert not at.error
+    (w,) = [unescaped(w.value) for w in at.warning]
+    assert "needs at least two numeric columns" in w and "this file has one, “x”" in w
+    assert "Choose the mean or the second moments" in w
     assert not at.get("plotly_chart")
+    at.selectbox(key="stat").set_value("mean").run()  # the fix works
+    assert not at.warning or all("not private" in x.value for x in at.warning)
+    assert len(at.get("plotly_chart")) == 2
 
 
 def test_upload_with_a_constant_column_works():
     raw = b"a,b\n" + b"".join(f"{i},5\n".encode() for i in range(40))
     at = upload(raw, stat="covariance")
     assert not at.error
-    data = wrap.parse_numeric_csv(raw).data
+    data = tabular.parse_numeric_csv(raw).data
     res = expected(data, with_defaults(stat="covariance"))
     assert_matches(at, res)
     # at widen = 1 the page's bounds are wrap_statistic's own default ones
@@ -403,26 +537,89 @@ def test_upload_with_a_constant_column_works():
     assert_matches(at, expected(data, with_defaults(stat="covariance", widen=2.0)))
 
 
-def test_absurd_magnitudes_give_numbers_or_a_sentence():
-    raw = ("a,b\n" + "".join(f"{1e300 * (i % 3 + 1)},{i}\n" for i in range(30))).encode()
-    at = upload(raw, stat="mean")  # finite: shown in × 10^e notation, never inf/nan
-    assert not at.error
-    assert_matches(at, expected(wrap.parse_numeric_csv(raw).data, DEFAULTS))
-    assert_no_nan(at)
-    at.selectbox(key="stat").set_value("covariance").run()  # (1e300)² overflows float64
+@pytest.mark.parametrize("raw", [good_csv(), BAD_UPLOADS["ragged"]], ids=["accepted", "refused"])
+def test_an_upload_is_parsed_once_per_content(monkeypatch, raw):
+    """Reruns (the same view, another statistic) reuse the parse; a refusal is remembered too."""
+    cache.clear()
+    calls: list[int] = []
+    real = tabular.parse_numeric_csv
+
+    def counting(data, **kwargs):
+        calls.append(len(data))
+        return real(data, **kwargs)
+
+    monkeypatch.setattr(tabular, "parse_numeric_csv", counting)
+    at = upload(raw)
+    shown = snapshot(at) if not at.error else tuple(e.value for e in at.error)
+    at.run()
+    at.run()
+    assert (snapshot(at) if not at.error else tuple(e.value for e in at.error)) == shown
+    at.selectbox(key="stat").set_value("covariance").run()
     assert not at.exception
-    (err,) = at.error
-    assert err.value.startswith("The releases could not be computed: ")
-    assert not at.get("plotly_chart")
+    assert calls == [len(raw)], calls
+
+
+CRAFTED = [
+    "[click](http://evil)",
+    "<img src=x onerror=alert(1)>",
+    "`rm -rf /`",
+    "<a href=x>y</a>",
+    "y",
+]
+
+
+@pytest.mark.parametrize("stat", ["mean", "linear regression"])
+def test_crafted_headers_stay_text_on_the_page_and_in_the_charts(stat):
+    header = ",".join(CRAFTED)
+    rows = [",".join(f"{(i * (j + 3)) % 11}.{j}" for j in range(len(CRAFTED))) for i in range(30)]
+    raw = (header + "\n" + "\n".join(rows) + "\n").encode()
+    at = upload(raw, name="[x](http://evil).csv", stat=stat)
+    assert not at.error
+    for t in texts(at):
+        assert "](" not in t, t  # no Markdown link can form
+        assert not re.search(r"(?<!\\)<(img|a\b)", t), t  # "<" escaped: no HTML element
+        assert not re.search(r"(?<!\\)`rm", t), t  # backticks escaped: no code span
+    shown = "\n".join(unescaped(t) for t in texts(at))
+    assert "“[click](http://evil)”" in shown and "“[x](http://evil).csv”" in shown
+    assert "“<img src=x onerror=alert(1)>”" in shown  # shown as typed
+    strings = chart_strings(at)
+    assert strings, "no chart"
+    for s in strings:
+        assert "<img" not in s and "<a " not in s and "<a>" not in s, s
+    assert any("&lt;img src=x onerror=alert(1)&gt;" in s for s in strings)
+    assert any("&lt;a href=x&gt;y&lt;/a&gt;" in s for s in strings)
+
+
+# --------------------------------------------------------------------------- figure builders
+
+
+@pytest.mark.parametrize(
+    "comp",
+    [
+        wrap.compare_generated("mean", 200, 3, 0, 0.2, B=16),
+        wrap.compare_generated("linear regression", 200, 4, 0, 0.2, B=16),
+        wrap.compare_generated("covariance", 100, 6, 0, 0.1, B=16, calibration="paper"),
+    ],
+    ids=["mean", "regression", "36 numbers"],
+)
+def test_figure_builders_headless(comp):
+    import plotly.graph_objects as go
+
+    for builder in (wrap_figs.error_figure, wrap_figs.spread_figure):
+        fig = builder(comp)
+        assert isinstance(fig, go.Figure)
+        assert not pagetools.chart_nans(fig.to_json())
+        xaxis = fig.layout.xaxis
+        assert len(xaxis.tickvals) <= wrap_figs.MAX_TICK_LABELS + 1
+        assert all(len(t) <= wrap_figs.LABEL_CHARS + 10 for t in xaxis.ticktext)
 
 
 # --------------------------------------------------------------------------- through app.py
 
 
 def test_through_app_navigation():
-    """Under app.py's st.navigation (where, e.g., a class defined in the page script cannot be
-    pickled by st.cache_data), after pages that share its URL keys with other types."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    """Under app.py's st.navigation, after pages that share its URL keys with other types."""
+    at = AppTest.from_file(str(pagetools.APP), default_timeout=60)
     at.run()
     assert not at.exception
     at.switch_page("app_pages/proposition11.py")
@@ -433,13 +630,13 @@ def test_through_app_navigation():
     at.switch_page(PAGE).run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == by_key("wrap").title
-    assert len(at.get("plotly_chart")) >= 1 and not at.error
+    assert len(at.get("plotly_chart")) == 2 and not at.error
     assert at.number_input(key="n").value in range(50, 200_001)
     links = [pl.proto.page for pl in at.get("page_link")]
     assert links == ["proposition11"], links  # the pointer to Proposition 11 is a real link
     at.selectbox(key="stat").set_value("linear regression").run()
-    assert not at.exception and len(at.get("plotly_chart")) >= 1
+    assert not at.exception and len(at.get("plotly_chart")) == 2
     at.switch_page("app_pages/noise_vs_eta.py").run()  # n is a multiselect there
     assert not at.exception
     at.switch_page(PAGE).run()
-    assert not at.exception and len(at.get("plotly_chart")) >= 1
+    assert not at.exception and len(at.get("plotly_chart")) == 2

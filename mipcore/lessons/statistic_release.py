@@ -1,166 +1,164 @@
-r"""Wrap your own statistic: Algorithm 1 (MIP) beside the DP Laplace mechanism on the same data.
+r"""Release your own statistic: Algorithm 1 (MIP) beside the DP Laplace mechanism, same data.
 
-Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Algorithm 1, Corollary 10) and
-Theorem 4 (eta -> epsilon); the Laplace mechanism (Dwork et al. 2014).
+Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582:
+Section 4 (Theorem 9, Corollary 10, Algorithm 1), Appendix D (Corollary 14) and Theorem 4
+(pure ε-DP implies η-MIP with ``ε = log((1 + 2η)/(1 − 2η))``); the Laplace mechanism
+(Dwork, McSherry, Nissim, Smith, *Calibrating Noise to Sensitivity in Private Data
+Analysis*, TCC 2006).
 
-Statistics: the column means, the covariance (second-moment) matrix and the
-least-squares coefficients of the last column on the others (with intercept).
+Statistics (:class:`Statistic`): the column means, the second-moment matrix ``(1/m) Σ x xᵀ``
+(called "covariance": it is the covariance for centred columns) and the least-squares
+intercept and coefficients of the last column on the others.
 
-The DP side needs a *sensitivity*, which depends on bounds the data owner must
-fix in advance (bounds read off the data itself leak information; the page says
-so). With every column clipped to ``[lo_j, hi_j]`` and m training rows:
+**The noise of the MIP release** (:class:`mipcore.mechanism.MipCalibration`). Theorem 9's
+density ``∝ exp(−||x||_{σ,M}/c)`` in the k released numbers certifies ``½ tanh(1/c)`` in
+every dimension (:func:`mipcore.theorem9.certified_eta`). ``TIGHT`` takes the smallest such c,
+``1/artanh(2η)``; ``PAPER`` Corollary 14's ``(6.16/η)^(1+2/M)`` (certified in every dimension
+with a very large margin: 3795 instead of 4.93 at η = 0.1, M = 2); ``AS_PRINTED`` the same c
+with the Laplace radius that Corollary 10 / Algorithm 1 print, which has that density only
+for k = 1 -- for k > 1 no proof covers it (``WrapResult.certified_eta`` is None).
 
-* mean: L1 sensitivity ``sum_j (hi_j - lo_j) / m`` (replace-one);
-* covariance ``(1/m) sum x x^T`` (d^2 entries): replacing x by x' changes it by
-  ``(x x^T - x' x'^T)/m``, whose L1 norm is at most ``2 (sum_j b_j)^2 / m`` with
-  ``b_j = max(|lo_j|, |hi_j|)``;
-* least squares: no bounded sensitivity without further assumptions (one record
-  can move the fit arbitrarily when the design is near-singular), so no DP release
-  is offered -- only MIP, which needs no sensitivity.
+**The clipping bounds** (:func:`clipping_bounds`, the one definition both releases and the
+page use). Each column's interval ``[min, max]`` of the data (``[min, min + 1]`` for a
+constant column), stretched about its centre by a factor ``widen >= 1``. Both releases see
+the data clipped to these bounds (at ``widen >= 1`` nothing is clipped). Bounds read off the
+data are not private (they reveal the extremes); a real deployment fixes them in advance.
+
+**The DP side** needs the L1 *sensitivity* for replacing one of the m training rows
+(:func:`dp_l1_sensitivity`), with every column clipped to ``[lo_j, hi_j]`` and
+``b_j = max(|lo_j|, |hi_j|)``:
+
+* mean: ``Σ_j (hi_j − lo_j) / m`` (attained by opposite corners);
+* second moments (k = d² entries): ``(x xᵀ − x' x'ᵀ)/m`` has L1 norm at most
+  ``2 (Σ_j b_j)² / m``;
+* least squares: unbounded without assumptions on the design (one record can move the fit
+  arbitrarily when the design is near-singular), so no DP release -- only MIP, which needs no
+  sensitivity.
+
+This module never imports Streamlit and never caches; :func:`compare_releases` and
+:func:`compare_generated` return one frozen result with every number the page quotes.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+from threadpoolctl import threadpool_limits
 
-from .._validate import as_generator, check_int, check_range
+from .._validate import as_enum, as_generator, check_int, check_range
 from ..bounds import epsilon_from_eta
-from ..mechanism import mip_release
+from ..mechanism import MipCalibration, mip_release, noise_multiplier_for
+from ..noise_laws import Radius, sample_mip_noise
+from ..tabular import MAX_COLS, MIN_ROWS
+from ..theorem9 import certified_eta
 
 __all__ = [
-    "MAX_UPLOAD_BYTES",
+    "DRAWS",
+    "HEAVY_WORK",
+    "MAX_COLS",
+    "MAX_WIDEN",
+    "SPREAD_QUANTILES",
     "STATISTICS",
-    "ParsedTable",
+    "ClipBounds",
+    "Comparison",
+    "NoiseSpread",
+    "Statistic",
+    "Verdict",
     "WrapResult",
+    "clipping_bounds",
+    "compare_generated",
+    "compare_releases",
     "dp_l1_sensitivity",
     "make_dataset",
-    "parse_numeric_csv",
+    "release_work",
     "repeat_noise",
     "statistic",
+    "theta_labels",
     "wrap_statistic",
 ]
 
-STATISTICS = ("mean", "covariance", "linear regression")
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # also set as server.maxUploadSize in .streamlit/config.toml
-MAX_ROWS = 200_000
-MAX_COLS = 20
+
+class Statistic(StrEnum):
+    """The statistics a user can release (the values are the page's URL values)."""
+
+    MEAN = "mean"
+    COVARIANCE = "covariance"  # the second-moment matrix (1/m) Σ x xᵀ
+    LINEAR_REGRESSION = "linear regression"  # last column on the others, with intercept
+
+    @property
+    def min_columns(self) -> int:
+        """Fewest data columns: regression needs a feature and the response."""
+        return 2 if self is Statistic.LINEAR_REGRESSION else 1
+
+    @property
+    def has_sensitivity(self) -> bool:
+        """Whether a bounded L1 sensitivity (hence a DP Laplace release) exists."""
+        return self is not Statistic.LINEAR_REGRESSION
+
+    def released(self, columns: int) -> int:
+        """How many numbers the statistic of ``columns`` data columns releases (k)."""
+        if self is Statistic.COVARIANCE:
+            return columns * columns
+        return columns
 
 
-@dataclass(frozen=True)
-class ParsedTable:
-    """A numeric table and what was done to get it (sentences for the page)."""
+STATISTICS: tuple[str, ...] = tuple(s.value for s in Statistic)
+#: How much the page may widen the clipping bounds (checked finite up to 1e100 data).
+MAX_WIDEN = 10.0
+#: Further releases drawn to show the noise's spread.
+DRAWS = 200
+#: Quantiles of |noise| over the draws: the band and its middle.
+SPREAD_QUANTILES = (0.1, 0.5, 0.9)
+#: Work units (:func:`release_work`) above which a release may take a second or more on a
+#: busy 2-core machine (0.3 s at about 1e9 units per second, 1 s at 3e8): a page runs such a
+#: release in its own process.
+HEAVY_WORK = 3.0e8
 
-    data: pd.DataFrame
-    notes: tuple[str, ...]
+
+def _stat(name: Statistic | str) -> Statistic:
+    return as_enum("statistic", name, Statistic)
 
 
-def parse_numeric_csv(
-    raw: bytes,
-    *,
-    max_bytes: int = MAX_UPLOAD_BYTES,
-    max_rows: int = MAX_ROWS,
-    max_cols: int = MAX_COLS,
-) -> ParsedTable:
-    """Parse an uploaded CSV defensively into a numeric table.
+# --------------------------------------------------------------------------- data
 
-    Only text is read (pandas' C parser; nothing is executed or unpickled). Non-numeric
-    columns are dropped with a note; rows with NaN or infinite values are dropped
-    with a note. Raises ``ValueError`` with a sentence for: an empty or oversized
-    file, undecodable bytes, a ragged file (rows with more fields than the header),
-    more than ``max_rows`` rows or ``max_cols`` numeric columns, or fewer than
-    8 usable rows / 1 numeric column.
+
+def make_dataset(
+    statistic_name: Statistic | str, n: int, d: int, rng: np.random.Generator | int
+) -> pd.DataFrame:
+    """A generated dataset suited to the statistic: n rows, d columns ``x1, x2, …``.
+
+    For the mean and the second moments: d independent normal columns with means from 0 to 2
+    and standard deviations from 1 to 2. For linear regression: ``x1 … x(d−1)`` standard
+    normal and the response ``y = x·β + 0.5 + N(0, 0.5²)`` with β from 1 down to −1.
+
+    Parameters
+    ----------
+    statistic_name : a :class:`Statistic` or its value.
+    n : rows, ``8 <= n <= 1_000_000``.
+    d : columns, ``1 <= d <= MAX_COLS`` (``d >= 2`` for linear regression).
+    rng : Generator or seed.
+
+    Examples
+    --------
+    >>> list(make_dataset("linear regression", 10, 3, 0).columns)
+    ['x1', 'x2', 'y']
     """
-    if not isinstance(raw, (bytes, bytearray)):
-        raise ValueError("the upload must be bytes")
-    if len(raw) == 0:
-        raise ValueError("the file is empty")
-    if len(raw) > max_bytes:
-        raise ValueError(f"the file has {len(raw):,} bytes; the limit is {max_bytes:,}")
-    try:
-        text = bytes(raw).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError(
-            "the file is not UTF-8 text (is it a spreadsheet or a binary file?)"
-        ) from None
-    if "\x00" in text:
-        raise ValueError("the file contains NUL bytes: not a text CSV")
-    if not text.strip():
-        raise ValueError("the file has no content")
-    # Guess the separator once, from a sample and among a fixed set only: pandas' own guess
-    # (sep=None) may split a one-column file on a letter of its header ("value" on "v").
-    try:
-        sep = csv.Sniffer().sniff(text[:65536], delimiters=",;\t| ").delimiter
-    except csv.Error:
-        sep = ","
-    try:
-        df = pd.read_csv(
-            io.StringIO(text),
-            sep=sep,
-            engine="python",
-            nrows=max_rows + 1,
-            skipinitialspace=True,
-            on_bad_lines="error",
-        )
-    except pd.errors.EmptyDataError:
-        raise ValueError("the file has no columns") from None
-    except pd.errors.ParserError as exc:
-        first = str(exc).splitlines()[0] if str(exc) else "malformed rows"
-        raise ValueError(f"the file is ragged or malformed ({first})") from None
-    except csv.Error as exc:
-        raise ValueError(f"the file is not a readable CSV ({exc})") from None
-    if len(df) > max_rows:
-        raise ValueError(f"the file has more than {max_rows:,} rows; the limit is {max_rows:,}")
-    if df.shape[1] == 0 or len(df) == 0:
-        raise ValueError("the file has a header but no data rows")
-    notes = []
-    numeric = df.apply(pd.to_numeric, errors="coerce")
-    keep = [c for c in df.columns if numeric[c].notna().sum() >= max(1, 0.9 * df[c].notna().sum())]
-    dropped = [str(c) for c in df.columns if c not in keep]
-    if dropped:
-        notes.append(
-            "Dropped non-numeric column(s): "
-            + ", ".join(dropped[:10])
-            + ("…" if len(dropped) > 10 else "")
-            + "."
-        )
-    numeric = numeric[keep].astype(float)
-    if numeric.shape[1] == 0:
-        raise ValueError("no numeric columns were found")
-    if numeric.shape[1] > max_cols:
-        raise ValueError(
-            f"the file has {numeric.shape[1]} numeric columns; the limit is {max_cols}"
-        )
-    finite = np.isfinite(numeric.to_numpy()).all(axis=1)
-    if not finite.all():
-        notes.append(
-            f"Dropped {int((~finite).sum()):,} row(s) with missing, non-numeric or infinite values."
-        )
-        numeric = numeric[finite]
-    if len(numeric) < 8:
-        raise ValueError(f"only {len(numeric)} usable row(s) remain; at least 8 are needed")
-    numeric.columns = [str(c) for c in numeric.columns]
-    return ParsedTable(numeric.reset_index(drop=True), tuple(notes))
-
-
-def make_dataset(statistic_name: str, n: int, d: int, rng) -> pd.DataFrame:
-    """A generated dataset suited to the statistic (n rows, d columns; the last is the
-    response y = X beta + noise for linear regression)."""
-    if statistic_name not in STATISTICS:
-        raise ValueError(f"statistic={statistic_name!r} is not one of {STATISTICS}")
-    n = check_int("n", n, 8, 1_000_000)
+    stat = _stat(statistic_name)
+    n = check_int("n", n, MIN_ROWS, 1_000_000)
     d = check_int("d", d, 1, MAX_COLS)
     gen = as_generator(rng)
-    if statistic_name == "linear regression":
-        if d < 2:
-            raise ValueError(
-                "d=1 is too small for linear regression: need at least one feature and a response"
-            )
+    if d < stat.min_columns:
+        raise ValueError(
+            f"d={d} is too small for linear regression: it needs at least 2 columns "
+            "(the features, then the response)"
+        )
+    if stat is Statistic.LINEAR_REGRESSION:
         X = gen.standard_normal((n, d - 1))
         beta = np.linspace(1.0, -1.0, d - 1)
         y = X @ beta + 0.5 + 0.5 * gen.standard_normal(n)
@@ -171,74 +169,224 @@ def make_dataset(statistic_name: str, n: int, d: int, rng) -> pd.DataFrame:
     return pd.DataFrame({f"x{j + 1}": X[:, j] for j in range(d)})
 
 
-def statistic(name: str) -> Callable[[np.ndarray], np.ndarray]:
-    """The base algorithm for a statistic: rows -> 1-d vector theta (module-level, picklable)."""
-    try:
-        return _STATS[name]
-    except KeyError:
-        raise ValueError(f"statistic={name!r} is not one of {STATISTICS}") from None
+# --------------------------------------------------------------------------- statistics
 
 
-def _mean(rows: np.ndarray) -> np.ndarray:
-    return rows.mean(axis=0)
+def _mean(rows: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.asarray(rows.mean(axis=0), dtype=float)
 
 
-def _second_moment(rows: np.ndarray) -> np.ndarray:
-    return (rows.T @ rows / rows.shape[0]).ravel()
+def _second_moment(rows: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.asarray((rows.T @ rows / rows.shape[0]).ravel(), dtype=float)
 
 
-def _least_squares(rows: np.ndarray) -> np.ndarray:
+def _least_squares(rows: NDArray[np.float64]) -> NDArray[np.float64]:
     X = np.column_stack([np.ones(rows.shape[0]), rows[:, :-1]])
     coef, *_ = np.linalg.lstsq(X, rows[:, -1], rcond=None)
-    return coef
+    return np.asarray(coef, dtype=float)
 
 
-_STATS = {"mean": _mean, "covariance": _second_moment, "linear regression": _least_squares}
+_STATS: dict[Statistic, Callable[[NDArray[np.float64]], NDArray[np.float64]]] = {
+    Statistic.MEAN: _mean,
+    Statistic.COVARIANCE: _second_moment,
+    Statistic.LINEAR_REGRESSION: _least_squares,
+}
 
 
-def theta_labels(name: str, columns) -> list[str]:
+def statistic(name: Statistic | str) -> Callable[[NDArray[np.float64]], NDArray[np.float64]]:
+    """The base algorithm of a statistic: rows in, a 1-d vector θ out (module-level, picklable).
+
+    Examples
+    --------
+    >>> statistic("mean")(np.array([[1.0, 2.0], [3.0, 6.0]])).tolist()
+    [2.0, 4.0]
+    """
+    return _STATS[_stat(name)]
+
+
+def theta_labels(name: Statistic | str, columns: Sequence[object]) -> tuple[str, ...]:
+    """Names of the released numbers, built from the column names as they are (raw text:
+    a page shows them as text, a figure html-escapes them).
+
+    Examples
+    --------
+    >>> theta_labels("covariance", ["a", "b"])
+    ('E[a·a]', 'E[a·b]', 'E[b·a]', 'E[b·b]')
+    >>> theta_labels("linear regression", ["x", "y"])
+    ('intercept', 'coef(x)')
+    """
+    stat = _stat(name)
     cols = [str(c) for c in columns]
-    if name == "mean":
-        return [f"mean({c})" for c in cols]
-    if name == "covariance":
-        return [f"E[{a}·{b}]" for a in cols for b in cols]
-    return ["intercept"] + [f"coef({c})" for c in cols[:-1]]
+    if stat is Statistic.MEAN:
+        return tuple(f"mean({c})" for c in cols)
+    if stat is Statistic.COVARIANCE:
+        return tuple(f"E[{a}·{b}]" for a in cols for b in cols)
+    return ("intercept", *(f"coef({c})" for c in cols[:-1]))
 
 
-def dp_l1_sensitivity(name: str, lo, hi, m: int) -> float | None:
-    """Replace-one L1 sensitivity of the statistic on data clipped to [lo, hi] (None: unbounded)."""
-    lo = np.asarray(lo, dtype=float)
-    hi = np.asarray(hi, dtype=float)
-    if lo.shape != hi.shape or np.any(~(hi > lo)):
-        raise ValueError("each clipping bound needs lo < hi")
+# --------------------------------------------------------------------------- clipping, DP
+
+
+@dataclass(frozen=True)
+class ClipBounds:
+    """The clipping bounds both releases use, and the data range they come from.
+
+    ``data_lo``/``data_hi``: each column's min and max; ``lo``/``hi``: the clipping interval
+    (the range, ``[min, min + 1]`` for a constant column, stretched about its centre by
+    ``widen``); ``b = max(|lo|, |hi|)`` enters the second moments' sensitivity.
+    """
+
+    data_lo: NDArray[np.float64]
+    data_hi: NDArray[np.float64]
+    lo: NDArray[np.float64]
+    hi: NDArray[np.float64]
+    widen: float
+
+    @property
+    def b(self) -> NDArray[np.float64]:
+        return np.maximum(np.abs(self.lo), np.abs(self.hi))
+
+
+def _finite_rows(data: ArrayLike | pd.DataFrame) -> NDArray[np.float64]:
+    rows = np.asarray(data, dtype=float)
+    if rows.ndim != 2 or rows.shape[0] < MIN_ROWS or rows.shape[1] < 1:
+        raise ValueError(
+            f"data must be a table with at least {MIN_ROWS} rows and 1 column, got shape "
+            f"{rows.shape}"
+        )
+    if not np.all(np.isfinite(rows)):
+        bad = int(np.count_nonzero(~np.isfinite(rows).all(axis=1)))
+        raise ValueError(
+            f"data has {bad} row(s) with a missing or infinite value; drop them first "
+            "(mipcore.tabular.parse_numeric_csv does)"
+        )
+    return rows
+
+
+def clipping_bounds(data: ArrayLike | pd.DataFrame, widen: float = 1.0) -> ClipBounds:
+    """The clipping bounds of the module docstring: the data range stretched by ``widen``.
+
+    Parameters
+    ----------
+    data : finite table, at least ``MIN_ROWS`` rows.
+    widen : ``1 <= widen <= MAX_WIDEN``; at 1 the bounds are exactly the data range.
+
+    Raises
+    ------
+    ValueError
+        For non-finite data, an out-of-range ``widen``, or bounds that are not finite numbers
+        (values near ±1.8e308; rescale the data).
+
+    Examples
+    --------
+    >>> b = clipping_bounds(np.array([[0.0, 5.0]] * 4 + [[2.0, 5.0]] * 4), widen=2.0)
+    >>> b.lo.tolist(), b.hi.tolist()
+    ([-1.0, 4.5], [3.0, 6.5])
+    """
+    rows = _finite_rows(data)
+    w = float(check_range("widen", widen, 1.0, MAX_WIDEN))
+    data_lo, data_hi = rows.min(axis=0), rows.max(axis=0)
+    box_hi = np.where(data_hi > data_lo, data_hi, data_lo + 1.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        pad = (w - 1.0) * (box_hi - data_lo) / 2.0
+        lo, hi = data_lo - pad, box_hi + pad
+    if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi)) and np.all(hi > lo)):
+        raise ValueError(
+            "the clipping bounds overflow: the data's values are too large to widen "
+            f"(largest |x| = {float(np.max(np.abs(rows))):.3g}) — rescale the data (change "
+            "its unit) or widen less"
+        )
+    return ClipBounds(data_lo, data_hi, lo, hi, w)
+
+
+def dp_l1_sensitivity(name: Statistic | str, lo: ArrayLike, hi: ArrayLike, m: int) -> float | None:
+    """Replace-one L1 sensitivity of the statistic on data clipped to ``[lo, hi]``.
+
+    Parameters
+    ----------
+    name : a :class:`Statistic`.
+    lo, hi : one finite bound per column, ``lo < hi``.
+    m : rows of the data it is computed on, ``m >= 1``.
+
+    Returns
+    -------
+    float, or None for linear regression (no bounded sensitivity).
+
+    Examples
+    --------
+    >>> dp_l1_sensitivity("mean", [0.0, -1.0], [1.0, 1.0], 10)
+    0.3
+    >>> dp_l1_sensitivity("covariance", [0.0, -1.0], [1.0, 1.0], 10)
+    0.8
+    """
+    stat = _stat(name)
+    lo_a = np.atleast_1d(np.asarray(lo, dtype=float))
+    hi_a = np.atleast_1d(np.asarray(hi, dtype=float))
+    if lo_a.shape != hi_a.shape or lo_a.ndim != 1:
+        raise ValueError(
+            f"lo and hi must give one bound per column, got shapes {lo_a.shape} and {hi_a.shape}"
+        )
+    if not (np.all(np.isfinite(lo_a)) and np.all(np.isfinite(hi_a))):
+        raise ValueError("lo and hi must be finite numbers")
+    if np.any(~(hi_a > lo_a)):
+        j = int(np.flatnonzero(~(hi_a > lo_a))[0])
+        raise ValueError(
+            f"each clipping bound needs lo < hi; column {j + 1} has lo = {lo_a[j]:.6g}, "
+            f"hi = {hi_a[j]:.6g}"
+        )
     m = check_int("m", m, 1)
-    if name == "mean":
-        return float(np.sum(hi - lo) / m)
-    if name == "covariance":
-        b = np.maximum(np.abs(lo), np.abs(hi))
+    if stat is Statistic.MEAN:
+        return float(np.sum(hi_a - lo_a) / m)
+    if stat is Statistic.COVARIANCE:
+        b = np.maximum(np.abs(lo_a), np.abs(hi_a))
         return float(2.0 * np.sum(b) ** 2 / m)
-    if name == "linear regression":
-        return None
-    raise ValueError(f"statistic={name!r} is not one of {STATISTICS}")
+    return None
+
+
+# --------------------------------------------------------------------------- one release
 
 
 @dataclass(frozen=True)
 class WrapResult:
-    labels: list[str]
-    theta: np.ndarray  # non-private value on the training half
-    sigma: np.ndarray  # Algorithm 1's per-coordinate estimate
-    mip: np.ndarray  # MIP release
+    """One MIP release (Algorithm 1) and one DP Laplace release of the same statistic.
+
+    ``theta`` is the statistic on the random training half (never published); ``sigma``
+    Algorithm 1's per-coordinate estimate; ``mip``/``dp`` the releases (``dp`` None when the
+    statistic has no bounded sensitivity). ``mip_c`` is the noise multiplier c the
+    calibration gives, ``certified_eta`` what that noise certifies for the ``noised`` numbers
+    with σ > 0 (None: the printed Laplace radius in more than one dimension, which no proof
+    covers). ``epsilon`` is the pure-DP ε that certifies ``eta`` (Theorem 4),
+    ``sensitivity`` the L1 sensitivity Δ and ``dp_scale = Δ/ε`` the Laplace scale.
+    """
+
+    labels: tuple[str, ...]
+    theta: NDArray[np.float64]
+    sigma: NDArray[np.float64]
+    mip: NDArray[np.float64]
     mip_c: float
-    dp: np.ndarray | None  # DP Laplace release (None when the sensitivity is unbounded)
-    dp_scale: float | None  # Laplace scale per coordinate
+    dp: NDArray[np.float64] | None
+    dp_scale: float | None
     epsilon: float
     sensitivity: float | None
     n_train: int
+    statistic: Statistic
+    eta: float
+    M: int
+    calibration: MipCalibration
+    certified_eta: float | None
+    noised: int
+    bounds: ClipBounds
+
+    @property
+    def k(self) -> int:
+        """How many numbers are released."""
+        return int(self.theta.size)
 
     def table(self) -> pd.DataFrame:
+        """One row per released number: θ, σ and both releases (NaN: no DP release)."""
         df = pd.DataFrame(
             {
-                "quantity": self.labels,
+                "quantity": list(self.labels),
                 "non-private θ": self.theta,
                 "σ (Algorithm 1)": self.sigma,
                 "MIP release": self.mip,
@@ -248,97 +396,486 @@ class WrapResult:
         return df
 
 
+class _Counting:
+    """The statistic, reporting every tenth of the B fits to ``progress``."""
+
+    def __init__(
+        self,
+        fn: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+        B: int,
+        progress: Callable[[float, str], None] | None,
+    ) -> None:
+        self.fn, self.B, self.progress, self.calls = fn, B, progress, 0
+        self.every = max(1, B // 10)
+
+    def __call__(self, rows: NDArray[np.float64]) -> NDArray[np.float64]:
+        out = self.fn(rows)
+        self.calls += 1
+        fits = self.calls - 1  # the first call is θ on the training half
+        if self.progress is not None and fits > 0 and fits % self.every == 0:
+            self.progress(0.95 * fits / self.B, f"{fits} of {self.B} fits on random halves")
+        return out
+
+
+def _check_bounds(
+    lo: ArrayLike, hi: ArrayLike, rows: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Explicit bounds, each failure with its own cause."""
+    lo_a, hi_a = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    cols = rows.shape[1]
+    if lo_a.shape != (cols,) or hi_a.shape != (cols,):
+        raise ValueError(
+            f"lo and hi must give one bound per column ({cols}), got shapes {lo_a.shape} and "
+            f"{hi_a.shape}"
+        )
+    if not (np.all(np.isfinite(lo_a)) and np.all(np.isfinite(hi_a))):
+        raise ValueError("lo and hi must be finite numbers (is the data's range overflowing?)")
+    if np.any(~(hi_a > lo_a)):
+        j = int(np.flatnonzero(~(hi_a > lo_a))[0])
+        raise ValueError(f"each column needs lo < hi; column {j + 1} has lo >= hi")
+    return lo_a, hi_a
+
+
 def wrap_statistic(
-    data: pd.DataFrame,
-    name: str,
+    data: ArrayLike | pd.DataFrame,
+    name: Statistic | str,
     eta: float,
     *,
     M: int = 2,
     B: int = 64,
-    rng,
-    lo=None,
-    hi=None,
-    radius: str = "gamma",
+    rng: np.random.Generator | int,
+    lo: ArrayLike | None = None,
+    hi: ArrayLike | None = None,
+    widen: float = 1.0,
+    calibration: MipCalibration | str = MipCalibration.TIGHT,
+    progress: Callable[[float, str], None] | None = None,
 ) -> WrapResult:
     """Release a statistic of ``data`` with MIP (Algorithm 1) and with the DP Laplace mechanism.
 
-    Both certify eta against membership inference on the random training half: MIP via
-    Corollary 10, DP via pure epsilon-DP with epsilon = log((1+2 eta)/(1-2 eta)) (Theorem 4).
-    ``lo``/``hi`` are per-column clipping bounds for the DP side (default: the data's
-    own range, which the page flags as not private).
+    Both target η against membership inference on the random training half: MIP through
+    Theorem 9's noise with the ``calibration``'s c (certified in every dimension unless
+    ``AS_PRINTED`` with more than one noised number), DP through pure ε-DP with
+    ``ε = log((1+2η)/(1−2η))`` (Theorem 4). Both see the data clipped to the same bounds.
+
+    Parameters
+    ----------
+    data : finite table (rows = records), at least ``MIN_ROWS`` rows; at least 2 columns for
+        linear regression.
+    name : a :class:`Statistic` or its value.
+    eta : target, ``0 < eta < 1/2``.
+    M : moment order of σ, integer ``1 <= M <= 16``.
+    B : random halves for σ, ``2 <= B <= 100_000``.
+    rng : Generator or seed; the training half, the B halves, the MIP noise and then the
+        Laplace noise are drawn from it in that order.
+    lo, hi : explicit clipping bounds (one finite bound per column, ``lo < hi``); default
+        :func:`clipping_bounds` of the data with ``widen``.
+    widen : ``1 <= widen <= MAX_WIDEN`` (only used without ``lo``/``hi``).
+    calibration : :class:`mipcore.mechanism.MipCalibration` (default ``TIGHT``: the least
+        noise certified).
+    progress : optional ``progress(fraction, message)`` called during the B fits.
+
+    Returns
+    -------
+    WrapResult
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for any input out of its domain.
+
+    Examples
+    --------
+    >>> data = make_dataset("mean", 200, 2, 0)
+    >>> res = wrap_statistic(data, "mean", 0.1, rng=1)
+    >>> round(res.mip_c, 4), round(res.certified_eta, 4), res.labels
+    (4.9327, 0.1, ('mean(x1)', 'mean(x2)'))
+    >>> wrap_statistic(data, "mean", 0.1, rng=1, calibration="as_printed").certified_eta is None
+    True
     """
-    if name not in STATISTICS:
-        raise ValueError(f"statistic={name!r} is not one of {STATISTICS}")
+    stat = _stat(name)
     e = float(check_range("eta", eta, 0.0, 0.5, lo_open=True, hi_open=True))
-    rows = np.asarray(data, dtype=float)
-    if rows.ndim != 2 or rows.shape[0] < 8:
-        raise ValueError(f"data must be a table with at least 8 rows, got shape {rows.shape}")
-    if name == "linear regression" and rows.shape[1] < 2:
+    m_order = check_int("M", M, 1, 16)
+    B = check_int("B", B, 2, 100_000)
+    cal = as_enum("calibration", calibration, MipCalibration)
+    rows = _finite_rows(data)
+    if rows.shape[1] < stat.min_columns:
         raise ValueError(
-            "linear regression needs at least two columns (features, then the response)"
+            "linear regression needs at least two columns (features, then the response); "
+            f"data has {rows.shape[1]}"
         )
     gen = as_generator(rng)
-    if lo is None or hi is None:  # bounds read off the data (not private; the page says so)
-        lo = rows.min(axis=0) if lo is None else np.asarray(lo, dtype=float)
-        hi = rows.max(axis=0) if hi is None else np.asarray(hi, dtype=float)
-        hi = np.where(hi > lo, hi, lo + 1.0)  # a constant column still needs a box
+    if lo is None and hi is None:
+        bounds = clipping_bounds(rows, widen)
+    elif lo is None or hi is None:
+        raise ValueError("give both lo and hi, or neither")
     else:
-        lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-        if lo.shape != (rows.shape[1],) or hi.shape != (rows.shape[1],) or np.any(~(hi > lo)):
-            raise ValueError(f"lo/hi must give one bound per column ({rows.shape[1]}) with lo < hi")
-    clipped = np.clip(rows, lo, hi)
-    fn = statistic(name)
-    rel = mip_release(clipped, fn, e, M=M, B=B, rng=gen, calibration=radius)
+        lo_a, hi_a = _check_bounds(lo, hi, rows)
+        bounds = ClipBounds(rows.min(axis=0), rows.max(axis=0), lo_a, hi_a, 1.0)
+    clipped = np.clip(rows, bounds.lo, bounds.hi)
+    fn = _Counting(statistic(stat), B, progress)
+    with threadpool_limits(limits=1, user_api="blas"), np.errstate(over="ignore"):
+        # one BLAS thread: B small products; on a busy 2-core machine OpenBLAS's thread
+        # hand-offs made them up to 30 times slower
+        rel = mip_release(clipped, fn, e, M=m_order, B=B, rng=gen, calibration=cal)
+    if not (np.all(np.isfinite(rel.theta_hat)) and np.all(np.isfinite(rel.sigma))):
+        raise ValueError(
+            "the release is not finite: the data's values are too large for this statistic "
+            "— rescale the data (change its unit)"
+        )
     eps = float(epsilon_from_eta(e))
-    sens = dp_l1_sensitivity(name, lo, hi, len(rel.train_index))
+    sens = dp_l1_sensitivity(stat, bounds.lo, bounds.hi, len(rel.train_index))
     if sens is None:
         dp, scale = None, None
     else:
         scale = sens / eps
         dp = rel.theta + gen.laplace(0.0, scale, size=rel.theta.shape)
+    columns = data.columns if isinstance(data, pd.DataFrame) else range(1, rows.shape[1] + 1)
     return WrapResult(
-        theta_labels(name, data.columns if hasattr(data, "columns") else range(rows.shape[1])),
-        rel.theta,
-        rel.sigma,
-        rel.theta_hat,
-        rel.c,
-        dp,
-        scale,
-        eps,
-        sens,
-        len(rel.train_index),
+        labels=theta_labels(stat, list(columns)),
+        theta=rel.theta,
+        sigma=rel.sigma,
+        mip=rel.theta_hat,
+        mip_c=float(rel.c),
+        dp=dp,
+        dp_scale=scale,
+        epsilon=eps,
+        sensitivity=sens,
+        n_train=len(rel.train_index),
+        statistic=stat,
+        eta=e,
+        M=m_order,
+        calibration=cal,
+        certified_eta=rel.certified_eta,
+        noised=int(np.count_nonzero(rel.sigma > 0)),
+        bounds=bounds,
     )
 
 
 def repeat_noise(
-    result: WrapResult, eta: float, draws: int, *, M: int = 2, rng, radius: str = "gamma"
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """Noise of ``draws`` more releases of the same statistic: ``(mip, dp)``, each ``(draws, d)``.
+    result: WrapResult,
+    eta: float,
+    draws: int,
+    *,
+    M: int = 2,
+    rng: np.random.Generator | int,
+) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
+    """Noise of ``draws`` more releases of the same θ: ``(mip, dp)``, each ``(draws, k)``.
 
-    The MIP rows follow Corollary 10 with the result's sigma (coordinates with sigma = 0 get
-    no noise, as in :func:`mipcore.mechanism.mip_release`); the DP rows are Laplace with the
-    result's scale (``None`` when there is no DP release). Shows how much each release
-    scatters around theta, which one release alone cannot.
+    The MIP rows are Theorem 9 noise with the result's σ, c and radius law (coordinates with
+    σ = 0 get none, as in :func:`mipcore.mechanism.mip_release`); the DP rows are Laplace with
+    the result's scale (None without a DP release). Shows how much each release scatters
+    around θ, which one release alone cannot.
 
     Parameters
     ----------
-    result : a :class:`WrapResult` from :func:`wrap_statistic` with the same eta, M, radius.
-    eta : ``0 < eta < 1/2``; draws : ``1 <= draws <= 100000``; M, radius : as in
-        :func:`mipcore.mechanism.sample_noise`; rng : Generator or int seed.
+    result : from :func:`wrap_statistic`.
+    eta, M : must be the result's own (a check that the caller means this result).
+    draws : ``1 <= draws <= 100_000``.
+    rng : Generator or seed.
     """
-    from ..mechanism import sample_noise
-
+    e = float(check_range("eta", eta, 0.0, 0.5, lo_open=True, hi_open=True))
+    if not math.isclose(e, result.eta, rel_tol=1e-12):
+        raise ValueError(f"eta={e} differs from the result's eta={result.eta}")
+    if check_int("M", M, 1, 16) != result.M:
+        raise ValueError(f"M={M} differs from the result's M={result.M}")
     draws = check_int("draws", draws, 1, 100_000)
     gen = as_generator(rng)
-    mip = np.zeros((draws, result.theta.size))
+    mip = np.zeros((draws, result.k))
     live = result.sigma > 0
     if live.any():
-        mip[:, live] = sample_noise(
-            result.sigma[live], eta, M, size=draws, rng=gen, calibration=radius
+        mip[:, live] = sample_mip_noise(
+            result.sigma[live],
+            float(result.M),
+            result.mip_c,
+            draws,
+            gen,
+            result.calibration.radius,
         )
     dp = (
-        gen.laplace(0.0, result.dp_scale, size=(draws, result.theta.size))
+        gen.laplace(0.0, result.dp_scale, size=(draws, result.k))
         if result.dp_scale is not None
         else None
     )
     return mip, dp
+
+
+# --------------------------------------------------------------------------- the comparison
+
+
+class Verdict(StrEnum):
+    """Which release adds less noise (median |noise| over the repeated draws)."""
+
+    DP_LESS = "dp_less"  # on every coordinate with noise on both sides
+    MIP_LESS = "mip_less"
+    MIXED = "mixed"
+    NOT_COMPARABLE = "not_comparable"  # a DP release, but no coordinate noised on both sides
+    MIP_ONLY = "mip_only"  # no DP release (unbounded sensitivity)
+    NO_NOISE = "no_noise"  # no DP release and every σ = 0
+
+
+@dataclass(frozen=True)
+class NoiseSpread:
+    """Quantiles (:data:`SPREAD_QUANTILES`) of |noise| per released number over ``draws``
+    further releases: rows q10, median, q90; ``dp`` None without a DP release."""
+
+    draws: int
+    mip: NDArray[np.float64]  # shape (3, k)
+    dp: NDArray[np.float64] | None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Everything the page quotes about one statistic released both ways.
+
+    * ``release``: the :class:`WrapResult`; ``spread``: the repeated draws' quantiles.
+    * ``verdict`` (:class:`Verdict`), ``compared`` (mask of the numbers noised on both sides),
+      ``mip_wins`` (how many of them MIP noises less), ``mip_to_dp`` (MIP's median |noise| over
+      DP's on those numbers).
+    * ``radius_factor``: ``E|noise_j| ≈ radius_factor · c · σ_j`` (the noised count with the
+      Gamma radius, whose mean is that count times c; 1 with the printed Laplace radius);
+      ``breakeven = radius_factor · c · ε``: MIP adds less noise on number j roughly when
+      ``Δ/σ_j`` exceeds it; ``delta_over_sigma`` is ``Δ/σ_j`` on the compared numbers.
+    * ``mip_to_sigma``: MIP's median |noise| over σ_j on the numbers with σ > 0.
+    * ``paper_c``, ``tight_c``: both constants at this η and M; ``paper_certified_eta`` what
+      the paper's c certifies (½ tanh(1/c), every dimension); ``paper_to_tight`` their ratio
+      (how much more noise the paper's constant adds with the same radius law);
+      ``printed_to_tight``: the typical noise of the printed Laplace radius with the paper's
+      c over the tight calibration's, ``paper_c / (noised · tight_c)``.
+    * ``single_compared``/``single_mip_wins``: in the one release shown, how many numbers have
+      noise on both sides, and on how many of them MIP landed closer to θ than DP.
+    * ``errors``, ``spread_table``: the charts' data; ``n_rows``, ``columns``, ``head``: the
+      data (its first rows), so a page needs nothing else.
+    """
+
+    release: WrapResult
+    spread: NoiseSpread
+    verdict: Verdict
+    compared: NDArray[np.bool_]
+    mip_wins: int
+    mip_to_dp: NDArray[np.float64]
+    radius_factor: int
+    breakeven: float
+    delta_over_sigma: NDArray[np.float64] | None
+    mip_to_sigma: NDArray[np.float64]
+    paper_c: float
+    tight_c: float
+    paper_certified_eta: float
+    paper_to_tight: float
+    printed_to_tight: float
+    single_compared: int
+    single_mip_wins: int
+    errors: pd.DataFrame
+    spread_table: pd.DataFrame
+    n_rows: int
+    columns: tuple[str, ...]
+    head: pd.DataFrame
+
+
+def _quantiles(noise: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.asarray(np.quantile(np.abs(noise), SPREAD_QUANTILES, axis=0), dtype=float)
+
+
+def _errors(res: WrapResult) -> pd.DataFrame:
+    dp_err = np.abs(res.dp - res.theta) if res.dp is not None else np.full(res.k, np.nan)
+    return pd.DataFrame(
+        {
+            "quantity": list(res.labels),
+            "theta": res.theta,
+            "mip_abs_error": np.abs(res.mip - res.theta),
+            "dp_abs_error": dp_err,
+        }
+    )
+
+
+def _spread_table(res: WrapResult, spread: NoiseSpread) -> pd.DataFrame:
+    parts = []
+    for mech, q in (("MIP", spread.mip), ("DP", spread.dp)):
+        if q is None:
+            continue
+        parts.append(
+            pd.DataFrame(
+                {
+                    "quantity": list(res.labels),
+                    "mechanism": mech,
+                    "draws": spread.draws,
+                    "q10": q[0],
+                    "median": q[1],
+                    "q90": q[2],
+                    "sigma": res.sigma,
+                }
+            )
+        )
+    return pd.concat(parts, ignore_index=True)
+
+
+def release_work(n_rows: int, columns: int, name: Statistic | str, B: int) -> float:
+    """Work units of one comparison: ``B · n_rows · (16 + columns)`` (``4 · columns`` for
+    least squares), about a nanosecond each on one core of a 2-core machine under load.
+
+    Each of the B fits draws a random half of the training half (a permutation and a sort,
+    which dominate: the per-row term) and copies its rows (the per-column term); least
+    squares costs a few times more per column. Measured with one BLAS thread on a shared
+    2-core machine (load average about 9): 200 000 rows, 20 columns, B = 256 -- the largest
+    upload -- took 1.7 s (mean), 1.3 s (second moments) and 3.9 s (least squares), about
+    1e9 units per second; at load 15 the rate fell to about 3e8 units per second.
+
+    A page runs a comparison above :data:`HEAVY_WORK` in its own process.
+
+    Examples
+    --------
+    >>> release_work(2000, 3, "mean", 64) < HEAVY_WORK
+    True
+    >>> release_work(200_000, 20, "covariance", 256) > HEAVY_WORK
+    True
+    """
+    stat = _stat(name)
+    n_rows = check_int("n_rows", n_rows, 1)
+    columns = check_int("columns", columns, 1)
+    B = check_int("B", B, 1)
+    per_row = 16 + columns * (4 if stat is Statistic.LINEAR_REGRESSION else 1)
+    return float(B) * n_rows * per_row
+
+
+def compare_releases(
+    data: pd.DataFrame,
+    name: Statistic | str,
+    eta: float,
+    *,
+    M: int = 2,
+    B: int = 64,
+    seed: int = 0,
+    widen: float = 1.0,
+    calibration: MipCalibration | str = MipCalibration.TIGHT,
+    draws: int = DRAWS,
+    progress: Callable[[float, str], None] | None = None,
+) -> Comparison:
+    """One MIP and one DP release of the statistic (:func:`wrap_statistic` with ``rng=seed``),
+    ``draws`` further draws of both noises (seeded ``(seed, 1)``) and the numbers comparing
+    them (:class:`Comparison`).
+
+    Parameters
+    ----------
+    data : finite table with named columns (e.g. ``parse_numeric_csv(raw).data``).
+    name, eta, M, B, widen, calibration : as in :func:`wrap_statistic`.
+    seed : integer ``0 <= seed < 2**63``.
+    draws : further releases, ``1 <= draws <= 100_000``.
+    progress : optional ``progress(fraction, message)``.
+
+    Examples
+    --------
+    >>> comp = compare_releases(make_dataset("mean", 2000, 3, 0), "mean", 0.2)
+    >>> comp.verdict.value, comp.radius_factor, round(comp.breakeven, 3)
+    ('dp_less', 3, 6.0)
+    """
+    seed = check_int("seed", seed, 0, 2**63 - 1)
+    res = wrap_statistic(
+        data,
+        name,
+        eta,
+        M=M,
+        B=B,
+        rng=seed,
+        widen=widen,
+        calibration=calibration,
+        progress=progress,
+    )
+    mip_noise, dp_noise = repeat_noise(
+        res, res.eta, draws, M=res.M, rng=np.random.default_rng((seed, 1))
+    )
+    spread = NoiseSpread(
+        int(draws), _quantiles(mip_noise), None if dp_noise is None else _quantiles(dp_noise)
+    )
+    live = res.sigma > 0
+    factor = max(res.noised, 1) if res.calibration.radius is Radius.GAMMA else 1
+    mip_med = spread.mip[1]
+    if spread.dp is not None:
+        dp_med = spread.dp[1]
+        compared = live & (dp_med > 0)
+        ratio = mip_med[compared] / dp_med[compared]
+        wins = int(np.count_nonzero(ratio < 1))
+        if ratio.size == 0:
+            verdict = Verdict.NOT_COMPARABLE
+        elif wins == 0:
+            verdict = Verdict.DP_LESS
+        elif wins == ratio.size:
+            verdict = Verdict.MIP_LESS
+        else:
+            verdict = Verdict.MIXED
+        assert res.sensitivity is not None
+        dsig: NDArray[np.float64] | None = res.sensitivity / res.sigma[compared]
+    else:
+        compared = np.zeros(res.k, dtype=bool)
+        ratio = np.zeros(0)
+        wins = 0
+        verdict = Verdict.MIP_ONLY if live.any() else Verdict.NO_NOISE
+        dsig = None
+    errors = _errors(res)
+    mip_err = errors["mip_abs_error"].to_numpy()
+    dp_err = errors["dp_abs_error"].to_numpy()
+    single = live & np.isfinite(dp_err) & (dp_err > 0)
+    d_noised = max(res.noised, 1)
+    paper_c = noise_multiplier_for(res.eta, M=res.M, d=d_noised, calibration=MipCalibration.PAPER)
+    tight_c = noise_multiplier_for(res.eta, M=res.M, d=d_noised, calibration=MipCalibration.TIGHT)
+    frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame(np.asarray(data))
+    return Comparison(
+        release=res,
+        spread=spread,
+        verdict=verdict,
+        compared=compared,
+        mip_wins=wins,
+        mip_to_dp=np.asarray(ratio, dtype=float),
+        radius_factor=int(factor),
+        breakeven=float(factor * res.mip_c * res.epsilon),
+        delta_over_sigma=dsig,
+        mip_to_sigma=np.asarray(mip_med[live] / res.sigma[live], dtype=float),
+        paper_c=paper_c,
+        tight_c=tight_c,
+        paper_certified_eta=float(certified_eta(paper_c, M=res.M, d=d_noised)),
+        paper_to_tight=paper_c / tight_c,
+        printed_to_tight=paper_c / (d_noised * tight_c),
+        single_compared=int(np.count_nonzero(single)),
+        single_mip_wins=int(np.count_nonzero(single & (mip_err < dp_err))),
+        errors=errors,
+        spread_table=_spread_table(res, spread),
+        n_rows=len(frame),
+        columns=tuple(str(c) for c in frame.columns),
+        head=frame.head(10).reset_index(drop=True),
+    )
+
+
+def compare_generated(
+    name: Statistic | str,
+    n: int,
+    d: int,
+    data_seed: int,
+    eta: float,
+    *,
+    M: int = 2,
+    B: int = 64,
+    seed: int = 0,
+    widen: float = 1.0,
+    calibration: MipCalibration | str = MipCalibration.TIGHT,
+    draws: int = DRAWS,
+    progress: Callable[[float, str], None] | None = None,
+) -> Comparison:
+    """:func:`compare_releases` on ``make_dataset(name, n, d, data_seed)``: the data are
+    regenerated here (cheap) instead of being kept by a caller.
+
+    Examples
+    --------
+    >>> compare_generated("covariance", 100, 2, 0, 0.2, B=16).release.k
+    4
+    """
+    data = make_dataset(name, n, d, data_seed)
+    return compare_releases(
+        data,
+        name,
+        eta,
+        M=M,
+        B=B,
+        seed=seed,
+        widen=widen,
+        calibration=calibration,
+        draws=draws,
+        progress=progress,
+    )

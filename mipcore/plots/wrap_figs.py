@@ -1,100 +1,113 @@
-"""Figures for "Wrap your own statistic": Algorithm 1 (MIP) beside the DP Laplace mechanism.
+"""Figures of the page "How much noise would my own statistic need?".
 
-Source: ``000_ece03c98c31c7b12.txt`` Section 4 (Algorithm 1, Corollary 10) and the
-Laplace mechanism; the numbers come from :func:`mipcore.lessons.statistic_release.wrap_statistic`.
-
-The ``*_frame`` helpers turn results into plain tables (the same tables a page offers
-as CSV); the ``*_figure`` builders draw exactly those tables and compute nothing of
-the mathematics. Figures are built in one ``go.Figure(data=[dict...], layout=dict)``
-call from plain dicts, which is much cheaper than ``add_trace``/``update_layout``.
+Both draw a :class:`mipcore.lessons.statistic_release.Comparison` (its ``errors`` and
+``spread_table``, the same tables the page offers as CSV) and compute none of the
+mathematics. The released numbers are on the x axis by position (1, 2, …, k), labelled with
+their names when there are few (shortened) and by position when there are many; the full
+name is in the hover text. Names come from an upload's header, so every piece of them is
+``html.escape``-d: Plotly renders ``<a>``, ``<b>``, ``<br>`` … in tick labels and hover text.
 """
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike
 
-from mipcore.plots import freeze
+from ..lessons.statistic_release import Comparison
+from . import style
+from .formatting import fmt_num
 
-__all__ = ["DP_COLOR", "MIP_COLOR", "error_figure", "error_frame", "spread_figure", "spread_frame"]
+__all__ = ["LABEL_CHARS", "MAX_TICK_LABELS", "error_figure", "safe_label", "spread_figure"]
 
-MIP_COLOR = "#d62728"  # MIP: noise scaled by the spread sigma
-DP_COLOR = "#1f77b4"  # DP: noise scaled by the sensitivity Delta
-SIGMA_COLOR = "#222222"
-SPREAD_QUANTILES = (0.1, 0.5, 0.9)
-
-
-def _g(x: float, digits: int = 4) -> str:
-    """Short hover text for a number ('3.2e-07' style; never 'nan')."""
-    if x is None:
-        return "—"
-    x = float(x)
-    if math.isnan(x):
-        return "—"
-    return f"{x:.{digits}g}"
+#: With more released numbers than this, the x axis is labelled by position only.
+MAX_TICK_LABELS = 24
+#: Tick labels are cut to this many characters (the hover text has the full name).
+LABEL_CHARS = 22
 
 
-def _positive_or_none(values) -> list:
-    """Values for a log axis: zero, negative or non-finite entries become gaps (None)."""
-    return [float(v) if v is not None and np.isfinite(v) and v > 0 else None for v in values]
+def safe_label(text: str, limit: int | None = None) -> str:
+    """``text`` for Plotly: cut to ``limit`` characters (with "…"), then html-escaped.
+
+    >>> safe_label('<img src=x onerror=alert(1)>')
+    '&lt;img src=x onerror=alert(1)&gt;'
+    >>> safe_label("abcdef", 4)
+    'abc…'
+    """
+    s = str(text)
+    if limit is not None and len(s) > limit:
+        s = s[: limit - 1] + "…"
+    return html.escape(s)
 
 
-def _log_axis(*columns) -> dict:
-    """A log y axis over whole decades (at least two), one labelled tick per decade (at most
-    about ten labels): Plotly's own choice labels 2, 3, ..., 9 on short ranges."""
+def _positive_or_none(values: ArrayLike) -> list[float | None]:
+    """Values for a log axis: zero, negative or non-finite entries become gaps."""
+    return [float(v) if np.isfinite(v) and v > 0 else None for v in np.asarray(values, float)]
+
+
+def _x_axis(labels: Sequence[str], title: str) -> tuple[str, dict[str, Any]]:
+    """The x axis title and the axis settings (labels by name or by position)."""
+    k = len(labels)
+    if k <= MAX_TICK_LABELS:
+        ticks = list(range(1, k + 1))
+        text = [safe_label(s, LABEL_CHARS) for s in labels]
+        axis_title = title
+    else:
+        step = math.ceil(k / 16)
+        ticks = [1, *range(step, k + 1, step)]
+        text = [str(t) for t in ticks]
+        axis_title = f"{title} (1 to {k}; hover for the name)"
+    return axis_title, dict(
+        tickmode="array",
+        tickvals=ticks,
+        ticktext=text,
+        range=[0.4, k + 0.6],
+        showgrid=False,
+        zeroline=False,
+    )
+
+
+def _log_y(title: str, *columns: ArrayLike) -> dict[str, Any]:
+    """A log y axis over whole decades (at least two), at most about 8 labelled decades."""
     vals = np.concatenate([np.asarray(c, dtype=float).ravel() for c in columns])
     vals = vals[np.isfinite(vals) & (vals > 0)]
-    axis = dict(title=dict(text="|release − θ| (log scale)"), type="log", exponentformat="power")
     if vals.size == 0:
-        return axis
+        return style.log_axis(title)
     lo = math.floor(math.log10(vals.min()))
     hi = math.ceil(math.log10(vals.max()))
-    if hi - lo < 2:  # pad a short range to two decades or more around its middle
+    if hi - lo < 2:
         mid = (lo + hi) / 2
         lo, hi = math.floor(mid - 1), math.ceil(mid + 1)
-    step = max(1, math.ceil((hi - lo) / 10))
-    return axis | dict(range=[lo, hi], dtick=step, minor=dict(showgrid=False))
+    step = max(1, math.ceil((hi - lo) / 8))
+    return style.log_axis(title, range=[lo, hi], dtick=step)
 
 
-def error_frame(labels: Sequence[str], theta, mip, dp=None) -> pd.DataFrame:
-    """|release - theta| per coordinate for one MIP release and (if any) one DP release.
-
-    ``dp`` is None when the statistic has no bounded sensitivity (no DP release); its
-    column is then NaN (an empty cell in the CSV).
-    """
-    theta = np.asarray(theta, dtype=float)
-    mip_err = np.abs(np.asarray(mip, dtype=float) - theta)
-    dp_err = (
-        np.abs(np.asarray(dp, dtype=float) - theta)
-        if dp is not None
-        else np.full_like(theta, np.nan)
-    )
-    return pd.DataFrame(
-        {
-            "quantity": [str(s) for s in labels],
-            "theta": theta,
-            "mip_abs_error": mip_err,
-            "dp_abs_error": dp_err,
-        }
-    )
+def _names(comp: Comparison) -> list[str]:
+    return [safe_label(s) for s in comp.release.labels]
 
 
-def error_figure(frame: pd.DataFrame, *, height: int = 400) -> go.Figure:
-    """Grouped bars of |release - θ| per coordinate, MIP vs DP, on a log y axis."""
-    x = frame["quantity"].tolist()
-    data = [
+def error_figure(comp: Comparison) -> go.Figure:
+    """Bars of |release − θ| per released number for the one MIP and (if any) the one DP
+    release (log y); the page's table holds the same numbers."""
+    frame = comp.errors
+    names = _names(comp)
+    x = list(range(1, len(frame) + 1))
+    data: list[dict[str, Any]] = [
         dict(
             type="bar",
             name="MIP release (Algorithm 1)",
             x=x,
             y=_positive_or_none(frame["mip_abs_error"]),
-            marker=dict(color=MIP_COLOR),
-            customdata=[_g(v) for v in frame["mip_abs_error"]],
-            hovertemplate="%{x}<br>MIP |release − θ| = %{customdata}<extra></extra>",
+            marker=dict(color=style.MIP.colour, line=dict(color=style.INK, width=0.5)),
+            customdata=[
+                [n, fmt_num(v)] for n, v in zip(names, frame["mip_abs_error"], strict=True)
+            ],
+            hovertemplate="%{customdata[0]}<br>MIP |release − θ| = %{customdata[1]}<extra></extra>",
         )
     ]
     if frame["dp_abs_error"].notna().any():
@@ -104,128 +117,93 @@ def error_figure(frame: pd.DataFrame, *, height: int = 400) -> go.Figure:
                 name="DP Laplace release",
                 x=x,
                 y=_positive_or_none(frame["dp_abs_error"]),
-                marker=dict(color=DP_COLOR),
-                customdata=[_g(v) for v in frame["dp_abs_error"]],
-                hovertemplate="%{x}<br>DP |release − θ| = %{customdata}<extra></extra>",
+                marker=dict(
+                    color=style.DP.colour,
+                    pattern=dict(shape="/", fgcolor="white", size=6),
+                    line=dict(color=style.INK, width=0.5),
+                ),
+                customdata=[
+                    [n, fmt_num(v)] for n, v in zip(names, frame["dp_abs_error"], strict=True)
+                ],
+                hovertemplate="%{customdata[0]}<br>DP |release − θ| = %{customdata[1]}"
+                "<extra></extra>",
             )
         )
-    layout = dict(
-        title=dict(
-            text="This release: how far each coordinate landed from θ",
-            y=0.97,
-            yanchor="top",
-            yref="container",
-        ),
+    x_title, x_axis = _x_axis(comp.release.labels, "released number")
+    layout = style.layout(
+        title="One release: how far each number landed from θ",
+        x=x_title,
+        height=420,
         barmode="group",
-        height=height,
-        margin=dict(l=10, r=10, t=80, b=40),
-        xaxis=dict(title=dict(text="released quantity"), type="category", automargin=True),
-        yaxis=_log_axis(frame["mip_abs_error"], frame["dp_abs_error"]),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
-        showlegend=True,  # also with the MIP bars alone (no DP release)
+        showlegend=True,
+        xaxis=x_axis,
+        yaxis=_log_y("|release − θ|", frame["mip_abs_error"], frame["dp_abs_error"]),
     )
-    return freeze(go.Figure(data=data, layout=layout))
+    return go.Figure(data=data, layout=layout)
 
 
-def spread_frame(
-    labels: Sequence[str],
-    sigma,
-    mip_noise,
-    dp_noise=None,
-    quantiles: Sequence[float] = SPREAD_QUANTILES,
-) -> pd.DataFrame:
-    """Quantiles of |noise| per coordinate over repeated draws (rows = draws).
-
-    One row per (quantity, mechanism) with the 10 %, 50 % and 90 % quantiles of
-    |release - θ| and the coordinate's σ (Algorithm 1's estimate) for reference.
-    """
-    lo_q, mid_q, hi_q = quantiles
-    sigma = np.asarray(sigma, dtype=float)
-    parts = []
-    for name, draws in (("MIP", mip_noise), ("DP", dp_noise)):
-        if draws is None:
-            continue
-        a = np.abs(np.asarray(draws, dtype=float))
-        q = np.quantile(a, [lo_q, mid_q, hi_q], axis=0)
-        parts.append(
-            pd.DataFrame(
-                {
-                    "quantity": [str(s) for s in labels],
-                    "mechanism": name,
-                    "draws": a.shape[0],
-                    "q10": q[0],
-                    "median": q[1],
-                    "q90": q[2],
-                    "sigma": sigma,
-                }
-            )
-        )
-    return pd.concat(parts, ignore_index=True)
-
-
-def spread_figure(frame: pd.DataFrame, *, height: int = 440) -> go.Figure:
-    """Median |noise| per coordinate with a 10-90 % band, MIP vs DP, σ for reference (log y)."""
-    colors = {"MIP": MIP_COLOR, "DP": DP_COLOR}
-    names = {"MIP": "MIP (Algorithm 1)", "DP": "DP Laplace"}
-    data = []
+def spread_figure(comp: Comparison) -> go.Figure:
+    """Median |noise| per released number over the repeated draws, with a 10–90 % bar, for
+    MIP and DP, and σ (the spread of θ over random halves) for reference (log y)."""
+    frame = comp.spread_table
+    names = _names(comp)
+    looks = {
+        "MIP": (style.MIP, "MIP (Algorithm 1)"),
+        "DP": (style.DP, "DP Laplace"),
+    }
+    data: list[dict[str, Any]] = []
     for mech, part in frame.groupby("mechanism", sort=False):
+        look, label = looks[str(mech)]
         med = part["median"].to_numpy()
-        up = part["q90"].to_numpy() - med
-        down = med - part["q10"].to_numpy()
-        n = int(part["draws"].iloc[0])
+        q10, q90 = part["q10"].to_numpy(), part["q90"].to_numpy()
+        x = list(range(1, len(part) + 1))
+        shift = -0.12 if mech == "MIP" else 0.12
         data.append(
             dict(
                 type="scatter",
                 mode="markers",
-                name=f"{names[mech]}: median, 10–90 % of {n} draws",
-                x=part["quantity"].tolist(),
+                name=f"{label}: median, 10–90 % of {int(part['draws'].iloc[0])} draws",
+                x=[v + shift for v in x],
                 y=_positive_or_none(med),
-                marker=dict(
-                    color=colors[mech], size=9, symbol="circle" if mech == "MIP" else "diamond"
-                ),
+                marker=style.marker(look, size=9),
                 error_y=dict(
                     type="data",
                     symmetric=False,
-                    array=up.tolist(),
-                    arrayminus=down.tolist(),
-                    color=colors[mech],
-                    thickness=1.5,
+                    array=(q90 - med).tolist(),
+                    arrayminus=(med - q10).tolist(),
+                    color=look.colour,
+                    thickness=1.8,
                     width=4,
                 ),
                 customdata=[
-                    [_g(a), _g(b), _g(c)]
-                    for a, b, c in zip(part["q10"], med, part["q90"], strict=True)
+                    [n, fmt_num(a), fmt_num(b), fmt_num(c)]
+                    for n, a, b, c in zip(names, q10, med, q90, strict=True)
                 ],
                 hovertemplate=(
-                    f"%{{x}}<br>{names[mech]} |noise|: median %{{customdata[1]}}"
-                    "<br>10 %: %{customdata[0]}, 90 %: %{customdata[2]}<extra></extra>"
+                    f"%{{customdata[0]}}<br>{label} |noise|: median %{{customdata[2]}}"
+                    "<br>10 %: %{customdata[1]}, 90 %: %{customdata[3]}<extra></extra>"
                 ),
             )
         )
-    first = frame.drop_duplicates("quantity")
+    sigma = comp.release.sigma
     data.append(
         dict(
             type="scatter",
             mode="markers",
-            name="σ (spread of θ over random halves)",
-            x=first["quantity"].tolist(),
-            y=_positive_or_none(first["sigma"]),
-            marker=dict(color=SIGMA_COLOR, symbol="line-ew-open", size=16, line=dict(width=2)),
-            customdata=[_g(v) for v in first["sigma"]],
-            hovertemplate="%{x}<br>σ = %{customdata}<extra></extra>",
+            name="σ, the spread of θ over random halves",
+            x=list(range(1, sigma.size + 1)),
+            y=_positive_or_none(sigma),
+            marker=dict(color=style.INK, symbol="line-ew-open", size=18, line=dict(width=2.5)),
+            customdata=[[n, fmt_num(v)] for n, v in zip(names, sigma, strict=True)],
+            hovertemplate="%{customdata[0]}<br>σ = %{customdata[1]}<extra></extra>",
         )
     )
-    layout = dict(
-        title=dict(
-            text="Many releases: how large the noise typically is",
-            y=0.97,
-            yanchor="top",
-            yref="container",
-        ),
-        height=height,
-        margin=dict(l=10, r=10, t=100, b=40),
-        xaxis=dict(title=dict(text="released quantity"), type="category", automargin=True),
-        yaxis=_log_axis(frame["q10"], frame["q90"], frame["sigma"]),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
+    x_title, x_axis = _x_axis(comp.release.labels, "released number")
+    layout = style.layout(
+        title="Many releases: how large the noise typically is",
+        x=x_title,
+        height=440,
+        xaxis=x_axis,
+        yaxis=_log_y("|noise|", frame["q10"], frame["q90"], frame["sigma"]),
     )
-    return freeze(go.Figure(data=data, layout=layout))
+    return go.Figure(data=data, layout=layout)
