@@ -956,8 +956,8 @@ def required_noise_multiplier(
 ) -> float | NDArray[np.float64]:
     r"""The smallest noise multiplier c that :func:`certified_eta` accepts: ``1/artanh(2η)``.
 
-    Rounded up to the next float when needed, so the returned c always satisfies
-    ``certified_eta(c, M=M, d=d) <= eta``. In closed form: no search, no tolerance.
+    Rounded up by 8 ulps (relative 1.8e-15), so that the returned c satisfies
+    ``½·tanh(1/c) <= eta`` exactly, not only in float64. In closed form: no search.
 
     Parameters
     ----------
@@ -984,6 +984,7 @@ def required_noise_multiplier(
     m = _check_m(M)
     dd = _check_dims("d", d)
     eb, _, _ = np.broadcast_arrays(e, m, dd)
-    c = 1.0 / np.arctanh(2.0 * eb)
-    c = np.where(0.5 * np.tanh(1.0 / c) > eb, np.nextafter(c, np.inf), c)
+    # artanh, the division and tanh are each correct to about one ulp: enlarge by 8 ulps so that
+    # ½·tanh(1/c) <= η holds for the exact value, not only after rounding
+    c = (1.0 / np.arctanh(2.0 * eb)) * (1.0 + 8.0 * np.finfo(float).eps)
     return scalar_or_array(c, eta, M, d)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -697,3 +698,12 @@ def test_contract_functions_refuse_bad_m_d_eta():
         t9.required_noise_multiplier(0.5, M=2, d=1)
     with pytest.raises(ValueError, match="eta="):
         t9.required_noise_multiplier(0.0, M=2, d=1)
+
+
+def test_required_noise_certifies_in_exact_arithmetic():
+    """½·tanh(1/c) <= η for the returned c in 50-digit arithmetic, not only in float64."""
+    rng = np.random.default_rng(0)
+    with mpmath.workdps(50):
+        for eta in rng.uniform(0.0005, 0.4995, 2000):
+            c = t9.required_noise_multiplier(float(eta), M=2, d=1)
+            assert mpmath.mpf(0.5) * mpmath.tanh(1 / mpmath.mpf(c)) <= mpmath.mpf(float(eta))

@@ -135,7 +135,7 @@ def layout(
             orientation="h",
             x=0.0,
             xanchor="left",
-            y=-0.18,
+            y=-0.3,  # clear of the x-axis title also when the legend takes several rows
             yanchor="top",
             font=dict(size=14, color=INK),
             bgcolor="rgba(255,255,255,0)",
