@@ -244,7 +244,7 @@ def test_gamma_tail_matches_the_sampler_radius(d, M):
     emp_sf = 1.0 - np.searchsorted(radius, grid, side="right") / n
     assert np.max(np.abs(emp_sf - t9.gamma_radius_tail(grid, d))) <= eps
     if d >= 2:  # the same check rejects the printed Laplace radius (it can fail)
-        xp = sample_noise(sig, eta, M, size=n, rng=99, radius="as_printed")
+        xp = sample_noise(sig, eta, M, size=n, rng=99, calibration="as_printed")
         rp = np.sort(sigma_norm(xp, sig, M) / c)
         emp_p = 1.0 - np.searchsorted(rp, grid, side="right") / n
         assert np.max(np.abs(emp_p - t9.gamma_radius_tail(grid, d))) > eps
