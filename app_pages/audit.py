@@ -1,140 +1,112 @@
-"""Audit a mechanism: the membership game (Game 1 of ``001``, Definition 1 of ``000``) played
-N times against a mean, a count above a threshold, or the covariance release of the Figure 2
-experiment, each with a planted canary, with the Proposition 2 likelihood-ratio attacker or a
-simple distance-threshold attacker.
+"""Can an audit catch a leaky mechanism? The membership game with a canary, played N times.
+
+widgets → ``appkit.jobs.run(audit.play_game)`` (own process, progress, a ceiling on trials)
+→ ``appkit.cached(audit.summarize)`` → the ROC figure → sentences. Every number quoted is
+a field of :class:`mipcore.lessons.audit.AuditGame` or ``AuditSummary``.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 import appkit
-from appkit import fmt_num
-from mipcore.audit_stats import roc_points
+from appkit import fmt_num, fmt_pct, jobs, settings
 from mipcore.canary_audit import (
     AUDIT_MC_SAMPLES,
     COVARIANCE_AUDIT_LR,
     COVARIANCE_AUDIT_T,
-    run_canary_audit,
+    AuditAttacker,
+    AuditMechanism,
+    AuditNoise,
 )
-from mipcore.covariance_gd import gd_closed_form
-from mipcore.lessons.audit import (
-    CANARY,
-    COV_CANARY,
-    COV_DIM,
-    N_RECORDS,
-    certified_bounds,
-    chunk_sizes,
-    multiple_testing_trap,
-    summarise,
-    thin_roc,
-)
+from mipcore.lessons import audit
+from mipcore.lessons.audit import CertificateBasis
+from mipcore.noise_laws import NoiseKind
 from mipcore.plots.audit_figs import audit_roc_figure
 
-SEED = 20240501
 MECHS = {
-    "mean": "mean with a planted outlier",
-    "count": "count above a threshold",
-    "covariance": "covariance release (Figure 2's mechanism, 2-D records)",
+    AuditMechanism.MEAN: "mean with a planted outlier",
+    AuditMechanism.COUNT: "count above a threshold",
+    AuditMechanism.COVARIANCE: "covariance release (Figure 2's mechanism, 2-D records)",
 }
 NOISES = {
-    "none": "none",
-    "mip": "MIP at η (Theorem 9 / Corollary 14)",
-    "laplace": "DP Laplace at ε (scale Δ₁/ε)",
-    "gaussian": "Gaussian (std Δ₂/ε)",
+    AuditNoise.NONE: "none",
+    AuditNoise.MIP: "MIP: Theorem 9 noise, Corollary 14's amount for η",
+    AuditNoise.LAPLACE: "DP: Laplace at ε (scale Δ₁/ε)",
+    AuditNoise.GAUSSIAN: "Gaussian DP: Gaussian at ε (std Δ₂/ε)",
 }
-ATTACKERS = {"lr": "likelihood ratio (optimal)", "distance": "threshold on distance"}
-
-
-@st.cache_data(show_spinner=False, max_entries=256)
-def _chunk(
-    mech: str,
-    threshold: float,
-    attacker: str,
-    kind: str,
-    eps: float,
-    eta: float,
-    size: int,
-    index: int,
-):
-    """One chunk of the game (abstention margin 0: τ is applied afterwards to the scores).
-
-    The first chunk also computes the exact (or, for the noisy covariance, Monte Carlo)
-    Proposition 2 accuracy; the others skip it.
-    """
-    a = run_canary_audit(
-        size,
-        n=N_RECORDS,
-        canary=COV_CANARY if mech == "covariance" else CANARY,
-        noise=kind,
-        epsilon=eps if kind in ("laplace", "gaussian") else None,
-        eta=eta if kind == "mip" else None,
-        mechanism=mech,
-        threshold=threshold,
-        attacker=attacker,
-        dim=COV_DIM,
-        exact=index == 0,
-        rng=np.random.default_rng([SEED, index]),
-    )
-    meta = {
-        "exact_eta": a.exact_eta,
-        "exact_acc": a.exact_accuracy,
-        "exact_iv": a.exact_interval,
-        "method": a.exact_method,
-        "sigma": a.sigma,
-        "sens": a.sensitivity,
-        "sens2": a.sensitivity_l2,
-        "law": a.noise,
-        "data": a.data,
-        "dim": a.output_dim,
-    }
-    return a.scores, a.labels, meta
-
-
-def _vec(values) -> str:
-    return "(" + ", ".join(fmt_num(v) for v in np.ravel(values)) + ")"
-
+ATTACKERS = {
+    AuditAttacker.LR: "likelihood ratio (optimal)",
+    AuditAttacker.DISTANCE: "threshold on distance",
+}
+CEILING = audit.trial_ceiling(settings.WORK_LIMIT)
 
 page = appkit.page("audit")
 st.markdown(
-    "Play the membership game of Definition 1 (`000`) / Game 1 (`001`, Appendix B) **N** times: each "
-    "trial draws a random half of the dataset, releases the mechanism's noisy output and asks the "
-    "attacker whether the planted canary was in. The attacker may **abstain** when its score ℓ "
-    "satisfies |ℓ| ≤ τ (the log-odds for the likelihood-ratio attacker). From the counts we get "
-    "*lower* bounds on ε and η that hold with the chosen "
-    "confidence, shown beside the *upper* bounds the noise certifies."
+    "An audit plays the **membership game** many times: each trial draws a random half of a "
+    "small dataset, releases the mechanism's noisy output, and an attacker says whether the "
+    "planted record, the **canary**, was in. The counts prove a *lower* bound on how much "
+    "the mechanism leaks; the noise promises an *upper* bound. An audit catches a leaky "
+    "mechanism when its lower bound rises above the promise."
 )
-st.caption(
-    "Pure-DP ε-bounds follow Theorem B.1 of `001`; the game's halves follow Definition 1 of `000` "
-    "(k = n/2 of n = 8 records)."
+appkit.explain(
+    "The game is Definition 1 of Izzo, Yoon, Arık and Zou, *Provable Membership Inference "
+    "Privacy* (TMLR 2024, arXiv:2211.06582): the training set is a uniformly random half "
+    f"(k = {audit.N_RECORDS // 2} of n = {audit.N_RECORDS} records). The attacker may "
+    "**abstain** when its score ℓ satisfies |ℓ| ≤ τ (for the likelihood-ratio attacker ℓ is "
+    "the posterior log-odds of membership), as in Game 1 of Malek Esmaeili, Mironov, Prasad, "
+    "Shilov and Tramèr, *Antipodes of Label Differential Privacy* (NeurIPS 2021, "
+    "arXiv:2106.03408), whose Theorem B.1 turns the correct-guess rate into a lower bound "
+    "on ε. Results are stated as the attacker's **accuracy**: 50 % is a blind guess, and "
+    "η = accuracy − 50 %, the membership advantage TPR − FPR = 2η."
 )
 
 # ---------------------------------------------------------------- controls
 c1, c2, c3 = st.columns(3)
 with c1:
     mech = appkit.url_select(
-        "Mechanism", "mech", list(MECHS), default="mean", format_func=MECHS.get
-    )
-    noise = appkit.url_select(
-        "Noise", "noise", list(NOISES), default="laplace", format_func=NOISES.get
-    )
-    attacker = appkit.url_select(
-        "Attacker", "attacker", list(ATTACKERS), default="lr", format_func=ATTACKERS.get
+        "Mechanism",
+        "mech",
+        list(MECHS),
+        default=AuditMechanism.MEAN,
+        format_func=MECHS.get,
+        widget="radio",
+        horizontal=False,
     )
     threshold = 0.5
-    if mech == "count":
+    if mech is AuditMechanism.COUNT:
         threshold = appkit.url_slider(
-            "Count threshold (records with value > threshold count)",
+            "Count threshold (records above it count)",
             "thr",
             min_value=0.0,
             max_value=1.0,
             default=0.5,
             step=0.05,
             format="%.2f",
-            help=f"The canary (x* = {CANARY:g}) always exceeds it.",
+            help=f"The canary (x* = {fmt_num(audit.CANARY)}) always exceeds it.",
         )
 with c2:
+    noise = appkit.url_select(
+        "Noise",
+        "noise",
+        list(NOISES),
+        default=AuditNoise.LAPLACE,
+        format_func=NOISES.get,
+        widget="radio",
+        horizontal=False,
+    )
+with c3:
+    attacker = appkit.url_select(
+        "Attacker",
+        "attacker",
+        list(ATTACKERS),
+        default=AuditAttacker.LR,
+        format_func=ATTACKERS.get,
+        widget="radio",
+        horizontal=False,
+    )
+d1, d2, d3 = st.columns(3)
+with d1:
     eta = appkit.url_slider(
         "η (for MIP noise)",
         "eta",
@@ -143,7 +115,7 @@ with c2:
         default=0.1,
         step=0.01,
         format="%.2f",
-        help="Only used by the MIP noise.",
+        help="Only used by the MIP noise: Corollary 14's noise multiplier c = (6.16/η)².",
     )
     eps = appkit.url_slider(
         "ε (for Laplace / Gaussian noise)",
@@ -153,14 +125,28 @@ with c2:
         default=1.0,
         step=0.1,
         format="%.1f",
-        help="Laplace scale Δ₁/ε and Gaussian std Δ₂/ε per released coordinate, "
-        "Δ₁/Δ₂ = the mechanism's L1/L2 sensitivity on this dataset (equal for "
-        "the scalar mechanisms: (max − min)/k for the mean, 1 for the count).",
+        help="Laplace scale Δ₁/ε and Gaussian std Δ₂/ε per released number, Δ₁/Δ₂ the "
+        "mechanism's L1/L2 sensitivity on this dataset (equal for the scalar mechanisms: "
+        "(max − min)/k for the mean, 1 for the count).",
     )
+with d2:
     trials = appkit.url_number(
-        "Number of trials N", "N", min_value=100, max_value=100_000, default=10_000, step=1000
+        "Number of trials N",
+        "N",
+        min_value=audit.MIN_TRIALS,
+        max_value=CEILING,
+        default=10_000,
+        step=1000,
+        help=f"From {audit.MIN_TRIALS:,} to {CEILING:,} on this server.",
     )
-with c3:
+    conf = appkit.url_select(
+        "Confidence level",
+        "conf",
+        [0.9, 0.95, 0.99],
+        default=0.95,
+        format_func=lambda c: fmt_pct(c, 0),
+    )
+with d3:
     tau = appkit.url_slider(
         "Abstention threshold τ (on |score|)",
         "tau",
@@ -171,201 +157,257 @@ with c3:
         format="%.1f",
         help="Guess 'in' if ℓ > τ, 'out' if ℓ < −τ, abstain otherwise.",
     )
-    conf = appkit.url_select(
-        "Confidence level",
-        "conf",
-        [0.9, 0.95, 0.99],
-        default=0.95,
-        format_func=lambda c: f"{100 * c:g} %",
-    )
     trap = appkit.url_toggle(
         "Show the multiple-testing trap",
         "trap",
         default=False,
         help="Pick τ after the fact on the same trials vs on held-out trials.",
     )
+st.caption(
+    f"One run plays at most {CEILING:,} trials on this server: a shared server must stay "
+    "responsive for everyone. Running the app yourself, raise the ceiling with the setting "
+    "`MIP_EXPLORER_WORK_LIMIT` (see the README)."
+)
 
-# ---------------------------------------------------------------- run the game
-sizes = chunk_sizes(int(trials))
-bar = st.progress(0.0, text=f"Playing {int(trials):,} trials…")
-parts = []
+# ---------------------------------------------------------------- the game
 with appkit.guard("The audit", stop=True):
-    for i, size in enumerate(sizes):
-        parts.append(
-            _chunk(mech, float(threshold), attacker, noise, float(eps), float(eta), size, i)
-        )
-        bar.progress(
-            (i + 1) / len(sizes), text=f"Played {sum(sizes[: i + 1]):,} of {int(trials):,} trials"
-        )
-bar.empty()
-scores = np.concatenate([p[0] for p in parts])
-labels = np.concatenate([p[1] for p in parts])
-meta = parts[0][2]
-exact_eta, exact_acc, law = meta["exact_eta"], meta["exact_acc"], meta["law"]
-monte_carlo = meta["method"] == "monte carlo"
-res = summarise(scores, labels, tau, conf)
-eta_ub, eps_ub, why = certified_bounds(noise, eta, eps)
+    game = jobs.run(
+        audit.play_game,
+        mech,
+        noise,
+        attacker,
+        trials=int(trials),
+        epsilon=float(eps),
+        eta=float(eta),
+        threshold=float(threshold),
+        label=f"Playing {int(trials):,} membership games",
+    )
+    summary = appkit.cached(audit.summarize, game, float(tau), float(conf), trap=trap)
+cert = summary.certificate
+pct = fmt_pct(summary.confidence, 0)
 
-if law.kind == "none":
+law = game.law
+d = game.output_dim
+if law.kind is NoiseKind.NONE:
     law_text = "no noise"
-elif law.kind == "gamma":
+elif noise is AuditNoise.MIP and law.kind is NoiseKind.MIP:
     law_text = (
-        f"Theorem 9 noise on all {meta['dim']} entries, density ∝ exp(−‖z‖_(σ,2)/c) with "
-        f"c = {fmt_num(law.scale)} (radius Gamma({meta['dim']}, c))"
+        f"Theorem 9 noise on all {d} numbers: density ∝ exp(−‖z‖/c) in Corollary 10's "
+        f"σ-scaled norm, c = {fmt_num(cert.noise_multiplier)} (Corollary 14's amount for "
+        f"η = {fmt_num(cert.target_eta)}), radius drawn from Gamma({d}, c)"
+    )
+elif noise is AuditNoise.MIP:
+    law_text = (
+        f"Theorem 9 noise: Laplace of scale c·σ = {fmt_num(law.scale)}, "
+        f"c = {fmt_num(cert.noise_multiplier)} (Corollary 14's amount for "
+        f"η = {fmt_num(cert.target_eta)})"
     )
 else:
-    law_text = f"{law.kind.capitalize()} noise of scale {fmt_num(law.scale)}" + (
-        f" on each of the {meta['dim']} entries" if meta["dim"] > 1 else ""
+    what = "scale" if law.kind is NoiseKind.LAPLACE else "standard deviation"
+    law_text = f"{law.kind.value.capitalize()} noise of {what} {fmt_num(law.scale)}" + (
+        f" on each of the {d} numbers" if d > 1 else ""
     )
-if mech == "covariance":
-    gd = gd_closed_form(1.0, COVARIANCE_AUDIT_T, COVARIANCE_AUDIT_LR)  # the factor multiplying S
+canary = "(" + ", ".join(fmt_num(v) for v in game.canary) + ")"
+if mech is AuditMechanism.COVARIANCE:
     mech_text = (
-        f"the {meta['dim']} entries of gradient descent's second-moment estimate A_T = "
-        f"(1 − (1 − 2·{COVARIANCE_AUDIT_LR:g})^{COVARIANCE_AUDIT_T})·S = (1 − {fmt_num(1.0 - gd)})·S, "
-        f"S = (1/k) Σ x xᵀ over a random half of {N_RECORDS} records in R²: {N_RECORDS - 1} drawn from "
-        f"N(0, Σ) with Σ = make_spd_matrix(2, random_state=0) (Figure 2's law), plus the canary "
-        f"x* = {_vec(meta['data'][-1])}, length {COV_CANARY:g} along the direction the others vary least"
+        f"the {d} entries of gradient descent's second-moment estimate after "
+        f"T = {COVARIANCE_AUDIT_T} steps of learning rate {fmt_num(COVARIANCE_AUDIT_LR)}, "
+        f"A = (1 − {fmt_num(game.gd_residual)})·S, where S = (1/k)·Σ x·xᵀ over a random half "
+        f"of {audit.N_RECORDS} records in R²: {audit.N_RECORDS - 1} drawn from N(0, Σ) with "
+        "Σ = make\\_spd\\_matrix(2, random\\_state=0) (Figure 2's law), plus the canary "
+        f"x* = {canary}, of length {fmt_num(audit.COV_CANARY)} along the direction the "
+        "others vary least"
     )
     sens_text = (
-        f"sensitivity Δ₁ = {fmt_num(meta['sens'])} (L1), Δ₂ = {fmt_num(meta['sens2'])} (L2); "
-        f"σ per entry = {_vec(meta['sigma'])}"
+        f"sensitivity Δ₁ = {fmt_num(game.sensitivity)} (L1), Δ₂ = "
+        f"{fmt_num(game.sensitivity_l2)} (L2); σ per entry = "
+        "(" + ", ".join(fmt_num(s) for s in game.sigma) + ")"
     )
+elif mech is AuditMechanism.MEAN:
+    mech_text = (
+        f"mean of a random half of {audit.N_RECORDS} records, one an outlier canary "
+        f"(x* = {fmt_num(audit.CANARY)})"
+    )
+    sens_text = f"sensitivity Δ = {fmt_num(game.sensitivity)}, σ = {fmt_num(game.sigma[0])}"
 else:
     mech_text = (
-        f"mean of a random half of {N_RECORDS} records, one an outlier canary (x* = {CANARY:g})"
-        if mech == "mean"
-        else f"number of records above {fmt_num(threshold)} in a random half of {N_RECORDS} records, "
-        f"one an outlier canary (x* = {CANARY:g})"
+        f"number of records above {fmt_num(game.threshold)} in a random half of "
+        f"{audit.N_RECORDS} records, one an outlier canary (x* = {fmt_num(audit.CANARY)})"
     )
-    sens_text = f"sensitivity Δ = {fmt_num(meta['sens'])}, σ = {fmt_num(meta['sigma'])}"
+    sens_text = f"sensitivity Δ = {fmt_num(game.sensitivity)}, σ = {fmt_num(game.sigma[0])}"
 att_text = (
-    "likelihood ratio, noise law known (Proposition 2, optimal)"
-    if attacker == "lr"
-    else "threshold on distance, score ‖y − m_out‖ − ‖y − m_in‖ (not optimal: the exact "
-    "Proposition 2 accuracy still bounds it)"
+    "likelihood ratio, noise law known (Proposition 2's optimal attacker)"
+    if attacker is AuditAttacker.LR
+    else "threshold on distance, score ‖y − m₀‖ − ‖y − m₁‖ with m₁, m₀ the mean release with "
+    "and without the canary (not optimal: the best attack's accuracy still bounds it)"
 )
 st.markdown(f"**Mechanism:** {mech_text}; {sens_text}; {law_text}. **Attacker:** {att_text}.")
 
-# ---------------------------------------------------------------- metrics
-pct = f"{100 * conf:g} %"
+# ---------------------------------------------------------------- lower ≤ truth ≤ upper
+st.subheader("Lower bound, truth, upper bound")
 m1, m2, m3 = st.columns(3)
-m1.metric(
-    "Accuracy (τ = 0, every trial answered)",
-    f"{fmt_num(res.accuracy)}",
-    help=f"{res.acc_correct:,} of {res.trials:,} correct; {pct} Clopper–Pearson interval below.",
+m1.metric("Audit proves at least", fmt_pct(summary.accuracy_lower))
+m1.caption(
+    f"η ≥ {fmt_num(summary.eta_lower)}, ε ≥ {fmt_num(summary.epsilon_lower)} ({pct} confidence)"
 )
-m1.caption(f"{pct} interval [{fmt_num(res.accuracy_ci[0])}, {fmt_num(res.accuracy_ci[1])}]")
-if res.cgr is None:
-    m2.metric("CGR (correct-guess rate)", "—")
-    m2.caption(f"The attacker abstained on all {res.trials:,} trials at τ = {fmt_num(tau)}.")
-else:
-    m2.metric("CGR (correct-guess rate)", fmt_num(res.cgr))
+m2.metric("Best attack reaches", fmt_pct(summary.exact_accuracy))
+lo_eta, hi_eta = summary.exact_eta_interval
+if game.monte_carlo:
     m2.caption(
-        f"{res.correct:,} of {res.guesses:,} guesses ({res.trials - res.guesses:,} abstentions); "
-        f"interval [{fmt_num(res.cgr_ci[0])}, {fmt_num(res.cgr_ci[1])}]"
-    )
-if monte_carlo:
-    lo_iv, hi_iv = meta["exact_iv"]
-    m3.metric(
-        "True η of this mechanism (Prop. 2, Monte Carlo)",
-        fmt_num(exact_eta),
-        help="A d-dimensional noisy release has no closed form here: the optimal attacker's "
-        "accuracy ∫ max(p_in, p_out)/2 is the average of max(p_in, p_out)/(p_in + p_out) "
-        f"over {AUDIT_MC_SAMPLES:,} simulated releases (99 % interval: Hoeffding and "
-        "empirical Bernstein, intersected).",
-    )
-    m3.caption(
-        f"optimal accuracy {fmt_num(exact_acc)}, 99 % interval [{fmt_num(lo_iv)}, {fmt_num(hi_iv)}]"
+        f"η = {fmt_num(summary.exact_eta)} (Monte Carlo, {AUDIT_MC_SAMPLES:,} draws; 99 % "
+        f"interval [{fmt_num(lo_eta)}, {fmt_num(hi_eta)}])"
     )
     exact_text = (
-        f"the optimal attacker's η is {fmt_num(exact_eta)} (Monte Carlo; 99 % interval "
-        f"[{fmt_num(lo_iv - 0.5)}, {fmt_num(hi_iv - 0.5)}])"
+        f"the best attacker's η is {fmt_num(summary.exact_eta)} (Monte Carlo; 99 % interval "
+        f"[{fmt_num(lo_eta)}, {fmt_num(hi_eta)}])"
     )
 else:
-    m3.metric("True η of this mechanism (exact, Prop. 2)", fmt_num(exact_eta))
-    m3.caption(f"optimal accuracy {fmt_num(exact_acc)}")
-    exact_text = f"the exact η is {fmt_num(exact_eta)}"
+    m2.caption(
+        f"η = {fmt_num(summary.exact_eta)}, advantage {fmt_num(summary.exact_advantage)}; "
+        "exact (Proposition 2)"
+    )
+    exact_text = f"the best attacker's exact η is {fmt_num(summary.exact_eta)}"
+m3.metric("Noise certifies at most", fmt_pct(cert.accuracy))
+if cert.basis is CertificateBasis.NOTHING:
+    cert_text = "no noise: nothing is certified (every mechanism has η ≤ 1/2)"
+elif cert.basis is CertificateBasis.UNCERTIFIED:
+    cert_text = f"no proof covers this noise on {cert.dimension} numbers: nothing is certified"
+elif cert.basis is CertificateBasis.THEOREM9:
+    cert_text = (
+        f"Theorem 9's density certifies η ≤ ½·tanh(1/c) = {fmt_num(cert.eta)} "
+        + ("on this number" if cert.dimension == 1 else f"on these {cert.dimension} numbers")
+        + ", as in every dimension; "
+        f"Corollary 14 chose this noise for η = {fmt_num(cert.target_eta)}"
+    )
+elif cert.basis is CertificateBasis.THEOREM4:
+    cert_text = (
+        f"Laplace(Δ₁/ε) is ε-DP with ε = {fmt_num(cert.epsilon)}, so Theorem 4 gives "
+        f"η ≤ {fmt_num(cert.eta)}"
+    )
+else:
+    cert_text = (
+        f"Gaussian(Δ₂/ε) is μ-Gaussian-DP with μ = {fmt_num(cert.gdp_mu)}, so "
+        f"η ≤ Φ(μ/2) − ½ = {fmt_num(cert.eta)}; it is not ε-DP for any finite ε"
+    )
+m3.caption(f"η ≤ {fmt_num(cert.eta)}, advantage ≤ {fmt_num(cert.advantage)}")
 
-m4, m5, m6, m7 = st.columns(4)
-m4.metric("ε lower bound (measured)", fmt_num(res.epsilon_lower))
-m5.metric("η lower bound (measured)", fmt_num(res.eta_lower))
-m6.metric("certified η upper bound", fmt_num(eta_ub))
-m7.metric("certified ε upper bound", fmt_num(eps_ub) if eps_ub is not None else "none")
-st.caption(f"Certificates: {why}.")
-
-if res.eta_lower <= eta_ub:
-    verdict = "consistent: the audit cannot contradict the certificate."
+if summary.consistent:
+    verdict = "consistent: this audit cannot contradict the certificate."
 else:
     verdict = (
-        f"**inconsistent** — the measured lower bound exceeds the certificate; this happens "
-        f"with probability below {fmt_num(100 * (1 - conf))} % if the certificate is right."
+        "**inconsistent**: the measured lower bound exceeds the certificate; this happens "
+        f"with probability below {fmt_pct(summary.risk, 0)} if the certificate is right."
     )
-eps_part = (
-    f" For ε: measured ε ≥ {fmt_num(res.epsilon_lower)} beside certified ε ≤ {fmt_num(eps_ub)}."
-    if eps_ub is not None
-    else " This noise certifies no finite pure ε, so only η can be compared."
-)
 st.markdown(
-    f"**Upper bound beside lower bound.** With {pct} confidence η ≥ **{fmt_num(res.eta_lower)}** "
-    f"(measured), while the noise certifies η ≤ **{fmt_num(eta_ub)}**; {exact_text}. "
-    f"The two are {verdict}{eps_part}"
+    f"**Upper bound beside lower bound.** With {pct} confidence the audit proves "
+    f"η ≥ **{fmt_num(summary.eta_lower)}** (an attacker right {fmt_pct(summary.accuracy_lower)} "
+    f"of the time); {cert_text}; {exact_text}. The two bounds are {verdict}"
+    + (
+        f" For ε: measured ε ≥ {fmt_num(summary.epsilon_lower)} beside certified "
+        f"ε ≤ {fmt_num(cert.epsilon)}."
+        if cert.epsilon is not None
+        else " This noise certifies no finite pure ε, so only η can be compared."
+    )
 )
+
+a1, a2 = st.columns(2)
+a1.metric("Measured accuracy (τ = 0)", fmt_pct(summary.accuracy))
+a1.caption(
+    f"{summary.answered_correct:,} of {summary.trials:,} right; {pct} interval "
+    f"[{fmt_pct(summary.accuracy_interval[0])}, {fmt_pct(summary.accuracy_interval[1])}]"
+)
+if summary.cgr is None or summary.cgr_interval is None:
+    a2.metric(f"Correct-guess rate at τ = {fmt_num(summary.tau)}", "—")
+    a2.caption(f"The attacker abstained on all {summary.trials:,} trials.")
+else:
+    a2.metric(f"Correct-guess rate at τ = {fmt_num(summary.tau)}", fmt_pct(summary.cgr))
+    a2.caption(
+        f"{summary.correct:,} of {summary.guesses:,} guesses ({summary.abstentions:,} "
+        f"abstentions); interval [{fmt_pct(summary.cgr_interval[0])}, "
+        f"{fmt_pct(summary.cgr_interval[1])}]"
+    )
 st.info(
-    f"**The largest ε that N = {int(trials):,} trials can ever certify** at {pct} confidence is "
-    f"**{fmt_num(res.max_epsilon)}** (every guess correct): about log(N / log(1/(1−confidence))). "
-    "However leaky the mechanism, this audit cannot show more.",
+    f"**The largest ε that N = {summary.trials:,} trials can ever certify** at {pct} "
+    f"confidence is **{fmt_num(summary.max_epsilon)}** (every guess correct): about "
+    "log(N / log(1/(1 − confidence))). However leaky the mechanism, this audit cannot show "
+    "more.",
     icon="📏",
 )
 
 # ---------------------------------------------------------------- ROC
+st.subheader("The attack's ROC under the certified regions")
 with appkit.guard("The ROC chart"):
-    fpr, tpr = roc_points(scores, labels)
-    fpr, tpr = thin_roc(fpr, tpr)
-    dp_eps = eps if noise == "laplace" else None
-    mu = eps if noise == "gaussian" else None
-    fig, data = appkit.cached_figure(
-        audit_roc_figure,
-        fpr,
-        tpr,
-        eta_ub=eta_ub,
-        eps=dp_eps,
-        gdp_mu=mu,
-        title=f"ROC of the attack over {int(trials):,} trials",
-    )
-    appkit.chart_with_csv(fig, data, "audit_roc", key="audit_roc_chart")
-    st.markdown(
-        "**What to notice:** the measured ROC (green) must stay under the corrected Theorem 8 line "
-        "TPR ≤ FPR + 2η (red; the paper prints FPR + η, off by a factor 2)"
-        + (" and inside the ε-DP region (blue)" if dp_eps is not None else "")
-        + (" and under the Gaussian-DP curve (blue, dashed)" if mu is not None else "")
-        + ", up to sampling noise. Points on the far left are what an attacker who flags few records "
-        "with near certainty achieves."
+    fig, data = appkit.cached(audit_roc_figure, summary, attacker)
+    appkit.chart(fig, data, "audit_roc", key="audit_roc_chart")
+    if not cert.certified:
+        appkit.takeaway(
+            "Nothing is certified here, so nothing bounds this curve: it shows how far "
+            "this attacker gets."
+        )
+    else:
+        region = (
+            " and inside the ε-DP region (blue)"
+            if cert.epsilon is not None
+            else " and under the Gaussian-DP curve (blue)"
+            if cert.gdp_mu is not None
+            else ""
+        )
+        appkit.takeaway(
+            f"The measured ROC (green) stays under the certified line TPR ≤ FPR + 2η{region}, "
+            "up to sampling noise."
+        )
+    appkit.explain(
+        "The paper's Theorem 8 prints TPR ≤ FPR + η; with membership prior ½ an attacker's "
+        "accuracy is (1 + TPR − FPR)/2, so η-MIP means TPR − FPR ≤ 2η: the printed line is "
+        "a factor 2 too low. Points on the far left are what an attacker who flags few "
+        "records, with near certainty, achieves."
     )
 
 # ---------------------------------------------------------------- multiple-testing trap
 if trap:
     st.subheader("The multiple-testing trap")
-    with appkit.guard("The trap comparison"):
-        t = multiple_testing_trap(scores, labels, conf)
-        if t is None:
-            st.warning("The attacker's score is 0 on every trial: no threshold to choose.")
-        else:
-            a, b = st.columns(2)
-            a.metric("ε lower bound, τ picked on the same trials (biased)", fmt_num(t.eps_same))
-            a.caption(
-                f"τ = {fmt_num(t.tau_same)}, {t.guesses_same:,} guesses, best of many thresholds "
-                f"tried on all {int(trials):,} trials"
-            )
-            b.metric("ε lower bound, τ picked on held-out trials (valid)", fmt_num(t.eps_heldout))
-            b.caption(
-                f"τ = {fmt_num(t.tau_heldout)} chosen on the first half; bound from the other "
-                f"{t.eval_trials:,} trials ({t.guesses_heldout:,} guesses)"
-            )
-            st.markdown(
-                f"Trying many τ and keeping the best makes the same-trials number "
-                f"({fmt_num(t.eps_same)}) an over-optimistic claim: the {pct} confidence holds for one "
-                f"pre-chosen test, not for the best of many. Choosing τ on half the trials and "
-                f"evaluating on the other half gives {fmt_num(t.eps_heldout)}, which keeps its "
-                "stated confidence, at the price of fewer trials."
-            )
+    t = summary.trap
+    if t is None:
+        st.warning("The attacker's score is 0 on every trial: there is no threshold to choose.")
+    else:
+        a, b = st.columns(2)
+        a.metric("ε lower bound, τ picked on the same trials (biased)", fmt_num(t.eps_same))
+        a.caption(
+            f"τ = {fmt_num(t.tau_same)}, {t.guesses_same:,} guesses, the best of many "
+            f"thresholds tried on all {summary.trials:,} trials"
+        )
+        b.metric("ε lower bound, τ picked on held-out trials (valid)", fmt_num(t.eps_heldout))
+        b.caption(
+            f"τ = {fmt_num(t.tau_heldout)} chosen on the first {t.choice_trials:,} trials; "
+            f"bound from the other {t.eval_trials:,} ({t.guesses_heldout:,} guesses)"
+        )
+        appkit.takeaway(
+            f"Keeping the best of many thresholds makes {fmt_num(t.eps_same)} an "
+            f"over-optimistic claim; choosing τ on held-out trials gives {fmt_num(t.eps_heldout)}, "
+            f"which keeps its {pct} confidence."
+        )
+        appkit.explain(
+            f"The {pct} confidence of a lower bound holds for one test chosen in advance, not "
+            "for the best of many tried on the same data. Choosing τ on half the trials and "
+            "evaluating on the other half keeps the stated confidence, at the price of fewer "
+            "trials."
+        )
+
+with st.expander("The maths"):
+    st.markdown(
+        "At threshold τ the attacker guesses on a share g of the N trials and is right on a "
+        "share CGR of its guesses:"
+    )
+    st.latex(r"\varepsilon \ge \log\frac{\mathrm{CGR}_{lo}}{1-\mathrm{CGR}_{lo}}")
+    st.latex(r"\eta \ge g_{lo}\,\bigl(\mathrm{CGR}_{lo} - \tfrac12\bigr)")
+    st.markdown("(lower ends of one-sided Clopper–Pearson intervals). What the noise certifies:")
+    st.latex(r"\mathrm{Laplace}(\Delta_1/\varepsilon):\ \eta \le \tfrac12\tanh(\varepsilon/2)")
+    st.latex(r"\mathcal N(0, (\Delta_2/\varepsilon)^2):\ \eta \le \Phi(\varepsilon/2) - \tfrac12")
+    st.latex(r"\text{Theorem 9 noise, multiplier } c:\ \eta \le \tfrac12\tanh(1/c)")
+    st.latex(r"\text{accuracy} = \tfrac12 + \eta,\qquad \mathrm{TPR} - \mathrm{FPR} \le 2\eta")
+    st.markdown(
+        "The last certificate holds for every dimension d of the release: the noise's "
+        "likelihood ratios between two outputs a and b stay within exp(±‖a − b‖/(cσ)), total "
+        "variation is jointly convex, and the mean distance between two outputs is at most 2σ."
+    )
 appkit.finish(page)

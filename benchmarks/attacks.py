@@ -1,4 +1,4 @@
-"""Timings of the exact attacks and the canary audit (mipcore.attacks), measured in one run.
+"""Timings of the exact attacks, the canary audit and the audit/looseness pages' jobs, in one run.
 
 Prints:
 1. the exact η of Proposition 11 at n = 16 (all 16 targets, C(16, 8) = 12 870 halves each,
@@ -9,7 +9,13 @@ Prints:
    target <= 2 s each; then the same game against the covariance release (d² = 4 noisy
    entries; no target): the game alone (``exact=False``, what each later chunk of the page
    costs) and with the Monte Carlo optimum (200 000 draws, once per configuration);
-3. the MACE estimators on 10 000 + 10 000 samples (no target).
+3. the MACE estimators on 10 000 + 10 000 samples (no target);
+4. the jobs the pages "Can an audit catch a leaky mechanism?" and "How loose are the certified
+   bounds?" hand to ``appkit.jobs.run`` (each > ~1 s somewhere in its range, so each runs in
+   its own process there): ``lessons.audit.play_game`` at the default and at the ceiling of
+   trials, ``lessons.certificate_gap.eta_vs_noise`` / ``noise_demand`` at n = 8 and n = 16,
+   and ``dimension_gap`` (the repaired chain's noise in 8 dimensions and the 200 000-draw
+   Monte Carlo optimum of the covariance release), M = 2 and M = 6.
 
 Never asserts; exits 0. Run: ``python benchmarks/attacks.py``.
 """
@@ -28,6 +34,8 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 from mipcore import audit_stats, canary_audit, mace, prop11, prop11_attack  # noqa: E402
+from mipcore.lessons import audit as audit_lesson  # noqa: E402
+from mipcore.lessons import certificate_gap  # noqa: E402
 
 
 def timed(fn, repeats: int = 5):
@@ -124,6 +132,56 @@ def main() -> int:
         f"    KDE:       plug-in {k.plugin:.4f}, held-out {k.heldout:.4f} (lower {k.heldout_lower:.4f}); "
         f"{med_k:.3f} s"
     )
+
+    print("\nPage jobs (appkit.jobs.run; one cold call each, no target):")
+    ceiling = audit_lesson.trial_ceiling()
+    for label, fn in [
+        (
+            "audit.play_game mean/laplace, 10 000 trials",
+            lambda: audit_lesson.play_game(
+                "mean", "laplace", "lr", trials=10_000, epsilon=1.0, eta=0.1
+            ),
+        ),
+        (
+            f"audit.play_game mean/laplace, {ceiling:,} trials (the ceiling)",
+            lambda: audit_lesson.play_game(
+                "mean", "laplace", "lr", trials=ceiling, epsilon=1.0, eta=0.1
+            ),
+        ),
+        (
+            "audit.play_game covariance/mip, 10 000 trials (+ Monte Carlo optimum)",
+            lambda: audit_lesson.play_game(
+                "covariance", "mip", "lr", trials=10_000, epsilon=1.0, eta=0.1
+            ),
+        ),
+        (
+            f"audit.play_game covariance/gaussian, {ceiling:,} trials",
+            lambda: audit_lesson.play_game(
+                "covariance", "gaussian", "lr", trials=ceiling, epsilon=1.0, eta=0.1
+            ),
+        ),
+        ("certificate_gap.eta_vs_noise n = 8", lambda: certificate_gap.eta_vs_noise(8)),
+        ("certificate_gap.eta_vs_noise n = 16", lambda: certificate_gap.eta_vs_noise(16)),
+        (
+            "certificate_gap.noise_demand n = 8, η = 0.1",
+            lambda: certificate_gap.noise_demand(8, 0.1),
+        ),
+        (
+            "certificate_gap.noise_demand n = 16, η = 0.1",
+            lambda: certificate_gap.noise_demand(16, 0.1),
+        ),
+        (
+            "certificate_gap.dimension_gap η = 0.1, M = 2",
+            lambda: certificate_gap.dimension_gap(0.1),
+        ),
+        (
+            "certificate_gap.dimension_gap η = 0.1, M = 6, 7.5",
+            lambda: certificate_gap.dimension_gap(0.1, 6, 7.5),
+        ),
+    ]:
+        t0 = time.perf_counter()
+        fn()
+        print(f"    {label:<72}{time.perf_counter() - t0:7.2f} s")
     return 0
 
 

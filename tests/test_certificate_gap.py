@@ -1,22 +1,33 @@
-"""Tests for mipcore.lessons.certificate_gap: certified η of Theorems 9 / 4 vs the exact η of Proposition 11."""
+"""Tests for mipcore.lessons.certificate_gap (the certified η of Theorems 9 / 4 beside the exact
+η of Proposition 11, and the certificates against the dimension) and its figures."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pagetools import chart_nans
 
 from mipcore.bounds import eta_from_epsilon
+from mipcore.canary_audit import run_canary_audit
+from mipcore.lessons import certificate_gap as cg
 from mipcore.lessons.certificate_gap import (
     SUFFICIENT_RTOL,
-    demanded_scales,
+    Route,
+    dimension_gap,
     eta_curves,
+    noise_demand,
     prop11_constants,
     sufficient_scale,
 )
 from mipcore.noise import certified_eta_dp, certified_eta_mip, dp_laplace_scale, mip_noise_scale
+from mipcore.plots import looseness_figs as figs
 from mipcore.prop11_attack import prop11_true_eta
+from mipcore.theorem9 import certified_eta, chain_certified_eta
 
 ETAS = [0.01, 0.05, 0.1, 0.2, 0.3, 0.45]
 
@@ -45,6 +56,19 @@ def test_certified_dp_inverts_dp_laplace_scale():
     assert certified_eta_dp(2.0, 1.0) == pytest.approx(eta_from_epsilon(0.5))
 
 
+@settings(max_examples=200)
+@given(
+    st.floats(min_value=1e-6, max_value=1e6),
+    st.floats(min_value=1e-3, max_value=1e3),
+    st.integers(min_value=2, max_value=6),
+    st.sampled_from([6.16, 7.5]),
+)
+def test_dimension_free_certificate_never_above_the_printed_one(b, sigma, M, constant):
+    tight = certified_eta(b / sigma, M=M, d=1)
+    assert tight == pytest.approx(0.5 * math.tanh(sigma / b), rel=1e-12)
+    assert tight <= certified_eta_mip(b, sigma, M, constant) * (1 + 1e-12)
+
+
 @pytest.mark.parametrize(
     "call, name",
     [
@@ -59,6 +83,17 @@ def test_certified_dp_inverts_dp_laplace_scale():
         (lambda: sufficient_scale(8, 0.1, noise="gaussian"), "noise"),
         (lambda: eta_curves(8, [1.0, -1.0]), "scales"),
         (lambda: eta_curves(8, [1.0], M=7), "M"),
+        (lambda: eta_curves(8, [1.0], constant=6.0), "constant"),
+        (lambda: cg.eta_vs_noise(6, M=1), "M"),
+        (lambda: noise_demand(8, 0.0), "target_eta"),
+        (lambda: noise_demand(7, 0.1), "n"),
+        (lambda: cg.theorem4_tightness(1.5), "delta"),
+        (lambda: cg.theorem5_counterexamples(8, 0.5), "target_eta"),
+        (lambda: dimension_gap(0.6), "target_eta"),
+        (lambda: dimension_gap(0.1, dimensions=(4, 1)), "dimensions"),
+        (lambda: dimension_gap(0.1, dimensions=(0,)), "dimensions"),
+        (lambda: dimension_gap(0.1, samples=10), "samples"),
+        (lambda: cg.covariance_optimum(-1.0), "noise_multiplier"),
     ],
 )
 def test_invalid_inputs_name_the_parameter(call, name):
@@ -70,10 +105,18 @@ def test_invalid_inputs_name_the_parameter(call, name):
 @pytest.mark.parametrize("M, constant", [(2, 6.16), (4, 7.5)])
 def test_exact_below_certified_and_monotone(n, M, constant):
     df = eta_curves(n, np.logspace(-6, 6, 49), M, constant)
-    assert list(df.columns) == ["scale", "exact", "certified_mip", "certified_dp"]
+    assert list(df.columns) == [
+        "scale",
+        "exact",
+        "certified_mip_tight",
+        "certified_mip_printed",
+        "certified_dp",
+    ]
     assert np.isfinite(df.to_numpy()).all()
     tol = 1e-12
-    assert (df["exact"] <= df["certified_mip"] + tol).all()
+    assert (df["exact"] <= df["certified_mip_tight"] + tol).all()
+    assert (df["certified_mip_tight"] <= df["certified_mip_printed"] + tol).all()
+    assert (df["exact"] <= df["certified_mip_printed"] + tol).all()
     assert (df["exact"] <= df["certified_dp"] + tol).all()
     # exact η is non-increasing in the Laplace scale (what the bisection relies on)
     assert (np.diff(df["exact"].to_numpy()) <= 1e-13).all()
@@ -92,12 +135,164 @@ def test_sufficient_scale_hits_target_and_beats_certified(n, target):
     for M, c in ((2, 6.16), (2, 7.5), (4, 6.16)):
         s_M, _ = prop11_constants(n, M)
         assert b <= mip_noise_scale(target, s_M, M, c)
+        # the dimension-free certificate's noise, σ_M / artanh(2η), is certified: enough
+        assert b <= s_M / math.atanh(2 * target) * (1 + SUFFICIENT_RTOL)
     assert b <= dp_laplace_scale(target, delta)
 
 
-def test_demanded_scales_consistent():
-    d = demanded_scales(8, 0.1)
-    assert d["sufficient"] <= d["dp"] <= d["mip"]
-    assert d["exact_at_sufficient"] <= 0.1
-    assert d["exact_at_mip"] <= d["exact_at_dp"] <= 0.1
-    assert all(math.isfinite(v) for v in d.values())
+def test_noise_demand_consistent_and_known_values():
+    d = noise_demand(8, 0.1)
+    ok, tight = d.route(Route.SUFFICIENT), d.route(Route.MIP_TIGHT)
+    dp, printed = d.route(Route.DP), d.route(Route.MIP_PRINTED)
+    assert [r.route for r in d.rows] == [
+        Route.SUFFICIENT,
+        Route.MIP_TIGHT,
+        Route.DP,
+        Route.MIP_PRINTED,
+    ]
+    assert ok.scale <= dp.scale <= printed.scale
+    assert ok.scale <= tight.scale <= printed.scale
+    assert ok.exact_eta <= 0.1
+    assert printed.exact_eta <= dp.exact_eta <= 0.1
+    assert tight.exact_eta <= 0.1
+    # known values: 1/artanh(0.2), (6.16/0.1)^2, Δ/log(1.2/0.8)
+    assert d.multiplier_tight == pytest.approx(1 / math.atanh(0.2), rel=1e-12)
+    assert d.multiplier_printed == pytest.approx(3794.56, rel=1e-12)
+    assert dp.scale == pytest.approx(d.sensitivity / math.log(1.2 / 0.8), rel=1e-12)
+    assert tight.scale == pytest.approx(d.multiplier_tight * d.sigma, rel=1e-12)
+    assert d.multiplier_sufficient == pytest.approx(ok.scale / d.sigma)
+    for r in d.rows:
+        assert r.times_sufficient == pytest.approx(r.scale / ok.scale)
+        assert r.orders_of_magnitude == pytest.approx(math.log10(r.times_sufficient))
+    assert ok.times_sufficient == 1.0
+    assert np.isfinite(d.table[["scale", "exact_eta_at_scale"]].to_numpy()).all()
+    assert list(d.table["route"]) == [r.route.value for r in d.rows]
+    assert d.target_accuracy == pytest.approx(0.6)
+
+
+def test_eta_vs_noise_first_certificates():
+    r = cg.eta_vs_noise(8)
+    assert [f.route for f in r.first] == [Route.MIP_TIGHT, Route.MIP_PRINTED, Route.DP]
+    for f in r.first:
+        row = r.curves[r.curves["scale"] == f.scale].iloc[0]
+        assert f.exact == row["exact"] and f.certified < cg.NONTRIVIAL_ETA
+        assert f.ratio == pytest.approx(f.certified / f.exact) and f.ratio >= 1
+    # Theorem 9's density says something with the least noise, the printed form with the most
+    scales = {f.route: f.scale for f in r.first}
+    assert scales[Route.MIP_TIGHT] <= scales[Route.DP] <= scales[Route.MIP_PRINTED]
+    assert (r.sigma, r.sensitivity) == prop11_constants(8, 2)
+
+
+def test_theorem4_and_theorem5_three_ways():
+    for delta in (0.0, 0.2, 0.5):
+        t4 = cg.theorem4_tightness(delta)
+        eps = t4.table["epsilon"].to_numpy()
+        printed = delta + (1 - delta) / (1 + np.exp(-eps))  # the printed form, independently
+        np.testing.assert_allclose(t4.table["theorem4_accuracy"], printed, rtol=1e-12)
+        assert t4.max_gap < 1e-12
+    t5 = cg.theorem5_counterexamples(8, 0.1)
+    for n, v in zip(t5.table["n"], t5.table["eta_indicator"], strict=True):
+        assert v == pytest.approx(1 / math.comb(int(n), int(n) // 2), rel=1e-15)
+    np.testing.assert_allclose(t5.table["eta_publish"], 0.1, rtol=1e-15)
+    assert t5.eta_indicator_at_n == pytest.approx(1 / 70)
+    assert (t5.publish_prob, t5.eta_publish, t5.publish_dp_delta) == (0.2, 0.1, 0.2)
+    assert not any("00" in c for c in t5.table.columns)  # no file ids in the CSV
+
+
+# --------------------------------------------------------------------------- the dimension
+
+
+@pytest.fixture(scope="module")
+def small_gap() -> cg.DimensionGap:
+    return dimension_gap(0.1, dimensions=(1, 2, 4, 9), samples=20_000)
+
+
+def test_gap_chain_never_below_dimension_free(small_gap):
+    g = small_gap
+    c = (6.16 / 0.1) ** 2
+    assert g.noise_multiplier == pytest.approx(c, rel=1e-12)
+    assert g.tight_eta == pytest.approx(0.5 * math.tanh(1 / c), rel=1e-12)
+    assert np.all(g.chain_eta >= g.tight_eta)
+    assert np.all(np.diff(g.chain_eta) >= -1e-15)  # non-decreasing in d
+    assert g.chain_eta_at(4) == chain_certified_eta(g.noise_multiplier, M=2, d=4)
+    assert g.covariance_chain_eta == g.chain_eta_at(4)
+    # the noise the chain needs grows with d; the dimension-free one is far smaller
+    assert np.all(np.diff(g.chain_noise) > 0) and np.all(g.chain_noise > g.tight_noise)
+    assert g.tight_noise == pytest.approx(1 / math.atanh(0.2), rel=1e-12)
+    assert g.printed_noise == g.noise_multiplier
+    # the chain certifies the promised 0.1 up to d = 4 (0.0837) but not at d = 9 (0.2422)
+    assert g.chain_covers_target_up_to == 4
+    assert g.chain_eta_at(4) <= 0.1 < g.chain_eta_at(9)
+    assert list(g.table["d"]) == [1, 2, 4, 9]
+
+
+def test_gap_exact_below_both_certificates(small_gap):
+    g = small_gap
+    lo, hi = g.covariance_interval
+    assert lo <= g.covariance_eta <= hi
+    assert lo <= g.tight_eta <= g.covariance_chain_eta  # exact (its interval) below both
+    assert g.covariance_eta <= g.covariance_chain_eta
+    assert g.covariance_eta <= g.tight_eta  # point estimate: 3.96e-5 vs 1.32e-4 at 200 000
+    demand = noise_demand(8, 0.1)
+    exact_d1 = demand.route(Route.MIP_PRINTED).exact_eta  # Proposition 11, d = 1, same c
+    assert exact_d1 <= g.tight_eta <= g.chain_eta_at(1)
+    # at d = 1 the Proposition 11 mechanism needs less than the certified noise
+    assert demand.multiplier_sufficient <= g.tight_noise <= g.chain_noise_at(1)
+
+
+def test_covariance_optimum_is_the_audits_monte_carlo_optimum():
+    """M = 2, Corollary 14's c: the same law and seed as run_canary_audit's optimum."""
+    eta = 0.2
+    ref = run_canary_audit(
+        100, mechanism="covariance", noise="mip", eta=eta, exact_samples=5000, rng=0
+    )
+    got, lo, hi = cg.covariance_optimum(ref.noise.scale, 2, samples=5000)
+    assert got == pytest.approx(ref.exact_eta, rel=1e-9, abs=1e-15)
+    assert (lo, hi) == pytest.approx((ref.exact_interval[0] - 0.5, ref.exact_interval[1] - 0.5))
+
+
+def test_gap_progress_reports_every_step():
+    calls: list[tuple[float, str]] = []
+    dimension_gap(0.3, dimensions=(1, 3), samples=1000, progress=lambda f, m: calls.append((f, m)))
+    fractions = [f for f, _ in calls]
+    assert fractions[0] == 0.0 and fractions[-1] == 1.0 and fractions == sorted(fractions)
+    assert any("d = 3" in m for _, m in calls)
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def _all_figures(small_gap):
+    demand = noise_demand(8, 0.1)
+    curves = cg.eta_vs_noise(8)
+    return [
+        figs.eta_vs_scale_figure(curves, demand, log_y=True),
+        figs.eta_vs_scale_figure(curves, demand, log_y=False),
+        figs.demanded_figure(demand),
+        figs.tightness_figure(cg.theorem4_tightness(0.1)),
+        figs.theorem5_figure(cg.theorem5_counterexamples(8, 0.1), log_y=True),
+        figs.theorem5_figure(cg.theorem5_counterexamples(8, 0.1), log_y=False),
+        figs.dimension_eta_figure(small_gap, demand),
+        figs.dimension_noise_figure(small_gap, demand),
+    ]
+
+
+def test_figures_headless_without_nan_or_file_ids(small_gap):
+    for fig in _all_figures(small_gap):
+        assert isinstance(fig, go.Figure)
+        spec = fig.to_json()
+        assert chart_nans(spec) == 0
+        for trace in fig.data:
+            name = trace.name or ""
+            assert not name.startswith(("000", "001", "003")), name
+        title = fig.layout.title.text or ""
+        assert len(title) <= 55, title
+
+
+def test_printed_and_dimension_free_curves_are_both_labelled(small_gap):
+    demand = noise_demand(8, 0.1)
+    names = [t.name for t in figs.eta_vs_scale_figure(cg.eta_vs_noise(8), demand).data]
+    assert any("Corollary 14 as printed" in n for n in names)
+    assert any("½·tanh" in n for n in names)
+    gap_names = [t.name for t in figs.dimension_eta_figure(small_gap, demand).data]
+    assert any("Monte Carlo" in n for n in gap_names) and any("exact" in n for n in gap_names)

@@ -1,43 +1,95 @@
-"""Pure-Python helpers for the "Audit a mechanism" page (no Streamlit).
+r"""Can an audit catch a leaky mechanism? The membership game with a canary, played N times.
 
-The page runs :func:`mipcore.canary_audit.run_canary_audit` in chunks (for a progress bar and
-caching) with abstention margin 0, keeps the likelihood-ratio scores and labels, and
-re-derives everything that depends on the abstention threshold τ or the confidence level
-here, from the same scores -- so moving τ never re-runs the game.
+Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582
+(Definition 1: the membership game with a random half; Proposition 2: the optimal
+attacker; Theorem 4: DP ⇒ MIP; Theorem 9 / Corollary 14: MIP noise). Malek Esmaeili,
+Mironov, Prasad, Shilov, Tramèr. *Antipodes of Label Differential Privacy: PATE and ALIBI*.
+NeurIPS 2021, arXiv:2106.03408, Appendix B (Game 1 with abstention, Theorem B.1, the
+multiple-testing trap).
 
-Sources: ``000`` Definition 1 and Theorem 4, ``001`` Appendix B (Game 1, Theorem B.1).
+What the page computes, in three steps:
+
+1. :func:`play_game` (seconds for long or covariance games: the page runs it through
+   ``appkit.jobs.run``) plays :func:`mipcore.canary_audit.run_canary_audit` in chunks of at
+   most :data:`CHUNK` trials with abstention margin 0 and keeps the attacker's scores, the
+   labels, the mechanism's facts, the best attacker's exact (or Monte Carlo) accuracy and
+   the certificate of its noise (:func:`certified_bounds`) in an :class:`AuditGame`.
+2. :func:`summarize` turns the game, an abstention threshold τ and a confidence level into
+   an :class:`AuditSummary`: every number the page quotes (counts, Clopper–Pearson
+   intervals, the ε and η lower bounds, the largest ε the trials could ever show, the
+   certificate beside them, the ROC, and on request the multiple-testing trap). Moving τ
+   never replays the game.
+3. :func:`certified_bounds` says what the noise promises, as a structured
+   :class:`Certificate` (which theorem, η, ε or μ, the noise multiplier and dimension).
+
+The certificate of the MIP noise. The audit adds Theorem 9's noise with Corollary 14's
+multiplier ``c = (6.16/η)^2`` (M = 2; :meth:`mipcore.noise_laws.NoiseLaw.mip`, the Gamma
+radius) to the d released numbers. What that noise *certifies* is
+:func:`mipcore.mechanism.certified_level`: ``½ tanh(1/c)`` in every dimension (the
+dimension-free argument T1-T4 of :mod:`mipcore.theorem9`), far below the η it was
+calibrated for. The printed Laplace radius in d > 1 (``MipCalibration.AS_PRINTED``) is
+certified by nothing; :func:`certified_bounds` then says so instead of claiming η-MIP.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
-from scipy import stats
+from numpy.typing import ArrayLike, NDArray
 
+from .._validate import as_enum, check_int, check_range
 from ..audit_stats import (
     clopper_pearson,
     epsilon_lower_bound,
     eta_estimate,
     eta_lower_bound,
+    guess_counts,
     max_certifiable_epsilon,
+    roc_points,
+    top_k_guess_counts,
 )
 from ..bounds import eta_from_epsilon
+from ..canary_audit import (
+    COVARIANCE_AUDIT_LR,
+    COVARIANCE_AUDIT_T,
+    AuditAttacker,
+    AuditMechanism,
+    AuditNoise,
+    ExactMethod,
+    run_canary_audit,
+)
+from ..covariance_gd import gd_closed_form
+from ..guarantees import eta_from_gdp
+from ..mechanism import MipCalibration, certified_level, noise_multiplier_for
+from ..noise import COROLLARY14_CONSTANT
+from ..noise_laws import NoiseLaw
 
 __all__ = [
     "CANARY",
     "CHUNK",
     "COV_CANARY",
     "COV_DIM",
+    "MAX_TRIALS",
+    "MIN_TRIALS",
+    "MIP_MOMENT",
     "N_RECORDS",
+    "SEED",
+    "AuditGame",
     "AuditSummary",
+    "Certificate",
+    "CertificateBasis",
     "TrapResult",
     "certified_bounds",
     "chunk_sizes",
     "multiple_testing_trap",
-    "summarise",
+    "play_game",
+    "summarize",
     "thin_roc",
+    "trial_ceiling",
 ]
 
 N_RECORDS = 8  # 7 ordinary records plus the canary
@@ -45,157 +97,555 @@ CANARY = 10.0  # the mean / count canary (records linspace(0, 1, 7))
 COV_CANARY = 3.0  # the covariance canary's length (records in R^2, Figure 2's law)
 COV_DIM = 2
 CHUNK = 10_000
+SEED = 20240501
+MIN_TRIALS = 100
+#: Trials one request may ask for on a server with work limit 1 (:func:`trial_ceiling`).
+MAX_TRIALS = 100_000
+#: The moment order of the audit's Theorem 9 noise (Corollary 14's M = 2).
+MIP_MOMENT = 2
+
+#: ``progress(fraction, message)``, as ``appkit.jobs.run`` passes it.
+Progress = Callable[[float, str], None]
+
+
+def trial_ceiling(work_limit: float = 1.0) -> int:
+    """The most trials one request may ask for: ``MAX_TRIALS · work_limit``, at most 10⁷.
+
+    ``work_limit >= 1`` (the server's ``MIP_EXPLORER_WORK_LIMIT``).
+
+    Examples
+    --------
+    >>> trial_ceiling(), trial_ceiling(20)
+    (100000, 2000000)
+    """
+    w = float(check_range("work_limit", work_limit, 1.0, math.inf, hi_open=True))
+    return int(min(10**7, math.floor(MAX_TRIALS * w)))
 
 
 def chunk_sizes(trials: int, chunk: int = CHUNK) -> list[int]:
-    """Split ``trials`` into near-equal chunks of at most ``chunk`` (each >= 100 when trials >= 100)."""
+    """Split ``trials`` into near-equal chunks of at most ``chunk`` (each >= 100 when trials >= 100).
+
+    Examples
+    --------
+    >>> chunk_sizes(25_000)
+    [8334, 8333, 8333]
+    """
+    trials = check_int("trials", trials, 1)
+    chunk = check_int("chunk", chunk, 1)
     m = max(1, math.ceil(trials / chunk))
     base, extra = divmod(trials, m)
     return [base + (1 if i < extra else 0) for i in range(m)]
 
 
-def certified_bounds(noise: str, eta: float, eps: float) -> tuple[float, float | None, str]:
-    """Certified upper bounds ``(η_ub, ε_ub or None, reason)`` for the chosen noise.
+# --------------------------------------------------------------------------- certificates
 
-    * none: nothing certified (η ≤ 1/2 trivially).
-    * MIP at η (Theorem 9 / Corollary 14): η-MIP; no ε.
-    * Laplace(Δ₁/ε) on every coordinate (Δ₁ the L1 sensitivity): ε-DP, hence
-      η ≤ tanh(ε/2)/2 (Theorem 4).
-    * Gaussian(std Δ₂/ε) on every coordinate (Δ₂ the L2 sensitivity): μ-GDP with μ = ε; the total-variation distance between neighbours
-      is 2Φ(μ/2) − 1, and it is jointly convex over the matched pairs of the game, so
-      η ≤ Φ(ε/2) − 1/2. No finite pure ε.
-    """
-    if noise == "none":
-        return 0.5, None, "no noise: nothing is certified (η ≤ 1/2 holds for every mechanism)"
-    if noise == "mip":
-        return float(eta), None, f"Theorem 9 / Corollary 14 noise certifies η-MIP with η = {eta:g}"
-    if noise == "laplace":
-        return (
-            float(eta_from_epsilon(eps)),
-            float(eps),
-            "Laplace(Δ₁/ε) is ε-DP, so Theorem 4 gives η",
-        )
-    if noise == "gaussian":
-        return (
-            float(stats.norm.cdf(eps / 2.0) - 0.5),
-            None,
-            "Gaussian(std Δ₂/ε) is ε-Gaussian-DP: η ≤ Φ(ε/2) − 1/2; it is not ε-DP for any finite ε",
-        )
-    raise ValueError(f"noise={noise!r} is not one of none, mip, laplace, gaussian")
+
+class CertificateBasis(StrEnum):
+    """What a noise's certified upper bound rests on."""
+
+    #: No noise: nothing is certified (η ≤ 1/2 holds for every mechanism).
+    NOTHING = "nothing"
+    #: Theorem 9's density ∝ exp(−||x||/(cσ)): ½ tanh(1/c), in every dimension (T1-T4).
+    THEOREM9 = "theorem9"
+    #: Theorem 9 noise with the printed Laplace radius in d > 1: no proof covers it.
+    UNCERTIFIED = "uncertified"
+    #: Laplace(Δ₁/ε) on every coordinate is ε-DP; Theorem 4 gives η = tanh(ε/2)/2.
+    THEOREM4 = "theorem4"
+    #: Gaussian(Δ₂/ε) on every coordinate is ε-Gaussian-DP; η = Φ(ε/2) − 1/2.
+    GAUSSIAN_DP = "gaussian_dp"
 
 
 @dataclass(frozen=True)
-class AuditSummary:
-    trials: int
-    acc_correct: int  # τ = 0 attacker (answers every trial; exact ties -> "out")
-    accuracy: float
-    accuracy_ci: tuple[float, float]
-    guesses: int
-    correct: int
-    cgr: float | None
-    cgr_ci: tuple[float, float] | None
-    eta_hat: float
-    eta_lower: float
-    epsilon_lower: float
-    max_epsilon: float
+class Certificate:
+    """What a noise promises about every attacker.
+
+    ``eta``: the certified upper bound on η (1/2 when nothing is certified); ``epsilon``:
+    a certified pure ε, or None; ``gdp_mu``: μ of a μ-GDP guarantee, or None. For MIP noise:
+    ``target_eta`` (the η Corollary 14's multiplier was chosen for), ``noise_multiplier`` c
+    and ``calibration``. ``dimension``: how many numbers are released (noised).
+    """
+
+    basis: CertificateBasis
+    eta: float
+    epsilon: float | None
+    gdp_mu: float | None
+    target_eta: float | None
+    noise_multiplier: float | None
+    dimension: int
+    calibration: MipCalibration | None
+
+    @property
+    def certified(self) -> bool:
+        """Whether anything beyond the trivial η ≤ 1/2 is certified."""
+        return self.basis not in (CertificateBasis.NOTHING, CertificateBasis.UNCERTIFIED)
+
+    @property
+    def accuracy(self) -> float:
+        """The best attacker's certified accuracy, ``1/2 + η``."""
+        return 0.5 + self.eta
+
+    @property
+    def advantage(self) -> float:
+        """The certified membership advantage TPR − FPR, ``2η``."""
+        return 2.0 * self.eta
 
 
-def summarise(scores, labels, tau: float, confidence: float) -> AuditSummary:
-    """Counts and bounds at abstention threshold τ: 'in' if ℓ > τ, 'out' if ℓ < −τ, else abstain."""
-    s = np.asarray(scores, dtype=float)
-    y = np.asarray(labels, dtype=bool)
-    n = int(s.size)
-    acc_correct = int(np.sum((s > 0) == y))
-    lo, hi = clopper_pearson(acc_correct, n, confidence)
-    g_in, g_out = s > tau, s < -tau
-    guesses = int(np.sum(g_in | g_out))
-    correct = int(np.sum((g_in & y) | (g_out & ~y)))
-    if guesses:
-        clo, chi = clopper_pearson(correct, guesses, confidence)
-        cgr, cgr_ci = correct / guesses, (float(clo), float(chi))
-        eps_lb = float(epsilon_lower_bound(correct, guesses, confidence))
-        eta_lb = float(eta_lower_bound(correct, guesses, n, confidence))
-        eta_hat = float(eta_estimate(correct, guesses, n))
-    else:
-        cgr, cgr_ci, eps_lb, eta_lb, eta_hat = None, None, 0.0, 0.0, 0.0
-    return AuditSummary(
-        n,
-        acc_correct,
-        acc_correct / n,
-        (float(lo), float(hi)),
-        guesses,
-        correct,
-        cgr,
-        cgr_ci,
-        eta_hat,
-        eta_lb,
-        eps_lb,
-        float(max_certifiable_epsilon(n, confidence)),
+def certified_bounds(
+    noise: AuditNoise | str,
+    eta: float,
+    epsilon: float,
+    *,
+    dimension: int = 1,
+    M: float = MIP_MOMENT,
+    constant: float = COROLLARY14_CONSTANT,
+    calibration: MipCalibration | str = MipCalibration.PAPER,
+) -> Certificate:
+    r"""The certified upper bounds of the audit's noise, as a structured :class:`Certificate`.
+
+    * ``"none"``: nothing certified (η ≤ 1/2 holds for every mechanism).
+    * ``"mip"``: Theorem 9 noise with the multiplier ``calibration`` gives for target
+      ``eta`` (:func:`mipcore.mechanism.noise_multiplier_for`; the audit's is Corollary
+      14's ``(6.16/η)^2``) on ``dimension`` numbers. Certified:
+      :func:`mipcore.mechanism.certified_level` -- ``½ tanh(1/c)`` in every dimension for
+      the Gamma radius, far below ``eta``; for the printed Laplace radius and d > 1 nothing
+      (basis ``UNCERTIFIED``, η = 1/2). No pure ε.
+    * ``"laplace"``: Laplace(Δ₁/ε) on every coordinate (Δ₁ the L1 sensitivity) is ε-DP,
+      hence η ≤ tanh(ε/2)/2 (Theorem 4, :func:`mipcore.bounds.eta_from_epsilon`).
+    * ``"gaussian"``: Gaussian(std Δ₂/ε) on every coordinate (Δ₂ the L2 sensitivity) is
+      μ-GDP with μ = ε; η ≤ Φ(ε/2) − 1/2 (:func:`mipcore.guarantees.eta_from_gdp`). It is not
+      ε-DP for any finite ε.
+
+    Parameters
+    ----------
+    noise : AuditNoise or its value.
+    eta : ``0 < eta <= 1/2``, the MIP noise's target (used by ``"mip"``).
+    epsilon : ``0 < epsilon < inf`` (used by ``"laplace"`` and ``"gaussian"``).
+    dimension : integer ``>= 1``, the number of released (noised) numbers.
+    M : moment order of the MIP noise, ``M >= 1``. constant : ``>= 6.16``.
+    calibration : :class:`mipcore.mechanism.MipCalibration` or its value.
+
+    Returns
+    -------
+    Certificate
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for input out of its domain.
+
+    Examples
+    --------
+    >>> round(certified_bounds("laplace", 0.1, 1.0).eta, 4)  # tanh(1/2)/2
+    0.2311
+    >>> c = certified_bounds("mip", 0.2, 1.0, dimension=4)
+    >>> c.basis.value, round(c.noise_multiplier, 2), round(c.eta, 6)
+    ('theorem9', 948.64, 0.000527)
+    >>> certified_bounds("mip", 0.2, 1.0, dimension=4, calibration="as_printed").basis.value
+    'uncertified'
+    """
+    kind = as_enum("noise", noise, AuditNoise)
+    e = float(check_range("eta", eta, 0.0, 0.5, lo_open=True))
+    eps = float(check_range("epsilon", epsilon, 0.0, math.inf, lo_open=True, hi_open=True))
+    d = check_int("dimension", dimension, 1)
+    m = float(check_range("M", M, 1.0, math.inf, hi_open=True))
+    cal = as_enum("calibration", calibration, MipCalibration)
+    if kind is AuditNoise.NONE:
+        return Certificate(CertificateBasis.NOTHING, 0.5, None, None, None, None, d, None)
+    if kind is AuditNoise.MIP:
+        c = noise_multiplier_for(e, M=m, d=d, calibration=cal, constant=constant)
+        level = certified_level(c, M=m, d=d, calibration=cal)
+        if level is None:
+            return Certificate(CertificateBasis.UNCERTIFIED, 0.5, None, None, e, c, d, cal)
+        return Certificate(CertificateBasis.THEOREM9, level, None, None, e, c, d, cal)
+    if kind is AuditNoise.LAPLACE:
+        return Certificate(
+            CertificateBasis.THEOREM4, float(eta_from_epsilon(eps)), eps, None, None, None, d, None
+        )
+    return Certificate(
+        CertificateBasis.GAUSSIAN_DP, float(eta_from_gdp(eps)), None, eps, None, None, d, None
     )
 
 
-def _top_k_counts(scores: np.ndarray, labels: np.ndarray, max_candidates: int = 200):
-    """For the rules 'guess on the k most confident trials' (|ℓ| ≥ threshold, no tie split):
-    arrays (thresholds, guesses, correct) over up to ``max_candidates`` values of k."""
-    a = np.abs(scores)
-    right = (scores > 0) == labels
-    order = np.argsort(-a, kind="stable")
-    a, right = a[order], right[order]
-    cum = np.cumsum(right)
-    ends = np.flatnonzero(np.r_[a[1:] != a[:-1], True])  # last index of each tie group
-    ends = ends[a[ends] > 0]  # never "guess" on ℓ = 0
-    if ends.size == 0:
-        return np.empty(0), np.empty(0, int), np.empty(0, int)
-    if ends.size > max_candidates:
-        pick = np.unique(np.geomspace(1, ends.size, max_candidates).astype(int) - 1)
-        ends = ends[pick]
-    return a[ends], ends + 1, cum[ends]
+# --------------------------------------------------------------------------- the game
+
+
+@dataclass(frozen=True)
+class AuditGame:
+    """Result of :func:`play_game`: the trials and everything fixed by the mechanism.
+
+    ``scores``/``labels``: the attacker's score (posterior log-odds for the likelihood-ratio
+    attacker) and the truth (canary in) of every trial. ``exact_accuracy``/``exact_eta``:
+    the best attacker's (Proposition 2), ``exact_interval`` an interval for the accuracy
+    (exact: ± rounding; Monte Carlo: 99 %), ``exact_method`` how it was obtained. ``law``:
+    the noise law; ``sigma`` the exact standard deviation per released number over all
+    halves; ``sensitivity``/``sensitivity_l2`` the replace-one L1/L2 sensitivity;
+    ``records`` the dataset (the canary last); ``output_dim`` the number of released
+    numbers; ``gd_residual`` = ``(1 − 2 lr)^T``, the share of S gradient descent has not
+    reached (covariance only, else None); ``certificate`` what the noise promises.
+    """
+
+    mechanism: AuditMechanism
+    noise: AuditNoise
+    attacker: AuditAttacker
+    threshold: float | None
+    epsilon: float
+    eta: float
+    trials: int
+    scores: NDArray[np.float64] = field(repr=False)
+    labels: NDArray[np.bool_] = field(repr=False)
+    exact_accuracy: float
+    exact_eta: float
+    exact_interval: tuple[float, float]
+    exact_method: ExactMethod
+    law: NoiseLaw
+    sigma: tuple[float, ...]
+    sensitivity: float
+    sensitivity_l2: float
+    records: NDArray[np.float64] = field(repr=False)
+    output_dim: int
+    gd_residual: float | None
+    certificate: Certificate
+
+    @property
+    def canary(self) -> NDArray[np.float64]:
+        """The planted record (the last one), as an array of its coordinates."""
+        return np.atleast_1d(self.records[-1])
+
+    @property
+    def monte_carlo(self) -> bool:
+        """Whether the best attacker's accuracy is a Monte Carlo estimate."""
+        return self.exact_method == "monte carlo"
+
+
+def play_game(
+    mechanism: AuditMechanism | str,
+    noise: AuditNoise | str,
+    attacker: AuditAttacker | str,
+    *,
+    trials: int,
+    epsilon: float,
+    eta: float,
+    threshold: float = 0.5,
+    progress: Progress | None = None,
+) -> AuditGame:
+    r"""Play the membership game ``trials`` times against the audit's mechanism.
+
+    The dataset: :data:`N_RECORDS` records, the last the canary (:data:`CANARY` for the mean
+    and the count, a vector of length :data:`COV_CANARY` in R² for the covariance release);
+    chunk i of :func:`chunk_sizes` is played by :func:`mipcore.canary_audit.run_canary_audit`
+    with seed ``[SEED, i]`` and abstention margin 0; the first chunk also computes the best
+    attacker's accuracy (exact, or Monte Carlo for the noisy covariance release: seconds).
+
+    Parameters
+    ----------
+    mechanism, noise, attacker : the enums of :mod:`mipcore.canary_audit` or their values.
+    trials : ``100 <= trials <= 10^7``.
+    epsilon : ``0 < ε < inf``: Laplace(Δ₁/ε) or Gaussian(Δ₂/ε) noise (unused otherwise).
+    eta : ``0 < η <= 1/2``: the target of the MIP noise (unused otherwise).
+    threshold : finite; the count's threshold (unused otherwise).
+    progress : optional ``progress(fraction, message)``.
+
+    Returns
+    -------
+    AuditGame
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for input out of its domain.
+
+    Examples
+    --------
+    >>> g = play_game("mean", "laplace", "lr", trials=2000, epsilon=1.0, eta=0.1)
+    >>> g.scores.shape, round(g.exact_accuracy, 4), round(g.certificate.eta, 4)
+    ((2000,), 0.6887, 0.2311)
+    """
+    mech = as_enum("mechanism", mechanism, AuditMechanism)
+    kind = as_enum("noise", noise, AuditNoise)
+    att = as_enum("attacker", attacker, AuditAttacker)
+    trials = check_int("trials", trials, MIN_TRIALS, 10**7)
+    eps = float(check_range("epsilon", epsilon, 0.0, math.inf, lo_open=True, hi_open=True))
+    e = float(check_range("eta", eta, 0.0, 0.5, lo_open=True))
+    sizes = chunk_sizes(trials)
+    uses_eps = kind in (AuditNoise.LAPLACE, AuditNoise.GAUSSIAN)
+    scores, labels = [], []
+    first = None
+    for i, size in enumerate(sizes):
+        message = (
+            "the best possible attack (Monte Carlo) and the first trials"
+            if i == 0 and mech is AuditMechanism.COVARIANCE and kind is not AuditNoise.NONE
+            else f"playing trials {sum(sizes[:i]) + 1:,} to {sum(sizes[: i + 1]):,}"
+        )
+        if progress is not None:
+            progress(i / len(sizes), message)
+        a = run_canary_audit(
+            size,
+            n=N_RECORDS,
+            canary=COV_CANARY if mech is AuditMechanism.COVARIANCE else CANARY,
+            noise=kind,
+            epsilon=eps if uses_eps else None,
+            eta=e if kind is AuditNoise.MIP else None,
+            mechanism=mech,
+            threshold=threshold,
+            attacker=att,
+            dim=COV_DIM,
+            exact=i == 0,
+            rng=np.random.default_rng([SEED, i]),
+        )
+        scores.append(a.scores)
+        labels.append(a.labels)
+        if first is None:
+            first = a
+    assert first is not None and first.exact_accuracy is not None
+    assert first.exact_eta is not None and first.exact_interval is not None
+    assert first.exact_method is not None
+    if progress is not None:
+        progress(1.0, f"played {trials:,} trials")
+    sigma = first.sigma if isinstance(first.sigma, tuple) else (float(first.sigma),)
+    return AuditGame(
+        mechanism=mech,
+        noise=kind,
+        attacker=att,
+        threshold=first.threshold,
+        epsilon=eps,
+        eta=e,
+        trials=trials,
+        scores=np.concatenate(scores),
+        labels=np.concatenate(labels),
+        exact_accuracy=first.exact_accuracy,
+        exact_eta=first.exact_eta,
+        exact_interval=first.exact_interval,
+        exact_method=first.exact_method,
+        law=first.noise,
+        sigma=sigma,
+        sensitivity=first.sensitivity,
+        sensitivity_l2=first.sensitivity_l2,
+        records=first.data,
+        output_dim=first.output_dim,
+        gd_residual=(
+            1.0 - float(gd_closed_form(1.0, COVARIANCE_AUDIT_T, COVARIANCE_AUDIT_LR))
+            if mech is AuditMechanism.COVARIANCE
+            else None
+        ),
+        certificate=certified_bounds(kind, e, eps, dimension=first.output_dim),
+    )
+
+
+# --------------------------------------------------------------------------- the summary
 
 
 @dataclass(frozen=True)
 class TrapResult:
+    """The multiple-testing trap: the ε lower bound with τ chosen on the same trials
+    (``eps_same``, biased) and on held-out trials (``eps_heldout``, valid)."""
+
     tau_same: float
-    eps_same: float  # ε lower bound with τ picked to maximise it on the same trials (biased)
+    eps_same: float
     guesses_same: int
     tau_heldout: float
-    eps_heldout: float  # τ picked on the first half, bound computed on the second half only
+    eps_heldout: float
     guesses_heldout: int
     eval_trials: int
+    choice_trials: int
 
 
-def multiple_testing_trap(scores, labels, confidence: float) -> TrapResult | None:
-    """The multiple-testing trap of an audit (``001`` Appendix B).
+def multiple_testing_trap(
+    scores: ArrayLike, labels: ArrayLike, confidence: float
+) -> TrapResult | None:
+    """The multiple-testing trap of an audit (Malek Esmaeili et al., Appendix B).
 
-    Same trials: try every abstention threshold τ (guess only where |ℓ| ≥ τ) and report the
-    largest ε lower bound -- a maximum over many tests, so its stated confidence is wrong.
-    Held out: pick τ the same way on the first half of the trials, then compute the bound once
-    on the second half. Returns None when no trial has ℓ ≠ 0.
+    Same trials: try every abstention threshold τ (guess only where |ℓ| ≥ τ;
+    :func:`mipcore.audit_stats.top_k_guess_counts`) and report the largest ε lower bound --
+    a maximum over many tests, so its stated confidence is wrong. Held out: pick τ the same
+    way on the first half of the trials, then compute the bound once on the second half.
+    Returns None when no trial has ℓ ≠ 0.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(2000) < 0.5
+    >>> t = multiple_testing_trap(np.where(y, 1.0, -1.0) + rng.normal(0, 2, 2000), y, 0.95)
+    >>> t.eps_same >= t.eps_heldout
+    True
     """
     s = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=bool)
-    thr, g, c = _top_k_counts(s, y)
+    conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
+    thr, g, c = top_k_guess_counts(s, y)
     if thr.size == 0:
         return None
-    eps = np.asarray(epsilon_lower_bound(c, g, confidence), dtype=float)
+    eps = np.asarray(epsilon_lower_bound(c, g, conf), dtype=float)
     i = int(np.argmax(eps))
     half = s.size // 2
-    thr_h, g_h, c_h = _top_k_counts(s[:half], y[:half])
+    thr_h, g_h, c_h = top_k_guess_counts(s[:half], y[:half])
     if thr_h.size == 0:
         return None
-    eps_h = np.asarray(epsilon_lower_bound(c_h, g_h, confidence), dtype=float)
+    eps_h = np.asarray(epsilon_lower_bound(c_h, g_h, conf), dtype=float)
     tau_h = float(thr_h[int(np.argmax(eps_h))])
     se, ye = s[half:], y[half:]
-    guess = np.abs(se) >= tau_h
-    g_e = int(guess.sum())
-    c_e = int(np.sum(guess & ((se > 0) == ye)))
-    eps_e = float(epsilon_lower_bound(c_e, g_e, confidence)) if g_e else 0.0
-    return TrapResult(float(thr[i]), float(eps[i]), int(g[i]), tau_h, eps_e, g_e, int(se.size))
+    # the rule chosen on the first half: guess where |ℓ| >= τ, abstain elsewhere
+    g_e, c_e = guess_counts(np.where(np.abs(se) >= tau_h, se, 0.0), ye)
+    eps_e = float(epsilon_lower_bound(c_e, g_e, conf)) if g_e else 0.0
+    return TrapResult(
+        float(thr[i]), float(eps[i]), int(g[i]), tau_h, eps_e, g_e, int(se.size), half
+    )
 
 
-def thin_roc(fpr, tpr, max_points: int = 2000):
+def thin_roc(
+    fpr: ArrayLike, tpr: ArrayLike, max_points: int = 2000
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """At most ``max_points`` ROC points (evenly spaced indices, both ends kept) for plotting."""
-    fpr, tpr = np.asarray(fpr, float), np.asarray(tpr, float)
-    if fpr.size <= max_points:
-        return fpr, tpr
-    idx = np.unique(np.linspace(0, fpr.size - 1, max_points).round().astype(int))
-    return fpr[idx], tpr[idx]
+    f, t = np.asarray(fpr, float), np.asarray(tpr, float)
+    if f.size <= max_points:
+        return f, t
+    idx = np.unique(np.linspace(0, f.size - 1, max_points).round().astype(int))
+    return f[idx], t[idx]
+
+
+@dataclass(frozen=True)
+class AuditSummary:
+    """Every number the audit page quotes, for one game, τ and confidence.
+
+    The attacker that answers every trial (τ = 0; an exact tie counts as "out"):
+    ``answered_correct`` of ``trials``, ``accuracy`` and its two-sided Clopper–Pearson
+    ``accuracy_interval``. At abstention threshold τ ("in" if ℓ > τ, "out" if ℓ < −τ):
+    ``guesses``, ``correct``, ``cgr`` (None if it abstained everywhere) and
+    ``cgr_interval``; ``eta_hat`` (abstentions as coin flips); the one-sided lower bounds
+    ``eta_lower`` and ``epsilon_lower`` (Theorem B.1) at ``confidence``; ``max_epsilon``, the
+    largest ε ``trials`` guesses can ever show. The best attacker: ``exact_*`` (from the
+    game). ``certificate``: what the noise promises; ``consistent``: the measured lower
+    bound does not exceed the certified η. ``fpr``/``tpr``: the attacker's ROC (at most
+    2000 points). ``trap``: the multiple-testing trap when asked for (None when not asked
+    for or when every score is 0; ``trap_asked`` tells which).
+    """
+
+    trials: int
+    tau: float
+    confidence: float
+    answered_correct: int
+    accuracy: float
+    accuracy_interval: tuple[float, float]
+    guesses: int
+    correct: int
+    cgr: float | None
+    cgr_interval: tuple[float, float] | None
+    eta_hat: float
+    eta_lower: float
+    epsilon_lower: float
+    max_epsilon: float
+    exact_accuracy: float
+    exact_eta: float
+    exact_interval: tuple[float, float]
+    exact_method: ExactMethod
+    certificate: Certificate
+    consistent: bool
+    fpr: NDArray[np.float64] = field(repr=False)
+    tpr: NDArray[np.float64] = field(repr=False)
+    trap_asked: bool
+    trap: TrapResult | None
+
+    @property
+    def abstentions(self) -> int:
+        """Trials on which the attacker abstained at τ."""
+        return self.trials - self.guesses
+
+    @property
+    def accuracy_lower(self) -> float:
+        """The accuracy the audit proves some attacker reaches: ``1/2 + eta_lower``."""
+        return 0.5 + self.eta_lower
+
+    @property
+    def advantage_lower(self) -> float:
+        """The membership advantage the audit proves, ``2 eta_lower``."""
+        return 2.0 * self.eta_lower
+
+    @property
+    def exact_advantage(self) -> float:
+        """The best attacker's membership advantage, ``2 exact_eta``."""
+        return 2.0 * self.exact_eta
+
+    @property
+    def exact_eta_interval(self) -> tuple[float, float]:
+        """``exact_interval`` as an interval for η."""
+        return (self.exact_interval[0] - 0.5, self.exact_interval[1] - 0.5)
+
+    @property
+    def risk(self) -> float:
+        """``1 − confidence``: the chance a correct certificate is contradicted anyway."""
+        return 1.0 - self.confidence
+
+
+def summarize(
+    game: AuditGame, tau: float, confidence: float, *, trap: bool = False
+) -> AuditSummary:
+    r"""Counts and bounds of ``game`` at abstention threshold ``tau`` and ``confidence``.
+
+    Parameters
+    ----------
+    game : AuditGame
+    tau : ``0 <= tau < inf``, the abstention threshold on |score|.
+    confidence : ``0 < confidence < 1`` for every interval and lower bound.
+    trap : also compute :func:`multiple_testing_trap`.
+
+    Returns
+    -------
+    AuditSummary
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for input out of its domain.
+
+    Examples
+    --------
+    >>> g = play_game("mean", "laplace", "lr", trials=2000, epsilon=1.0, eta=0.1)
+    >>> s = summarize(g, 0.0, 0.95)
+    >>> s.guesses == s.trials, s.consistent, s.eta_lower <= s.certificate.eta
+    (True, True, True)
+    """
+    t = float(check_range("tau", tau, 0.0, math.inf, hi_open=True))
+    conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
+    s, y = game.scores, game.labels
+    n = int(s.size)
+    # the attacker that answers every trial: "in" when ℓ > 0, else "out" (ties too)
+    _, answered = guess_counts(np.where(s > 0, 1.0, -1.0), y)
+    lo, hi = clopper_pearson(answered, n, conf)
+    guesses, correct = guess_counts(s, y, t)
+    cgr: float | None = None
+    cgr_iv: tuple[float, float] | None = None
+    eps_lb = eta_lb = 0.0
+    if guesses:
+        clo, chi = clopper_pearson(correct, guesses, conf)
+        cgr, cgr_iv = correct / guesses, (float(clo), float(chi))
+        eps_lb = float(epsilon_lower_bound(correct, guesses, conf))
+        eta_lb = float(eta_lower_bound(correct, guesses, n, conf))
+    if 0 < int(y.sum()) < n:
+        fpr, tpr = thin_roc(*roc_points(s, y))
+    else:  # one class only: no ROC to speak of
+        fpr, tpr = np.array([0.0, 1.0]), np.array([0.0, 1.0])
+    return AuditSummary(
+        trials=n,
+        tau=t,
+        confidence=conf,
+        answered_correct=answered,
+        accuracy=answered / n,
+        accuracy_interval=(float(lo), float(hi)),
+        guesses=guesses,
+        correct=correct,
+        cgr=cgr,
+        cgr_interval=cgr_iv,
+        eta_hat=float(eta_estimate(correct, guesses, n)),
+        eta_lower=eta_lb,
+        epsilon_lower=eps_lb,
+        max_epsilon=float(max_certifiable_epsilon(n, conf)),
+        exact_accuracy=game.exact_accuracy,
+        exact_eta=game.exact_eta,
+        exact_interval=game.exact_interval,
+        exact_method=game.exact_method,
+        certificate=game.certificate,
+        consistent=eta_lb <= game.certificate.eta,
+        fpr=fpr,
+        tpr=tpr,
+        trap_asked=trap,
+        trap=multiple_testing_trap(s, y, conf) if trap else None,
+    )

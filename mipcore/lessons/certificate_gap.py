@@ -1,19 +1,38 @@
-r"""How loose are the certified η bounds? Exact η of the Proposition 11 mechanism vs the theorems.
+r"""How loose are the certified η bounds? The exact best attack beside what the theorems certify.
 
-Source: ``000_ece03c98c31c7b12.txt`` -- Theorem 4 (DP ⇒ MIP), Theorem 9 / Corollary 14
-(noise that certifies η-MIP), Proposition 11 (the ``1/Σx`` mechanism).
+Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582
+(the later version; "the arXiv version" is v1): Proposition 2 (the optimal attacker),
+Theorem 4 (DP ⇒ MIP, tight), Theorem 5 (MIP does not imply DP), Theorem 9 / Corollary 14
+(noise that certifies η-MIP) and Proposition 11 (the ``1/Σx`` mechanism).
 
-For the Proposition 11 mechanism 𝒜 plus Laplace noise of scale b, three numbers:
+What the page "How loose are the certified bounds?" shows, one typed result per section:
 
-* the **exact** η (:func:`mipcore.prop11_attack.prop11_true_eta`, full enumeration, exact to ~1e-13);
-* the η that **Theorem 9 / Corollary 14 certifies** for that b: inverting
-  ``b = (constant/η)^(1+2/M) σ`` (:func:`mipcore.noise.mip_noise_scale`) gives
-  ``η = constant · (σ/b)^(M/(M+2))``, capped at 1/2 (:func:`certified_eta_mip`);
-* the η that **pure DP + Theorem 4 certifies**: the Laplace mechanism is ``Δ/b``-DP, so
-  ``η = tanh(Δ/(2b))/2`` (:func:`certified_eta_dp`).
+* :func:`eta_vs_noise` -- for the Proposition 11 mechanism plus Laplace noise of scale b, on
+  a grid of b: the **exact** η (Proposition 2 by full enumeration,
+  :func:`mipcore.prop11_attack.prop11_true_eta`) beside three certificates, all upper
+  bounds on it:
 
-Both certified values are upper bounds on the exact one. :func:`sufficient_scale` inverts
-the exact η by bisection: the noise that is actually enough for a target η.
+  - **Theorem 9's density, dimension-free** (:func:`mipcore.theorem9.certified_eta`, steps
+    T1-T4 of :mod:`mipcore.theorem9`): noise ``∝ exp(−|x|/(cσ))`` is ``½ tanh(1/c)``-MIP, so
+    Laplace(b) certifies ``η = ½ tanh(σ_M/b)``, in every dimension, and this is tight up to
+    ``O(1/c²)``;
+  - **Corollary 14 / Theorem 9 as printed**: inverting ``b = (constant/η)^(1+2/M) σ_M``
+    gives ``η = constant · (σ_M/b)^(M/(M+2))``, capped at 1/2
+    (:func:`mipcore.noise.certified_eta_mip`). Valid (the dimension-free bound is below it),
+    and far looser;
+  - **pure DP + Theorem 4**: the Laplace mechanism is ``Δ/b``-DP, so
+    ``η = tanh(Δ/(2b))/2`` (:func:`mipcore.noise.certified_eta_dp`).
+
+* :func:`noise_demand` -- the noise each route asks for a target η beside the noise that is
+  actually enough (:func:`sufficient_scale`, bisection on the exact η).
+* :func:`theorem4_tightness` and :func:`theorem5_counterexamples` -- Theorem 4 is attained;
+  small η with no finite ε.
+* :func:`dimension_gap` -- why the dimension mattered only for the printed proof: at the
+  noise Corollary 14 prescribes, the certified η against the dimension d of the release
+  (the paper's proof, repaired for d dimensions, :func:`mipcore.theorem9.chain_certified_eta`,
+  beside the dimension-free ``½ tanh(1/c)``, flat in d), the noise each needs against d, and
+  the best attack on a release of d = 4 numbers (the covariance release of the canary audit,
+  :mod:`mipcore.canary_audit`, by Monte Carlo with a 99 % interval).
 
 **Monotonicity** (used by the bisection). For ``b₂ > b₁`` and ``r = b₁/b₂`` the
 characteristic functions satisfy ``1/(1+b₂²t²) = 1/(1+b₁²t²) · (r² + (1−r²)/(1+b₂²t²))``,
@@ -22,39 +41,139 @@ post-processing of the b₁-release and, for every target record, the optimal at
 accuracy cannot grow (data processing): the exact η is non-increasing in b. The tests also
 check this numerically on a grid.
 
-This module is pure Python (no Streamlit).
+This module is pure Python (no Streamlit, no caching).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from .._validate import check_int, check_range
-from ..noise import COROLLARY14_CONSTANT, certified_eta_dp, certified_eta_mip
+from ..bounds import eta_from_epsilon
+from ..canary_audit import AUDIT_MC_SAMPLES, canary_mechanism
+from ..constructions import (
+    theorem4_tightness_accuracy,
+    theorem5_indicator_eta,
+    theorem5_publish_eta,
+)
+from ..noise import (
+    COROLLARY14_CONSTANT,
+    certified_eta_dp,
+    certified_eta_mip,
+    dp_laplace_scale,
+    mip_noise_multiplier,
+    mip_noise_scale,
+)
+from ..noise_laws import NoiseKind, NoiseLaw
+from ..optimal_attack import optimal_attack_accuracy_mc
 from ..prop11_attack import prop11_true_eta
+from ..theorem9 import (
+    certified_eta,
+    chain_certified_eta,
+    chain_certified_eta_by_dimension,
+    chain_required_noise_multiplier,
+    required_noise_multiplier,
+)
+from .audit import COV_CANARY, COV_DIM, N_RECORDS
 
 __all__ = [
+    "COVARIANCE_GAP_DIM",
+    "GAP_DIMENSIONS",
     "LOOSENESS_N_MAX",
+    "NONTRIVIAL_ETA",
+    "SCALE_GRID",
     "SUFFICIENT_RTOL",
-    "demanded_scales",
+    "THEOREM5_NS",
+    "DimensionGap",
+    "EtaVsNoise",
+    "FirstCertificate",
+    "NoiseDemand",
+    "Progress",
+    "Route",
+    "RouteDemand",
+    "Theorem4Tightness",
+    "Theorem5Counterexamples",
+    "covariance_optimum",
+    "dimension_gap",
     "eta_curves",
+    "eta_vs_noise",
+    "noise_demand",
     "prop11_constants",
     "sufficient_scale",
+    "theorem4_tightness",
+    "theorem5_counterexamples",
 ]
 
-LOOSENESS_N_MAX = 16  # exact enumeration stays below ~0.05 s per noise scale
-SUFFICIENT_RTOL = 1e-4  # relative width of the final bisection bracket on the scale
+#: Largest n: exact enumeration of C(n, n/2) halves (12 870 at n = 16, ~0.1 s per noise scale).
+LOOSENESS_N_MAX = 16
+#: Relative width of the final bisection bracket on the sufficient scale.
+SUFFICIENT_RTOL = 1e-4
+#: The Laplace scales of the η-against-noise chart.
+SCALE_GRID: tuple[float, ...] = tuple(float(b) for b in np.logspace(-6, 6, 61))
+#: A certificate "says something" once it certifies η below this.
+NONTRIVIAL_ETA = 0.49
+#: The dimensions of the "certificate against d" charts (d = 4: the covariance audit;
+#: d = 9: the 3×3 matrix of the Figure 2 experiment).
+GAP_DIMENSIONS: tuple[int, ...] = (1, 2, 3, 4, 6, 9, 12, 16)
+#: Numbers released by the covariance audit (a 2×2 matrix).
+COVARIANCE_GAP_DIM = COV_DIM * COV_DIM
+#: Dataset sizes of the Theorem 5 chart.
+THEOREM5_NS: tuple[int, ...] = tuple(range(2, 42, 2))
+
+#: ``progress(fraction, message)``, as :func:`appkit.jobs.run` passes it.
+Progress = Callable[[float, str], None]
 
 
-def _check_n(n) -> int:
+class Route(StrEnum):
+    """Where a noise level (or a certified η) comes from."""
+
+    #: The smallest noise whose exact η meets the target (bisection on Proposition 2).
+    SUFFICIENT = "sufficient"
+    #: Theorem 9's density, certified in every dimension: ``½ tanh(1/c)`` (T1-T4).
+    MIP_TIGHT = "mip_tight"
+    #: Corollary 14 / Theorem 9 as printed: ``c = (constant/η)^(1+2/M)``.
+    MIP_PRINTED = "mip_printed"
+    #: The Laplace mechanism (ε = Δ/b) and Theorem 4.
+    DP = "dp"
+
+
+def _check_n(n: object) -> int:
     return check_int("n", n, 4, LOOSENESS_N_MAX, even=True)
 
 
+def _check_target(target_eta: float) -> float:
+    return float(check_range("target_eta", target_eta, 0.0, 0.5, lo_open=True, hi_open=True))
+
+
+def _check_m_const(M: int, constant: float) -> tuple[int, float]:
+    m = check_int("M", M, 2, 6)
+    const = float(check_range("constant", constant, COROLLARY14_CONSTANT, math.inf, hi_open=True))
+    return m, const
+
+
+def _report(progress: Progress | None, fraction: float, message: str) -> None:
+    if progress is not None:
+        progress(fraction, message)
+
+
 def prop11_constants(n: int, M: int = 2) -> tuple[float, float]:
-    """``(σ_M, Δ)`` of the Proposition 11 mechanism: certified moment bound and exact sensitivity."""
+    """``(σ_M, Δ)`` of the Proposition 11 mechanism: certified moment bound and exact sensitivity.
+
+    ``n`` even, ``4 <= n <= 16``; ``M`` integer, ``2 <= M <= 16``.
+
+    Examples
+    --------
+    >>> s, d = prop11_constants(8)
+    >>> round(s, 4), round(d, 4)
+    (0.9901, 8.3525)
+    """
     from ..prop11 import output_moments, sensitivity
 
     n = _check_n(n)
@@ -71,31 +190,53 @@ def sufficient_scale(
 ) -> float:
     r"""Smallest Laplace scale b whose exact η (Proposition 11 mechanism) is ``<= target_eta``.
 
-    Bisection in ``log b`` on :func:`mipcore.prop11_attack.prop11_true_eta`, which is non-increasing
-    in b (module docstring). The upper end starts at the DP demand ``Δ/ε(η)`` (Theorem 4
-    certifies it, so its exact η is below the target); the lower end is divided by 10 until
-    the exact η exceeds the target. Returned is the upper end ``hi`` of a final bracket
-    ``[hi/(1+rtol), hi]``: ``exact(hi) <= target_eta < exact(hi/(1+rtol))``, so ``hi`` is
-    within relative ``rtol`` of the true threshold and never below it.
+    Bisection in ``log b`` on :func:`mipcore.prop11_attack.prop11_true_eta`, which is
+    non-increasing in b (module docstring). The upper end starts at the DP demand
+    (:func:`mipcore.noise.dp_laplace_scale`; Theorem 4 certifies it, so its exact η is below
+    the target); the lower end is divided by 10 until the exact η exceeds the target.
+    Returned is the upper end ``hi`` of a final bracket ``[hi/(1+rtol), hi]``:
+    ``exact(hi) <= target_eta < exact(hi/(1+rtol))``, so ``hi`` is within relative ``rtol``
+    of the true threshold and never below it.
 
     Parameters
     ----------
-    n : even, ``4 <= n <= 16``. target_eta : ``0 < η < 1/2``. noise : only ``"laplace"``.
-    rtol : ``1e-12 <= rtol <= 0.5``.
+    n : int
+        Even, ``4 <= n <= 16``.
+    target_eta : float
+        ``0 < η < 1/2``.
+    noise : str
+        Only ``"laplace"``.
+    rtol : float
+        ``1e-12 <= rtol <= 0.5``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for input out of its domain.
+
+    Examples
+    --------
+    >>> b = sufficient_scale(4, 0.1)
+    >>> prop11_true_eta(4, b) <= 0.1 < prop11_true_eta(4, b / (1 + SUFFICIENT_RTOL))
+    True
     """
     if noise != "laplace":
         raise ValueError(
             f"noise={noise!r} is not supported: only 'laplace' (the exact η is exact there)"
         )
     n = _check_n(n)
-    t = float(check_range("target_eta", target_eta, 0.0, 0.5, lo_open=True, hi_open=True))
+    t = _check_target(target_eta)
     rtol = float(check_range("rtol", rtol, 1e-12, 0.5))
     return _sufficient(n, t, rtol)
 
 
 def _sufficient(n: int, t: float, rtol: float) -> float:
     _, delta = prop11_constants(n, 2)
-    hi = delta / math.log((1 + 2 * t) / (1 - 2 * t))
+    hi = float(dp_laplace_scale(t, delta))
     while _exact(n, hi) > t:  # pragma: no cover - Theorem 4 guarantees exact(hi) <= t
         hi *= 10.0
     lo = hi / 10.0
@@ -111,58 +252,587 @@ def _sufficient(n: int, t: float, rtol: float) -> float:
     return hi
 
 
-def demanded_scales(
-    n: int, target_eta: float, M: int = 2, constant: float = COROLLARY14_CONSTANT
-) -> dict:
-    """Noise each route demands for ``target_eta`` beside the noise actually enough.
+# --------------------------------------------------------------------------- η against b
 
-    Returns a dict with ``mip`` (Theorem 9 / Cor. 14: ``(constant/η)^(1+2/M) σ_M``), ``dp``
-    (Theorem 4: ``Δ/log((1+2η)/(1−2η))``), ``sufficient`` (:func:`sufficient_scale`) and
-    ``exact_at_mip``/``exact_at_dp``/``exact_at_sufficient`` (exact η at those scales).
-    """
-    from ..noise import dp_laplace_scale, mip_noise_scale
 
-    n = _check_n(n)
-    t = float(check_range("target_eta", target_eta, 0.0, 0.5, lo_open=True, hi_open=True))
-    sigma, delta = prop11_constants(n, check_int("M", M, 2, 6))
-    b_mip = float(mip_noise_scale(t, sigma, M, constant))
-    b_dp = float(dp_laplace_scale(t, delta))
-    b_ok = sufficient_scale(n, t)
+def _certificates(
+    b: NDArray[np.float64], sigma: float, delta: float, M: int, constant: float
+) -> dict[str, NDArray[np.float64]]:
     return {
-        "mip": b_mip,
-        "dp": b_dp,
-        "sufficient": b_ok,
-        "exact_at_mip": _exact(n, b_mip),
-        "exact_at_dp": _exact(n, b_dp),
-        "exact_at_sufficient": _exact(n, b_ok),
+        "certified_mip_tight": np.asarray(certified_eta(b / sigma, M=M, d=1), dtype=float),
+        "certified_mip_printed": np.asarray(certified_eta_mip(b, sigma, M, constant), dtype=float),
+        "certified_dp": np.asarray(certified_eta_dp(b, delta), dtype=float),
     }
 
 
-def eta_curves(n: int, scales, M: int = 2, constant: float = COROLLARY14_CONSTANT) -> pd.DataFrame:
+def eta_curves(
+    n: int,
+    scales: Sequence[float] | NDArray[np.float64] = SCALE_GRID,
+    M: int = 2,
+    constant: float = COROLLARY14_CONSTANT,
+    *,
+    progress: Progress | None = None,
+) -> pd.DataFrame:
     r"""Exact and certified η of the Proposition 11 mechanism + Laplace(b) on a grid of b.
-
-    Columns: ``scale``; ``exact`` (Proposition 2 by enumeration); ``certified_mip``
-    (:func:`certified_eta_mip` with σ_M of :func:`mipcore.prop11.output_moments`);
-    ``certified_dp`` (:func:`certified_eta_dp` with Δ of :func:`mipcore.prop11.sensitivity`).
 
     Parameters
     ----------
-    n : even, ``4 <= n <= 16``. scales : positive finite numbers. M : int, ``2 <= M <= 6``.
-    constant : 6.16 (Corollary 14) or 7.5 (Theorem 9), any value ``>= 6.16``.
+    n : int
+        Even, ``4 <= n <= 16``.
+    scales : sequence of float
+        Positive finite Laplace scales (a non-empty 1-d sequence).
+    M : int
+        Moment order, ``2 <= M <= 6``.
+    constant : float
+        6.16 (Corollary 14) or 7.5 (Theorem 9); any value ``>= 6.16``.
+    progress : callable, optional
+        ``progress(fraction, message)`` after each scale.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``scale``; ``exact`` (Proposition 2 by enumeration); ``certified_mip_tight``
+        (``½ tanh(σ_M/b)``, :func:`mipcore.theorem9.certified_eta` at ``c = b/σ_M``);
+        ``certified_mip_printed`` (:func:`mipcore.noise.certified_eta_mip`);
+        ``certified_dp`` (:func:`mipcore.noise.certified_eta_dp` with Δ of
+        :func:`mipcore.prop11.sensitivity`).
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for input out of its domain.
+
+    Examples
+    --------
+    >>> df = eta_curves(4, [1.0, 100.0])
+    >>> bool((df["exact"] <= df["certified_mip_tight"]).all())
+    True
+    >>> bool((df["certified_mip_tight"] <= df["certified_mip_printed"]).all())
+    True
     """
     n = _check_n(n)
-    M = check_int("M", M, 2, 6)
+    M, constant = _check_m_const(M, constant)
     b = np.atleast_1d(check_range("scales", scales, 0.0, math.inf, lo_open=True, hi_open=True))
     if b.ndim != 1 or b.size == 0:
         raise ValueError(f"scales must be a non-empty 1-d sequence, got shape {b.shape}")
-    check_range("constant", constant, COROLLARY14_CONSTANT, math.inf, hi_open=True)
     sigma, delta = prop11_constants(n, M)
-    exact = np.array([_exact(n, float(x)) for x in b])
-    return pd.DataFrame(
+    exact = np.empty(b.size)
+    for i, x in enumerate(b):
+        exact[i] = _exact(n, float(x))
+        _report(progress, (i + 1) / b.size, f"exact η at {i + 1} of {b.size} noise scales")
+    return pd.DataFrame({"scale": b, "exact": exact, **_certificates(b, sigma, delta, M, constant)})
+
+
+@dataclass(frozen=True)
+class FirstCertificate:
+    """Where a certificate first says something: the smallest grid scale at which it
+    certifies ``η < NONTRIVIAL_ETA``, what it certifies there and the exact η there."""
+
+    route: Route
+    scale: float
+    certified: float
+    exact: float
+
+    @property
+    def ratio(self) -> float:
+        """Certified η over exact η (how many times the certificate overstates the leak)."""
+        return self.certified / self.exact
+
+
+@dataclass(frozen=True)
+class EtaVsNoise:
+    """Result of :func:`eta_vs_noise`.
+
+    ``sigma`` is σ_M (the certified M-th moment bound of the output), ``sensitivity`` the
+    exact Δ; ``curves`` the table of :func:`eta_curves`; ``first`` one
+    :class:`FirstCertificate` per certificate that becomes non-trivial on the grid (in the
+    order MIP_TIGHT, MIP_PRINTED, DP).
+    """
+
+    n: int
+    M: int
+    constant: float
+    sigma: float
+    sensitivity: float
+    curves: pd.DataFrame = field(repr=False)
+    first: tuple[FirstCertificate, ...]
+
+
+_CURVE_OF = {
+    Route.MIP_TIGHT: "certified_mip_tight",
+    Route.MIP_PRINTED: "certified_mip_printed",
+    Route.DP: "certified_dp",
+}
+
+
+def eta_vs_noise(
+    n: int,
+    M: int = 2,
+    constant: float = COROLLARY14_CONSTANT,
+    *,
+    progress: Progress | None = None,
+) -> EtaVsNoise:
+    """The η-against-noise chart's data: :func:`eta_curves` on :data:`SCALE_GRID`, and where
+    each certificate first becomes non-trivial.
+
+    Parameters
+    ----------
+    n : even, ``4 <= n <= 16``. M : ``2 <= M <= 6``. constant : ``>= 6.16``.
+    progress : optional ``progress(fraction, message)``.
+
+    Returns
+    -------
+    EtaVsNoise
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for input out of its domain.
+
+    Examples
+    --------
+    >>> r = eta_vs_noise(4)
+    >>> [f.route.value for f in r.first]
+    ['mip_tight', 'mip_printed', 'dp']
+    >>> all(f.exact <= f.certified for f in r.first)
+    True
+    """
+    n = _check_n(n)
+    M, constant = _check_m_const(M, constant)
+    sigma, delta = prop11_constants(n, M)
+    curves = eta_curves(n, SCALE_GRID, M, constant, progress=progress)
+    first = []
+    for route, col in _CURVE_OF.items():
+        rows = curves[(curves[col] < NONTRIVIAL_ETA) & (curves["exact"] > 0)]
+        if not rows.empty:
+            r = rows.iloc[0]
+            first.append(
+                FirstCertificate(route, float(r["scale"]), float(r[col]), float(r["exact"]))
+            )
+    return EtaVsNoise(n, M, constant, sigma, delta, curves, tuple(first))
+
+
+# --------------------------------------------------------------------------- noise demanded
+
+
+@dataclass(frozen=True)
+class RouteDemand:
+    """The Laplace scale one route asks for, the exact η there and its ratio to the noise that
+    is actually enough."""
+
+    route: Route
+    scale: float
+    exact_eta: float
+    times_sufficient: float
+
+    @property
+    def orders_of_magnitude(self) -> float:
+        """``log10(times_sufficient)``: how many powers of ten more noise than enough."""
+        return math.log10(self.times_sufficient)
+
+
+@dataclass(frozen=True)
+class NoiseDemand:
+    """Result of :func:`noise_demand` for the Proposition 11 mechanism at ``n``.
+
+    ``rows``: one :class:`RouteDemand` per route, in the order SUFFICIENT, MIP_TIGHT, DP,
+    MIP_PRINTED; ``table`` the same as a DataFrame (the chart's data). The noise multipliers
+    ``c = b/σ_M``: ``multiplier_sufficient`` (what is enough), ``multiplier_tight``
+    (``1/artanh(2η)``), ``multiplier_printed`` (Corollary 14's ``(constant/η)^(1+2/M)``).
+    """
+
+    n: int
+    M: int
+    constant: float
+    target_eta: float
+    sigma: float
+    sensitivity: float
+    rows: tuple[RouteDemand, ...]
+    multiplier_sufficient: float
+    multiplier_tight: float
+    multiplier_printed: float
+    table: pd.DataFrame = field(repr=False)
+
+    @property
+    def target_accuracy(self) -> float:
+        """The target as the best attacker's accuracy, ``1/2 + target_eta``."""
+        return 0.5 + self.target_eta
+
+    def route(self, route: Route | str) -> RouteDemand:
+        """The row of ``route``."""
+        r = Route(route)
+        return next(row for row in self.rows if row.route is r)
+
+
+def noise_demand(
+    n: int,
+    target_eta: float,
+    M: int = 2,
+    constant: float = COROLLARY14_CONSTANT,
+    *,
+    progress: Progress | None = None,
+) -> NoiseDemand:
+    r"""Noise each route demands for ``target_eta`` beside the noise that is actually enough.
+
+    For the Proposition 11 mechanism with Laplace noise: the dimension-free Theorem 9
+    certificate ``b = σ_M / artanh(2η)`` (:func:`mipcore.theorem9.required_noise_multiplier`),
+    Corollary 14 / Theorem 9 as printed ``b = (constant/η)^(1+2/M) σ_M``
+    (:func:`mipcore.noise.mip_noise_scale`), DP through Theorem 4 ``b = Δ/log((1+2η)/(1−2η))``
+    (:func:`mipcore.noise.dp_laplace_scale`), and :func:`sufficient_scale`; with the exact η
+    at each.
+
+    Parameters
+    ----------
+    n : even, ``4 <= n <= 16``. target_eta : ``0 < η < 1/2``. M : ``2 <= M <= 6``.
+    constant : ``>= 6.16``. progress : optional ``progress(fraction, message)``.
+
+    Returns
+    -------
+    NoiseDemand
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for input out of its domain.
+
+    Examples
+    --------
+    >>> d = noise_demand(8, 0.1)
+    >>> [r.route.value for r in d.rows]
+    ['sufficient', 'mip_tight', 'dp', 'mip_printed']
+    >>> round(d.multiplier_tight, 3), round(d.multiplier_printed, 1)
+    (4.933, 3794.6)
+    >>> all(r.exact_eta <= 0.1 for r in d.rows)
+    True
+    """
+    n = _check_n(n)
+    t = _check_target(target_eta)
+    M, constant = _check_m_const(M, constant)
+    sigma, delta = prop11_constants(n, M)
+    _report(progress, 0.0, "bisecting on the exact η")
+    b_ok = _sufficient(n, t, SUFFICIENT_RTOL)
+    c_tight = float(required_noise_multiplier(t, M=M, d=1))
+    scales = {
+        Route.SUFFICIENT: b_ok,
+        Route.MIP_TIGHT: c_tight * sigma,
+        Route.DP: float(dp_laplace_scale(t, delta)),
+        Route.MIP_PRINTED: float(mip_noise_scale(t, sigma, M, constant)),
+    }
+    _report(progress, 0.9, "exact η at each route's noise")
+    rows = tuple(RouteDemand(route, b, _exact(n, b), b / b_ok) for route, b in scales.items())
+    table = pd.DataFrame(
         {
-            "scale": b,
-            "exact": exact,
-            "certified_mip": np.asarray(certified_eta_mip(b, sigma, M, constant), dtype=float),
-            "certified_dp": np.asarray(certified_eta_dp(b, delta), dtype=float),
+            "route": [r.route.value for r in rows],
+            "scale": [r.scale for r in rows],
+            "exact_eta_at_scale": [r.exact_eta for r in rows],
+            "times_the_sufficient_noise": [r.times_sufficient for r in rows],
         }
+    )
+    return NoiseDemand(
+        n=n,
+        M=M,
+        constant=constant,
+        target_eta=t,
+        sigma=sigma,
+        sensitivity=delta,
+        rows=rows,
+        multiplier_sufficient=b_ok / sigma,
+        multiplier_tight=c_tight,
+        multiplier_printed=float(mip_noise_multiplier(t, M, constant)),
+        table=table,
+    )
+
+
+# --------------------------------------------------------------------------- Theorems 4 and 5
+
+
+@dataclass(frozen=True)
+class Theorem4Tightness:
+    """Result of :func:`theorem4_tightness`: ``table`` with columns ``epsilon``,
+    ``exact_accuracy`` (the construction's optimal attacker) and ``theorem4_accuracy``
+    (``1/2 + η(ε, δ)``, :func:`mipcore.bounds.eta_from_epsilon`); ``max_gap`` the largest
+    absolute difference of the two."""
+
+    delta: float
+    table: pd.DataFrame = field(repr=False)
+    max_gap: float
+
+
+def theorem4_tightness(delta: float = 0.0) -> Theorem4Tightness:
+    """Theorem 4's bound beside the exact optimal accuracy of its tightness construction.
+
+    ``0 <= delta <= 1``; ε on 31 points from 0 to 6
+    (:func:`mipcore.constructions.theorem4_tightness_accuracy`).
+
+    Examples
+    --------
+    >>> theorem4_tightness(0.2).max_gap < 1e-12
+    True
+    """
+    dlt = float(check_range("delta", delta, 0.0, 1.0))
+    eps = np.linspace(0.0, 6.0, 31)
+    exact = np.asarray(theorem4_tightness_accuracy(eps, dlt), dtype=float)
+    bound = 0.5 + np.asarray(eta_from_epsilon(eps, dlt), dtype=float)
+    table = pd.DataFrame({"epsilon": eps, "exact_accuracy": exact, "theorem4_accuracy": bound})
+    return Theorem4Tightness(dlt, table, float(np.max(np.abs(exact - bound))))
+
+
+@dataclass(frozen=True)
+class Theorem5Counterexamples:
+    """Result of :func:`theorem5_counterexamples`.
+
+    ``table``: columns ``n``, ``eta_indicator`` (the TMLR version's ``1{D = D*}``,
+    η = 1/C(n, n/2)) and ``eta_publish`` (the arXiv version's "publish each training record
+    with probability q", η = q/2). ``eta_indicator_at_n`` at the page's n; ``publish_prob`` q;
+    ``eta_publish`` = q/2; ``publish_dp_delta`` = q: that mechanism is (0, q)-DP.
+    """
+
+    n: int
+    publish_prob: float
+    eta_indicator_at_n: float
+    eta_publish: float
+    publish_dp_delta: float
+    table: pd.DataFrame = field(repr=False)
+
+
+def theorem5_counterexamples(n: int, target_eta: float) -> Theorem5Counterexamples:
+    """Theorem 5's two counterexamples on :data:`THEOREM5_NS`, the second with ``q = 2η``.
+
+    ``n`` even, ``4 <= n <= 16``; ``0 < target_eta < 1/2``.
+
+    Examples
+    --------
+    >>> r = theorem5_counterexamples(4, 0.1)
+    >>> round(r.eta_indicator_at_n, 4), r.publish_prob, r.eta_publish
+    (0.1667, 0.2, 0.1)
+    """
+    n = _check_n(n)
+    q = 2.0 * _check_target(target_eta)
+    ns = np.array(THEOREM5_NS)
+    table = pd.DataFrame(
+        {
+            "n": ns,
+            "eta_indicator": np.asarray(theorem5_indicator_eta(ns), dtype=float),
+            "eta_publish": np.asarray(theorem5_publish_eta(ns, q), dtype=float),
+        }
+    )
+    return Theorem5Counterexamples(
+        n=n,
+        publish_prob=q,
+        eta_indicator_at_n=float(theorem5_indicator_eta(n)),
+        eta_publish=float(theorem5_publish_eta(n, q)),
+        publish_dp_delta=q,
+        table=table,
+    )
+
+
+# --------------------------------------------------------------------------- the dimension
+
+
+@dataclass(frozen=True)
+class DimensionGap:
+    """Result of :func:`dimension_gap`: what the dimension d of a release changes.
+
+    At the fixed noise ``noise_multiplier`` (Corollary 14's c for ``target_eta``):
+    ``chain_eta[i]`` the paper's proof repaired for ``dimensions[i]``
+    (:func:`mipcore.theorem9.chain_certified_eta`), ``tight_eta`` the dimension-free
+    ``½ tanh(1/c)`` (the same for every d). For the fixed target η: ``chain_noise[i]`` the
+    smallest c the repaired chain accepts (``inf`` beyond the float range), ``tight_noise``
+    ``1/artanh(2η)``, ``printed_noise`` = ``noise_multiplier``. ``chain_covers_target_up_to``:
+    the largest listed d at which the repaired chain still certifies the target (None: not
+    even d = 1).
+
+    The best attack on the covariance release of the canary audit (a 2×2 matrix of
+    ``covariance_dim`` = 4 numbers, 8 records, Theorem 9 noise with this c and the exact
+    per-coordinate σ_M): ``covariance_eta`` (Monte Carlo, ``covariance_samples`` draws) and
+    its 99 % interval ``covariance_interval``; ``covariance_chain_eta`` the repaired chain at
+    d = 4. ``table`` holds the per-d columns (the charts' data).
+    """
+
+    target_eta: float
+    M: int
+    constant: float
+    noise_multiplier: float
+    dimensions: NDArray[np.int64] = field(repr=False)
+    chain_eta: NDArray[np.float64] = field(repr=False)
+    tight_eta: float
+    chain_noise: NDArray[np.float64] = field(repr=False)
+    tight_noise: float
+    printed_noise: float
+    chain_covers_target_up_to: int | None
+    covariance_dim: int
+    covariance_eta: float
+    covariance_interval: tuple[float, float]
+    covariance_samples: int
+    covariance_chain_eta: float
+    table: pd.DataFrame = field(repr=False)
+
+    def chain_eta_at(self, d: int) -> float:
+        """The repaired chain's η at a listed dimension d."""
+        return float(self.chain_eta[list(self.dimensions).index(d)])
+
+    def chain_noise_at(self, d: int) -> float:
+        """The repaired chain's noise multiplier at a listed dimension d."""
+        return float(self.chain_noise[list(self.dimensions).index(d)])
+
+
+def _check_dimensions(dimensions: Sequence[int]) -> NDArray[np.int64]:
+    dims = [check_int("dimensions", d, 1, 10_000) for d in dimensions]
+    if not dims or dims != sorted(set(dims)):
+        raise ValueError(
+            f"dimensions={tuple(dimensions)!r} must be a non-empty increasing sequence of "
+            "integers from 1 to 10000"
+        )
+    return np.array(dims, dtype=np.int64)
+
+
+def covariance_optimum(
+    noise_multiplier: float, M: int = 2, *, samples: int = AUDIT_MC_SAMPLES
+) -> tuple[float, float, float]:
+    r"""The best attack on the canary audit's covariance release with Theorem 9 noise.
+
+    The mechanism of :func:`mipcore.canary_audit.canary_mechanism` with
+    ``mechanism="covariance"`` (8 records in R², 4 released numbers) plus noise of density
+    ``∝ exp(−||x||_{σ,M}/c)`` with the exact per-coordinate σ_M over all halves. With M = 2,
+    ``c = (6.16/η)^2`` and the default samples this is exactly the Monte Carlo optimum
+    :func:`mipcore.canary_audit.run_canary_audit` reports for ``noise="mip"`` (same law, same
+    seed).
+
+    Parameters
+    ----------
+    noise_multiplier : ``c > 0``. M : ``2 <= M <= 6``.
+    samples : ``1000 <= samples <= 10^8`` Monte Carlo draws.
+
+    Returns
+    -------
+    (eta, lo, hi) : the optimal attacker's η and a 99 % interval for it.
+
+    Examples
+    --------
+    >>> eta, lo, hi = covariance_optimum(3.0, samples=2000)
+    >>> bool(lo <= eta <= hi <= 0.5 * math.tanh(1 / 3.0) + 0.05)
+    True
+    """
+    c = float(
+        check_range("noise_multiplier", noise_multiplier, 0.0, math.inf, lo_open=True, hi_open=True)
+    )
+    m = check_int("M", M, 2, 6)
+    mech = canary_mechanism(
+        n=N_RECORDS, canary=COV_CANARY, mechanism="covariance", dim=COV_DIM, noise="none"
+    )
+    out, member = mech.outputs, mech.member
+    if m == 2:
+        sig = np.std(out, axis=0)  # what canary_mechanism calibrates its MIP noise with
+    else:
+        sig = np.mean(np.abs(out - out.mean(axis=0)) ** m, axis=0) ** (1.0 / m)
+    sig = np.where(sig > 0, sig, 1e-300)
+    law = NoiseLaw(NoiseKind.MIP, c, tuple(float(s) for s in sig), float(m))
+    acc, lo, hi = optimal_attack_accuracy_mc(
+        out[member],
+        out[~member],
+        law,
+        samples=samples,
+        rng=np.random.default_rng([20240501, mech.n, mech.output_dim]),  # run_canary_audit's
+        confidence=0.99,
+    )
+    return acc - 0.5, lo - 0.5, hi - 0.5
+
+
+def dimension_gap(
+    target_eta: float,
+    M: int = 2,
+    constant: float = COROLLARY14_CONSTANT,
+    *,
+    dimensions: Sequence[int] = GAP_DIMENSIONS,
+    samples: int = AUDIT_MC_SAMPLES,
+    progress: Progress | None = None,
+) -> DimensionGap:
+    r"""Certified η and noise against the dimension d, beside the best attack at d = 4.
+
+    Fix the noise Corollary 14 prescribes for ``target_eta``, ``c = (constant/η)^(1+2/M)``.
+    The paper's proof of Theorem 9 bounds the tail of ``||X||`` as in one dimension; redone
+    with the correct Gamma(d) tail (:mod:`mipcore.theorem9`, S1-S12) it certifies less and
+    less as d grows (``chain_eta``), and needs noise growing exponentially in d/M
+    (``chain_noise``). The statement nevertheless holds in every dimension, by the
+    dimension-free certificate ``½ tanh(1/c)`` (T1-T4), which needs only ``c = 1/artanh(2η)``.
+    The exact η of a release of d = 4 numbers (:func:`covariance_optimum`) shows how much
+    both overstate the leak.
+
+    Parameters
+    ----------
+    target_eta : ``0 < η < 1/2``. M : ``2 <= M <= 6``. constant : ``>= 6.16``.
+    dimensions : increasing integers from 1 to 10 000 (the chart's d values).
+    samples : Monte Carlo draws of the d = 4 optimum, ``1000 <= samples <= 10^8``.
+    progress : optional ``progress(fraction, message)``.
+
+    Returns
+    -------
+    DimensionGap
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for input out of its domain.
+
+    Examples
+    --------
+    >>> g = dimension_gap(0.1, dimensions=(1, 4, 9), samples=2000)
+    >>> round(g.noise_multiplier, 1), round(g.tight_eta, 6)
+    (3794.6, 0.000132)
+    >>> [round(float(x), 4) for x in g.chain_eta], g.chain_covers_target_up_to
+    ([0.027, 0.0837, 0.2422], 4)
+    >>> round(g.tight_noise, 3), [round(float(x), -1) for x in g.chain_noise]
+    (4.933, [260.0, 2460.0, 60760.0])
+    """
+    t = _check_target(target_eta)
+    M, constant = _check_m_const(M, constant)
+    dims = _check_dimensions(dimensions)
+    samples = check_int("samples", samples, 1000, 10**8)
+    c = float(mip_noise_multiplier(t, M, constant))
+    steps = dims.size + 2
+    _report(progress, 0.0, "the paper's proof, repaired, in each dimension")
+    chain_eta = np.asarray(chain_certified_eta_by_dimension(c, M=M, ds=dims), dtype=float)
+    chain_noise = np.empty(dims.size)
+    for i, d in enumerate(dims):
+        _report(progress, (i + 1) / steps, f"noise the repaired proof needs at d = {d}")
+        chain_noise[i] = float(chain_required_noise_multiplier(t, M=M, d=int(d)))
+    tight_eta = float(certified_eta(c, M=M, d=1))
+    tight_noise = float(required_noise_multiplier(t, M=M, d=1))
+    _report(
+        progress,
+        (dims.size + 1) / steps,
+        f"the best attack on 4 released numbers ({samples:,} Monte Carlo draws)",
+    )
+    cov_eta, cov_lo, cov_hi = covariance_optimum(c, M, samples=samples)
+    ok = dims[chain_eta <= t]
+    table = pd.DataFrame(
+        {
+            "d": dims,
+            "chain_eta": chain_eta,
+            "dimension_free_eta": np.full(dims.size, tight_eta),
+            "corollary14_eta": np.full(dims.size, t),
+            "chain_noise_multiplier": chain_noise,
+            "dimension_free_noise_multiplier": np.full(dims.size, tight_noise),
+            "corollary14_noise_multiplier": np.full(dims.size, c),
+        }
+    )
+    _report(progress, 1.0, "done")
+    return DimensionGap(
+        target_eta=t,
+        M=M,
+        constant=constant,
+        noise_multiplier=c,
+        dimensions=dims,
+        chain_eta=chain_eta,
+        tight_eta=tight_eta,
+        chain_noise=chain_noise,
+        tight_noise=tight_noise,
+        printed_noise=c,
+        chain_covers_target_up_to=int(ok[-1]) if ok.size else None,
+        covariance_dim=COVARIANCE_GAP_DIM,
+        covariance_eta=cov_eta,
+        covariance_interval=(cov_lo, cov_hi),
+        covariance_samples=samples,
+        covariance_chain_eta=float(chain_certified_eta(c, M=M, d=COVARIANCE_GAP_DIM)),
+        table=table,
     )

@@ -1,110 +1,118 @@
-"""Figure for the "Audit a mechanism" page: the attack's empirical ROC beside Theorem 8's regions.
+"""Figure for "Can an audit catch a leaky mechanism?": the attack's ROC beside the certificates.
 
-Built in one ``go.Figure(data=[dict, ...], layout=dict)`` call; the returned DataFrame is
-exactly what is drawn (the page offers it as CSV).
+The measured ROC of the attacker that actually played (named after it: the likelihood-ratio
+attacker or the distance rule), the corrected Theorem 8 region ``TPR ≤ FPR + 2η`` at the
+certified η, and the ε-DP region (Laplace noise, :func:`mipcore.bounds.tpr_bound_dp`) or
+the μ-Gaussian-DP trade-off curve (Gaussian noise, :func:`mipcore.guarantees.tpr_bound_gdp`).
+No Streamlit here.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from scipy import stats
 
 from mipcore.bounds import tpr_bound_dp, tpr_bound_mip
-from mipcore.plots import freeze
+from mipcore.canary_audit import AuditAttacker
+from mipcore.guarantees import tpr_bound_gdp
+from mipcore.lessons.audit import AuditSummary
 
-__all__ = ["audit_roc_figure"]
+from . import style
 
-_ATTACK = "#2ca02c"
-_DP = "#1f77b4"
-_MIP = "#d62728"
-_GREY = "#8a8f98"
+__all__ = ["ATTACKER_NAMES", "audit_roc_figure"]
+
+#: The legend name of each attacker's measured ROC.
+ATTACKER_NAMES = {
+    AuditAttacker.LR: "likelihood-ratio attack (measured)",
+    AuditAttacker.DISTANCE: "distance attack (measured)",
+}
 
 
 def audit_roc_figure(
-    fpr, tpr, *, eta_ub: float, eps: float | None, gdp_mu: float | None = None, title: str = ""
+    summary: AuditSummary, attacker: AuditAttacker | str
 ) -> tuple[go.Figure, pd.DataFrame]:
-    """Empirical ROC (``fpr``, ``tpr``), the corrected MIP region TPR ≤ FPR + 2η at ``eta_ub``,
-    and either the ε-DP region (``eps``) or the μ-Gaussian-DP curve (``gdp_mu``), if given."""
-    fpr = np.asarray(fpr, float)
-    tpr = np.asarray(tpr, float)
+    """The ROC of ``attacker`` over the summary's trials, under the certified regions; and
+    the table it draws (bound curves on a 201-point FPR grid, then the measured points)."""
+    who = AuditAttacker(attacker)
+    cert = summary.certificate
     grid = np.linspace(0.0, 1.0, 201)
-    mip = np.asarray(tpr_bound_mip(grid, eta_ub), float)
-    traces = [
+    traces: list[dict[str, Any]] = [
         dict(
             type="scatter",
             x=[0, 1],
             y=[0, 1],
             mode="lines",
             name="blind guessing",
-            line=dict(color=_GREY, dash="dot"),
-        ),
-        dict(
-            type="scatter",
-            x=grid,
-            y=mip,
-            mode="lines",
-            name=f"MIP bound FPR + 2η (η = {eta_ub:.4g})",
-            line=dict(color=_MIP),
-            fill="tozeroy",
-            fillcolor="rgba(214,39,40,0.08)",
-        ),
+            line=dict(color=style.GREY, dash="dot", width=2),
+        )
     ]
-    table = {"fpr_grid": grid, "tpr_mip_bound": mip}
-    if eps is not None:
-        dp = np.asarray(tpr_bound_dp(grid, eps), float)
+    table: dict[str, Any] = {"fpr_grid": grid}
+    if cert.certified:
+        mip = np.asarray(tpr_bound_mip(grid, cert.eta), dtype=float)
+        traces.append(
+            dict(
+                type="scatter",
+                x=grid,
+                y=mip,
+                mode="lines",
+                name=f"MIP bound FPR + 2η (η = {cert.eta:.3g})",
+                line=style.line(style.MIP),
+            )
+        )
+        table["tpr_mip_bound"] = mip
+    if cert.epsilon is not None:
+        dp = np.asarray(tpr_bound_dp(grid, cert.epsilon), dtype=float)
         traces.append(
             dict(
                 type="scatter",
                 x=grid,
                 y=dp,
                 mode="lines",
-                name=f"ε-DP region (ε = {eps:.4g})",
-                line=dict(color=_DP),
+                name=f"ε-DP region (ε = {cert.epsilon:.3g})",
+                line=style.line(style.DP),
                 fill="tozeroy",
-                fillcolor="rgba(31,119,180,0.10)",
+                fillcolor="rgba(0,114,178,0.08)",
             )
         )
         table["tpr_dp_bound"] = dp
-    elif gdp_mu is not None:
-        with np.errstate(divide="ignore"):
-            gdp = stats.norm.cdf(stats.norm.ppf(grid) + gdp_mu)
+    elif cert.gdp_mu is not None:
+        gdp = np.asarray(tpr_bound_gdp(grid, cert.gdp_mu), dtype=float)
         traces.append(
             dict(
                 type="scatter",
                 x=grid,
                 y=gdp,
                 mode="lines",
-                name=f"Gaussian-DP curve (μ = {gdp_mu:.4g})",
-                line=dict(color=_DP, dash="dash"),
+                name=f"Gaussian-DP curve (μ = {cert.gdp_mu:.3g})",
+                line=style.line(style.DP),
+                fill="tozeroy",
+                fillcolor="rgba(0,114,178,0.08)",
             )
         )
         table["tpr_gdp_bound"] = gdp
     traces.append(
         dict(
             type="scatter",
-            x=fpr,
-            y=tpr,
+            x=summary.fpr,
+            y=summary.tpr,
             mode="lines",
-            name="likelihood-ratio attack (measured)",
-            line=dict(color=_ATTACK, width=3),
+            name=ATTACKER_NAMES[who],
+            line=style.line(style.MEASURED, width=3.5),
         )
     )
-    fig = freeze(
-        go.Figure(
-            data=traces,
-            layout=dict(
-                title=dict(text=title),
-                xaxis=dict(title="false-positive rate", range=[0, 1]),
-                yaxis=dict(title="true-positive rate", range=[0, 1.02]),
-                height=460,
-                legend=dict(orientation="h", y=-0.2),
-                margin=dict(t=50),
-            ),
-        )
+    fig = go.Figure(
+        data=traces,
+        layout=style.layout(
+            title=f"ROC of the attack over {summary.trials:,} trials",
+            x="false-positive rate",
+            y="true-positive rate",
+            height=500,
+            xaxis=dict(range=[0, 1]),
+            yaxis=dict(range=[0, 1.02]),
+        ),
     )
-    grid_df = pd.DataFrame(table)
-    roc_df = pd.DataFrame({"fpr_attack": fpr, "tpr_attack": tpr})
-    data = pd.concat([grid_df, roc_df], axis=1)
-    return fig, data
+    roc = pd.DataFrame({"fpr_attack": summary.fpr, "tpr_attack": summary.tpr})
+    return fig, pd.concat([pd.DataFrame(table), roc], axis=1)

@@ -1,199 +1,377 @@
-"""Figures for "How loose are the bounds?" (exact η of Proposition 11 vs Theorems 4, 5, 9).
+"""Figures for "How loose are the certified bounds?": the exact best attack beside the certificates.
 
-Source: ``000_ece03c98c31c7b12.txt`` (Theorems 4, 5, 9, Corollary 14, Proposition 11) and
-``003_acb39d252537c5b2.txt`` (Theorem 5, arXiv version). Builders take DataFrames computed by
-:mod:`mipcore.lessons.certificate_gap` / :mod:`mipcore.prop11_attack` and return a Plotly figure, built in one
-``go.Figure(data=[dict, ...], layout=dict)`` call. No Streamlit here.
+Each builder takes results of :mod:`mipcore.lessons.certificate_gap` and returns a plain
+``go.Figure`` in the app's style (:mod:`mipcore.plots.style`): the exact value black and
+thick, the dimension-free Theorem 9 certificate as MIP (vermillion, solid, circles), the
+Corollary 14 formula as printed (purple, dash-dot), DP through Theorem 4 (blue, dashed,
+squares), and the paper's proof repaired for d dimensions in orange (long dashes,
+triangles). No Streamlit here.
 """
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+import math
+from collections.abc import Iterable
+from typing import Any
+
 import plotly.graph_objects as go
 
-from mipcore.plots import freeze
+from mipcore.lessons.certificate_gap import (
+    DimensionGap,
+    EtaVsNoise,
+    NoiseDemand,
+    Route,
+    Theorem4Tightness,
+    Theorem5Counterexamples,
+)
 
-__all__ = ["demanded_figure", "eta_vs_scale_figure", "theorem5_figure", "tightness_figure"]
+from . import style
+from .formatting import fmt_num
 
-_EXACT = "#1f77b4"
-_MIP = "#d62728"
-_DP = "#2ca02c"
-_GREY = "#8a8f98"
+__all__ = [
+    "ROUTE_NAMES",
+    "demanded_figure",
+    "dimension_eta_figure",
+    "dimension_noise_figure",
+    "eta_vs_scale_figure",
+    "theorem5_figure",
+    "tightness_figure",
+]
+
+#: Display names of the noise routes (legends, bar labels).
+ROUTE_NAMES = {
+    Route.SUFFICIENT: "actually enough",
+    Route.MIP_TIGHT: "MIP: Theorem 9 density",
+    Route.MIP_PRINTED: "MIP: Corollary 14 printed",
+    Route.DP: "DP + Theorem 4",
+}
+_ROUTE_STYLE = {
+    Route.SUFFICIENT: style.EXACT,
+    Route.MIP_TIGHT: style.MIP,
+    Route.MIP_PRINTED: style.PRINTED,
+    Route.DP: style.DP,
+}
+#: The paper's proof of Theorem 9, repaired for d dimensions.
+CHAIN = {"colour": style.ORANGE, "dash": "longdash", "symbol": "triangle-up"}
+_PUBLISH = {"colour": style.GREEN, "dash": "dash", "symbol": "square"}
 
 
-def _pos(y) -> list:
-    """Values for a log axis: non-positive entries become gaps (None), never NaN text."""
-    return [float(v) if np.isfinite(v) and v > 0 else None for v in np.asarray(y, dtype=float)]
+def _pos(values: Iterable[float], log: bool = True) -> list[float | None]:
+    """Plot values: non-finite entries (and non-positive ones on a log axis) become gaps."""
+    out: list[float | None] = []
+    for v in values:
+        f = float(v)
+        out.append(f if math.isfinite(f) and (f > 0 or not log) else None)
+    return out
+
+
+def _hline(y: float) -> dict[str, Any]:
+    return dict(
+        type="line",
+        xref="paper",
+        x0=0,
+        x1=1,
+        y0=y,
+        y1=y,
+        line=dict(color=style.GREY, dash="dot", width=1.5),
+    )
 
 
 def eta_vs_scale_figure(
-    curves: pd.DataFrame, *, n: int, target_eta: float, demanded: dict, log_y: bool = True
+    result: EtaVsNoise, demand: NoiseDemand, *, log_y: bool = True
 ) -> go.Figure:
-    """η against the Laplace scale b: exact, Theorem 9/Cor. 14, Theorem 4 (DP); target line."""
-    x = curves["scale"].tolist()
-    fmt = "b = %{x:.3g}<br>η = %{y:.4g}<extra>%{fullData.name}</extra>"
-    ys = (lambda c: _pos(curves[c])) if log_y else (lambda c: curves[c].tolist())
-    data = [
-        {
-            "type": "scatter",
-            "mode": "lines",
-            "x": x,
-            "y": ys("exact"),
-            "name": "exact η (optimal attacker)",
-            "line": {"color": _EXACT, "width": 3},
-            "hovertemplate": fmt,
-        },
-        {
-            "type": "scatter",
-            "mode": "lines",
-            "x": x,
-            "y": ys("certified_mip"),
-            "name": "certified by MIP (Thm 9 / Cor 14)",
-            "line": {"color": _MIP, "dash": "dash"},
-            "hovertemplate": fmt,
-        },
-        {
-            "type": "scatter",
-            "mode": "lines",
-            "x": x,
-            "y": ys("certified_dp"),
-            "name": "certified by DP (Thm 4)",
-            "line": {"color": _DP, "dash": "dot"},
-            "hovertemplate": fmt,
-        },
-        {
-            "type": "scatter",
-            "mode": "markers",
-            "x": [demanded["sufficient"], demanded["dp"], demanded["mip"]],
-            "y": [target_eta] * 3,
-            "name": f"noise for η = {target_eta:.3g}",
-            "marker": {
-                "color": [_EXACT, _DP, _MIP],
-                "size": 11,
-                "symbol": "diamond",
-                "line": {"color": "black", "width": 1},
-            },
-            "text": ["actually enough", "DP demands", "MIP demands"],
-            "hovertemplate": "%{text}: b = %{x:.3g}<extra></extra>",
-        },
+    """η against the Laplace scale b: exact, Theorem 9 (dimension-free), Corollary 14 as
+    printed, DP + Theorem 4; the noise each route needs for the target η as diamonds."""
+    c = result.curves
+    x = c["scale"].tolist()
+    hover = "b = %{x:.3g}<br>η = %{y:.4g}<extra>%{fullData.name}</extra>"
+    lines = (
+        ("exact", "exact η (best possible attack)", style.EXACT, 4.0),
+        ("certified_mip_tight", "MIP: Theorem 9 density, ½·tanh(σ/b)", style.MIP, 2.5),
+        ("certified_mip_printed", "MIP: Corollary 14 as printed", style.PRINTED, 2.5),
+        ("certified_dp", "DP: Laplace mechanism + Theorem 4", style.DP, 2.5),
+    )
+    data: list[dict[str, Any]] = [
+        dict(
+            type="scatter",
+            mode="lines",
+            x=x,
+            y=_pos(c[col], log_y),
+            name=name,
+            line=style.line(st, width=width),
+            hovertemplate=hover,
+        )
+        for col, name, st, width in lines
     ]
-    layout = {
-        "title": {"text": f"Proposition 11 mechanism, n = {n}: η vs Laplace noise scale"},
-        "xaxis": {"title": "Laplace noise scale b", "type": "log", "exponentformat": "power"},
-        "yaxis": {
-            "title": "η (attacker's edge over 1/2)",
-            "type": "log" if log_y else "linear",
-            "exponentformat": "power",
-        },
-        "shapes": [
-            {
-                "type": "line",
-                "xref": "paper",
-                "x0": 0,
-                "x1": 1,
-                "y0": target_eta,
-                "y1": target_eta,
-                "line": {"color": _GREY, "dash": "dot", "width": 1},
-            }
+    data.append(
+        dict(
+            type="scatter",
+            mode="markers",
+            x=[r.scale for r in demand.rows],
+            y=[demand.target_eta] * len(demand.rows),
+            name=f"noise each needs for η = {demand.target_eta:.3g}",
+            marker=dict(
+                color=[_ROUTE_STYLE[r.route].colour for r in demand.rows],
+                symbol="diamond",
+                size=13,
+                line=dict(color=style.INK, width=1),
+            ),
+            text=[ROUTE_NAMES[r.route] for r in demand.rows],
+            hovertemplate="%{text}: b = %{x:.3g}<extra></extra>",
+        )
+    )
+    return go.Figure(
+        data=data,
+        layout=style.layout(
+            title=f"η against the noise, Proposition 11, n = {result.n}",
+            x="Laplace noise scale b",
+            y="η (accuracy − 50 %)",
+            height=520,
+            xaxis=style.log_axis("Laplace noise scale b"),
+            yaxis=style.log_axis("η (accuracy − 50 %)") if log_y else dict(range=[0, 0.52]),
+            shapes=[_hline(demand.target_eta)],
+            hovermode="closest",
+        ),
+    )
+
+
+def demanded_figure(demand: NoiseDemand) -> go.Figure:
+    """Horizontal bars (log scale) of the Laplace scale each route needs for the target η."""
+    rows = demand.rows
+    return go.Figure(
+        data=[
+            dict(
+                type="bar",
+                orientation="h",
+                y=[ROUTE_NAMES[r.route] for r in rows],
+                x=[r.scale for r in rows],
+                marker=dict(
+                    color=[_ROUTE_STYLE[r.route].colour for r in rows],
+                    line=dict(color=style.INK, width=1),
+                ),
+                text=[fmt_num(r.scale, 3) for r in rows],
+                textposition="outside",
+                textfont=dict(size=15, color=style.INK),
+                cliponaxis=False,
+                hovertemplate="%{y}: b = %{x:.4g}<extra></extra>",
+            )
         ],
-        "legend": {"orientation": "h", "y": -0.25},
-        "margin": {"t": 50, "b": 10},
-        "height": 470,
-        "hovermode": "closest",
-    }
-    return freeze(go.Figure(data=data, layout=layout))
+        layout=style.layout(
+            title=f"Laplace scale needed for η ≤ {demand.target_eta:.3g}",
+            height=340,
+            xaxis=style.log_axis("noise scale b"),
+            yaxis=dict(autorange="reversed"),
+            showlegend=False,
+            margin=dict(l=10, r=60, t=56, b=10),
+        ),
+    )
 
 
-def demanded_figure(table: pd.DataFrame, *, target_eta: float) -> go.Figure:
-    """Bar chart (log y) of the noise scale each route demands for the target η."""
-    data = [
-        {
-            "type": "bar",
-            "x": table["route"].tolist(),
-            "y": table["scale"].tolist(),
-            "marker": {"color": [_EXACT, _DP, _MIP][: len(table)]},
-            "text": [f"{v:.3g}" for v in table["scale"]],
-            "textposition": "outside",
-            "hovertemplate": "%{x}: b = %{y:.4g}<extra></extra>",
-        }
+def tightness_figure(result: Theorem4Tightness) -> go.Figure:
+    """Theorem 4 is tight: the construction's exact accuracy (markers) on the bound (line)."""
+    t = result.table
+    return go.Figure(
+        data=[
+            dict(
+                type="scatter",
+                mode="lines",
+                x=t["epsilon"].tolist(),
+                y=(100 * t["theorem4_accuracy"]).tolist(),
+                name="Theorem 4: 50 % + η(ε, δ)",
+                line=dict(color=style.GREY, width=8),
+                hovertemplate="ε = %{x:.3g}<br>bound = %{y:.4f} %<extra></extra>",
+            ),
+            dict(
+                type="scatter",
+                mode="markers",
+                x=t["epsilon"].tolist(),
+                y=(100 * t["exact_accuracy"]).tolist(),
+                name="exact attacker on 𝒟 = {0, 1}, k = 1",
+                marker=style.marker(style.EXACT, size=9),
+                hovertemplate="ε = %{x:.3g}<br>accuracy = %{y:.4f} %<extra></extra>",
+            ),
+        ],
+        layout=style.layout(
+            title=f"Theorem 4 is attained (δ = {result.delta:.3g})",
+            x="ε",
+            y="best attacker's accuracy (%)",
+            height=420,
+        ),
+    )
+
+
+def theorem5_figure(result: Theorem5Counterexamples, *, log_y: bool = True) -> go.Figure:
+    """Theorem 5's counterexamples: exact η against n for both versions of the paper."""
+    t = result.table
+    q = result.publish_prob
+    return go.Figure(
+        data=[
+            dict(
+                type="scatter",
+                mode="lines+markers",
+                x=t["n"].tolist(),
+                y=_pos(t["eta_indicator"], log_y),
+                name="TMLR version: 1{D = D*}, η = 1/C(n, n/2)",
+                line=style.line(style.EXACT),
+                marker=style.marker(style.EXACT),
+                hovertemplate="n = %{x}<br>η = %{y:.4g}<extra></extra>",
+            ),
+            dict(
+                type="scatter",
+                mode="lines+markers",
+                x=t["n"].tolist(),
+                y=_pos(t["eta_publish"], log_y),
+                name=f"arXiv version: publish each record w.p. q = {q:.3g}",
+                line=style.line(_PUBLISH),
+                marker=style.marker(_PUBLISH),
+                hovertemplate="n = %{x}<br>η = %{y:.4g}<extra></extra>",
+            ),
+        ],
+        layout=style.layout(
+            title="Theorem 5: small η, yet no finite ε",
+            x="n (dataset size)",
+            y="exact η",
+            height=420,
+            yaxis=style.log_axis("exact η") if log_y else {},
+        ),
+    )
+
+
+def _error_bar(value: float, interval: tuple[float, float]) -> dict[str, Any]:
+    lo, hi = interval
+    return dict(
+        type="data",
+        symmetric=False,
+        array=[max(hi - value, 0.0)],
+        arrayminus=[max(value - max(lo, 0.0), 0.0)],
+        color=style.INK,
+        thickness=2,
+        width=8,
+    )
+
+
+def dimension_eta_figure(gap: DimensionGap, demand: NoiseDemand) -> go.Figure:
+    """Certified η against the dimension d at Corollary 14's noise for the target, beside
+    the best attack at d = 1 (Proposition 11, exact) and d = 4 (covariance, Monte Carlo)."""
+    d = gap.dimensions.tolist()
+    hover = "d = %{x}<br>η = %{y:.4g}<extra>%{fullData.name}</extra>"
+    cov_lo = max(gap.covariance_interval[0], 0.0)
+    data: list[dict[str, Any]] = [
+        dict(
+            type="scatter",
+            mode="lines+markers",
+            x=d,
+            y=_pos(gap.chain_eta),
+            name="the paper's proof, redone in d dimensions",
+            line=style.line(CHAIN),
+            marker=style.marker(CHAIN),
+            hovertemplate=hover,
+        ),
+        dict(
+            type="scatter",
+            mode="lines+markers",
+            x=d,
+            y=[gap.tight_eta] * len(d),
+            name="Theorem 9 density, ½·tanh(1/c): any d",
+            line=style.line(style.MIP),
+            marker=style.marker(style.MIP),
+            hovertemplate=hover,
+        ),
+        dict(
+            type="scatter",
+            mode="lines",
+            x=d,
+            y=[gap.target_eta] * len(d),
+            name="what Corollary 14 promises",
+            line=style.line(style.PRINTED),
+            hovertemplate=hover,
+        ),
+        dict(
+            type="scatter",
+            mode="markers",
+            x=[1],
+            y=_pos([demand.route(Route.MIP_PRINTED).exact_eta]),
+            name=f"best attack: Proposition 11, n = {demand.n} (exact)",
+            marker=style.marker(style.EXACT, size=13),
+            hovertemplate=hover,
+        ),
+        dict(
+            type="scatter",
+            mode="markers",
+            x=[gap.covariance_dim],
+            y=_pos([max(gap.covariance_eta, cov_lo)]),
+            name="best attack: covariance release (Monte Carlo, 99 %)",
+            marker=dict(color=style.INK, symbol="diamond-open", size=13, line=dict(width=2)),
+            error_y=_error_bar(max(gap.covariance_eta, cov_lo), gap.covariance_interval),
+            hovertemplate=hover,
+        ),
     ]
-    layout = {
-        "title": {"text": f"Laplace scale needed for η ≤ {target_eta:.3g}"},
-        "yaxis": {"title": "noise scale b", "type": "log", "exponentformat": "power"},
-        "margin": {"t": 50, "b": 10},
-        "height": 380,
-        "showlegend": False,
-    }
-    return freeze(go.Figure(data=data, layout=layout))
+    return go.Figure(
+        data=data,
+        layout=style.layout(
+            title=f"Certified η against d, noise c = {gap.noise_multiplier:.4g}",
+            x="d (numbers released)",
+            y="η",
+            height=500,
+            xaxis=dict(tickvals=d),
+            yaxis=style.log_axis("η (accuracy − 50 %)"),
+        ),
+    )
 
 
-def tightness_figure(table: pd.DataFrame, *, delta: float) -> go.Figure:
-    """Theorem 4 tightness: exact accuracy of the construction (markers) on the bound (line)."""
-    data = [
-        {
-            "type": "scatter",
-            "mode": "lines",
-            "x": table["epsilon"].tolist(),
-            "y": table["theorem4_bound"].tolist(),
-            "name": "Theorem 4: δ + (1−δ)/(1+e^−ε)",
-            "line": {"color": _GREY, "width": 6},
-            "hovertemplate": "ε = %{x:.3g}<br>bound = %{y:.6f}<extra></extra>",
-        },
-        {
-            "type": "scatter",
-            "mode": "markers",
-            "x": table["epsilon"].tolist(),
-            "y": table["exact_accuracy"].tolist(),
-            "name": "exact attacker on 𝒟 = {0, 1}, k = 1",
-            "marker": {"color": _EXACT, "size": 7},
-            "hovertemplate": "ε = %{x:.3g}<br>accuracy = %{y:.6f}<extra></extra>",
-        },
+def dimension_noise_figure(gap: DimensionGap, demand: NoiseDemand) -> go.Figure:
+    """Noise multiplier c needed for the target η against d: the repaired chain, the
+    dimension-free certificate, Corollary 14's c, and what is enough at d = 1."""
+    d = gap.dimensions.tolist()
+    hover = "d = %{x}<br>c = %{y:.4g}<extra>%{fullData.name}</extra>"
+    data: list[dict[str, Any]] = [
+        dict(
+            type="scatter",
+            mode="lines+markers",
+            x=d,
+            y=_pos(gap.chain_noise),
+            name="the paper's proof, redone in d dimensions",
+            line=style.line(CHAIN),
+            marker=style.marker(CHAIN),
+            hovertemplate=hover,
+        ),
+        dict(
+            type="scatter",
+            mode="lines",
+            x=d,
+            y=[gap.printed_noise] * len(d),
+            name="Corollary 14 prescribes",
+            line=style.line(style.PRINTED),
+            hovertemplate=hover,
+        ),
+        dict(
+            type="scatter",
+            mode="lines+markers",
+            x=d,
+            y=[gap.tight_noise] * len(d),
+            name="Theorem 9 density, 1/artanh(2η): any d",
+            line=style.line(style.MIP),
+            marker=style.marker(style.MIP),
+            hovertemplate=hover,
+        ),
+        dict(
+            type="scatter",
+            mode="markers",
+            x=[1],
+            y=_pos([demand.multiplier_sufficient]),
+            name=f"enough: Proposition 11, n = {demand.n} (exact)",
+            marker=style.marker(style.EXACT, size=13),
+            hovertemplate=hover,
+        ),
     ]
-    layout = {
-        "title": {"text": f"Theorem 4 is tight (δ = {delta:.3g})"},
-        "xaxis": {"title": "ε"},
-        "yaxis": {"title": "optimal attacker's accuracy"},
-        "legend": {"orientation": "h", "y": -0.25},
-        "margin": {"t": 50, "b": 10},
-        "height": 400,
-    }
-    return freeze(go.Figure(data=data, layout=layout))
-
-
-def theorem5_figure(table: pd.DataFrame, *, q: float, log_y: bool = True) -> go.Figure:
-    """Theorem 5 counterexamples: exact η against n for 000 (1/C(n, n/2)) and 003 (q/2)."""
-    ys = _pos if log_y else (lambda v: list(map(float, v)))
-    data = [
-        {
-            "type": "scatter",
-            "mode": "lines+markers",
-            "x": table["n"].tolist(),
-            "y": ys(table["eta_indicator_000"]),
-            "name": "000: 1{D = D*}, η = 1/C(n, n/2)",
-            "line": {"color": _EXACT},
-            "hovertemplate": "n = %{x}<br>η = %{y:.4g}<extra></extra>",
-        },
-        {
-            "type": "scatter",
-            "mode": "lines+markers",
-            "x": table["n"].tolist(),
-            "y": ys(table["eta_publish_003"]),
-            "name": f"003: publish each record w.p. q = {q:.3g}, η = q/2",
-            "line": {"color": _MIP, "dash": "dash"},
-            "hovertemplate": "n = %{x}<br>η = %{y:.4g}<extra></extra>",
-        },
-    ]
-    layout = {
-        "title": {"text": "Theorem 5: η-MIP with small η, yet no finite ε"},
-        "xaxis": {"title": "n (dataset size)"},
-        "yaxis": {
-            "title": "exact η",
-            "type": "log" if log_y else "linear",
-            "exponentformat": "power",
-        },
-        "legend": {"orientation": "h", "y": -0.25},
-        "margin": {"t": 50, "b": 10},
-        "height": 400,
-    }
-    return freeze(go.Figure(data=data, layout=layout))
+    return go.Figure(
+        data=data,
+        layout=style.layout(
+            title=f"Noise needed for η ≤ {gap.target_eta:.3g}, against d",
+            x="d (numbers released)",
+            y="noise multiplier c",
+            height=500,
+            xaxis=dict(tickvals=d),
+            yaxis=style.log_axis("noise multiplier c (scale / σ)"),
+        ),
+    )
