@@ -99,7 +99,7 @@ PAGES: tuple[PageSpec, ...] = (
         "proposition11",
         "app_pages/proposition11.py",
         "Can a statistic be very sensitive and still barely vary?",
-        "Proposition 11: a dataset whose sensitivity grows like 2^(n/3) while its spread stays small",
+        "Proposition 11: a dataset whose sensitivity explodes (faster than ∛(2ⁿ)) while its spread stays about 1",
         "proposition11",
         "🧮",
         PAPER,

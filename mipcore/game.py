@@ -359,7 +359,9 @@ def draw_round(model: GameModel, seed: int, index: int) -> tuple[bool, int, floa
     return member, half, release
 
 
-def log_densities(model: GameModel, y: NDArray[np.float64]):
+def log_densities(
+    model: GameModel, y: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """``log p_in(y)``, ``log p_out(y)`` (normalised Laplace mixtures)."""
     b = model.noise.scale
     out: list[NDArray[np.float64]] = []

@@ -1,32 +1,43 @@
-"""Tests for mipcore.figure1: the Figure 1 curves (Section 5.1 of 000_ece03c98c31c7b12.txt).
+"""Tests for mipcore.lessons.figure1: Figure 1 of Izzo, Yoon, Arık, Zou, *Provable Membership
+Inference Privacy* (TMLR 2024, arXiv:2211.06582), Section 5.1.
 
 Expected values are computed independently of ``mipcore``:
 
-* the MIP scale ``(C/eta)^(1+2/M) sigma`` and the DP scale ``Δ / log((1+2eta)/(1-2eta))``
+* the printed MIP scale ``(C/eta)^(1+2/M) sigma`` and the DP scale ``Δ / log((1+2eta)/(1-2eta))``
   are evaluated in a private mpmath context from the printed formulas;
-* Δ(n) = sqrt(C(n,k)) − 1/(2^(n−2) + 2^(k−1) − 1) (derived in mipcore.prop11's docstring
-  and checked against an exhaustive enumeration for n <= 16 in tests/test_prop11.py);
-* σ(n) for M = 2 is bracketed from the construction alone (see tests/test_prop11.py's
-  module docstring): with p = 1/C(n,k), t = 2^-(k-2) and the mean μ in
-  (sqrt(p), sqrt(p) + t),
-  ``1 − p − sqrt(p)·t <= σ`` and ``σ^2 <= (1 − p)^2 + (sqrt(p) + t)^2``,
-  so for the n of the figure σ is known to about 1e-8 without any branch-and-bound.
-* crossovers are solved with scipy.optimize.brentq on this own formula.
+* the smallest certified MIP scale is ``sigma / artanh(2 eta)`` (½·tanh(1/c) inverted), and
+  the certified level of a multiplier is ``½ tanh(1/c)`` evaluated here;
+* Δ(n) = sqrt(C(n,k)) − 1/(2^(n−2) + 2^(k−1) − 1) (derived in mipcore.prop11's docstring and
+  checked against an exhaustive enumeration for n <= 16 in tests/test_prop11.py);
+* σ(n) for M = 2 is bracketed from the construction alone (see tests/test_prop11.py's module
+  docstring): with p = 1/C(n,k), t = 2^-(k-2) and the mean μ in (sqrt(p), sqrt(p) + t),
+  ``1 − p − sqrt(p)·t <= σ`` and ``σ^2 <= (1 − p)^2 + (sqrt(p) + t)^2``; for n <= 12 it is
+  computed by enumerating every half at 60 digits;
+* crossovers are solved with scipy.optimize.brentq on these formulas.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
 
 import mpmath
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pagetools import chart_nans
 from scipy.optimize import brentq
 
-from mipcore import prop11
+from mipcore import prop11, theorem9
 from mipcore.lessons import figure1
+from mipcore.lessons.figure1 import Coverage, CrossKind
 from mipcore.noise import COROLLARY14_CONSTANT, dp_laplace_scale, mip_noise_scale
+from mipcore.plots import figure1_figs
 
 MP = mpmath.mp.clone()
 MP.dps = 40
@@ -47,6 +58,17 @@ def own_sigma_bracket(n: int) -> tuple[float, float]:
     lo = 1 - p - sp * t
     hi = MP.sqrt((1 - p) ** 2 + (sp + t) ** 2)
     return float(lo), float(hi)
+
+
+def brute_sigma(n: int, M: int = 2) -> float:
+    """(E|𝒜 − E𝒜|^M)^(1/M) by enumerating every half at 60 digits (small n only)."""
+    with mpmath.workdps(60):
+        k = n // 2
+        a = 1 / mpmath.sqrt(math.comb(n, k)) - (2 ** (k - 1) - 1)
+        records = [mpmath.mpf(2) ** i for i in range(n - 1)] + [a]
+        vals = [1 / mpmath.fsum(records[i] for i in D) for D in itertools.combinations(range(n), k)]
+        mean = mpmath.fsum(vals) / len(vals)
+        return float((mpmath.fsum(abs(v - mean) ** M for v in vals) / len(vals)) ** (1 / M))
 
 
 def own_mip(eta, sigma, M=2, C=6.16):
@@ -73,9 +95,22 @@ def own_crossover(
     return brentq(f, a, b, xtol=1e-16, rtol=1e-15)
 
 
+def own_cheaper_on(sigma: float, delta: float, lo: float, hi: float) -> bool:
+    """MIP below DP on all of [lo, hi]: log(MIP/DP) is convex in log ε (mipcore.noise
+    docstring), so checking the ends suffices; a fine grid is checked as well."""
+    etas = np.unique(np.concatenate([np.geomspace(lo, hi, 400), np.linspace(lo, hi, 400)]))
+    eps = np.log1p(2 * etas) - np.log1p(-2 * etas)
+    return bool(np.all((6.16 / etas) ** 2 * sigma < delta / eps))
+
+
 @pytest.fixture(scope="module")
-def claims():
+def claims() -> figure1.PaperClaims:
     return figure1.paper_claims()
+
+
+@pytest.fixture(scope="module")
+def paper_rows() -> tuple[figure1.NoiseRow, ...]:
+    return figure1.noise_rows(figure1.PAPER_PRESET.ns)
 
 
 # --------------------------------------------------------------------------- presets
@@ -83,11 +118,11 @@ def claims():
 
 def test_paper_preset():
     P = figure1.PAPER_PRESET
-    assert tuple(P["ns"]) == (30, 36, 42, 48)
-    assert P["M"] == 2
-    assert P["constant"] == 6.16 == COROLLARY14_CONSTANT
-    assert (P["eta_min"], P["eta_max"]) == (0.01, 0.49)
-    assert P["log_y"] is False
+    assert P.ns == (30, 36, 42, 48)
+    assert P.M == 2
+    assert P.constant == 6.16 == COROLLARY14_CONSTANT
+    assert (P.eta_min, P.eta_max) == (0.01, 0.49)
+    assert P.log_y is False
 
 
 def test_own_sigma_bracket_agrees_with_prop11():
@@ -130,7 +165,6 @@ def test_noise_curves_columns_and_values(ns, M, C, points):
         for eta, scale in zip(etas, g["noise_scale"], strict=True):
             ref = own_mip(eta, sig, M, C) if method == "MIP" else own_dp(eta, own_delta(n))
             assert abs(scale - float(ref)) <= 1e-12 * float(ref), (n, method, eta)
-        # and the module's own formulas give the same column
         if method == "MIP":
             np.testing.assert_allclose(
                 g["noise_scale"], mip_noise_scale(etas, sig, M, C), rtol=1e-14
@@ -148,6 +182,75 @@ def test_noise_curves_mip_is_one_line_for_m2():
     assert (spread < 1e-7).all()
 
 
+# --------------------------------------------------------------------------- the certified minimum
+
+
+def test_certified_noise_scale_known_values_and_inverse():
+    """σ/artanh(2η): known value at η = 0.1, and ½·tanh(1/c) of its multiplier is η (round
+    trip, never above: the multiplier is rounded up by 8 ulps, about 1.8e-15 relative)."""
+    assert figure1.certified_noise_scale(0.1, 1.0, 2) == pytest.approx(
+        1 / math.atanh(0.2), rel=4e-15
+    )
+    assert round(figure1.certified_noise_scale(0.1, 1.0, 2), 4) == 4.9326
+    for eta in (1e-6, 0.01, 0.1, 0.3, 0.49, 0.4999):
+        c = figure1.certified_noise_scale(eta, 1.0, 2)
+        assert theorem9.certified_eta(c, M=2, d=1) <= eta  # the certificate, as evaluated
+        exact = MP.tanh(1 / MP.mpf(c)) / 2  # exact: at most η, and within a few ulp of it
+        assert exact <= MP.mpf(eta) and MP.mpf(eta) - exact <= 4e-15 * eta
+    assert figure1.certified_noise_scale(0.1, 0.0, 2) == 0.0
+
+
+def test_paper_over_certified_is_769_at_eta_01():
+    """(6.16/0.1)² · artanh(0.2) = 769.3 (the factor the page quotes)."""
+    want = float((MP.mpf("6.16") / MP.mpf("0.1")) ** 2 * MP.atanh(MP.mpf("0.2")))
+    assert figure1.paper_over_certified(0.1, 2) == pytest.approx(want, rel=1e-13)
+    assert round(want) == 769
+    # Theorem 9's constant, M = 4: (7.5/η)^1.5 · artanh(2η)
+    assert figure1.paper_over_certified(0.2, 4, 7.5) == pytest.approx(
+        (7.5 / 0.2) ** 1.5 * math.atanh(0.4), rel=1e-13
+    )
+
+
+@settings(max_examples=40)
+@given(
+    eta=st.floats(0.001, 0.499),
+    M=st.integers(2, 16),
+    C=st.sampled_from([6.16, 7.5]),
+)
+def test_printed_noise_is_always_above_the_certified_minimum(eta, M, C):
+    """(C/η)^(1+2/M) >= 1/artanh(2η) on (0, 1/2): the printed noise is always certified."""
+    assert figure1.paper_over_certified(eta, M, C) > 1.0
+
+
+def test_certified_ratio_is_delta_over_two_sigma_at_every_eta(paper_rows):
+    """DP ÷ certified MIP = Δ/(2σ): the two curves of one n never cross (closed form, and
+    the view's curves, checked against an independent evaluation)."""
+    view = figure1.figure1_view(paper_rows, 0.001, 0.499, points=300)
+    for r in paper_rows:
+        assert r.certified_ratio == pytest.approx(own_delta(r.n) / (2 * r.sigma), rel=1e-14)
+        cv = view.curves[view.curves["n"] == r.n]
+        np.testing.assert_allclose(cv["ratio_dp_over_certified"], r.certified_ratio, rtol=1e-12)
+        eta = cv["eta"].to_numpy()
+        own = np.array([float(own_dp(e, own_delta(r.n))) for e in eta[::37]])
+        np.testing.assert_allclose(
+            cv["mip_certified"].to_numpy()[::37] * r.certified_ratio, own, rtol=1e-12
+        )
+
+
+def test_certified_minimum_is_cheaper_from_n4_at_m2_and_not_at_m8():
+    """Δ > 2σ₂ already at n = 4 (σ₂ by enumeration); at M = 8, n = 4 has Δ < 2σ₈."""
+    for n in (4, 6, 8):
+        s = brute_sigma(n, 2)
+        assert own_delta(n) > 2 * s
+        (row,) = figure1.noise_rows([n])
+        assert row.certified_cheaper and row.certified_ratio == pytest.approx(
+            own_delta(n) / (2 * s), rel=1e-9
+        )
+    (row8,) = figure1.noise_rows([4], 8)
+    assert own_delta(4) < 2 * brute_sigma(4, 8)
+    assert not row8.certified_cheaper
+
+
 # --------------------------------------------------------------------------- crossovers
 
 
@@ -163,6 +266,7 @@ def test_crossover_table():
         "upper_crossover_epsilon",
         "best_eta",
         "max_ratio_dp_over_mip",
+        "certified_ratio_dp_over_mip",
     ]
     assert df["n"].tolist() == list(ns)
     for row in df.itertuples():
@@ -173,9 +277,11 @@ def test_crossover_table():
         above, below = e * (1 + 1e-6), e * (1 - 1e-6)
         assert mip_noise_scale(above, row.sigma) < dp_laplace_scale(above, row.sensitivity)
         assert mip_noise_scale(below, row.sigma) > dp_laplace_scale(below, row.sensitivity)
-        # the module's root equals an independent brentq root on the own formula
         assert own_crossover(row.sigma, own_delta(row.n)) == pytest.approx(e, rel=1e-9)
         assert row.max_ratio_dp_over_mip > 1 and e < row.best_eta < 0.5
+        assert row.certified_ratio_dp_over_mip == pytest.approx(
+            row.sensitivity / (2 * row.sigma), rel=1e-15
+        )
 
 
 def test_crossover_n30_above_and_n36_below_one_percent():
@@ -191,52 +297,192 @@ def test_crossover_n30_above_and_n36_below_one_percent():
     assert df.loc[30, "crossover_eta"] > 0.01 > df.loc[36, "crossover_eta"]
 
 
+def test_upper_crossover_below_the_smallest_double_keeps_its_size():
+    """n = 48: 1/2 − η_high = 1/(1 + e^ε) with ε ≈ 37413 underflows to 0; its log₁₀ does not
+    (this was the page's "at most 0 below it")."""
+    (row,) = figure1.noise_rows([48])
+    assert row.upper_gap == 0.0
+    eps = MP.mpf(row.upper_epsilon)
+    assert row.upper_log10_gap == pytest.approx(float(-MP.log10(1 + MP.exp(eps))), rel=1e-12)
+    assert row.upper_log10_gap < -16000
+    # the crossover itself: MIP = DP at η = tanh(ε/2)/2, written via ε
+    log_dp = math.log(row.sensitivity) - math.log(row.upper_epsilon)
+    log_mip = 2 * (math.log(6.16) - math.log(0.5)) + math.log(row.sigma)
+    assert log_mip == pytest.approx(log_dp, abs=1e-9)
+    (row30,) = figure1.noise_rows([30])  # a gap float64 still holds: both agree
+    assert math.log10(row30.upper_gap) == pytest.approx(row30.upper_log10_gap, rel=1e-12)
+
+
+# --------------------------------------------------------------------------- the view
+
+
+@pytest.mark.parametrize(
+    "ns, lo, hi, want",
+    [
+        ((4,), 0.01, 0.49, Coverage.NEVER),
+        ((36,), 0.01, 0.49, Coverage.EVERYWHERE),
+        ((30,), 0.01, 0.49, Coverage.FROM),
+        ((22,), 0.1, 0.499, Coverage.BETWEEN),
+        ((22,), 0.25, 0.499, Coverage.UNTIL),
+        ((22,), 0.001, 0.1, Coverage.OUTSIDE),
+        ((24,), 0.2, 0.499, Coverage.EVERYWHERE),
+    ],
+)
+def test_coverage_cases(ns, lo, hi, want):
+    """Each case checked against an own grid of MIP < DP on [lo, hi] (bracketed σ)."""
+    view = figure1.figure1_view(figure1.noise_rows(ns), lo, hi)
+    (r,) = view.rows
+    assert r.coverage is want
+    etas = np.linspace(lo, hi, 2001)
+    eps = np.log1p(2 * etas) - np.log1p(-2 * etas)
+    grids = [
+        (6.16 / etas) ** 2 * sig < own_delta(r.row.n) / eps for sig in own_sigma_bracket(r.row.n)
+    ]
+    np.testing.assert_array_equal(grids[0], grids[1])  # the bracket decides every grid point
+    c = grids[0]
+    own = (
+        Coverage.NEVER
+        if r.row.n == 4
+        else Coverage.EVERYWHERE
+        if c.all()
+        else Coverage.OUTSIDE
+        if not c.any()
+        else Coverage.BETWEEN
+        if not c[0] and not c[-1]
+        else Coverage.FROM
+        if not c[0]
+        else Coverage.UNTIL
+    )
+    assert own is want
+
+
+def test_view_cap_hidden_curves_crossings_and_peaks(paper_rows):
+    view = figure1.figure1_view(paper_rows, 0.01, 0.49, cap=True)
+    assert list(view.curves.columns) == [
+        "n",
+        "eta",
+        "mip_paper",
+        "mip_certified",
+        "dp",
+        "ratio_dp_over_mip",
+        "ratio_dp_over_certified",
+    ]
+    assert not view.curves.isna().any().any()
+    sig_max = max(r.sigma for r in paper_rows)
+    assert view.y_top == pytest.approx(float(own_mip(0.01, sig_max)), rel=1e-13)
+    assert view.y_top == pytest.approx(616.0**2, rel=1e-3)
+    assert [r.row.n for r in view.hidden] == [48]  # DP of n = 48 lies above 616²
+    for r in view.rows:
+        assert r.dp_floor == pytest.approx(float(own_dp(0.49, own_delta(r.row.n))), rel=1e-12)
+        assert r.dp_hidden == (r.dp_floor > view.y_top)
+    (cross,) = view.crossings  # n = 30's lower crossover is the only one in the range
+    assert cross.n == 30 and cross.kind is CrossKind.MIP_CHEAPER_ABOVE
+    assert cross.scale == pytest.approx(float(own_dp(cross.eta, own_delta(30))), rel=1e-9)
+    assert {p.n for p in view.peaks} == {30, 36, 42, 48}
+    assert view.mip_curves_coincide
+    assert view.factor_at_min == pytest.approx(616.0**2 * math.atanh(0.02), rel=1e-12)
+    assert view.certified_cheaper_ns == (30, 36, 42, 48)
+    assert figure1.figure1_view(paper_rows, 0.01, 0.49, cap=False).y_top is None
+
+
+def test_view_marks_an_upper_crossover_inside_the_range():
+    view = figure1.figure1_view(figure1.noise_rows([22]), 0.1, 0.499)
+    kinds = sorted(c.kind.value for c in view.crossings)
+    assert kinds == ["dp_cheaper_above", "mip_cheaper_above"]
+    up = next(c for c in view.crossings if c.kind is CrossKind.DP_CHEAPER_ABOVE)
+    assert up.scale == pytest.approx(float(own_dp(up.eta, own_delta(22))), rel=1e-8)
+
+
+def test_m_above_2_separates_the_mip_curves():
+    view = figure1.figure1_view(figure1.noise_rows([20, 40], 3), 0.01, 0.49)
+    assert not view.mip_curves_coincide
+
+
+def test_reading_numbers():
+    view = figure1.figure1_view(figure1.noise_rows([30, 48]), 0.01, 0.49)
+    r = figure1.reading(view)
+    assert (r.n_big, r.n_small, r.eta) == (48, 30, 0.1)
+    sig48 = prop11.output_moments(48, 2).sigma
+    assert r.mip_scale == pytest.approx(float(own_mip(0.1, sig48)), rel=1e-13)
+    assert r.dp_scale == pytest.approx(float(own_dp(0.1, own_delta(48))), rel=1e-13)
+    assert r.certified_scale == pytest.approx(sig48 / math.atanh(0.2), rel=1e-13)
+    assert r.dp_over_mip == pytest.approx(r.dp_scale / r.mip_scale, rel=1e-15)
+    assert r.paper_over_certified == pytest.approx(769.3, abs=0.1)
+    assert r.dp_over_certified == pytest.approx(own_delta(48) / (2 * sig48), rel=1e-12)
+    assert r.accuracy == pytest.approx(0.6)
+    assert r.small_coverage is Coverage.FROM and r.small_crossover == pytest.approx(
+        0.012189, rel=1e-4
+    )
+    clamped = figure1.reading(figure1.figure1_view(figure1.noise_rows([30]), 0.2, 0.4))
+    assert clamped.eta == 0.2 and clamped.n_small == clamped.n_big == 30
+
+
 # --------------------------------------------------------------------------- paper claims
 
 
 def test_paper_claims_shape(claims):
-    assert len(claims) == 3
-    for c in claims:
-        assert isinstance(c, figure1.Claim)
-        assert isinstance(c.holds, bool)
-        assert isinstance(c.statement, str) and c.statement
-        assert isinstance(c.evidence, str) and c.evidence
+    assert isinstance(claims, figure1.PaperClaims)
+    assert isinstance(claims.mip_cheaper, figure1.MipCheaperClaim)
+    assert isinstance(claims.starts_at, figure1.StartsAtClaim)
+    assert isinstance(claims.leaves_plot, figure1.DpLeavesPlotClaim)
+    assert all(isinstance(v, bool) for v in claims.verdicts)
+    assert claims.verdicts == (True, False, False)
+    s = claims.starts_at
+    assert s.ns_checked == tuple(range(4, 201, 2))
+    assert len(s.cheaper) == len(s.crossovers) == len(s.ns_checked)
 
 
 def test_claim1_mip_cheaper_for_n_at_least_36(claims):
-    """Independent verdict: even n in 36..200, fine η grid on [0.01, 0.49], own Δ and σ bound.
-
-    log(MIP/DP) is convex in log ε (mipcore.noise docstring), so a violation anywhere
-    on the range would show at an end point; the grid adds interior points anyway.
-    """
-    etas = np.unique(np.concatenate([np.geomspace(0.01, 0.49, 800), np.linspace(0.01, 0.49, 800)]))
-    eps = np.log1p(2 * etas) - np.log1p(-2 * etas)
-    verdict = True
-    worst = (None, 0.0)
-    for n in range(36, 201, 2):
-        sig_hi = own_sigma_bracket(n)[1]
-        delta = own_delta(n)
-        mip = (6.16 / etas) ** 2 * sig_hi
-        dp = delta / eps
-        if not np.all(mip < dp):
-            verdict = False
-        root = own_crossover(sig_hi, delta, a=1e-300)
-        if root > worst[1]:
-            worst = (n, root)
+    """Independent verdict: even n in 36..200, fine η grid on [0.01, 0.49], own Δ and σ bound."""
+    verdict = all(
+        own_cheaper_on(own_sigma_bracket(n)[1], own_delta(n), 0.01, 0.49) for n in range(36, 201, 2)
+    )
+    worst = max(
+        (
+            (n, own_crossover(own_sigma_bracket(n)[1], own_delta(n), a=1e-300))
+            for n in range(36, 201, 2)
+        ),
+        key=lambda t: t[1],
+    )
     assert verdict is True
-    assert claims[0].holds == verdict
-    assert worst[0] == 36
-    assert f"{worst[1]:.3g}" in claims[0].evidence and "n = 36" in claims[0].evidence
+    assert claims.mip_cheaper.holds == verdict
+    assert claims.mip_cheaper.failures == ()
+    assert claims.mip_cheaper.worst_n == worst[0] == 36
+    assert claims.mip_cheaper.worst_crossover == pytest.approx(worst[1], rel=1e-6)
 
 
-def test_claim2_fails_at_n30(claims):
-    lo, _hi = own_sigma_bracket(30)
-    root = own_crossover(lo, own_delta(30))  # the smallest σ gives the smallest crossover
-    not_cheaper_on_range = root > 0.01
-    assert not_cheaper_on_range is True
-    assert claims[1].holds == not_cheaper_on_range
-    sig30 = prop11.output_moments(30, 2, rtol=1e-6, max_nodes=400).sigma  # what the claim uses
-    assert f"{own_crossover(sig30, own_delta(30)):.4g}" in claims[1].evidence
+def test_claim2_checked_over_every_even_n(claims):
+    """Independent: for every even n from 4 to 200 decide "MIP below DP on all of [0.01, 0.49]"
+    with both ends of the own σ bracket (σ by enumeration for n <= 12); they must agree. The
+    first such n is 32 (crossovers 0.00619 at n = 32 and 0.00314 at n = 34), not 36."""
+    own = []
+    for n in range(4, 201, 2):
+        sigmas = (brute_sigma(n),) if n <= 12 else own_sigma_bracket(n)
+        verdicts = {own_cheaper_on(s, own_delta(n), 0.01, 0.49) for s in sigmas}
+        assert len(verdicts) == 1, n  # the bracket decides every n
+        own.append(verdicts.pop())
+    first = next(n for n, ok in zip(range(4, 201, 2), own, strict=True) if ok)
+    assert first == 32
+    assert all(ok for n, ok in zip(range(4, 201, 2), own, strict=True) if n >= first)
+    s = claims.starts_at
+    assert list(s.cheaper) == own
+    assert s.first_n == first and s.holds_from_first_on
+    assert s.holds is False and s.claimed_n == 36
+    x32, x34 = s.crossover_of(32), s.crossover_of(34)
+    assert x32 == pytest.approx(own_crossover(own_sigma_bracket(32)[1], own_delta(32)), rel=1e-6)
+    assert x34 == pytest.approx(own_crossover(own_sigma_bracket(34)[1], own_delta(34)), rel=1e-6)
+    assert (round(x32, 5), round(x34, 5)) == (0.00619, 0.00314)
+    assert s.crossover_of(30) > 0.01 and s.crossover_of(4) is None
+    with pytest.raises(ValueError, match="n=33"):
+        s.crossover_of(33)
+
+
+def test_certified_first_n(claims):
+    """With the smallest certified MIP noise, every even n from 4 on is cheaper than DP (M = 2)."""
+    assert claims.certified_first_n == 4
+    assert all(claims.certified_cheaper)
+    for n in (4, 6, 8, 10):
+        assert own_delta(n) > 2 * brute_sigma(n)
 
 
 def test_claim3_first_hidden_dp_curve(claims):
@@ -250,21 +496,58 @@ def test_claim3_first_hidden_dp_curve(claims):
     assert len(firsts) == 1
     first = firsts.pop()
     assert first == 46  # (the paper says n > 48)
-    assert claims[2].holds == (first == 50)
-    assert claims[2].holds is False
-    assert f"is n = {first}." in claims[2].evidence
+    c = claims.leaves_plot
+    assert c.holds == (first == 50)
+    assert c.holds is False
+    assert c.first_hidden == first
     v48, v50 = float(own_dp(0.49, own_delta(48))), float(own_dp(0.49, own_delta(50)))
-    assert f"[{v48:.4g}, {v50:.4g})" in claims[2].evidence
+    assert c.top_low == pytest.approx(v48, rel=1e-13) and c.top_high == pytest.approx(
+        v50, rel=1e-13
+    )
     assert figure1.dp_visibility(48, 0.49) == pytest.approx(v48, rel=1e-13)
 
 
 def test_paper_claims_other_range():
-    """A range from η = 0.02: n = 30's crossover (≈ 0.0122) is then below it, so claim 2 fails."""
+    """A range from η = 0.02: n = 30's crossover (≈ 0.0122) is then below it, so MIP is cheaper
+    on the whole range from n = 30 on (n = 28's crossover ≈ 0.024 is above 0.02)."""
     cl = figure1.paper_claims(eta_min=0.02, eta_max=0.4, n_max=60)
-    assert cl[0].holds is True
+    assert cl.mip_cheaper.holds is True
     lo, _ = own_sigma_bracket(30)
     assert own_crossover(lo, own_delta(30)) < 0.02
-    assert cl[1].holds is False
+    assert own_crossover(own_sigma_bracket(28)[0], own_delta(28)) > 0.02
+    assert cl.starts_at.first_n == 30 and cl.starts_at.holds is False
+
+
+# --------------------------------------------------------------------------- figures
+
+
+@pytest.mark.parametrize("log_x, log_y, certified", [(False, False, True), (True, True, False)])
+def test_builders_return_figures_without_nan(paper_rows, log_x, log_y, certified):
+    view = figure1.figure1_view(paper_rows, 0.01, 0.49, cap=True)
+    noise = figure1_figs.noise_figure(view, log_x=log_x, log_y=log_y, show_certified=certified)
+    ratio = figure1_figs.ratio_figure(view, log_x=log_x, show_certified=certified)
+    for fig in (noise, ratio):
+        assert isinstance(fig, go.Figure)
+        spec = pio.to_json(fig, validate=False)
+        assert chart_nans(spec) == 0
+        assert len(json.loads(spec)["layout"]["title"]["text"].split("<br>")[0]) <= 55
+    names = {t.name for t in noise.data}
+    assert ("MIP, smallest certified noise (½·tanh(1/c) bound)" in names) is certified
+    assert noise.layout.legend.orientation == "h"  # legends below the plot
+    assert ratio.layout.yaxis.type == "log"
+    if log_y:
+        assert noise.layout.yaxis.type == "log"
+        assert noise.layout.yaxis.range[1] == pytest.approx(math.log10(view.y_top))
+
+
+def test_builders_at_extreme_settings():
+    rows = figure1.noise_rows([4, 200], 8, 7.5)
+    view = figure1.figure1_view(rows, 0.001, 0.499, cap=True)
+    for fig in (
+        figure1_figs.noise_figure(view, log_x=True, log_y=True),
+        figure1_figs.ratio_figure(view, log_x=True),
+    ):
+        assert chart_nans(pio.to_json(fig, validate=False)) == 0
 
 
 # --------------------------------------------------------------------------- inputs
@@ -285,6 +568,11 @@ def test_paper_claims_other_range():
         (lambda: figure1.noise_curves([30], 0.01, 0.49, points=2), "points="),
         (lambda: figure1.crossover_table([]), "ns="),
         (lambda: figure1.crossover_table([401]), "n="),
+        (lambda: figure1.noise_rows([30], M=17), "M="),
+        (lambda: figure1.figure1_view((), 0.01, 0.49), "rows="),
+        (lambda: figure1.certified_noise_scale(0.5, 1.0, 2), "eta="),
+        (lambda: figure1.certified_noise_scale(0.1, -1.0, 2), "sigma="),
+        (lambda: figure1.paper_over_certified(0.0, 2), "eta="),
         (lambda: figure1.paper_claims(eta_min=0.3, eta_max=0.2), "eta_min="),
         (lambda: figure1.paper_claims(eta_max=0.5), "eta_max="),
         (lambda: figure1.paper_claims(n_max=34), "n_max="),
@@ -294,6 +582,12 @@ def test_paper_claims_other_range():
 def test_bad_inputs_raise(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_view_refuses_mixed_rows():
+    rows = figure1.noise_rows([20], 2) + figure1.noise_rows([20], 3)
+    with pytest.raises(ValueError, match="rows mix"):
+        figure1.figure1_view(rows, 0.01, 0.49)
 
 
 def test_odd_n_allowed():

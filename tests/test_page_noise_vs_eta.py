@@ -1,8 +1,9 @@
-"""AppTest for the page "Noise vs η (Figure 1)" (app_pages/noise_vs_eta.py, whose code is in
-app_pages/_noise_vs_eta_page.py).
+"""AppTest for the page "How much noise does MIP need, compared with DP?" (Figure 1;
+app_pages/noise_vs_eta.py).
 
-The verdicts on the paper's claims are recomputed here with
-:func:`mipcore.lessons.figure1.paper_claims`, not copied from the page.
+The numbers and verdicts the page shows are recomputed here with
+:mod:`mipcore.lessons.figure1` (tested on its own in tests/test_figure1.py), not copied from
+the page.
 """
 
 from __future__ import annotations
@@ -13,20 +14,24 @@ from pathlib import Path
 
 import numpy as np
 import pagetools
+import plotly.io as pio
 import pytest
 from pagetools import unescaped
 from streamlit.testing.v1 import AppTest
 
+from appkit import fmt_num
 from appkit.registry import by_key
 from mipcore.lessons import figure1
+from mipcore.plots import figure1_figs
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/noise_vs_eta.py"
 PRESET = figure1.PAPER_PRESET
+CERTIFIED_KEY = "MIP, smallest certified noise (½·tanh(1/c) bound)"
 
 
 def load(**params: str) -> AppTest:
-    return pagetools.load(PAGE, via_app=True, timeout=60, **params)
+    return pagetools.load(PAGE, via_app=True, timeout=120, **params)
 
 
 def texts(at: AppTest) -> list[str]:
@@ -64,16 +69,26 @@ def verdicts(at: AppTest) -> list[tuple[bool, str]]:
     ]
 
 
+def shown(at: AppTest) -> str:
+    return "\n".join(texts(at))
+
+
 @pytest.fixture(scope="module")
 def default_page() -> AppTest:
     return load()
+
+
+@pytest.fixture(scope="module")
+def default_view() -> figure1.Figure1View:
+    rows = figure1.noise_rows(PRESET.ns, PRESET.M, PRESET.constant)
+    return figure1.figure1_view(rows, PRESET.eta_min, PRESET.eta_max, cap=True, points=200)
 
 
 def test_page_loads_with_two_charts_table_and_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("noise_vs_eta").title
     assert len(at.get("plotly_chart")) >= 2
-    assert len(at.get("download_button")) >= 2
+    assert len(at.get("download_button")) >= 2  # the footer's "data behind the charts"
     assert list(table(at)["n"]) == ["30", "36", "42", "48"]
     (exp,) = [e for e in at.expander if e.label == "The maths"]
     assert len(exp.latex) >= 4
@@ -82,12 +97,18 @@ def test_page_loads_with_two_charts_table_and_maths(default_page):
     assert_clean(at)
 
 
+def test_no_raw_notation_in_prose(default_page):
+    for t in texts(default_page):
+        for raw in ("^(", "_{", "^-", "e^", "σ_", "10^"):
+            assert raw not in t, (raw, t)
+
+
 def test_default_chart_is_the_paper_figure(default_page):
     noise, ratio = charts(default_page)[:2]
     names = {t.get("name") for t in noise["data"]}
     assert {"n = 30", "n = 36", "n = 42", "n = 48"} <= names
     dashes = {t["line"]["dash"] for t in noise["data"] if t.get("mode") == "lines" and "line" in t}
-    assert {"solid", "dot"} <= dashes
+    assert {"solid", "dash", "dot"} <= dashes  # printed MIP, DP, certified MIP
     # the paper-like cap: y from 0 to the MIP scale at η = 0.01, (6.16/0.01)^2 σ with σ ≈ 1
     lo, hi = noise["layout"]["yaxis"]["range"]
     assert lo == 0 and hi == pytest.approx(616.0**2, rel=1e-3)
@@ -96,6 +117,18 @@ def test_default_chart_is_the_paper_figure(default_page):
     (cross,) = [t for t in noise["data"] if str(t.get("name", "")).startswith("crossover")]
     assert len(cross["x"]) == 1 and 0.01 < cross["x"][0] < 0.02
     assert ratio["layout"]["yaxis"]["type"] == "log"
+    assert noise["layout"]["legend"]["orientation"] == "h"  # legends below the plot
+    assert len(noise["layout"]["title"]["text"].split("<br>")[0]) <= 55
+
+
+def test_charts_are_the_builders_figures(default_page, default_view):
+    """What the page sent is exactly mipcore's figure for the lesson's view."""
+    want = [
+        figure1_figs.noise_figure(default_view, log_x=False, log_y=False, show_certified=True),
+        figure1_figs.ratio_figure(default_view, log_x=False, show_certified=True),
+    ]
+    for fig, sent in zip(want, charts(default_page)[:2], strict=True):
+        assert json.loads(pio.to_json(fig, validate=False)) == sent
 
 
 def test_ratio_chart_marks_equal_noise_crossovers_and_peaks(default_page):
@@ -105,63 +138,63 @@ def test_ratio_chart_marks_equal_noise_crossovers_and_peaks(default_page):
     assert (line["x0"], line["x1"], line["y0"], line["y1"]) == (0, 1, 1, 1)
     assert line["line"]["dash"] == "dash"
     (label,) = ratio["layout"]["annotations"]
-    assert label["text"] == "equal noise: above, MIP is cheaper" and label["y"] == 1
+    # on a log axis an annotation's y is log10 of the value: 0 is the line y = 1 (it sat at
+    # y = 10 before, one decade too high)
+    assert label["text"] == "equal noise: above, MIP is cheaper" and label["y"] == 0
     names = [t.get("name") for t in ratio["data"]]
-    assert names[:4] == ["n = 30", "n = 36", "n = 42", "n = 48"]
-    assert {"crossover", "largest ratio"} <= set(names)
-    # black legend entries explain the line styles of the noise chart
-    assert {"MIP (Theorem 9 / Cor. 14): solid", "DP (Laplace + Theorem 4): dotted"} <= {
-        t.get("name") for t in noise["data"]
-    }
+    assert [n for n in names if n and n.startswith("n = ") and "," not in n] == [
+        "n = 30",
+        "n = 36",
+        "n = 42",
+        "n = 48",
+    ]
+    assert {"crossover", "largest ratio", "n = 30, certified"} <= set(names)
+    # ink legend entries explain the line styles of the noise chart
+    assert {
+        "MIP, Theorem 9 as printed (Cor. 14)",
+        CERTIFIED_KEY,
+        "DP (Laplace + Theorem 4)",
+    } <= {t.get("name") for t in noise["data"]}
     # curves stay light (a chart is serialised on every rerun) but smooth
     for fig in (noise, ratio):
         for t in fig["data"]:
-            if t.get("mode") == "lines" and t["x"] != [None]:
+            if t.get("mode", "").startswith("lines") and t["x"] != [None]:
                 assert 150 <= len(coords(t["x"])) == len(coords(t["y"])) <= 202
 
 
-def test_cached_figures_serve_exactly_their_own_state(default_page):
-    """The cached figures hand st.plotly_chart a dict computed once: it must be the one
-    Plotly computes from the figure's state, and what the page sent."""
-    import plotly.graph_objects as go
-    import plotly.io as pio
-
-    from app_pages import _noise_vs_eta_page as impl
-
-    view = impl._view(
-        tuple(PRESET["ns"]),
-        PRESET["eta_min"],
-        PRESET["eta_max"],
-        PRESET["M"],
-        PRESET["constant"],
-        False,
-        PRESET["log_y"],
-        True,
-    )  # the default page's
-    for fig, sent in zip((view.fig_noise, view.fig_ratio), charts(default_page), strict=True):
-        fresh = go.Figure.to_dict(fig)  # recomputed from the figure's state
-        assert fig.to_dict() == fresh
-        assert json.loads(pio.to_json(fresh, validate=False)) == sent
+def test_numbers_shown_are_the_lessons(default_page, default_view):
+    text = shown(default_page)
+    rd = figure1.reading(default_view)
+    assert f"**{fmt_num(rd.dp_over_mip, 3)} times as much noise**" in text
+    assert (
+        f"only {fmt_num(rd.certified_scale)}, {fmt_num(rd.paper_over_certified, 3)} times" in text
+    )
+    assert fmt_num(rd.paper_over_certified, 3) == "769"
+    assert f"**{fmt_num(default_view.factor_at_min, 3)} times**" in text
+    assert f"**{fmt_num(default_view.factor_at_max, 3)} times**" in text
+    for r in default_view.rows:
+        assert fmt_num(r.row.certified_ratio, 3) in text
+    tab = table(default_page)
+    assert list(tab["DP ÷ certified MIP (every η)"]) == [
+        fmt_num(r.row.certified_ratio) for r in default_view.rows
+    ]
+    assert list(tab["crossover η (MIP cheaper above)"]) == [
+        fmt_num(r.row.crossover_eta) for r in default_view.rows
+    ]
 
 
 def test_a_failing_reading_is_a_sentence_and_the_page_goes_on(monkeypatch):
-    from app_pages import _noise_vs_eta_page as impl
-
     def refuse(*args, **kwargs):
         raise ValueError("no reading for these settings")
 
-    monkeypatch.setattr(impl, "_reading", refuse)
-    impl._view.clear()  # the views cached by other tests were built with the real reading
-    try:
-        at = load(n="50,52")
-        assert any(
-            "The reading could not be computed: no reading for these settings" in e.value
-            for e in at.error
-        )
-        assert len(at.get("plotly_chart")) >= 2 and list(table(at)["n"]) == ["50", "52"]
-        assert len(verdicts(at)) == 3  # the rest of the page still renders
-    finally:
-        impl._view.clear()  # drop the view cached with the refusing reading
+    monkeypatch.setattr(figure1, "reading", refuse)
+    at = load(n="50,52")
+    assert any(
+        "The reading could not be computed: no reading for these settings" in e.value
+        for e in at.error
+    )
+    assert len(at.get("plotly_chart")) >= 2 and list(table(at)["n"]) == ["50", "52"]
+    assert len(verdicts(at)) == 3  # the rest of the page still renders
 
 
 CHANGES = {
@@ -172,6 +205,7 @@ CHANGES = {
     "logy": lambda at: at.toggle(key="logy").set_value(True),
     "logx": lambda at: at.toggle(key="logx").set_value(True),
     "cap": lambda at: at.toggle(key="cap").set_value(False),
+    "tight": lambda at: at.toggle(key="tight").set_value(False),
 }
 
 
@@ -183,11 +217,11 @@ def test_each_control_changes_the_output(control):
     assert_clean(at)
     after_charts, after_texts = snapshot(at)
     assert after_charts[0] != before_charts[0], f"{control} left the noise chart unchanged"
-    if control in ("n", "M", "c", "eta", "logx"):
+    if control in ("n", "M", "c", "eta", "logx", "tight"):
         assert after_charts[1] != before_charts[1], f"{control} left the ratio chart unchanged"
     if control in ("n", "M", "c", "eta"):
         assert after_texts != before_texts
-    if control in ("n", "M", "c"):
+    if control in ("n", "M", "c", "tight"):
         assert at.query_params.get(control), "the URL should carry the non-default value"
 
 
@@ -199,9 +233,26 @@ def test_axis_toggles_set_log_axes():
     assert noise["layout"]["yaxis"]["type"] == "log"
     assert noise["layout"]["xaxis"]["type"] == "log"
     assert ratio["layout"]["xaxis"]["type"] == "log"
+    for fig in (noise, ratio):  # full-size labels only: no minor log labels
+        assert fig["layout"]["xaxis"]["tickfont"]["size"] >= 14
     at.toggle(key="cap").set_value(False).run()
     noise = charts(at)[0]
-    assert "range" not in noise["layout"]["yaxis"]  # no cap: the whole DP range shows
+    _lo, hi = noise["layout"]["yaxis"]["range"]  # no cap: the whole DP range shows
+    dp_max = max(
+        max(coords(t["y"]))
+        for t in noise["data"]
+        if t.get("line", {}).get("dash") == "dash" and t["x"] != [None]
+    )
+    assert 10**hi >= dp_max
+
+
+def test_tight_toggle_removes_the_certified_curves():
+    at = load(tight="0")
+    assert at.toggle(key="tight").value is False
+    noise, ratio = charts(at)[:2]
+    assert CERTIFIED_KEY not in {t.get("name") for t in noise["data"]}
+    assert not [t for t in ratio["data"] if str(t.get("name", "")).endswith("certified")]
+    assert_clean(at)
 
 
 def test_preset_button_restores_the_paper_settings():
@@ -213,16 +264,18 @@ def test_preset_button_restores_the_paper_settings():
     at.toggle(key="logy").set_value(True).run()
     at.toggle(key="logx").set_value(True).run()
     at.toggle(key="cap").set_value(False).run()
+    at.toggle(key="tight").set_value(False).run()
     assert not any("Showing the settings" in c.value for c in at.caption)
     at.button(key="preset").click().run()
     assert_clean(at)
-    assert at.multiselect(key="n").value == list(PRESET["ns"])
-    assert at.selectbox(key="M").value == PRESET["M"]
-    assert at.radio(key="c").value == PRESET["constant"]
-    assert at.slider(key="eta").value == pytest.approx((PRESET["eta_min"], PRESET["eta_max"]))
-    assert at.toggle(key="logy").value is PRESET["log_y"]
+    assert at.multiselect(key="n").value == list(PRESET.ns)
+    assert at.selectbox(key="M").value == PRESET.M
+    assert at.radio(key="c").value == PRESET.constant
+    assert at.slider(key="eta").value == pytest.approx((PRESET.eta_min, PRESET.eta_max))
+    assert at.toggle(key="logy").value is PRESET.log_y
     assert at.toggle(key="logx").value is False
     assert at.toggle(key="cap").value is True
+    assert at.toggle(key="tight").value is True
     assert any("Showing the settings of the paper's Figure 1" in c.value for c in at.caption)
     assert not dict(at.query_params), "the preset is the default view: a short URL"
 
@@ -232,23 +285,51 @@ def test_claims_box_matches_mipcore(M, constant):
     at = load()
     if M != 2:
         at.selectbox(key="M").set_value(M).run()
-    expected = figure1.paper_claims(PRESET["eta_min"], PRESET["eta_max"], M, constant)
-    shown = verdicts(at)
-    assert len(shown) == 3
-    for (holds, text), claim in zip(shown, expected, strict=True):
-        assert holds is claim.holds, text
-        assert claim.statement in text and claim.evidence in text
+    cl = figure1.paper_claims(PRESET.eta_min, PRESET.eta_max, M, constant)
+    lines = verdicts(at)
+    assert [h for h, _ in lines] == list(cl.verdicts)
+    one, two, three = (t for _, t in lines)
+    if cl.mip_cheaper.holds:
+        assert fmt_num(cl.mip_cheaper.worst_crossover, 3) in one
+        assert f"(n = {cl.mip_cheaper.worst_n})" in one
+    else:
+        assert ", ".join(map(str, cl.mip_cheaper.failures[:8])) in one
+    if cl.starts_at.first_n is not None:
+        assert f"**n = {cl.starts_at.first_n}**" in two
+        assert f"every even n from 4 to {cl.n_max}" in two
+    assert f"n = {cl.leaves_plot.first_hidden}" in three
+    assert fmt_num(cl.leaves_plot.top_low) in three and fmt_num(cl.leaves_plot.top_high) in three
     if M == 2:  # the computed reading of Figure 1 at the paper's settings
-        assert [h for h, _ in shown] == [True, True, False]
+        # (claim 2 used to be judged on n = 30 alone and held; over every even n it fails:
+        # n = 32 and n = 34 already qualify)
+        assert [h for h, _ in lines] == [True, False, False]
+        assert "n = 32 (from η = 0.006191) and n = 34 (from η = 0.003142)" in two
+        assert any("every even n from 4 on" in c.value for c in at.caption)
 
 
 def test_empty_selection_warns_without_charts():
     at = load()
     at.multiselect(key="n").set_value([]).run()
-    assert not at.exception
-    assert any("at least one dataset size" in w.value for w in at.warning)
+    assert not at.exception and not at.error
+    (w,) = [w.value for w in at.warning]
+    assert "No dataset size is selected" in w and "“dataset sizes n”" in w
+    for leak in ("ns", "[]", "="):
+        assert leak not in w
     assert not at.get("plotly_chart")
     assert len(verdicts(at)) == 3  # the claims do not depend on the chosen n
+
+
+def test_equal_eta_handles_give_a_sentence_not_an_error():
+    at = load()
+    at.slider(key="eta").set_range(0.2, 0.2).run()
+    assert not at.exception and not at.error
+    (w,) = [w.value for w in at.warning]
+    assert "Both ends of the η range are at 0.2" in w and "from 0.195 to 0.205" in w
+    noise = charts(at)[0]
+    assert noise["layout"]["xaxis"]["range"] == pytest.approx([0.195, 0.205])
+    assert_clean(at)
+    at.slider(key="eta").set_range(0.001, 0.001).run()  # at the edge of the slider
+    assert charts(at)[0]["layout"]["xaxis"]["range"] == pytest.approx([0.001, 0.006])
 
 
 def test_url_selects_n():
@@ -261,15 +342,26 @@ def test_url_selects_n():
 @pytest.mark.parametrize(
     "param,value,key,widget,default",
     [
-        ("n", "31,abc", "n", "multiselect", list(PRESET["ns"])),
+        ("n", "31,abc", "n", "multiselect", list(PRESET.ns)),
         ("M", "99", "M", "selectbox", 2),
+        ("eta", "0.2,0.2", "eta", "slider", (PRESET.eta_min, PRESET.eta_max)),
+        ("tight", "maybe", "tight", "toggle", True),
     ],
 )
 def test_invalid_url_warns_and_falls_back(param, value, key, widget, default):
     at = load(**{param: value})
-    assert getattr(at, widget)(key=key).value == default
+    got = getattr(at, widget)(key=key).value
+    assert (tuple(got) if isinstance(default, tuple) else got) == default
     assert any(f"{param}={value}" in unescaped(w.value) for w in at.warning)
     assert len(at.get("plotly_chart")) >= 2
+    assert_clean(at)
+
+
+def test_crafted_url_text_cannot_make_links():
+    at = load(n="[click](https://example.com)", M="[x](https://example.com)")
+    assert at.warning
+    for w in at.warning:
+        assert "](" not in w.value
     assert_clean(at)
 
 
@@ -281,6 +373,13 @@ def test_extreme_settings_give_numbers_not_nan():
     tab = table(at)
     assert list(tab["n"]) == ["4", "200"]
     assert tab.loc[0, "crossover η (MIP cheaper above)"] == "never"  # n = 4: DP always cheaper
+    # n = 200's second crossover lies within e to the power −793 407 of 1/2: shown as a power
+    # of ten, never as "0" (this read "at most 0 below it (n = 200)" before)
+    gap = tab.loc[1, "DP cheaper again above η ="]
+    assert gap.startswith("1/2 − ") and "× 10⁻³⁴⁴⁵⁷³" in gap
+    text = shown(at)
+    assert "at most 0 below" not in text and " 0 below it" not in text
+    assert "For n = 4, Δ < 2σ₈: DP is cheaper at every η" in text
 
 
 def test_another_pages_value_under_the_same_key_does_not_leak():

@@ -1,369 +1,345 @@
-"""Figures for Figure 1 of the paper: noise needed for eta-MIP, directly vs through DP.
+"""Figures for Figure 1 of the paper: the noise that certifies η-MIP, directly or through DP.
 
-Source: ``000_ece03c98c31c7b12.txt`` Section 5.1 (Figure 1 and its caption).
-
-The builders take the long table of :func:`mipcore.lessons.figure1.noise_curves` (columns
-``n, eta, method, noise_scale, sigma, sensitivity``) and points computed by
-:mod:`mipcore.noise` / :mod:`mipcore.lessons.figure1`, and return a
-:class:`plotly.graph_objects.Figure`. They compute none of the mathematics: the
-only arithmetic here is reshaping (:func:`ratio_frame` divides the two columns the
-figure shows) and choosing axis ranges, so a figure always shows exactly the data
-handed to it and the page can offer that same data as CSV.
+Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
+Section 5.1. The builders draw a :class:`mipcore.lessons.figure1.Figure1View` and compute
+none of the mathematics: a figure shows exactly the view's table (which the page offers as
+CSV). Style (:mod:`mipcore.plots.style`): one colour per n; the line style tells the method --
+the printed MIP noise solid, the smallest certified MIP noise dotted, DP dashed; legends below.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
 
-__all__ = [
-    "Mark",
-    "colour_of",
-    "dp_floor",
-    "dp_hidden",
-    "noise_figure",
-    "ratio_figure",
-    "ratio_frame",
-]
+from ..lessons.figure1 import Crossing, CrossKind, Figure1View, Peak
+from . import style
+from .formatting import fmt_num
 
-# Eight well-separated colours on white (one per n; the page allows at most eight n).
-_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
-_INK = "#333333"
-_GREY = "#8a8f98"
+__all__ = ["PALETTE", "colour_of", "noise_figure", "ratio_figure"]
+
+#: One colour per n (the page allows at most eight n): Okabe-Ito, then grey.
+PALETTE = (*style.SEQUENCE, style.GREY)
+_PRINTED = "MIP, Theorem 9 as printed"
+_CERTIFIED = "MIP, smallest certified noise (½·tanh(1/c) bound)"
+_DP = "DP (Laplace + Theorem 4)"
 
 
-@dataclass(frozen=True)
-class Mark:
-    """A point to mark on a curve of n: ``(eta, y)`` with a hover ``label``."""
-
-    n: int
-    eta: float
-    y: float
-    label: str
+def _layout(*, title: str, subtitle: str | None, legend_y: float, **extra: Any) -> dict[str, Any]:
+    """:func:`style.layout` with a subtitle line (Plotly's own, ink colour) and the legend
+    far enough below the plot to clear the x-axis title when the legend takes several rows."""
+    lay = style.layout(title=title, **extra)
+    if subtitle:
+        lay["title"]["subtitle"] = dict(text=subtitle, font=dict(size=14, color=style.INK))
+        lay["margin"] = {**lay["margin"], "t": 84}
+    lay["legend"] = {**lay["legend"], "y": legend_y}
+    return lay
 
 
 def colour_of(ns: Sequence[int]) -> dict[int, str]:
     """The colour of each n (in increasing order of n), shared by both figures."""
-    return {n: _COLOURS[i % len(_COLOURS)] for i, n in enumerate(sorted(set(ns)))}
+    return {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(sorted(set(ns)))}
 
 
-def ratio_frame(curves: pd.DataFrame) -> pd.DataFrame:
-    """Wide table of the curves: ``n, eta, mip_scale, dp_scale, ratio_dp_over_mip``.
-
-    ``ratio_dp_over_mip`` is how many times more noise DP needs than MIP (> 1: MIP cheaper).
-    """
-    fast = _ratio_frame_paired(curves)
-    if fast is not None:
-        return fast
-    wide = curves.pivot_table(
-        index=["n", "eta"], columns="method", values="noise_scale", aggfunc="first"
-    ).reset_index()
-    wide = wide.rename(columns={"MIP": "mip_scale", "DP": "dp_scale"})
-    wide.columns.name = None
-    wide["ratio_dp_over_mip"] = wide["dp_scale"] / wide["mip_scale"]
-    return wide[["n", "eta", "mip_scale", "dp_scale", "ratio_dp_over_mip"]]
+def _printed_name(constant: float) -> str:
+    return f"{_PRINTED} (Cor. 14)" if constant < 7.5 else f"{_PRINTED} (C = 7.5)"
 
 
-def _ratio_frame_paired(curves: pd.DataFrame) -> pd.DataFrame | None:
-    """:func:`ratio_frame` without a pivot, for the tables :func:`mipcore.lessons.figure1.noise_curves`
-    makes: the MIP and the DP rows pair up one to one in the same (n, eta) order, sorted and
-    without repeats or NaN. Returns None for any other table (the pivot handles it)."""
-    method = curves["method"].to_numpy()
-    mip, dp = method == "MIP", method == "DP"
-    if not mip.any() or mip.sum() != dp.sum() or mip.sum() + dp.sum() != len(curves):
-        return None
-    n_all = curves["n"].to_numpy()
-    eta_all = curves["eta"].to_numpy()
-    scale = curves["noise_scale"].to_numpy()
-    if eta_all.dtype.kind != "f" or scale.dtype.kind != "f":
-        return None
-    n, eta = n_all[mip], eta_all[mip]
-    if not (np.array_equal(n, n_all[dp]) and np.array_equal(eta, eta_all[dp])):
-        return None
-    if np.isnan(scale).any() or np.isnan(eta).any():
-        return None
-    ascending = (n[1:] > n[:-1]) | ((n[1:] == n[:-1]) & (eta[1:] > eta[:-1]))
-    if not ascending.all():  # the pivot sorts by (n, eta) and merges repeats
-        return None
-    mip_scale, dp_scale = scale[mip], scale[dp]
-    return pd.DataFrame(
-        {
-            "n": n,
-            "eta": eta,
-            "mip_scale": mip_scale,
-            "dp_scale": dp_scale,
-            "ratio_dp_over_mip": dp_scale / mip_scale,
-        }
+def _log_ticks(lo: float, hi: float) -> dict[str, Any]:
+    """Log-axis ticks at full size: powers of ten over wide ranges; 1-2-5 steps over narrow
+    ones (so a range inside one decade still gets labels, never small minor labels)."""
+    span = math.log10(hi) - math.log10(lo)
+    if span >= 2.5:
+        return dict(dtick=max(1, math.ceil(span / 8)))
+    vals = [
+        m * 10.0**e
+        for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
+        for m in (1, 2, 5)
+    ]
+    vals = [v for v in vals if lo * (1 - 1e-9) <= v <= hi * (1 + 1e-9)]
+    return dict(tickvals=vals, ticktext=[fmt_num(v, 3) for v in vals])
+
+
+def _eta_axis(log_x: bool, lo: float, hi: float) -> dict[str, Any]:
+    title = "η (attacker's edge over guessing" + ("; log scale)" if log_x else ")")
+    if log_x:
+        return style.log_axis(title, range=[math.log10(lo), math.log10(hi)], **_log_ticks(lo, hi))
+    return dict(title=dict(text=title), type="linear", range=[lo, hi])
+
+
+def _key(name: str, dash: str, symbol: str | None = None) -> dict[str, Any]:
+    """A legend-only entry (no data) explaining a line style, in ink colour."""
+    return dict(
+        type="scatter",
+        x=[None],
+        y=[None],
+        mode="lines+markers" if symbol else "lines",
+        name=name,
+        line=dict(color=style.INK, dash=dash, width=2),
+        marker=dict(symbol=symbol or "circle", size=8, color=style.INK),
+        hoverinfo="skip",
+        legendgroup="_key",
     )
 
 
-def dp_floor(curves: pd.DataFrame) -> dict[int, float]:
-    """Per n, the lowest DP noise scale on the plotted eta range (a DP curve falls with eta)."""
-    dp = curves[curves["method"] == "DP"]
-    return {int(n): float(v) for n, v in dp.groupby("n")["noise_scale"].min().items()}
+def _crossing_text(c: Crossing) -> str:
+    what = (
+        "MIP cheaper to the right"
+        if c.kind is CrossKind.MIP_CHEAPER_ABOVE
+        else "DP cheaper again to the right"
+    )
+    return (
+        f"n = {c.n}: MIP and DP need the same noise ({fmt_num(c.scale)}) "
+        f"at η = {fmt_num(c.eta)}; {what}"
+    )
 
 
-def dp_hidden(curves: pd.DataFrame, y_top: float | None) -> list[tuple[int, float]]:
-    """``(n, lowest DP scale)`` for every n whose DP curve lies entirely above ``y_top``."""
-    if y_top is None:
-        return []
-    return [(n, v) for n, v in sorted(dp_floor(curves).items()) if v > y_top]
-
-
-def _axis_eta(log_x: bool, eta_min: float, eta_max: float) -> dict:
-    if log_x:
-        return dict(
-            type="log",
-            range=[math.log10(eta_min), math.log10(eta_max)],
-            title="η (attacker's edge over guessing; log scale)",
-        )
-    return dict(type="linear", range=[eta_min, eta_max], title="η (attacker's edge over guessing)")
-
-
-_LEGEND = dict(
-    orientation="v",
-    x=1.01,
-    xanchor="left",
-    y=1.0,
-    yanchor="top",
-    tracegroupgap=2,
-    font=dict(size=12),
-)
-
-
-def _title(text: str | None, subtitle: str | None) -> dict:
-    out: dict = dict(text=text or "", x=0.0, xanchor="left")
-    if subtitle:
-        out["subtitle"] = dict(text=subtitle, font=dict(size=13, color=_GREY))
-    return out
-
-
-def _legend_key() -> list[dict]:
-    """Two black legend entries that explain the line styles (no data: legend only)."""
-    return [
-        dict(
-            type="scatter",
-            x=[None],
-            y=[None],
-            mode="lines",
-            name=name,
-            line=dict(color=_INK, dash=dash, width=2),
-            hoverinfo="skip",
-            legendgroup="_style",
-        )
-        for name, dash in (
-            ("MIP (Theorem 9 / Cor. 14): solid", "solid"),
-            ("DP (Laplace + Theorem 4): dotted", "dot"),
-        )
-    ]
+def _peak_text(p: Peak) -> str:
+    return (
+        f"n = {p.n}: largest ratio, DP needs {fmt_num(p.ratio, 3)}× "
+        f"the printed MIP noise at η = {fmt_num(p.eta)}"
+    )
 
 
 def _markers(
-    marks: Sequence[Mark],
+    xs: list[float],
+    ys: list[float],
+    ns: list[int],
+    texts: list[str],
     col: dict[int, str],
     *,
     name: str,
     symbol: str,
     size: int,
-    edge: float,
-    **extra,
-) -> dict:
-    """One trace of hoverable markers, coloured by n (plain lists: a handful of points)."""
+) -> dict[str, Any]:
     return dict(
         type="scatter",
-        x=[m.eta for m in marks],
-        y=[m.y for m in marks],
+        x=xs,
+        y=ys,
         mode="markers",
         name=name,
         marker=dict(
             symbol=symbol,
             size=size,
-            color=[col.get(m.n, _INK) for m in marks],
-            line=dict(color=_INK, width=edge),
+            color=[col.get(n, style.INK) for n in ns],
+            line=dict(color=style.INK, width=1.5),
         ),
-        text=[m.label for m in marks],
+        text=texts,
         hovertemplate="%{text}<extra></extra>",
-        **extra,
     )
 
 
-def _columns(frame: pd.DataFrame, y: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``n``, ``eta`` and ``y`` of a curve table as numpy arrays (split per n by masks)."""
-    return (
-        frame["n"].to_numpy(),
-        frame["eta"].to_numpy(dtype=float),
-        frame[y].to_numpy(dtype=float),
-    )
-
-
-# Both figures are built in ONE go.Figure(data=[dict, ...], layout=dict(...)) call: Plotly then
-# validates the figure once, several times cheaper than add_trace / update_layout / add_hline
-# one by one. Curve coordinates are float64 numpy arrays: Plotly validates them without a
-# per-point pass and sends them as base64 typed arrays (a third smaller than JSON lists; the
-# same plot). Markers keep plain lists: a handful of points each.
 def noise_figure(
-    curves: pd.DataFrame,
+    view: Figure1View,
     *,
-    crossings: Sequence[Mark] = (),
     log_x: bool = False,
     log_y: bool = False,
-    y_top: float | None = None,
-    title: str | None = None,
-    height: int = 500,
+    show_certified: bool = True,
+    height: int = 560,
 ) -> go.Figure:
-    """Noise scale against eta: MIP solid, DP dotted, one colour per n (Figure 1).
+    """Noise scale against η: per n the printed MIP noise (solid), the smallest certified MIP
+    noise (dotted, if ``show_certified``) and DP's (dashed); crossovers as diamonds.
 
-    Parameters
-    ----------
-    curves : the table of :func:`mipcore.lessons.figure1.noise_curves`.
-    crossings : points where the MIP and DP curves of an n cross (marked as diamonds).
-    log_x, log_y : logarithmic axes.
-    y_top : if given, the y-axis stops there (the paper-like cap); DP curves entirely
-        above it are listed in the subtitle.
+    With ``view.y_top`` (the paper-like cap) the y-axis stops there; the subtitle names the
+    DP curves entirely above it.
     """
-    n_col, eta, scale = _columns(curves, "noise_scale")
-    method = curves["method"].to_numpy()
-    ns = sorted(int(n) for n in np.unique(n_col))
+    cv = view.curves
+    n_col = cv["n"].to_numpy()
+    eta = cv["eta"].to_numpy(dtype=float)
+    ns = [r.row.n for r in view.rows]
     col = colour_of(ns)
-    eta_min, eta_max = float(eta.min()), float(eta.max())
-    data: list[dict] = []
+    methods = [("mip_paper", "solid", "Printed MIP"), ("dp", "dash", "DP")]
+    if show_certified:
+        methods.insert(1, ("mip_certified", "dot", "Certified MIP"))
+    data: list[dict[str, Any]] = []
+    drawn: list[np.ndarray] = []
     for n in ns:
-        of_n = n_col == n
-        for meth, dash, width in (("MIP", "solid", 2.5), ("DP", "dot", 2.5)):
-            rows = of_n & (method == meth)
+        rows = n_col == n
+        for column, dash, what in methods:
+            y = cv[column].to_numpy(dtype=float)[rows]
+            drawn.append(y)
             data.append(
                 dict(
                     type="scatter",
                     x=eta[rows],
-                    y=scale[rows],
+                    y=y,
                     mode="lines",
                     name=f"n = {n}",
                     legendgroup=f"n{n}",
-                    showlegend=(meth == "MIP"),
-                    line=dict(color=col[n], dash=dash, width=width),
+                    showlegend=column == "mip_paper",
+                    line=dict(color=col[n], dash=dash, width=2.5),
                     hovertemplate=(
-                        f"<b>{meth}</b>, n = {n}<br>η = %{{x:.4~g}}<br>"
-                        f"noise scale = %{{y:.4~g}}<extra></extra>"
+                        f"<b>{what}</b>, n = {n}<br>η = %{{x:.4~g}}<br>"
+                        "noise scale = %{y:.4~g}<extra></extra>"
                     ),
                 )
             )
-    if crossings:
+    if view.crossings:
+        cs = view.crossings
         data.append(
             _markers(
-                crossings,
+                [c.eta for c in cs],
+                [c.scale for c in cs],
+                [c.n for c in cs],
+                [_crossing_text(c) for c in cs],
                 col,
-                name="crossover (MIP cheaper to the right)",
+                name="crossover (printed MIP = DP)",
                 symbol="diamond",
                 size=12,
-                edge=1.5,
-                legendgroup="_cross",
             )
         )
-    data.extend(_legend_key())
+    data.append(_key(_printed_name(view.constant), "solid"))
+    if show_certified:
+        data.append(_key(_CERTIFIED, "dot"))
+    data.append(_key(_DP, "dash"))
 
-    yaxis: dict = dict(title="Laplace noise scale (lower is better)")
     subtitle = None
     if log_y:
-        yaxis["type"] = "log"
-        yaxis["exponentformat"] = "power"
+        values = np.concatenate(drawn)
+        positive = values[values > 0]
+        lo = float(positive.min()) if len(positive) else 1.0
+        hi = float(values.max()) if view.y_top is None else view.y_top
+        hi = max(hi, lo * 10)
+        yaxis = style.log_axis(
+            "Laplace noise scale (lower is better)",
+            range=[math.log10(lo) - 0.1, math.log10(hi) + (0 if view.y_top else 0.1)],
+            **_log_ticks(lo, hi),
+        )
     else:
-        yaxis["exponentformat"] = "SI"
-    if y_top is not None and y_top > 0:
-        if log_y:
-            positive = scale[scale > 0]
-            low = float(positive.min()) if len(positive) else y_top / 10.0
-            low = min(low, y_top / 10.0)
-            yaxis["range"] = [math.log10(low) - 0.1, math.log10(y_top)]
-        else:
-            yaxis["range"] = [0.0, y_top]
-        hidden = dp_hidden(curves, y_top)
-        if hidden:
-            ns_text = ", ".join(str(n) for n, _ in hidden)
-            plural = "s" if len(hidden) > 1 else ""
-            subtitle = (
-                f"y-axis capped at the MIP maximum; DP curve{plural} entirely above "
-                f"the plot: n = {ns_text}"
-            )
-        else:
-            subtitle = "y-axis capped at the MIP maximum; every DP curve enters the plot"
+        yaxis = dict(title=dict(text="Laplace noise scale (lower is better)"))
+        if view.y_top is not None:
+            yaxis["range"] = [0.0, view.y_top]
+    if view.y_top is not None:
+        hidden = [str(r.row.n) for r in view.hidden]
+        subtitle = (
+            "y-axis capped at the printed MIP maximum; DP entirely above: n = " + ", ".join(hidden)
+            if hidden
+            else "y-axis capped at the printed MIP maximum; every DP curve enters the plot"
+        )
     return go.Figure(
         data=data,
-        layout=dict(
-            title=_title(title, subtitle),
+        layout=_layout(
+            title=f"Noise needed to certify η-MIP (M = {view.M}, C = {view.constant:g})",
+            subtitle=subtitle,
+            legend_y=-0.3,
             height=height,
             hovermode="closest",
-            xaxis=_axis_eta(log_x, eta_min, eta_max),
+            xaxis=_eta_axis(log_x, view.eta_min, view.eta_max),
             yaxis=yaxis,
-            legend=_LEGEND,
-            margin=dict(l=10, r=10, t=80 if subtitle else 50, b=50),
         ),
     )
 
 
 def ratio_figure(
-    ratios: pd.DataFrame,
-    *,
-    crossings: Sequence[Mark] = (),
-    peaks: Sequence[Mark] = (),
-    log_x: bool = False,
-    title: str | None = None,
-    height: int = 420,
+    view: Figure1View, *, log_x: bool = False, show_certified: bool = True, height: int = 480
 ) -> go.Figure:
-    """How many times more noise DP needs than MIP, against eta (log y), one line per n.
+    """How many times more noise DP needs than MIP, against η (log y), one line per n.
 
-    Parameters
-    ----------
-    ratios : the table of :func:`ratio_frame`.
-    crossings : points where the ratio is 1 (drawn on the line y = 1).
-    peaks : the largest ratio of each n (if inside the plotted range).
+    The printed MIP noise: a line per n (colour and dash by n), its crossovers with 1 as
+    diamonds and its largest ratio as stars. The smallest certified MIP noise (if
+    ``show_certified``): a thin line with open circles per n, flat at Δ/(2σ_M).
     """
-    n_col, eta, ratio = _columns(ratios, "ratio_dp_over_mip")
-    ns = sorted(int(n) for n in np.unique(n_col))
+    cv = view.curves
+    n_col = cv["n"].to_numpy()
+    eta = cv["eta"].to_numpy(dtype=float)
+    ns = [r.row.n for r in view.rows]
     col = colour_of(ns)
-    eta_min, eta_max = float(eta.min()), float(eta.max())
-    data: list[dict] = []
-    for n in ns:
+    data: list[dict[str, Any]] = []
+    drawn: list[np.ndarray] = []
+    for i, n in enumerate(ns):
         rows = n_col == n
+        ratio = cv["ratio_dp_over_mip"].to_numpy(dtype=float)[rows]
+        drawn.append(ratio)
         data.append(
             dict(
                 type="scatter",
                 x=eta[rows],
-                y=ratio[rows],
+                y=ratio,
                 mode="lines",
                 name=f"n = {n}",
-                line=dict(color=col[n], width=2.5),
+                legendgroup=f"n{n}",
+                line=dict(color=col[n], dash=style.dashes(i), width=2.5),
                 hovertemplate=(
-                    f"n = {n}<br>η = %{{x:.4~g}}<br>DP needs %{{y:.4~g}}× "
+                    f"n = {n}, printed MIP noise<br>η = %{{x:.4~g}}<br>DP needs %{{y:.4~g}}× "
                     "the MIP noise<extra></extra>"
                 ),
             )
         )
-    if crossings:
-        data.append(_markers(crossings, col, name="crossover", symbol="diamond", size=12, edge=1.5))
-    if peaks:
-        data.append(_markers(peaks, col, name="largest ratio", symbol="star", size=13, edge=1))
-    y = ratio[np.isfinite(ratio) & (ratio > 0)]
-    yaxis: dict = dict(type="log", exponentformat="power", title="DP noise ÷ MIP noise (log scale)")
-    if len(y):
-        lo, hi = min(float(y.min()), 1.0), max(float(y.max()), 1.0)
-        yaxis["range"] = [math.log10(lo) - 0.2, math.log10(hi) + 0.2]
-    # The line y = 1 and its label, as fig.add_hline(y=1, annotation_position="bottom right")
-    # would place them (across the whole x-axis, label under its right end).
+        if show_certified:
+            flat = cv["ratio_dp_over_certified"].to_numpy(dtype=float)[rows]
+            drawn.append(flat)
+            data.append(
+                dict(
+                    type="scatter",
+                    x=eta[rows],
+                    y=flat,
+                    mode="lines+markers",
+                    name=f"n = {n}, certified",
+                    legendgroup=f"n{n}",
+                    showlegend=False,
+                    line=dict(color=col[n], width=1.5),
+                    marker=dict(symbol="circle-open", size=8, color=col[n], maxdisplayed=10),
+                    hovertemplate=(
+                        f"n = {n}, smallest certified MIP noise<br>η = %{{x:.4~g}}<br>"
+                        "DP needs %{y:.4~g}× the MIP noise<extra></extra>"
+                    ),
+                )
+            )
+    ups = view.crossings
+    if ups:
+        data.append(
+            _markers(
+                [c.eta for c in ups],
+                [1.0] * len(ups),
+                [c.n for c in ups],
+                [_crossing_text(c) for c in ups],
+                col,
+                name="crossover",
+                symbol="diamond",
+                size=12,
+            )
+        )
+    if view.peaks:
+        ps = view.peaks
+        data.append(
+            _markers(
+                [p.eta for p in ps],
+                [p.ratio for p in ps],
+                [p.n for p in ps],
+                [_peak_text(p) for p in ps],
+                col,
+                name="largest ratio",
+                symbol="star",
+                size=13,
+            )
+        )
+    data.append(_key(_printed_name(view.constant), "solid"))
+    if show_certified:
+        data.append(_key("MIP, smallest certified noise (flat)", "solid", "circle-open"))
+    values = np.concatenate(drawn)
+    values = values[np.isfinite(values) & (values > 0)]
+    lo = min(float(values.min()), 1.0) if len(values) else 0.1
+    hi = max(float(values.max()), 1.0) if len(values) else 10.0
+    hi = max(hi, lo * 10)
+    yaxis = style.log_axis(
+        "DP noise ÷ MIP noise (log scale)",
+        range=[math.log10(lo) - 0.2, math.log10(hi) + 0.2],
+        **_log_ticks(lo, hi),
+    )
     return go.Figure(
         data=data,
-        layout=dict(
-            title=_title(title, None),
+        layout=_layout(
+            title="How many times more noise DP needs than MIP",
+            subtitle=None,
+            legend_y=-0.3,
             height=height,
             hovermode="closest",
-            xaxis=_axis_eta(log_x, eta_min, eta_max),
+            xaxis=_eta_axis(log_x, view.eta_min, view.eta_max),
             yaxis=yaxis,
-            legend=_LEGEND,
-            margin=dict(l=10, r=10, t=50, b=50),
             shapes=[
                 dict(
                     type="line",
@@ -373,19 +349,19 @@ def ratio_figure(
                     y0=1.0,
                     y1=1.0,
                     yref="y",
-                    line=dict(color=_INK, dash="dash", width=1.5),
+                    line=dict(color=style.INK, dash="dash", width=1.5),
                 )
             ],
             annotations=[
                 dict(
                     text="equal noise: above, MIP is cheaper",
                     showarrow=False,
-                    font=dict(size=12),
+                    font=dict(size=14, color=style.INK),
                     x=1,
                     xanchor="right",
                     xref="x domain",
-                    y=1.0,
-                    yanchor="top",
+                    y=0.0,  # log10(1): the annotation's y is in log units on a log axis
+                    yanchor="bottom",
                     yref="y",
                 )
             ],
