@@ -1,14 +1,18 @@
-"""Tests for mipcore.lessons.figure2 and mipcore.covariance_gd: the Section 5.2 (Figure 2) synthetic-covariance experiment.
+"""Tests for mipcore.lessons.figure2 and mipcore.covariance_gd: the Section 5.2 (Figure 2) experiment.
 
-Source: ``000_ece03c98c31c7b12.txt`` Section 5.2; DP-SGD (Abadi et al. 2016); the
-Gaussian-mechanism privacy profile (Balle & Wang 2018, Theorem 8):
-``delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)`` for sensitivity 1 and
-noise std 1/mu, which is also what ``dp_accounting.gaussian_mechanism`` inverts.
+Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
+Section 5.2. DP-SGD: Abadi et al., CCS 2016. The Gaussian-mechanism privacy profile (Balle &
+Wang, ICML 2018, Theorem 8): ``delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)``
+for sensitivity 1 and noise std 1/mu, which is also what ``dp_accounting.gaussian_mechanism``
+inverts. GDP (Dong, Roth, Su, arXiv:1905.02383): the best test at prior 1/2 against a μ-GDP
+pair has edge Φ(μ/2) − 1/2.
 
 References here are direct computations on small cases (explicit d x d matrices and
 per-row Python loops), never the module's own vectorised shortcuts. Statistical checks use
 fixed seeds and tolerances derived from the sample size (KS / chi-square at
-``ALPHA = 1e-4``, means within 5 standard errors).
+``ALPHA = 1e-4``, means within 5 standard errors). The cost model is checked for its
+arithmetic and its ceiling only: wall times are compared with it in
+``benchmarks/covariance.py``, never asserted here.
 """
 
 from __future__ import annotations
@@ -31,24 +35,40 @@ from mipcore.covariance_gd import (
     outer_products,
     sample_data,
 )
+from mipcore.guarantees import eta_from_gdp
+from mipcore.lessons import figure2 as cv
 from mipcore.lessons.figure2 import (
-    CALIBRATIONS,
-    CLIP_RULES,
+    NOMINAL_SPEED,
+    PRESETS,
+    RUN_COLUMNS,
+    WORK_CEILING,
+    Claim,
+    ClipRule,
+    DpCalibration,
     ExperimentConfig,
+    FailRange,
     Verdict,
     _per_example_norms,
     clip_norm,
     dp_noise_multiplier,
     dpsgd,
-    gdp_eta,
+    estimate_seconds,
     half_split_grams,
+    measure_speed,
     paper_claims,
+    plan_experiment,
     run_experiment,
+    simulate,
+    speed_factor,
     summarize,
+    work,
 )
-from mipcore.mechanism import RADIUS_VARIANTS
+from mipcore.mechanism import MipCalibration
+from mipcore.theorem9 import certified_eta
 
 ALPHA = 1e-4
+PAPER, TIGHT = DpCalibration.PAPER, DpCalibration.TIGHT
+PAPER_C, PRINTED, SMALLEST = MipCalibration.PAPER, MipCalibration.AS_PRINTED, MipCalibration.TIGHT
 
 
 def _data(m=30, d=3, seed=0):
@@ -267,7 +287,7 @@ def test_tight_route_is_gdp_to_mip(T):
         z = dp_noise_multiplier(eta, T, route="tight")
         mu = math.sqrt(T) / z
         assert norm.cdf(mu / 2) - 0.5 == pytest.approx(eta, abs=1e-12)
-        assert gdp_eta(mu) == pytest.approx(eta, abs=1e-12)
+        assert eta_from_gdp(mu) == pytest.approx(eta, abs=1e-12)
 
 
 def _gauss_delta(eps, mu):
@@ -337,35 +357,106 @@ def test_clip_norm_rules():
             clip_norm(P, x2, rule="fixed", T=T, lr=lr, value=bad)
     with pytest.raises(ValueError, match="clip_rule"):
         clip_norm(P, x2, rule="mean", T=T, lr=lr)
-    assert set(CLIP_RULES) == {"initial_median", "trajectory_median", "fixed"}
+    assert {r.value for r in ClipRule} == {"initial_median", "trajectory_median", "fixed"}
+    assert clip_norm(P, x2, rule=ClipRule.FIXED, T=T, lr=lr, value=2.5) == 2.5
+    with pytest.raises(ValueError, match="clip_value"):
+        clip_norm(P, x2, rule="fixed", T=T, lr=lr, value=math.inf)
+
+
+def test_dpsgd_blocks_do_not_change_the_result():
+    """Rows are processed in cache-sized blocks (here 5 blocks of 409 rows for 40
+    trajectories); the result equals one unblocked pass with the direct norms."""
+    _, P, x2 = _data(2000, 3, seed=9)
+    zs = np.zeros(40)
+    C, lr, T = float(np.median(2 * x2)), 0.25, 3
+    got = dpsgd(P, x2, zs, C=C, T=T, lr=lr, rng=0)
+    A = np.zeros((40, 9))
+    for _ in range(T):
+        w = np.minimum(1.0, C / np.maximum(_per_example_norms(P, x2, A), 1e-300))  # (m, K)
+        A = A - lr * 2.0 * (A * w.sum(axis=0)[:, None] - w.T @ P) / P.shape[0]
+    np.testing.assert_allclose(got, A, rtol=1e-10, atol=1e-12)
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+def test_plan_resolves_every_noise_level():
+    cfg = ExperimentConfig(etas=(0.05, 0.1, 0.3), Ms=(2, 4))
+    plan = plan_experiment(cfg)
+    np.testing.assert_array_equal(plan.sigma, make_sigma(3, 0))
+    assert [x.calibration for x in plan.dp] == [PAPER, TIGHT]
+    assert {(x.calibration, x.M) for x in plan.mip} == {
+        (c, M) for c in MipCalibration for M in (2, 4)
+    }
+    for x in plan.mip:
+        for e, c, level in zip(x.etas, x.c, x.certified, strict=True):
+            if x.calibration is SMALLEST:  # c = 1/artanh(2η): exactly the target
+                assert c == pytest.approx(1 / math.atanh(2 * e), rel=1e-12)
+                assert level == pytest.approx(e, rel=1e-9) and level <= e
+            else:  # Corollary 14: (6.16/η)^(1+2/M), the same c for both radius laws
+                assert c == pytest.approx((6.16 / e) ** (1 + 2 / x.M), rel=1e-12)
+            if x.calibration is PRINTED:
+                assert level is None  # 9 numbers: no proof covers the Laplace radius
+            else:  # Theorem 9's density: ½ tanh(1/c) in every dimension
+                assert level == pytest.approx(0.5 * math.tanh(1 / c), rel=1e-12)
+        assert x.is_certified is (x.calibration is not PRINTED)
+    # known values: c = 3794.56 (η = 0.1, M = 2) certifies η ≈ 1.3e-4; the smallest is 4.933
+    paper = plan.mip_noise(PAPER_C, 2)
+    assert paper.c[1] == pytest.approx(3794.56, rel=1e-9)
+    assert paper.certified[1] == pytest.approx(1.3177e-4, rel=1e-3)
+    assert plan.mip_noise(SMALLEST, 2).c[1] == pytest.approx(4.9327, abs=1e-4)
+
+
+def test_plan_in_one_dimension_certifies_the_printed_radius():
+    plan = plan_experiment(ExperimentConfig(d=1, etas=(0.2,), Ms=(2,)))
+    x = plan.mip_noise(PRINTED, 2)
+    assert x.certified[0] == pytest.approx(float(certified_eta(x.c[0], M=2, d=1)))
+    assert x.is_certified
+
+
+def test_paper_dp_calibration_gets_about_a_fifth_of_the_target():
+    """The paper's route (Theorem 4 at δ, then the analytic Gaussian) is conservative: the
+    calibrated T steps are μ-GDP with μ = √T/z (z relative to the replace-one sensitivity
+    2C), whose exact level Φ(μ/2) − 1/2 is a fraction of the target η."""
+    cfg = ExperimentConfig()
+    plan = plan_experiment(cfg)
+    paper, tight = plan.dp_noise(PAPER), plan.dp_noise(TIGHT)
+    for e, z, exact in zip(paper.etas, paper.z, paper.exact_eta, strict=True):
+        mu = math.sqrt(cfg.T) / z
+        assert exact == pytest.approx(norm.cdf(mu / 2) - 0.5, rel=1e-9)  # brute force
+        assert z == pytest.approx(dp_noise_multiplier(e, cfg.T, route="paper"), rel=1e-12)
+    np.testing.assert_allclose(tight.ratio, 1.0, rtol=1e-9)
+    lo, hi = paper.ratio_range
+    assert 0.15 < lo <= hi < 0.3  # "about a fifth" on the default grid (0.20 to 0.28)
+    assert lo == min(paper.ratio) and hi == max(paper.ratio)
+    assert all(p > t for p, t in zip(paper.z, tight.z, strict=True))
 
 
 # --------------------------------------------------------------------------- the experiment
 
 SMALL = ExperimentConfig(d=2, n=400, seed=3, B=8, R=2, Ms=(2, 4), etas=(0.05, 0.2, 0.4), T=5)
-COLUMNS = ["run", "eta", "method", "M", "radius", "calibration", "z", "C", "rel_error"]
 
 
 @pytest.fixture(scope="module")
 def small_results():
     calls = []
-    df = run_experiment(SMALL, progress=lambda f, msg: calls.append((f, msg)))
+    df = simulate(SMALL, progress=lambda f, msg: calls.append((f, msg)))
     return df, calls
 
 
-def test_run_experiment_shape_and_columns(small_results):
+def test_simulate_shape_and_columns(small_results):
     df, calls = small_results
     cfg = SMALL
-    E = len(cfg.etas)
-    per_run = E + len(cfg.Ms) * len(cfg.radii) * E + E + len(cfg.calibrations) * E
-    assert list(df.columns) == COLUMNS
+    E, mips, dps = len(cfg.etas), len(cfg.mip_calibrations), len(cfg.dp_calibrations)
+    per_run = E + len(cfg.Ms) * mips * E + E + dps * E
+    assert list(df.columns) == list(RUN_COLUMNS)
     assert len(df) == cfg.R * per_run
     counts = df["method"].value_counts().to_dict()
     assert counts == {
-        "Raw": cfg.R * E,
-        "MIP": cfg.R * len(cfg.Ms) * len(cfg.radii) * E,
-        "DP-SGD z=0 (clipping only)": cfg.R * E,
-        "DP-SGD": cfg.R * len(cfg.calibrations) * E,
+        "raw": cfg.R * E,
+        "mip": cfg.R * len(cfg.Ms) * mips * E,
+        "clip_only": cfg.R * E,
+        "dpsgd": cfg.R * dps * E,
     }
     # halfway through each run (after MIP) and at its end; never decreasing, ending at 1
     assert [f for f, _ in calls] == pytest.approx(
@@ -373,62 +464,64 @@ def test_run_experiment_shape_and_columns(small_results):
     )
     assert [m for _, m in calls][:2] == ["run 1 of 2: MIP done, DP-SGD running", "run 1 of 2 done"]
     assert np.all(np.isfinite(df["rel_error"])) and np.all(df["rel_error"] >= 0)
+    plan = plan_experiment(cfg)
     for _run, g in df.groupby("run"):
-        assert g.loc[g.method == "Raw", "rel_error"].nunique() == 1
-        assert g.loc[g.method == "DP-SGD z=0 (clipping only)", "z"].eq(0).all()
+        assert g.loc[g.method == "raw", "rel_error"].nunique() == 1
+        assert g.loc[g.method == "clip_only", "z"].eq(0).all()
         assert g["C"].dropna().nunique() == 1
-        dp = g[g.method == "DP-SGD"]
-        for _, row in dp.iterrows():
+        for _, row in g[g.method == "dpsgd"].iterrows():
             assert row["z"] == pytest.approx(
-                dp_noise_multiplier(row["eta"], cfg.T, route=row["calibration"], delta=cfg.delta),
+                dp_noise_multiplier(
+                    row["eta"], cfg.T, route=row["dp_calibration"], delta=cfg.delta
+                ),
                 rel=1e-12,
             )
-        mip = g[g.method == "MIP"]
-        assert set(zip(mip.M, mip.radius, strict=True)) == {
-            (M, r) for M in cfg.Ms for r in cfg.radii
+        mip = g[g.method == "mip"]
+        assert set(zip(mip.M, mip.mip_calibration, strict=True)) == {
+            (M, c.value) for M in cfg.Ms for c in MipCalibration
         }
+        for _, row in mip.iterrows():
+            x = plan.mip_noise(MipCalibration(row["mip_calibration"]), int(row["M"]))
+            assert row["c"] == x.c[x.etas.index(row["eta"])]
 
 
-def test_run_experiment_is_deterministic_by_seed(small_results):
+def test_simulate_is_deterministic_by_seed(small_results):
     df, _ = small_results
-    pd.testing.assert_frame_equal(df, run_experiment(SMALL))
-    other = run_experiment(dataclasses.replace(SMALL, seed=4))
+    pd.testing.assert_frame_equal(df, simulate(SMALL))
+    pd.testing.assert_frame_equal(df, simulate(plan_experiment(SMALL)))
+    other = simulate(dataclasses.replace(SMALL, seed=4))
     assert not np.allclose(df["rel_error"].to_numpy(), other["rel_error"].to_numpy())
 
 
-def test_run_experiment_fixed_clip_and_single_variants():
+def test_simulate_fixed_clip_and_single_variants():
     cfg = dataclasses.replace(
         SMALL,
         R=1,
         clip_rule="fixed",
         clip_value=3.0,
-        calibrations=("tight",),
-        radii=("gamma",),
+        dp_calibrations=("tight",),
+        mip_calibrations=("gamma",),  # the old name of Theorem 9's density, paper's constant
         Ms=(6,),
     )
-    df = run_experiment(cfg)
+    df = simulate(cfg)
     assert df["C"].dropna().eq(3.0).all()
-    assert set(df["calibration"].dropna()) == {"tight"}
-    assert set(df["radius"].dropna()) == {"gamma"}
+    assert set(df["dp_calibration"].dropna()) == {"tight"}
+    assert set(df["mip_calibration"].dropna()) == {"paper"}
     assert len(df) == 3 + 3 + 3 + 3
 
 
 def _label(r):
-    if r["method"] == "MIP":
-        rad = "Gamma radius, Thm 9" if r["radius"] == "gamma" else "Laplace radius, as printed"
-        return f"MIP M={int(r['M'])} ({rad})"
-    if r["method"] == "DP-SGD":
-        return f"DP-SGD ({r['calibration']} calibration)"
-    return r["method"]
+    return (r["method"], r["M"], r["mip_calibration"], r["dp_calibration"])
 
 
 def test_summarize_mean_and_sem(small_results):
     df, _ = small_results
     s = summarize(df)
-    d2 = df.assign(label=df.apply(_label, axis=1))
+    d2 = df.assign(label=df.apply(_label, axis=1).astype(str))
     g = d2.groupby(["label", "eta"])["rel_error"]
     want = pd.DataFrame({"mean": g.mean(), "sem": g.sem(ddof=1), "runs": g.count()}).reset_index()
-    merged = s.merge(want, on=["label", "eta"], suffixes=("", "_want"), validate="one_to_one")
+    s2 = s.assign(label=s.apply(_label, axis=1).astype(str))
+    merged = s2.merge(want, on=["label", "eta"], suffixes=("", "_want"), validate="one_to_one")
     assert len(merged) == len(s) == len(want)
     np.testing.assert_allclose(merged["mean"], merged["mean_want"], rtol=1e-12)
     np.testing.assert_allclose(merged["sem"], merged["sem_want"], rtol=1e-12)
@@ -437,22 +530,73 @@ def test_summarize_mean_and_sem(small_results):
     assert (one["sem"] == 0).all()
 
 
+@pytest.fixture(scope="module")
+def small_result():
+    return run_experiment(SMALL)
+
+
+def test_run_experiment_evaluates_the_run(small_result, small_results):
+    res = small_result
+    pd.testing.assert_frame_equal(res.runs, small_results[0])
+    assert res.config == SMALL.validated() and res.seconds >= 0
+    # 3 MIP x 2 DP pairs for claims 1-2, claim 3 per DP, claim 4 per MIP
+    assert len(res.verdicts) == 6 + 6 + 2 + 3
+    raw = res.summary[res.summary.method == "raw"]["mean"]
+    assert res.raw_error == pytest.approx(float(raw.iloc[0]))
+    assert res.sigma_norm == pytest.approx(float(np.linalg.norm(make_sigma(2, 3))))
+    for c in res.clipping:  # the clipping-only share at the most private η, from the table
+        s = res.summary
+        dp = s[(s.method == "dpsgd") & (s.dp_calibration == c.calibration.value)]
+        z0 = s[s.method == "clip_only"]
+        assert c.eta == 0.05
+        assert c.error == pytest.approx(float(dp[dp.eta == 0.05]["mean"].iloc[0]))
+        assert c.clip_only_error == pytest.approx(float(z0[z0.eta == 0.05]["mean"].iloc[0]))
+        assert c.step_sd == pytest.approx(SMALL.lr * c.z * 2 * res.clip_norm / SMALL.m)
+        assert c.step_sd_rel == pytest.approx(c.step_sd / res.sigma_norm)
+        assert 0 < c.share_min <= c.share_max <= 1
+        assert c.error_min <= c.error <= c.error_max
+        assert res.bias(c.calibration) is c
+    for sc in res.scales:
+        x = res.plan.mip_noise(sc.calibration, sc.M)
+        assert sc.eta_ref == 0.2 and sc.c_ref == x.c[1] and sc.certified_ref == x.certified[1]
+        assert (sc.n_for_error_1 is None) is (sc.error_ref <= 1)
+        if sc.n_for_error_1 is not None:
+            assert sc.n_for_error_1 == pytest.approx(SMALL.n * sc.error_ref**2)
+    assert res.radius_ratio is not None and res.radius_ratio.expected == 4  # d² = 4
+
+
+def test_result_grid_is_one_row_per_claim(small_result):
+    grid = small_result.grid(TIGHT)
+    assert [claim for claim, _ in grid] == list(Claim)
+    for claim, cells in grid:
+        assert [m for m, _ in cells] == list(MipCalibration)
+        if claim is Claim.DP_NEVER_BELOW_1:  # DP only: the same verdict in every column
+            assert len({id(v) for _, v in cells}) == 1 and cells[0][1].dp is TIGHT
+        elif claim is Claim.MIP_BELOW_1_FROM_02:
+            assert all(v.dp is None and v.mip is m for m, v in cells)
+        else:
+            assert all(v.dp is TIGHT and v.mip is m for m, v in cells)
+    assert small_result.verdict(Claim.DP_NEVER_BELOW_1, mip=PAPER_C, dp=TIGHT) is None
+
+
 # --------------------------------------------------------------------------- paper_claims on synthetic summaries
 
 GRID = [0.01, 0.05, 0.1, 0.2, 0.3, 0.45]
+DP_PAPER = ("dpsgd", None, None, "paper")
 BASE = {
-    "DP-SGD (paper calibration)": [50, 20, 10, 5, 3, 2],
-    "MIP M=2 (Gamma radius, Thm 9)": [1000, 100, 9, 0.9, 0.5, 0.3],  # loses only below 0.1
-    "MIP M=4 (Gamma radius, Thm 9)": [40, 15, 5, 0.8, 0.4, 0.2],
-    "MIP M=6 (Gamma radius, Thm 9)": [30, 10, 4, 0.7, 0.3, 0.1],
+    DP_PAPER: [50, 20, 10, 5, 3, 2],
+    ("mip", 2, "paper", None): [1000, 100, 9, 0.9, 0.5, 0.3],  # loses only below 0.1
+    ("mip", 4, "paper", None): [40, 15, 5, 0.8, 0.4, 0.2],
+    ("mip", 6, "paper", None): [30, 10, 4, 0.7, 0.3, 0.1],
 }
+MIPS = [k for k in BASE if k[0] == "mip"]
 CLAIM1, CLAIM2, CLAIM3, CLAIM4 = range(4)
 
 
 def _summary(curves):
     rows = [
-        dict(label=lab, method=lab.split(" ")[0], eta=e, mean=float(v), sem=0.0, runs=1)
-        for lab, vals in curves.items()
+        dict(method=k[0], M=k[1], mip_calibration=k[2], dp_calibration=k[3], eta=e, mean=float(v))
+        for k, vals in curves.items()
         for e, v in zip(GRID, vals, strict=True)
     ]
     return pd.DataFrame(rows)
@@ -460,46 +604,60 @@ def _summary(curves):
 
 def _verdicts(changes=None, Ms=(2, 4, 6)):
     curves = {k: list(v) for k, v in BASE.items()} | (changes or {})
-    return paper_claims(_summary(curves), Ms, ("gamma",), ("paper",))
+    return paper_claims(_summary(curves), Ms, ("paper",), ("paper",))
 
 
 def test_paper_claims_all_true_on_the_base_case():
     v = _verdicts()
     assert [x.holds for x in v] == [True, True, True, True]
-    assert all(
-        isinstance(x, Verdict) and x.variant == "Gamma radius (Theorem 9) vs DP-SGD (paper)"
-        for x in v
-    )
+    assert [x.claim for x in v] == list(Claim)
+    assert all(isinstance(x, Verdict) and not x.where for x in v)
+    assert [(x.mip, x.dp) for x in v] == [
+        (PAPER_C, PAPER),
+        (PAPER_C, PAPER),
+        (None, PAPER),
+        (PAPER_C, None),
+    ]
+    assert [x.checked for x in v] == [3 * 4, 2 * 6, 6, 3]
+    assert v[CLAIM3].dp_min == 2.0
+    assert [(o.M, o.eta) for o in v[CLAIM4].onsets] == [(2, 0.2), (4, 0.2), (6, 0.2)]
 
 
 @pytest.mark.parametrize(
     "changes, claim",
     [
-        ({"MIP M=2 (Gamma radius, Thm 9)": [1000, 100, 9, 0.9, 3.5, 0.3]}, CLAIM1),  # loses at 0.3
-        ({"MIP M=2 (Gamma radius, Thm 9)": [1000, 100, 10, 0.9, 0.5, 0.3]}, CLAIM1),  # ties at 0.1
-        (
-            {"MIP M=6 (Gamma radius, Thm 9)": [60, 10, 4, 0.7, 0.3, 0.1]},
-            CLAIM2,
-        ),  # loses at 0.01 only
-        ({"DP-SGD (paper calibration)": [50, 20, 10, 5, 3, 0.95]}, CLAIM3),
-        (
-            {k: [40, 0.9, 0.8, 0.7, 0.6, 0.5] for k in list(BASE)[1:]},
-            CLAIM4,
-        ),  # below 1 from 0.05: too early
-        ({k: [40, 15, 5, 4, 3, 1.5] for k in list(BASE)[1:]}, CLAIM4),  # never below 1
-        ({k: [40, 15, 5, 4, 3, 0.5] for k in list(BASE)[1:]}, CLAIM4),  # only from 0.45: too late
-        ({k: [40, 15, 0.5, 4, 3, 1.5] for k in list(BASE)[1:]}, CLAIM4),  # a dip that does not stay
+        ({MIPS[0]: [1000, 100, 9, 0.9, 3.5, 0.3]}, CLAIM1),  # loses at 0.3
+        ({MIPS[0]: [1000, 100, 10, 0.9, 0.5, 0.3]}, CLAIM1),  # ties at 0.1
+        ({MIPS[2]: [60, 10, 4, 0.7, 0.3, 0.1]}, CLAIM2),  # loses at 0.01 only
+        ({DP_PAPER: [50, 20, 10, 5, 3, 0.95]}, CLAIM3),
+        ({key: [40, 15, 5, 4, 3, 1.5] for key in MIPS}, CLAIM4),  # never below 1
+        ({key: [40, 15, 5, 4, 3, 0.5] for key in MIPS}, CLAIM4),  # only from 0.45: too late
+        ({key: [40, 15, 0.5, 4, 3, 1.5] for key in MIPS}, CLAIM4),  # a dip that does not stay
     ],
 )
 def test_paper_claims_false_cases(changes, claim):
     v = _verdicts(changes)
     assert not v[claim].holds, v[claim]
-    assert v[claim].evidence
+    assert v[claim].where or v[claim].onsets
     # the unaffected claims keep their verdicts where the change cannot touch them
     if claim == CLAIM2:
         assert v[CLAIM1].holds and v[CLAIM3].holds and v[CLAIM4].holds
     if claim == CLAIM3:
         assert v[CLAIM4].holds
+
+
+def test_paper_claims_say_where_they_fail():
+    v = _verdicts({MIPS[0]: [1000, 100, 11, 6, 3.5, 0.3]})  # M = 2 loses at 0.1, 0.2, 0.3
+    assert v[CLAIM1].where == (FailRange(2, 0.1, 0.3, 3),)
+    assert (v[CLAIM1].failed, v[CLAIM1].passed) == (3, 9)
+    v = _verdicts({MIPS[2]: [60, 10, 12, 0.7, 5, 0.1]})  # M = 6 at 0.01, 0.1 and 0.3: three runs
+    assert v[CLAIM2].where == (
+        FailRange(6, 0.01, 0.01, 1),
+        FailRange(6, 0.1, 0.1, 1),
+        FailRange(6, 0.3, 0.3, 1),
+    )
+    v = _verdicts({DP_PAPER: [50, 20, 10, 0.9, 0.8, 2]})
+    assert v[CLAIM3].where == (FailRange(None, 0.2, 0.3, 2),) and v[CLAIM3].dp_min == 0.8
 
 
 @pytest.mark.parametrize(
@@ -508,33 +666,33 @@ def test_paper_claims_false_cases(changes, claim):
         ([40, 15, 0.5, 4, 0.9, 0.5], True),  # dips at 0.1, stays below from 0.3 (boundary)
         ([40, 15, 0.9, 0.8, 0.6, 0.5], True),  # from 0.1 (boundary)
         ([40, 15, 5, 1.0, 0.6, 0.5], True),  # exactly 1 is not below 1: from 0.3
+        # below 1 from 0.05 on: "below 1 for η ≈ 0.2 and larger" holds, and more. (Judged
+        # "too early", i.e. failing, before; an earlier start is now a stronger result.)
+        ([40, 0.9, 0.8, 0.7, 0.6, 0.5], True),
     ],
 )
 def test_paper_claims_claim4_boundaries(curve, holds):
-    v = _verdicts(dict.fromkeys(list(BASE)[1:], curve))
+    v = _verdicts(dict.fromkeys(MIPS, curve))
     assert v[CLAIM4].holds is holds
 
 
 def test_paper_claims_claim2_needs_M4_or_6_and_all_variants():
     v = _verdicts(Ms=(2,))
-    assert len(v) == 3 and all("{4, 6}" not in x.claim for x in v)
-    # every radius x every calibration
+    assert len(v) == 3 and Claim.M46_BEAT_DP_EVERYWHERE not in {x.claim for x in v}
+    # every MIP calibration x every DP calibration (claims 1-2); DP alone (3); MIP alone (4)
     curves = {k: list(v) for k, v in BASE.items()}
-    for lab in list(curves):
-        if lab.startswith("MIP"):
-            curves[lab.replace("Gamma radius, Thm 9", "Laplace radius, as printed")] = curves[lab]
-    curves["DP-SGD (tight calibration)"] = [1, 1, 1, 0.5, 0.5, 0.5]
-    v = paper_claims(_summary(curves), (2, 4, 6), RADIUS_VARIANTS, CALIBRATIONS)
-    assert len(v) == 2 * 2 * 4
-    by_variant = {}
+    for k in MIPS:
+        curves[("mip", k[1], "as_printed", None)] = curves[k]
+    curves[("dpsgd", None, None, "tight")] = [1, 1, 1, 0.5, 0.5, 0.5]
+    v = paper_claims(_summary(curves), (2, 4, 6), (PAPER_C, PRINTED), (PAPER, TIGHT))
+    assert len(v) == 2 * 2 * 2 + 2 + 2
     for x in v:
-        by_variant.setdefault(x.variant, []).append(x.holds)
-    assert len(by_variant) == 4
-    for variant, holds in by_variant.items():
-        if "(paper)" in variant:
-            assert holds == [True, True, True, True]
-        else:  # DP at 0.5-1: MIP loses claims 1-2 and DP gets below 1
-            assert holds[:3] == [False, False, False] and holds[3]
+        if x.claim in (Claim.MIP_BEATS_DP_FROM_01, Claim.M46_BEAT_DP_EVERYWHERE):
+            assert x.holds is (x.dp is PAPER)  # DP at 0.5-1: MIP loses claims 1-2
+        elif x.claim is Claim.DP_NEVER_BELOW_1:
+            assert x.mip is None and x.holds is (x.dp is PAPER)
+        else:
+            assert x.dp is None and x.holds
 
 
 # --------------------------------------------------------------------------- config validation
@@ -567,8 +725,9 @@ def test_paper_claims_claim2_needs_M4_or_6_and_all_variants():
         (dict(clip_rule="fixed"), "clip_value"),
         (dict(clip_rule="fixed", clip_value=-1.0), "clip_value"),
         (dict(clip_rule="fixed", clip_value=0.0), "clip_value"),
-        (dict(calibrations=("paper", "loose")), "calibrations"),
-        (dict(radii=("laplace",)), "radii"),
+        (dict(clip_rule="fixed", clip_value=math.inf), "clip_value"),
+        (dict(dp_calibrations=("paper", "loose")), "dp_calibrations"),
+        (dict(mip_calibrations=("laplace",)), "mip_calibrations"),
         (dict(constant=6.0), "constant"),
     ],
 )
@@ -577,36 +736,84 @@ def test_config_validation_names_the_field(changes, name):
         dataclasses.replace(ExperimentConfig(), **changes).validated()
 
 
+def test_config_without_the_paper_route_allows_eta_below_half_delta():
+    cfg = ExperimentConfig(etas=(1e-7,), dp_calibrations=("tight",))
+    assert cfg.validated().dp_calibrations == (TIGHT,)
+
+
 def test_config_defaults_and_presets_are_valid():
     cfg = ExperimentConfig()
     assert cfg.validated() is cfg
     assert cfg.B == 128 and cfg.Ms == (2, 4, 6) and cfg.d == 3  # Section 5.2's settings
-    assert cfg.as_dict()["etas"] == cfg.etas
-    from mipcore.lessons.figure2 import PRESETS
-
+    assert cfg.as_dict()["etas"] == cfg.etas and (cfg.m, cfg.p) == (10_000, 9)
     for preset in PRESETS.values():
-        preset.validated()
+        assert preset.validated() is preset
     assert PRESETS["Paper"].n == 500_000 and PRESETS["Paper"].R == 10
 
 
-@pytest.mark.parametrize("M", [1, 2, 4, 6, 12])
-@pytest.mark.parametrize("radius", ["gamma", "as_printed"])
-def test_mip_label_round_trips(M, radius):
-    from mipcore.lessons.figure2 import mip_label, mip_label_parts
+def test_config_normalises_enums_and_legacy_names():
+    cfg = ExperimentConfig(
+        clip_rule="trajectory_median",
+        dp_calibrations=("tight", "paper", "tight"),
+        mip_calibrations=("tight", "theorem9", "as_printed"),
+    ).validated()
+    assert cfg.clip_rule is ClipRule.TRAJECTORY_MEDIAN
+    assert cfg.dp_calibrations == (PAPER, TIGHT)  # enum order, no repeats
+    assert cfg.mip_calibrations == (PAPER_C, PRINTED, SMALLEST)
 
-    assert mip_label_parts(mip_label(M, radius)) == (M, radius)
+
+# --------------------------------------------------------------------------- the cost model
 
 
-def test_other_labels_are_not_mip_labels():
-    from mipcore.lessons.figure2 import dp_label, mip_label, mip_label_parts
+def test_work_counts_the_operations():
+    cfg = ExperimentConfig(n=10_001, R=2, B=16, T=7, etas=(0.1, 0.2, 0.3))
+    w = work(cfg)
+    K = 1 + 2 * 3
+    assert w.split_rows == 2 * 16 * 5_000 and w.traj_rows == 2 * 5_000 * 7 * (K + 1)
+    assert w.runs == 2 and w.curves == 2 + 2 + 3 * 3
+    traj = work(dataclasses.replace(cfg, clip_rule="trajectory_median"))
+    assert traj.traj_rows == 2 * 5_000 * (7 * (K + 1) + 7)  # the trajectory's median: T more
+    d6 = work(dataclasses.replace(cfg, d=6))
+    assert d6.traj_rows == pytest.approx(w.traj_rows * (27 + 36) / 36)
 
-    for label in (
-        "Raw",
-        dp_label("paper"),
-        "DP-SGD z=0 (clipping only)",
-        "MIP M=4 (something else)",
-        "MIP M=x (Gamma radius, Thm 9)",
-    ):
-        assert mip_label_parts(label) is None, label
-    with pytest.raises(ValueError, match="radius="):
-        mip_label(2, "uniform")
+
+@pytest.mark.parametrize("field, value", [("n", 40_000), ("R", 6), ("T", 40), ("B", 256)])
+def test_work_grows_with_every_size(field, value):
+    base = ExperimentConfig()
+    assert work(dataclasses.replace(base, **{field: value})).units > work(base).units
+
+
+def test_estimate_is_linear_in_the_speed():
+    w = work(PRESETS["Paper"])
+    assert estimate_seconds(w, NOMINAL_SPEED) == pytest.approx(w.units)
+    assert estimate_seconds(PRESETS["Paper"], NOMINAL_SPEED) == w.units
+    assert estimate_seconds(w, speed_factor(3.0)) == pytest.approx(3 * w.units)
+    assert speed_factor(1.0) == NOMINAL_SPEED
+    for bad in (0.0, -1.0, math.inf, float("nan")):
+        with pytest.raises(ValueError, match="factor"):
+            speed_factor(bad)
+
+
+def test_ceiling_admits_the_presets_and_refuses_the_slider_extremes():
+    assert work(PRESETS["Quick"]).units < 2 < work(PRESETS["Paper"]).units < WORK_CEILING / 2.5
+    grid = tuple(float(x) for x in np.linspace(0.01, 0.45, 40))
+    biggest = ExperimentConfig(n=1_000_000, R=30, T=200, B=512, d=8, etas=grid)
+    assert work(biggest).units > 50 * WORK_CEILING  # about 95 times the ceiling
+
+
+def test_measure_speed_scales_the_nominal_rates():
+    speed = measure_speed(rows=2_000, repeats=1)
+    factor = speed.fixed / NOMINAL_SPEED.fixed
+    assert factor > 0
+    for name in ("split_row", "traj_row", "run"):
+        assert getattr(speed, name) == pytest.approx(factor * getattr(NOMINAL_SPEED, name))
+    with pytest.raises(ValueError, match="rows"):
+        measure_speed(rows=10)
+    with pytest.raises(ValueError, match="repeats"):
+        measure_speed(repeats=0)
+
+
+def test_probe_plan_is_a_valid_small_run():
+    plan = cv._probe_plan(2_000)
+    assert plan.config.validated() == plan.config and plan.config.m == 2_000
+    assert len(simulate(plan)) == len(plan.config.etas) * (2 + 3 + 2)

@@ -1,153 +1,160 @@
-"""Figure 2 of the paper (Section 5.2): relative error against eta, MIP vs DP-SGD, and its reading.
+"""Figure 2 of the paper (Section 5.2): relative error against η, MIP vs DP-SGD.
 
-Source: ``000_ece03c98c31c7b12.txt`` Section 5.2 (Figure 2 and its caption).
+Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
+Section 5.2 (Figure 2). The results come from :func:`mipcore.lessons.figure2.run_experiment`;
+:func:`error_chart` draws the chosen curves of its summary (mean over runs, ±1 SEM band) and
+returns the rows it drew, so the page offers exactly those rows as CSV.
 
-Two kinds of headless builders (no Streamlit), both taking results, never widgets:
+Legend names are built from the structured curve keys (method, M, calibration). The printed
+Laplace radius is named "not certified" whenever its release holds more than one number
+(:attr:`mipcore.lessons.figure2.MipNoise.is_certified`): no proof covers it there.
 
-* **the figure** -- :func:`error_figure` draws rows of the summary table of
-  :func:`mipcore.lessons.figure2.summarize` (columns ``label, method, eta, mean, sem, runs``);
-  :func:`zoom_frame` only selects rows (a range of eta and a set of curves), so a figure
-  shows exactly the rows handed to it and the page can offer those same rows as CSV;
-* **the reading** -- :func:`reading` turns a run's results into the verdict table (from
-  :func:`mipcore.lessons.figure2.paper_claims`) and the sentences that explain them (how much of
-  DP-SGD's error is clipping bias, how MIP's noise scales with eta, the factor between the
-  two radius variants). Every number in them is computed from the results handed in.
-
-The figure is built in ONE ``go.Figure(data=[dict...], layout=dict(...))`` call from plain
-dicts: Plotly then validates the whole figure once, several times cheaper than
-``add_trace`` / ``update_layout`` / ``add_hline`` one by one (the page is re-drawn on every
-widget move). Coordinates are plain lists: with a few dozen points per trace that is cheaper
-to validate and serialise than NumPy arrays (which Plotly base64-encodes).
+The figure is built in one ``go.Figure(data=[dict...], layout=dict(...))`` call from plain
+dicts and lists: Plotly validates it once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..lessons.figure2 import dp_label, mip_label, mip_label_parts
-from ..noise import mip_noise_multiplier
-from .formatting import fmt_num
+from ..lessons.figure2 import DpCalibration, ExperimentResult, Method
+from ..mechanism import MipCalibration
+from . import style
 
 __all__ = [
     "LOG_BAND_FLOOR",
-    "RADIUS_NAMES",
-    "Reading",
     "band_clipped",
-    "curve_order",
+    "curve_frame",
+    "curve_name",
     "curve_style",
-    "error_figure",
-    "mip_label",
-    "reading",
-    "verdict_table",
-    "zoom_frame",
+    "error_chart",
 ]
 
-# On a log axis a band whose lower edge mean - SEM is <= 0 cannot be drawn; it is drawn
-# down to this fraction of the mean instead (the page says so when it happens).
+#: On a log axis a band whose lower edge mean − SEM is <= 0 is drawn down to this fraction of
+#: the mean instead (the page says so when it happens).
 LOG_BAND_FLOOR = 0.1
 
-_INK = "#222222"
-_GREY = "#8a8f98"
-# MIP: one colour per moment order M (2, 4, 6 as in the paper, then the rest).
-_M_COLOURS = {
-    2: "#d62728",
-    3: "#e377c2",
-    4: "#1f77b4",
-    5: "#17becf",
-    6: "#2ca02c",
-    7: "#bcbd22",
-    8: "#7f7f7f",
+_MIP_NAMES = {
+    MipCalibration.AS_PRINTED: "as printed (Laplace radius)",
+    MipCalibration.PAPER: "Theorem 9 density, paper's constant",
+    MipCalibration.TIGHT: "smallest certified noise",
 }
-_FIXED = {
-    "Raw": dict(color=_INK, dash="solid", width=2.5),
-    "DP-SGD z=0 (clipping only)": dict(color="#8c564b", dash="dot", width=2.5),
-    dp_label("paper"): dict(color="#ff7f0e", dash="solid", width=3),
-    dp_label("tight"): dict(color="#9467bd", dash="dashdot", width=3),
+_MIP_STYLE = {
+    MipCalibration.AS_PRINTED: (style.PRINTED.colour, "dashdot", "x"),
+    MipCalibration.PAPER: (style.MIP.colour, "solid", "circle"),
+    MipCalibration.TIGHT: (style.GREEN, "solid", "triangle-up"),
 }
-_LEGEND = dict(
-    orientation="v",
-    x=1.01,
-    xanchor="left",
-    y=1.0,
-    yanchor="top",
-    groupclick="togglegroup",
-    font=dict(size=12),
-)
+_DP_STYLE = {
+    DpCalibration.TIGHT: (style.DP.colour, "dash", "square"),
+    DpCalibration.PAPER: (style.DP.colour, "dot", "square-open"),
+}
+_ORDER = {Method.RAW: 0, Method.DPSGD: 1, Method.CLIP_ONLY: 2, Method.MIP: 3}
+# legend order: the honest comparison first
+_DP_RANK = {DpCalibration.TIGHT: 0, DpCalibration.PAPER: 1}
+_MIP_RANK = {MipCalibration.TIGHT: 0, MipCalibration.PAPER: 1, MipCalibration.AS_PRINTED: 2}
 
 
-def _mip_parts(label: str) -> tuple[int, bool] | None:
-    """(M, is_gamma_radius) of a MIP curve label (:func:`mipcore.lessons.figure2.mip_label`)."""
-    parts = mip_label_parts(label)
-    return None if parts is None else (parts[0], parts[1] == "gamma")
-
-
-def curve_order(labels: Iterable[str]) -> list[str]:
-    """A stable reading order: Raw, the DP-SGD curves, then MIP by M (Gamma radius first)."""
-    fixed = list(_FIXED)
-
-    def key(label: str):
-        if label in _FIXED:
-            return (0, fixed.index(label), 0, label)
-        parts = _mip_parts(label)
-        if parts is not None:
-            M, gamma = parts
-            return (1, M, 0 if gamma else 1, label)
-        return (2, 0, 0, label)
-
-    return sorted(set(labels), key=key)
-
-
-def curve_style(label: str) -> dict:
-    """Line colour, dash and width of a curve: MIP coloured by M, solid for the Gamma
-    radius (Theorem 9) and dashed for the printed Laplace radius; DP-SGD orange/purple."""
-    if label in _FIXED:
-        return dict(_FIXED[label])
-    parts = _mip_parts(label)
-    if parts is not None:
-        M, gamma = parts
-        return dict(
-            color=_M_COLOURS.get(M, "#7f7f7f"),
-            dash="solid" if gamma else "dash",
-            width=2.5 if gamma else 2,
-        )
-    return dict(color=_GREY, dash="solid", width=2)
-
-
-def zoom_frame(
-    summary: pd.DataFrame,
+def curve_name(
+    method: Method | str,
     *,
-    labels: Sequence[str] | None = None,
+    M: int | None = None,
+    mip: MipCalibration | str | None = None,
+    dp: DpCalibration | str | None = None,
+    certified: bool = True,
+) -> str:
+    """The legend name of a curve, e.g. "MIP M=4, smallest certified noise".
+
+    ``certified=False`` (the printed Laplace radius for d > 1) adds "not certified".
+    """
+    m = Method(method)
+    if m is Method.RAW:
+        return "Raw (no privacy)"
+    if m is Method.CLIP_ONLY:
+        return "DP-SGD, no noise (clipping only)"
+    if m is Method.DPSGD:
+        return f"DP-SGD, {DpCalibration(str(dp)).value} calibration"
+    cal = MipCalibration(str(mip))
+    name = _MIP_NAMES[cal]
+    if not certified:
+        name = name[:-1] + ", not certified)" if name.endswith(")") else name + ", not certified"
+    return f"MIP M={int(M or 0)}, {name}"
+
+
+def curve_style(
+    method: Method | str,
+    *,
+    mip: MipCalibration | str | None = None,
+    dp: DpCalibration | str | None = None,
+    index: int = 0,
+) -> dict[str, str]:
+    """Colour, dash and marker symbol of a curve (``index``: the M's place when several M
+    are drawn: MIP curves then differ by dash, their colour stays the calibration's)."""
+    m = Method(method)
+    if m is Method.RAW:
+        colour, dash, symbol = style.EXACT.colour, "solid", "diamond"
+    elif m is Method.CLIP_ONLY:
+        colour, dash, symbol = style.GREY, "longdash", "cross"
+    elif m is Method.DPSGD:
+        colour, dash, symbol = _DP_STYLE[DpCalibration(str(dp))]
+    else:
+        colour, dash, symbol = _MIP_STYLE[MipCalibration(str(mip))]
+        if index:
+            dash = style.dashes(index)
+    return {"colour": colour, "dash": dash, "symbol": symbol}
+
+
+def curve_frame(
+    result: ExperimentResult,
+    *,
+    Ms: Sequence[int],
+    clip_only: bool = False,
     eta_range: tuple[float | None, float | None] = (None, None),
     exclude_M: Sequence[int] = (),
 ) -> pd.DataFrame:
-    """The summary rows a chart shows: chosen curves, eta in ``[lo, hi]``, without MIP of
-    the moment orders in ``exclude_M`` (the paper's first panel drops M = 2)."""
-    keep = np.ones(len(summary), dtype=bool)
-    if labels is not None:
-        keep &= summary["label"].isin(list(labels)).to_numpy()
+    """The summary rows a chart draws, with a ``curve`` column of legend names.
+
+    Raw, every DP-SGD calibration of the run, the clipping-only run if ``clip_only``, and
+    MIP for every calibration of the run and each M in ``Ms`` except ``exclude_M`` (the
+    paper's first panel leaves out M = 2); η in ``[lo, hi]`` (None: open end).
+    """
+    s = result.summary
+    method = s["method"]
+    Mcol = s["M"]
+    shown_M = [M for M in Ms if M not in set(exclude_M)]
+    keep = np.array(method.isin([Method.RAW.value, Method.DPSGD.value]), dtype=bool)
+    if clip_only:
+        keep = keep | np.array(method == Method.CLIP_ONLY.value, dtype=bool)
+    mip = (method == Method.MIP.value) & Mcol.isin(shown_M).fillna(False)
+    keep = keep | np.array(mip, dtype=bool)
     lo, hi = eta_range
-    eta = summary["eta"].to_numpy(dtype=float)
+    eta = s["eta"].to_numpy(dtype=float)
     if lo is not None:
-        keep &= eta >= lo - 1e-12
+        keep = keep & (eta >= lo - 1e-12)
     if hi is not None:
-        keep &= eta <= hi + 1e-12
-    if exclude_M:
-        drop = {
-            label
-            for label in summary["label"].unique()
-            if (p := _mip_parts(label)) is not None and p[0] in set(exclude_M)
-        }
-        keep &= ~summary["label"].isin(drop).to_numpy()
-    return summary[keep].reset_index(drop=True)
+        keep = keep & (eta <= hi + 1e-12)
+    out = s[keep].reset_index(drop=True)
+    # the printed Laplace radius is not certified for d > 1
+    certified: dict[tuple[MipCalibration, int | None], bool] = {
+        (x.calibration, x.M): x.is_certified for x in result.plan.mip
+    }
+    names = []
+    for rec in out.assign(curve="").to_dict("records"):
+        k = _key(rec)
+        ok = certified.get((k.mip, k.M), True) if k.mip is not None else True
+        names.append(curve_name(k.method, M=k.M, mip=k.mip, dp=k.dp, certified=ok))
+    return out.assign(curve=names)[
+        ["curve", "method", "M", "mip_calibration", "dp_calibration", "eta", "mean", "sem", "runs"]
+    ]
 
 
 def band_clipped(frame: pd.DataFrame) -> bool:
-    """True when some ±SEM band reaches zero or below (it is floored on a log axis)."""
+    """True when some ±SEM band reaches zero or below (floored on a log axis)."""
     if frame.empty:
         return False
     lower = frame["mean"].to_numpy(dtype=float) - frame["sem"].to_numpy(dtype=float)
@@ -160,37 +167,62 @@ def _rgba(hex_colour: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
-def error_figure(
+@dataclass(frozen=True)
+class _Key:
+    curve: str
+    method: Method
+    M: int | None
+    mip: MipCalibration | None
+    dp: DpCalibration | None
+
+    @property
+    def order(self) -> tuple[int, int, int, int]:
+        dp = _DP_RANK[self.dp] if self.dp else 0
+        mip = _MIP_RANK[self.mip] if self.mip else 0
+        return (_ORDER[self.method], dp, mip, self.M or 0)
+
+
+def _key(record: Mapping[Any, Any]) -> _Key:
+    M, mip, dp = record["M"], record["mip_calibration"], record["dp_calibration"]
+    return _Key(
+        str(record["curve"]),
+        Method(record["method"]),
+        None if pd.isna(M) else int(M),
+        MipCalibration(mip) if isinstance(mip, str) else None,
+        DpCalibration(dp) if isinstance(dp, str) else None,
+    )
+
+
+def error_chart(
     frame: pd.DataFrame,
     *,
     log_y: bool = True,
-    title: str | None = None,
-    subtitle: str | None = None,
-    height: int = 500,
+    title: str = "Relative error vs η",
     x_range: tuple[float, float] | None = None,
+    height: int = 500,
 ) -> go.Figure:
-    """Relative error against eta: one line per curve, shaded ±SEM, a reference line at 1.
+    """Relative error against η: one line per curve of ``frame`` (:func:`curve_frame`), a
+    ±SEM band around each private curve, and a reference line at relative error 1.
 
-    Parameters
-    ----------
-    frame : rows of :func:`mipcore.lessons.figure2.summarize` (``label, eta, mean, sem, runs``),
-        typically from :func:`zoom_frame`. Every label becomes one line; Raw is drawn as a
-        line without a band (its SEM over runs is tiny next to the private curves).
-    log_y : logarithmic y-axis (errors span orders of magnitude). Bands whose lower edge is
-        <= 0 are floored at ``LOG_BAND_FLOOR`` times the mean there.
-    x_range : the eta-axis range (default: the data's).
+    ``log_y``: logarithmic y-axis (bands whose lower edge is <= 0 are floored at
+    :data:`LOG_BAND_FLOOR` × the mean). ``x_range``: the η-axis range (default: the data's).
     """
     data: list[dict] = []
-    etas_all = frame["eta"].to_numpy(dtype=float) if len(frame) else np.array([0.0, 0.5])
-    x_lo, x_hi = x_range if x_range is not None else (float(etas_all.min()), float(etas_all.max()))
-    for label in curve_order(frame["label"].unique()):
-        rows = frame[frame["label"] == label].sort_values("eta")
+    etas = frame["eta"].to_numpy(dtype=float) if len(frame) else np.array([0.0, 0.5])
+    x_lo, x_hi = x_range if x_range is not None else (float(etas.min()), float(etas.max()))
+    firsts = frame.drop_duplicates("curve").to_dict("records")
+    order = sorted((_key(rec) for rec in firsts), key=lambda k: k.order)
+    mip_Ms = sorted({k.M for k in order if k.M is not None})
+    for r in order:
+        rows = frame[frame["curve"] == r.curve].sort_values("eta")
         x = rows["eta"].to_numpy(dtype=float)
         y = rows["mean"].to_numpy(dtype=float)
         s = np.nan_to_num(rows["sem"].to_numpy(dtype=float), nan=0.0)
         runs = rows["runs"].to_numpy()
-        style = curve_style(label)
-        if label != "Raw" and np.any(s > 0):
+        st = curve_style(
+            r.method, mip=r.mip, dp=r.dp, index=mip_Ms.index(r.M) if r.M is not None else 0
+        )
+        if r.method is not Method.RAW and np.any(s > 0):
             lower = y - s
             if log_y:
                 lower = np.maximum(lower, LOG_BAND_FLOOR * y)
@@ -200,13 +232,13 @@ def error_figure(
                     x=np.concatenate([x, x[::-1]]).tolist(),
                     y=np.concatenate([y + s, lower[::-1]]).tolist(),
                     fill="toself",
-                    fillcolor=_rgba(style["color"], 0.16),
+                    fillcolor=_rgba(st["colour"], 0.14),
                     line=dict(width=0),
                     mode="lines",
                     hoverinfo="skip",
                     showlegend=False,
-                    legendgroup=label,
-                    name=f"{label} ±SEM",
+                    legendgroup=r.curve,
+                    name=f"{r.curve} ±SEM",
                 )
             )
         data.append(
@@ -215,269 +247,45 @@ def error_figure(
                 x=x.tolist(),
                 y=y.tolist(),
                 mode="lines+markers" if len(x) <= 40 else "lines",
-                name=label,
-                legendgroup=label,
-                line=style,
-                marker=dict(size=5, color=style["color"]),
+                name=r.curve,
+                legendgroup=r.curve,
+                line=style.line(st, width=3 if r.method is Method.RAW else 2.5),
+                marker=style.marker(st, size=7),
                 customdata=[[float(a), int(b)] for a, b in zip(s, runs, strict=True)],
                 hovertemplate=(
-                    f"<b>{label}</b><br>η = %{{x:.4~g}}<br>relative error = %{{y:.4~g}}"
-                    " ± %{customdata[0]:.2~g} (SEM over %{customdata[1]} runs)"
-                    "<extra></extra>"
+                    f"<b>{r.curve}</b><br>η = %{{x:.4~g}}<br>relative error = %{{y:.4~g}}"
+                    " ± %{customdata[0]:.2~g} (SEM over %{customdata[1]} runs)<extra></extra>"
                 ),
             )
         )
-    # the threshold of the paper's claims ("relative error < 1"), as a line trace: shapes and
-    # annotations on a log axis need log10 coordinates, a trace does not
+    # the threshold of the paper's claims ("relative error < 1"): a trace, not a shape (shapes
+    # on a log axis need log10 coordinates)
     data.append(
         dict(
             type="scatter",
             x=[x_lo, x_hi],
             y=[1.0, 1.0],
-            mode="lines",
+            mode="lines+text",
+            text=["", "error = 1"],
+            textposition="top left",
+            textfont=dict(size=13, color=style.GREY),
             name="relative error = 1",
-            line=dict(color=_GREY, dash="dash", width=1.5),
+            showlegend=False,
+            line=dict(color=style.GREY, dash="dash", width=1.5),
             hoverinfo="skip",
         )
     )
-    yaxis: dict = dict(title=dict(text="relative error ‖A − Σ‖_F / ‖Σ‖_F (lower is better)"))
-    if log_y:
-        yaxis.update(type="log", exponentformat="power")
+    y_title = "relative error ‖A − Σ‖ / ‖Σ‖"
     pad = 0.01 * (x_hi - x_lo) if x_hi > x_lo else 0.005
-    title_d: dict = dict(text=title or "", x=0.0, xanchor="left")
-    if subtitle:
-        title_d["subtitle"] = dict(text=subtitle, font=dict(size=13, color=_GREY))
     return go.Figure(
         data=data,
-        layout=dict(
-            title=title_d,
+        layout=style.layout(
+            title=title,
+            x="target η (best attacker's accuracy ≤ 50 % + η)",
+            y=y_title,
             height=height,
             hovermode="closest",
-            xaxis=dict(
-                title=dict(text="η (attacker's edge over guessing)"), range=[x_lo - pad, x_hi + pad]
-            ),
-            yaxis=yaxis,
-            legend=_LEGEND,
-            margin=dict(l=10, r=10, t=80 if subtitle else 50, b=50),
+            xaxis=dict(range=[x_lo - pad, x_hi + pad]),
+            yaxis=style.log_axis(y_title) if log_y else {},
         ),
-    )
-
-
-# =========================================================================== the reading
-RADIUS_NAMES = {
-    "gamma": "the correct Gamma(d², c) radius of Theorem 9",
-    "as_printed": "the printed Laplace(c) radius",
-}
-_CLIP_PHRASE = {
-    "initial_median": "the median per-example gradient norm at A = 0",
-    "trajectory_median": "the median per-example gradient norm over the non-private trajectory",
-    "fixed": "fixed by hand",
-}
-REF_ETA = 0.2  # "MIP gets below 1 from eta ~ 0.2": the eta the reading quotes
-_Z0 = "DP-SGD z=0 (clipping only)"
-
-
-def _num(x: float, digits: int = 3) -> str:
-    """A number for a sentence (3 significant digits by default), never 'nan'."""
-    return fmt_num(x, digits)
-
-
-def _pct(x: float) -> str:
-    return f"{_num(100 * x)} %"
-
-
-def _curve(summary: pd.DataFrame, label: str) -> pd.Series:
-    return summary[summary["label"] == label].set_index("eta")["mean"].sort_index()
-
-
-def verdict_table(verdicts) -> pd.DataFrame:
-    """One row per :class:`mipcore.lessons.figure2.Verdict`: ✅/❌, claim, variant, evidence.
-
-    The verdict column reads "✅ holds" / "❌ fails": the word carries it where a font has
-    no emoji.
-    """
-    return pd.DataFrame(
-        {
-            "": ["✅ holds" if v.holds else "❌ fails" for v in verdicts],
-            "Claim (Section 5.2, Figure 2)": [v.claim for v in verdicts],
-            "Variant": [v.variant for v in verdicts],
-            "Evidence from this run": [v.evidence for v in verdicts],
-        }
-    )
-
-
-def _clipping_text(cfg, summary, results, sigma_norm: float, raw: float) -> str:
-    """How much of DP-SGD's error is clipping bias: the z = 0 run against the noisy ones."""
-    z0 = _curve(summary, _Z0)
-    C = float(results.loc[results["method"] == _Z0, "C"].median())
-    m = cfg.n // 2
-    eta0 = float(min(cfg.etas))
-    lines = [
-        "**How much of DP-SGD's error is clipping bias.** Non-private GD (Raw) reaches relative "
-        f"error {_num(raw)}. DP-SGD clips each per-example gradient to norm C = {_num(C, 4)} "
-        f"({_CLIP_PHRASE.get(cfg.clip_rule, cfg.clip_rule)}), which moves the point it "
-        "converges to away from S: with **no noise at all** (z = 0) it ends at relative error "
-        f"{_num(z0.loc[eta0])}."
-    ]
-    dp_rows = results[results["method"] == "DP-SGD"]
-    for cal in cfg.calibrations:
-        dp = _curve(summary, dp_label(cal))
-        if dp.empty:
-            continue
-        e_dp, e_z0 = float(dp.loc[eta0]), float(z0.loc[eta0])
-        z = float(
-            dp_rows.loc[
-                (dp_rows["calibration"] == cal) & np.isclose(dp_rows["eta"], eta0), "z"
-            ].median()
-        )
-        step_sd = cfg.lr * z * 2 * C / m
-        if e_dp >= e_z0:
-            share = (
-                f"**{_pct(e_z0 / e_dp)} of DP-SGD's error is clipping bias**; the noise adds "
-                f"{_num(e_dp - e_z0)}"
-            )
-        else:
-            share = (
-                "the noisy run even ends slightly *below* the clipping-only run (by "
-                f"{_num(e_z0 - e_dp)}, run-to-run variation): **all of DP-SGD's error is "
-                "clipping bias**"
-            )
-        shares = (z0 / dp).clip(upper=1.0)
-        low, high = _pct(float(shares.min())), _pct(float(shares.max()))
-        spread = f"{low} at every η" if low == high else f"from {low} to {high}"
-        lines.append(
-            f"- {cal} calibration, at the most private η = {_num(eta0)} (noise multiplier z = "
-            f"{_num(z)}): DP-SGD's error is {_num(e_dp)}, the clipping-only run's {_num(e_z0)}, "
-            f"so {share}. Over the whole η grid the clipping-only share is {spread}. The noise "
-            "is averaged "
-            f"over the m = {m:,} training rows: a step adds standard deviation lr·z·2C/m = "
-            f"{_num(step_sd)} per entry of A, {_pct(step_sd / sigma_norm)} of ‖Σ‖_F."
-        )
-    return "\n".join(lines)
-
-
-def _mip_text(cfg, summary, raw: float) -> str:
-    """MIP's noise scale against eta, and the n that would bring it below 1 at eta ~ 0.2."""
-    if not cfg.radii:
-        return ""
-    radius = "gamma" if "gamma" in cfg.radii else cfg.radii[0]
-    etas = np.asarray(cfg.etas, dtype=float)
-    lo, hi = float(etas.min()), float(etas.max())
-    ref = float(etas[np.argmin(np.abs(etas - REF_ETA))])
-    parts, best = [], None
-    for M in cfg.Ms:
-        c = _curve(summary, mip_label(M, radius))
-        if c.empty:
-            continue
-        c_lo, c_hi, c_ref = (float(mip_noise_multiplier(e, M, cfg.constant)) for e in (lo, hi, ref))
-        if hi > lo:
-            parts.append(
-                f"M = {M}: c falls {_num(c_lo / c_hi)}-fold, the error "
-                f"{_num(c.loc[lo] / c.loc[hi])}-fold"
-            )
-        if best is None or float(c.loc[ref]) < best[1]:
-            best = (M, float(c.loc[ref]), c_ref)
-    if best is None:
-        return ""
-    text = (
-        "**Why MIP's error is what it is.** Corollary 10 adds noise of scale c(η)·σ_i to "
-        f"coordinate i, with c(η) = ({_num(cfg.constant)}/η)^(1+2/M) and σ_i the spread of "
-        "the GD output over random halves of the data, which is about the size of the "
-        f"estimation error itself (Raw: {_num(raw)})."
-    )
-    if parts:
-        text += (
-            f" From η = {_num(lo)} to {_num(hi)}, with {RADIUS_NAMES[radius]}: "
-            + "; ".join(parts)
-            + " (single runs scatter: the radius is heavy-tailed)."
-        )
-    M, err, c_ref = best
-    text += (
-        f" At η = {_num(ref)} the multiplier is c = {_num(c_ref, 4)} for the best M = {M}, "
-        f"whose error there is {_num(err)}."
-    )
-    if err > 1:
-        text += (
-            f" Since σ_i shrinks like 1/√n, relative error 1 at η ≈ {_num(ref)} would need "
-            f"roughly n ≈ {_num(cfg.n * err**2)} (this run: n = {cfg.n:,}): an "
-            "extrapolation, not a run."
-        )
-    else:
-        text += " That is below 1."
-    return text
-
-
-def _radius_text(cfg, summary, raw: float) -> str:
-    """Gamma(d², c) vs Laplace(c) radius: expected factor d², observed ratio of the curves."""
-    if len(cfg.radii) < 2:
-        return ""
-    p = cfg.d * cfg.d
-    ratios, per_M = [], []
-    for M in cfg.Ms:
-        g = _curve(summary, mip_label(M, "gamma"))
-        lap = _curve(summary, mip_label(M, "as_printed"))
-        both = (g > 10 * raw) & (lap > 10 * raw)  # where the noise dominates the error
-        if both.any():
-            r = (g[both] / lap[both]).to_numpy()
-            ratios.extend(r)
-            per_M.append(f"M = {M}: {_num(np.median(r))}")
-    text = (
-        f"**The two radius variants.** The correct Gamma(d², c) radius has mean d²·c = {p}·c "
-        f"(A has d² = {p} coordinates), the printed Laplace(c) radius E|r| = c, and both "
-        f"share the direction U: wherever the noise dominates, the Gamma curves should lie "
-        f"about {p} times higher."
-    )
-    if ratios:
-        text += (
-            f" Observed median ratio of the mean errors: {_num(np.median(ratios))} "
-            f"({'; '.join(per_M)}), over the η where both exceed 10 × Raw."
-        )
-    else:
-        text += " No η of this run has both variants' errors well above Raw, so no ratio is shown."
-    return text
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What the page writes about one run (see :func:`reading`)."""
-
-    labels: list  # the curves, in reading order
-    raw: float  # non-private GD's relative error
-    tally: str  # one line per claim: in how many variants it holds (Markdown)
-    table: pd.DataFrame  # verdict_table(verdicts)
-    why: list  # Markdown paragraphs: clipping bias, MIP's scale, the radius factor
-
-
-def reading(
-    cfg, summary: pd.DataFrame, results: pd.DataFrame, verdicts, sigma_norm: float
-) -> Reading:
-    """The verdict table and the explanations of a run, every number computed from it.
-
-    Parameters
-    ----------
-    cfg : the :class:`mipcore.lessons.figure2.ExperimentConfig` that produced ``results``.
-    summary : :func:`mipcore.lessons.figure2.summarize` of ``results``.
-    results : the tidy table of :func:`mipcore.lessons.figure2.run_experiment`.
-    verdicts : :func:`mipcore.lessons.figure2.paper_claims` on ``summary``.
-    sigma_norm : ``||Sigma||_F`` of the run's ground truth (for the size of DP-SGD's noise).
-    """
-    raw = float(_curve(summary, "Raw").iloc[0])
-    by_claim: dict[str, list[bool]] = {}
-    for v in verdicts:
-        by_claim.setdefault(v.claim, []).append(v.holds)
-    tally = "  \n".join(
-        f"**{claim}** Holds in {sum(h)} of {len(h)} variant{'s' if len(h) > 1 else ''}."
-        for claim, h in by_claim.items()
-    )
-    why = [
-        _clipping_text(cfg, summary, results, sigma_norm, raw),
-        _mip_text(cfg, summary, raw),
-        _radius_text(cfg, summary, raw),
-    ]
-    return Reading(
-        labels=curve_order(summary["label"].unique()),
-        raw=raw,
-        tally=tally,
-        table=verdict_table(verdicts),
-        why=[t for t in why if t],
     )
