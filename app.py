@@ -28,6 +28,12 @@ AUDIENCES = (
         "run thousands of games on the audit page; presenter mode is in the sidebar.",
     ),
     (
+        "You have a privacy guarantee or a DP-SGD run",
+        "risk_calculator",
+        "Any guarantee in attacker terms: accuracy, TPR at low false-positive rates, every "
+        "conversion route side by side.",
+    ),
+    (
         "You have a statistic of your own",
         "wrap",
         "Release it with MIP noise and with DP noise, side by side.",
@@ -135,6 +141,7 @@ def main() -> None:
             for spec in specs
         ]
     page = st.navigation(nav)
+    appkit.jobs.warm_up()  # the heavy jobs' fork server, started once per process
     appkit.presenter_toggle()
     page.run()
 

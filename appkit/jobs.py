@@ -27,12 +27,14 @@ from __future__ import annotations
 import inspect
 import itertools
 import multiprocessing as mp
+import os
 import sys
 import threading
 import time
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -40,13 +42,36 @@ import streamlit as st
 from . import settings
 from .cache import _STORE, _content_key, _Entry, _share, _size
 
-__all__ = ["JobStopped", "run", "running_jobs"]
+__all__ = ["JobStopped", "run", "running_jobs", "warm_up"]
 
 T = TypeVar("T")
-POLL_S = 0.2
+POLL_S = 0.1
 
 _CTX = mp.get_context("forkserver")
-_CTX.set_forkserver_preload(["numpy", "scipy.special", "pandas", "mipcore"])
+# What every job needs, imported once in the fork server so that each job starts in tens of
+# milliseconds: this module itself (its ``_child`` is what a job runs; importing it pulls in
+# Streamlit, ~1.5 s per job otherwise) and the heavy libraries of the heavy computations.
+_CTX.set_forkserver_preload(
+    [
+        "numpy",
+        "scipy.special",
+        "scipy.stats",
+        "pandas",
+        "mipcore",
+        "appkit.jobs",
+        "mipcore.lessons.figure2",
+        "mipcore.guarantees",
+        "sklearn.linear_model",
+    ]
+)
+_WARM = threading.Event()
+# The fork server imports the preloads with its own sys.path: make sure it finds this
+# repository even when the server was started from another directory.
+_ROOT = str(Path(__file__).resolve().parents[1])
+if _ROOT not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (_ROOT, os.environ.get("PYTHONPATH", "")) if p
+    )
 
 
 class JobStopped(Exception):
@@ -68,6 +93,7 @@ class _Job:
     error: BaseException | None = None
     process: Any = None
     watchers: int = 0
+    reading: threading.Lock = field(default_factory=threading.Lock)
 
 
 class _Line:
@@ -128,6 +154,27 @@ def _session_active() -> bool:
         return True
 
 
+def warm_up() -> None:
+    """Start the fork server (and its preloads) in the background, once per process, so the
+    first heavy job of the first visitor does not wait for it. ``app.py`` calls this."""
+    if _WARM.is_set():
+        return
+    _WARM.set()
+
+    def start() -> None:
+        from multiprocessing import forkserver
+
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            forkserver.ensure_running()
+        finally:
+            if main is not None:
+                sys.modules["__main__"] = main
+
+    threading.Thread(target=start, name="mip-forkserver-warmup", daemon=True).start()
+
+
 def _start(job: _Job) -> None:
     parent, child = _CTX.Pipe(duplex=False)
     proc = _CTX.Process(target=_child, args=(job.fn, job.args, job.kwargs, child), daemon=True)
@@ -172,10 +219,20 @@ def _pump(job: _Job) -> None:
     if job.started is None or job.done.is_set():
         return
     proc, conn = job.process
+    with job.reading:  # one reader at a time when several sessions wait for the same run
+        if job.done.is_set():
+            return
+        _read(job, proc, conn)
+
+
+def _read(job: _Job, proc: Any, conn: Any) -> None:
+    # wait for the next message (at most POLL_S), then take every message that has arrived
+    if not conn.poll(POLL_S) and proc.is_alive():
+        return
     while conn.poll():
         try:
             msg = conn.recv()
-        except EOFError:
+        except (EOFError, OSError):
             break
         if msg[0] == "progress":
             job.fraction, job.message = msg[1], msg[2]
@@ -240,8 +297,8 @@ def run(
         job.watchers += 1
     status = st.empty()
     try:
-        while not job.done.wait(timeout=0 if job.started is None else POLL_S):
-            _pump(job)
+        while not job.done.is_set():
+            _pump(job)  # waits up to POLL_S for the running job's next message
             if job.done.is_set():
                 break
             if not _session_active():

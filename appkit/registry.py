@@ -165,6 +165,16 @@ PAGES: tuple[PageSpec, ...] = (
         AUDIT,
         "A defense judged on its training data alone can hide a leak of its reference data.",
     ),
+    PageSpec(
+        "risk_calculator",
+        "app_pages/risk_calculator.py",
+        "What does my guarantee or DP-SGD run mean for an attacker?",
+        "(ε, δ), μ-GDP, zCDP, Rényi DP or DP-SGD, turned into η, accuracy and TPR at low FPR",
+        "risk_calculator",
+        "📐",
+        TOOLS,
+        "Any privacy guarantee in attacker terms, every conversion route side by side.",
+    ),
 )
 
 

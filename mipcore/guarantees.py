@@ -700,6 +700,9 @@ def _renyi_excess(
     return np.where(np.isinf(r), -np.inf, out)
 
 
+_PINSKER_BELOW = 1e-8
+
+
 def _renyi_eta(alpha: np.ndarray, r: np.ndarray) -> np.ndarray:
     """Largest TV/2 of a pair with D_α ≤ r both ways, elementwise (tight; binary pairs attain it).
 
@@ -725,7 +728,11 @@ def _renyi_eta(alpha: np.ndarray, r: np.ndarray) -> np.ndarray:
     hi = np.where(free, -_LOGIT_CAP, hi)
     eta = 0.5 * np.tanh(-0.5 * hi)  # 1/2 − σ(u), accurate near u = 0
     eta = np.minimum(0.5, eta * (1.0 + _ROUNDING_MARGIN))  # float rounding in the divergences
-    return np.where(r == 0.0, 0.0, eta)
+    # Below r ~ 1e-8 the divergences cancel in float64 and the bisection can end at u = 0
+    # (η = 0: unsound). There Pinsker's inequality is used instead: D_α >= KL for α > 1 and
+    # TV <= sqrt(KL/2), so η = TV/2 <= ½·sqrt(r/2) -- a valid upper bound for every pair.
+    pinsker = 0.5 * np.sqrt(0.5 * r)
+    return np.where(r < _PINSKER_BELOW, pinsker, eta)
 
 
 def _renyi_tpr(a: np.ndarray, alpha: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -1367,7 +1374,10 @@ def _dpsgd_bound(g: DpSgd) -> AttackerBound:
         )
     )
     rdp = np.asarray(rdp_acc.rdp, dtype=float)
-    rdp = np.where(np.isnan(rdp), math.inf, np.maximum(rdp, 0.0))  # orders it gave up on
+    # NaN: orders the accountant gave up on. <= 0: float cancellation in the accountant (with
+    # q > 0 the true value is positive, e.g. -2.4e-22 at sigma = 1e6, q = 1e-6): no information
+    # at that order either -- reading it as 0 would claim eta = 0.
+    rdp = np.where(np.isnan(rdp) | (rdp <= 0.0), math.inf, rdp)
     eta_ar = eta_from_rdp(rdp_acc.orders, rdp)
     routes.append(RouteResult(Route.RDP_ACCOUNTANT_GROUP, min(0.5, 2.0 * eta_ar)))
     routes.append(RouteResult(Route.SAMPLING_ONLY, 0.5 * tv))

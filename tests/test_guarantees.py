@@ -629,3 +629,13 @@ BAD = [
 def test_bad_input_raises_value_error_naming_the_parameter(fn, args, name):
     with pytest.raises(ValueError, match=name):
         fn(*args)
+
+
+def test_tiny_renyi_values_never_give_eta_zero():
+    """Where the divergences cancel in float64 the bound falls back to Pinsker (sound), and a
+    DP-SGD run whose RDP accountant cancels to <= 0 at some order keeps a PLD route tightest."""
+    r = np.array([1e-19, 1e-12, 1e-9])
+    eta = G._renyi_eta(np.full(3, 2.0), r)
+    assert np.all(eta > 0) and np.all(eta >= 0.5 * np.sqrt(r / 2) * (1 - 1e-12))
+    b = G.attacker_bound(G.DpSgd(1e6, 1e-6, 1))
+    assert b.eta > 0 and b.route in (G.Route.PLD, G.Route.PLD_ADD_REMOVE_GROUP)

@@ -1,0 +1,335 @@
+"""AppTest for the page "What does my guarantee or DP-SGD run mean for an attacker?"
+(app_pages/risk_calculator.py).
+
+The numbers shown are compared with :func:`mipcore.lessons.risk_calculator.risk_report` and
+:func:`~mipcore.lessons.risk_calculator.noise_for_target` (tested on their own in
+test_lesson_risk_calculator.py against :func:`mipcore.guarantees.attacker_bound`); the link to
+the ε page is opened on that page to check it shows the same values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import parse_qs
+
+import pagetools
+import pytest
+from pagetools import metric, snapshot, texts, unescaped
+from streamlit.testing.v1 import AppTest
+
+from appkit import fmt_num
+from appkit.registry import by_key
+from mipcore.guarantees import DpSgd, EpsDelta, Gdp, Kind, Rdp, Relation, Zcdp
+from mipcore.lessons.risk_calculator import (
+    CIFAR10,
+    E2E,
+    Target,
+    noise_for_target,
+    risk_report,
+)
+from mipcore.plots.guarantee_figs import INVALID_SUFFIX, route_label
+
+PAGE = "app_pages/risk_calculator.py"
+AR = Relation.ADD_OR_REMOVE_ONE
+LINK = re.compile(r"(?<!\\)\]\((?:https?:)?//evil|(?<!\\)<img", re.IGNORECASE)
+
+
+def load(**params: str) -> AppTest:
+    return pagetools.load(PAGE, via_app=True, timeout=120, **params)
+
+
+def eta_shown(at: AppTest) -> str:
+    return metric(at, "η")
+
+
+def chart_names(at: AppTest) -> list[str]:
+    (chart,) = at.get("plotly_chart")
+    return [t.get("name", "") for t in json.loads(chart.proto.spec)["data"]]
+
+
+def table(at: AppTest):
+    (df,) = at.dataframe
+    return df.value
+
+
+def params_of(at: AppTest) -> dict[str, str]:
+    return {k: at.query_params[k] for k in at.query_params}
+
+
+@pytest.fixture(scope="module")
+def default_page() -> AppTest:
+    return load()
+
+
+def test_page_loads_with_chart_table_data_and_maths(default_page):
+    at = default_page
+    assert at.title[0].value == by_key("risk_calculator").title
+    assert [c.key for c in at.get("plotly_chart")] == ["roc_routes"]
+    labels = [b.label for b in at.get("download_button")]  # the footer's CSV section
+    assert any("roc_by_route.csv" in label for label in labels), labels
+    (exp,) = [e for e in at.expander if e.label == "The maths"]
+    assert len(exp.latex) >= 8
+    for x in exp.latex:  # each line short enough for ~650 px
+        for line in x.value.split(r"\\"):
+            assert len(re.sub(r"\\[a-zA-Z]+|[{}]", "", line)) <= 70, line
+    text = "\n".join(m.value for m in exp.markdown)
+    assert "arXiv:2211.06582" in text and "arXiv:1905.02383" in text
+    assert not re.search(r"\b00\d_|\.txt", text)
+    assert not at.warning
+    pagetools.assert_clean(at)
+
+
+def test_standalone_load_is_clean():
+    at = pagetools.load(PAGE, via_app=False, timeout=120)
+    pagetools.assert_clean(at)
+
+
+def test_default_numbers_are_the_lessons(default_page):
+    at = default_page
+    L = risk_report(EpsDelta(1.0, 1e-5), prior=0.01, ppv_fpr=0.01)
+    assert eta_shown(at) == fmt_num(L.eta, 4) == "0.2311"
+    assert metric(at, "best accuracy") == "73.1 %"
+    shown = [metric(at, f"TPR at {fmt_num(100 * f)} % FPR") for f in L.fpr_levels]
+    t1, t2, t3 = L.tpr_at_fpr  # two significant digits below 1 %, else one decimal
+    assert shown == [f"{fmt_num(100 * t1, 2)} %", f"{100 * t2:.1f} %", f"{100 * t3:.1f} %"]
+    assert shown == ["0.27 %", "2.7 %", "27.2 %"]
+    assert metric(at, "right when naming") == f"{100 * L.ppv:.1f} %"
+    text = "\n".join(texts(at))
+    assert f"]({L.link.path}?{L.link.eps_query})" in text  # the stakeholder link, same ε and δ
+    assert f"]({L.link.path}?{L.link.eta_query})" in text
+    assert "Theorem 4 on the (ε, δ) pair" in text and "replace-one" in text
+
+
+@pytest.mark.parametrize(
+    ("params", "guarantee"),
+    [
+        ({"kind": "gdp", "mu": "2"}, Gdp(2.0)),
+        ({"kind": "zcdp", "rho": "0.3", "rel": "add_or_remove_one"}, Zcdp(0.3, AR)),
+        ({"kind": "rdp", "rdp": "8: 1, 2: 0.2"}, Rdp((2.0, 8.0), (0.2, 1.0))),
+        ({"kind": "dpsgd", "sigma": "2", "q": "0.01", "steps": "1000"}, DpSgd(2.0, 0.01, 1000)),
+        ({"eps": "3", "delta": "0", "rel": "add_or_remove_one"}, EpsDelta(3.0, 0.0, AR)),
+    ],
+    ids=["gdp", "zcdp_add_remove", "rdp", "dpsgd", "pure_eps_add_remove"],
+)
+def test_each_kind_shows_the_lessons_numbers(params, guarantee):
+    at = load(**params)
+    pagetools.assert_clean(at)
+    assert not at.warning
+    L = risk_report(guarantee, prior=0.01, ppv_fpr=0.01)
+    assert eta_shown(at) == fmt_num(L.eta, 4)
+    df = table(at)
+    ordered = sorted(L.routes, key=lambda r: (not r.valid, not r.tightest, r.eta))
+    assert list(df["η"]) == [fmt_num(r.eta, 4) for r in ordered]
+    assert list(df["× tightest"]) == [fmt_num(r.over_tightest, 4) for r in ordered]
+    assert df["route"][0] == route_label(L.route) + " (tightest)"
+    text = "\n".join(texts(at))
+    if L.looseness is not None and L.looseness > 1:
+        assert f"by a factor of **{fmt_num(L.looseness, 3)}**" in text
+    if getattr(guarantee, "relation", None) is AR:
+        assert "add/remove" in text and f"η = {fmt_num(L.invalid_eta)}" in text
+        assert "NO" in list(df["valid"])
+    if isinstance(guarantee, EpsDelta) and guarantee.delta == 0:  # pure ε: a posterior bound
+        assert f"**{100 * L.worst_posterior:.1f} %**" in text
+        assert f"ε = {fmt_num(2 * guarantee.epsilon)}" in text  # the replace-one pair, linked
+
+
+def test_presets_set_the_widgets_and_the_url():
+    at = load()
+    (b,) = [b for b in at.button if b.label == "CIFAR-10"]
+    b.click().run()
+    assert at.radio(key="kind").value is Kind.DPSGD
+    assert at.number_input(key="sigma").value == CIFAR10.noise_multiplier
+    assert at.number_input(key="steps").value == CIFAR10.steps
+    L = risk_report(DpSgd(CIFAR10.noise_multiplier, CIFAR10.sampling_rate, CIFAR10.steps))
+    assert eta_shown(at) == fmt_num(L.eta, 4)
+    (b,) = [b for b in at.button if b.label == "LLM (E2E)"]
+    b.click().run()
+    assert params_of(at) == {
+        "kind": "dpsgd",
+        "sigma": repr(E2E.noise_multiplier),
+        "q": repr(E2E.sampling_rate),
+        "steps": str(E2E.steps),
+    }
+    L = risk_report(DpSgd(E2E.noise_multiplier, E2E.sampling_rate, E2E.steps))
+    assert eta_shown(at) == fmt_num(L.eta, 4)
+    (b,) = [b for b in at.button if b.label == "ε = 8"]
+    b.click().run()
+    params = params_of(at)  # kind and δ are the defaults; the run's settings stay for later
+    assert params["eps"] == "8" and "kind" not in params and "delta" not in params
+    assert eta_shown(at) == fmt_num(risk_report(EpsDelta(8.0, 1e-5)).eta, 4)
+    pagetools.assert_clean(at)
+
+
+def test_solve_mode_gives_the_noise_and_hands_it_over():
+    at = load(mode="solve", q="0.01", steps="1000")
+    pagetools.assert_clean(at)
+    sol = noise_for_target(Target.ETA, 0.1, 0.01, 1000)
+    assert metric(at, "noise multiplier σ") == fmt_num(sol.noise_multiplier)
+    assert metric(at, "η at this σ") == fmt_num(sol.achieved_eta, 3)
+    text = "\n".join(texts(at))
+    assert "1 + 0.001" in text and "upper end" in text  # the search's tolerance, stated
+    (b,) = [b for b in at.button if b.key == "assess_sigma"]
+    b.click().run()
+    assert at.radio(key="mode").value == "assess" and at.radio(key="kind").value is Kind.DPSGD
+    assert at.number_input(key="sigma").value == sol.noise_multiplier
+    L = risk_report(DpSgd(sol.noise_multiplier, 0.01, 1000))
+    assert eta_shown(at) == fmt_num(L.eta, 4) and L.eta <= 0.1
+    # a TPR target at an FPR
+    at = load(mode="solve", q="0.01", steps="1000", target="tpr", ttpr="0.05", tfpr="0.001")
+    sol = noise_for_target(Target.TPR, 0.05, 0.01, 1000, fpr=0.001)
+    assert metric(at, "noise multiplier σ") == fmt_num(sol.noise_multiplier)
+    pagetools.assert_clean(at)
+
+
+def test_url_round_trip():
+    """state → URL → a fresh session → the same page."""
+    at = load()
+    at.radio(key="kind").set_value(Kind.GDP).run()
+    at.number_input(key="mu").set_value(2.5).run()
+    at.radio(key="rel").set_value(AR).run()
+    at.number_input(key="prior").set_value(5.0).run()
+    at.selectbox(key="pfpr").set_value(0.001).run()
+    at.toggle(key="invalid").set_value(True).run()
+    params = params_of(at)
+    assert params == {
+        "kind": "gdp",
+        "mu": "2.5",
+        "rel": "add_or_remove_one",
+        "prior": "5",
+        "pfpr": "0.001",
+        "invalid": "1",
+    }
+    assert snapshot(load(**params)) == snapshot(at)
+    at = load(kind="rdp")
+    at.text_input(key="rdp").input("2: 0.3, 4: 0.9").run()
+    params = params_of(at)
+    assert params == {"kind": "rdp", "rdp": "2: 0.3, 4: 0.9"}
+    fresh = load(**params)
+    assert fresh.text_input(key="rdp").value == "2: 0.3, 4: 0.9"
+    assert snapshot(fresh) == snapshot(at)
+    assert eta_shown(at) == fmt_num(risk_report(Rdp((2.0, 4.0), (0.3, 0.9))).eta, 4)
+
+
+def test_every_control_changes_the_output():
+    at = load()
+    seen = {snapshot(at)}
+    at.number_input(key="eps").set_value(2.0).run()
+    seen.add(snapshot(at))
+    at.number_input(key="delta").set_value(0.0).run()
+    seen.add(snapshot(at))
+    at.radio(key="rel").set_value(AR).run()
+    seen.add(snapshot(at))
+    at.number_input(key="prior").set_value(10.0).run()
+    seen.add(snapshot(at))
+    at.selectbox(key="pfpr").set_value(0.1).run()
+    seen.add(snapshot(at))
+    at.toggle(key="invalid").set_value(True).run()
+    seen.add(snapshot(at))
+    assert len(seen) == 7
+    pagetools.assert_clean(at)
+
+
+def test_the_invalid_route_is_drawn_only_when_asked():
+    at = load(kind="gdp", rel="add_or_remove_one")
+    assert not any(INVALID_SUFFIX in n for n in chart_names(at))
+    assert any("tightest" in n for n in chart_names(at))
+    at.toggle(key="invalid").set_value(True).run()
+    (bad,) = [n for n in chart_names(at) if INVALID_SUFFIX in n]
+    assert "add/remove read as replace-one" in bad
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("2: 0.5, 3 0.7", "pair 2"),
+        ("1: 0.5", "above 1"),
+        ("2: -1", "cannot be negative"),
+        ("2: x0.5", "plain number"),
+        ("", "no pair"),
+    ],
+)
+def test_bad_renyi_text_gives_a_sentence(text, words):
+    at = load(kind="rdp", rdp=text)
+    (err,) = at.error
+    assert words in unescaped(err.value) and "e.g. 2: 0.5" in err.value
+    assert not at.get("plotly_chart")
+    pagetools.assert_clean(at, errors=True)
+
+
+def test_typed_renyi_text_is_read_and_refused_aloud():
+    at = load(kind="rdp")
+    at.text_input(key="rdp").input("2: 0.5; 4 = x").run()
+    (err,) = at.error
+    assert "pair 2" in unescaped(err.value) and "“4 = x”" in unescaped(err.value)
+    assert not at.exception
+
+
+@pytest.mark.parametrize(
+    ("params", "says"),
+    [
+        ({"eps": "0", "delta": "0"}, "ignores every single record"),
+        ({"eps": "50", "delta": "1"}, "no route limits"),
+        ({"kind": "gdp", "mu": "50", "prior": "99.9"}, "no route limits"),
+        ({"kind": "zcdp", "rho": "0", "rel": "add_or_remove_one"}, "ignores every single record"),
+        ({"kind": "dpsgd", "sigma": "0.01", "q": "1", "steps": "1"}, "Below σ = 0.1"),
+        ({"kind": "rdp", "rdp": "1.0001: 0, 1000000: 1000000"}, "ignores every single record"),
+        ({"kind": "dpsgd", "sigma": "1000000", "q": "1", "steps": "100000"}, "no attacker"),
+    ],
+)
+def test_extreme_settings_give_sentences(params, says):
+    at = load(**params)
+    pagetools.assert_clean(at)
+    assert any(says in t for t in texts(at)), says
+
+
+def test_steps_above_the_ceiling_give_a_sentence():
+    for params in ({"kind": "dpsgd", "steps": "200000"}, {"mode": "solve", "steps": "200000"}):
+        at = load(**params)
+        (err,) = at.error
+        assert "100,000 steps" in err.value and "MIP_EXPLORER_WORK_LIMIT" in err.value
+        assert not at.get("plotly_chart") and not at.exception
+
+
+def test_solve_mode_refuses_a_target_that_is_no_target():
+    at = load(mode="solve", target="tpr", ttpr="0.01", tfpr="0.01")
+    (err,) = at.error
+    assert "Choose a TPR above the FPR" in err.value
+    pagetools.assert_clean(at, errors=True)
+
+
+def test_invalid_url_values_warn_and_fall_back():
+    at = load(kind="laplace", mode="x", pfpr="0.05", rel="sideways")
+    shown = [unescaped(w.value) for w in at.warning]
+    for key in ("kind=", "mode=", "pfpr=", "rel="):
+        assert any(key in w for w in shown), (key, shown)
+    assert eta_shown(at) == "0.2311"  # the defaults
+    pagetools.assert_clean(at)
+
+
+def test_crafted_url_text_cannot_make_a_link():
+    evil = "x` [Official privacy notice: click](https://evil.example) `"
+    at = load(kind="rdp", rdp=evil, prior="[x](https://evil.example)")
+    assert at.error and at.warning
+    for t in texts(at):
+        assert not LINK.search(t), t
+    at = load(mode="![i](https://evil.example/a.png)", kind="<img src=x onerror=alert(1)>")
+    assert len(at.warning) == 2
+    for t in texts(at):
+        assert not LINK.search(t), t
+
+
+def test_the_link_opens_the_epsilon_page_with_the_same_values():
+    L = risk_report(Gdp(1.0), prior=0.05, ppv_fpr=0.01)
+    at = load(kind="gdp", prior="5")
+    text = "\n".join(texts(at))
+    assert f"]({L.link.path}?{L.link.eps_query})" in text
+    q = {k: v[0] for k, v in parse_qs(L.link.eps_query).items()}
+    eps_page = pagetools.load("app_pages/what_eps_means.py", via_app=True, timeout=60, **q)
+    assert not eps_page.warning and not eps_page.error
+    assert eps_page.slider(key="eps").value == float(q["eps"]) == L.link.epsilon
+    assert eps_page.number_input(key="delta").value == 1e-5
+    assert eps_page.number_input(key="prior").value == 5.0
+    q = {k: v[0] for k, v in parse_qs(L.link.eta_query).items()}
+    eta_page = pagetools.load("app_pages/what_eps_means.py", via_app=True, timeout=60, **q)
+    assert not eta_page.warning and eta_page.slider(key="eta").value == L.eta
