@@ -9,9 +9,8 @@ registry (:mod:`appkit.registry`).
 
 from mipcore.plots.formatting import fmt_num, fmt_pct
 
-from . import jobs, registry, settings
+from . import cache, jobs, registry, settings
 from .cache import cached
-from .charts import cached_figure, chart_with_csv
 from .errors import guard
 from .figures import ReadOnlyFigure, freeze
 from .page import Page, chart, explain, finish, page, presenter, presenter_toggle, takeaway
@@ -30,10 +29,9 @@ from .state import (
 __all__ = [
     "Page",
     "ReadOnlyFigure",
+    "cache",
     "cached",
-    "cached_figure",
     "chart",
-    "chart_with_csv",
     "explain",
     "finish",
     "fmt_num",

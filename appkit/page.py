@@ -17,6 +17,7 @@ presenter mode); :func:`takeaway` is the one sentence a chart must leave (always
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ import streamlit as st
 
 from .figures import ReadOnlyFigure
 from .registry import PageSpec, by_key
+from .safe import plain
 from .state import messages, url_toggle
 from .theme import PLOTLY_CONFIG, inject
 
@@ -150,7 +152,8 @@ def chart(
         label = name or key or f"chart_{len(current.downloads) + 1}"
         title = ""
         if isinstance(fig, (go.Figure, ReadOnlyFigure)) and fig.layout.title.text:
-            title = re.sub(r"<[^>]+>", " ", fig.layout.title.text)
+            text = re.sub(r"<br\s*/?>", " ", fig.layout.title.text)
+            title = " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
         current.downloads.append((label, title, data))
 
 
@@ -173,7 +176,7 @@ def finish(current: Page) -> None:
             with st.expander(f"Data behind the charts ({len(current.downloads)} CSV files)"):
                 for i, (label, title, data) in enumerate(current.downloads):
                     st.download_button(
-                        f"{label}.csv" + (f" — {title}" if title else ""),
+                        f"{label}.csv" + (f" — {plain(title, max_chars=90)}" if title else ""),
                         lambda d=data: csv_bytes(d),  # built only when clicked
                         file_name=f"{label}.csv",
                         mime="text/csv",

@@ -500,7 +500,7 @@ def test_visitors_never_see_a_traceback():
     assert "redacted" in exc.message
 
 
-# --------------------------------------------------------------------------- chart_with_csv
+# --------------------------------------------------------------------------- chart + footer CSV
 
 CHART = """
 import numpy as np
@@ -508,9 +508,11 @@ import pandas as pd
 import plotly.graph_objects as go
 x = np.array([0.0, 0.5, 1.0, 2.0])
 y = np.array([1.5, np.nan, np.inf, -np.inf])
-fig = go.Figure(go.Scatter(x=x, y=y))
-appkit.chart_with_csv(fig, pd.DataFrame({"x": x, "y": y, "label": ["a", "b", None, "d"]}),
-                      "demo_data", key="demo", caption="A caption.")
+page = appkit.page("eta_epsilon")
+fig = go.Figure(go.Scatter(x=x, y=y), layout=dict(title=dict(text="A <b>title</b>")))
+appkit.chart(fig, pd.DataFrame({"x": x, "y": y, "label": ["a", "b", None, "d"]}),
+             "demo_data", key="demo", caption="A caption.")
+appkit.finish(page)
 """
 
 
@@ -530,14 +532,13 @@ def captured_downloads(monkeypatch):
     return calls
 
 
-def test_chart_with_csv_shows_chart_caption_and_clean_csv(captured_downloads):
+def test_chart_shows_chart_caption_and_its_clean_csv_in_the_footer(captured_downloads):
     at = run(CHART)
     charts = at.get("plotly_chart")
     assert len(charts) == 1 and charts[0].key == "demo"
-    assert [c.value for c in at.caption] == ["A caption."]
+    assert "A caption." in [c.value for c in at.caption]
     (button,) = at.get("download_button")
-    assert button.key == "demo_csv"
-    assert "demo_data.csv" in button.label
+    assert "demo_data.csv" in button.label and "A title" in button.label  # title, no HTML
     (call,) = [c for c in captured_downloads if c.get("file_name") == "demo_data.csv"]
     assert call["mime"] == "text/csv"
     assert callable(call["data"]), "the CSV must be built on click, not on every rerun"
@@ -550,10 +551,17 @@ def test_chart_with_csv_shows_chart_caption_and_clean_csv(captured_downloads):
     assert back["label"].tolist()[:2] == ["a", "b"] and pd.isna(back["label"].iloc[2])
 
 
-def test_chart_with_csv_default_key_from_name():
-    at = run(CHART.replace(', key="demo"', ""))
-    assert at.get("plotly_chart")[0].key == "chart_demo_data"
-    assert at.get("download_button")[0].key == "chart_demo_data_csv"
+def test_one_footer_section_for_all_charts_of_a_page():
+    at = run(
+        CHART.replace(
+            "appkit.finish(page)",
+            "appkit.chart(fig, pd.DataFrame({'x': x}), 'second', key='d2')\nappkit.finish(page)",
+        )
+    )
+    labels = [b.label for b in at.get("download_button")]
+    assert len(labels) == 2 and any("second.csv" in b for b in labels)
+    (exp,) = [e for e in at.get("expander") if "Data behind the charts" in e.label]
+    assert "2 CSV files" in exp.label
 
 
 # --------------------------------------------------------------------------- round trip
@@ -598,41 +606,30 @@ def test_a_shared_link_reproduces_the_view_without_warnings(move):
     assert _state(fresh) == _state(at)
 
 
-# --------------------------------------------------------------------------- cached_figure
+# --------------------------------------------------------------------------- cached figures
 
 _BUILDS = []
 
 
-def _frozen_builder(n, *, colour="red"):
+def _builder(n, *, colour="red"):
     """A figure builder that counts its calls (module level: the cache keys on the function)."""
     import plotly.graph_objects as go
 
-    from mipcore.plots import freeze
-
     _BUILDS.append((n, colour))
-    return freeze(go.Figure(data=[dict(type="bar", x=[0], y=[n], marker=dict(color=colour))])), {
-        "n": n
-    }
+    return go.Figure(data=[dict(type="bar", x=[0], y=[n], marker=dict(color=colour))]), {"n": n}
 
 
-def _plain_builder(n):
-    import plotly.graph_objects as go
+def test_cached_figures_are_built_once_per_argument_values_and_frozen():
+    from appkit.figures import ReadOnlyFigure
 
-    return go.Figure(data=[dict(type="bar", x=[0], y=[n])])
-
-
-def test_cached_figure_builds_once_per_argument_values():
+    appkit.cache.clear()
     _BUILDS.clear()
-    a = appkit.cached_figure(_frozen_builder, 3, colour="blue")
-    b = appkit.cached_figure(_frozen_builder, 3, colour="blue")
+    a = appkit.cached(_builder, 3, colour="blue")
+    b = appkit.cached(_builder, 3, colour="blue")
     assert a[0] is b[0] and _BUILDS == [(3, "blue")]  # the same object, built once
-    c = appkit.cached_figure(_frozen_builder, 4, colour="blue")
-    d = appkit.cached_figure(_frozen_builder, 3, colour="green")
+    assert isinstance(a[0], ReadOnlyFigure)  # shared between sessions: frozen by appkit
+    c = appkit.cached(_builder, 4, colour="blue")
+    d = appkit.cached(_builder, 3, colour="green")
     assert c[0] is not a[0] and d[0] is not a[0]
     assert _BUILDS == [(3, "blue"), (4, "blue"), (3, "green")]
     assert c[0].to_dict()["data"][0]["y"] == [4]
-
-
-def test_cached_figure_rejects_a_figure_that_is_not_frozen():
-    with pytest.raises(TypeError, match="not a frozen figure"):
-        appkit.cached_figure(_plain_builder, 1)

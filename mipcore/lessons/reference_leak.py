@@ -115,6 +115,7 @@ __all__ = [
     "fit_werm",
     "make_splits",
     "run_sweep",
+    "selection_verdicts",
     "werm_sample_weights",
 ]
 
@@ -968,6 +969,92 @@ def _aggregate(rows: pd.DataFrame, confidence: float) -> pd.DataFrame:
     return out
 
 
+def selection_verdicts(
+    per_w: pd.DataFrame, utility: pd.DataFrame, w_star: float, cfg: LeakConfig
+) -> tuple[tuple[Selection, ...], Selection, tuple[RuleVerdict, ...], HiddenLeakVerdict]:
+    """The selection step of a sweep: the Table 2 picks at ``cfg``'s thresholds on the means of
+    ``cfg.selection_attack``, the verdicts on which w each rule picks, and whether the
+    training-data-only view hides a reference leak at the public-reference pick.
+
+    It depends only on the per-w aggregates, so the page can re-run it for other thresholds
+    or another attack without refitting (``mipcore.lessons.reference_view.reselect``).
+    """
+    sel_attack = cfg.selection_attack.value
+
+    def means(target: Target) -> NDArray[np.float64]:
+        sub = per_w[(per_w["attack"] == sel_attack) & (per_w["target"] == target.value)]
+        return sub.sort_values("w")["accuracy_mean"].to_numpy(float)
+
+    w_grid = utility["w"].to_numpy(float)
+    acc_t, acc_r = means(Target.TRAIN), means(Target.REFERENCE)
+    test_mean = utility["test_accuracy_mean"].to_numpy(float)
+    thresholds = {
+        SelectionRule.PUBLIC_REFERENCE: cfg.max_train_attack,
+        SelectionRule.EQUAL_PRIVACY: cfg.max_gap,
+        SelectionRule.HIGH_REFERENCE_PRIVACY: cfg.max_ref_attack,
+    }
+    selections = tuple(
+        select_instance(rule, w_grid, test_mean, acc_t, acc_r, thresholds[rule])
+        for rule in SelectionRule
+    )
+    pick_public = selections[0]
+    gaps = np.diff(np.sort(w_grid))
+    tol = float(gaps.max()) if gaps.size else 0.0
+
+    def rule_verdict(rule: SelectionRule, claim: Claim, test: Callable[[float], bool]):
+        s = next(x for x in selections if x.rule is rule)
+        return RuleVerdict(claim, rule, None if s.w is None else bool(test(s.w)), s.w, w_star, tol)
+
+    rule_verdicts = (
+        rule_verdict(
+            SelectionRule.PUBLIC_REFERENCE,
+            Claim.PUBLIC_REFERENCE_PICK_ABOVE_EQUAL_WEIGHT,
+            lambda x: x > w_star,
+        ),
+        rule_verdict(
+            SelectionRule.EQUAL_PRIVACY,
+            Claim.EQUAL_PRIVACY_PICK_NEAR_EQUAL_WEIGHT,
+            lambda x: abs(x - w_star) <= tol + 1e-12,
+        ),
+        rule_verdict(
+            SelectionRule.HIGH_REFERENCE_PRIVACY,
+            Claim.HIGH_REFERENCE_PRIVACY_PICK_BELOW_EQUAL_WEIGHT,
+            lambda x: x < w_star,
+        ),
+    )
+
+    if pick_public.w is None:
+        hidden = HiddenLeakVerdict(
+            Claim.TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK,
+            cfg.selection_attack,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
+    else:
+        ref_row = per_w[
+            (per_w["w"] == pick_public.w)
+            & (per_w["attack"] == sel_attack)
+            & (per_w["target"] == Target.REFERENCE.value)
+        ].iloc[0]
+        hidden = HiddenLeakVerdict(
+            claim=Claim.TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK,
+            attack=cfg.selection_attack,
+            holds=bool(ref_row["pooled_ci_low"] > 0.5),
+            w_pick=pick_public.w,
+            attack_train=pick_public.attack_train,
+            attack_ref=float(ref_row["accuracy_mean"]),
+            ref_ci_low=float(ref_row["pooled_ci_low"]),
+            ref_ci_high=float(ref_row["pooled_ci_high"]),
+            epsilon_ref_empirical_lower_bound=float(ref_row["epsilon_empirical_lower_bound"]),
+        )
+    return selections, pick_public, rule_verdicts, hidden
+
+
 def run_sweep(
     config: LeakConfig | None = None,
     progress: Callable[[float, int, int], None] | None = None,
@@ -1103,26 +1190,6 @@ def run_sweep(
     utility["n_eff"] = n_eff
     utility["n_eff_fraction"] = n_eff / (cfg.n_train + cfg.n_ref)
 
-    sel_attack = cfg.selection_attack.value
-
-    def means(target: Target) -> NDArray[np.float64]:
-        sub = per_w[(per_w["attack"] == sel_attack) & (per_w["target"] == target.value)]
-        return sub.sort_values("w")["accuracy_mean"].to_numpy(float)
-
-    w_grid = utility["w"].to_numpy(float)
-    acc_t, acc_r = means(Target.TRAIN), means(Target.REFERENCE)
-    test_mean = utility["test_accuracy_mean"].to_numpy(float)
-    thresholds = {
-        SelectionRule.PUBLIC_REFERENCE: cfg.max_train_attack,
-        SelectionRule.EQUAL_PRIVACY: cfg.max_gap,
-        SelectionRule.HIGH_REFERENCE_PRIVACY: cfg.max_ref_attack,
-    }
-    selections = tuple(
-        select_instance(rule, w_grid, test_mean, acc_t, acc_r, thresholds[rule])
-        for rule in SelectionRule
-    )
-    pick_public = selections[0]
-
     tr_only = per_w[per_w["target"] == Target.TRAIN.value].merge(
         utility[["w", "test_accuracy_mean"]], on="w"
     )
@@ -1143,60 +1210,7 @@ def run_sweep(
         _trend(rows_df, a, t, cfg.n_seeds, cfg.trend_alpha) for a in Attack for t in Target
     )
 
-    gaps = np.diff(np.sort(w_grid))
-    tol = float(gaps.max()) if gaps.size else 0.0
-
-    def rule_verdict(rule: SelectionRule, claim: Claim, test: Callable[[float], bool]):
-        s = next(x for x in selections if x.rule is rule)
-        return RuleVerdict(claim, rule, None if s.w is None else bool(test(s.w)), s.w, w_star, tol)
-
-    rule_verdicts = (
-        rule_verdict(
-            SelectionRule.PUBLIC_REFERENCE,
-            Claim.PUBLIC_REFERENCE_PICK_ABOVE_EQUAL_WEIGHT,
-            lambda x: x > w_star,
-        ),
-        rule_verdict(
-            SelectionRule.EQUAL_PRIVACY,
-            Claim.EQUAL_PRIVACY_PICK_NEAR_EQUAL_WEIGHT,
-            lambda x: abs(x - w_star) <= tol + 1e-12,
-        ),
-        rule_verdict(
-            SelectionRule.HIGH_REFERENCE_PRIVACY,
-            Claim.HIGH_REFERENCE_PRIVACY_PICK_BELOW_EQUAL_WEIGHT,
-            lambda x: x < w_star,
-        ),
-    )
-
-    if pick_public.w is None:
-        hidden = HiddenLeakVerdict(
-            Claim.TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK,
-            cfg.selection_attack,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        )
-    else:
-        ref_row = per_w[
-            (per_w["w"] == pick_public.w)
-            & (per_w["attack"] == sel_attack)
-            & (per_w["target"] == Target.REFERENCE.value)
-        ].iloc[0]
-        hidden = HiddenLeakVerdict(
-            claim=Claim.TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK,
-            attack=cfg.selection_attack,
-            holds=bool(ref_row["pooled_ci_low"] > 0.5),
-            w_pick=pick_public.w,
-            attack_train=pick_public.attack_train,
-            attack_ref=float(ref_row["accuracy_mean"]),
-            ref_ci_low=float(ref_row["pooled_ci_low"]),
-            ref_ci_high=float(ref_row["pooled_ci_high"]),
-            epsilon_ref_empirical_lower_bound=float(ref_row["epsilon_empirical_lower_bound"]),
-        )
+    selections, pick_public, rule_verdicts, hidden = selection_verdicts(per_w, utility, w_star, cfg)
 
     return SweepResult(
         config=cfg,

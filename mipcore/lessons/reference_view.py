@@ -45,21 +45,17 @@ from ..bounds import eta_from_epsilon
 from ..reference_data import (
     Figure2Result,
     Selection,
-    SelectionRule,
     equal_privacy_weight,
     figure2,
-    select_instance,
 )
 from .reference_leak import (
     Attack,
-    Claim,
-    HiddenLeakVerdict,
     LeakConfig,
-    RuleVerdict,
     SweepResult,
     Target,
     TrendVerdict,
     run_sweep,
+    selection_verdicts,
 )
 
 __all__ = [
@@ -315,7 +311,8 @@ def reselect(
     The fits, the attacks and the trends do not depend on the selection step, so this
     returns ``result`` with a new ``config`` (the given fields replaced), ``selections``,
     ``training_only_pick``, ``rule_verdicts`` and ``hidden_leak`` -- exactly what
-    :func:`reference_leak.run_sweep` returns for that config. None keeps a field.
+    :func:`reference_leak.run_sweep` returns for that config (both call
+    :func:`reference_leak.selection_verdicts`). None keeps a field.
 
     Parameters
     ----------
@@ -345,68 +342,9 @@ def reselect(
         if value is not None:
             changes[name] = float(check_range(name, value, 0.0, 1.0))
     cfg = dataclasses.replace(cfg, **changes).validated()  # type: ignore[arg-type]
-    per_w, utility, w_star = result.per_w, result.utility, result.w_star
-    sel = cfg.selection_attack
-    w_grid = utility["w"].to_numpy(float)
-    acc_t, acc_r = _means(per_w, sel, Target.TRAIN), _means(per_w, sel, Target.REFERENCE)
-    test_mean = utility["test_accuracy_mean"].to_numpy(float)
-    thresholds = {
-        SelectionRule.PUBLIC_REFERENCE: cfg.max_train_attack,
-        SelectionRule.EQUAL_PRIVACY: cfg.max_gap,
-        SelectionRule.HIGH_REFERENCE_PRIVACY: cfg.max_ref_attack,
-    }
-    selections = tuple(
-        select_instance(rule, w_grid, test_mean, acc_t, acc_r, thresholds[rule])
-        for rule in SelectionRule
+    selections, pick, rule_verdicts, hidden = selection_verdicts(
+        result.per_w, result.utility, result.w_star, cfg
     )
-    gaps = np.diff(np.sort(w_grid))
-    tol = float(gaps.max()) if gaps.size else 0.0
-
-    def rule_verdict(
-        rule: SelectionRule, claim: Claim, test: Callable[[float], bool]
-    ) -> RuleVerdict:
-        s = next(x for x in selections if x.rule is rule)
-        return RuleVerdict(claim, rule, None if s.w is None else bool(test(s.w)), s.w, w_star, tol)
-
-    rule_verdicts = (
-        rule_verdict(
-            SelectionRule.PUBLIC_REFERENCE,
-            Claim.PUBLIC_REFERENCE_PICK_ABOVE_EQUAL_WEIGHT,
-            lambda x: x > w_star,
-        ),
-        rule_verdict(
-            SelectionRule.EQUAL_PRIVACY,
-            Claim.EQUAL_PRIVACY_PICK_NEAR_EQUAL_WEIGHT,
-            lambda x: abs(x - w_star) <= tol + 1e-12,
-        ),
-        rule_verdict(
-            SelectionRule.HIGH_REFERENCE_PRIVACY,
-            Claim.HIGH_REFERENCE_PRIVACY_PICK_BELOW_EQUAL_WEIGHT,
-            lambda x: x < w_star,
-        ),
-    )
-    pick = selections[0]
-    if pick.w is None:
-        hidden = HiddenLeakVerdict(
-            Claim.TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK, sel, *([None] * 7)
-        )
-    else:
-        row = per_w[
-            (per_w["w"] == pick.w)
-            & (per_w["attack"] == sel.value)
-            & (per_w["target"] == Target.REFERENCE.value)
-        ].iloc[0]
-        hidden = HiddenLeakVerdict(
-            claim=Claim.TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK,
-            attack=sel,
-            holds=bool(row["pooled_ci_low"] > 0.5),
-            w_pick=pick.w,
-            attack_train=pick.attack_train,
-            attack_ref=float(row["accuracy_mean"]),
-            ref_ci_low=float(row["pooled_ci_low"]),
-            ref_ci_high=float(row["pooled_ci_high"]),
-            epsilon_ref_empirical_lower_bound=float(row["epsilon_empirical_lower_bound"]),
-        )
     return dataclasses.replace(
         result,
         config=cfg,
