@@ -113,14 +113,14 @@ def home() -> None:
     st.subheader("Where to start")
     for who, key, why in AUDIENCES:
         spec = registry.by_key(key)
-        st.page_link(spec.script or "", label=f"{who}: {spec.title}", icon=spec.icon)
-        st.caption(why)
+        st.markdown(f"**{who}**: {why}")
+        st.page_link(spec.script or "", label=spec.label, icon=spec.icon)
     with st.expander("Every page, by question"):
         for section, pages in registry.sections().items():
             st.markdown(f"**{section}**")
             for spec in pages:
                 if spec.script is not None:
-                    st.page_link(spec.script, label=spec.title, icon=spec.icon)
+                    st.page_link(spec.script, label=spec.label, icon=spec.icon, help=spec.title)
     appkit.finish(current)
 
 
@@ -137,10 +137,10 @@ def main() -> None:
         nav[section] = [
             st.Page(home, title="Home", icon=spec.icon, default=True)
             if spec.script is None
-            else st.Page(spec.script, title=spec.title, url_path=spec.url_path, icon=spec.icon)
+            else st.Page(spec.script, title=spec.label, url_path=spec.url_path, icon=spec.icon)
             for spec in specs
         ]
-    page = st.navigation(nav)
+    page = st.navigation(nav, expanded=True)  # every page visible, no "view more"
     appkit.jobs.warm_up()  # the heavy jobs' fork server, started once per process
     appkit.presenter_toggle()
     page.run()

@@ -178,7 +178,10 @@ metrics = (
         "Theorem 1: no ε-DP release lets any attacker reach a higher advantage.",
     ),
 )
-for col, (label, u, delta, why) in zip(st.columns(5), metrics, strict=True):
+# five metrics in a row at 1024 px, three per row in presenter mode (larger type)
+per_row = 3 if appkit.presenter() else 5
+cols = [c for i in range(0, len(metrics), per_row) for c in st.columns(per_row)]
+for col, (label, u, delta, why) in zip(cols, metrics, strict=False):
     col.metric(
         label,
         fmt_num(u.advantage),

@@ -109,7 +109,8 @@ def takeaway(markdown: str) -> None:
 
 
 def _scaled(fig: go.Figure, factor: float) -> dict[str, Any]:
-    """A copy of ``fig`` with every font size and the height scaled (presenter mode)."""
+    """A copy of ``fig`` with its font sizes (but the title's) and the height scaled
+    (presenter mode)."""
     spec = fig.to_dict()
 
     def walk(node: Any) -> None:
@@ -123,7 +124,11 @@ def _scaled(fig: go.Figure, factor: float) -> dict[str, Any]:
             for v in node:
                 walk(v)
 
-    walk(spec.get("layout", {}))
+    layout = spec.get("layout", {})
+    title_font = (layout.get("title") or {}).get("font", {}).get("size")
+    walk(layout)
+    if title_font is not None:  # titles already large, and Plotly never wraps them
+        layout["title"]["font"]["size"] = title_font
     layout = spec.setdefault("layout", {})
     layout["height"] = int((layout.get("height") or 420) * 1.15)
     return spec

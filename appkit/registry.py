@@ -21,7 +21,8 @@ __all__ = ["HOME", "PAGES", "SECTIONS", "PageSpec", "by_key", "by_url_path", "se
 class PageSpec:
     """One page: ``key`` (short id), ``script`` (None for the home page, a function in app.py),
     ``title`` (the question), ``subtitle`` (the theorem or figure), ``url_path``, ``icon``,
-    ``section`` and ``summary`` (one line for the home page's guide)."""
+    ``section``, ``summary`` (one line for the home page's guide) and ``nav`` (the short label
+    of the sidebar, which cuts anything longer than about 26 characters)."""
 
     key: str
     script: str | None
@@ -31,6 +32,12 @@ class PageSpec:
     icon: str
     section: str
     summary: str
+    nav: str = ""
+
+    @property
+    def label(self) -> str:
+        """The sidebar label: ``nav``, or the title when it is short enough."""
+        return self.nav or self.title
 
     def __str__(self) -> str:  # test ids
         return self.key
@@ -51,6 +58,7 @@ HOME = PageSpec(
     "🏠",
     START,
     "What MIP means, and where to start.",
+    nav="Home",
 )
 
 PAGES: tuple[PageSpec, ...] = (
@@ -64,6 +72,7 @@ PAGES: tuple[PageSpec, ...] = (
         "👥",
         START,
         "A guarantee as a picture of 100 people, and a sentence a manager can repeat.",
+        nav="What does ε mean?",
     ),
     PageSpec(
         "play",
@@ -74,6 +83,7 @@ PAGES: tuple[PageSpec, ...] = (
         "🎯",
         START,
         "Guess who was in the training data, and see how far luck takes you.",
+        nav="Play the attacker",
     ),
     PageSpec(
         "eta_epsilon",
@@ -84,6 +94,7 @@ PAGES: tuple[PageSpec, ...] = (
         "⚖️",
         PAPER,
         "Turn ε and δ into the best attacker's accuracy, both ways round.",
+        nav="(ε, δ) against an attacker",
     ),
     PageSpec(
         "noise_vs_eta",
@@ -94,6 +105,7 @@ PAGES: tuple[PageSpec, ...] = (
         "📈",
         PAPER,
         "Where certifying MIP directly needs less noise than going through DP, and where not.",
+        nav="Noise, MIP vs DP (Fig. 1)",
     ),
     PageSpec(
         "proposition11",
@@ -104,6 +116,7 @@ PAGES: tuple[PageSpec, ...] = (
         "🧮",
         PAPER,
         "The construction behind MIP's advantage over DP, computed exactly.",
+        nav="Prop. 11: big Δ, small σ",
     ),
     PageSpec(
         "covariance",
@@ -114,6 +127,7 @@ PAGES: tuple[PageSpec, ...] = (
         "🧪",
         PAPER,
         "The paper's experiment, rerun, with its claims checked on every run.",
+        nav="MIP vs DP-SGD (Fig. 2)",
     ),
     PageSpec(
         "wrap",
@@ -124,6 +138,7 @@ PAGES: tuple[PageSpec, ...] = (
         "🎁",
         PAPER,
         "A mean, covariance or regression of generated or uploaded data, released both ways.",
+        nav="Your own statistic",
     ),
     PageSpec(
         "looseness",
@@ -134,6 +149,7 @@ PAGES: tuple[PageSpec, ...] = (
         "🔍",
         AUDIT,
         "The exact best attack beside what the certificates promise.",
+        nav="How loose are the bounds?",
     ),
     PageSpec(
         "audit",
@@ -144,6 +160,7 @@ PAGES: tuple[PageSpec, ...] = (
         "🕵️",
         AUDIT,
         "Play thousands of membership games and see what they prove.",
+        nav="Audit a mechanism",
     ),
     PageSpec(
         "mace",
@@ -154,6 +171,7 @@ PAGES: tuple[PageSpec, ...] = (
         "📊",
         AUDIT,
         "Estimate leakage from data, and see where the plug-in estimate drifts.",
+        nav="Leakage from samples",
     ),
     PageSpec(
         "reference_data",
@@ -164,6 +182,7 @@ PAGES: tuple[PageSpec, ...] = (
         "🧷",
         AUDIT,
         "A defense judged on its training data alone can hide a leak of its reference data.",
+        nav="Reference data leak too",
     ),
     PageSpec(
         "risk_calculator",
@@ -174,6 +193,7 @@ PAGES: tuple[PageSpec, ...] = (
         "📐",
         TOOLS,
         "Any privacy guarantee in attacker terms, every conversion route side by side.",
+        nav="Risk calculator",
     ),
 )
 

@@ -39,7 +39,7 @@ def accuracy_bars(accuracy: float, guarantee: str) -> tuple[go.Figure, pd.DataFr
             title="How often can an attacker be right about membership?",
             x="accuracy (%)",
             height=300,
-            xaxis=dict(range=[0, 112], tickvals=[0, 25, 50, 75, 100]),
+            xaxis=dict(range=[0, 124], tickvals=[0, 25, 50, 75, 100]),
             yaxis=dict(autorange="reversed"),
             showlegend=False,
             shapes=[

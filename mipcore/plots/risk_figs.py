@@ -17,6 +17,7 @@ Chrome/Chromium browser; several seconds: a page runs it as a heavy job, on requ
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
@@ -239,8 +240,27 @@ def icon_arrays_png(
         async with kaleido.Kaleido(n=1, mathjax=False) as k:
             return [await k.calc_fig(f, opts=opts) for f in figures]
 
+    def run_in_a_fresh_loop() -> list[bytes]:
+        # asyncio.run refuses to run inside a thread whose event loop is already running (a
+        # notebook, an async server, Playwright's sync API): give the render its own thread.
+        out: list[list[bytes]] = []
+        errors: list[BaseException] = []
+
+        def target() -> None:
+            try:
+                out.append(asyncio.run(render()))
+            except BaseException as exc:  # re-raised in the caller's thread
+                errors.append(exc)
+
+        worker = threading.Thread(target=target, name="kaleido-render")
+        worker.start()
+        worker.join()
+        if errors:
+            raise errors[0]
+        return out[0]
+
     try:
-        images = asyncio.run(render())
+        images = run_in_a_fresh_loop()
     except Exception as exc:  # the browser could not start or render: an environment problem
         raise ValueError(
             f"the server could not draw PNG pictures ({type(exc).__name__}: {exc}); "
