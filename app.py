@@ -8,7 +8,6 @@ home page.
 from __future__ import annotations
 
 import streamlit as st
-from threadpoolctl import threadpool_limits
 
 import appkit
 from appkit import registry
@@ -124,23 +123,9 @@ def home() -> None:
     appkit.finish(current)
 
 
-# One BLAS thread per process: a classroom's sessions already keep both cores busy, and
-# OpenBLAS's own threads on top of them made matrix work up to 30 times slower (measured on
-# 2 cores). Heavy jobs run in their own processes (appkit.jobs), one thread each as well.
-threadpool_limits(1)
-
-
 def main() -> None:
     st.set_page_config(page_title="MIP Explorer", page_icon="🔐", layout="wide")
-    nav: dict[str, list] = {}
-    for section, specs in registry.sections().items():
-        nav[section] = [
-            st.Page(home, title="Home", icon=spec.icon, default=True)
-            if spec.script is None
-            else st.Page(spec.script, title=spec.label, url_path=spec.url_path, icon=spec.icon)
-            for spec in specs
-        ]
-    page = st.navigation(nav, expanded=True)  # every page visible, no "view more"
+    page = st.navigation(appkit.navigation(home), expanded=True)  # every page, no "view more"
     appkit.jobs.warm_up()  # the heavy jobs' fork server, started once per process
     appkit.presenter_toggle()
     page.run()

@@ -14,6 +14,7 @@ from .cache import cached
 from .errors import guard
 from .figures import ReadOnlyFigure, freeze
 from .page import Page, chart, explain, finish, page, presenter, presenter_toggle, takeaway
+from .registry import navigation
 from .safe import plain, quote
 from .state import (
     messages,
@@ -40,6 +41,7 @@ __all__ = [
     "guard",
     "jobs",
     "messages",
+    "navigation",
     "page",
     "plain",
     "presenter",

@@ -74,6 +74,8 @@ class _Store:
         e = self.entries.pop(key)
         self.bytes -= e.nbytes
         self.per_fn[e.fn] -= 1
+        for part in _parts(e.value):
+            _ORIGIN.pop(id(part), None)
 
     def put(self, key: Hashable, entry: _Entry, max_entries: int) -> None:
         if entry.nbytes > self.max_bytes // 4:
@@ -83,6 +85,9 @@ class _Store:
                 self._evict(key)
             self.entries[key] = entry
             self.bytes += entry.nbytes
+            if entry.error is None:  # a result passed on to another cached call keys by origin
+                for i, part in enumerate(_parts(entry.value)):
+                    _ORIGIN[id(part)] = (("result", key, i), part)
             self.per_fn[entry.fn] = self.per_fn.get(entry.fn, 0) + 1
             if self.per_fn[entry.fn] > max_entries:
                 oldest = next(k for k, e in self.entries.items() if e.fn == entry.fn)
@@ -93,9 +98,39 @@ class _Store:
 
 _STORE = _Store(settings.CACHE_BYTES)
 
+# id(result) -> (its key, the result): a cached result handed to another cached call (a
+# lesson's result to a figure builder) is keyed by where it came from, not by hashing its
+# arrays again on every rerun. Results are immutable (frozen, read-only arrays) and the entry
+# (also referenced here) keeps the object alive, so its id cannot be reused while it is known.
+_ORIGIN: dict[int, tuple[Hashable, Any]] = {}
+
+
+def _parts(value: Any) -> tuple[Any, ...]:
+    """A result and, for a tuple result (``fig, table``), each of its elements that cannot
+    change once shared: read-only arrays, frozen figures, frozen dataclasses. Scalars and
+    strings are left out (cheap to key, and small ones are shared objects); lists, dicts and
+    frames too (a page could change them, and then their origin would no longer say what
+    they hold)."""
+    parts = (value, *value) if isinstance(value, tuple) else (value,)
+    return tuple(p for p in parts if _unchanging(p))
+
+
+def _unchanging(value: Any) -> bool:
+    if isinstance(value, np.ndarray):
+        return not value.flags.writeable
+    if isinstance(value, go.Figure):
+        return True  # frozen by _share
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return bool(type(value).__dataclass_params__.frozen)  # type: ignore[attr-defined]
+    return False
+
 
 def _content_key(value: Any) -> Hashable:
-    """A hashable key for an argument value (by content for arrays, frames and containers)."""
+    """A hashable key for an argument value (by content for arrays, frames and containers;
+    by origin for a value that is itself a cached result)."""
+    origin = _ORIGIN.get(id(value))
+    if origin is not None and origin[1] is value:
+        return origin[0]
     if isinstance(value, np.ndarray):
         digest = hashlib.blake2b(np.ascontiguousarray(value).view(np.uint8), digest_size=16)
         return ("ndarray", value.shape, value.dtype.str, digest.hexdigest())
@@ -227,6 +262,7 @@ def cached(
 def clear() -> None:
     """Forget every cached result (tests, and a maintainer's "clear cache")."""
     with _STORE.lock:
+        _ORIGIN.clear()
         _STORE.entries.clear()
         _STORE.per_fn.clear()
         _STORE.bytes = 0

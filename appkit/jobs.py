@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import streamlit as st
+from threadpoolctl import threadpool_limits
 
 from . import settings
 from .cache import _STORE, _content_key, _Entry, _share, _size
@@ -65,6 +66,11 @@ _CTX.set_forkserver_preload(
     ]
 )
 _WARM = threading.Event()
+
+# One BLAS thread in the server process, set once when appkit is first imported: a classroom's
+# sessions already keep both cores busy, and OpenBLAS's own threads on top of them made matrix
+# work up to 30 times slower (measured on 2 cores). Jobs set the same in their processes.
+threadpool_limits(1)
 # The fork server imports the preloads with its own sys.path: make sure it finds this
 # repository even when the server was started from another directory.
 _ROOT = str(Path(__file__).resolve().parents[1])
@@ -123,8 +129,6 @@ def _child(fn: Callable[..., Any], args: tuple, kwargs: dict, conn: Any) -> None
 
     def progress(fraction: float, message: str = "") -> None:
         conn.send(("progress", float(fraction), str(message)))
-
-    from threadpoolctl import threadpool_limits
 
     threadpool_limits(1)  # one BLAS thread: the server's own threads use the other core
 

@@ -12,9 +12,20 @@ deep link on a freshly started server would then run its page without ``app.py``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["HOME", "PAGES", "SECTIONS", "PageSpec", "by_key", "by_url_path", "sections"]
+__all__ = [
+    "HOME",
+    "PAGES",
+    "SECTIONS",
+    "PageSpec",
+    "by_key",
+    "by_url_path",
+    "navigation",
+    "sections",
+]
 
 
 @dataclass(frozen=True)
@@ -230,3 +241,22 @@ def sections() -> dict[str, list[PageSpec]]:
         if members:
             out[s] = members
     return out
+
+
+_NAVIGATION: dict[str, list[Any]] = {}
+
+
+def navigation(home: Callable[[], None]) -> dict[str, list[Any]]:
+    """``st.navigation``'s pages by section, built once per process (app.py runs on every
+    rerun; these objects only describe the pages). ``home`` is the home page's function."""
+    if not _NAVIGATION:
+        import streamlit as st
+
+        for section, specs in sections().items():
+            _NAVIGATION[section] = [
+                st.Page(home, title=spec.label, icon=spec.icon, default=True)
+                if spec.script is None
+                else st.Page(spec.script, title=spec.label, url_path=spec.url_path, icon=spec.icon)
+                for spec in specs
+            ]
+    return _NAVIGATION

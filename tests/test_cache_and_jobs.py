@@ -233,3 +233,54 @@ def test_place_in_line_with_one_job_at_a_time(monkeypatch):
     finally:
         with jobs._LINE.lock:
             jobs._LINE.order.clear()
+
+
+def test_a_cached_result_passed_on_is_keyed_by_origin_not_rehashed(monkeypatch):
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Lesson:
+        xs: np.ndarray
+
+    calls = {"lesson": 0, "figure": 0}
+
+    def lesson(n):
+        calls["lesson"] += 1
+        return Lesson(np.arange(float(n)))
+
+    def figure(result):
+        calls["figure"] += 1
+        return float(result.xs.sum())
+
+    res = cache.cached(lesson, 1000)
+    hashed = []
+    real = cache.hashlib.blake2b
+    monkeypatch.setattr(cache.hashlib, "blake2b", lambda *a, **k: hashed.append(1) or real(*a, **k))
+    assert cache.cached(figure, res) == cache.cached(figure, res) == 499500.0
+    assert calls == {"lesson": 1, "figure": 1}
+    assert hashed == []  # the lesson's arrays were not hashed again
+    # an equal result that is not the cached object is keyed by content, and still correct
+    assert cache.cached(figure, Lesson(np.arange(1000.0))) == 499500.0
+    assert hashed  # hashed this time
+    # once the lesson's entry is gone, its object is keyed by content again
+    cache.clear()
+    assert cache._ORIGIN == {}
+
+
+def _a_list():
+    return [1, 2]
+
+
+def _a_scalar():
+    return 7
+
+
+def _an_array():
+    return np.ones(3)
+
+
+def test_mutable_and_scalar_results_are_not_keyed_by_origin():
+    for fn in (_a_list, _a_scalar, _an_array):
+        cache.cached(fn)
+    kinds = sorted(type(v[1]).__name__ for v in cache._ORIGIN.values())
+    assert kinds == ["ndarray"]  # arrays are made read-only when cached: kept
