@@ -141,3 +141,18 @@ def test_the_half_line_is_what_add_hline_draws():
 )  # fmt: skip
 def test_delta_label(delta, label):
     assert bounds_figs.delta_label(delta) == label
+
+
+def test_style_trace_carries_colour_and_a_second_cue():
+    from mipcore.plots import style
+
+    both = style.trace(style.MIP, [1, 2], [3, 4], "MIP", hover="%{y}")
+    assert both["line"]["color"] == both["marker"]["color"] == style.MIP["colour"]
+    assert both["line"]["dash"] == style.MIP["dash"]
+    assert both["marker"]["symbol"] == style.MIP["symbol"]
+    assert both["hovertemplate"] == "%{y}"
+    lines = style.trace(style.DP, [1], [2], "DP", mode="lines")
+    assert "marker" not in lines and lines["line"]["dash"] == style.DP["dash"] != "solid"
+    dots = style.trace(style.EXACT, [1], [2], "exact", mode="markers", size=13)
+    assert "line" not in dots and dots["marker"]["size"] == 13
+    assert "hovertemplate" not in dots

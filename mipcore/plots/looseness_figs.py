@@ -53,6 +53,7 @@ _ROUTE_STYLE = {
 }
 #: The paper's proof of Theorem 9, repaired for d dimensions.
 CHAIN = {"colour": style.ORANGE, "dash": "longdash", "symbol": "triangle-up"}
+_CHAIN_NAME = "the paper's proof, redone in d dimensions"
 _PUBLISH = {"colour": style.GREEN, "dash": "dash", "symbol": "square"}
 
 
@@ -204,27 +205,22 @@ def theorem5_figure(result: Theorem5Counterexamples, *, log_y: bool = True) -> g
     """Theorem 5's counterexamples: exact η against n for both versions of the paper."""
     t = result.table
     q = result.publish_prob
+    hover = "n = %{x}<br>η = %{y:.4g}<extra></extra>"
     return go.Figure(
         data=[
-            dict(
-                type="scatter",
-                mode="lines+markers",
-                x=t["n"].tolist(),
-                y=_pos(t["eta_indicator"], log_y),
-                name="TMLR version: 1{D = D*}, η = 1/C(n, n/2)",
-                line=style.line(style.EXACT),
-                marker=style.marker(style.EXACT),
-                hovertemplate="n = %{x}<br>η = %{y:.4g}<extra></extra>",
+            style.trace(
+                style.EXACT,
+                t["n"].tolist(),
+                _pos(t["eta_indicator"], log_y),
+                "TMLR version: 1{D = D*}, η = 1/C(n, n/2)",
+                hover=hover,
             ),
-            dict(
-                type="scatter",
-                mode="lines+markers",
-                x=t["n"].tolist(),
-                y=_pos(t["eta_publish"], log_y),
-                name=f"arXiv version: publish each record w.p. q = {q:.3g}",
-                line=style.line(_PUBLISH),
-                marker=style.marker(_PUBLISH),
-                hovertemplate="n = %{x}<br>η = %{y:.4g}<extra></extra>",
+            style.trace(
+                _PUBLISH,
+                t["n"].tolist(),
+                _pos(t["eta_publish"], log_y),
+                f"arXiv version: publish each record w.p. q = {q:.3g}",
+                hover=hover,
             ),
         ],
         layout=style.layout(
@@ -257,43 +253,30 @@ def dimension_eta_figure(gap: DimensionGap, demand: NoiseDemand) -> go.Figure:
     hover = "d = %{x}<br>η = %{y:.4g}<extra>%{fullData.name}</extra>"
     cov_lo = max(gap.covariance_interval[0], 0.0)
     data: list[dict[str, Any]] = [
-        dict(
-            type="scatter",
-            mode="lines+markers",
-            x=d,
-            y=_pos(gap.chain_eta),
-            name="the paper's proof, redone in d dimensions",
-            line=style.line(CHAIN),
-            marker=style.marker(CHAIN),
-            hovertemplate=hover,
+        style.trace(CHAIN, d, _pos(gap.chain_eta), _CHAIN_NAME, hover=hover),
+        style.trace(
+            style.MIP,
+            d,
+            [gap.tight_eta] * len(d),
+            "Theorem 9 density, ½·tanh(1/c): any d",
+            hover=hover,
         ),
-        dict(
-            type="scatter",
-            mode="lines+markers",
-            x=d,
-            y=[gap.tight_eta] * len(d),
-            name="Theorem 9 density, ½·tanh(1/c): any d",
-            line=style.line(style.MIP),
-            marker=style.marker(style.MIP),
-            hovertemplate=hover,
-        ),
-        dict(
-            type="scatter",
+        style.trace(
+            style.PRINTED,
+            d,
+            [gap.target_eta] * len(d),
+            "what Corollary 14 promises",
             mode="lines",
-            x=d,
-            y=[gap.target_eta] * len(d),
-            name="what Corollary 14 promises",
-            line=style.line(style.PRINTED),
-            hovertemplate=hover,
+            hover=hover,
         ),
-        dict(
-            type="scatter",
+        style.trace(
+            style.EXACT,
+            [1],
+            _pos([demand.route(Route.MIP_PRINTED).exact_eta]),
+            f"best attack: Proposition 11, n = {demand.n} (exact)",
             mode="markers",
-            x=[1],
-            y=_pos([demand.route(Route.MIP_PRINTED).exact_eta]),
-            name=f"best attack: Proposition 11, n = {demand.n} (exact)",
-            marker=style.marker(style.EXACT, size=13),
-            hovertemplate=hover,
+            size=13,
+            hover=hover,
         ),
         dict(
             type="scatter",
@@ -325,43 +308,30 @@ def dimension_noise_figure(gap: DimensionGap, demand: NoiseDemand) -> go.Figure:
     d = gap.dimensions.tolist()
     hover = "d = %{x}<br>c = %{y:.4g}<extra>%{fullData.name}</extra>"
     data: list[dict[str, Any]] = [
-        dict(
-            type="scatter",
-            mode="lines+markers",
-            x=d,
-            y=_pos(gap.chain_noise),
-            name="the paper's proof, redone in d dimensions",
-            line=style.line(CHAIN),
-            marker=style.marker(CHAIN),
-            hovertemplate=hover,
-        ),
-        dict(
-            type="scatter",
+        style.trace(CHAIN, d, _pos(gap.chain_noise), _CHAIN_NAME, hover=hover),
+        style.trace(
+            style.PRINTED,
+            d,
+            [gap.printed_noise] * len(d),
+            "Corollary 14 prescribes",
             mode="lines",
-            x=d,
-            y=[gap.printed_noise] * len(d),
-            name="Corollary 14 prescribes",
-            line=style.line(style.PRINTED),
-            hovertemplate=hover,
+            hover=hover,
         ),
-        dict(
-            type="scatter",
-            mode="lines+markers",
-            x=d,
-            y=[gap.tight_noise] * len(d),
-            name="Theorem 9 density, 1/artanh(2η): any d",
-            line=style.line(style.MIP),
-            marker=style.marker(style.MIP),
-            hovertemplate=hover,
+        style.trace(
+            style.MIP,
+            d,
+            [gap.tight_noise] * len(d),
+            "Theorem 9 density, 1/artanh(2η): any d",
+            hover=hover,
         ),
-        dict(
-            type="scatter",
+        style.trace(
+            style.EXACT,
+            [1],
+            _pos([demand.multiplier_sufficient]),
+            f"enough: Proposition 11, n = {demand.n} (exact)",
             mode="markers",
-            x=[1],
-            y=_pos([demand.multiplier_sufficient]),
-            name=f"enough: Proposition 11, n = {demand.n} (exact)",
-            marker=style.marker(style.EXACT, size=13),
-            hovertemplate=hover,
+            size=13,
+            hover=hover,
         ),
     ]
     return go.Figure(

@@ -86,6 +86,29 @@ def marker(style: dict[str, Any], size: float = 8, **extra: Any) -> dict[str, An
     return dict(color=style["colour"], symbol=style["symbol"], size=size, **extra)
 
 
+def trace(
+    look: dict[str, Any],
+    x: Any,
+    y: Any,
+    name: str,
+    *,
+    mode: str = "lines+markers",
+    hover: str | None = None,
+    size: float = 8,
+    **extra: Any,
+) -> dict[str, Any]:
+    """One scatter trace drawn in a style: its line (for a ``lines`` mode) and its markers
+    (for a ``markers`` mode) both from ``look``, so that colour is never the only cue."""
+    t: dict[str, Any] = dict(type="scatter", mode=mode, x=x, y=y, name=name, **extra)
+    if "lines" in mode:
+        t["line"] = line(look)
+    if "markers" in mode:
+        t["marker"] = marker(look, size=size)
+    if hover is not None:
+        t["hovertemplate"] = hover
+    return t
+
+
 def _axis(title: str | None) -> dict[str, Any]:
     return dict(
         title=dict(text=title, font=dict(size=16, color=INK), standoff=8),
