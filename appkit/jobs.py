@@ -215,6 +215,8 @@ def _finish(job: _Job, *, result: Any = None, error: BaseException | None = None
 def _pump(job: _Job) -> None:
     """Start ``job`` when its turn comes; read its progress and outcome (watcher's thread)."""
     with _LINE.lock:
+        for stale in [j for j in _LINE.order if j.started is None and j.watchers == 0]:
+            _finish(stale, error=JobStopped("a run nobody waits for"))  # never hold up the line
         if job.started is None:
             running = sum(1 for j in _LINE.order if j.started is not None)
             first_waiting = next((j for j in _LINE.order if j.started is None), None)
@@ -292,6 +294,10 @@ def run(
         if hit.error is not None:
             raise hit.error
         return hit.value  # type: ignore[no-any-return]
+    # Every Streamlit call may raise the rerun that a newer input requested: none may stand
+    # between becoming a watcher and the ``try`` whose ``finally`` stops watching (a job left
+    # in line with a watcher that is gone would hold up every later job on the server).
+    status = st.empty()
     with _LINE.lock:
         job = _LINE.jobs.get(key)
         if job is None:
@@ -299,7 +305,6 @@ def run(
             _LINE.jobs[key] = job
             _LINE.order.append(job)
         job.watchers += 1
-    status = st.empty()
     try:
         while not job.done.is_set():
             _pump(job)  # waits up to POLL_S for the running job's next message

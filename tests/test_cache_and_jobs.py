@@ -284,3 +284,44 @@ def test_mutable_and_scalar_results_are_not_keyed_by_origin():
         cache.cached(fn)
     kinds = sorted(type(v[1]).__name__ for v in cache._ORIGIN.values())
     assert kinds == ["ndarray"]  # arrays are made read-only when cached: kept
+
+
+def test_a_rerun_at_the_first_streamlit_call_leaves_nobody_in_line(monkeypatch):
+    """A held arrow key interrupts run() at its very first Streamlit call: the job must not
+    stay in line with a watcher that is gone (it would hold up every later job)."""
+    import jobtools
+    import streamlit as st
+
+    class Rerun(Exception):
+        pass
+
+    def interrupted():
+        raise Rerun
+
+    monkeypatch.setattr(st, "empty", interrupted)
+    with pytest.raises(Rerun):
+        jobs.run(jobtools.square_with_progress, 5.0)
+    assert jobs.running_jobs() == {"running": 0, "waiting": 0}
+
+
+def test_a_job_nobody_waits_for_never_holds_up_the_line(monkeypatch):
+    import jobtools
+
+    monkeypatch.setattr(jobs.settings, "HEAVY_JOBS", 1)
+    stale = jobs._Job("stale", None, (), {}, 0)  # in line, not started, no watcher
+    with jobs._LINE.lock:
+        jobs._LINE.jobs["stale"] = stale
+        jobs._LINE.order.insert(0, stale)
+    try:
+        done: list = []
+        t = threading.Thread(
+            target=lambda: done.append(jobs.run(jobtools.square_with_progress, 6.0))
+        )
+        t.start()
+        t.join(timeout=60)
+        assert done and done[0]["value"] == 36.0
+        assert stale.done.is_set() and isinstance(stale.error, jobs.JobStopped)
+    finally:
+        with jobs._LINE.lock:
+            jobs._LINE.order[:] = [j for j in jobs._LINE.order if j is not stale]
+            jobs._LINE.jobs.pop("stale", None)
