@@ -131,4 +131,8 @@ def main() -> None:
     page.run()
 
 
-main()
+# Streamlit runs this script as __main__. A heavy job's process (appkit.jobs) may be told to
+# import it as __mp_main__ when a job starts while a script run holds __main__: it must not
+# run the app there.
+if __name__ == "__main__":
+    main()

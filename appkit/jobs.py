@@ -66,6 +66,7 @@ _CTX.set_forkserver_preload(
     ]
 )
 _WARM = threading.Event()
+_MAIN_SWAP = threading.Lock()
 
 # One BLAS thread in the server process, set once when appkit is first imported: a classroom's
 # sessions already keep both cores busy, and OpenBLAS's own threads on top of them made matrix
@@ -168,13 +169,14 @@ def warm_up() -> None:
     def start() -> None:
         from multiprocessing import forkserver
 
-        main = sys.modules.get("__main__")
-        sys.modules["__main__"] = types.ModuleType("__main__")
-        try:
-            forkserver.ensure_running()
-        finally:
-            if main is not None:
-                sys.modules["__main__"] = main
+        with _MAIN_SWAP:
+            main = sys.modules.get("__main__")
+            sys.modules["__main__"] = types.ModuleType("__main__")
+            try:
+                forkserver.ensure_running()
+            finally:
+                if main is not None:
+                    sys.modules["__main__"] = main
 
     threading.Thread(target=start, name="mip-forkserver-warmup", daemon=True).start()
 
@@ -185,13 +187,14 @@ def _start(job: _Job) -> None:
     # Streamlit runs each page as the module __main__; a new process would import it again
     # (and run the page inside the job). Hide it while the process starts: a job only needs
     # its function, which it imports by module name.
-    main = sys.modules.get("__main__")
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        proc.start()
-    finally:
-        if main is not None:
-            sys.modules["__main__"] = main
+    with _MAIN_SWAP:  # two jobs starting at once must not restore each other's stand-in
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            proc.start()
+        finally:
+            if main is not None:
+                sys.modules["__main__"] = main
     child.close()
     job.process = (proc, parent)
     job.started = time.monotonic()

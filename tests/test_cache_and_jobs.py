@@ -325,3 +325,20 @@ def test_a_job_nobody_waits_for_never_holds_up_the_line(monkeypatch):
         with jobs._LINE.lock:
             jobs._LINE.order[:] = [j for j in jobs._LINE.order if j is not stale]
             jobs._LINE.jobs.pop("stale", None)
+
+
+def test_a_job_process_importing_the_app_does_not_run_it(monkeypatch):
+    """multiprocessing may import app.py as __mp_main__ in a job's process (when a job starts
+    while a script run holds __main__): that must not run the app there."""
+    import runpy
+    from pathlib import Path
+
+    import streamlit as st
+
+    def navigation(*a, **k):
+        raise AssertionError("the app ran in a job's process")
+
+    monkeypatch.setattr(st, "navigation", navigation)
+    app = Path(__file__).resolve().parents[1] / "app.py"
+    namespace = runpy.run_path(str(app), run_name="__mp_main__")
+    assert callable(namespace["main"])
