@@ -24,6 +24,7 @@ update the page's progress bar.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import itertools
 import multiprocessing as mp
@@ -32,7 +33,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -159,6 +160,22 @@ def _session_active() -> bool:
         return True
 
 
+@contextlib.contextmanager
+def _main_hidden() -> Iterator[None]:
+    """Streamlit runs app.py as the module __main__; a new process would import it again (and
+    run the app inside the job). Hide it while a process starts: a job only needs its
+    function, which it imports by module name. One caller at a time, so that two starts never
+    restore each other's stand-in."""
+    with _MAIN_SWAP:
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            if main is not None:
+                sys.modules["__main__"] = main
+
+
 def warm_up() -> None:
     """Start the fork server (and its preloads) in the background, once per process, so the
     first heavy job of the first visitor does not wait for it. ``app.py`` calls this."""
@@ -169,14 +186,8 @@ def warm_up() -> None:
     def start() -> None:
         from multiprocessing import forkserver
 
-        with _MAIN_SWAP:
-            main = sys.modules.get("__main__")
-            sys.modules["__main__"] = types.ModuleType("__main__")
-            try:
-                forkserver.ensure_running()
-            finally:
-                if main is not None:
-                    sys.modules["__main__"] = main
+        with _main_hidden():
+            forkserver.ensure_running()
 
     threading.Thread(target=start, name="mip-forkserver-warmup", daemon=True).start()
 
@@ -184,17 +195,8 @@ def warm_up() -> None:
 def _start(job: _Job) -> None:
     parent, child = _CTX.Pipe(duplex=False)
     proc = _CTX.Process(target=_child, args=(job.fn, job.args, job.kwargs, child), daemon=True)
-    # Streamlit runs each page as the module __main__; a new process would import it again
-    # (and run the page inside the job). Hide it while the process starts: a job only needs
-    # its function, which it imports by module name.
-    with _MAIN_SWAP:  # two jobs starting at once must not restore each other's stand-in
-        main = sys.modules.get("__main__")
-        sys.modules["__main__"] = types.ModuleType("__main__")
-        try:
-            proc.start()
-        finally:
-            if main is not None:
-                sys.modules["__main__"] = main
+    with _main_hidden():
+        proc.start()
     child.close()
     job.process = (proc, parent)
     job.started = time.monotonic()
