@@ -36,7 +36,8 @@ runs on it; they are only meaningful as ratios taken in one run (phase 2 against
 hostile window against the window just before it). A page that fails to load is reported in
 its row and the run goes on. This script only reports: it never asserts and always exits 0.
 
-    python benchmarks/load.py [--root PATH] [--sessions 10 | --classroom] [--duration 25]
+    python benchmarks/load.py [--root PATH] [--pages eta_epsilon,mace] [--sessions 10 | --classroom]
+                              [--duration 25]
                               [--skip-memory] [--skip-heavy] [--memory-budget 0]
 """
 
@@ -78,6 +79,7 @@ from browser import (  # the sibling script, found through the sys.path line abo
     parse_viewport,
     quantile,
     room,
+    select_pages,
     short_error,
 )
 
@@ -1026,6 +1028,7 @@ async def run(args) -> None:
     root = args.root.resolve()
     viewport = parse_viewport(args.viewport)
     pages, source = discover_pages(root)
+    pages = select_pages(pages, args.pages)
     import streamlit
 
     print(
@@ -1067,6 +1070,7 @@ async def run(args) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=DEFAULT_ROOT, help="app checkout to serve")
+    parser.add_argument("--pages", help="comma-separated url paths (home = 'home' or '')")
     parser.add_argument("--sessions", type=int, default=SESSIONS, help="concurrent sessions")
     parser.add_argument(
         "--classroom", action="store_true", help=f"{CLASSROOM} sessions (overrides --sessions)"

@@ -1,0 +1,51 @@
+"""The floor under the browser targets: Streamlit pages as small as a page with a chart can be.
+
+Serve it with ``benchmarks/browser.py --root benchmarks/floor`` (or ``load.py --root ...``).
+Every page has the bare page's slider and line of text (``benchmarks/bare_page.py``), plus:
+
+* ``bare``: nothing else (the bare page inside a navigation, as the app's pages are);
+* ``static_chart``: a two-point Plotly chart that never changes;
+* ``live_chart``: a two-point Plotly chart whose second point follows the slider;
+* ``app_chart``: the app's own η(ε) chart (``mipcore.plots.bounds_figs.eta_epsilon_chart``),
+  redrawn for the slider's ε as the η and ε page does;
+* ``app_chart_presized``: the same chart with its margins given up front (the values Plotly's
+  auto-margin settles on at 1024×768), so that Plotly draws it once instead of twice;
+* ``app_two_charts``: the η(ε) chart and the ROC chart of the same page, both following the slider;
+* ``vega_static_chart``, ``vega_live_chart``: the two-point charts drawn by Vega-Lite
+  (``st.vega_lite_chart``) instead of Plotly, for comparison;
+* ``vega_app_chart``: the η(ε) chart's curves and marker, with the same data, drawn by Vega-Lite.
+
+It shows what a page with a chart costs in the browser before any of the app's own content:
+what the browser targets can and cannot ask of a page that draws Plotly charts in Streamlit.
+"""
+
+import streamlit as st
+
+# Read by benchmarks/browser.py and load.py (no appkit here): key -> (script, title, url path).
+PAGES = {
+    "bare": ("pages/bare.py", "bare", "bare"),
+    "static_chart": ("pages/static_chart.py", "static chart", "static_chart"),
+    "live_chart": ("pages/live_chart.py", "live chart", "live_chart"),
+    "app_chart": ("pages/app_chart.py", "app chart", "app_chart"),
+    "app_chart_presized": (
+        "pages/app_chart_presized.py",
+        "app chart presized",
+        "app_chart_presized",
+    ),
+    "app_two_charts": ("pages/app_two_charts.py", "two app charts", "app_two_charts"),
+    "vega_static_chart": ("pages/vega_static_chart.py", "static Vega chart", "vega_static_chart"),
+    "vega_live_chart": ("pages/vega_live_chart.py", "live Vega chart", "vega_live_chart"),
+    "vega_app_chart": ("pages/vega_app_chart.py", "app chart in Vega", "vega_app_chart"),
+}
+
+
+def home() -> None:
+    st.write("The floor pages: see the sidebar.")
+
+
+if __name__ == "__main__":
+    nav = st.navigation(
+        [st.Page(home, title="Home", default=True)]
+        + [st.Page(s, title=t, url_path=u) for s, t, u in PAGES.values()]
+    )
+    nav.run()

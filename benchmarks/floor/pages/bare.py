@@ -1,0 +1,3 @@
+from floor_common import slider
+
+slider()
