@@ -114,12 +114,7 @@ def home() -> None:
         spec = registry.by_key(key)
         st.markdown(f"**{who}**: {why}")
         st.page_link(spec.script or "", label=spec.label, icon=spec.icon)
-    with st.expander("Every page, by question"):
-        for section, pages in registry.sections().items():
-            st.markdown(f"**{section}**")
-            for spec in pages:
-                if spec.script is not None:
-                    st.page_link(spec.script, label=spec.label, icon=spec.icon, help=spec.title)
+    st.caption("Every page is in the sidebar, grouped by the question it answers.")
     appkit.finish(current)
 
 

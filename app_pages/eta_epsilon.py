@@ -2,8 +2,8 @@
 
 Theorem 4 (DP ⇒ MIP, tight), its inverse, and the ROC picture of Theorem 8 (corrected) beside
 the (ε, δ)-DP hypothesis-testing region. Every number comes from
-:func:`mipcore.lessons.eta_epsilon.eta_epsilon_lesson`; the figures from
-:mod:`mipcore.plots.bounds_figs`.
+:func:`mipcore.lessons.eta_epsilon.eta_epsilon_lesson`; the charts, which follow the sliders
+on every step, are drawn by Vega-Lite (:mod:`mipcore.plots.bounds_vega`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import streamlit as st
 import appkit
 from appkit import fmt_num, fmt_pct
 from mipcore.lessons.eta_epsilon import InverseStatus, eta_epsilon_lesson
-from mipcore.plots import bounds_figs
+from mipcore.plots import bounds_figs, bounds_vega
 
 EPS_MAX = 10.0
 DELTA_MAX = 0.5  # linear δ slider
@@ -222,7 +222,7 @@ with results:
     # ------------------------------------------------------------ charts
     with appkit.guard("The η(ε) curves"):
         fig1, data1 = appkit.cached(
-            bounds_figs.eta_epsilon_chart,
+            bounds_vega.eta_epsilon_vega,
             epsilon,
             delta,
             eps_max=EPS_MAX,
@@ -248,16 +248,18 @@ with results:
         "to see what happens when the attacker may not err often.",
     )
     with appkit.guard("The ROC bounds"):
-        title = f"ROC bounds at {setting}, η = {fmt_num(L.eta, 3)}"
+        # The title stays the same while ε moves (the chart is then redrawn in place, not
+        # rebuilt); the setting is in the caption.
         fig2, data2 = appkit.cached(
-            bounds_figs.roc_chart,
-            epsilon,
-            delta,
-            log_axes=log_fpr,
-            title=title,
-            extra_fpr=(L.ref_fpr,),
+            bounds_vega.roc_vega, epsilon, delta, log_axes=log_fpr, extra_fpr=(L.ref_fpr,)
         )
-        appkit.chart(fig2, data2, "roc_bounds", key="roc_chart")
+        appkit.chart(
+            fig2,
+            data2,
+            "roc_bounds",
+            key="roc_chart",
+            caption=f"The bounds at {setting}, where η = {fmt_num(L.eta, 3)}.",
+        )
     times = (
         f" ({fmt_num(L.tpr_ratio, 3)} times as much)"
         if L.tpr_ratio is not None and L.tpr_mip_ref > L.tpr_dp_ref

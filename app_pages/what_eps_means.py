@@ -1,7 +1,8 @@
 """What does ε mean for the people in my data? A guarantee as 100 people, for a stakeholder.
 
 Every number comes from :func:`mipcore.lessons.what_eps_means.what_eps_means_lesson` (built on
-:mod:`mipcore.risk`); the pictures from :mod:`mipcore.plots.risk_figs`; the one-page summary
+:mod:`mipcore.risk`); the pictures from :mod:`mipcore.plots.risk_vega` (on screen) and
+:mod:`mipcore.plots.risk_figs` (the PNG export); the one-page summary
 from :func:`mipcore.lessons.what_eps_means.summary_html`. No formula on the surface: the
 formulas are in "The maths".
 """
@@ -24,6 +25,7 @@ from mipcore.lessons.what_eps_means import (
     what_eps_means_lesson,
 )
 from mipcore.plots.risk_figs import IconPicture, IconView, icon_array_figure, icon_arrays_png
+from mipcore.plots.risk_vega import icon_array_vega
 from mipcore.risk import ICON_FPR_CAPS
 
 EPS_MAX = 20.0
@@ -286,7 +288,7 @@ pictures = (
     ),
 )
 fig_acc, data_acc = appkit.cached(
-    icon_array_figure,
+    icon_array_vega,
     pictures[0].members,
     pictures[0].non_members,
     pictures[0].called_members,
@@ -298,7 +300,7 @@ appkit.chart(fig_acc, data_acc, "icons_best_attacker", key="icons_accuracy")
 appkit.takeaway(acc_line)
 
 fig_name, data_name = appkit.cached(
-    icon_array_figure,
+    icon_array_vega,
     pictures[1].members,
     pictures[1].non_members,
     pictures[1].called_members,
@@ -461,7 +463,19 @@ st.download_button(
         title=f"What {_guarantee(L)} means for the people in our data",
         sentences=sentences,
         url=view_url,
-        figures=(fig_acc, fig_name),
+        # the standalone file carries the Plotly pictures (plotly.js inline, opens offline),
+        # built only when the button is clicked
+        figures=tuple(
+            icon_array_figure(
+                p.members,
+                p.non_members,
+                p.called_members,
+                p.called_non_members,
+                view=p.view,
+                title=p.title,
+            )[0]
+            for p in pictures
+        ),
         table_header=header_long,
         table_rows=rows,
         notes=(
@@ -478,7 +492,12 @@ st.download_button(
 )
 st.caption(
     "The summary holds the sentences, both pictures, the table and the link that recreates "
-    "this view. To save a picture alone, use the camera icon above it."
+    "this view."
+    + (
+        " To save the pictures alone, make PNG files below."
+        if importlib.util.find_spec("kaleido") is not None
+        else ""
+    )
 )
 if importlib.util.find_spec("kaleido") is not None:  # server-side PNG files, on request
     if st.button("Make PNG files of both pictures (a few seconds)", key="make_png"):

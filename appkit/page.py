@@ -17,6 +17,7 @@ presenter mode); :func:`takeaway` is the one sentence a chart must leave (always
 
 from __future__ import annotations
 
+import copy
 import html
 import re
 from dataclasses import dataclass, field
@@ -26,6 +27,8 @@ from urllib.parse import urlencode
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+
+from mipcore.plots.vega import VegaLiteChart, scaled
 
 from .figures import ReadOnlyFigure
 from .registry import PageSpec, by_key
@@ -135,30 +138,39 @@ def _scaled(fig: go.Figure, factor: float) -> dict[str, Any]:
 
 
 def chart(
-    fig: go.Figure,
+    fig: go.Figure | VegaLiteChart,
     data: pd.DataFrame | None = None,
     name: str | None = None,
     *,
     key: str | None = None,
     caption: str | None = None,
 ) -> None:
-    """Show a Plotly figure with the app's configuration; its ``data`` goes to the footer.
+    """Show a chart with the app's configuration; its ``data`` goes to the footer.
 
-    ``name`` names the CSV (``name.csv``) in the page's "Data behind the charts" section
-    (:func:`finish`). Streamlit's own chart theme is off: the figure carries the app's style
-    (:mod:`mipcore.plots.style`).
+    ``fig`` is a Plotly figure or a :class:`~mipcore.plots.vega.VegaLiteChart` (drawn by
+    Vega-Lite from its own table, much lighter in the browser). ``name`` names the CSV
+    (``name.csv``) in the page's "Data behind the charts" section (:func:`finish`).
+    Streamlit's own chart theme is off: the chart carries the app's style
+    (:mod:`mipcore.plots.style`). In presenter mode its text is 1.25× larger.
     """
-    shown: Any = _scaled(fig, 1.25) if presenter() else fig
-    st.plotly_chart(shown, key=key, theme=None, config=PLOTLY_CONFIG)
+    if isinstance(fig, VegaLiteChart):
+        spec = scaled(fig.spec, 1.25) if presenter() else copy.deepcopy(fig.spec)
+        if fig.datasets:
+            spec["datasets"] = dict(fig.datasets)  # sent as Arrow tables, updated in place
+        st.vega_lite_chart(fig.data, spec, key=key, theme=None, width="stretch")
+        title = fig.title
+    else:
+        shown: Any = _scaled(fig, 1.25) if presenter() else fig
+        st.plotly_chart(shown, key=key, theme=None, config=PLOTLY_CONFIG)
+        title = ""
+        if isinstance(fig, (go.Figure, ReadOnlyFigure)) and fig.layout.title.text:
+            text = re.sub(r"<br\s*/?>", " ", fig.layout.title.text)
+            title = " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
     if caption:
         st.caption(caption)
     current = _current()
     if data is not None and current is not None:
         label = name or key or f"chart_{len(current.downloads) + 1}"
-        title = ""
-        if isinstance(fig, (go.Figure, ReadOnlyFigure)) and fig.layout.title.text:
-            text = re.sub(r"<br\s*/?>", " ", fig.layout.title.text)
-            title = " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
         current.downloads.append((label, title, data))
 
 

@@ -5,7 +5,8 @@ on two local servers started by this run, drives Debian's Chromium (``/usr/bin/c
 through Playwright, and measures for every page (home + every registered page):
 
 * **first load**: a fresh browser context opens the page; the time from navigation start
-  until the page's script is idle, no ``stSkeleton`` is left and every Plotly chart is drawn
+  until the page's script is idle, no ``stSkeleton`` is left and every chart (Plotly or
+  Vega-Lite) is drawn
   (median of ``--loads``, default 5);
 * **press -> settled**: the page's first slider is focused and ArrowRight/ArrowLeft pressed
   (alternating, so the value stays in range); the time from the key press until the server
@@ -245,8 +246,9 @@ PROBE_JS = r"""
     if (appState() !== 'notRunning') return false;
     const main = document.querySelector('[data-testid="stMain"]');
     if (!main || main.querySelector('[data-testid="stSkeleton"]')) return false;
-    const charts = main.querySelectorAll('[data-testid="stPlotlyChart"]');
-    for (const c of charts) if (!c.querySelector('.js-plotly-plot .main-svg')) return false;
+    const charts = main.querySelectorAll('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]');
+    for (const c of charts)
+      if (!c.querySelector('.js-plotly-plot .main-svg, svg.marks, canvas.marks')) return false;
     const last = Math.max(P.lastMut, P.lastRecv);
     if (now - last < quiet) return false;
     return { ms: last, charts: charts.length,

@@ -6,9 +6,13 @@ Not a test module (no ``test_`` prefix); the page tests import it by name (pytes
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from pathlib import Path
 
+import pandas as pd
+import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,9 +57,33 @@ def texts(at: AppTest, *, tables: bool = False) -> list[str]:
     return out
 
 
+def vega_charts(at: AppTest) -> list[tuple[dict, dict[str, pd.DataFrame]]]:
+    """Every Vega-Lite chart of the page: its specification and the tables it draws (the
+    default one under "", each named dataset under its name)."""
+    out = []
+    for c in at.get("vega_lite_chart"):
+        tables = {}
+        if c.proto.data.data:
+            tables[""] = pa.ipc.open_stream(c.proto.data.data).read_pandas()
+        for d in c.proto.datasets:
+            tables[d.name] = pa.ipc.open_stream(d.data.data).read_pandas()
+        out.append((json.loads(c.proto.spec), tables))
+    return out
+
+
 def snapshot(at: AppTest) -> tuple:
-    """Text and chart specs: two runs showing the same thing give equal snapshots."""
-    return tuple(texts(at)), tuple(c.proto.spec for c in at.get("plotly_chart"))
+    """Texts and charts: two runs showing the same thing give equal snapshots. A chart is its
+    Plotly spec, or a Vega-Lite chart's spec followed by a digest of the table it draws
+    (Plotly charts first, each kind in page order)."""
+    vega = tuple(
+        c.proto.spec
+        + "\n"
+        + hashlib.sha256(
+            c.proto.data.data + b"".join(d.name.encode() + d.data.data for d in c.proto.datasets)
+        ).hexdigest()
+        for c in at.get("vega_lite_chart")
+    )
+    return tuple(texts(at)), tuple(c.proto.spec for c in at.get("plotly_chart")) + vega
 
 
 def metric(at: AppTest, label_start: str) -> str:
@@ -77,6 +105,10 @@ def assert_clean(
         assert not pattern.search(t), t
     for c in at.get("plotly_chart"):
         assert not chart_nans(c.proto.spec), "a chart's data holds NaN"
+    for _spec, tables in vega_charts(at):
+        for table in tables.values():
+            numbers = table.select_dtypes("number")
+            assert numbers.notna().all().all(), "a chart's table holds NaN"
 
 
 def chart_nans(spec: str) -> int:

@@ -12,6 +12,7 @@ Streamlit DOM hooks used (checked against Streamlit 1.67):
 ``[data-testid="stApp"][data-test-script-state="notRunning"]`` (the script run finished),
 ``stSkeleton`` (placeholder of a lazily loaded element, e.g. a chart, until its code loads),
 ``stPlotlyChart`` + ``.js-plotly-plot .main-svg`` (a chart, and Plotly has drawn it),
+``stVegaLiteChart`` + ``svg.marks`` (a chart, and Vega has drawn it),
 ``stException`` (an uncaught exception with its traceback), ``stAlertContentWarning``
 (``st.warning``), ``stSlider`` / ``stSliderThumbValue``, ``stMain`` (the scrolling column).
 """
@@ -213,26 +214,31 @@ def assert_no_exception(page) -> None:
     assert not page.js_errors, f"JavaScript errors on {page.url}: {page.js_errors}"
 
 
-def wait_for_charts(page) -> int:
-    """Wait until every Plotly chart on the page has been drawn; return their number.
+CHARTS = '[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]'
+# Every chart drawn: Plotly's main SVG, or Vega-Lite's rendered SVG (or canvas).
+ALL_DRAWN_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+                  .every(c => c.querySelector('.js-plotly-plot .main-svg'))
+             && [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+                  .every(c => c.querySelector('svg.marks, canvas.marks'))"""
 
-    Streamlit loads the chart component lazily: right after the run an element shows a
-    ``stSkeleton`` placeholder, replaced by ``stPlotlyChart`` once the chunk has loaded.
+
+def wait_for_charts(page) -> int:
+    """Wait until every chart on the page (Plotly or Vega-Lite) has been drawn; return their
+    number.
+
+    Streamlit loads a chart component lazily: right after the run an element shows a
+    ``stSkeleton`` placeholder, replaced by ``stPlotlyChart``/``stVegaLiteChart`` once the
+    chunk has loaded.
     """
     page.wait_for_function(
         """() => !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')""",
         timeout=DRAW_TIMEOUT,
     )
-    n = page.locator('[data-testid="stPlotlyChart"]').count()
+    n = page.locator(CHARTS).count()
     assert n >= 1, (
-        f"{page.url} shows no Plotly chart. Page text:\n"
-        f"{page.inner_text('[data-testid=stMain]')[:1500]}"
+        f"{page.url} shows no chart. Page text:\n{page.inner_text('[data-testid=stMain]')[:1500]}"
     )
-    page.wait_for_function(
-        """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-                  .every(c => c.querySelector('.js-plotly-plot .main-svg'))""",
-        timeout=DRAW_TIMEOUT,
-    )
+    page.wait_for_function(ALL_DRAWN_JS, timeout=DRAW_TIMEOUT)
     return n
 
 
@@ -265,7 +271,10 @@ def test_every_page_renders_its_charts(page, server, app_page):
     open_app(page, server, page_path(app_page))
     assert_no_exception(page)
     n = wait_for_charts(page)
-    assert page.locator(".js-plotly-plot .main-svg").count() >= n
+    drawn = page.locator(
+        '.js-plotly-plot .main-svg, [data-testid="stVegaLiteChart"] :is(svg.marks, canvas.marks)'
+    )
+    assert drawn.count() >= n
     assert_no_exception(page)  # again: drawing the charts must not raise either
     shot = screenshot(page, app_page.name)
     if app_page.name == "home" and os.environ.get("MIP_UPDATE_SCREENSHOT") == "1":
@@ -405,6 +414,16 @@ CLIPPED_JS = """() => {
       out.push(['chart title', Math.round(r.width), Math.round(chart.width),
                 (el.textContent || '').slice(0, 80)]);
   }
+  for (const svg of document.querySelectorAll('[data-testid="stVegaLiteChart"] svg.marks')) {
+    const box = svg.getBoundingClientRect();  // a Vega-Lite chart's text outside its SVG is cut
+    for (const t of svg.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1 ||
+                          r.bottom > box.bottom + 1 || r.top < box.top - 1))
+        out.push(['chart text', Math.round(r.width), Math.round(box.width),
+                  (t.textContent || '').slice(0, 80)]);
+    }
+  }
   return out;
 }"""
 
@@ -420,7 +439,7 @@ def test_nothing_is_cut_off_at_1024x768(browser, server, app_page, presenter):
     try:
         open_app(pg, server, page_path(app_page) + ("?present=1" if presenter else ""))
         assert_no_exception(pg)
-        if pg.locator('[data-testid="stPlotlyChart"], [data-testid="stSkeleton"]').count():
+        if pg.locator(f'{CHARTS}, [data-testid="stSkeleton"]').count():
             wait_for_charts(pg)
         pg.wait_for_timeout(300)
         clipped = pg.evaluate(CLIPPED_JS)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+import pagetools
 import pytest
 
 from appkit import registry
@@ -15,18 +14,20 @@ def home_text(at) -> str:
 
 
 def bars(at) -> list[float]:
-    """The x values of the home chart's bar trace (accuracy in %)."""
-    (chart,) = at.get("plotly_chart")
-    spec = json.loads(chart.proto.spec)
-    return spec["data"][0]["x"]
+    """The home chart's bars (accuracy in %), from the table the Vega-Lite chart draws."""
+    ((spec, tables),) = pagetools.vega_charts(at)
+    assert spec["transform"][0] == {"calculate": "100 * datum.accuracy", "as": "percent"}
+    return [100 * a for a in tables[""]["accuracy"]]
 
 
 def test_home_loads_with_chart_and_data(apptest):
     at = apptest()
     assert not at.exception, [e.value for e in at.exception]
     assert [t.value for t in at.title] == ["MIP Explorer"]
-    charts = at.get("plotly_chart")
-    assert len(charts) == 1 and charts[0].key == "home_chart"
+    assert not at.get("plotly_chart")  # the home chart is Vega-Lite: no Plotly chunk to load
+    ((spec, tables),) = pagetools.vega_charts(at)
+    assert spec["title"] == "How often can an attacker be right about membership?"
+    assert tables[""]["who"].iloc[0] == "Blind guess"
     acc = 100 * (0.5 + float(eta_from_epsilon(1.0)))
     assert bars(at) == pytest.approx([50.0, acc, 100.0])
     labels = [b.label for b in at.get("download_button")]
@@ -88,8 +89,12 @@ def test_a_crafted_link_cannot_put_markdown_into_the_warning(apptest):
     assert "](https" not in warning.value and r"\]\(https\:" in warning.value, warning.value
 
 
-def test_page_links_for_every_page(apptest):
+def test_home_links_each_audience_to_its_first_page(apptest):
+    """One link per audience (every page is in the sidebar's sections, not repeated here)."""
+    import app
+
     at = apptest()
-    links = {link.proto.page for link in at.get("page_link")}
-    expected = {p.url_path for p in registry.PAGES if p.script is not None}
-    assert expected <= links, expected - links
+    links = [link.proto.page for link in at.get("page_link")]
+    expected = [registry.by_key(key).url_path for _who, key, _why in app.AUDIENCES]
+    assert links == expected
+    assert all(p in {q.url_path for q in registry.PAGES} for p in links)

@@ -52,7 +52,11 @@ def default_page() -> AppTest:
 def test_page_loads_with_charts_data_and_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("eta_epsilon").title
-    assert [c.key for c in at.get("plotly_chart")] == ["eta_eps_chart", "roc_chart"]
+    assert not at.get("plotly_chart")  # both charts follow the sliders: drawn by Vega-Lite
+    titles = [spec["title"] for spec, _table in pagetools.vega_charts(at)]
+    assert titles[0] == "Theorem 4: the η that (ε, δ)-DP implies"
+    assert titles[1] == "Theorem 8: which (FPR, TPR) can an attacker reach?" and len(titles) == 2
+    assert "The bounds at ε = 1, where η = 0.231." in texts(at)
     labels = [b.label for b in at.get("download_button")]  # the footer's CSV section
     assert any("eta_vs_epsilon.csv" in label for label in labels), labels
     assert any("roc_bounds.csv" in label for label in labels), labels
@@ -248,7 +252,7 @@ def test_extreme_settings_stay_finite(eps, delta):
     at.slider(key="eps").set_value(eps).run()
     at.slider(key="delta").set_value(delta).run()
     assert not at.exception
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("vega_lite_chart")) == 2
     eta = eta_theorem4(eps, delta)
     assert metric(at, "η") == (sig4(eta) if eta else "0")
     assert_no_nan(at)

@@ -9,7 +9,6 @@ HTML export is taken from the page's own download button and parsed.
 from __future__ import annotations
 
 import importlib.util
-import json
 import math
 from html.parser import HTMLParser
 
@@ -34,15 +33,15 @@ def headline(at: AppTest) -> str:
     return h
 
 
+ICON_KEYS = ("icons_accuracy", "icons_naming")  # the page's two icon arrays, in order
+
+
 def icons(at: AppTest, key: str) -> dict[str, int]:
-    """Markers per legend entry of the icon-array chart ``key``."""
-    (chart,) = [c for c in at.get("plotly_chart") if c.key == key]
-    spec = json.loads(chart.proto.spec)
-    out = {}
-    for t in spec["data"]:
-        xs = t["x"]
-        out[t["name"]] = len(xs) if isinstance(xs, list) else len(t["customdata"])
-    return out
+    """Icons per legend entry of the icon-array chart ``key`` (a Vega-Lite chart)."""
+    charts = pagetools.vega_charts(at)
+    assert len(charts) == len(ICON_KEYS)
+    _spec, tables = charts[ICON_KEYS.index(key)]
+    return tables["people"]["group"].value_counts(sort=False).to_dict()
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +52,10 @@ def default_page() -> AppTest:
 def test_page_loads_clean_with_pictures_table_glossary_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("what_eps_means").title
-    assert [c.key for c in at.get("plotly_chart")] == ["icons_accuracy", "icons_naming"]
+    assert not at.get("plotly_chart")  # both pictures follow the sliders: Vega-Lite
+    titles = [spec["title"] for spec, _tables in pagetools.vega_charts(at)]
+    assert titles[0].startswith("Who the best attacker gets right")
+    assert titles[1].startswith("Whom it can name")
     pagetools.assert_clean(at)
     assert not at.warning
     labels = [e.label for e in at.expander]

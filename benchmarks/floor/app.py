@@ -13,7 +13,9 @@ Every page has the bare page's slider and line of text (``benchmarks/bare_page.p
 * ``app_two_charts``: the η(ε) chart and the ROC chart of the same page, both following the slider;
 * ``vega_static_chart``, ``vega_live_chart``: the two-point charts drawn by Vega-Lite
   (``st.vega_lite_chart``) instead of Plotly, for comparison;
-* ``vega_app_chart``: the η(ε) chart's curves and marker, with the same data, drawn by Vega-Lite.
+* ``vega_app_chart``: the η(ε) chart's curves and marker, with the same data, drawn by Vega-Lite;
+* ``vega_app_chart_newspec``: the same with a specification that changes on every step (its
+  title names ε), which Streamlit cannot update in place.
 
 It shows what a page with a chart costs in the browser before any of the app's own content:
 what the browser targets can and cannot ask of a page that draws Plotly charts in Streamlit.
@@ -36,6 +38,11 @@ PAGES = {
     "vega_static_chart": ("pages/vega_static_chart.py", "static Vega chart", "vega_static_chart"),
     "vega_live_chart": ("pages/vega_live_chart.py", "live Vega chart", "vega_live_chart"),
     "vega_app_chart": ("pages/vega_app_chart.py", "app chart in Vega", "vega_app_chart"),
+    "vega_app_chart_newspec": (
+        "pages/vega_app_chart_newspec.py",
+        "app chart in Vega, new spec each step",
+        "vega_app_chart_newspec",
+    ),
 }
 
 

@@ -1,59 +1,89 @@
-"""The home page's picture: the best attacker's accuracy between a coin flip and certainty."""
+"""The home page's picture: the best attacker's accuracy between a coin flip and certainty.
+
+Drawn with Vega-Lite (:mod:`mipcore.plots.vega`): the home page is the first page every
+visitor opens and its chart follows the slider on every step.
+"""
 
 from __future__ import annotations
 
 import pandas as pd
-import plotly.graph_objects as go
 
 from . import style
+from .vega import AUTOSIZE, PADDING, VegaLiteChart, config
 
 __all__ = ["accuracy_bars"]
 
+TITLE = "How often can an attacker be right about membership?"
 
-def accuracy_bars(accuracy: float, guarantee: str) -> tuple[go.Figure, pd.DataFrame]:
+
+def accuracy_bars(accuracy: float, guarantee: str) -> tuple[VegaLiteChart, pd.DataFrame]:
     """Three bars: a blind guess (50 %), the best attacker under ``guarantee`` (``accuracy``),
-    and a perfect attacker (100 %); and the table they draw.
+    and a perfect attacker (100 %); and the table they draw (``who``, ``accuracy`` in [0, 1]).
 
     ``accuracy`` is in [1/2, 1]; ``guarantee`` names the guarantee in the bar's label
-    (e.g. "ε = 1").
+    (e.g. "ε = 1"). The bars differ by more than colour: grey, the MIP colour and white, each
+    with a black outline, and each labelled with its value.
     """
+    acc = float(accuracy)
+    if not 0.5 <= acc <= 1.0:
+        raise ValueError(f"accuracy must be in [0.5, 1], got {accuracy!r}")
     names = ["Blind guess", f"Best possible attacker under {guarantee}", "Perfect attacker"]
-    values = [0.5, float(accuracy), 1.0]
-    colours = [style.GREY, style.MIP.colour, "#ffffff"]
-    fig = go.Figure(
-        data=[
-            dict(
-                type="bar",
-                x=[100 * v for v in values],
-                y=names,
-                orientation="h",
-                marker=dict(color=colours, line=dict(color=style.INK, width=1.5)),
-                text=[f"{100 * v:.1f} %" for v in values],
-                textposition="outside",
-                textfont=dict(size=15, color=style.INK),
-                cliponaxis=False,
-                hovertemplate="%{y}: %{x:.2f} %<extra></extra>",
-            )
+    data = pd.DataFrame({"who": names, "accuracy": [0.5, acc, 1.0]})
+    y = {"field": "who", "type": "nominal", "sort": None, "title": None}
+    x = {
+        "field": "percent",
+        "type": "quantitative",
+        "title": "accuracy (%)",
+        "scale": {"domain": [0, 124]},
+        "axis": {"values": [0, 25, 50, 75, 100], "grid": True},
+    }
+    spec = {
+        "title": TITLE,
+        "width": "container",
+        "height": {"step": 52},
+        "padding": dict(PADDING),
+        "autosize": dict(AUTOSIZE),
+        "transform": [
+            {"calculate": "100 * datum.accuracy", "as": "percent"},
+            {"calculate": "format(100 * datum.accuracy, '.1f') + ' %'", "as": "label"},
         ],
-        layout=style.layout(
-            title="How often can an attacker be right about membership?",
-            x="accuracy (%)",
-            height=300,
-            xaxis=dict(range=[0, 124], tickvals=[0, 25, 50, 75, 100]),
-            yaxis=dict(autorange="reversed"),
-            showlegend=False,
-            shapes=[
-                dict(
-                    type="line",
-                    x0=50,
-                    x1=50,
-                    y0=0,
-                    y1=1,
-                    yref="paper",
-                    line=dict(dash="dot", color=style.GREY, width=2),
-                )
-            ],
-        ),
-    )
-    data = pd.DataFrame({"who": names, "accuracy": values})
-    return fig, data
+        "layer": [
+            {
+                "mark": {"type": "bar", "stroke": style.INK, "strokeWidth": 1.5, "height": 30},
+                "encoding": {
+                    "y": y,
+                    "x": x,
+                    "color": {
+                        "field": "who",
+                        "type": "nominal",
+                        "scale": {
+                            "domain": names,
+                            "range": [style.GREY, style.MIP.colour, "#ffffff"],
+                        },
+                        "legend": None,
+                    },
+                    "tooltip": [
+                        {"field": "who", "type": "nominal", "title": "who"},
+                        {"field": "label", "type": "nominal", "title": "accuracy"},
+                    ],
+                },
+            },
+            {
+                "mark": {"type": "text", "align": "left", "dx": 6, "fontSize": 15},
+                "encoding": {"y": y, "x": x, "text": {"field": "label", "type": "nominal"}},
+            },
+            {
+                "mark": {
+                    "type": "rule",
+                    "color": style.GREY,
+                    "strokeWidth": 2,
+                    "strokeDash": [2, 4],
+                },
+                "data": {"values": [{}]},  # one rule, not one per bar
+                "encoding": {"x": {"datum": 50, "type": "quantitative"}},
+            },
+        ],
+        "config": config(),
+    }
+    chart = VegaLiteChart(spec=spec, data=data, title=TITLE)
+    return chart, data

@@ -1,0 +1,459 @@
+"""Theorem 4's η(ε) curves and Theorem 8's ROC bounds for one (ε, δ), drawn by Vega-Lite.
+
+The same pictures as :func:`mipcore.plots.bounds_figs.eta_epsilon_chart` and
+:func:`~mipcore.plots.bounds_figs.roc_chart`, from the same numbers, for the page whose two
+charts follow the ε and δ sliders on every step (see :mod:`mipcore.plots.vega` for why). Each
+builder returns a :class:`~mipcore.plots.vega.VegaLiteChart` and the table it draws, which is
+also the chart's CSV.
+
+The specification of a chart depends only on what changes its look (δ, which curves there
+are, linear or log axes); the ε slider only changes its tables, so Streamlit redraws the
+chart in place. Each layer reads its own small named table (no filter, fold or calculate
+transform: Streamlit's Vega evaluates those row by row in an interpreter).
+
+Style (:mod:`mipcore.plots.style`): η-MIP solid vermillion with circles, (ε, δ)-DP dashed blue
+with squares, Theorem 8 as printed dash-dot purple, random guessing dotted grey, the touching
+point a black diamond; the chosen δ's η(ε) curve thick, solid and black, the other δ in the
+Okabe–Ito colours each with its own dash pattern. Legends below the plot.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mipcore.bounds import dp_region_kink, eta_from_epsilon
+
+from . import bounds_figs, style
+from .formatting import superscript
+from .vega import AUTOSIZE, PADDING, VegaLiteChart, config, log_ticks
+
+__all__ = ["DASH", "eta_epsilon_vega", "plain_label", "roc_vega"]
+
+#: Plotly's dash names as Vega-Lite ``strokeDash`` arrays (px on, px off, ...).
+DASH: dict[str, list[int]] = {
+    "solid": [1, 0],
+    "dash": [10, 6],
+    "dot": [2, 4],
+    "dashdot": [10, 5, 2, 5],
+    "longdash": [18, 7],
+    "longdashdot": [18, 5, 2, 5],
+}
+ETA_TITLE = "Theorem 4: the η that (ε, δ)-DP implies"
+ROC_TITLE = "Theorem 8: which (FPR, TPR) can an attacker reach?"
+POINT_NAME = bounds_figs.POINT_NAME
+APPROX_NAME = bounds_figs.APPROX_NAME
+_MARKERS = 9  # markers on each ROC boundary (the legend's second cue)
+
+
+def plain_label(label: str) -> str:
+    """A Plotly HTML label as plain text: ``δ = 10<sup>−5</sup>`` → ``δ = 10⁻⁵``."""
+
+    def sup(m: re.Match[str]) -> str:
+        return superscript(int(m.group(1).replace("−", "-")))
+
+    return re.sub(r"<sup>([−-]?\d+)</sup>", sup, label)
+
+
+def _bends(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The points of the polyline (x, y) where its slope changes, and its two ends: drawing
+    only these draws the same polyline."""
+    keep = np.zeros(x.size, dtype=bool)
+    keep[[0, -1]] = True
+    if x.size > 2:
+        slope = np.diff(y) / np.where(np.diff(x) == 0, np.nan, np.diff(x))
+        change = ~np.isclose(slope[1:], slope[:-1], rtol=1e-9, atol=1e-12, equal_nan=True)
+        keep[1:-1] = change
+    return keep
+
+
+def _kinks(long: pd.DataFrame) -> np.ndarray:
+    """For a long table (fpr, tpr, name) of polylines, the rows where a line bends or ends."""
+    keep = np.zeros(len(long), dtype=bool)
+    for rows in long.groupby("name", sort=False).indices.values():
+        keep[rows] = _bends(long["fpr"].to_numpy()[rows], long["tpr"].to_numpy()[rows])
+    return keep
+
+
+def eta_epsilon_vega(
+    epsilon: float,
+    delta: float,
+    *,
+    eps_max: float = 10.0,
+    reference_deltas: tuple[float, ...] = bounds_figs.REFERENCE_DELTAS,
+    points: int = 201,
+) -> tuple[VegaLiteChart, pd.DataFrame]:
+    """The η(ε) chart for the setting ``(epsilon, delta)`` and the table it draws.
+
+    The numbers are :func:`mipcore.plots.bounds_figs.eta_epsilon_chart`'s (Theorem 4 for every
+    δ of ``reference_deltas`` and ``delta``, the small-ε rule of thumb), and one more row, the
+    chosen setting. The table's columns: ``curve`` ("exact (Theorem 4)", "small-epsilon
+    approximation", "your setting"), ``line`` (the legend's label), ``delta``, ``epsilon``,
+    ``eta``, ``attacker_accuracy``. The right-hand axis reads the same curves as the best
+    attacker's accuracy in %.
+    """
+    epsilon, delta = float(epsilon), float(delta)
+    _fig, table = bounds_figs.eta_epsilon_chart(
+        epsilon, delta, eps_max=eps_max, reference_deltas=reference_deltas, points=points
+    )
+    exact = table["curve"] == "exact (Theorem 4)"
+    deltas = list(dict.fromkeys(float(d) for d in table["delta"][exact]))
+    chosen = next(d for d in deltas if math.isclose(delta, d, rel_tol=1e-9, abs_tol=0.0))
+    names = {
+        d: plain_label(bounds_figs.delta_label(d)) + (" (chosen)" if d == chosen else "")
+        for d in deltas
+    }
+    line = np.where(exact, table["delta"].map(names), APPROX_NAME)
+    eta = float(eta_from_epsilon(epsilon, delta))
+    point = pd.DataFrame(
+        {
+            "curve": ["your setting"],
+            "line": [POINT_NAME],
+            "delta": [delta],
+            "epsilon": [epsilon],
+            "eta": [eta],
+            "attacker_accuracy": [0.5 + eta],
+        }
+    )
+    table = pd.concat([table.assign(line=line), point], ignore_index=True)[
+        ["curve", "line", "delta", "epsilon", "eta", "attacker_accuracy"]
+    ]
+    drawn = ["line", "epsilon", "eta", "attacker_accuracy"]
+    curves_table = table.loc[table["curve"] != "your setting", drawn]
+    # Every other grid point (smooth curves: the same picture at half the rows to redraw),
+    # and always the chosen ε, so that the chosen curve passes through the marked point.
+    rank = curves_table.groupby("line", sort=False).cumcount().to_numpy()
+    thin = (rank % 2 == 0) | np.isclose(curves_table["epsilon"].to_numpy(), epsilon)
+    last = curves_table.groupby("line", sort=False).cumcount(ascending=False).to_numpy() == 0
+    curves_table = curves_table[thin | last].reset_index(drop=True)
+
+    domain = [names[d] for d in deltas] + [APPROX_NAME]
+    colours, dashes, widths = [], [], []
+    for i, d in enumerate(deltas):
+        if d == chosen:
+            colours.append(style.INK)
+            dashes.append(DASH["solid"])
+            widths.append(4.0)
+        else:
+            colours.append(style.SEQUENCE[i % len(style.SEQUENCE)])
+            dashes.append(DASH[style.dashes(i)])
+            widths.append(2.0)
+    colours.append(style.GREY)
+    dashes.append(DASH["dot"])
+    widths.append(2.5)
+    legend = {"title": None, "columns": 2, "symbolType": "stroke", "symbolSize": 500}
+    x = {
+        "field": "epsilon",
+        "type": "quantitative",
+        "title": "ε",
+        "scale": {"domain": [0.0, eps_max], "nice": False},
+    }
+    y = {
+        "field": "eta",
+        "type": "quantitative",
+        "title": "η (attacker's edge)",
+        "scale": {"domain": [0.0, 0.52], "nice": False},
+    }
+    tooltip = [
+        {"field": "line", "type": "nominal", "title": "curve"},
+        {"field": "epsilon", "type": "quantitative", "title": "ε", "format": ".3~g"},
+        {"field": "eta", "type": "quantitative", "title": "η", "format": ".4~g"},
+        {
+            "field": "attacker_accuracy",
+            "type": "quantitative",
+            "title": "attacker accuracy ≤",
+            "format": ".2%",
+        },
+    ]
+
+    def by_line(channel_range: list[Any], shown: dict[str, Any] | None) -> dict[str, Any]:
+        return {
+            "field": "line",
+            "type": "nominal",
+            "scale": {"domain": domain, "range": channel_range},
+            "legend": shown,
+        }
+
+    curves = {
+        "data": {"name": "curves"},
+        "mark": {"type": "line", "clip": True},
+        "encoding": {
+            "x": x,
+            "y": y,
+            "color": by_line(colours, legend),
+            "strokeDash": by_line(dashes, legend),
+            "strokeWidth": by_line(widths, None),
+            "tooltip": tooltip,
+        },
+    }
+    marked = {
+        "data": {"name": "point"},
+        "layer": [
+            {
+                "mark": {
+                    "type": "point",
+                    "shape": "circle",
+                    "filled": True,
+                    "size": 260,
+                    "color": style.MIP.colour,
+                    "stroke": "white",
+                    "strokeWidth": 2,
+                    "opacity": 1,
+                },
+                "encoding": {"x": x, "y": y, "tooltip": tooltip},
+            },
+            {
+                "mark": {
+                    "type": "text",
+                    "align": "left",
+                    "baseline": "top",
+                    "dx": 9,
+                    "dy": 6,
+                    "fontSize": 15,
+                },
+                "encoding": {"x": x, "y": y, "text": {"field": "line", "type": "nominal"}},
+            },
+        ],
+    }
+    no_privacy = {
+        "data": {"values": [{}]},  # one rule and one label
+        "layer": [
+            {
+                "mark": {
+                    "type": "rule",
+                    "color": style.GREY,
+                    "strokeDash": DASH["dot"],
+                    "strokeWidth": 1.5,
+                },
+                "encoding": {"y": {"datum": 0.5, "type": "quantitative"}},
+            },
+            {
+                "mark": {
+                    "type": "text",
+                    "align": "right",
+                    "baseline": "top",
+                    "dy": 8,
+                    "fontSize": 15,
+                },
+                "encoding": {
+                    "x": {"datum": eps_max, "type": "quantitative"},
+                    "y": {"datum": 0.5, "type": "quantitative"},
+                    "text": {"value": "η = 1/2: no privacy"},
+                },
+            },
+        ],
+    }
+    accuracy_axis = {  # one invisible point draws the right-hand axis (its domain is fixed)
+        "data": {"name": "point"},
+        "mark": {"type": "point", "opacity": 0},
+        "encoding": {
+            "x": x,
+            "y": {
+                "field": "attacker_accuracy",
+                "type": "quantitative",
+                "title": "best accuracy (%)",
+                "scale": {"domain": [0.5, 1.02], "nice": False},
+                "axis": {
+                    "orient": "right",
+                    "grid": False,
+                    "values": [0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+                    "labelExpr": "format(datum.value * 100, '.0f')",
+                },
+            },
+        },
+    }
+    spec = {
+        "title": ETA_TITLE,
+        "width": "container",
+        "height": 300,
+        "padding": dict(PADDING),
+        "autosize": dict(AUTOSIZE),
+        "layer": [{"layer": [no_privacy, curves, marked]}, accuracy_axis],
+        "resolve": {"scale": {"y": "independent"}},
+        "config": config(),
+    }
+    chart = VegaLiteChart(
+        spec=spec,
+        datasets={"curves": curves_table, "point": point[drawn]},
+        title=ETA_TITLE,
+    )
+    return chart, table
+
+
+def roc_vega(
+    epsilon: float,
+    delta: float,
+    *,
+    log_axes: bool = False,
+    extra_fpr: tuple[float, ...] = (),
+) -> tuple[VegaLiteChart, pd.DataFrame]:
+    """The ROC bounds at ``(epsilon, delta)`` (DP, η-MIP, Theorem 8 as printed) and their table.
+
+    The numbers and the table are :func:`mipcore.plots.bounds_figs.roc_chart`'s (columns
+    ``fpr, tpr_max_dp, tpr_max_mip_2eta, tpr_max_theorem8_as_printed, random_guessing``). The
+    chart draws them as four boundaries, marks the MIP and DP boundaries with circles and
+    squares at about nine points each, and the point where they touch (FPR* of
+    :func:`mipcore.bounds.dp_region_kink`) with a black diamond. On linear axes both regions
+    are shaded; on log axes (FPR from 10⁻⁶) only points with positive rates are drawn. The
+    title does not name the setting, so that moving ε redraws the chart in place.
+    """
+    epsilon, delta = float(epsilon), float(delta)
+    _fig, table = bounds_figs.roc_chart(epsilon, delta, log_axes=log_axes, extra_fpr=extra_fpr)
+    fpr = table["fpr"].to_numpy()
+    names = {
+        "tpr_max_mip_2eta": bounds_figs.MIP_NAME,
+        "tpr_max_dp": bounds_figs.DP_NAME,
+        "tpr_max_theorem8_as_printed": bounds_figs.PRINTED_NAME,
+        "random_guessing": bounds_figs.GUESS_NAME,
+    }
+    long = pd.concat(
+        [
+            pd.DataFrame({"fpr": fpr, "tpr": table[c].to_numpy(), "name": n})
+            for c, n in names.items()
+        ],
+        ignore_index=True,
+    )
+    if log_axes:
+        long = long[(long["fpr"] > 0) & (long["tpr"] > 0)].reset_index(drop=True)
+        picks = np.unique(np.round(np.linspace(0, fpr.size - 1, _MARKERS)).astype(int))
+    else:
+        # Every boundary is piecewise linear in FPR: its kinks and ends draw it exactly, and a
+        # few dozen rows redraw much faster than the full grid (the CSV keeps the grid).
+        long = long[_kinks(long)].reset_index(drop=True)
+        picks = np.unique([int(np.argmin(np.abs(fpr - t))) for t in np.linspace(0, 1, _MARKERS)])
+    markers = pd.concat(
+        [
+            pd.DataFrame({"fpr": fpr[picks], "tpr": table[c].to_numpy()[picks], "name": names[c]})
+            for c in ("tpr_max_mip_2eta", "tpr_max_dp")
+        ],
+        ignore_index=True,
+    )
+    markers = markers[(markers["tpr"] > 0) | (not log_axes)].reset_index(drop=True)
+    f_star = float(dp_region_kink(epsilon, delta))
+    i_star = int(np.argmin(np.abs(fpr - f_star)))
+    touch = pd.DataFrame(
+        {
+            "fpr": [fpr[i_star]],
+            "tpr": [float(table["tpr_max_dp"].iloc[i_star])],
+            "name": [bounds_figs.TOUCH_NAME],
+        }
+    )
+    if log_axes and not (touch["fpr"].iloc[0] > 0 and touch["tpr"].iloc[0] > 0):
+        touch = touch.iloc[:0]
+
+    domain = [*names.values(), bounds_figs.TOUCH_NAME]
+    colours = [
+        style.MIP.colour,
+        style.DP.colour,
+        style.PRINTED.colour,
+        style.GREY,
+        style.EXACT.colour,
+    ]
+    dashes = [DASH["solid"], DASH["dash"], DASH["dashdot"], DASH["dot"], DASH["solid"]]
+    shapes = ["circle", "square", "stroke", "stroke", "diamond"]
+    if log_axes:
+        pos = [a[a > 0] for a in (long["tpr"].to_numpy(), fpr) if np.any(a > 0)]
+        y_lo = 10.0 ** (math.floor(math.log10(min(float(a.min()) for a in pos)) * 2) / 2)
+        x_lo = float(fpr[fpr > 0].min())
+        axis_x = {
+            "scale": {"type": "log", "domain": [x_lo, 1.0], "nice": False},
+            "axis": log_ticks(x_lo, 1.0),
+        }
+        axis_y = {
+            "scale": {"type": "log", "domain": [y_lo, 1.05], "nice": False},
+            "axis": log_ticks(y_lo, 1.0),
+        }
+        x_title, y_title = "false-positive rate (log)", "true-positive rate (log)"
+    else:
+        axis_x = {"scale": {"domain": [0.0, 1.0], "nice": False}}
+        axis_y = {"scale": {"domain": [0.0, 1.02], "nice": False}}
+        x_title, y_title = "false-positive rate", "true-positive rate"
+    x = {"field": "fpr", "type": "quantitative", "title": x_title, **axis_x}
+    y = {"field": "tpr", "type": "quantitative", "title": y_title, **axis_y}
+    legend = {"title": None, "symbolSize": 140, "symbolStrokeWidth": 2.5}
+
+    def by_name(channel_range: list[Any]) -> dict[str, Any]:
+        return {
+            "field": "name",
+            "type": "nominal",
+            "scale": {"domain": domain, "range": channel_range},
+            "legend": legend,
+        }
+
+    tooltip = [
+        {"field": "name", "type": "nominal", "title": "boundary"},
+        {"field": "fpr", "type": "quantitative", "title": "FPR", "format": ".3~g"},
+        {"field": "tpr", "type": "quantitative", "title": "TPR ≤", "format": ".4~g"},
+    ]
+    layers: list[dict[str, Any]] = []
+    datasets = {"curves": long, "markers": markers, "touch": touch}
+    if not log_axes:
+        areas = table[["fpr", "tpr_max_dp", "tpr_max_mip_2eta"]]
+        keep = np.zeros(len(areas), dtype=bool)
+        for column in ("tpr_max_dp", "tpr_max_mip_2eta"):
+            keep |= _bends(areas["fpr"].to_numpy(), areas[column].to_numpy())
+        datasets["areas"] = areas[keep].reset_index(drop=True)
+        for column, colour, alpha in (
+            ("tpr_max_dp", style.DP.colour, 0.20),
+            ("tpr_max_mip_2eta", style.MIP.colour, 0.10),
+        ):
+            layers.append(
+                {
+                    "data": {"name": "areas"},
+                    "mark": {"type": "area", "color": colour, "opacity": alpha},
+                    "encoding": {
+                        "x": {"field": "fpr", "type": "quantitative"},
+                        "y": {"field": column, "type": "quantitative"},
+                    },
+                }
+            )
+    layers += [
+        {
+            "data": {"name": "curves"},
+            "mark": {"type": "line", "clip": True, "strokeWidth": 3},
+            "encoding": {
+                "x": x,
+                "y": y,
+                "color": by_name(colours),
+                "strokeDash": by_name(dashes),
+                "tooltip": tooltip,
+            },
+        },
+        {
+            "data": {"name": "markers"},
+            "mark": {"type": "point", "filled": True, "size": 70, "opacity": 1, "clip": True},
+            "encoding": {"x": x, "y": y, "color": by_name(colours), "shape": by_name(shapes)},
+        },
+        {
+            "data": {"name": "touch"},
+            "mark": {
+                "type": "point",
+                "filled": True,
+                "size": 200,
+                "opacity": 1,
+                "stroke": "white",
+                "strokeWidth": 1.5,
+            },
+            "encoding": {
+                "x": x,
+                "y": y,
+                "color": by_name(colours),
+                "shape": by_name(shapes),
+                "tooltip": tooltip[1:],
+            },
+        },
+    ]
+    spec = {
+        "title": ROC_TITLE,
+        "width": "container",
+        "height": 320,
+        "padding": dict(PADDING),
+        "autosize": dict(AUTOSIZE),
+        "layer": layers,
+        "config": config(),
+    }
+    return VegaLiteChart(spec=spec, datasets=datasets, title=ROC_TITLE), table

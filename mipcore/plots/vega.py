@@ -1,0 +1,211 @@
+"""Charts as Vega-Lite specifications, in the app's one style (:mod:`mipcore.plots.style`).
+
+Why a second chart grammar: in a browser, a page that draws a Plotly chart through Streamlit
+loads a 4.7 MB chunk before its first chart, and every slider step that changes the figure
+removes the chart and draws it anew. The same chart as a Vega-Lite specification loads and
+redraws in a fraction of that time (``benchmarks/floor``, 1024×768 headless Chromium, in one
+run against a bare one-slider page: first load 2.4× → 1.6×, slider press 4.0× → 2.6× for the
+η(ε) chart). Pages whose chart follows a slider on every step use this module.
+
+A :class:`VegaLiteChart` is the specification *without* its data plus the data as a table: the
+table is what the chart draws and also the CSV a reader downloads, so both are always the same
+numbers. The specification only reads columns of that table (derived values through Vega-Lite
+``calculate`` transforms), never a copy of them.
+
+The style is :mod:`~mipcore.plots.style`'s: 15 px text, 14 px tick labels, 16 px axis titles,
+an 18 px title, near-black ink on white, the Okabe–Ito colours with a second cue (dash or
+shape) on every distinction that matters. Axis labels are never truncated (Vega-Lite's default
+``labelLimit`` would cut a long label with "…").
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from . import style
+from .formatting import superscript
+
+__all__ = ["AUTOSIZE", "FONT", "PADDING", "VegaLiteChart", "config", "log_ticks", "scaled"]
+
+# Streamlit's own web font first ("Source Sans"; the app's text is set in it), then the
+# Plotly charts' choice.
+FONT = '"Source Sans", "Source Sans Pro", Helvetica, Arial, sans-serif'
+
+
+#: A spec's top-level ``padding`` (Streamlit keeps a spec's own, not a config's): room above
+#: the title for its whole line box, which the chart's SVG would otherwise cut.
+PADDING = {"top": 10, "bottom": 5, "left": 5, "right": 5}
+
+
+#: A spec's ``autosize``: the chart takes the column's width, and its ``height`` is the plot's
+#: own (Streamlit's default for a layered chart, "fit", squeezes the plot to make room for the
+#: title, the axes and the legend inside that height).
+AUTOSIZE = {"type": "fit-x", "contains": "padding"}
+
+
+def config(scale: float = 1.0) -> dict[str, Any]:
+    """The Vega-Lite ``config`` block of every chart: fonts, sizes and ink of the app's style;
+    ``scale`` multiplies every font size (presenter mode)."""
+
+    def px(size: float) -> float:
+        return round(size * scale, 2)
+
+    return {
+        "background": "white",
+        "font": FONT,
+        "view": {"stroke": None},
+        "title": {
+            "fontSize": px(18),
+            "font": FONT,
+            "color": style.INK,
+            "anchor": "start",
+            "fontWeight": "normal",
+            "limit": 0,
+        },
+        "axis": {
+            "labelFontSize": px(14),
+            "titleFontSize": px(16),
+            "labelFont": FONT,
+            "titleFont": FONT,
+            "labelColor": style.INK,
+            "titleColor": style.INK,
+            "titleFontWeight": "normal",
+            "domainColor": "#444444",
+            "tickColor": "#444444",
+            "gridColor": style.GRID,
+            "labelLimit": 0,  # never cut a label with "…"
+        },
+        "legend": {
+            "orient": "bottom",
+            "direction": "vertical",
+            "labelFontSize": px(14),
+            "titleFontSize": px(14),
+            "labelColor": style.INK,
+            "titleColor": style.INK,
+            "labelLimit": 0,
+            "symbolStrokeWidth": 2.5,
+        },
+        "text": {"fontSize": px(15), "color": style.INK, "font": FONT},
+    }
+
+
+def log_ticks(lo: float, hi: float) -> dict[str, Any]:
+    """A log axis's ``axis`` block: ticks at the powers of ten in ``[lo, hi]`` only, labelled
+    10ⁿ with a superscript exponent (1 for 10⁰), never as ``1e-6``."""
+    if not (0.0 < lo <= hi and math.isfinite(hi)):
+        raise ValueError(f"lo, hi must satisfy 0 < lo <= hi < inf, got lo={lo!r}, hi={hi!r}")
+    ks = range(math.ceil(math.log10(lo) - 1e-9), math.floor(math.log10(hi) + 1e-9) + 1)
+    label = "''"
+    for k in ks:  # a chain of conditions on the exponent: Vega has no superscript format
+        text = "1" if k == 0 else "10" + superscript(k)
+        label = f"abs(log(datum.value) / LN10 - ({k})) < 0.01 ? '{text}' : {label}"
+    return {"values": [10.0**k for k in ks], "labelExpr": label, "grid": True}
+
+
+def scaled(spec: dict[str, Any], factor: float) -> dict[str, Any]:
+    """A copy of ``spec`` with its ``config`` font sizes scaled by ``factor`` and text marks'
+    font sizes with them (presenter mode); the title keeps its size, as in the Plotly charts."""
+    out = copy.deepcopy(spec)
+    out["config"] = config(factor)
+    out["config"]["title"]["fontSize"] = config()["title"]["fontSize"]
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            mark = node.get("mark")
+            if isinstance(mark, dict) and isinstance(mark.get("fontSize"), (int, float)):
+                mark["fontSize"] = round(mark["fontSize"] * factor, 2)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(out.get("layer", []))
+    return out
+
+
+@dataclass(frozen=True)
+class VegaLiteChart:
+    """A chart to draw with Vega-Lite.
+
+    ``spec`` holds no data: its layers read the columns of ``data`` (the default dataset)
+    or, through ``{"data": {"name": ...}}``, of a table in ``datasets``. Several small named
+    tables let each layer draw exactly its rows without a filter or reshaping transform
+    (Streamlit's Vega runs expressions through a slow interpreter, row by row). ``title`` is
+    the chart's title as plain text (for the CSV's label).
+    """
+
+    spec: dict[str, Any] = field(hash=False, compare=False)
+    data: pd.DataFrame | None = field(default=None, hash=False, compare=False)
+    datasets: dict[str, pd.DataFrame] = field(default_factory=dict, hash=False, compare=False)
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        if "data" in self.spec or "datasets" in self.spec:
+            raise ValueError("spec must not hold its data: pass the tables as data/datasets")
+        tables = (
+            [self.data, *self.datasets.values()]
+            if self.data is not None
+            else [*self.datasets.values()]
+        )
+        columns = {str(c) for t in tables for c in t.columns}
+        missing = sorted(_fields(self.spec) - columns - _derived(self.spec))
+        if missing:
+            raise ValueError(f"spec reads columns {missing} that data does not have")
+        names = _dataset_names(self.spec)
+        if names - set(self.datasets):
+            raise ValueError(
+                f"spec reads datasets {sorted(names - set(self.datasets))} that are not given"
+            )
+
+
+def _dataset_names(node: Any) -> set[str]:
+    """Every named dataset a layer of ``node`` reads."""
+    out: set[str] = set()
+    if isinstance(node, dict):
+        ref = node.get("data")
+        if isinstance(ref, dict) and isinstance(ref.get("name"), str):
+            out.add(ref["name"])
+        for v in node.values():
+            out |= _dataset_names(v)
+    elif isinstance(node, list):
+        for v in node:
+            out |= _dataset_names(v)
+    return out
+
+
+def _fields(node: Any) -> set[str]:
+    """Every ``field`` an encoding of ``node`` reads."""
+    out: set[str] = set()
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "field" and isinstance(v, str):
+                out.add(v)
+            elif k != "transform":
+                out |= _fields(v)
+    elif isinstance(node, list):
+        for v in node:
+            out |= _fields(v)
+    return out
+
+
+def _derived(node: Any) -> set[str]:
+    """Every column a ``calculate`` transform of ``node`` adds."""
+    out: set[str] = set()
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "transform" and isinstance(v, list):
+                for t in v:
+                    made = t.get("as") if isinstance(t, dict) else None
+                    out |= {made} if isinstance(made, str) else set(made or ())
+            else:
+                out |= _derived(v)
+    elif isinstance(node, list):
+        for v in node:
+            out |= _derived(v)
+    return out

@@ -1,0 +1,151 @@
+"""Charts drawn by Vega-Lite (mipcore.plots.vega) and the home page's chart built on it."""
+
+from __future__ import annotations
+
+import copy
+
+import altair
+import jsonschema
+import pandas as pd
+import pytest
+
+from mipcore.plots import style, vega
+from mipcore.plots.home_figs import TITLE, accuracy_bars
+
+SCHEMA = altair.vegalite.v6.schema.core.load_schema()
+
+
+def valid_vega_lite(chart: vega.VegaLiteChart) -> None:
+    """Validate the spec, with its tables inlined, against the Vega-Lite JSON schema."""
+    spec = copy.deepcopy(chart.spec)
+    if chart.data is not None:
+        spec["data"] = {"values": chart.data.to_dict("records")}
+    if chart.datasets:
+        spec["datasets"] = {k: t.to_dict("records") for k, t in chart.datasets.items()}
+    jsonschema.validate(spec, SCHEMA)
+
+
+def luminance(colour: str) -> float:
+    rgb = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast_on_white(colour: str) -> float:
+    return 1.05 / (luminance(colour) + 0.05)
+
+
+def test_the_schema_check_can_fail():
+    chart, _ = accuracy_bars(0.7, "ε = 1")
+    broken = copy.deepcopy(chart.spec)
+    broken["layer"][0]["mark"]["type"] = "barr"
+    with pytest.raises(jsonschema.ValidationError):
+        valid_vega_lite(vega.VegaLiteChart(spec=broken, data=chart.data))
+
+
+def test_config_is_readable_on_a_projector():
+    cfg = vega.config()
+    assert cfg["axis"]["labelFontSize"] == 14 and cfg["axis"]["titleFontSize"] == 16
+    assert cfg["title"]["fontSize"] == 18 and cfg["legend"]["labelFontSize"] == 14
+    assert cfg["axis"]["labelLimit"] == 0 and cfg["legend"]["labelLimit"] == 0  # never "…"
+    for colour in (cfg["axis"]["labelColor"], cfg["axis"]["titleColor"], cfg["title"]["color"]):
+        assert contrast_on_white(colour) >= 4.5
+    assert contrast_on_white(style.GREY) >= 4.5  # the reference rule and secondary text
+    assert cfg["font"].startswith('"Source Sans"')  # Streamlit's web font, as the page text
+
+
+def test_scaled_enlarges_text_but_the_title_and_leaves_the_original():
+    chart, _ = accuracy_bars(0.7, "ε = 1")
+    before = copy.deepcopy(chart.spec)
+    big = vega.scaled(chart.spec, 1.25)
+    assert chart.spec == before
+    assert big["config"]["axis"]["labelFontSize"] == pytest.approx(17.5)
+    assert big["config"]["legend"]["labelFontSize"] == pytest.approx(17.5)
+    assert big["config"]["title"]["fontSize"] == 18
+    texts = [layer["mark"] for layer in big["layer"] if layer["mark"]["type"] == "text"]
+    assert texts and all(m["fontSize"] == pytest.approx(15 * 1.25) for m in texts)
+
+
+def test_a_chart_holds_no_data_in_its_spec_and_reads_only_its_columns():
+    data = pd.DataFrame({"x": [1.0], "y": [2.0]})
+    enc = {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"}}
+    vega.VegaLiteChart(spec={"mark": "point", "encoding": enc}, data=data)
+    with pytest.raises(ValueError, match="must not hold its data"):
+        vega.VegaLiteChart(spec={"mark": "point", "data": {"values": []}}, data=data)
+    enc["y"]["field"] = "z"
+    with pytest.raises(ValueError, match=r"\['z'\]"):
+        vega.VegaLiteChart(spec={"mark": "point", "encoding": enc}, data=data)
+
+
+@pytest.mark.parametrize("accuracy", [0.5, 0.731058578630005, 0.999, 1.0])
+def test_home_bars_draw_their_table(accuracy):
+    chart, data = accuracy_bars(accuracy, "ε = 1")
+    assert data is chart.data and chart.title == TITLE == chart.spec["title"]
+    assert list(data["who"]) == [
+        "Blind guess",
+        "Best possible attacker under ε = 1",
+        "Perfect attacker",
+    ]
+    assert list(data["accuracy"]) == [0.5, accuracy, 1.0]
+    valid_vega_lite(chart)
+    calc = {t["as"]: t["calculate"] for t in chart.spec["transform"]}
+    assert calc["percent"] == "100 * datum.accuracy"
+    bar, text, rule = chart.spec["layer"]
+    # More than colour: every bar is outlined in ink and labelled with its value.
+    assert bar["mark"]["stroke"] == style.INK and bar["mark"]["strokeWidth"] >= 1
+    assert bar["encoding"]["color"]["scale"]["range"] == [style.GREY, style.MIP.colour, "#ffffff"]
+    assert text["encoding"]["text"]["field"] == "label"
+    assert rule["encoding"]["x"]["datum"] == 50 and rule["mark"]["strokeDash"]
+    assert bar["encoding"]["x"]["scale"]["domain"] == [0, 124]  # room for "100.0 %"
+
+
+@pytest.mark.parametrize("bad", [0.49, 1.01, float("nan")])
+def test_home_bars_refuse_an_impossible_accuracy(bad):
+    with pytest.raises(ValueError, match="accuracy must be in"):
+        accuracy_bars(bad, "ε = 1")
+
+
+@pytest.mark.parametrize(
+    "args", [(37, 63, 20, 5), (1, 99, 0, 0), (0, 100, 0, 100), (500, 500, 250, 3)]
+)
+def test_icon_array_draws_each_person_once_in_its_group(args):
+    from mipcore.plots.risk_figs import IconView, icon_array_figure
+    from mipcore.plots.risk_vega import icon_array_vega
+
+    members, non_members, called, accused = args
+    chart, table = icon_array_vega(*args, view=IconView.NAMING, title="t")
+    _fig, plotly_table = icon_array_figure(*args, view=IconView.NAMING, title="t")
+    assert table.equals(plotly_table)  # the CSV is the Plotly picture's table
+    valid_vega_lite(chart)
+    people = chart.datasets["people"]
+    assert len(people) == members + non_members
+    assert len(people[["x", "y"]].drop_duplicates()) == len(people)  # nobody drawn twice
+    counts = people["group"].value_counts().to_dict()
+    expected = dict(
+        zip(
+            (
+                "member, named",
+                "member, not named",
+                "non-member, wrongly accused",
+                "non-member, not accused",
+            ),
+            (called, members - called, accused, non_members - accused),
+            strict=True,
+        )
+    )
+    assert counts == {k: v for k, v in expected.items() if v}
+    enc = chart.spec["layer"][0]["encoding"]
+    # Members circles, non-members squares; called filled, the others white with an outline.
+    assert enc["shape"]["scale"]["range"] == ["circle", "circle", "square", "square"]
+    assert enc["fill"]["scale"]["range"][1] == enc["fill"]["scale"]["range"][3] == "#ffffff"
+    assert enc["stroke"]["scale"]["range"] == [style.MIP.colour] * 2 + [style.DP.colour] * 2
+
+
+def test_icon_array_spec_does_not_follow_the_counts():
+    from mipcore.plots.risk_vega import icon_array_vega
+
+    a, _ = icon_array_vega(37, 63, 20, 5, title="t")
+    b, _ = icon_array_vega(50, 50, 49, 1, title="t")
+    assert a.spec == b.spec and not a.datasets["people"].equals(b.datasets["people"])
+    with pytest.raises(ValueError, match="exceeds members"):
+        icon_array_vega(3, 3, 4, 0)
