@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -43,8 +44,10 @@ __all__ = [
     "delta_label",
     "eta_epsilon_chart",
     "eta_epsilon_figure",
+    "eta_epsilon_table",
     "roc_chart",
     "roc_figure",
+    "roc_table",
 ]
 
 #: The reference curves of the η(ε) chart.
@@ -345,6 +348,64 @@ def roc_figure(
 # ------------------------------------------------------------------ charts for one setting
 
 
+@dataclass(frozen=True)
+class _EtaEpsilonData:
+    eps_grid: np.ndarray
+    curves: list[tuple[str, np.ndarray]]
+    point: tuple[float, float]
+    chosen: str
+    approx: tuple[np.ndarray, np.ndarray]
+    table: pd.DataFrame
+
+
+def _eta_epsilon_data(
+    epsilon: float, delta: float, eps_max: float, reference_deltas: tuple[float, ...], points: int
+) -> _EtaEpsilonData:
+    """What :func:`eta_epsilon_chart` draws (also what the Vega-Lite chart draws)."""
+    epsilon, delta = float(epsilon), float(delta)
+    eta = float(eta_from_epsilon(epsilon, delta))
+    eps_grid = np.union1d(np.linspace(0.0, eps_max, points), [epsilon])
+    deltas = [float(d) for d in reference_deltas]
+    if not any(math.isclose(delta, d, rel_tol=1e-9, abs_tol=0.0) for d in deltas):
+        deltas.append(delta)
+    curves_eta = eta_from_epsilon(eps_grid[None, :], np.asarray(deltas)[:, None])
+    limit = 4.0 * (0.52 - delta / 2) / (1.0 - delta) if delta < 1 else 0.0
+    eps_ap = eps_grid[eps_grid <= limit]
+    eta_ap = np.asarray(eta_small_epsilon_approx(eps_ap, delta), dtype=float)
+    chosen = next(d for d in deltas if math.isclose(delta, d, rel_tol=1e-9, abs_tol=0.0))
+    curves = [(delta_label(d), curves_eta[i]) for i, d in enumerate(deltas)]
+    n, m = eps_grid.size, eps_ap.size
+    eta_all = np.concatenate([curves_eta.ravel(), eta_ap])
+    table = pd.DataFrame(
+        {
+            "curve": ["exact (Theorem 4)"] * (n * len(deltas))
+            + ["small-epsilon approximation"] * m,
+            "delta": np.concatenate(
+                [np.repeat(np.asarray(deltas, dtype=float), n), np.full(m, delta)]
+            ),
+            "epsilon": np.concatenate([np.tile(eps_grid, len(deltas)), eps_ap]),
+            "eta": eta_all,
+            "attacker_accuracy": 0.5 + eta_all,
+        }
+    )
+    return _EtaEpsilonData(
+        eps_grid, curves, (epsilon, eta), delta_label(chosen), (eps_ap, eta_ap), table
+    )
+
+
+def eta_epsilon_table(
+    epsilon: float,
+    delta: float,
+    *,
+    eps_max: float = 10.0,
+    reference_deltas: tuple[float, ...] = REFERENCE_DELTAS,
+    points: int = 201,
+) -> pd.DataFrame:
+    """The table of :func:`eta_epsilon_chart` (its arguments and columns), without building a
+    figure (the Vega-Lite chart of :mod:`mipcore.plots.bounds_vega` draws it)."""
+    return _eta_epsilon_data(float(epsilon), float(delta), eps_max, reference_deltas, points).table
+
+
 def eta_epsilon_chart(
     epsilon: float,
     delta: float,
@@ -363,36 +424,47 @@ def eta_epsilon_chart(
     Returns ``(figure, table)``; the table has one row per drawn point of the exact curves
     and of the rule of thumb (columns ``curve, delta, epsilon, eta, attacker_accuracy``).
     """
+    d = _eta_epsilon_data(epsilon, delta, eps_max, reference_deltas, points)
+    fig = eta_epsilon_figure(d.eps_grid, d.curves, point=d.point, chosen=d.chosen, approx=d.approx)
+    return fig, d.table
+
+
+def roc_table(
+    epsilon: float,
+    delta: float,
+    *,
+    log_axes: bool = False,
+    extra_fpr: tuple[float, ...] = (),
+    points: int = 361,
+    log_points: int = 360,
+    log_min_fpr: float = 1e-6,
+) -> pd.DataFrame:
+    """The ROC bounds of :func:`roc_chart` as a table (its arguments and columns), without
+    building a figure (the Vega-Lite chart of :mod:`mipcore.plots.bounds_vega` draws it)."""
     epsilon, delta = float(epsilon), float(delta)
     eta = float(eta_from_epsilon(epsilon, delta))
-    eps_grid = np.union1d(np.linspace(0.0, eps_max, points), [epsilon])
-    deltas = [float(d) for d in reference_deltas]
-    if not any(math.isclose(delta, d, rel_tol=1e-9, abs_tol=0.0) for d in deltas):
-        deltas.append(delta)
-    curves_eta = eta_from_epsilon(eps_grid[None, :], np.asarray(deltas)[:, None])
-    limit = 4.0 * (0.52 - delta / 2) / (1.0 - delta) if delta < 1 else 0.0
-    eps_ap = eps_grid[eps_grid <= limit]
-    eta_ap = np.asarray(eta_small_epsilon_approx(eps_ap, delta), dtype=float)
-    chosen = next(d for d in deltas if math.isclose(delta, d, rel_tol=1e-9, abs_tol=0.0))
-    curves = [(delta_label(d), curves_eta[i]) for i, d in enumerate(deltas)]
-    fig = eta_epsilon_figure(
-        eps_grid, curves, point=(epsilon, eta), chosen=delta_label(chosen), approx=(eps_ap, eta_ap)
-    )
-    n, m = eps_grid.size, eps_ap.size
-    eta_all = np.concatenate([curves_eta.ravel(), eta_ap])
+    f_star = float(dp_region_kink(epsilon, delta))
+    kinks = [f_star, 1.0 - delta, 1.0 - 2.0 * eta, 1.0 - eta, *extra_fpr]
+    if log_axes:
+        lo = math.log10(log_min_fpr)
+        fpr = np.union1d(
+            np.logspace(lo, 0.0, log_points), [k for k in kinks if log_min_fpr <= k <= 1.0]
+        )
+    else:
+        fpr = np.union1d(np.linspace(0.0, 1.0, points), [k for k in kinks if 0.0 <= k <= 1.0])
+    tpr_dp = np.asarray(tpr_bound_dp(fpr, epsilon, delta), dtype=float)
+    tpr_printed = np.asarray(tpr_bound_mip(fpr, eta, as_printed=True), dtype=float)
+    tpr_mip = np.asarray(tpr_bound_mip(fpr, eta), dtype=float)  # corrected Theorem 8
     table = pd.DataFrame(
         {
-            "curve": ["exact (Theorem 4)"] * (n * len(deltas))
-            + ["small-epsilon approximation"] * m,
-            "delta": np.concatenate(
-                [np.repeat(np.asarray(deltas, dtype=float), n), np.full(m, delta)]
-            ),
-            "epsilon": np.concatenate([np.tile(eps_grid, len(deltas)), eps_ap]),
-            "eta": eta_all,
-            "attacker_accuracy": 0.5 + eta_all,
+            "fpr": fpr,
+            "tpr_max_dp": tpr_dp,
+            "tpr_max_mip_2eta": tpr_mip,
+            "tpr_max_theorem8_as_printed": tpr_printed,
+            "random_guessing": fpr,
         }
     )
-    return fig, table
+    return table
 
 
 def roc_chart(
@@ -417,37 +489,23 @@ def roc_chart(
     Returns ``(figure, table)``; the table has columns ``fpr, tpr_max_dp,
     tpr_max_mip_2eta, tpr_max_theorem8_as_printed, random_guessing``.
     """
-    epsilon, delta = float(epsilon), float(delta)
-    eta = float(eta_from_epsilon(epsilon, delta))
+    table = roc_table(
+        epsilon,
+        delta,
+        log_axes=log_axes,
+        extra_fpr=extra_fpr,
+        points=points,
+        log_points=log_points,
+        log_min_fpr=log_min_fpr,
+    )
     f_star = float(dp_region_kink(epsilon, delta))
-    kinks = [f_star, 1.0 - delta, 1.0 - 2.0 * eta, 1.0 - eta, *extra_fpr]
-    if log_axes:
-        lo = math.log10(log_min_fpr)
-        fpr = np.union1d(
-            np.logspace(lo, 0.0, log_points), [k for k in kinks if log_min_fpr <= k <= 1.0]
-        )
-    else:
-        fpr = np.union1d(np.linspace(0.0, 1.0, points), [k for k in kinks if 0.0 <= k <= 1.0])
-    tpr_dp = np.asarray(tpr_bound_dp(fpr, epsilon, delta), dtype=float)
-    tpr_printed = np.asarray(tpr_bound_mip(fpr, eta, as_printed=True), dtype=float)
-    tpr_mip = np.asarray(tpr_bound_mip(fpr, eta), dtype=float)  # corrected Theorem 8
-    touch_tpr = float(tpr_bound_dp(f_star, epsilon, delta))
     fig = roc_figure(
-        fpr,
-        tpr_dp=tpr_dp,
-        tpr_mip=tpr_mip,
-        tpr_mip_printed=tpr_printed,
-        touch=(f_star, touch_tpr),
+        table["fpr"].to_numpy(),
+        tpr_dp=table["tpr_max_dp"].to_numpy(),
+        tpr_mip=table["tpr_max_mip_2eta"].to_numpy(),
+        tpr_mip_printed=table["tpr_max_theorem8_as_printed"].to_numpy(),
+        touch=(f_star, float(tpr_bound_dp(f_star, epsilon, delta))),
         log_axes=log_axes,
         title=title,
-    )
-    table = pd.DataFrame(
-        {
-            "fpr": fpr,
-            "tpr_max_dp": tpr_dp,
-            "tpr_max_mip_2eta": tpr_mip,
-            "tpr_max_theorem8_as_printed": tpr_printed,
-            "random_guessing": fpr,
-        }
     )
     return fig, table

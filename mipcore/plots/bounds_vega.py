@@ -97,7 +97,7 @@ def eta_epsilon_vega(
     attacker's accuracy in %.
     """
     epsilon, delta = float(epsilon), float(delta)
-    _fig, table = bounds_figs.eta_epsilon_chart(
+    table = bounds_figs.eta_epsilon_table(
         epsilon, delta, eps_max=eps_max, reference_deltas=reference_deltas, points=points
     )
     exact = table["curve"] == "exact (Theorem 4)"
@@ -302,7 +302,7 @@ def roc_vega(
     title does not name the setting, so that moving ε redraws the chart in place.
     """
     epsilon, delta = float(epsilon), float(delta)
-    _fig, table = bounds_figs.roc_chart(epsilon, delta, log_axes=log_axes, extra_fpr=extra_fpr)
+    table = bounds_figs.roc_table(epsilon, delta, log_axes=log_axes, extra_fpr=extra_fpr)
     fpr = table["fpr"].to_numpy()
     names = {
         "tpr_max_mip_2eta": bounds_figs.MIP_NAME,

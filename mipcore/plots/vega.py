@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,18 +115,10 @@ def scaled(spec: dict[str, Any], factor: float) -> dict[str, Any]:
     out["config"] = config(factor)
     out["config"]["title"]["fontSize"] = config()["title"]["fontSize"]
 
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            mark = node.get("mark")
-            if isinstance(mark, dict) and isinstance(mark.get("fontSize"), (int, float)):
-                mark["fontSize"] = round(mark["fontSize"] * factor, 2)
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(out.get("layer", []))
+    for node in list(_dicts(out.get("layer", []))):
+        mark = node.get("mark")
+        if isinstance(mark, dict) and isinstance(mark.get("fontSize"), (int, float)):
+            mark["fontSize"] = round(mark["fontSize"] * factor, 2)
     return out
 
 
@@ -164,48 +157,33 @@ class VegaLiteChart:
             )
 
 
-def _dataset_names(node: Any) -> set[str]:
-    """Every named dataset a layer of ``node`` reads."""
-    out: set[str] = set()
+def _dicts(node: Any) -> Iterator[dict[str, Any]]:
+    """Every mapping in a specification's tree, ``node`` first."""
     if isinstance(node, dict):
-        ref = node.get("data")
-        if isinstance(ref, dict) and isinstance(ref.get("name"), str):
-            out.add(ref["name"])
+        yield node
         for v in node.values():
-            out |= _dataset_names(v)
+            yield from _dicts(v)
     elif isinstance(node, list):
         for v in node:
-            out |= _dataset_names(v)
-    return out
+            yield from _dicts(v)
 
 
-def _fields(node: Any) -> set[str]:
-    """Every ``field`` an encoding of ``node`` reads."""
+def _fields(spec: dict[str, Any]) -> set[str]:
+    """Every ``field`` the specification reads (encodings and predicates)."""
+    return {d["field"] for d in _dicts(spec) if isinstance(d.get("field"), str)}
+
+
+def _derived(spec: dict[str, Any]) -> set[str]:
+    """Every column a transform of the specification adds (``as``: a name or a list)."""
     out: set[str] = set()
-    if isinstance(node, dict):
-        for k, v in node.items():
-            if k == "field" and isinstance(v, str):
-                out.add(v)
-            elif k != "transform":
-                out |= _fields(v)
-    elif isinstance(node, list):
-        for v in node:
-            out |= _fields(v)
+    for d in _dicts(spec):
+        for t in d.get("transform") or ():
+            made = t.get("as") if isinstance(t, dict) else None
+            out |= {made} if isinstance(made, str) else set(made or ())
     return out
 
 
-def _derived(node: Any) -> set[str]:
-    """Every column a ``calculate`` transform of ``node`` adds."""
-    out: set[str] = set()
-    if isinstance(node, dict):
-        for k, v in node.items():
-            if k == "transform" and isinstance(v, list):
-                for t in v:
-                    made = t.get("as") if isinstance(t, dict) else None
-                    out |= {made} if isinstance(made, str) else set(made or ())
-            else:
-                out |= _derived(v)
-    elif isinstance(node, list):
-        for v in node:
-            out |= _derived(v)
-    return out
+def _dataset_names(spec: dict[str, Any]) -> set[str]:
+    """Every named dataset a layer of the specification reads."""
+    refs = (d.get("data") for d in _dicts(spec))
+    return {r["name"] for r in refs if isinstance(r, dict) and isinstance(r.get("name"), str)}
