@@ -11,7 +11,8 @@ from test_vega import valid_vega_lite
 
 from mipcore.bounds import dp_region_kink, eta_from_epsilon, tpr_bound_dp
 from mipcore.plots import bounds_figs, style
-from mipcore.plots.bounds_vega import DASH, eta_epsilon_vega, plain_label, roc_vega
+from mipcore.plots.bounds_vega import eta_epsilon_vega, roc_vega
+from mipcore.plots.vega import DASH, plain_label
 
 SETTINGS = [(0.0, 0.0), (1.0, 0.0), (1.0, 1e-5), (2.5, 0.01), (10.0, 0.5), (0.37, 0.123)]
 

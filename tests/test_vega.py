@@ -6,6 +6,7 @@ import copy
 
 import altair
 import jsonschema
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -149,3 +150,45 @@ def test_icon_array_spec_does_not_follow_the_counts():
     assert a.spec == b.spec and not a.datasets["people"].equals(b.datasets["people"])
     with pytest.raises(ValueError, match="exceeds members"):
         icon_array_vega(3, 3, 4, 0)
+
+
+@pytest.mark.parametrize(
+    ("label", "plain"),
+    [
+        ("δ = 10<sup>−5</sup>", "δ = 10⁻⁵"),
+        ("<b>bold</b> and<br>next", "bold and next"),
+        ("no tags", "no tags"),
+    ],
+)
+def test_plain_label_drops_html_and_keeps_powers(label, plain):
+    assert vega.plain_label(label) == plain
+
+
+def test_bends_redraw_the_same_polyline():
+    rng = np.random.default_rng(7)
+    knots = np.sort(rng.uniform(0, 1, 5))
+    x = np.linspace(0, 1, 401)
+    y = np.interp(x, np.r_[0, knots, 1], rng.uniform(0, 1, 7))
+    keep = vega.bends(x, y)
+    assert keep[0] and keep[-1] and keep.sum() < 30
+    np.testing.assert_allclose(np.interp(x, x[keep], y[keep]), y, atol=1e-12)
+    straight = vega.bends(x, 2 * x + 1)
+    assert straight.sum() == 2
+    assert vega.bends(np.array([]), np.array([])).size == 0
+
+
+def test_by_field_pairs_domain_and_range():
+    enc = vega.by_field("name", ["a", "b"], ["#000000", "#ffffff"])
+    assert enc["scale"] == {"domain": ["a", "b"], "range": ["#000000", "#ffffff"]}
+    assert enc["legend"] is None
+    with pytest.raises(ValueError, match="same length"):
+        vega.by_field("name", ["a", "b"], ["#000000"])
+
+
+def test_layered_spec_is_valid_and_styled():
+    layer = {"mark": "point", "encoding": {"x": {"field": "x", "type": "quantitative"}}}
+    spec = vega.layered("T", [layer], height=200)
+    chart = vega.VegaLiteChart(spec=spec, data=pd.DataFrame({"x": [1.0, 2.0]}), title="T")
+    valid_vega_lite(chart)
+    assert spec["height"] == 200 and spec["config"] == vega.config()
+    assert spec["autosize"] == vega.AUTOSIZE and spec["padding"] == vega.PADDING

@@ -20,7 +20,6 @@ Okabe–Ito colours each with its own dash pattern. Legends below the plot.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 import numpy as np
@@ -29,20 +28,10 @@ import pandas as pd
 from mipcore.bounds import dp_region_kink, eta_from_epsilon
 
 from . import bounds_figs, style
-from .formatting import superscript
-from .vega import AUTOSIZE, PADDING, VegaLiteChart, config, log_ticks
+from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, bends, config, log_ticks, plain_label
 
-__all__ = ["DASH", "eta_epsilon_vega", "plain_label", "roc_vega"]
+__all__ = ["eta_epsilon_vega", "roc_vega"]
 
-#: Plotly's dash names as Vega-Lite ``strokeDash`` arrays (px on, px off, ...).
-DASH: dict[str, list[int]] = {
-    "solid": [1, 0],
-    "dash": [10, 6],
-    "dot": [2, 4],
-    "dashdot": [10, 5, 2, 5],
-    "longdash": [18, 7],
-    "longdashdot": [18, 5, 2, 5],
-}
 ETA_TITLE = "Theorem 4: the η that (ε, δ)-DP implies"
 ROC_TITLE = "Theorem 8: which (FPR, TPR) can an attacker reach?"
 POINT_NAME = bounds_figs.POINT_NAME
@@ -50,32 +39,11 @@ APPROX_NAME = bounds_figs.APPROX_NAME
 _MARKERS = 9  # markers on each ROC boundary (the legend's second cue)
 
 
-def plain_label(label: str) -> str:
-    """A Plotly HTML label as plain text: ``δ = 10<sup>−5</sup>`` → ``δ = 10⁻⁵``."""
-
-    def sup(m: re.Match[str]) -> str:
-        return superscript(int(m.group(1).replace("−", "-")))
-
-    return re.sub(r"<sup>([−-]?\d+)</sup>", sup, label)
-
-
-def _bends(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The points of the polyline (x, y) where its slope changes, and its two ends: drawing
-    only these draws the same polyline."""
-    keep = np.zeros(x.size, dtype=bool)
-    keep[[0, -1]] = True
-    if x.size > 2:
-        slope = np.diff(y) / np.where(np.diff(x) == 0, np.nan, np.diff(x))
-        change = ~np.isclose(slope[1:], slope[:-1], rtol=1e-9, atol=1e-12, equal_nan=True)
-        keep[1:-1] = change
-    return keep
-
-
 def _kinks(long: pd.DataFrame) -> np.ndarray:
     """For a long table (fpr, tpr, name) of polylines, the rows where a line bends or ends."""
     keep = np.zeros(len(long), dtype=bool)
     for rows in long.groupby("name", sort=False).indices.values():
-        keep[rows] = _bends(long["fpr"].to_numpy()[rows], long["tpr"].to_numpy()[rows])
+        keep[rows] = bends(long["fpr"].to_numpy()[rows], long["tpr"].to_numpy()[rows])
     return keep
 
 
@@ -395,7 +363,7 @@ def roc_vega(
         areas = table[["fpr", "tpr_max_dp", "tpr_max_mip_2eta"]]
         keep = np.zeros(len(areas), dtype=bool)
         for column in ("tpr_max_dp", "tpr_max_mip_2eta"):
-            keep |= _bends(areas["fpr"].to_numpy(), areas[column].to_numpy())
+            keep |= bends(areas["fpr"].to_numpy(), areas[column].to_numpy())
         datasets["areas"] = areas[keep].reset_index(drop=True)
         for column, colour, alpha in (
             ("tpr_max_dp", style.DP.colour, 0.20),

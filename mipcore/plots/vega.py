@@ -22,16 +22,32 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from . import style
 from .formatting import superscript
 
-__all__ = ["AUTOSIZE", "FONT", "PADDING", "VegaLiteChart", "config", "log_ticks", "scaled"]
+__all__ = [
+    "AUTOSIZE",
+    "DASH",
+    "FONT",
+    "PADDING",
+    "SHAPE",
+    "VegaLiteChart",
+    "bends",
+    "by_field",
+    "config",
+    "layered",
+    "log_ticks",
+    "plain_label",
+    "scaled",
+]
 
 # Streamlit's own web font first ("Source Sans"; the app's text is set in it), then the
 # Plotly charts' choice.
@@ -47,6 +63,99 @@ PADDING = {"top": 10, "bottom": 5, "left": 5, "right": 5}
 #: own (Streamlit's default for a layered chart, "fit", squeezes the plot to make room for the
 #: title, the axes and the legend inside that height).
 AUTOSIZE = {"type": "fit-x", "contains": "padding"}
+
+
+#: Plotly's dash names (:func:`mipcore.plots.style.dashes`) as Vega-Lite ``strokeDash``
+#: arrays (px on, px off, ...).
+DASH: dict[str, list[int]] = {
+    "solid": [1, 0],
+    "dash": [10, 6],
+    "dot": [2, 4],
+    "dashdot": [10, 5, 2, 5],
+    "longdash": [18, 7],
+    "longdashdot": [18, 5, 2, 5],
+}
+
+#: Plotly's marker symbols (the ``symbol`` of :mod:`mipcore.plots.style`'s styles) as
+#: Vega-Lite point shapes.
+SHAPE: dict[str, str] = {
+    "circle": "circle",
+    "square": "square",
+    "diamond": "diamond",
+    "x": "cross",
+    "cross": "cross",
+    "triangle-up": "triangle-up",
+    "triangle-down": "triangle-down",
+}
+
+
+def plain_label(label: str) -> str:
+    """A Plotly HTML label as plain text: ``δ = 10<sup>−5</sup>`` → ``δ = 10⁻⁵`` (other tags
+    dropped, ``<br>`` a space)."""
+
+    def sup(m: re.Match[str]) -> str:
+        return superscript(int(m.group(1).replace("−", "-")))
+
+    text = re.sub(r"<sup>([−-]?\d+)</sup>", sup, label)
+    text = re.sub(r"<br\s*/?>", " ", text)
+    return re.sub(r"</?[a-zA-Z][^>]*>", "", text)
+
+
+def bends(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """A mask of the points of the polyline (x, y) where its slope changes, and its two ends:
+    drawing only these draws the same polyline (far fewer rows for Vega to redraw)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = np.zeros(x.size, dtype=bool)
+    if x.size == 0:
+        return keep
+    keep[[0, -1]] = True
+    if x.size > 2:
+        slope = np.diff(y) / np.where(np.diff(x) == 0, np.nan, np.diff(x))
+        change = ~np.isclose(slope[1:], slope[:-1], rtol=1e-9, atol=1e-12, equal_nan=True)
+        keep[1:-1] = change
+    return keep
+
+
+def by_field(
+    field: str,
+    domain: list[Any],
+    channel_range: list[Any],
+    legend: dict[str, Any] | None = None,
+    *,
+    kind: str = "nominal",
+) -> dict[str, Any]:
+    """An encoding channel mapping each value of ``field`` (in ``domain``'s order) to the
+    value at the same place of ``channel_range`` (colours, strokeDash arrays, shapes, widths);
+    ``legend=None`` shows no legend for this channel."""
+    if len(domain) != len(channel_range):
+        raise ValueError(
+            f"domain and channel_range must have the same length, got {len(domain)} and "
+            f"{len(channel_range)}"
+        )
+    return {
+        "field": field,
+        "type": kind,
+        "scale": {"domain": list(domain), "range": list(channel_range)},
+        "legend": legend,
+    }
+
+
+def layered(
+    title: str, layers: list[dict[str, Any]], *, height: int = 300, **extra: Any
+) -> dict[str, Any]:
+    """A layered chart's top-level specification in the app's style: ``title``, the column's
+    width, ``height`` px of plot, :data:`PADDING`, :data:`AUTOSIZE` and :func:`config`;
+    ``extra`` adds top-level keys (e.g. ``resolve``)."""
+    return {
+        "title": title,
+        "width": "container",
+        "height": height,
+        "padding": dict(PADDING),
+        "autosize": dict(AUTOSIZE),
+        "layer": layers,
+        **extra,
+        "config": config(),
+    }
 
 
 def config(scale: float = 1.0) -> dict[str, Any]:
