@@ -39,6 +39,41 @@ def _chart_text(spec: str) -> list[str]:
     return [t for t in out if t]
 
 
+def _vega_text(spec: dict, tables: dict) -> list[str]:
+    """What a Vega-Lite chart shows as text: its title, axis and legend titles, legend entries
+    (a scale's domain), text marks' values and labels, and the values of every column that a
+    text, colour, shape or dash channel shows (legend entries and labels come from there)."""
+    out: list[str] = []
+    shown: set[str] = set()
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "title" and isinstance(value, str):
+                    out.append(value)
+                elif key == "title" and isinstance(value, dict):
+                    text = value.get("text")
+                    out.extend([text] if isinstance(text, str) else list(text or []))
+                elif key == "value" and isinstance(value, str):
+                    out.append(value)
+                elif key == "domain" and isinstance(value, list):
+                    out.extend(v for v in value if isinstance(v, str))
+                elif key in {"text", "color", "shape", "strokeDash", "tooltip"}:
+                    for d in value if isinstance(value, list) else [value]:
+                        if isinstance(d, dict) and isinstance(d.get("field"), str):
+                            shown.add(d["field"])
+                walk(value)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(spec)
+    for table in tables.values():
+        for column in shown & {str(c) for c in table.columns}:
+            out += [str(v) for v in table[column].unique() if isinstance(v, str)]
+    return out
+
+
 def page_text(at) -> list[str]:
     out = pagetools.texts(at, tables=True)
     out += [e.label for e in at.get("expander")] if hasattr(at, "get") else []
@@ -50,6 +85,8 @@ def page_text(at) -> list[str]:
     )
     for c in at.get("plotly_chart"):
         out += _chart_text(c.proto.spec)
+    for spec, tables in pagetools.vega_charts(at):
+        out += _vega_text(spec, tables)
     return out
 
 
@@ -63,6 +100,32 @@ def test_no_file_ids_issues_or_raw_notation_on_any_page(app_page):
         assert not FILE_ID.search(text), f"/{app_page.url_path}: {text[:300]}"
         assert not ISSUE.search(text), f"/{app_page.url_path}: {text[:300]}"
         assert not RAW.search(pagetools.unescaped(text)), f"/{app_page.url_path}: {text[:300]}"
+
+
+def test_vega_chart_text_is_read():
+    """The check above reads a Vega-Lite chart's title, axis titles, legend entries and the
+    labels it draws from its tables (so a raw notation there would fail it)."""
+    spec = {
+        "title": "T",
+        "layer": [
+            {
+                "data": {"name": "d"},
+                "mark": "text",
+                "encoding": {
+                    "x": {"field": "x", "type": "quantitative", "title": "axis x"},
+                    "text": {"field": "label", "type": "nominal"},
+                    "color": {"field": "k", "scale": {"domain": ["k1"]}, "legend": None},
+                },
+            },
+            {"mark": "rule", "encoding": {"text": {"value": "10^-5"}}},
+        ],
+    }
+    import pandas as pd
+
+    tables = {"d": pd.DataFrame({"x": [1.0], "label": ["e^(-3)"], "k": ["k1"]})}
+    text = _vega_text(spec, tables)
+    assert {"T", "axis x", "k1", "e^(-3)", "10^-5"} <= set(text)
+    assert any(RAW.search(t) for t in text)
 
 
 @pytest.mark.parametrize("name", ["README.md", "benchmarks/README.md", "CHANGELOG.md"])
