@@ -192,3 +192,29 @@ def test_layered_spec_is_valid_and_styled():
     valid_vega_lite(chart)
     assert spec["height"] == 200 and spec["config"] == vega.config()
     assert spec["autosize"] == vega.AUTOSIZE and spec["padding"] == vega.PADDING
+
+
+@pytest.mark.parametrize("args", [(37, 63, 20, 5), (3, 0, 1, 0), (0, 7, 0, 7)])
+def test_icon_array_table_lays_out_the_plotly_picture(args):
+    """Both pictures draw icon_array_table: each Plotly trace's people sit where the table says,
+    in the table's group, members as circles and the uncalled as open symbols."""
+    from mipcore.plots.risk_figs import icon_array_figure, icon_array_table
+
+    fig, table = icon_array_figure(*args)
+    assert table.equals(icon_array_table(*args))
+    rows = int(table["row"].max())
+    seen = 0
+    for trace in fig.data:
+        people = table.set_index("person").loc[list(trace.customdata)]
+        assert set(people["group"]) == {trace.name}
+        assert list(trace.x) == (people["column"] - 1).tolist()
+        assert list(trace.y) == (rows - people["row"]).tolist()
+        member, called = bool(people["member"].iloc[0]), bool(people["called_member"].iloc[0])
+        assert trace.marker.symbol == ("circle" if member else "square") + (
+            "" if called else "-open"
+        )
+        seen += len(people)
+    assert seen == len(table) == args[0] + args[1]
+    assert table["member"].sum() == args[0]
+    assert (table["member"] & table["called_member"]).sum() == args[2]
+    assert (~table["member"] & table["called_member"]).sum() == args[3]

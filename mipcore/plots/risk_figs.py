@@ -22,12 +22,13 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from . import style
 
-__all__ = ["IconPicture", "IconView", "icon_array_figure", "icon_arrays_png"]
+__all__ = ["IconPicture", "IconView", "icon_array_figure", "icon_array_table", "icon_arrays_png"]
 
 _COLUMNS = 10
 
@@ -69,6 +70,65 @@ _HOVER = {
 }
 
 
+def icon_array_table(
+    members: int,
+    non_members: int,
+    called_members: int,
+    called_non_members: int,
+    *,
+    view: IconView = IconView.ACCURACY,
+) -> pd.DataFrame:
+    """The people of an icon array, one row each: ``person`` (1-based), ``row``, ``column``,
+    ``member``, ``called_member``, ``group`` (the legend's label in ``view``'s wording).
+
+    People are laid out row by row, ten per row, in four groups: members called members,
+    members not called, non-members called members, non-members not called.
+
+    Raises
+    ------
+    ValueError
+        If a count is negative or not whole, a called count exceeds its group, or the number
+        of people is not between 1 and 10 000.
+    """
+    counts = {
+        "members": members,
+        "non_members": non_members,
+        "called_members": called_members,
+        "called_non_members": called_non_members,
+    }
+    for name, value in counts.items():
+        if isinstance(value, bool) or int(value) != value or value < 0:
+            raise ValueError(f"{name}={value!r} must be a whole number >= 0")
+    total = members + non_members
+    if not 1 <= total <= 10_000:
+        raise ValueError(f"members + non_members = {total} must be between 1 and 10000")
+    if called_members > members:
+        raise ValueError(f"called_members={called_members} exceeds members={members}")
+    if called_non_members > non_members:
+        raise ValueError(
+            f"called_non_members={called_non_members} exceeds non_members={non_members}"
+        )
+    view = IconView(view)
+    sizes = [
+        int(called_members),
+        int(members - called_members),
+        int(called_non_members),
+        int(non_members - called_non_members),
+    ]
+    index = np.arange(int(total))
+    group = np.repeat(np.arange(4), sizes)
+    return pd.DataFrame(
+        {
+            "person": index + 1,
+            "row": index // _COLUMNS + 1,
+            "column": index % _COLUMNS + 1,
+            "member": group < 2,
+            "called_member": group % 2 == 0,
+            "group": np.asarray(_NAMES[view], dtype=object)[group],
+        }
+    )
+
+
 def icon_array_figure(
     members: int,
     non_members: int,
@@ -94,82 +154,41 @@ def icon_array_figure(
     Returns
     -------
     (figure, table)
-        The table has one row per person: ``person`` (1-based), ``row``, ``column``,
-        ``member``, ``called_member``, ``group``.
+        The table is :func:`icon_array_table`'s.
 
     Raises
     ------
     ValueError
         If a count is negative, a called count exceeds its group, or there is nobody.
     """
-    counts = {
-        "members": members,
-        "non_members": non_members,
-        "called_members": called_members,
-        "called_non_members": called_non_members,
-    }
-    for name, value in counts.items():
-        if isinstance(value, bool) or int(value) != value or value < 0:
-            raise ValueError(f"{name}={value!r} must be a whole number >= 0")
-    total = members + non_members
-    if not 1 <= total <= 10_000:
-        raise ValueError(f"members + non_members = {total} must be between 1 and 10000")
-    if called_members > members:
-        raise ValueError(f"called_members={called_members} exceeds members={members}")
-    if called_non_members > non_members:
-        raise ValueError(
-            f"called_non_members={called_non_members} exceeds non_members={non_members}"
-        )
     view = IconView(view)
-    sizes = (
-        called_members,
-        members - called_members,
-        called_non_members,
-        non_members - called_non_members,
-    )
-    is_member = (True, True, False, False)
-    called = (True, False, True, False)
-    rows_total = -(-total // _COLUMNS)
+    table = icon_array_table(members, non_members, called_members, called_non_members, view=view)
+    rows_total = int(table["row"].max())
     marker_size = 26 if rows_total <= 10 else max(4, int(260 / rows_total))
     data: list[dict[str, Any]] = []
-    records: list[dict[str, Any]] = []
-    start = 0
-    for g, size in enumerate(sizes):
-        idx = list(range(start, start + size))
-        start += size
-        if not idx:
+    for g, name in enumerate(_NAMES[view]):
+        people = table[table["group"] == name]
+        if people.empty:
             continue
-        xs = [i % _COLUMNS for i in idx]
-        ys = [rows_total - 1 - i // _COLUMNS for i in idx]
-        base = style.MIP if is_member[g] else style.DP
-        symbol = base["symbol"] + ("" if called[g] else "-open")
+        is_member = g < 2
+        base = style.MIP if is_member else style.DP
+        symbol = base["symbol"] + ("" if g % 2 == 0 else "-open")
         data.append(
             dict(
                 type="scatter",
-                x=xs,
-                y=ys,
+                x=(people["column"] - 1).tolist(),
+                y=(rows_total - people["row"]).tolist(),
                 mode="markers",
-                name=_NAMES[view][g],
+                name=name,
                 marker=dict(
                     symbol=symbol,
                     size=marker_size,
                     color=base.colour,
                     line=dict(color=base.colour, width=3),
                 ),
-                customdata=[i + 1 for i in idx],
+                customdata=people["person"].tolist(),
                 hovertemplate=f"Person %{{customdata}}: {_HOVER[view][g]}<extra></extra>",
             )
-        )
-        records.extend(
-            dict(
-                person=i + 1,
-                row=i // _COLUMNS + 1,
-                column=i % _COLUMNS + 1,
-                member=is_member[g],
-                called_member=called[g],
-                group=_NAMES[view][g],
-            )
-            for i in idx
         )
     hidden = dict(
         visible=True,
@@ -189,11 +208,7 @@ def icon_array_figure(
         hovermode="closest",
     )
     layout["legend"]["y"] = -0.04
-    fig = go.Figure(data=data, layout=layout)
-    table = pd.DataFrame.from_records(
-        records, columns=["person", "row", "column", "member", "called_member", "group"]
-    ).sort_values("person", ignore_index=True)
-    return fig, table
+    return go.Figure(data=data, layout=layout), table
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 The page "What does ε mean for the people in my data?" redraws its two icon arrays on every
 step of its sliders; drawn by Vega-Lite they are updated in place (see
 :mod:`mipcore.plots.vega`). The people, their groups and the table are
-:func:`mipcore.plots.risk_figs.icon_array_figure`'s; the PNG export of the meeting summary
+:func:`mipcore.plots.risk_figs.icon_array_table`'s; the PNG export of the meeting summary
 keeps the Plotly pictures.
 
 The same cues: **members are vermillion circles, non-members blue squares** (shape and
@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 
 from . import style
-from .risk_figs import _COLUMNS, _HOVER, _NAMES, IconView, icon_array_figure
+from .risk_figs import _COLUMNS, _HOVER, _NAMES, IconView, icon_array_table
 from .vega import AUTOSIZE, PADDING, VegaLiteChart, config
 
 __all__ = ["icon_array_vega"]
@@ -39,13 +39,12 @@ def icon_array_vega(
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
     """An icon array of ``members + non_members`` people and the table it draws.
 
-    Same arguments, checks and table (``person, row, column, member, called_member, group``)
-    as :func:`mipcore.plots.risk_figs.icon_array_figure`.
+    Same arguments and checks as :func:`mipcore.plots.risk_figs.icon_array_figure`; the table
+    is :func:`~mipcore.plots.risk_figs.icon_array_table`'s (``person, row, column, member,
+    called_member, group``).
     """
     view = IconView(view)
-    _fig, table = icon_array_figure(
-        members, non_members, called_members, called_non_members, view=view, title=title
-    )
+    table = icon_array_table(members, non_members, called_members, called_non_members, view=view)
     names = list(_NAMES[view])
     hover = dict(zip(names, _HOVER[view], strict=True))
     rows = int(table["row"].max())
