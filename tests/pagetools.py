@@ -42,10 +42,10 @@ def load(page: str, *, via_app: bool = True, timeout: float = 60, **params: str)
 
 
 def texts(at: AppTest, *, tables: bool = False) -> list[str]:
-    """Every piece of text the page shows: markdown, captions, code, metrics and alerts
+    """Every piece of text the page shows: markdown, captions, code, plain text, metrics, alerts
     (and, with ``tables=True``, every cell and column name of its tables)."""
     out = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    out += [c.value for c in at.code]
+    out += [c.value for c in at.code] + [t.value for t in at.text]
     out += [f"{m.label}: {m.value}" for m in at.metric]
     for kind in (at.warning, at.error, at.info, at.success):
         out += [e.value for e in kind]

@@ -633,3 +633,14 @@ def test_cached_figures_are_built_once_per_argument_values_and_frozen():
     assert c[0] is not a[0] and d[0] is not a[0]
     assert _BUILDS == [(3, "blue"), (4, "blue"), (3, "green")]
     assert c[0].to_dict()["data"][0]["y"] == [4]
+
+
+def test_the_link_to_this_view_is_plain_text_with_the_query():
+    """The footer shows this view's link as plain text (st.text: shown as typed, and no code
+    block, whose syntax highlighter is a 1.6 MB download on a page's first load)."""
+    import pagetools
+
+    at = pagetools.load("app_pages/eta_epsilon.py", eps="2.5")
+    links = [t.value for t in at.text if "eps=" in t.value]
+    assert len(links) == 1 and "eps=2.5" in links[0], [t.value for t in at.text]
+    assert not at.code
