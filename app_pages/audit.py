@@ -1,8 +1,9 @@
 """Can an audit catch a leaky mechanism? The membership game with a canary, played N times.
 
 widgets → ``appkit.jobs.run(audit.play_game)`` (own process, progress, a ceiling on trials)
-→ ``appkit.cached(audit.summarize)`` → the ROC figure → sentences. Every number quoted is
-a field of :class:`mipcore.lessons.audit.AuditGame` or ``AuditSummary``.
+→ ``appkit.cached(audit.summarize)`` → the ROC chart (Vega-Lite,
+:mod:`mipcore.plots.audit_vega`) → sentences. Every number quoted is a field of
+:class:`mipcore.lessons.audit.AuditGame` or ``AuditSummary``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from mipcore.canary_audit import (
 from mipcore.lessons import audit
 from mipcore.lessons.audit import CertificateBasis
 from mipcore.noise_laws import NoiseKind
-from mipcore.plots.audit_figs import audit_roc_figure
+from mipcore.plots.audit_vega import audit_roc_vega
 
 MECHS = {
     AuditMechanism.MEAN: "mean with a planted outlier",
@@ -337,8 +338,23 @@ st.info(
 # ---------------------------------------------------------------- ROC
 st.subheader("The attack's ROC under the certified regions")
 with appkit.guard("The ROC chart"):
-    fig, data = appkit.cached(audit_roc_figure, summary, attacker)
-    appkit.chart(fig, data, "audit_roc", key="audit_roc_chart")
+    # The legend names no number, so that moving η or ε redraws the chart in place; the
+    # certified values are in the caption.
+    fig, data = appkit.cached(audit_roc_vega, summary, attacker)
+    certified = [f"η = {fmt_num(cert.eta)}"] if cert.certified else []
+    if cert.epsilon is not None:
+        certified.append(f"ε = {fmt_num(cert.epsilon)}")
+    elif cert.gdp_mu is not None:
+        certified.append(f"μ = {fmt_num(cert.gdp_mu)}")
+    appkit.chart(
+        fig,
+        data,
+        "audit_roc",
+        key="audit_roc_chart",
+        caption=f"{summary.trials:,} trials; "
+        + ("certified: " + ", ".join(certified) if certified else "nothing certified")
+        + ".",
+    )
     if not cert.certified:
         appkit.takeaway(
             "Nothing is certified here, so nothing bounds this curve: it shows how far "

@@ -2,8 +2,8 @@
 
 Liu, Xu, Mukherjee, Lavista Ferres, *MACE: A Flexible Framework for Membership Privacy
 Estimation in Generative Models*, arXiv:2009.05683. Widgets → :mod:`mipcore.lessons.mace_view`
-(cached; the KDE runs through :func:`appkit.jobs.run`) → :mod:`mipcore.plots.mace_figs` →
-sentences.
+(cached; the KDE runs through :func:`appkit.jobs.run`) → :mod:`mipcore.plots.mace_vega` (charts
+whose specification no slider changes: a slider step redraws them in place) → sentences.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from appkit import fmt_num, fmt_pct
 from mipcore import mace
 from mipcore.lessons import mace_view as mv
 from mipcore.lessons.mace_synthetic import Shape
-from mipcore.plots import mace_figs
+from mipcore.plots import mace_vega
 
 SHAPE_NAME = {Shape.NORMAL: "normal", Shape.LAPLACE: "Laplace", Shape.MIXTURE: "mixture"}
 SHAPE_TEXT = {
@@ -247,8 +247,9 @@ st.markdown(dp_text)
 
 # ---------------------------------------------------------------- chart 1
 st.subheader("The samples and the estimated privacy loss f̂")
-fig1, data1 = appkit.cached(mace_figs.samples_loss_figure, view)
-appkit.chart(fig1, data1, "mace_samples_loss", key="mace_chart_loss")
+samples_chart, loss_chart, data1 = appkit.cached(mace_vega.samples_loss_vega, view)
+appkit.chart(samples_chart, data1, "mace_samples_loss", key="mace_chart_samples")
+appkit.chart(loss_chart, key="mace_chart_loss")  # same table: one CSV for both panels
 appkit.takeaway(
     "Where few samples fall, f̂ is mostly noise: its 95 % intervals are widest in the tails."
 )
@@ -265,8 +266,16 @@ appkit.explain(
 
 # ---------------------------------------------------------------- chart 2
 st.subheader("Estimated advantage against the truth and the DP bound")
-fig2, data2 = appkit.cached(mace_figs.advantage_figure, view)
-appkit.chart(fig2, data2, "mace_advantage", key="mace_chart_adv")
+fig2, data2 = appkit.cached(mace_vega.advantage_vega, view)
+appkit.chart(
+    fig2,
+    data2,
+    "mace_advantage",
+    key="mace_chart_adv",
+    caption=f"The dashed blue line is Theorem 1's tanh bound at ε = {fmt_num(eps)} "
+    f"(advantage {fmt_num(view.tanh_bound.advantage)}). Algorithm 1's bar is the paper's "
+    "average interval, not a confidence interval.",
+)
 appkit.takeaway(
     "Only the held-out lower bound is a guarantee: with 95 % confidence "
     f"{in_units(view.heldout_lower, '≥')}; the plug-in ({fmt_num(view.plugin.advantage)}) "
@@ -287,7 +296,7 @@ with appkit.guard("The drift experiment"):
         drift = appkit.jobs.run(mv.drift, *dargs, label="Repeating the estimate over N and seeds")
     else:
         drift = appkit.cached(mv.drift, *dargs)
-    fig3, data3 = appkit.cached(mace_figs.drift_figure, drift)
+    fig3, data3 = appkit.cached(mace_vega.drift_vega, drift)
     appkit.chart(fig3, data3, "mace_drift", key="mace_chart_drift")
     appkit.takeaway(
         f"Averaged over {drift.runs} seeds, plug-in minus truth is {signed(drift.bias_small_n)} "

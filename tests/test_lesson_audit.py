@@ -1,15 +1,14 @@
-"""Tests for mipcore.lessons.audit (the audit page's lesson) and mipcore.plots.audit_figs."""
+"""Tests for mipcore.lessons.audit (the audit page's lesson) and the names of its ROC chart
+(mipcore.plots.audit_vega; the chart's numbers are tested in tests/test_audit_vega.py)."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-import plotly.graph_objects as go
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pagetools import chart_nans
 from scipy import stats
 
 from mipcore.audit_stats import (
@@ -22,7 +21,7 @@ from mipcore.canary_audit import AuditAttacker, run_canary_audit
 from mipcore.lessons import audit
 from mipcore.lessons.audit import CertificateBasis
 from mipcore.mechanism import MipCalibration, certified_level, noise_multiplier_for
-from mipcore.plots.audit_figs import ATTACKER_NAMES, audit_roc_figure
+from mipcore.plots.audit_vega import ATTACKER_NAMES, audit_roc_vega
 
 
 @pytest.fixture(scope="module")
@@ -283,15 +282,17 @@ def test_thin_roc_keeps_both_ends(size, max_points):
 @pytest.mark.parametrize("noise", ["laplace", "gaussian", "mip", "none"])
 def test_roc_legend_names_the_attacker_that_played(attacker, noise):
     g = audit.play_game("mean", noise, attacker, trials=500, epsilon=1.0, eta=0.1)
-    fig, data = audit_roc_figure(audit.summarize(g, 0.0, 0.95), attacker)
-    assert isinstance(fig, go.Figure)
-    names = [t.name for t in fig.data]
+    chart, data = audit_roc_vega(audit.summarize(g, 0.0, 0.95), attacker)
+    line = next(layer for layer in chart.spec["layer"] if layer["mark"]["type"] == "line")
+    names = line["encoding"]["color"]["scale"]["domain"]  # the legend's entries, in order
     assert names[-1] == ATTACKER_NAMES[attacker]
+    assert set(chart.datasets["lines"]["name"]) == set(names)
     other = next(a for a in AuditAttacker if a is not attacker)
     assert ATTACKER_NAMES[other] not in names
     assert ("distance" in names[-1]) == (attacker is AuditAttacker.DISTANCE)
     assert any(n.startswith("MIP bound") for n in names) == (noise != "none")
     assert any(n.startswith("ε-DP") for n in names) == (noise == "laplace")
     assert any(n.startswith("Gaussian-DP") for n in names) == (noise == "gaussian")
-    assert chart_nans(fig.to_json()) == 0
+    for table in chart.datasets.values():
+        assert table.select_dtypes("number").notna().all().all()
     assert {"fpr_grid", "fpr_attack", "tpr_attack"} <= set(data.columns)

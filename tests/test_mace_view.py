@@ -15,14 +15,13 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pagetools import chart_nans
 from scipy import stats
 
 from mipcore import mace
 from mipcore.lessons import mace_synthetic
 from mipcore.lessons import mace_view as mv
 from mipcore.lessons.mace_synthetic import Shape
-from mipcore.plots import mace_figs
+from mipcore.plots import mace_vega
 
 
 @pytest.fixture(scope="module")
@@ -98,12 +97,14 @@ def test_negative_lower_bound_is_shown_as_zero_and_kept_raw():
     v = mv.mace_view("normal", 0.0, n=50, seed=0)  # P = Q: the bound has nothing to find
     assert v.heldout_lower_raw < 0
     assert v.heldout_lower.advantage == 0.0 and v.heldout_lower.accuracy == 0.5
-    fig, table = mace_figs.advantage_figure(v)
+    chart, table = mace_vega.advantage_vega(v)
     raw = table.loc[table["quantity"] == "held-out 95 % lower bound (raw)", "advantage"]
     drawn = table.loc[table["quantity"].str.contains("lower bound, max"), "advantage"]
     assert raw.item() == v.heldout_lower_raw and drawn.item() == 0.0
-    (trace,) = [t for t in fig.data if t.name and t.name.startswith("held-out 95 %")]
-    assert trace.x == (0.0,) and trace.customdata[0][0] == v.heldout_lower_raw
+    (point,) = (
+        chart.datasets["estimates"].query("name.str.startswith('held-out 95 %')").itertuples()
+    )
+    assert point.advantage == 0.0 and point.raw == v.heldout_lower_raw
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -215,11 +216,13 @@ def test_kde_drift_stops_at_the_cap():
 @pytest.mark.parametrize("kw", [dict(), dict(estimator="kde", n=400, bandwidth=0.3)])
 def test_figures_headless_without_nan(kw):
     v = mv.mace_view(**kw)
-    for build in (mace_figs.samples_loss_figure, mace_figs.advantage_figure):
-        fig, table = build(v)
-        assert chart_nans(fig.to_json()) == 0
-        assert isinstance(table, pd.DataFrame) and len(table) > 0
-    fig, table = mace_figs.drift_figure(mv.drift("mixture", 1.5, bins=20))
-    assert chart_nans(fig.to_json()) == 0
+    *charts, table = mace_vega.samples_loss_vega(v)
+    adv, adv_table = mace_vega.advantage_vega(v)
+    for t in (table, adv_table):
+        assert isinstance(t, pd.DataFrame) and len(t) > 0
+    drift, table = mace_vega.drift_vega(mv.drift("mixture", 1.5, bins=20))
+    for chart in (*charts, adv, drift):
+        for data in chart.datasets.values():
+            assert np.isfinite(data.select_dtypes("number").to_numpy(dtype=float)).all()
     assert list(table["N"]) == list(mv.DRIFT_N)
     assert "held-out 95 % lower bound: raw mean" in table.columns

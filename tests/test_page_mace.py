@@ -45,7 +45,16 @@ def default_page() -> AppTest:
 def test_loads_through_the_app_with_charts_and_data(default_page):
     at = default_page
     assert at.title[0].value == by_key("mace").title
-    assert len(at.get("plotly_chart")) == 3
+    assert not at.get("plotly_chart")  # every chart is Vega-Lite: no Plotly chunk to load
+    titles = [spec["title"] for spec, _tables in pagetools.vega_charts(at)]
+    assert titles[:2] == [
+        "The samples and the true densities",
+        "The privacy loss estimated from them",
+    ]
+    assert titles[2]["text"] == "Advantage estimates, the truth and the DP bound"
+    assert titles[3]["text"] == "The estimates as N grows (5 seeds per N)" and len(titles) == 4
+    # the unit bridge stays on the advantage chart: subtitle and a top axis in accuracy
+    assert titles[2]["subtitle"].startswith("advantage = 2η = 2·accuracy − 1")
     labels = [b.label for b in at.get("download_button")]
     for name in ("mace_samples_loss", "mace_advantage", "mace_drift"):
         assert any(label.startswith(f"{name}.csv") for label in labels), labels
@@ -56,7 +65,7 @@ def test_loads_through_the_app_with_charts_and_data(default_page):
 def test_loads_standalone():
     at = pagetools.load(PAGE, via_app=False, timeout=120)
     assert_clean(at)
-    assert len(at.get("plotly_chart")) == 3
+    assert not at.get("plotly_chart") and len(at.get("vega_lite_chart")) == 4
 
 
 def test_numbers_shown_are_the_lessons(default_page):
@@ -140,9 +149,18 @@ def test_negative_lower_bound_is_shown_as_zero_with_the_raw_value_kept():
     assert v.heldout_lower_raw < 0
     assert metric(at, "held-out 95 % lower bound") == "0"
     assert any(fmt_num(v.heldout_lower_raw, 3) in c.value for c in at.caption)
-    (adv,) = [c for c in at.get("plotly_chart") if c.key == "mace_chart_adv"]
-    spec = json.dumps(json.loads(adv.proto.spec))
-    assert "raw %{customdata[0]:.4f}" in spec
+    ((spec, tables),) = [
+        (s, t)
+        for s, t in pagetools.vega_charts(at)
+        if isinstance(s["title"], dict) and s["title"]["text"].startswith("Advantage")
+    ]
+    estimates = tables["estimates"].set_index("row")
+    assert estimates.loc["lower bound", "advantage"] == 0.0  # drawn at max(0, ·)
+    assert estimates.loc["lower bound", "raw"] == pytest.approx(v.heldout_lower_raw)
+    points = next(layer for layer in spec["layer"][0]["layer"] if layer["mark"]["type"] == "point")
+    assert {"field": "raw", "type": "quantitative", "title": "raw value", "format": ".4f"} in (
+        points["encoding"]["tooltip"]
+    )
     assert_clean(at)
 
 
@@ -180,5 +198,14 @@ def test_kde_large_n_is_capped():
 def test_extreme_settings_give_sentences(params):
     at = load(**params)
     assert_clean(at)
-    assert len(at.get("plotly_chart")) == 3
+    assert not at.get("plotly_chart") and len(at.get("vega_lite_chart")) == 4
     assert "Theorem 1" in text(at)
+
+
+def test_separation_moves_the_tables_not_the_specs(default_page):
+    """The first slider (s) changes what the four charts draw, not their specifications:
+    Streamlit then redraws them in place instead of building them anew."""
+    moved = pagetools.vega_charts(load(sep="2.5"))
+    for (a, ta), (b, tb) in zip(pagetools.vega_charts(default_page), moved, strict=True):
+        assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+        assert any(not ta[k].equals(tb[k]) for k in ta)
