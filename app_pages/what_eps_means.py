@@ -377,14 +377,10 @@ for r in table.rows:
             words,
         ]
     )
-st.dataframe(
-    {h: [row[i] for row in rows] for i, h in enumerate(header)},
-    hide_index=True,
-    width="stretch",
-    column_config={
-        h: st.column_config.TextColumn(help=tip, width="large" if h == "in words" else None)
-        for h, tip in zip(header, header_help, strict=True)
-    },
+appkit.tables.table(  # a Markdown table: no data grid to load (see appkit.tables)
+    {h: [row[i] for row in rows] for i, h in enumerate(header[:-1])},
+    right=header[:-1],
+    columns_help=dict(zip(header[:-1], header_help[:-1], strict=True)),
 )
 with st.expander("Each row in words"):
     st.markdown("\n".join(f"- {row[-1]}" for row in rows))

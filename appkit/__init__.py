@@ -9,7 +9,7 @@ registry (:mod:`appkit.registry`).
 
 from mipcore.plots.formatting import fmt_num, fmt_pct
 
-from . import cache, jobs, registry, settings
+from . import cache, jobs, registry, settings, tables
 from .cache import cached
 from .errors import guard
 from .figures import ReadOnlyFigure, freeze
@@ -49,6 +49,7 @@ __all__ = [
     "quote",
     "registry",
     "settings",
+    "tables",
     "takeaway",
     "url_multiselect",
     "url_number",

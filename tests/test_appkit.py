@@ -644,3 +644,42 @@ def test_the_link_to_this_view_is_plain_text_with_the_query():
     links = [t.value for t in at.text if "eps=" in t.value]
     assert len(links) == 1 and "eps=2.5" in links[0], [t.value for t in at.text]
     assert not at.code
+
+
+def test_markdown_table_shows_every_cell_as_text():
+    """Every Markdown or HTML character of a header or cell is backslash-escaped: a row splits
+    into exactly its cells on the unescaped pipes, and each cell reads back as given."""
+    import re
+
+    from pagetools import unescaped
+
+    from appkit.tables import markdown_table
+
+    crafted = {
+        "name [x](https://example.com)": ["<img src=x onerror=alert(1)>", "`code` | pipe"],
+        "value": [1.5, float("nan")],
+    }
+    text = markdown_table(crafted, right=["value"])
+    lines = text.splitlines()
+    assert len(lines) == 4 and lines[1] == "| :-- | --: |"
+    rows = [re.split(r"(?<!\\)\|", line)[1:-1] for line in (lines[0], *lines[2:])]
+    assert all(len(r) == 2 for r in rows)
+    shown = [[unescaped(c).strip() for c in r] for r in rows]
+    assert shown == [
+        ["name [x](https://example.com)", "value"],
+        ["<img src=x onerror=alert(1)>", "1.5"],
+        ["`code` | pipe", ""],
+    ]
+    for cell in (c for r in rows for c in r):
+        assert not re.search(r"(?<!\\)[<>\[\]()`*_|!]", cell), cell  # nothing left active
+
+
+@pytest.mark.parametrize(
+    ("data", "right", "message"),
+    [({}, (), "at least one column"), ({"a": [1]}, ("b",), "right=")],
+)
+def test_markdown_table_refuses_what_it_cannot_show(data, right, message):
+    from appkit.tables import markdown_table
+
+    with pytest.raises(ValueError, match=message):
+        markdown_table(data, right=right)

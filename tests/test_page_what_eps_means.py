@@ -65,8 +65,11 @@ def test_page_loads_clean_with_pictures_table_glossary_maths(default_page):
     for word in ("Member", "Non-member", "Attacker", "Advantage", "η", "ε", "δ", "Prior"):
         assert f"**{word}**" in gloss
     assert "False accusation" in gloss
-    (table,) = at.dataframe
-    assert len(table.value) == 14 and "in words" in table.value.columns
+    assert not at.dataframe and not at.table  # Markdown tables: no data grid to load
+    (table,) = [m.value for m in at.markdown if m.value.startswith("| ε | δ | η |")]
+    assert len(table.splitlines()) == 2 + 14  # header, alignment, 14 rows
+    (words,) = [e for e in at.expander if e.label == "Each row in words"]
+    assert len(words.markdown[0].value.splitlines()) == 14
     buttons = [b.proto.id for b in at.get("download_button")]
     assert any(b.endswith("export_html") for b in buttons)
 
