@@ -1,8 +1,9 @@
 """How loose are the certified bounds? The exact best attack beside what the theorems certify.
 
 widgets → ``jobs.run`` / ``appkit.cached`` of :mod:`mipcore.lessons.certificate_gap` →
-figures of :mod:`mipcore.plots.looseness_figs` → sentences. Every number quoted is a field
-of a lesson result.
+Vega-Lite charts of :mod:`mipcore.plots.looseness_vega` → sentences. Every number quoted is
+a field of a lesson result. The charts' titles name no slider value (the captions do), so a
+slider step redraws them in place.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import appkit
 from appkit import fmt_num, fmt_pct, jobs
 from mipcore.lessons import certificate_gap as gap_lesson
 from mipcore.lessons.certificate_gap import Route
-from mipcore.plots import looseness_figs as figs
+from mipcore.plots import looseness_vega as figs
 
 
 def _even(v) -> None:
@@ -76,14 +77,15 @@ with appkit.guard("The η curves", stop=True):
     )
 
 st.subheader("η against the noise scale")
+eta_chart, eta_table = appkit.cached(figs.eta_vs_scale_vega, curves, demand, log_y=log_y)
 appkit.chart(
-    appkit.cached(figs.eta_vs_scale_figure, curves, demand, log_y=log_y),
-    curves.curves,
+    eta_chart,
+    eta_table,
     f"eta_vs_scale_n{n}",
     key="loose_eta_chart",
-    caption=f"σ{'₂₃₄₅₆'[M - 2]} = {fmt_num(curves.sigma)} (certified M-th moment bound), "
-    f"Δ = {fmt_num(curves.sensitivity)} (exact sensitivity). Diamonds: the noise each "
-    f"route needs for η = {fmt_num(target)}.",
+    caption=f"n = {n}: σ{'₂₃₄₅₆'[M - 2]} = {fmt_num(curves.sigma)} (certified M-th moment "
+    f"bound), Δ = {fmt_num(curves.sensitivity)} (exact sensitivity). Diamonds on the dotted "
+    f"line: the noise each route needs for η = {fmt_num(target)}.",
 )
 first = {f.route: f for f in curves.first}
 tight = first.get(Route.MIP_TIGHT)
@@ -113,11 +115,13 @@ appkit.explain(
 
 # ---------------------------------------------------------------- noise needed
 st.subheader(f"Noise needed for η ≤ {fmt_num(target)}")
+needed_chart, needed_table = appkit.cached(figs.demanded_vega, demand)
 appkit.chart(
-    appkit.cached(figs.demanded_figure, demand),
-    demand.table,
+    needed_chart,
+    needed_table,
     f"noise_needed_n{n}",
     key="loose_needed_chart",
+    caption=f"n = {n}, target η = {fmt_num(target)}.",
 )
 st.table(
     pd.DataFrame(
@@ -163,11 +167,13 @@ delta = appkit.url_slider(
 )
 with appkit.guard("The Theorem 4 construction"):
     t4 = appkit.cached(gap_lesson.theorem4_tightness, float(delta))
+    t4_chart, t4_table = appkit.cached(figs.tightness_vega, t4)
     appkit.chart(
-        appkit.cached(figs.tightness_figure, t4),
-        t4.table,
+        t4_chart,
+        t4_table,
         "theorem4_tightness",
         key="loose_t4_chart",
+        caption=f"δ = {fmt_num(t4.delta)}.",
     )
     appkit.takeaway(
         "On 𝒟 = {0, 1} with k = 1, randomised response (plus a δ-leak) is (ε, δ)-DP and its "
@@ -180,14 +186,16 @@ with appkit.guard("The Theorem 4 construction"):
 st.subheader("Theorem 5: small η, no finite ε")
 with appkit.guard("The Theorem 5 counterexamples"):
     t5 = appkit.cached(gap_lesson.theorem5_counterexamples, n, target)
+    t5_chart, t5_table = appkit.cached(figs.theorem5_vega, t5, log_y=log_y)
     appkit.chart(
-        appkit.cached(figs.theorem5_figure, t5, log_y=log_y),
-        t5.table,
+        t5_chart,
+        t5_table,
         "theorem5_counterexamples",
         key="loose_t5_chart",
+        caption=f"The arXiv version with q = 2η = {fmt_num(t5.publish_prob)}.",
     )
     appkit.takeaway(
-        f"The TMLR version's mechanism 1{{D = D*}} has η = 1/C(n, n/2) "
+        f"The TMLR version's mechanism 1{{D = D\\*}} has η = 1/C(n, n/2) "
         f"(= {fmt_num(t5.eta_indicator_at_n)} at n = {n}, falling to 0) yet is not (ε, δ)-DP "
         "for any δ < 1."
     )
@@ -216,11 +224,14 @@ with appkit.guard("The certificates against the dimension"):
         constant,
         label="Certificates in each dimension and the best attack on 4 numbers",
     )
+    dim_eta_chart, dim_eta_table = appkit.cached(figs.dimension_eta_vega, gap, demand)
     appkit.chart(
-        appkit.cached(figs.dimension_eta_figure, gap, demand),
-        gap.table,
+        dim_eta_chart,
+        dim_eta_table,
         "certified_eta_vs_dimension",
         key="loose_dim_eta_chart",
+        caption=f"Noise c = {fmt_num(gap.noise_multiplier)}, {cname}'s for η = "
+        f"{fmt_num(target)}; the best attack at d = 1 is Proposition 11's with n = {n}.",
     )
     lo_cov, hi_cov = gap.covariance_interval
     upto = gap.chain_covers_target_up_to
@@ -246,11 +257,14 @@ with appkit.guard("The certificates against the dimension"):
         "argument needs no ball: the noise's likelihood ratio between two outputs a and b "
         "lies within exp(±‖a − b‖/(cσ)) everywhere."
     )
+    dim_noise_chart, dim_noise_table = appkit.cached(figs.dimension_noise_vega, gap, demand)
     appkit.chart(
-        appkit.cached(figs.dimension_noise_figure, gap, demand),
-        gap.table,
+        dim_noise_chart,
+        dim_noise_table,
         "noise_needed_vs_dimension",
         key="loose_dim_noise_chart",
+        caption=f"For η ≤ {fmt_num(target)}; what is enough at d = 1 is for Proposition 11 "
+        f"with n = {n}.",
     )
     last = int(gap.dimensions[-1])
     appkit.takeaway(

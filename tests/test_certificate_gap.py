@@ -1,16 +1,15 @@
 """Tests for mipcore.lessons.certificate_gap (the certified η of Theorems 9 / 4 beside the exact
-η of Proposition 11, and the certificates against the dimension) and its figures."""
+η of Proposition 11, and the certificates against the dimension) and its charts."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-import plotly.graph_objects as go
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pagetools import chart_nans
 
 from mipcore.bounds import eta_from_epsilon
 from mipcore.canary_audit import run_canary_audit
@@ -25,7 +24,8 @@ from mipcore.lessons.certificate_gap import (
     sufficient_scale,
 )
 from mipcore.noise import certified_eta_dp, certified_eta_mip, dp_laplace_scale, mip_noise_scale
-from mipcore.plots import looseness_figs as figs
+from mipcore.plots import looseness_vega as charts
+from mipcore.plots.vega import VegaLiteChart
 from mipcore.prop11_attack import prop11_true_eta
 from mipcore.theorem9 import certified_eta, chain_certified_eta
 
@@ -259,40 +259,58 @@ def test_gap_progress_reports_every_step():
     assert any("d = 3" in m for _, m in calls)
 
 
-# --------------------------------------------------------------------------- figures
+# --------------------------------------------------------------------------- charts
 
 
-def _all_figures(small_gap):
+def _all_charts(small_gap):
     demand = noise_demand(8, 0.1)
     curves = cg.eta_vs_noise(8)
     return [
-        figs.eta_vs_scale_figure(curves, demand, log_y=True),
-        figs.eta_vs_scale_figure(curves, demand, log_y=False),
-        figs.demanded_figure(demand),
-        figs.tightness_figure(cg.theorem4_tightness(0.1)),
-        figs.theorem5_figure(cg.theorem5_counterexamples(8, 0.1), log_y=True),
-        figs.theorem5_figure(cg.theorem5_counterexamples(8, 0.1), log_y=False),
-        figs.dimension_eta_figure(small_gap, demand),
-        figs.dimension_noise_figure(small_gap, demand),
+        charts.eta_vs_scale_vega(curves, demand, log_y=True),
+        charts.eta_vs_scale_vega(curves, demand, log_y=False),
+        charts.demanded_vega(demand),
+        charts.tightness_vega(cg.theorem4_tightness(0.1)),
+        charts.theorem5_vega(cg.theorem5_counterexamples(8, 0.1), log_y=True),
+        charts.theorem5_vega(cg.theorem5_counterexamples(8, 0.1), log_y=False),
+        charts.dimension_eta_vega(small_gap, demand),
+        charts.dimension_noise_vega(small_gap, demand),
     ]
 
 
-def test_figures_headless_without_nan_or_file_ids(small_gap):
-    for fig in _all_figures(small_gap):
-        assert isinstance(fig, go.Figure)
-        spec = fig.to_json()
-        assert chart_nans(spec) == 0
-        for trace in fig.data:
-            name = trace.name or ""
+def _legend_names(chart) -> list[str]:
+    return [
+        v
+        for node in _dicts(chart.spec)
+        if isinstance(node.get("scale"), dict) and node["scale"].get("domain")
+        for v in node["scale"]["domain"]
+        if isinstance(v, str)
+    ]
+
+
+def _dicts(node):
+    if isinstance(node, dict):
+        yield node
+        for v in node.values():
+            yield from _dicts(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _dicts(v)
+
+
+def test_charts_without_nan_or_file_ids(small_gap):
+    for chart, table in _all_charts(small_gap):
+        assert isinstance(chart, VegaLiteChart) and isinstance(table, pd.DataFrame)
+        for data in chart.datasets.values():
+            assert np.isfinite(data.select_dtypes("number").to_numpy(dtype=float)).all()
+        for name in _legend_names(chart):
             assert not name.startswith(("000", "001", "003")), name
-        title = fig.layout.title.text or ""
-        assert len(title) <= 55, title
+        assert len(chart.title) <= 55, chart.title
 
 
 def test_printed_and_dimension_free_curves_are_both_labelled(small_gap):
     demand = noise_demand(8, 0.1)
-    names = [t.name for t in figs.eta_vs_scale_figure(cg.eta_vs_noise(8), demand).data]
+    names = _legend_names(charts.eta_vs_scale_vega(cg.eta_vs_noise(8), demand)[0])
     assert any("Corollary 14 as printed" in n for n in names)
     assert any("½·tanh" in n for n in names)
-    gap_names = [t.name for t in figs.dimension_eta_figure(small_gap, demand).data]
+    gap_names = _legend_names(charts.dimension_eta_vega(small_gap, demand)[0])
     assert any("Monte Carlo" in n for n in gap_names) and any("exact" in n for n in gap_names)

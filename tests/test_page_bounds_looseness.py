@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
 
+import numpy as np
 import pagetools
 import pytest
 from pagetools import snapshot, texts
@@ -15,7 +15,7 @@ from appkit import fmt_num
 from appkit.registry import by_key
 from mipcore.lessons import certificate_gap as cg
 from mipcore.lessons.certificate_gap import Route
-from mipcore.plots.looseness_figs import ROUTE_NAMES
+from mipcore.plots.looseness_vega import ROUTE_NAMES
 
 PAGE = "app_pages/bounds_looseness.py"
 FILE_ID = r"`00\d`|(?<![\d,.])00[0-4](?![\d,.])"
@@ -30,14 +30,40 @@ def body(at: AppTest) -> str:
 
 
 def chart_words(at: AppTest) -> list[str]:
-    """Titles and legend names of every chart."""
-    out = []
-    for c in at.get("plotly_chart"):
-        spec = json.loads(c.proto.spec)
-        out += [str(t.get("name", "")) for t in spec["data"]]
-        title = spec["layout"].get("title", {})
-        out.append(str(title.get("text", "")) if isinstance(title, dict) else str(title))
+    """Titles, axis titles and legend names of every chart, and the text its tables draw."""
+    out: list[str] = []
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("title"), str):
+                out.append(node["title"])
+            if isinstance(node.get("domain"), list):
+                out.extend(v for v in node["domain"] if isinstance(v, str))
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    for spec, tables in pagetools.vega_charts(at):
+        walk(spec)
+        for t in tables.values():
+            for col in t.columns:
+                if t[col].dtype.kind not in "biufc":
+                    out.extend(str(v) for v in t[col])
     return out
+
+
+def chart_tables(at: AppTest) -> dict[str, dict]:
+    """Each chart's drawn tables, by the chart's title."""
+    return {spec["title"]: tables for spec, tables in pagetools.vega_charts(at)}
+
+
+def assert_charts_finite(at: AppTest) -> None:
+    for spec, tables in pagetools.vega_charts(at):
+        for name, t in tables.items():
+            numbers = t.select_dtypes("number").to_numpy(dtype=float)
+            assert np.isfinite(numbers).all(), (spec["title"], name)
 
 
 @pytest.fixture(scope="module")
@@ -48,11 +74,13 @@ def default_page() -> AppTest:
 def test_loads_with_charts_and_downloads(default_page):
     at = default_page
     assert at.title[0].value == by_key("looseness").title
-    assert len(at.get("plotly_chart")) == 6
+    assert len(at.get("vega_lite_chart")) == 6
+    assert not at.get("plotly_chart")  # every chart is Vega-Lite: no Plotly chunk to load
     # the footer offers each chart's data once
-    assert len(at.get("download_button")) == len(at.get("plotly_chart"))
+    assert len(at.get("download_button")) == len(at.get("vega_lite_chart"))
     assert not at.warning and not at.error
     pagetools.assert_clean(at)
+    assert_charts_finite(at)
     text = body(at)
     assert "n = 8" in text
     assert len([m for m in at.markdown if m.value.startswith("**")]) >= 6  # a takeaway per chart
@@ -89,7 +117,17 @@ def test_gap_section_shows_chain_dimension_free_and_exact(default_page):
     assert "the paper's proof, redone in d dimensions" in names
     assert "Theorem 9 density, ½·tanh(1/c): any d" in names
     assert any(n.startswith("best attack: covariance release (Monte Carlo") for n in names)
-    assert any(n.startswith("best attack: Proposition 11, n = 8") for n in names)
+    assert "best attack: Proposition 11 (exact)" in names
+    assert "the best attack at d = 1 is Proposition 11's with n = 8" in text  # its caption
+    # the charts draw the page's numbers at n = 8
+    demand = cg.noise_demand(8, 0.1)
+    tables = chart_tables(at)
+    d_eta = tables["Certified η against d, at the printed noise"]
+    assert d_eta["point0"]["value"].tolist() == [demand.route(Route.MIP_PRINTED).exact_eta]
+    assert d_eta["line0"]["value"].tolist() == pytest.approx(g.chain_eta.tolist(), rel=1e-12)
+    d_noise = tables["Noise needed for the target η, against d"]
+    assert d_noise["point0"]["value"].tolist() == [demand.multiplier_sufficient]
+    assert "what is enough at d = 1 is for Proposition 11 with n = 8" in text
     assert f"η ≤ {fmt_num(g.tight_eta)} in every dimension" in text
     assert f"only up to d = {g.chain_covers_target_up_to}" in text
     assert f"η = {fmt_num(g.covariance_eta)} for the audit's covariance release" in text
@@ -104,11 +142,16 @@ def test_gap_section_shows_chain_dimension_free_and_exact(default_page):
 def test_changing_n_changes_output(default_page):
     at = default_page
     before = snapshot(at)
+    specs = [spec for spec, _ in pagetools.vega_charts(at)]
     at.slider(key="n").set_value(6).run()
     assert not at.exception
     assert snapshot(at) != before
     assert "n = 6" in body(at)
     pagetools.assert_clean(at)
+    # n changes the charts' tables, never their specifications (redrawn in place)
+    assert [spec for spec, _ in pagetools.vega_charts(at)] == specs
+    needed = chart_tables(at)["Laplace scale each route needs for the target η"]["bars"]
+    assert needed["scale"].tolist() == [r.scale for r in cg.noise_demand(6, 0.1).rows]
 
 
 def test_changing_target_changes_output():
@@ -124,8 +167,9 @@ def test_changing_target_changes_output():
 def test_other_controls_run_clean():
     at = load(M="4", const="7.5", logy="0", delta="0.2", n="4")
     assert not at.warning and not at.error
-    assert len(at.get("plotly_chart")) == 6
+    assert len(at.get("vega_lite_chart")) == 6
     pagetools.assert_clean(at)
+    assert_charts_finite(at)
     text = body(at)
     assert "Theorem 9 as printed" in text and "σ₄" in text
 
@@ -159,7 +203,7 @@ def test_invalid_url_n_warns_and_uses_default(bad):
     assert any("n=" in w.value and "default" in w.value.lower() for w in at.warning)
     assert at.slider(key="n").value == 8
     assert "n = 8" in body(at)
-    assert len(at.get("plotly_chart")) == 6
+    assert len(at.get("vega_lite_chart")) == 6
 
 
 def test_crafted_url_text_cannot_make_links():
