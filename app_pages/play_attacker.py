@@ -26,7 +26,7 @@ from mipcore.game import (
     luck_lesson,
 )
 from mipcore.lessons import play
-from mipcore.plots import game_figs
+from mipcore.plots import game_vega
 
 SEED_MAX = 999_999
 _GAME = "_play_game"  # session: {"key": (settings, seed), "answers": [bool, ...]}
@@ -266,7 +266,7 @@ if turn is not None:
 if last is not None:
     truth, opt = _said(last.member), _said(last.optimal_guess)
     other = _said(not last.optimal_guess)
-    ratio = game_figs.times_text(last.log10_ratio)
+    ratio = game_vega.times_text(last.log10_ratio)
     if ratio == "1":
         why = "the release is as likely with the target in as out, so it said in (its tie rule)"
     else:
@@ -278,8 +278,16 @@ if last is not None:
     )
 
 if show_laws or turn is None:
-    fig, table = appkit.cached(game_figs.laws_figure, laws, turn, last, state.history)
-    appkit.chart(fig, table, "release_laws", key="play_laws")
+    fig, table = appkit.cached(game_vega.laws_vega, laws, turn, last, state.history)
+    appkit.chart(
+        fig,
+        table,
+        "release_laws",
+        key="play_laws",
+        caption="Black line: this round's release. Dotted line and diamonds: the last round's "
+        "release and its two densities. Ticks on the axis: the past releases (a bar where the "
+        "target was in, a cross where it was out).",
+    )
     appkit.takeaway(
         "The optimal attacker answers whichever curve is higher at the release; where the "
         "curves overlap, even it must guess."
@@ -314,8 +322,15 @@ if score is not None:
         _pct(score.optimal_correct / score.rounds),
         help="The Bayes-optimal attacker's answers on the same rounds.",
     )
-    fig, table = appkit.cached(game_figs.score_figure, score, state.optimal_interval)
-    appkit.chart(fig, table, "score", key="play_score")
+    fig, table = appkit.cached(game_vega.score_vega, score, state.optimal_interval)
+    appkit.chart(
+        fig,
+        table,
+        "score",
+        key="play_score",
+        caption=f"After {score.rounds} round{'s' if score.rounds != 1 else ''}; the bars are "
+        f"{conf} % intervals.",
+    )
     lb = _pct(score.lower_bound)
     if score.verdict is ScoreVerdict.ABOVE_CERTIFIED:
         verdict = (

@@ -3,7 +3,7 @@
 widgets → :func:`mipcore.lessons.risk_calculator.risk_report` (``appkit.cached`` for the
 closed forms; ``appkit.jobs.run`` -- own process, progress, stopped when a control changes --
 for zCDP, Rényi DP and DP-SGD) or :func:`~mipcore.lessons.risk_calculator.noise_for_target`
-(solve mode, a job) → the routes' ROC figure (:mod:`mipcore.plots.guarantee_figs`) →
+(solve mode, a job) → the routes' ROC chart (:mod:`mipcore.plots.guarantee_vega`, Vega-Lite) →
 sentences. Every number quoted is a field of ``RiskReport`` or ``NoiseSolution``.
 """
 
@@ -45,7 +45,7 @@ from mipcore.lessons.risk_calculator import (
     risk_report,
     steps_ceiling,
 )
-from mipcore.plots.guarantee_figs import route_label, routes_roc_figure
+from mipcore.plots.guarantee_vega import route_label, routes_roc_vega
 
 KINDS = {
     Kind.EPS_DELTA: "(ε, δ)-DP",
@@ -621,13 +621,8 @@ else:
 
 # ---------------------------------------------------------------- the ROC chart
 with appkit.guard("The ROC chart"):
-    fig, data = appkit.cached(
-        routes_roc_figure,
-        L,
-        show_invalid=show_invalid,
-        title=f"The best attacker's ROC, by route<br><sup>{name}</sup>",
-    )
-    appkit.chart(fig, data, "roc_by_route", key="roc_routes")
+    fig, data = appkit.cached(routes_roc_vega, L, show_invalid=show_invalid)
+    appkit.chart(fig, data, "roc_by_route", key="roc_routes", caption=f"For {name}.")
 loose = next(r for r in L.routes if r.valid and r.route is L.loosest_route)
 # the comparison a reader knows: one (ε, δ) pair, else the loosest valid route
 versus = next((r for r in L.routes if r.valid and r.route is Route.SINGLE_POINT), loose)

@@ -47,7 +47,7 @@ from mipcore.lessons.risk_calculator import (
     risk_report,
     steps_ceiling,
 )
-from mipcore.plots.guarantee_figs import INVALID_SUFFIX, route_label, routes_roc_figure
+from mipcore.plots.guarantee_vega import INVALID_SUFFIX, route_label, routes_roc_vega
 from mipcore.risk import member_posterior_bound, ppv_bound
 
 AR = Relation.ADD_OR_REMOVE_ONE
@@ -372,33 +372,44 @@ def test_bad_input_raises_value_error_naming_the_parameter(call, name):
 # --------------------------------------------------------------------------- the figure
 
 
-def _nans(fig) -> int:
-    return sum(
-        int(np.isnan(np.asarray(t.y, dtype=float)).sum() + np.isnan(np.asarray(t.x)).sum())
-        for t in fig.data
-    )
-
-
 @pytest.mark.parametrize("i", IDS[:9])
 def test_figure_draws_every_valid_route_and_the_invalid_one_only_when_asked(reports, i):
     _, r = reports[i]
-    fig, table = routes_roc_figure(r)
-    names = [t.name for t in fig.data]
+    chart, table = routes_roc_vega(r)
+    line = next(la for la in chart.spec["layer"] if la["data"]["name"] == "routes")
+    names = line["encoding"]["color"]["scale"]["domain"]
     valid = [x for x in r.routes if x.valid]
-    assert _nans(fig) == 0 and not table.isna().any().any()
+    assert not table.isna().any().any()
+    for data in chart.datasets.values():
+        assert data.select_dtypes("number").notna().all().all()
     assert not any(INVALID_SUFFIX in n for n in names)
     assert set(table["route"]) == {x.route.value for x in valid}
-    (tight,) = [t for t in fig.data if "tightest" in t.name]
-    assert route_label(r.route) in tight.name and tight.line.width == 5.0
-    assert names[-2] == tight.name  # drawn last of the routes: on top of the others
-    fig2, table2 = routes_roc_figure(r, show_invalid=True)
+    (tight,) = [n for n in names if "tightest" in n]
+    i_tight = names.index(tight)
+    assert route_label(r.route) in tight
+    assert line["encoding"]["strokeWidth"]["scale"]["range"][i_tight] == 5.0
+    assert set(chart.datasets["tightest"]["name"]) == {tight}  # its own layer, drawn on top
+    layers = [la["data"]["name"] for la in chart.spec["layer"]]
+    assert layers.index("tightest") > layers.index("routes")
+    chart2, table2 = routes_roc_vega(r, show_invalid=True)
+    line2 = next(la for la in chart2.spec["layer"] if la["data"]["name"] == "routes")
+    names2 = line2["encoding"]["color"]["scale"]["domain"]
     if r.invalid_eta is not None:
-        (bad,) = [t for t in fig2.data if INVALID_SUFFIX in t.name]
-        assert bad.line.dash == "dashdot" and set(table2["valid"]) == {True, False}
-    styles = [(t.line.color, t.line.dash) for t in fig.data if t.mode and "lines" in t.mode]
+        (bad,) = [n for n in names2 if INVALID_SUFFIX in n]
+        dash = line2["encoding"]["strokeDash"]["scale"]["range"][names2.index(bad)]
+        assert dash == [10, 5, 2, 5] and set(table2["valid"]) == {True, False}  # dash-dot
+    styles = [
+        (c, tuple(d))
+        for n, c, d in zip(
+            names,
+            line["encoding"]["color"]["scale"]["range"],
+            line["encoding"]["strokeDash"]["scale"]["range"],
+            strict=True,
+        )
+        if not n.startswith("TPR bound")
+    ]
     assert len(styles) == len(set(styles))  # every curve has its own colour-and-dash pair
-    (levels,) = [t for t in fig.data if t.mode == "markers"]
-    assert tuple(levels.y) == r.tpr_at_fpr
+    assert tuple(chart.datasets["levels"]["tpr"]) == r.tpr_at_fpr
 
 
 def test_module_has_the_documented_api():

@@ -1,5 +1,5 @@
 """The "Play the attacker" page (app_pages/play_attacker.py), its lesson (mipcore.lessons.play)
-and its figures (mipcore.plots.game_figs).
+and its charts (mipcore.plots.game_vega, tested on their own in test_game_vega.py).
 
 Lesson: every round of ``play_state`` against ``mipcore.game.play_round`` (brute force, round by
 round), the release laws against a direct sum over all training halves, the score and the luck
@@ -8,7 +8,8 @@ Page (AppTest): a full game clicked with the Bayes-optimal answers computed here
 (the page's score is then the optimal attacker's count), "always in", the reveal sentence, the
 luck lesson from 20 rounds on, the laws hidden when the teacher says so, the URL round trip
 (a fresh session of the same link shows the same first round), refusals of bad links, and
-extreme settings answered with sentences.
+extreme settings answered with sentences; no Plotly chart, and the charts' specifications
+unchanged by a click.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import math
 
 import numpy as np
 import pagetools
-import plotly.graph_objects as go
 import pytest
 from pagetools import assert_clean, texts, unescaped
 from streamlit.testing.v1 import AppTest
@@ -36,7 +36,7 @@ from mipcore.game import (
     score_game,
 )
 from mipcore.lessons import play
-from mipcore.plots import game_figs
+from mipcore.plots import game_vega
 
 PAGE = "app_pages/play_attacker.py"
 GAME = "_play_game"
@@ -62,12 +62,14 @@ def shown_text(at: AppTest) -> str:
     return " ".join(texts(at) + [h.value for h in at.subheader])
 
 
-def charts(at: AppTest) -> list[str]:
-    return [c.proto.spec for c in at.get("plotly_chart")]
+def charts(at: AppTest) -> list[dict]:
+    """The page's charts' specifications (all Vega-Lite: the page draws no Plotly chart)."""
+    assert not at.get("plotly_chart")
+    return [spec for spec, _tables in pagetools.vega_charts(at)]
 
 
 def laws_shown(at: AppTest) -> bool:
-    return any("two release laws" in spec for spec in charts(at))
+    return any(spec["title"] == game_vega.LAWS_TITLE for spec in charts(at))
 
 
 def release_text(x: float) -> str:
@@ -205,47 +207,25 @@ def test_out_of_domain_raises_naming_the_parameter(call, name):
         call()
 
 
-# =========================================================================== the figures
-
-
-def test_times_text():
-    assert game_figs.times_text(0.0) == "1"
-    assert game_figs.times_text(math.log10(3.234)) == "3.23"
-    assert game_figs.times_text(math.log10(1.00013)) == "1.00013"  # never just "1" near 1
-    assert game_figs.times_text(7.0) == "1 × 10⁷"
-    assert game_figs.times_text(400.0) == "more than 10³⁰⁰"
-    xs = [1.0001, 1.01, 1.5, 2.0, 30.0, 1e5]
-    values = [float(game_figs.times_text(math.log10(x)).replace(" × 10⁵", "e5")) for x in xs]
-    assert values == pytest.approx(xs, rel=1e-3)
-
-
-def test_figures_headless():
-    s = play.play_state(MODEL, 4, [True, False, True], 30)
-    laws = play.release_laws(MODEL)
-    fig, table = game_figs.laws_figure(laws, s.turn, s.last, s.history)
-    assert isinstance(fig, go.Figure)
-    assert not pagetools.chart_nans(fig.to_json())
-    np.testing.assert_array_equal(fig.data[0].x, table.release)
-    np.testing.assert_array_equal(fig.data[0].y, table.p_in)
-    np.testing.assert_array_equal(fig.data[1].y, table.p_out)
-    lines = [sh.x0 for sh in fig.layout.shapes]
-    assert s.turn.release in lines and s.last.release in lines
-    fig2, t2 = game_figs.score_figure(s.score, s.optimal_interval)
-    assert not pagetools.chart_nans(fig2.to_json())
-    assert fig2.data[0].x[0] == pytest.approx(100 * s.score.accuracy)
-    assert list(t2.accuracy[:2]) == pytest.approx([s.score.accuracy, s.score.optimal_correct / 3])
-    # start of a game (nothing answered) and end (nothing to answer)
-    start = play.play_state(MODEL, 4, [], 10)
-    assert not pagetools.chart_nans(
-        game_figs.laws_figure(laws, start.turn, None, start.history)[0].to_json()
-    )
-    end = play.play_state(MODEL, 4, [True] * 10, 10)
-    assert not pagetools.chart_nans(
-        game_figs.laws_figure(laws, None, end.last, end.history)[0].to_json()
-    )
-
-
 # =========================================================================== the page
+
+
+def test_a_click_changes_the_charts_tables_not_their_specs():
+    """Both charts are redrawn in place on every answer: only their tables change."""
+    at = load(seed="3")
+    at.button(key="play_in").click().run()
+    before = pagetools.vega_charts(at)
+    assert [spec["title"] for spec, _ in before] == [game_vega.LAWS_TITLE, game_vega.SCORE_TITLE]
+    at.button(key="play_out").click().run()
+    after = pagetools.vega_charts(at)
+    assert [spec for spec, _ in after] == [spec for spec, _ in before]
+    assert not after[0][1]["past"].equals(before[0][1]["past"])
+    assert not after[1][1]["scores"].equals(before[1][1]["scores"])
+    captions = [c.value for c in at.caption]
+    assert "After 2 rounds; the bars are 95 % intervals." in captions
+    r = play_round(DEFAULT, 3, 2, model=MODEL)
+    assert after[0][1]["now"]["release"].tolist() == [r.release]  # the round to answer
+    assert_clean(at)
 
 
 def test_page_loads_clean_via_app_and_standalone():
@@ -316,7 +296,7 @@ def test_always_in_and_the_reveal_sentence():
         truth = "in" if r.member else "out"
         opt = "in" if r.optimal_guess else "out"
         other = "out" if r.optimal_guess else "in"
-        ratio = game_figs.times_text(abs(r.log_likelihood_ratio) / math.log(10))
+        ratio = game_vega.times_text(abs(r.log_likelihood_ratio) / math.log(10))
         assert reveal[0] == (
             f"**Round {r.index + 1} was {truth}: you said in {'✓' if r.member else '✗'}, and the "
             f"optimal attacker said {opt} {'✓' if r.optimal_correct else '✗'}, because this "

@@ -9,7 +9,6 @@ the ε page is opened on that page to check it shows the same values.
 
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import parse_qs
 
@@ -28,7 +27,7 @@ from mipcore.lessons.risk_calculator import (
     noise_for_target,
     risk_report,
 )
-from mipcore.plots.guarantee_figs import INVALID_SUFFIX, route_label
+from mipcore.plots.guarantee_vega import INVALID_SUFFIX, TITLE, route_label
 
 PAGE = "app_pages/risk_calculator.py"
 AR = Relation.ADD_OR_REMOVE_ONE
@@ -44,8 +43,13 @@ def eta_shown(at: AppTest) -> str:
 
 
 def chart_names(at: AppTest) -> list[str]:
-    (chart,) = at.get("plotly_chart")
-    return [t.get("name", "") for t in json.loads(chart.proto.spec)["data"]]
+    """The legend entries of the page's one chart (every curve drawn, and the markers)."""
+    ((spec, tables),) = pagetools.vega_charts(at)
+    (line,) = [la for la in spec["layer"] if la["data"]["name"] == "routes"]
+    names = line["encoding"]["color"]["scale"]["domain"]
+    drawn = {n for t in tables.values() for n in t["name"]}
+    assert drawn <= set(names)
+    return [n for n in names if n in drawn]
 
 
 def table(at: AppTest):
@@ -65,7 +69,11 @@ def default_page() -> AppTest:
 def test_page_loads_with_chart_table_data_and_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("risk_calculator").title
-    assert [c.key for c in at.get("plotly_chart")] == ["roc_routes"]
+    assert not at.get("plotly_chart")  # no Plotly on this page: it loads no 4.7 MB chunk
+    assert len(at.get("vega_lite_chart")) == 1
+    ((spec, _tables),) = pagetools.vega_charts(at)
+    assert spec["title"] == TITLE
+    assert "For (ε, δ) = (1, 1 × 10⁻⁵)." in [c.value for c in at.caption]
     labels = [b.label for b in at.get("download_button")]  # the footer's CSV section
     assert any("roc_by_route.csv" in label for label in labels), labels
     (exp,) = [e for e in at.expander if e.label == "The maths"]
@@ -230,6 +238,17 @@ def test_every_control_changes_the_output():
     pagetools.assert_clean(at)
 
 
+def test_a_new_epsilon_changes_the_charts_tables_not_its_spec():
+    """The chart is redrawn in place (Vega-Lite) when the guarantee's number changes."""
+    at = load()
+    ((spec, tables),) = pagetools.vega_charts(at)
+    at.number_input(key="eps").set_value(2.0).run()
+    ((spec2, tables2),) = pagetools.vega_charts(at)
+    assert spec2 == spec
+    assert not tables2["tightest"].equals(tables["tightest"])
+    assert "For (ε, δ) = (2, 1 × 10⁻⁵)." in [c.value for c in at.caption]
+
+
 def test_the_invalid_route_is_drawn_only_when_asked():
     at = load(kind="gdp", rel="add_or_remove_one")
     assert not any(INVALID_SUFFIX in n for n in chart_names(at))
@@ -253,7 +272,7 @@ def test_bad_renyi_text_gives_a_sentence(text, words):
     at = load(kind="rdp", rdp=text)
     (err,) = at.error
     assert words in unescaped(err.value) and "e.g. 2: 0.5" in err.value
-    assert not at.get("plotly_chart")
+    assert not at.get("vega_lite_chart") and not at.get("plotly_chart")
     pagetools.assert_clean(at, errors=True)
 
 
@@ -288,7 +307,8 @@ def test_steps_above_the_ceiling_give_a_sentence():
         at = load(**params)
         (err,) = at.error
         assert "100,000 steps" in err.value and "MIP_EXPLORER_WORK_LIMIT" in err.value
-        assert not at.get("plotly_chart") and not at.exception
+        assert not at.get("vega_lite_chart") and not at.get("plotly_chart")
+        assert not at.exception
 
 
 def test_solve_mode_refuses_a_target_that_is_no_target():
