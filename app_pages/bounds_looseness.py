@@ -8,7 +8,6 @@ slider step redraws them in place.
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 import appkit
@@ -123,15 +122,14 @@ appkit.chart(
     key="loose_needed_chart",
     caption=f"n = {n}, target η = {fmt_num(target)}.",
 )
-st.table(
-    pd.DataFrame(
-        {
-            "Laplace scale b": [fmt_num(r.scale) for r in demand.rows],
-            "exact η there": [fmt_num(r.exact_eta) for r in demand.rows],
-            "× enough": [fmt_num(r.times_sufficient, 3) for r in demand.rows],
-        },
-        index=pd.Index([figs.ROUTE_NAMES[r.route] for r in demand.rows], name="route"),
-    )
+appkit.tables.table(
+    {
+        "route": [figs.ROUTE_NAMES[r.route] for r in demand.rows],
+        "Laplace scale b": [fmt_num(r.scale) for r in demand.rows],
+        "exact η there": [fmt_num(r.exact_eta) for r in demand.rows],
+        "× enough": [fmt_num(r.times_sufficient, 3) for r in demand.rows],
+    },
+    right=["Laplace scale b", "exact η there", "× enough"],
 )
 ok = demand.route(Route.SUFFICIENT)
 rt, rdp, rpr = (demand.route(r) for r in (Route.MIP_TIGHT, Route.DP, Route.MIP_PRINTED))

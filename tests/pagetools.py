@@ -71,6 +71,23 @@ def vega_charts(at: AppTest) -> list[tuple[dict, dict[str, pd.DataFrame]]]:
     return out
 
 
+_ALIGN = re.compile(r"\|( (:--|--:) \|)+")
+_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def markdown_tables(at: AppTest) -> list[pd.DataFrame]:
+    """Every Markdown table of the page (:func:`appkit.tables.table`) as a frame of the cells
+    as they read on screen (escapes removed), header as columns."""
+    out = []
+    for m in at.markdown:
+        lines = m.value.splitlines()
+        if len(lines) < 2 or not _ALIGN.fullmatch(lines[1]):
+            continue
+        rows = [[unescaped(c).strip() for c in _PIPE.split(line)[1:-1]] for line in lines]
+        out.append(pd.DataFrame(rows[2:], columns=rows[0]))
+    return out
+
+
 def snapshot(at: AppTest) -> tuple:
     """Texts and charts: two runs showing the same thing give equal snapshots. A chart is its
     Plotly spec, or a Vega-Lite chart's spec followed by a digest of the table it draws

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 
 import numpy as np
+import pagetools
 import plotly.graph_objects as go
 import plotly.io as pio
 from pagetools import chart_nans
@@ -37,3 +38,18 @@ def test_base64_letters_are_not_nan():
         raise AssertionError("no such array found")
     spec = pio.to_json(go.Figure(data=[dict(type="scatter", x=np.arange(6.0), y=arr)]))
     assert "NaN" in spec and chart_nans(spec) == 0
+
+
+def test_markdown_tables_read_back_what_appkit_tables_shows():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_string(
+        "import appkit\n"
+        "appkit.tables.table({'a | b': ['[x](y)', '1.5'], 'c': ['*', '']}, right=['c'])\n"
+        "import streamlit as st\n"
+        "st.markdown('| not | a table |')\n",
+        default_timeout=30,
+    ).run()
+    (table,) = pagetools.markdown_tables(at)
+    assert list(table.columns) == ["a | b", "c"]
+    assert table.to_dict("list") == {"a | b": ["[x](y)", "1.5"], "c": ["*", ""]}
