@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 
-import pandas as pd
 import streamlit as st
 
 import appkit
@@ -401,17 +400,15 @@ if state.show_luck:
 if state.answered:
     h = state.history
     with st.expander(f"Every round so far ({state.answered})"):
-        st.dataframe(
-            pd.DataFrame(
-                {
-                    "round": h.index + 1,
-                    "release": [fmt_num(v, 4) for v in h.release],
-                    "target was": ["in" if v else "out" for v in h.member],
-                    "you said": ["in" if v else "out" for v in h.answer],
-                    "optimal said": ["in" if v else "out" for v in h.optimal],
-                }
-            ),
-            hide_index=True,
+        appkit.tables.table(
+            {
+                "round": list(h.index + 1),
+                "release": [fmt_num(v, 4) for v in h.release],
+                "target was": ["in" if v else "out" for v in h.member],
+                "you said": ["in" if v else "out" for v in h.answer],
+                "optimal said": ["in" if v else "out" for v in h.optimal],
+            },
+            right=["round", "release"],
         )
 
 with st.expander("The maths"):

@@ -655,17 +655,17 @@ appkit.explain(
 # ---------------------------------------------------------------- the routes table
 st.subheader("Every route, side by side")
 ordered = sorted(L.routes, key=lambda r: (not r.valid, not r.tightest, r.eta))
-st.dataframe(
+tpr_head = f"TPR @ {fmt_num(100 * f0)} %"
+appkit.tables.table(
     {
         "route": [route_label(r.route) + (" (tightest)" if r.tightest else "") for r in ordered],
         "valid": ["yes" if r.valid else "NO" for r in ordered],
         "η": [fmt_num(r.eta, 4) for r in ordered],
         "best accuracy": [_pc(r.accuracy) for r in ordered],
         "× tightest": [fmt_num(r.over_tightest, 4) for r in ordered],
-        f"TPR @ {fmt_num(100 * f0)} %": [_pc(r.tpr_at_levels[0]) for r in ordered],
+        tpr_head: [_pc(r.tpr_at_levels[0]) for r in ordered],
     },
-    hide_index=True,
-    width="stretch",
+    right=["η", "best accuracy", "× tightest", tpr_head],
 )
 if L.looseness is None:
     st.markdown(

@@ -279,6 +279,10 @@ def test_full_game_with_the_optimal_answers():
     assert "play_in" not in [b.key for b in at.button]  # nothing left to answer
     assert laws_shown(at)
     assert_clean(at)
+    (history,) = pagetools.markdown_tables(at)  # "Every round so far", as plain Markdown
+    assert not at.dataframe and len(history) == rounds
+    assert list(history["target was"]) == ["in" if r.member else "out" for r in expected]
+    assert list(history["you said"]) == list(history["optimal said"])
     # New game: back to round 1, same seed, same first release
     at.button(key="play_new_game").click().run()
     assert heading(at) == f"### Round 1 of {rounds}"
