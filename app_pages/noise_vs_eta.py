@@ -1,8 +1,9 @@
 """How much noise does MIP need, compared with DP? (Figure 1 of the paper, Section 5.1.)
 
 Widgets → ``jobs.run(figure1.noise_rows)`` (certifies σ of each n) → ``cached(figure1_view)``
-→ figures (:mod:`mipcore.plots.figure1_figs`) → sentences. The paper's claims are judged by
-:func:`mipcore.lessons.figure1.paper_claims`; this script only writes them out.
+→ Vega-Lite charts (:mod:`mipcore.plots.figure1_vega`; the η range only changes their tables)
+→ sentences. The paper's claims are judged by :func:`mipcore.lessons.figure1.paper_claims`;
+this script only writes them out.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from appkit import fmt_num, jobs
 from mipcore.lessons import figure1
 from mipcore.lessons.figure1 import Coverage
 from mipcore.noise import COROLLARY14_CONSTANT, THEOREM9_CONSTANT
-from mipcore.plots import figure1_figs as figs
+from mipcore.plots import figure1_vega as charts
 from mipcore.plots.formatting import superscript
 
 PRESET = figure1.PAPER_PRESET
@@ -197,11 +198,17 @@ else:
         view = appkit.cached(
             figure1.figure1_view, rows, eta_min, eta_max, cap=cap, points=CURVE_POINTS
         )
+        # The η range is in the tables, not in the specifications: moving it redraws the
+        # charts in place.
+        noise_chart, noise_table = appkit.cached(
+            charts.noise_vega, view, log_x=log_x, log_y=log_y, show_certified=tight
+        )
         appkit.chart(
-            appkit.cached(figs.noise_figure, view, log_x=log_x, log_y=log_y, show_certified=tight),
-            view.curves,
+            noise_chart,
+            noise_table,
             "noise_vs_eta",
             key="noise_chart",
+            caption=charts.noise_caption(view),
         )
         everywhere = [str(r.row.n) for r in view.rows if r.coverage is Coverage.EVERYWHERE]
         never = [str(r.row.n) for r in view.rows if r.coverage is Coverage.NEVER]
@@ -305,12 +312,10 @@ else:
             )
 
         # ---------------------------------------------------------- the ratio chart
-        appkit.chart(
-            appkit.cached(figs.ratio_figure, view, log_x=log_x, show_certified=tight),
-            view.curves[["n", "eta", "ratio_dp_over_mip", "ratio_dp_over_certified"]],
-            "dp_over_mip_ratio",
-            key="ratio_chart",
+        ratio_chart, ratio_table = appkit.cached(
+            charts.ratio_vega, view, log_x=log_x, show_certified=tight
         )
+        appkit.chart(ratio_chart, ratio_table, "dp_over_mip_ratio", key="ratio_chart")
         appkit.takeaway(
             "Above the dashed line MIP needs less noise: the printed curve only between its "
             "two crossovers, the certified minimum at every η or at no η at all."

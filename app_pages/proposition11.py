@@ -1,7 +1,8 @@
 """Can a statistic be very sensitive and still barely vary? (Proposition 11 of the paper.)
 
 Widgets → ``appkit.cached(prop11_view.prop11_view)`` (exact and certified numbers, at most
-~0.3 s) and ``jobs.run(prop11_view.growth)`` → figures (:mod:`mipcore.plots.prop11_figs`) → sentences.
+~0.3 s) and ``jobs.run(prop11_view.growth)`` → Vega-Lite charts
+(:mod:`mipcore.plots.prop11_vega`; the n slider only changes their tables) → sentences.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import appkit
 from appkit import fmt_num, jobs
 from mipcore.lessons import prop11_view as lesson
 from mipcore.lessons.prop11_view import Float64Outcome
-from mipcore.plots import prop11_figs as figs
+from mipcore.plots import prop11_vega as charts
 from mipcore.plots.formatting import superscript
 
 N_MIN, N_MAX, N_DEFAULT = 4, 200, 48
@@ -298,12 +299,8 @@ with st.expander(f"Why float64 fails here (n = {n})"):
 st.subheader(f"Δ / {sig} as n grows")
 with appkit.guard("The growth table"):
     g = jobs.run(lesson.growth, M, label="Computing Δ and σ for every even n from 4 to 200")
-    appkit.chart(
-        appkit.cached(figs.growth_figure, g.table, n_chosen=n, M=M),
-        g.table,
-        f"prop11_growth_M{M}",
-        key="prop11_growth",
-    )
+    growth_chart, growth_table = appkit.cached(charts.growth_vega, g.table, n_chosen=n, M=M)
+    appkit.chart(growth_chart, growth_table, f"prop11_growth_M{M}", key="prop11_growth")
     if M == 2:
         appkit.takeaway(
             "Δ / σ grows like √C(n, n/2), roughly √(2ⁿ): much faster than the ∛(2ⁿ) "
@@ -331,11 +328,13 @@ with appkit.guard("The growth table"):
 st.subheader("Where the outputs fall")
 with appkit.guard("The distribution of 𝒜(D)"):
     dist = appkit.cached(lesson.distribution, n)
+    dist_chart, dist_table = appkit.cached(charts.distribution_vega, dist)
     appkit.chart(
-        appkit.cached(figs.distribution_figure, dist.histogram, n=n),
-        dist.csv,
+        dist_chart,
+        dist_table,
         f"prop11_distribution_n{n}",
         key="prop11_distribution",
+        caption=f"n = {n}: the C({n}, {k}) halves binned by output; both axes logarithmic.",
     )
     appkit.takeaway(
         f"One half in C({n}, {k}) = {big(C) if C < 10**6 else fmt_num(C)} gives the output "

@@ -19,25 +19,21 @@ Expected values are computed independently of ``mipcore``:
 from __future__ import annotations
 
 import itertools
-import json
 import math
 
 import mpmath
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
-import plotly.io as pio
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pagetools import chart_nans
 from scipy.optimize import brentq
 
 from mipcore import prop11, theorem9
 from mipcore.lessons import figure1
 from mipcore.lessons.figure1 import Coverage, CrossKind
 from mipcore.noise import COROLLARY14_CONSTANT, dp_laplace_scale, mip_noise_scale
-from mipcore.plots import figure1_figs
+from mipcore.plots import figure1_vega
 
 MP = mpmath.mp.clone()
 MP.dps = 40
@@ -521,33 +517,43 @@ def test_paper_claims_other_range():
 # --------------------------------------------------------------------------- figures
 
 
+def finite(chart) -> bool:
+    """No NaN or infinity in any table a chart draws."""
+    return all(
+        np.isfinite(t.select_dtypes("number").to_numpy(dtype=float)).all()
+        for t in chart.datasets.values()
+    )
+
+
 @pytest.mark.parametrize("log_x, log_y, certified", [(False, False, True), (True, True, False)])
-def test_builders_return_figures_without_nan(paper_rows, log_x, log_y, certified):
+def test_builders_return_charts_without_nan(paper_rows, log_x, log_y, certified):
     view = figure1.figure1_view(paper_rows, 0.01, 0.49, cap=True)
-    noise = figure1_figs.noise_figure(view, log_x=log_x, log_y=log_y, show_certified=certified)
-    ratio = figure1_figs.ratio_figure(view, log_x=log_x, show_certified=certified)
-    for fig in (noise, ratio):
-        assert isinstance(fig, go.Figure)
-        spec = pio.to_json(fig, validate=False)
-        assert chart_nans(spec) == 0
-        assert len(json.loads(spec)["layout"]["title"]["text"].split("<br>")[0]) <= 55
-    names = {t.name for t in noise.data}
-    assert ("MIP, smallest certified noise (½·tanh(1/c) bound)" in names) is certified
-    assert noise.layout.legend.orientation == "h"  # legends below the plot
-    assert ratio.layout.yaxis.type == "log"
-    if log_y:
-        assert noise.layout.yaxis.type == "log"
-        assert noise.layout.yaxis.range[1] == pytest.approx(math.log10(view.y_top))
+    noise, noise_table = figure1_vega.noise_vega(
+        view, log_x=log_x, log_y=log_y, show_certified=certified
+    )
+    ratio, ratio_table = figure1_vega.ratio_vega(view, log_x=log_x, show_certified=certified)
+    assert noise_table is view.curves and list(ratio_table["n"]) == list(view.curves["n"])
+    for chart in (noise, ratio):
+        assert finite(chart)
+        assert len(chart.title) <= 55
+        assert chart.spec["config"]["legend"]["orient"] == "bottom"  # legends below the plot
+    keys = set(noise.datasets["key"]["key"])
+    assert ("MIP, smallest certified noise (½·tanh(1/c) bound)" in keys) is certified
+    assert ratio.spec["layer"][1]["encoding"]["y"]["scale"]["type"] == "log"
+    y = noise.spec["layer"][0]["encoding"]["y"]
+    assert (y["scale"].get("type") == "log") is log_y
+    # the cap: the y-axis (spanning the data) ends at the printed MIP maximum
+    assert noise.datasets["curves"]["noise"].max() == pytest.approx(view.y_top, rel=1e-12)
 
 
 def test_builders_at_extreme_settings():
     rows = figure1.noise_rows([4, 200], 8, 7.5)
     view = figure1.figure1_view(rows, 0.001, 0.499, cap=True)
-    for fig in (
-        figure1_figs.noise_figure(view, log_x=True, log_y=True),
-        figure1_figs.ratio_figure(view, log_x=True),
+    for chart, _table in (
+        figure1_vega.noise_vega(view, log_x=True, log_y=True),
+        figure1_vega.ratio_vega(view, log_x=True),
     ):
-        assert chart_nans(pio.to_json(fig, validate=False)) == 0
+        assert finite(chart)
 
 
 # --------------------------------------------------------------------------- inputs

@@ -8,13 +8,10 @@ the page.
 
 from __future__ import annotations
 
-import base64
-import json
 from pathlib import Path
 
-import numpy as np
 import pagetools
-import plotly.io as pio
+import pandas as pd
 import pytest
 from pagetools import unescaped
 from streamlit.testing.v1 import AppTest
@@ -22,7 +19,8 @@ from streamlit.testing.v1 import AppTest
 from appkit import fmt_num
 from appkit.registry import by_key
 from mipcore.lessons import figure1
-from mipcore.plots import figure1_figs
+from mipcore.plots import figure1_vega
+from mipcore.plots.vega import DASH
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/noise_vs_eta.py"
@@ -38,19 +36,26 @@ def texts(at: AppTest) -> list[str]:
     return pagetools.texts(at, tables=True)
 
 
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+def charts(at: AppTest) -> list[tuple[dict, dict[str, pd.DataFrame]]]:
+    """The page's Vega-Lite charts: (spec, {dataset name: table}), in page order."""
+    return pagetools.vega_charts(at)
 
 
-def coords(values) -> list[float]:
-    """Trace coordinates from a chart spec: a list, or Plotly's base64 typed array."""
-    if isinstance(values, dict):  # {"dtype": "f8", "bdata": "..."}
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
-    return list(values)
+def n_charts(at: AppTest) -> int:
+    assert not at.get("plotly_chart"), "this page draws no Plotly chart"
+    return len(at.get("vega_lite_chart"))
 
 
 def snapshot(at: AppTest) -> tuple:
-    return tuple(c.proto.spec for c in at.get("plotly_chart")), tuple(texts(at))
+    """Each chart as its spec and a digest of its tables, and the page's texts."""
+    shown_texts, shown_charts = pagetools.snapshot(at)
+    return shown_charts, shown_texts
+
+
+def layer_with(spec: dict, name: str) -> dict:
+    """The layer of ``spec`` that reads the dataset ``name``."""
+    (layer,) = [layer for layer in spec["layer"] if layer.get("data") == {"name": name}]
+    return layer
 
 
 def table(at: AppTest):
@@ -87,7 +92,7 @@ def default_view() -> figure1.Figure1View:
 def test_page_loads_with_two_charts_table_and_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("noise_vs_eta").title
-    assert len(at.get("plotly_chart")) >= 2
+    assert n_charts(at) >= 2  # both charts Vega-Lite: the page loads no Plotly
     assert len(at.get("download_button")) >= 2  # the footer's "data behind the charts"
     assert list(table(at)["n"]) == ["30", "36", "42", "48"]
     (exp,) = [e for e in at.expander if e.label == "The maths"]
@@ -104,62 +109,73 @@ def test_no_raw_notation_in_prose(default_page):
 
 
 def test_default_chart_is_the_paper_figure(default_page):
-    noise, ratio = charts(default_page)[:2]
-    names = {t.get("name") for t in noise["data"]}
-    assert {"n = 30", "n = 36", "n = 42", "n = 48"} <= names
-    dashes = {t["line"]["dash"] for t in noise["data"] if t.get("mode") == "lines" and "line" in t}
-    assert {"solid", "dash", "dot"} <= dashes  # printed MIP, DP, certified MIP
-    # the paper-like cap: y from 0 to the MIP scale at η = 0.01, (6.16/0.01)^2 σ with σ ≈ 1
-    lo, hi = noise["layout"]["yaxis"]["range"]
-    assert lo == 0 and hi == pytest.approx(616.0**2, rel=1e-3)
-    assert noise["layout"]["xaxis"]["range"] == pytest.approx([0.01, 0.49])
+    (noise, data), (ratio, _) = charts(default_page)[:2]
+    assert {"n = 30", "n = 36", "n = 42", "n = 48"} <= set(data["key"]["key"])
+    dashes = layer_with(noise, "curves")["encoding"]["strokeDash"]["scale"]["range"]
+    # printed MIP, certified MIP, DP: solid, dotted, dashed
+    assert [DASH["solid"], DASH["dot"], DASH["dash"]] == dashes
+    # the paper-like cap: y from 0 to the MIP scale at η = 0.01, (6.16/0.01)^2 σ with σ ≈ 1;
+    # the y scale has no domain in the spec: it spans the drawn curves, cut at the cap
+    y = layer_with(noise, "curves")["encoding"]["y"]
+    assert y["scale"]["zero"] is True and "domain" not in y["scale"]
+    curves = data["curves"]
+    assert curves["noise"].max() == pytest.approx(616.0**2, rel=1e-3)
+    assert [curves["eta"].min(), curves["eta"].max()] == pytest.approx([0.01, 0.49])
     # n = 30's crossover (η ≈ 0.0122) is the only one inside [0.01, 0.49]
-    (cross,) = [t for t in noise["data"] if str(t.get("name", "")).startswith("crossover")]
-    assert len(cross["x"]) == 1 and 0.01 < cross["x"][0] < 0.02
-    assert ratio["layout"]["yaxis"]["type"] == "log"
-    assert noise["layout"]["legend"]["orientation"] == "h"  # legends below the plot
-    assert len(noise["layout"]["title"]["text"].split("<br>")[0]) <= 55
+    (eta,) = data["crossings"]["eta"]
+    assert 0.01 < eta < 0.02
+    assert layer_with(ratio, "printed")["encoding"]["y"]["scale"]["type"] == "log"
+    assert noise["config"]["legend"]["orient"] == "bottom"  # legends below the plot
+    assert len(noise["title"]) <= 55
+    assert any(
+        c.value.startswith("y-axis capped at the printed MIP maximum") for c in default_page.caption
+    )
 
 
-def test_charts_are_the_builders_figures(default_page, default_view):
-    """What the page sent is exactly mipcore's figure for the lesson's view."""
+def test_charts_are_the_builders_charts(default_page, default_view):
+    """What the page sent is exactly mipcore's charts for the lesson's view."""
     want = [
-        figure1_figs.noise_figure(default_view, log_x=False, log_y=False, show_certified=True),
-        figure1_figs.ratio_figure(default_view, log_x=False, show_certified=True),
+        figure1_vega.noise_vega(default_view, log_x=False, log_y=False, show_certified=True),
+        figure1_vega.ratio_vega(default_view, log_x=False, show_certified=True),
     ]
-    for fig, sent in zip(want, charts(default_page)[:2], strict=True):
-        assert json.loads(pio.to_json(fig, validate=False)) == sent
+    for (chart, _table), (spec, tables) in zip(want, charts(default_page)[:2], strict=True):
+        assert spec == chart.spec
+        assert set(tables) == set(chart.datasets)
+        for name, table in chart.datasets.items():
+            pd.testing.assert_frame_equal(tables[name], table, check_dtype=False)
 
 
 def test_ratio_chart_marks_equal_noise_crossovers_and_peaks(default_page):
-    noise, ratio = charts(default_page)[:2]
-    (line,) = ratio["layout"]["shapes"]  # y = 1 across the whole x-axis, dashed
-    assert line["type"] == "line" and line["xref"] == "x domain" and line["yref"] == "y"
-    assert (line["x0"], line["x1"], line["y0"], line["y1"]) == (0, 1, 1, 1)
-    assert line["line"]["dash"] == "dash"
-    (label,) = ratio["layout"]["annotations"]
-    # on a log axis an annotation's y is log10 of the value: 0 is the line y = 1 (it sat at
-    # y = 10 before, one decade too high)
-    assert label["text"] == "equal noise: above, MIP is cheaper" and label["y"] == 0
-    names = [t.get("name") for t in ratio["data"]]
-    assert [n for n in names if n and n.startswith("n = ") and "," not in n] == [
-        "n = 30",
-        "n = 36",
-        "n = 42",
-        "n = 48",
+    (_noise, noise_data), (ratio, data) = charts(default_page)[:2]
+    (equal,) = [layer for layer in ratio["layer"] if layer.get("data") == {"values": [{}]}]
+    rule, label = equal["layer"]  # y = 1 across the whole x-axis, dashed
+    assert rule["mark"]["type"] == "rule" and rule["mark"]["strokeDash"] == DASH["dash"]
+    assert rule["encoding"] == {"y": {"datum": 1.0, "type": "quantitative"}}
+    assert label["encoding"]["text"]["value"] == "equal noise: above, MIP is cheaper"
+    assert label["encoding"]["y"] == rule["encoding"]["y"]  # on the line, not a decade off
+    keys = list(data["key"]["key"])
+    assert [k for k in keys if k.startswith("n = ")] == [
+        "n = 30: MIP as printed",
+        "n = 36: MIP as printed",
+        "n = 42: MIP as printed",
+        "n = 48: MIP as printed",
     ]
-    assert {"crossover", "largest ratio", "n = 30, certified"} <= set(names)
-    # ink legend entries explain the line styles of the noise chart
+    assert {figure1_vega.CROSSOVER, figure1_vega.PEAK, figure1_vega.FLAT + ", thin line"} <= set(
+        keys
+    )
+    assert list(data["crossings"]["ratio"]) == [1.0] and len(data["peaks"]) == 4
+    assert set(data["certified"]["n"]) == {30, 36, 42, 48}
+    # the noise chart's one legend explains the line styles too
     assert {
         "MIP, Theorem 9 as printed (Cor. 14)",
         CERTIFIED_KEY,
         "DP (Laplace + Theorem 4)",
-    } <= {t.get("name") for t in noise["data"]}
-    # curves stay light (a chart is serialised on every rerun) but smooth
-    for fig in (noise, ratio):
-        for t in fig["data"]:
-            if t.get("mode", "").startswith("lines") and t["x"] != [None]:
-                assert 150 <= len(coords(t["x"])) == len(coords(t["y"])) <= 202
+    } <= set(noise_data["key"]["key"])
+    # curves stay light (their tables are sent on every rerun) but smooth: every other point
+    for table, group in ((noise_data["curves"], ["n", "method"]), (data["printed"], ["n"])):
+        for _key, rows in table.groupby(group):
+            assert len(rows) <= 103
+        assert table.groupby(group).size().max() >= 75
 
 
 def test_numbers_shown_are_the_lessons(default_page, default_view):
@@ -193,7 +209,7 @@ def test_a_failing_reading_is_a_sentence_and_the_page_goes_on(monkeypatch):
         "The reading could not be computed: no reading for these settings" in e.value
         for e in at.error
     )
-    assert len(at.get("plotly_chart")) >= 2 and list(table(at)["n"]) == ["50", "52"]
+    assert n_charts(at) >= 2 and list(table(at)["n"]) == ["50", "52"]
     assert len(verdicts(at)) == 3  # the rest of the page still renders
 
 
@@ -229,30 +245,44 @@ def test_axis_toggles_set_log_axes():
     at = load()
     at.toggle(key="logy").set_value(True).run()
     at.toggle(key="logx").set_value(True).run()
-    noise, ratio = charts(at)[:2]
-    assert noise["layout"]["yaxis"]["type"] == "log"
-    assert noise["layout"]["xaxis"]["type"] == "log"
-    assert ratio["layout"]["xaxis"]["type"] == "log"
-    for fig in (noise, ratio):  # full-size labels only: no minor log labels
-        assert fig["layout"]["xaxis"]["tickfont"]["size"] >= 14
+    (noise, _), (ratio, _) = charts(at)[:2]
+    enc = layer_with(noise, "curves")["encoding"]
+    assert enc["y"]["scale"]["type"] == "log" and enc["x"]["scale"]["type"] == "log"
+    assert layer_with(ratio, "printed")["encoding"]["x"]["scale"]["type"] == "log"
+    for spec in (noise, ratio):  # full-size labels only, powers written 10ⁿ
+        assert spec["config"]["axis"]["labelFontSize"] >= 14
+        assert "labelExpr" in layer_with(spec, "crossings")["encoding"]["x"]["axis"]
     at.toggle(key="cap").set_value(False).run()
-    noise = charts(at)[0]
-    _lo, hi = noise["layout"]["yaxis"]["range"]  # no cap: the whole DP range shows
-    dp_max = max(
-        max(coords(t["y"]))
-        for t in noise["data"]
-        if t.get("line", {}).get("dash") == "dash" and t["x"] != [None]
-    )
-    assert 10**hi >= dp_max
+    (noise, data), _ = charts(at)[:2]
+    assert "domain" not in layer_with(noise, "curves")["encoding"]["y"]["scale"]
+    # no cap: the whole DP range shows (the curves are drawn uncut)
+    dp = data["curves"][data["curves"]["method"] == "DP (Laplace + Theorem 4)"]
+    rows = figure1.noise_rows(PRESET.ns, PRESET.M, PRESET.constant)
+    view = figure1.figure1_view(rows, PRESET.eta_min, PRESET.eta_max, cap=False, points=200)
+    assert dp["noise"].max() == view.curves["dp"].max()
+    assert not [c for c in at.caption if c.value.startswith("y-axis capped")]
 
 
 def test_tight_toggle_removes_the_certified_curves():
     at = load(tight="0")
     assert at.toggle(key="tight").value is False
-    noise, ratio = charts(at)[:2]
-    assert CERTIFIED_KEY not in {t.get("name") for t in noise["data"]}
-    assert not [t for t in ratio["data"] if str(t.get("name", "")).endswith("certified")]
+    (_noise, data), (_ratio, ratio_data) = charts(at)[:2]
+    assert CERTIFIED_KEY not in set(data["key"]["key"])
+    assert CERTIFIED_KEY not in set(data["curves"]["method"])
+    assert "certified" not in ratio_data and "circles" not in ratio_data
     assert_clean(at)
+
+
+def test_eta_range_redraws_the_charts_in_place():
+    """The η range is the page's first slider: moving it changes the charts' tables, never
+    their specifications (so the browser redraws them in place)."""
+    at = load()
+    before = [spec for spec, _ in charts(at)]
+    at.slider(key="eta").set_range(0.05, 0.4).run()
+    after = charts(at)
+    assert [spec for spec, _ in after] == before
+    curves = after[0][1]["curves"]
+    assert [curves["eta"].min(), curves["eta"].max()] == pytest.approx([0.05, 0.4])
 
 
 def test_preset_button_restores_the_paper_settings():
@@ -315,7 +345,7 @@ def test_empty_selection_warns_without_charts():
     assert "No dataset size is selected" in w and "“dataset sizes n”" in w
     for leak in ("ns", "[]", "="):
         assert leak not in w
-    assert not at.get("plotly_chart")
+    assert not at.get("plotly_chart") and not at.get("vega_lite_chart")
     assert len(verdicts(at)) == 3  # the claims do not depend on the chosen n
 
 
@@ -325,11 +355,12 @@ def test_equal_eta_handles_give_a_sentence_not_an_error():
     assert not at.exception and not at.error
     (w,) = [w.value for w in at.warning]
     assert "Both ends of the η range are at 0.2" in w and "from 0.195 to 0.205" in w
-    noise = charts(at)[0]
-    assert noise["layout"]["xaxis"]["range"] == pytest.approx([0.195, 0.205])
+    curves = charts(at)[0][1]["curves"]  # the x-axis spans the η drawn
+    assert [curves["eta"].min(), curves["eta"].max()] == pytest.approx([0.195, 0.205])
     assert_clean(at)
     at.slider(key="eta").set_range(0.001, 0.001).run()  # at the edge of the slider
-    assert charts(at)[0]["layout"]["xaxis"]["range"] == pytest.approx([0.001, 0.006])
+    curves = charts(at)[0][1]["curves"]
+    assert [curves["eta"].min(), curves["eta"].max()] == pytest.approx([0.001, 0.006])
 
 
 def test_url_selects_n():
@@ -353,7 +384,7 @@ def test_invalid_url_warns_and_falls_back(param, value, key, widget, default):
     got = getattr(at, widget)(key=key).value
     assert (tuple(got) if isinstance(default, tuple) else got) == default
     assert any(f"{param}={value}" in unescaped(w.value) for w in at.warning)
-    assert len(at.get("plotly_chart")) >= 2
+    assert n_charts(at) >= 2
     assert_clean(at)
 
 
@@ -369,7 +400,7 @@ def test_extreme_settings_give_numbers_not_nan():
     at = load(n="4,200", M="8", c="7.5", eta="0.001,0.499", logy="1", logx="1")
     assert not at.warning
     assert_clean(at)
-    assert len(at.get("plotly_chart")) >= 2
+    assert n_charts(at) >= 2
     tab = table(at)
     assert list(tab["n"]) == ["4", "200"]
     assert tab.loc[0, "crossover η (MIP cheaper above)"] == "never"  # n = 4: DP always cheaper

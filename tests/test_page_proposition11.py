@@ -10,7 +10,6 @@ backs the page's note that the closed form of Δ is "checked against brute-force
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import re
 from pathlib import Path
@@ -18,14 +17,14 @@ from pathlib import Path
 import mpmath
 import pagetools
 import pandas as pd
-import plotly.io as pio
 import pytest
 from pagetools import metric, snapshot, texts
 from streamlit.testing.v1 import AppTest
 
 from appkit.registry import by_key
 from mipcore import prop11
-from mipcore.plots.prop11_figs import distribution_figure, growth_figure
+from mipcore.lessons import prop11_view as lesson
+from mipcore.plots.prop11_vega import distribution_vega, growth_vega
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/proposition11.py"
@@ -96,8 +95,9 @@ def default_page() -> AppTest:
 def test_page_loads_with_charts_downloads_notes_and_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("proposition11").title
-    assert len(at.get("plotly_chart")) >= 2
-    assert len(at.get("download_button")) == len(at.get("plotly_chart"))
+    assert not at.get("plotly_chart")  # both charts Vega-Lite: the page loads no Plotly
+    assert len(at.get("vega_lite_chart")) >= 2
+    assert len(at.get("download_button")) == len(at.get("vega_lite_chart"))
     (exp,) = [e for e in at.expander if e.label == "The maths"]
     assert len(exp.latex) >= 4
     assert not at.warning and not at.error
@@ -162,7 +162,7 @@ def test_extreme_n_works_without_nan(n):
     at = load()
     at.slider(key="n").set_value(n).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert len(at.get("plotly_chart")) >= 2
+    assert len(at.get("vega_lite_chart")) >= 2
     assert not at.error
     assert_numbers_match_mipcore(at, n)
     assert_no_nan(at)
@@ -178,7 +178,7 @@ def test_keys_shared_with_the_figure1_page_do_not_break_navigation():
     at.switch_page(PAGE).run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.slider(key="n").value in range(4, 201, 2)
-    assert len(at.get("plotly_chart")) >= 2
+    assert len(at.get("vega_lite_chart")) >= 2
 
 
 @pytest.mark.parametrize(
@@ -228,30 +228,53 @@ def test_crafted_url_text_cannot_make_links():
     assert_numbers_match_mipcore(at, 48)
 
 
-def charts(at: AppTest) -> dict[str, dict]:
-    """The page's Plotly specs (parsed), by chart key."""
-    growth, distribution = at.get("plotly_chart")  # in page order
-    return {
-        "growth": json.loads(growth.proto.spec),
-        "distribution": json.loads(distribution.proto.spec),
-    }
+Chart = tuple[dict, dict[str, pd.DataFrame]]
 
 
-def expected_charts(n: int, M: int) -> dict[str, dict]:
-    """The figures of mipcore.plots.prop11_figs for (n, M), built here from mipcore's data."""
+def charts(at: AppTest) -> dict[str, Chart]:
+    """The page's Vega-Lite charts (spec, {dataset: table}), by chart key."""
+    growth, distribution = pagetools.vega_charts(at)  # in page order
+    return {"growth": growth, "distribution": distribution}
+
+
+def expected_charts(n: int, M: int) -> dict[str, Chart]:
+    """The charts of mipcore.plots.prop11_vega for (n, M), built here from mipcore's data."""
     table = prop11.growth_table(range(4, 201, 2), M)
-    hist = pd.DataFrame(prop11.value_histogram(n))
-    figs = {
-        "growth": growth_figure(table, n_chosen=n, M=M),
-        "distribution": distribution_figure(hist, n=n),
+    built = {
+        "growth": growth_vega(table, n_chosen=n, M=M)[0],
+        "distribution": distribution_vega(lesson.distribution(n))[0],
     }
-    return {key: json.loads(pio.to_json(fig, validate=False)) for key, fig in figs.items()}
+    return {key: (c.spec, c.datasets) for key, c in built.items()}
+
+
+def same(shown: Chart, want: Chart) -> bool:
+    spec, tables = shown
+    if spec != want[0] or set(tables) != set(want[1]):
+        return False
+    for name, table in want[1].items():
+        try:
+            pd.testing.assert_frame_equal(tables[name], table, check_dtype=False)
+        except AssertionError:
+            return False
+    return True
+
+
+def test_n_slider_redraws_the_charts_in_place():
+    """n is the page's first slider: moving it changes the charts' tables, not their
+    specifications (so the browser redraws them in place, without a rebuild)."""
+    at = load()
+    before = {k: spec for k, (spec, _) in charts(at).items()}
+    at.slider(key="n").set_value(20).run()
+    after = charts(at)
+    assert {k: spec for k, (spec, _) in after.items()} == before
+    assert after["growth"][1]["chosen_n"]["n"].tolist() == [20]
+    assert any(c.value.startswith("n = 20: the C(20, 10) halves") for c in at.caption)
 
 
 @pytest.mark.slow
-def test_cached_charts_are_the_figures_of_prop11_figs_for_every_input():
-    """The page caches built figures per (n, M) and serves them again on later reruns: what
-    it shows must stay exactly the figure built from mipcore's numbers for the current
+def test_cached_charts_are_the_charts_of_prop11_vega_for_every_input():
+    """The page caches built charts per (n, M) and serves them again on later reruns: what
+    it shows must stay exactly the chart built from mipcore's numbers for the current
     inputs, however often and in whatever order the inputs change."""
     at = load()
     want = {
@@ -260,7 +283,7 @@ def test_cached_charts_are_the_figures_of_prop11_figs_for_every_input():
         (20, 3): expected_charts(20, 3),
     }
     first = charts(at)
-    assert first == want[48, 2]
+    assert all(same(first[k], want[48, 2][k]) for k in first)
     for n, M in [(20, 2), (20, 3), (48, 3), (48, 2), (20, 2), (48, 2)]:
         at.slider(key="n").set_value(n)
         at.selectbox(key="M").set_value(M)
@@ -268,9 +291,10 @@ def test_cached_charts_are_the_figures_of_prop11_figs_for_every_input():
         assert not at.exception, [e.value for e in at.exception]
         shown = charts(at)
         if (n, M) in want:
-            assert shown == want[n, M], (n, M)
-        assert shown["growth"]["data"][-1]["name"] == f"your n = {n}"
-    assert charts(at) == first  # a cached figure is never mutated by being shown
+            assert all(same(shown[k], want[n, M][k]) for k in shown), (n, M)
+        assert shown["growth"][1]["chosen_n"]["n"].tolist() == [n]
+    last = charts(at)  # a cached chart is never mutated by being shown
+    assert all(same(last[k], first[k]) for k in last)
 
 
 @pytest.mark.parametrize("n", [4, 48, 150])

@@ -239,27 +239,26 @@ def test_bad_inputs_raise(call, match):
 # --------------------------------------------------------------------------- figures
 
 
-def test_builders_return_figures_without_nan():
-    import pandas as pd
-    import plotly.graph_objects as go
-    import plotly.io as pio
-    from pagetools import chart_nans
+def test_builders_return_charts_without_nan():
+    import numpy as np
 
-    from mipcore.plots import prop11_figs
+    from mipcore.plots import prop11_vega
 
     table = prop11.growth_table([4, 20, 48, 100, 200], 3, rtol=1e-6, max_nodes=400)
-    for fig in (
-        prop11_figs.growth_figure(table, n_chosen=48, M=3),
-        prop11_figs.growth_figure(table, n_chosen=50, M=3),  # n not in the table: no markers
-        prop11_figs.distribution_figure(lesson.distribution(200).histogram, n=200),
-        prop11_figs.distribution_figure(pd.DataFrame(prop11.value_histogram(4)), n=4),
+    for chart, drawn in (
+        prop11_vega.growth_vega(table, n_chosen=48, M=3),
+        prop11_vega.growth_vega(table, n_chosen=50, M=3),  # n not in the table: no markers
+        prop11_vega.distribution_vega(lesson.distribution(200)),
+        prop11_vega.distribution_vega(lesson.distribution(4)),
     ):
-        assert isinstance(fig, go.Figure)
-        assert chart_nans(pio.to_json(fig, validate=False)) == 0
-        assert fig.layout.legend.orientation == "h"  # legends below the plot
-        assert len(fig.layout.title.text.split("<br>")[0]) <= 55
-        for axis in (fig.layout.xaxis, fig.layout.yaxis):
-            if axis.type == "log":  # powers of ten only, at most about 9 labels
-                assert axis.dtick >= 1 and axis.tickfont.size >= 14
-                lo, hi = axis.range
-                assert (hi - lo) / axis.dtick <= 10
+        assert drawn is table or drawn.columns.tolist() == list(lesson.distribution(4).csv)
+        for t in chart.datasets.values():
+            assert np.isfinite(t.select_dtypes("number").to_numpy(dtype=float)).all()
+        assert chart.spec["config"]["legend"]["orient"] == "bottom"  # legends below the plot
+        assert len(chart.title) <= 60
+        for layer in chart.spec["layer"]:
+            for channel in ("x", "y"):
+                enc = layer.get("encoding", {}).get(channel, {})
+                if enc.get("scale", {}).get("type") == "log":  # labelled as 10ⁿ, 14 px
+                    assert "labelExpr" in enc["axis"]
+    assert chart.spec["config"]["axis"]["labelFontSize"] >= 14
