@@ -218,3 +218,15 @@ def test_icon_array_table_lays_out_the_plotly_picture(args):
     assert table["member"].sum() == args[0]
     assert (table["member"] & table["called_member"]).sum() == args[2]
     assert (~table["member"] & table["called_member"]).sum() == args[3]
+
+
+def test_scaled_keeps_a_specs_own_config_settings():
+    spec = {"mark": "point", "config": vega.config()}
+    spec["config"]["legend"]["layout"] = {"bottom": {"anchor": "start", "direction": "vertical"}}
+    spec["config"]["range"] = {"category": ["#000000"]}
+    out = vega.scaled(spec, 1.25)
+    assert out["config"]["legend"]["layout"] == spec["config"]["legend"]["layout"]
+    assert out["config"]["range"] == spec["config"]["range"]
+    assert (
+        out["config"]["legend"]["labelFontSize"] == 1.25 * spec["config"]["legend"]["labelFontSize"]
+    )

@@ -32,25 +32,18 @@ import pandas as pd
 from ..lessons.figure1 import Crossing, CrossKind, Figure1View, Peak
 from . import style
 from .formatting import fmt_num
-from .vega import DASH, VegaLiteChart, by_field, layered
+from .vega import DASH, STAR, VegaLiteChart, by_field, layered, power_axis
 
 __all__ = [
     "PALETTE",
-    "STAR",
     "colour_of",
     "noise_caption",
     "noise_vega",
-    "power_axis",
     "ratio_vega",
 ]
 
 #: One colour per n (the page allows at most eight n): Okabe-Ito, then grey.
 PALETTE = (*style.SEQUENCE, style.GREY)
-#: A five-pointed star as a Vega symbol path (Vega has no "star" shape).
-STAR = (
-    "M0,-1L0.2245,-0.309L0.9511,-0.309L0.3633,0.118L0.5878,0.809L0,0.382L-0.5878,0.809"
-    "L-0.3633,0.118L-0.9511,-0.309L-0.2245,-0.309Z"
-)
 PRINTED = "MIP, Theorem 9 as printed"
 CERTIFIED = "MIP, smallest certified noise (½·tanh(1/c) bound)"
 DP = "DP (Laplace + Theorem 4)"
@@ -58,36 +51,6 @@ CROSSOVER = "crossover (printed MIP = DP)"
 PEAK = "largest ratio (printed MIP)"
 FLAT = "MIP, smallest certified noise (flat)"
 _MARKERS = 9  # open circles on each certified ratio line
-_SUPERSCRIPTS = "['⁰','¹','²','³','⁴','⁵','⁶','⁷','⁸','⁹']"
-
-
-def _sup(e: str) -> str:
-    """A Vega expression writing the integer expression ``e`` (|e| < 1000) as superscript."""
-    a = f"abs({e})"
-    s = _SUPERSCRIPTS
-    return (
-        f"(({e}) < 0 ? '⁻' : '') + ({a} >= 100 ? {s}[floor({a} / 100)] : '') + "
-        f"({a} >= 10 ? {s}[floor({a} / 10) % 10] : '') + {s}[{a} % 10]"
-    )
-
-
-def power_axis(**extra: Any) -> dict[str, Any]:
-    """A log axis's ``axis`` block whose labels need no tick values in the specification.
-
-    Vega picks the ticks from the data's range (at most about six decades labelled: a wide
-    range gets powers of ten only); a label is a plain number from 0.01 to 100 and 10ⁿ or
-    m×10ⁿ beyond (never ``1e-6``); between the powers of ten only the multiples 2 and 5 are
-    labelled. ``extra`` adds or overrides axis properties.
-    """
-    e = "floor(log(datum.value) / LN10 + 1e-9)"
-    m = f"(datum.value / pow(10, {e}))"
-    mantissa = f"round({m} * 1000) / 1000"
-    label = (
-        f"indexof([1, 2, 5], {mantissa}) < 0 ? '' : "
-        f"abs({e}) <= 2 ? format(datum.value, '.3~r') : "
-        f"({mantissa} == 1 ? '' : format({mantissa}, '.0f') + '×') + '10' + {_sup(e)}"
-    )
-    return {"labelExpr": label, "grid": True, "tickCount": 6, **extra}
 
 
 def colour_of(ns: Sequence[int]) -> dict[int, str]:

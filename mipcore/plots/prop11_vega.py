@@ -27,9 +27,8 @@ import pandas as pd
 
 from ..lessons.prop11_view import Distribution
 from . import style
-from .figure1_vega import STAR, power_axis
 from .formatting import fmt_num
-from .vega import DASH, SHAPE, VegaLiteChart, by_field, layered
+from .vega import DASH, SHAPE, STAR, VegaLiteChart, by_field, layered, power_axis
 
 __all__ = ["distribution_vega", "growth_vega"]
 

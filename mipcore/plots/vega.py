@@ -39,6 +39,7 @@ __all__ = [
     "FONT",
     "PADDING",
     "SHAPE",
+    "STAR",
     "VegaLiteChart",
     "bends",
     "by_field",
@@ -46,6 +47,7 @@ __all__ = [
     "layered",
     "log_ticks",
     "plain_label",
+    "power_axis",
     "scaled",
 ]
 
@@ -87,6 +89,43 @@ SHAPE: dict[str, str] = {
     "triangle-up": "triangle-up",
     "triangle-down": "triangle-down",
 }
+
+
+#: A five-pointed star as a Vega symbol path (Vega has no "star" shape).
+STAR = (
+    "M0,-1L0.2245,-0.309L0.9511,-0.309L0.3633,0.118L0.5878,0.809L0,0.382L-0.5878,0.809"
+    "L-0.3633,0.118L-0.9511,-0.309L-0.2245,-0.309Z"
+)
+_SUPERSCRIPTS = "['⁰','¹','²','³','⁴','⁵','⁶','⁷','⁸','⁹']"
+
+
+def _sup(e: str) -> str:
+    """A Vega expression writing the integer expression ``e`` (|e| < 1000) as superscript."""
+    a = f"abs({e})"
+    s = _SUPERSCRIPTS
+    return (
+        f"(({e}) < 0 ? '⁻' : '') + ({a} >= 100 ? {s}[floor({a} / 100)] : '') + "
+        f"({a} >= 10 ? {s}[floor({a} / 10) % 10] : '') + {s}[{a} % 10]"
+    )
+
+
+def power_axis(**extra: Any) -> dict[str, Any]:
+    """A log axis's ``axis`` block whose labels need no tick values in the specification.
+
+    Vega picks the ticks from the data's range (at most about six decades labelled: a wide
+    range gets powers of ten only); a label is a plain number from 0.01 to 100 and 10ⁿ or
+    m×10ⁿ beyond (never ``1e-6``); between the powers of ten only the multiples 2 and 5 are
+    labelled. ``extra`` adds or overrides axis properties.
+    """
+    e = "floor(log(datum.value) / LN10 + 1e-9)"
+    m = f"(datum.value / pow(10, {e}))"
+    mantissa = f"round({m} * 1000) / 1000"
+    label = (
+        f"indexof([1, 2, 5], {mantissa}) < 0 ? '' : "
+        f"abs({e}) <= 2 ? format(datum.value, '.3~r') : "
+        f"({mantissa} == 1 ? '' : format({mantissa}, '.0f') + '×') + '10' + {_sup(e)}"
+    )
+    return {"labelExpr": label, "grid": True, "tickCount": 6, **extra}
 
 
 def plain_label(label: str) -> str:
@@ -221,7 +260,11 @@ def scaled(spec: dict[str, Any], factor: float) -> dict[str, Any]:
     """A copy of ``spec`` with its ``config`` font sizes scaled by ``factor`` and text marks'
     font sizes with them (presenter mode); the title keeps its size, as in the Plotly charts."""
     out = copy.deepcopy(spec)
-    out["config"] = config(factor)
+    own = out.get("config", {})
+    out["config"] = {  # the scaled style over the spec's config, keeping its other settings
+        k: {**own[k], **v} if isinstance(v, dict) and isinstance(own.get(k), dict) else v
+        for k, v in config(factor).items()
+    } | {k: v for k, v in own.items() if k not in config()}
     out["config"]["title"]["fontSize"] = config()["title"]["fontSize"]
 
     for node in list(_dicts(out.get("layer", []))):
