@@ -347,7 +347,7 @@ else:
                 for x in (r.row for r in view.rows)
             ]
         )
-        st.dataframe(table, hide_index=True, width="stretch")
+        appkit.tables.table(table, right=[c for c in table.columns if c != "n"])
         crossing = [r.row for r in view.rows if r.row.crossover_eta is not None]
         note = (
             "“Crossover η”: the printed MIP noise is below DP's for every η above it (up to "

@@ -114,15 +114,11 @@ st.markdown(
     f"A = √p − ({pow2(k - 1)} − 1), where **p = 1 / C({n}, {k})** is the probability of "
     f"drawing any one particular half. As a float64, A = {float_text(ds.a_value)}."
 )
-labels = [f"C({n}, {k})", f"{pow2(k - 1)} − 1", "A", "p"]
-width = max(map(len, labels))
-st.code(
-    f"{labels[0]:<{width}} = {C}\n"
-    f"{labels[1]:<{width}} = {-ds.a_offset}\n"
-    f"{labels[2]:<{width}} = 1/√{C} − {-ds.a_offset}\n"
-    f"{labels[3]:<{width}} = 1/{C}",
-    language=None,
-    wrap_lines=True,
+st.markdown(  # exact integers, one per line (wrapped: C(200, 100) has 59 digits)
+    f"C({n}, {k}) = {C}  \n"
+    f"{pow2(k - 1)} − 1 = {-ds.a_offset}  \n"
+    f"A = 1/√{C} − {-ds.a_offset}  \n"
+    f"p = 1/{C}"
 )
 st.markdown(
     f"The **special subset** D\\* = {{{powers(k - 2, ', ')}, A}} ({k} records) sums to exactly "
