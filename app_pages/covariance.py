@@ -3,7 +3,7 @@
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582.
 Widgets → :func:`mipcore.lessons.figure2.plan_experiment` (cached) →
 :func:`mipcore.lessons.figure2.run_experiment` in its own process (:func:`appkit.jobs.run`) →
-:mod:`mipcore.plots.covariance_figs` → sentences. Every number and verdict on the page comes
+:mod:`mipcore.plots.covariance_vega` (Vega-Lite) → sentences. Every number and verdict on the page comes
 from the run's :class:`mipcore.lessons.figure2.ExperimentResult`.
 """
 
@@ -22,7 +22,7 @@ from appkit import fmt_num, fmt_pct, settings
 from mipcore.lessons import figure2 as cv
 from mipcore.mechanism import MipCalibration
 from mipcore.noise import COROLLARY14_CONSTANT, THEOREM9_CONSTANT
-from mipcore.plots import covariance_figs as figs
+from mipcore.plots import covariance_vega as figs
 
 PRESET_NAMES = ["Quick", "Paper"]
 DEFAULT_PRESET = "Quick"
@@ -608,15 +608,15 @@ if result is not None:
                     "Where mean − SEM ≤ 0 the band is drawn down to a tenth of the mean "
                     "(a log axis cannot show 0)."
                 )
-            fig = appkit.cached(
-                figs.error_chart,
+            chart, table = appkit.cached(
+                figs.error_vega,
                 frame,
                 log_y=log_y,
                 x_range=(max(lo or grid_lo, grid_lo), min(hi or grid_hi, grid_hi)),
                 title=f"Relative error vs η ({title})",
             )
             appkit.chart(
-                fig, frame, f"covariance_{slug}", key=f"cov_chart_{slug}", caption=" ".join(notes)
+                chart, table, f"covariance_{slug}", key=f"cov_chart_{slug}", caption=" ".join(notes)
             )
     drawn = [s for s in result.scales if s.M in shown_M]
     if drawn and ref_bias is not None:

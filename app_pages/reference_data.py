@@ -3,7 +3,7 @@
 Kaplan, Xu, Marfoq, Neglia, Santana de Oliveira, *A Cautionary Tale: On the Role of Reference
 Data in Empirical Privacy Defenses*, PETS 2024, arXiv:2310.12112. Widgets →
 :mod:`mipcore.lessons.reference_view` (Figure 2 cached; the sweep through
-:func:`appkit.jobs.run`) → :mod:`mipcore.plots.reference_figs` → sentences.
+:func:`appkit.jobs.run`) → :mod:`mipcore.plots.reference_vega` (Vega-Lite) → sentences.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import appkit.jobs
 from appkit import fmt_num, fmt_pct, settings
 from mipcore.lessons import reference_view as rv
 from mipcore.lessons.reference_leak import LeakConfig, TrendTest, TrendVerdict
-from mipcore.plots import reference_figs
+from mipcore.plots import reference_vega
 from mipcore.reference_data import Figure2Fact, SelectionRule
 
 UNIT_TEXT = {rv.Unit.EPSILON: "ε (Theorem 3.1)", rv.Unit.ETA: "η, as attacker accuracy"}
@@ -124,8 +124,14 @@ if not theory.in_domain:
         icon="⚠️",
     )
 else:
-    fig, data = appkit.cached(reference_figs.theory_figure, theory, unit)
-    appkit.chart(fig, data, "figure2_theory", key="ref_chart_theory")
+    chart, data = appkit.cached(reference_vega.theory_vega, theory, unit)
+    appkit.chart(
+        chart,
+        data,
+        "figure2_theory",
+        key="ref_chart_theory",
+        caption=reference_vega.theory_caption(theory, unit),
+    )
     assert theory.eps_star is not None and theory.accuracy_star is not None
     as_acc = (
         f" (illustratively, an attacker right at most {pct(theory.accuracy_star)} of the time)"
@@ -305,8 +311,14 @@ else:
     train_only = appkit.url_toggle(
         "Report training-data leakage only (as many defenses do)", "train_only", default=False
     )
-    fig, data = appkit.cached(reference_figs.triad_figure, res, train_only)
-    appkit.chart(fig, data, "reference_triad", key="ref_chart_triad")
+    chart, data = appkit.cached(reference_vega.triad_vega, res, train_only)
+    appkit.chart(
+        chart,
+        data,
+        "reference_triad",
+        key="ref_chart_triad",
+        caption=reference_vega.triad_caption(res),
+    )
 
     r = ex.reading
     if r is None:
@@ -354,7 +366,7 @@ else:
         )
 
     st.markdown(
-        f"**The paper's headline, evaluated on this run** ({reference_figs.ATTACK_NAMES[attack]}):"
+        f"**The paper's headline, evaluated on this run** ({reference_vega.ATTACK_NAMES[attack]}):"
     )
     rows = [
         (

@@ -3,11 +3,11 @@
 Widgets → one lesson call (:func:`mipcore.lessons.statistic_release.compare_generated` or
 :func:`~mipcore.lessons.statistic_release.compare_releases`, through ``appkit.cached``, or
 ``appkit.jobs.run`` when :func:`~mipcore.lessons.statistic_release.release_work` says it can
-take a second or more) → figures (:mod:`mipcore.plots.wrap_figs`) → sentences.
+take a second or more) → Vega-Lite charts (:mod:`mipcore.plots.wrap_vega`) → sentences.
 
 Uploads are read by :func:`mipcore.tabular.parse_numeric_csv` through ``appkit.cached`` on the
 file's bytes: a file is parsed once per content, refusals included, never again on a rerun.
-Column and file names are shown as text (``appkit.plain``; the figures html-escape them).
+Column and file names are shown as text (``appkit.plain``; the charts draw them as text).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from mipcore import tabular
 from mipcore.lessons import statistic_release as lesson
 from mipcore.lessons.statistic_release import Comparison, Statistic, Verdict
 from mipcore.mechanism import MipCalibration
-from mipcore.plots import wrap_figs
+from mipcore.plots import wrap_vega
 
 SOURCES = ["generated", "upload CSV"]
 N_MIN, N_MAX, N_DEFAULT = 50, 200_000, 2_000
@@ -543,9 +543,13 @@ st.dataframe(
 # ---------------------------------------------------------------- charts
 st.subheader("4. How far each release lands from θ")
 slug = res.statistic.value.replace(" ", "_")
-appkit.chart(
-    appkit.cached(wrap_figs.error_figure, comp), comp.errors, f"wrap_error_{slug}", key="wrap_error"
+by_position = (
+    f"The x axis numbers the {k} released numbers (1 to {k}); hover for the name."
+    if k > wrap_vega.MAX_TICK_LABELS
+    else None
 )
+chart, data = appkit.cached(wrap_vega.error_vega, comp)
+appkit.chart(chart, data, f"wrap_error_{slug}", key="wrap_error", caption=by_position)
 if dp_ok and comp.single_compared:
     appkit.takeaway(
         f"In this one release MIP landed closer to θ than DP on {comp.single_mip_wins} of "
@@ -557,14 +561,15 @@ else:
         "Each bar is how far this one MIP release landed from θ — one draw is luck; the next "
         "chart shows the typical size."
     )
+chart, data = appkit.cached(wrap_vega.spread_vega, comp)
 appkit.chart(
-    appkit.cached(wrap_figs.spread_figure, comp),
-    comp.spread_table,
+    chart,
+    data,
     f"wrap_spread_{slug}",
     key="wrap_spread",
     caption=f"{comp.spread.draws} further releases of the same θ with fresh noise: dots are "
     "the median |noise|, bars span 10 % to 90 %; the black dash is σⱼ. The y axis is "
-    "logarithmic.",
+    "logarithmic." + (f" {by_position}" if by_position else ""),
 )
 _verdict(comp)
 

@@ -12,7 +12,6 @@ assertions: the run-time estimate is compared with the clock in ``benchmarks/cov
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from pathlib import Path
 
@@ -26,7 +25,7 @@ import appkit.jobs
 from appkit.registry import by_key
 from mipcore.lessons import figure2 as cv
 from mipcore.mechanism import MipCalibration
-from mipcore.plots import covariance_figs as figs
+from mipcore.plots import covariance_vega as figs
 from mipcore.plots.formatting import fmt_num
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,13 +56,42 @@ def body(at: AppTest) -> str:
     return " ".join(m.value for m in at.markdown)
 
 
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+def charts(at: AppTest) -> list[tuple[dict, dict[str, pd.DataFrame]]]:
+    """The page's Vega-Lite charts: (spec, {dataset name: table})."""
+    return pagetools.vega_charts(at)
 
 
-def lines(fig: dict) -> list[str]:
-    """The legend entries of a chart (its line traces)."""
-    return [t["name"] for t in fig["data"] if t.get("showlegend", True) is not False]
+def n_charts(at: AppTest) -> int:
+    """How many charts the page draws (all Vega-Lite: the page loads no Plotly)."""
+    assert not at.get("plotly_chart")
+    return len(at.get("vega_lite_chart"))
+
+
+def layer(chart: tuple[dict, dict], name: str) -> dict:
+    """The layer of a chart that draws the dataset ``name``."""
+    (found,) = [x for x in walk_layers(chart[0]) if x.get("data", {}).get("name") == name]
+    return found
+
+
+def walk_layers(spec: dict) -> list[dict]:
+    """Every layer of a (nested) layered spec."""
+    out = []
+    for x in spec.get("layer", []):
+        out += [x, *walk_layers(x)]
+    return out
+
+
+def lines(chart: tuple[dict, dict]) -> list[str]:
+    """The legend entries of a chart (its curves, in legend order)."""
+    names = layer(chart, "lines")["encoding"]["color"]["scale"]["domain"]
+    assert set(chart[1]["lines"]["curve"]) == set(names)  # every entry is drawn
+    return names
+
+
+def same_chart(a: tuple[dict, dict], b: tuple[dict, dict]) -> bool:
+    return (
+        a[0] == b[0] and a[1].keys() == b[1].keys() and all(a[1][k].equals(b[1][k]) for k in a[1])
+    )
 
 
 def verdict_table(at: AppTest) -> pd.DataFrame:
@@ -133,7 +161,7 @@ def small_page() -> AppTest:
 def test_loads_with_takeaway_chart_table_and_maths(small_page):
     at = small_page
     assert at.title[0].value == by_key("covariance").title
-    assert len(at.get("plotly_chart")) == 1
+    assert n_charts(at) == 1
     assert not at.error and not at.warning
     (exp,) = [e for e in at.expander if e.label == "The maths"]
     assert len(exp.latex) >= 6
@@ -218,6 +246,7 @@ def test_no_uncertified_release_is_called_eta_mip(small_page):
 
 def test_chart_has_few_curves_bands_and_a_log_axis(small_page):
     (fig,) = charts(small_page)
+    spec, tables = fig
     assert lines(fig) == [
         "Raw (no privacy)",
         "DP-SGD, tight calibration",
@@ -226,11 +255,15 @@ def test_chart_has_few_curves_bands_and_a_log_axis(small_page):
         "MIP M=4, Theorem 9 density, paper's constant",
         "MIP M=4, as printed (Laplace radius, not certified)",
     ]  # one M by default: 6 legend entries (was 11)
-    bands = [t for t in fig["data"] if t.get("fill") == "toself"]
-    assert bands and all(t["showlegend"] is False for t in bands)
-    assert "Raw (no privacy) ±SEM" not in {t["name"] for t in bands}  # Raw is a plain line
-    assert fig["layout"]["yaxis"]["type"] == "log"
-    assert [t for t in fig["data"] if t["name"] == "relative error = 1"]
+    bands = tables["bands"]
+    band_colour = layer(fig, "bands")["encoding"]["color"]
+    assert len(bands) and band_colour["legend"] is None  # bands have no legend entries
+    assert band_colour["scale"] == layer(fig, "lines")["encoding"]["color"]["scale"]
+    assert "Raw (no privacy)" not in set(bands["curve"])  # Raw is a plain line
+    assert layer(fig, "lines")["encoding"]["y"]["scale"]["type"] == "log"
+    rules = [x for x in spec["layer"] if x.get("data") == {"values": [{}]}]
+    (rule,) = [x for x in rules[0]["layer"] if x["mark"]["type"] == "rule"]
+    assert rule["encoding"]["y"]["datum"] == 1.0  # the threshold: relative error = 1
 
 
 # ------------------------------------------------------------------ controls
@@ -244,7 +277,7 @@ def test_view_controls_change_the_chart_without_a_new_run(spy):
     at.toggle(key="z0").set_value(True).run()
     assert "DP-SGD, no noise (clipping only)" in lines(charts(at)[0])
     at.toggle(key="logerr").set_value(False).run()
-    assert charts(at)[0]["layout"]["yaxis"].get("type") != "log"
+    assert "type" not in layer(charts(at)[0], "lines")["encoding"]["y"]["scale"]
     at.multiselect(key="Mshow").set_value([]).run()
     assert not any(n.startswith("MIP") for n in lines(charts(at)[0]))
     assert any("No M is chosen above" in c.value for c in at.caption)
@@ -255,6 +288,19 @@ def test_view_controls_change_the_chart_without_a_new_run(spy):
     assert_clean(at)
 
 
+def test_dimension_slider_changes_the_tables_not_the_spec(spy):
+    """The page's first slider (d) starts a new run: its chart gets new tables, the same
+    specification (so the browser redraws it in place)."""
+    at = load(**SMALL)
+    before = charts(at)[0]
+    at.slider(key="dim").set_value(4).run()
+    assert_clean(at)
+    assert spy[-1]["args"][0].config.d == 4
+    after = charts(at)[0]
+    assert after[0] == before[0]
+    assert not after[1]["lines"].equals(before[1]["lines"])
+
+
 def test_zoom_tabs_are_the_three_ranges():
     at = load(**SMALL)
     assert [t.label for t in at.tabs] == ["All η", "η ≤ 0.15", "0.1 ≤ η ≤ 0.3", "η ≥ 0.2"]
@@ -262,14 +308,16 @@ def test_zoom_tabs_are_the_three_ranges():
     at.session_state["zoom"] = "η ≤ 0.15"
     at.run()
     (fig,) = charts(at)
-    assert not any("M=2" in str(t.get("name")) for t in fig["data"])  # as the paper's panel
-    raw = [t for t in fig["data"] if t.get("name") == "Raw (no privacy)"]
-    assert max(raw[0]["x"]) <= 0.15
+    assert not any("M=2" in name for name in lines(fig))  # as the paper's panel
+    drawn = fig[1]["lines"]
+    raw = drawn[drawn["curve"] == "Raw (no privacy)"]
+    assert len(raw) and raw["eta"].max() <= 0.15
     at.session_state["zoom"] = "η ≥ 0.2"
     at.run()
     (fig,) = charts(at)
-    raw = [t for t in fig["data"] if t.get("name") == "Raw (no privacy)"]
-    assert min(raw[0]["x"]) >= 0.2
+    drawn = fig[1]["lines"]
+    raw = drawn[drawn["curve"] == "Raw (no privacy)"]
+    assert len(raw) and raw["eta"].min() >= 0.2
     assert_clean(at)
 
 
@@ -280,7 +328,8 @@ def test_changing_the_seed_and_the_m_set_changes_the_run(spy):
     assert_clean(at)
     assert spy[-1]["args"][0].config.seed == 5
     after = (charts(at)[0], verdict_table(at).to_dict())
-    assert after[0] != before[0] and after[1] != before[1]
+    assert not same_chart(after[0], before[0]) and after[1] != before[1]
+    assert after[0][0] == before[0][0]  # a new run changes the tables, never the spec
     assert at.query_params.get("rng") == "5"
     at.multiselect(key="Ms").set_value([4]).run()
     assert len(verdict_table(at)) == 4  # claim 2 still applies (M = 4 is in {4, 6})
@@ -294,7 +343,7 @@ def test_changing_the_seed_and_the_m_set_changes_the_run(spy):
 # ------------------------------------------------------------------ when it runs
 def test_paper_preset_does_not_run_by_itself(no_run):
     at = load(preset="Paper")
-    assert not at.get("plotly_chart")
+    assert not n_charts(at)
     (run,) = [b for b in at.button if b.key == "run"]
     assert re.match(r"Run \(\d", run.label) and not run.disabled  # the estimate on the button
     assert any("runs only when you ask" in i.value for i in at.info)
@@ -306,7 +355,7 @@ def test_preset_switch_resets_the_parameters(spy):
     at = load(**SMALL)
     at.radio(key="preset").set_value("Paper").run()
     assert at.number_input(key="size").value == 500_000 and at.slider(key="R").value == 10
-    assert not at.get("plotly_chart") and len(spy) == 1  # never starts the long run itself
+    assert not n_charts(at) and len(spy) == 1  # never starts the long run itself
     assert dict(at.query_params) == {"preset": "Paper"}
     at.radio(key="preset").set_value("Quick").run()
     assert at.number_input(key="size").value == 20_000 and at.slider(key="R").value == 3
@@ -316,14 +365,14 @@ def test_preset_switch_resets_the_parameters(spy):
 def test_run_button_runs_then_the_result_stays(spy, slow_machine):
     at = fresh(**SMALL, rng="11")
     at.run()
-    assert not spy and not at.get("plotly_chart")
+    assert not spy and not n_charts(at)
     at.button(key="run").click().run()
     assert len(spy) == 1 and spy[0]["stop_button"]  # the Stop button is up while it runs
-    assert len(at.get("plotly_chart")) == 1
+    assert n_charts(at) == 1
     assert not page_buttons(at) and not at.info  # the offer to run and Stop are gone
     assert any(c.value.startswith("Computed in") for c in at.caption)
     at.toggle(key="logerr").set_value(False).run()  # a view change keeps the result ...
-    assert len(at.get("plotly_chart")) == 1 and not page_buttons(at)
+    assert n_charts(at) == 1 and not page_buttons(at)
     assert any(c.value.startswith("Computed earlier") for c in at.caption)  # ... not rerun
 
 
@@ -333,10 +382,10 @@ def test_a_stopped_run_says_so_and_offers_to_run_again(spy):
     at = fresh(**SMALL)
     at.session_state["_cov_stopped"] = SMALL_CONFIG
     at.run()
-    assert not spy and not at.get("plotly_chart")
+    assert not spy and not n_charts(at)
     assert any("You stopped the run" in i.value for i in at.info)
     at.button(key="run").click().run()
-    assert len(spy) == 1 and len(at.get("plotly_chart")) == 1
+    assert len(spy) == 1 and n_charts(at) == 1
     assert not any("stopped" in i.value for i in at.info)
 
 
@@ -346,7 +395,7 @@ def test_cache_hit_in_a_new_session_is_computed_earlier():
     assert any(c.value.startswith("Computed in") for c in first.caption)
     second = load(**params)  # a new session: the server-wide cache answers
     assert any(c.value.startswith("Computed earlier in") for c in second.caption)
-    assert charts(second)[0] == charts(first)[0]
+    assert same_chart(charts(second)[0], charts(first)[0])
 
 
 def test_quick_preset_runs_by_itself_even_when_estimated_slow(spy, slow_machine):
@@ -354,7 +403,7 @@ def test_quick_preset_runs_by_itself_even_when_estimated_slow(spy, slow_machine)
     at.run()
     assert not at.exception and not page_buttons(at)
     assert len(spy) == 1 and spy[0]["args"][0].config == cv.PRESETS["Quick"]
-    assert len(at.get("plotly_chart")) == 1 and len(verdict_table(at)) == 4
+    assert n_charts(at) == 1 and len(verdict_table(at)) == 4
     assert any("These are the **Quick** preset's settings" in c.value for c in at.caption)
     assert not dict(at.query_params)  # the default view has a bare URL
 
@@ -367,7 +416,7 @@ def test_work_above_the_ceiling_disables_the_run_button(no_run):
     assert "times the work one request may use" in w and "MIP_EXPLORER_WORK_LIMIT" in w
     cfg = dataclasses.replace(cv.PRESETS["Quick"], n=1_000_000, R=30, T=200)
     assert fmt_num(cv.work(cfg).units / cv.WORK_CEILING, 2) in w
-    assert not at.get("plotly_chart")
+    assert not n_charts(at)
 
 
 def test_the_ceiling_scales_with_the_work_limit(no_run, monkeypatch):
@@ -398,7 +447,7 @@ def test_eta_below_half_delta_gives_a_sentence(no_run):
     assert not at.exception and not at.error
     (w,) = at.warning
     assert "δ/2" in w.value and "Raise the start" in w.value
-    assert not at.get("plotly_chart")
+    assert not n_charts(at)
     assert any(e.label == "The maths" for e in at.expander)
 
 
@@ -407,13 +456,13 @@ def test_no_moment_order_gives_a_sentence(no_run):
     assert not at.exception and not at.error
     (w,) = at.warning
     assert "No moment order M is chosen" in w.value and "Ms=" not in w.value
-    assert not at.get("plotly_chart")
+    assert not n_charts(at)
 
 
 def test_fixed_clipping_runs_with_a_positive_c(spy):
     at = load(**SMALL, clip="fixed")  # used to end in an error box (C = 0 meant "not set")
     assert_clean(at)
-    assert spy[-1]["args"][0].config.clip_value == 5.0 and len(at.get("plotly_chart")) == 1
+    assert spy[-1]["args"][0].config.clip_value == 5.0 and n_charts(at) == 1
     at = load(**SMALL, clip="fixed", C="0")  # C = 0 is refused with a sentence
     assert not at.error
     assert any("C=0" in w.value and "not valid" in w.value for w in at.warning)
@@ -424,7 +473,7 @@ def test_no_calibration_gives_a_sentence_not_an_empty_table():
     at = load(**SMALL, cal="")
     assert_clean(at)
     assert any("No verdicts on claims 1 and 2" in w.value for w in at.warning)
-    assert len(at.get("plotly_chart")) == 1
+    assert n_charts(at) == 1
     assert list(verdict_table(at)["Claim"].str[:3]) == ["(4)"]  # MIP alone
 
 
@@ -464,7 +513,7 @@ def test_registered_in_the_app():
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == by_key("covariance").title
-    assert len(at.get("plotly_chart")) == 1 and len(verdict_table(at)) == 4
+    assert n_charts(at) == 1 and len(verdict_table(at)) == 4
     # another page's settings never leak into this experiment (keys unique to this page)
     at.switch_page(by_key("noise_vs_eta").script)
     at.query_params.clear()
@@ -508,14 +557,19 @@ def test_error_chart_floors_log_bands_and_draws_exactly_the_rows():
         ]
     )
     assert figs.band_clipped(s)
-    fig = figs.error_chart(s, log_y=True).to_dict()
-    (band,) = [t for t in fig["data"] if t.get("fill") == "toself"]
-    lower = list(band["y"])[3:][::-1]  # the polygon's way back: mean - SEM, floored
-    assert lower == pytest.approx([10.0 * figs.LOG_BAND_FLOOR, 4.0, 1.5])
-    linear = figs.error_chart(s, log_y=False).to_dict()
-    (band,) = [t for t in linear["data"] if t.get("fill") == "toself"]
-    assert list(band["y"])[3:][::-1] == pytest.approx([-10.0, 4.0, 1.5])  # no floor needed
-    assert not pagetools.chart_nans(json.dumps(fig))
+    chart, table = figs.error_vega(s, log_y=True)
+    assert table is s  # the CSV is the frame itself
+    band = chart.datasets["bands"]
+    assert set(band["curve"]) == {name}  # Raw has no band
+    assert list(band["lower"]) == pytest.approx([10.0 * figs.LOG_BAND_FLOOR, 4.0, 1.5])
+    assert list(band["upper"]) == pytest.approx([30.0, 6.0, 2.5])
+    drawn = chart.datasets["lines"]
+    assert len(drawn) == len(s) and sorted(drawn["mean"]) == sorted(s["mean"])
+    linear, _ = figs.error_vega(s, log_y=False)
+    band = linear.datasets["bands"]
+    assert list(band["lower"]) == pytest.approx([-10.0, 4.0, 1.5])  # no floor needed
+    for t in chart.datasets.values():
+        assert not t.isna().any().any()
 
 
 def test_curve_frame_selects_the_curves_and_names_them(expected):
@@ -527,8 +581,9 @@ def test_curve_frame_selects_the_curves_and_names_them(expected):
     assert "MIP M=4, smallest certified noise" in names
     with_z0 = figs.curve_frame(expected, Ms=(), clip_only=True)
     assert set(with_z0["method"]) == {"raw", "dpsgd", "clip_only"}
-    fig = figs.error_chart(frame)
-    assert not pagetools.chart_nans(json.dumps(fig.to_dict()))
+    chart, _ = figs.error_vega(frame)
+    assert all(not t.isna().any().any() for t in chart.datasets.values())
+    assert set(chart.datasets["lines"]["curve"]) == names
 
 
 @pytest.mark.parametrize("certified", [True, False])

@@ -10,6 +10,7 @@ config (tested in ``tests/test_reference_view.py`` and ``tests/test_reference_le
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pagetools
 import pytest
@@ -63,6 +64,12 @@ def expected_verdicts(res) -> list[str]:
     return out
 
 
+def n_charts(at: AppTest) -> int:
+    """How many charts the page draws (all Vega-Lite: the page loads no Plotly)."""
+    assert not at.get("plotly_chart")
+    return len(at.get("vega_lite_chart"))
+
+
 @pytest.fixture(scope="module")
 def small_page() -> AppTest:
     return load(**SMALL)
@@ -72,7 +79,7 @@ def small_page() -> AppTest:
 def test_loads_at_the_defaults_with_the_papers_lesson():
     at = load()
     assert at.title[0].value == by_key("reference_data").title
-    assert len(at.get("plotly_chart")) == 2
+    assert n_charts(at) == 2
     labels = [b.label for b in at.get("download_button")]
     assert any(x.startswith("figure2_theory.csv") for x in labels), labels
     assert any(x.startswith("reference_triad.csv") for x in labels), labels
@@ -144,8 +151,11 @@ def test_training_only_toggle_changes_the_reported_claim(small_page):
     )
     assert "reference data are exposed" not in after
     assert at.query_params["train_only"] == "1"
-    (triad,) = [c for c in at.get("plotly_chart") if c.key == "ref_chart_triad"]
-    assert "reference data" not in triad.proto.spec
+    assert not at.get("plotly_chart")
+    _theory, (triad, tables) = pagetools.vega_charts(at)  # the triad is the second chart
+    assert triad["title"] == "What a training-only evaluation shows"
+    assert "reference data" not in json.dumps(triad, ensure_ascii=False)
+    assert not any("reference data" in n for n in tables["lines"]["series"])
     assert snapshot(at) != snapshot(small_page)
 
 
@@ -192,7 +202,7 @@ def test_outside_theorem_31_is_a_sentence():
     pagetools.assert_clean(at)
     (w,) = at.warning
     assert "Theorem 3.1 holds only for ε₀ below" in w.value and "lower ε₀" in w.value
-    assert len(at.get("plotly_chart")) == 1  # the experiment still runs
+    assert n_charts(at) == 1  # the experiment still runs
 
 
 def test_work_ceiling_is_stated_and_nothing_runs():
@@ -200,7 +210,7 @@ def test_work_ceiling_is_stated_and_nothing_runs():
     pagetools.assert_clean(at)
     (w,) = at.warning
     assert "MIP_EXPLORER_WORK_LIMIT" in w.value and "420 fits" in w.value
-    assert len(at.get("plotly_chart")) == 1  # only the theory chart
+    assert n_charts(at) == 1  # only the theory chart
 
 
 @pytest.mark.parametrize(

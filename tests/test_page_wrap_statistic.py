@@ -23,7 +23,7 @@ from appkit.registry import by_key
 from appkit.safe import plain
 from mipcore import tabular
 from mipcore.lessons import statistic_release as wrap
-from mipcore.plots import wrap_figs
+from mipcore.plots import wrap_vega
 
 PAGE = "app_pages/wrap_statistic.py"
 DEFAULTS = dict(
@@ -48,8 +48,17 @@ def load(**params: str) -> AppTest:
 
 
 def snapshot(at: AppTest) -> tuple:
-    charts = tuple(c.proto.spec for c in at.get("plotly_chart"))
+    charts = tuple(
+        (json.dumps(spec), {k: t.to_csv() for k, t in tables.items()})
+        for spec, tables in pagetools.vega_charts(at)
+    )
     return tuple(texts(at)), charts, table(at).to_csv()
+
+
+def n_charts(at: AppTest) -> int:
+    """How many charts the page draws (all Vega-Lite: the page loads no Plotly)."""
+    assert not at.get("plotly_chart")
+    return len(at.get("vega_lite_chart"))
 
 
 def table(at: AppTest) -> pd.DataFrame:
@@ -114,7 +123,7 @@ def with_defaults(**changes) -> dict:
 
 
 def chart_strings(at: AppTest) -> list[str]:
-    """Every string in every chart's spec (titles, names, tick labels, hover text)."""
+    """Every string in every chart's spec and tables (titles, names, tick labels, tooltips)."""
     out: list[str] = []
 
     def walk(node) -> None:
@@ -127,8 +136,10 @@ def chart_strings(at: AppTest) -> list[str]:
             for v in node.values():
                 walk(v)
 
-    for c in at.get("plotly_chart"):
-        walk(json.loads(c.proto.spec))
+    for spec, tables in pagetools.vega_charts(at):
+        walk(spec)
+        for t in tables.values():
+            walk([str(v) for v in t.select_dtypes(exclude="number").to_numpy().ravel()])
     return out
 
 
@@ -143,8 +154,7 @@ def default_page() -> AppTest:
 def test_default_page_shows_table_charts_downloads_and_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("wrap").title
-    charts = at.get("plotly_chart")
-    assert len(charts) == 2
+    assert n_charts(at) == 2
     labels = [b.label for b in at.get("download_button")]  # the footer's CSVs, one per chart
     assert len(labels) == 2 and any("wrap_spread_mean.csv" in x for x in labels), labels
     assert not at.error
@@ -199,17 +209,19 @@ def test_verdict_is_computed_and_dp_wins_on_an_ordinary_mean(default_page):
 def test_charts_show_the_tables_they_offer(default_page):
     at = default_page
     res = expected(generated(DEFAULTS), DEFAULTS)
-    err = json.loads(at.get("plotly_chart")[0].proto.spec)
-    mip_bar, dp_bar = err["data"]
-    np.testing.assert_allclose(mip_bar["y"], np.abs(res.mip - res.theta))
-    np.testing.assert_allclose(dp_bar["y"], np.abs(res.dp - res.theta))
-    assert err["layout"]["yaxis"]["type"] == "log"
-    assert err["layout"]["xaxis"]["ticktext"] == ["mean(x1)", "mean(x2)", "mean(x3)"]
-    spread = json.loads(at.get("plotly_chart")[1].proto.spec)
-    assert {t["name"].split(":")[0] for t in spread["data"]} >= {"MIP (Algorithm 1)", "DP Laplace"}
-    for c in at.get("plotly_chart"):
-        title = json.loads(c.proto.spec)["layout"]["title"]["text"]
-        assert len(re.sub(r"<[^>]+>", "", title)) <= 55, title  # fits a 1024-px window
+    (err, err_tables), (spread, spread_tables) = pagetools.vega_charts(at)
+    bars = err_tables["bars"]
+    mip_bar = bars[bars["release"] == wrap_vega.MIP_BAR].sort_values("position")
+    dp_bar = bars[bars["release"] == wrap_vega.DP_BAR].sort_values("position")
+    np.testing.assert_allclose(mip_bar["error"], np.abs(res.mip - res.theta))
+    np.testing.assert_allclose(dp_bar["error"], np.abs(res.dp - res.theta))
+    (layer,) = err["layer"]
+    assert layer["encoding"]["y"]["scale"]["type"] == "log"
+    assert list(mip_bar["tick"]) == ["mean(x1)", "mean(x2)", "mean(x3)"]
+    names = set(spread_tables["medians"]["release"])
+    assert {n.split(":")[0] for n in names} == {"MIP (Algorithm 1)", "DP Laplace"}
+    for spec in (err, spread):
+        assert len(spec["title"]) <= 55, spec["title"]  # fits a 1024-px window
 
 
 @pytest.mark.parametrize(
@@ -383,7 +395,7 @@ def test_regression_with_one_column_is_prevented_with_a_sentence():
     assert not at.exception and not at.error
     assert at.slider(key="d").value == 2
     assert any("needs at least two columns" in i.value for i in at.info)
-    assert len(at.get("plotly_chart")) == 2
+    assert n_charts(at) == 2
 
 
 def test_extreme_sizes_work():
@@ -393,8 +405,10 @@ def test_extreme_sizes_work():
     p = with_defaults(n=50, d=10, stat="covariance", B=16)
     assert_matches(at, expected(generated(p), p))
     assert_no_nan(at)
-    spread = json.loads(at.get("plotly_chart")[1].proto.spec)
-    assert "hover for the name" in spread["layout"]["xaxis"]["title"]["text"]  # 100 numbers
+    (_, err), (_, spread) = pagetools.vega_charts(at)
+    assert list(spread["sigma"]["tick"]) == [str(i) for i in range(1, 101)]  # by position
+    assert set(err["bars"]["tick"]) == {str(i) for i in range(1, 101)}
+    assert any("1 to 100" in c.value and "hover for the name" in c.value for c in at.caption)
 
 
 def test_a_heavy_setting_runs_as_a_job_with_the_same_numbers(monkeypatch):
@@ -405,7 +419,7 @@ def test_a_heavy_setting_runs_as_a_job_with_the_same_numbers(monkeypatch):
     at = load(n="300", seed="11")
     p = with_defaults(n=300, seed=11)
     assert_matches(at, expected(generated(p), p))
-    assert len(at.get("plotly_chart")) == 2
+    assert n_charts(at) == 2
 
 
 # --------------------------------------------------------------------------- uploads
@@ -431,7 +445,7 @@ def test_upload_source_without_a_file_asks_for_one_and_states_the_limits():
     at = load(src="upload CSV")
     assert at.radio(key="src").value == "upload CSV"
     assert any("upload a CSV file above" in i.value for i in at.info)
-    assert not at.error and not at.get("plotly_chart")
+    assert not at.error and not n_charts(at)
     label = at.file_uploader(key="upload").proto.label
     limits = f"up to 5 MiB, 40 columns of which at most 20 numeric, 200{NNBSP}000 rows"
     assert label == f"CSV file: {limits}"
@@ -451,7 +465,7 @@ def test_good_upload_gives_notes_table_and_mipcore_numbers(stat):
     caption = [unescaped(c.value) for c in at.caption if "Read “data.csv”" in unescaped(c.value)]
     assert caption == ["Read “data.csv”: 298 rows of 3 numeric columns: “a”, “b”, “c”."]
     assert_matches(at, expected(parsed.data, with_defaults(stat=stat)))
-    assert len(at.get("plotly_chart")) == 2
+    assert n_charts(at) == 2
     assert_no_nan(at)
 
 
@@ -489,7 +503,7 @@ def test_bad_upload_gives_an_error_sentence(case):
     assert unescaped(err.value).startswith(f"This file cannot be used: {reason}."), err.value
     assert "Accepted: up to 5 MiB" in unescaped(err.value)
     assert "Traceback" not in err.value and "one bound per column" not in err.value
-    assert not at.get("plotly_chart") and not list(at.dataframe)
+    assert not n_charts(at) and not list(at.dataframe)
     assert " — " in reason  # every refusal names its cause, then the fix
 
 
@@ -514,10 +528,10 @@ def test_regression_on_a_one_column_upload_names_the_fix():
     (w,) = [unescaped(w.value) for w in at.warning]
     assert "needs at least two numeric columns" in w and "this file has one, “x”" in w
     assert "Choose the mean or the second moments" in w
-    assert not at.get("plotly_chart")
+    assert not n_charts(at)
     at.selectbox(key="stat").set_value("mean").run()  # the fix works
     assert not at.warning or all("not private" in x.value for x in at.warning)
-    assert len(at.get("plotly_chart")) == 2
+    assert n_charts(at) == 2
 
 
 def test_upload_with_a_constant_column_works():
@@ -582,12 +596,15 @@ def test_crafted_headers_stay_text_on_the_page_and_in_the_charts(stat):
     shown = "\n".join(unescaped(t) for t in texts(at))
     assert "“[click](http://evil)”" in shown and "“[x](http://evil).csv”" in shown
     assert "“<img src=x onerror=alert(1)>”" in shown  # shown as typed
+    # Vega-Lite draws names as SVG text and tooltips escaped: they are data, as typed, never
+    # part of the specification (where a title or label could be markup)
+    for spec, _ in pagetools.vega_charts(at):
+        assert "<img" not in json.dumps(spec) and "<a " not in json.dumps(spec)
     strings = chart_strings(at)
     assert strings, "no chart"
-    for s in strings:
-        assert "<img" not in s and "<a " not in s and "<a>" not in s, s
-    assert any("&lt;img src=x onerror=alert(1)&gt;" in s for s in strings)
-    assert any("&lt;a href=x&gt;y&lt;/a&gt;" in s for s in strings)
+    assert not any("&lt;" in s for s in strings)  # not escaped twice
+    assert any("<img src=x onerror=alert(1)>" in s for s in strings)  # the full name: tooltip
+    assert any("(<img src=x" in s and s.endswith("…") for s in strings)  # a cut tick label
 
 
 # --------------------------------------------------------------------------- figure builders
@@ -602,16 +619,15 @@ def test_crafted_headers_stay_text_on_the_page_and_in_the_charts(stat):
     ],
     ids=["mean", "regression", "36 numbers"],
 )
-def test_figure_builders_headless(comp):
-    import plotly.graph_objects as go
-
-    for builder in (wrap_figs.error_figure, wrap_figs.spread_figure):
-        fig = builder(comp)
-        assert isinstance(fig, go.Figure)
-        assert not pagetools.chart_nans(fig.to_json())
-        xaxis = fig.layout.xaxis
-        assert len(xaxis.tickvals) <= wrap_figs.MAX_TICK_LABELS + 1
-        assert all(len(t) <= wrap_figs.LABEL_CHARS + 10 for t in xaxis.ticktext)
+def test_chart_builders_headless(comp):
+    for builder in (wrap_vega.error_vega, wrap_vega.spread_vega):
+        chart, _ = builder(comp)
+        ticks = set()
+        for t in chart.datasets.values():
+            assert not t.isna().any().any()
+            ticks |= set(t["tick"])
+        assert len(ticks) == comp.release.k  # one place per released number
+        assert all(len(t.rstrip("\u200b")) <= wrap_vega.LABEL_CHARS for t in ticks)
 
 
 # --------------------------------------------------------------------------- through app.py
@@ -630,13 +646,13 @@ def test_through_app_navigation():
     at.switch_page(PAGE).run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == by_key("wrap").title
-    assert len(at.get("plotly_chart")) == 2 and not at.error
+    assert n_charts(at) == 2 and not at.error
     assert at.number_input(key="n").value in range(50, 200_001)
     links = [pl.proto.page for pl in at.get("page_link")]
     assert links == ["proposition11"], links  # the pointer to Proposition 11 is a real link
     at.selectbox(key="stat").set_value("linear regression").run()
-    assert not at.exception and len(at.get("plotly_chart")) == 2
+    assert not at.exception and n_charts(at) == 2
     at.switch_page("app_pages/noise_vs_eta.py").run()  # n is a multiselect there
     assert not at.exception
     at.switch_page(PAGE).run()
-    assert not at.exception and len(at.get("plotly_chart")) == 2
+    assert not at.exception and n_charts(at) == 2

@@ -14,12 +14,11 @@ import math
 
 import numpy as np
 import pytest
-from pagetools import chart_nans
 
 from mipcore.bounds import eta_from_epsilon
 from mipcore.lessons import reference_view as rv
 from mipcore.lessons.reference_leak import Attack, LeakConfig, Target, run_sweep
-from mipcore.plots import reference_figs
+from mipcore.plots import reference_vega
 from mipcore.reference_data import effective_sample_size, werm_epsilons
 
 SMALL = LeakConfig(
@@ -202,14 +201,18 @@ def test_experiment_view(small):
 def test_figures_headless_without_nan(small):
     v = rv.theory(1000.0, 20_000, 0.25)
     for unit in rv.Unit:
-        fig, table = reference_figs.theory_figure(v, unit)
-        assert chart_nans(fig.to_json()) == 0 and len(table) == len(v.figure.curves)
+        chart, table = reference_vega.theory_vega(v, unit)
+        assert len(table) == len(v.figure.curves)
+        for t in chart.datasets.values():
+            assert not t.isna().any().any()
     with pytest.raises(ValueError, match="domain"):
-        reference_figs.theory_figure(rv.theory(5000.0, 20_000, 9.0), rv.Unit.EPSILON)
-    full, t_full = reference_figs.triad_figure(small, False)
-    part, t_part = reference_figs.triad_figure(small, True)
-    assert chart_nans(full.to_json()) == 0 and chart_nans(part.to_json()) == 0
-    assert any("reference" in (t.name or "") for t in full.data)
-    assert not any("reference" in (t.name or "") for t in part.data)
+        reference_vega.theory_vega(rv.theory(5000.0, 20_000, 9.0), rv.Unit.EPSILON)
+    full, t_full = reference_vega.triad_vega(small, False)
+    part, t_part = reference_vega.triad_vega(small, True)
+    for chart in (full, part):
+        for t in chart.datasets.values():
+            assert not t.isna().any().any()
+    assert any("reference" in n for n in full.datasets["lines"]["series"])
+    assert not any("reference" in n for n in part.datasets["lines"]["series"])
     assert any(c.startswith("attack_reference_") for c in t_full.columns)
     assert not any(c.startswith("attack_reference_") for c in t_part.columns)

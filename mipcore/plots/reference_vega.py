@@ -1,0 +1,456 @@
+"""Charts of the reference-data page, drawn by Vega-Lite: Figure 2's theory and the sweep's
+triad.
+
+Kaplan, Xu, Marfoq, Neglia, Santana de Oliveira, *A Cautionary Tale: On the Role of
+Reference Data in Empirical Privacy Defenses*, PETS 2024, arXiv:2310.12112 -- as computed by
+:mod:`mipcore.lessons.reference_view` and :mod:`mipcore.lessons.reference_leak`.
+
+Every builder takes a result and returns ``(chart, table)``: a
+:class:`~mipcore.plots.vega.VegaLiteChart` in the app's style and the DataFrame of exactly what
+it draws (the CSV). No arithmetic beyond selecting rows and scaling to %. The specifications
+name no slider value (those are in the captions, :func:`theory_caption`,
+:func:`triad_caption`): moving ε₀, N or N_T/N_R only changes the tables, and Streamlit redraws
+the chart in place (see :mod:`mipcore.plots.vega`). Training data D_T: blue, dashed, squares;
+reference data D_R: vermillion, solid, crosses; utility: green, solid, diamonds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..lessons.reference_leak import SweepResult, Target
+from ..lessons.reference_view import TheoryView, Unit
+from . import style
+from .vega import DASH, SHAPE, VegaLiteChart, layered
+
+__all__ = [
+    "ATTACK_NAMES",
+    "STAR_NAME",
+    "theory_caption",
+    "theory_table",
+    "theory_vega",
+    "triad_caption",
+    "triad_table",
+    "triad_vega",
+]
+
+#: How the attacks are named in legends and titles.
+ATTACK_NAMES = {
+    "gap": "gap attack",
+    "confidence": "confidence attack",
+    "loss": "loss attack",
+}
+
+TRAIN_NAME = "training data D_T"
+REF_NAME = "reference data D_R"
+TEST_NAME = "test accuracy (utility)"
+STAR_NAME = "w* = N_R/N: equal privacy, N_eff = N"
+STAR_LINE = "w* = N_R/N: equal privacy"
+PICK_NAME = "training-only pick"
+THEORY_TITLE = "Utility against each set's privacy as w goes 0 → 1"
+_MARKERS = 9  # markers on each curve at most
+
+# (colour, dash, shape)
+_TRAIN = (style.BLUE, "dash", SHAPE["square"])
+_REF = (style.VERMILLION, "solid", SHAPE["x"])
+_TEST = (style.GREEN, "solid", SHAPE["diamond"])
+_LEGEND = {"title": None, "columns": 1, "symbolSize": 160, "symbolStrokeWidth": 2.5}
+# A five-pointed star (Vega-Lite's shapes have none), in the unit square.
+_STAR = (
+    "M0,-1L0.24,-0.33L0.95,-0.31L0.38,0.12L0.59,0.81L0,0.4L-0.59,0.81L-0.38,0.12L-0.95,-0.31"
+    "L-0.24,-0.33Z"
+)
+# A vertical bar: the legend's symbol for a vertical rule.
+_RULE = "M-0.15,-1L0.15,-1L0.15,1L-0.15,1Z"
+# Each layer has its own scales and legend for these channels (each gives its domain and
+# range in full): a layer without a legend, a band's faint fill or the rules' own entries
+# never change another layer's.
+_CHANNELS = ("color", "fill", "shape", "strokeDash")
+_RESOLVE = {
+    "scale": dict.fromkeys(_CHANNELS, "independent"),
+    "legend": dict.fromkeys(_CHANNELS, "independent"),
+}
+
+
+def _by(field: str, domain: list[str], channel_range: list[Any], shown: bool) -> dict[str, Any]:
+    return {
+        "field": field,
+        "type": "nominal",
+        "scale": {"domain": domain, "range": channel_range},
+        "legend": dict(_LEGEND) if shown else None,
+    }
+
+
+def _picks(frame: pd.DataFrame, by: str) -> pd.DataFrame:
+    """About :data:`_MARKERS` evenly spread rows of each ``by`` group, both ends kept."""
+    keep: list[int] = []
+    for group in frame.groupby(by, sort=False).indices.values():
+        rows = np.asarray(group, dtype=int)
+        picks = np.unique(np.round(np.linspace(0, rows.size - 1, _MARKERS)).astype(int))
+        keep += rows[picks].tolist()
+    return frame.iloc[sorted(keep)].reset_index(drop=True)
+
+
+def theory_table(view: TheoryView) -> pd.DataFrame:
+    """Figure 2's numbers for one ratio, one row per w (the CSV): ``w``,
+    ``is_equal_privacy_weight``, ``n_eff``, each set's ε and (illustrative) η, and the
+    attacker-accuracy bounds 1/2 + η."""
+    if view.figure is None or view.eps_star is None or view.accuracy_star is None:
+        raise ValueError("the view is outside Theorem 3.1's domain: there is nothing to draw")
+    c = view.figure.curves.sort_values("w").reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            "w": c["w"],
+            "is_equal_privacy_weight": c["is_equal_privacy"],
+            "n_eff": c["n_eff"].to_numpy(float),
+            "eps_train": c["eps_train"],
+            "eps_ref": c["eps_ref"],
+            "eta_train_illustrative": c["eta_train"],
+            "eta_ref_illustrative": c["eta_ref"],
+            "accuracy_bound_train": 0.5 + c["eta_train"].to_numpy(float),
+            "accuracy_bound_ref": 0.5 + c["eta_ref"].to_numpy(float),
+        }
+    )
+
+
+def theory_caption(view: TheoryView, unit: Unit) -> str:
+    """What the theory chart's title no longer says: the setting, or what the η axis is."""
+    if unit is Unit.ETA:
+        return "η from ε by Theorem 4 of Izzo et al.: an illustration (Theorem 3.1 is O(ε))."
+    return (
+        f"ε₀ = {view.eps0:g}, N = {view.n_total:,.0f}, N_T/N_R = {view.ratio:g}; "
+        f"w* = N_R/N = {view.w_star:.3g}."
+    )
+
+
+def theory_vega(view: TheoryView, unit: Unit) -> tuple[VegaLiteChart, pd.DataFrame]:
+    """Figure 2 for one ratio: utility N_eff against the privacy of D_T and of D_R as w runs
+    from 0 to 1, in Theorem 3.1's ε or (``Unit.ETA``) as the illustrative attacker-accuracy
+    bound 1/2 + η in %; w* is a star, the curves' ends are labelled. ``view`` must be in
+    Theorem 3.1's domain (else ValueError). Returns the chart and :func:`theory_table`."""
+    table = theory_table(view)
+    assert view.eps_star is not None and view.accuracy_star is not None
+    if unit is Unit.EPSILON:
+        xt, xr = table["eps_train"].to_numpy(float), table["eps_ref"].to_numpy(float)
+        x_star = float(view.eps_star)
+        x_title, x_format = "ε (Theorem 3.1, up to constants)", ".4~g"
+    else:
+        xt = 100 * table["accuracy_bound_train"].to_numpy(float)
+        xr = 100 * table["accuracy_bound_ref"].to_numpy(float)
+        x_star = 100 * float(view.accuracy_star)
+        x_title, x_format = "best attacker's accuracy, 50 % + η (%)", ".3f"
+    curves = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "set": name,
+                    "w": table["w"].to_numpy(float),
+                    "x": x,
+                    "n_eff": table["n_eff"].to_numpy(float),
+                    "eps": table[eps].to_numpy(float),
+                    "eta": table[eta].to_numpy(float),
+                }
+            )
+            for name, x, eps, eta in (
+                (TRAIN_NAME, xt, "eps_train", "eta_train_illustrative"),
+                (REF_NAME, xr, "eps_ref", "eta_ref_illustrative"),
+            )
+        ],
+        ignore_index=True,
+    )
+    curves = curves[np.isfinite(curves[["x", "n_eff", "eps", "eta"]].to_numpy()).all(axis=1)]
+    # smooth curves: every other w (the same picture, half the rows), ends and w* kept
+    rank = curves.groupby("set", sort=False).cumcount().to_numpy()
+    last = curves.groupby("set", sort=False).cumcount(ascending=False).to_numpy() == 0
+    star_w = np.isclose(curves["w"].to_numpy(float), float(view.w_star))
+    lines = curves[(rank % 2 == 0) | last | star_w].reset_index(drop=True)
+    ends = pd.concat(
+        [
+            curves.groupby("set", sort=False).head(1).assign(label="w = 0"),
+            curves.groupby("set", sort=False).tail(1).assign(label="w = 1"),
+        ],
+        ignore_index=True,
+    )
+    ends["label"] = ends["set"].map({TRAIN_NAME: "D_T, ", REF_NAME: "D_R, "}) + ends["label"]
+    star = pd.DataFrame(
+        {"x": [x_star], "n_eff": [float(view.n_total)], "w": [float(view.w_star)], "set": STAR_NAME}
+    )
+    domain = [TRAIN_NAME, REF_NAME, STAR_NAME]  # one legend: the markers' and the star's
+    looks = [_TRAIN, _REF, (style.BLACK, "solid", _STAR)]
+    x = {
+        "field": "x",
+        "type": "quantitative",
+        "title": x_title,
+        # ε from 0; accuracies from about 50 %
+        "scale": {"domainMin": 0} if unit is Unit.EPSILON else {"zero": False},
+        "axis": {"labelFlush": False, "labelOverlap": True},  # no label runs into the next
+    }
+    y = {
+        "field": "n_eff",
+        "type": "quantitative",
+        "title": "effective sample size N_eff",
+        "axis": {"format": ",d"},
+        "scale": {"zero": False},
+    }
+    tooltip = [
+        {"field": "set", "type": "nominal", "title": "set"},
+        {"field": "w", "type": "quantitative", "title": "w", "format": ".3f"},
+        {"field": "n_eff", "type": "quantitative", "title": "N_eff", "format": ",.0f"},
+        {"field": "eps", "type": "quantitative", "title": "ε", "format": ".4~g"},
+        {"field": "eta", "type": "quantitative", "title": "η", "format": ".4~g"},
+        {"field": "x", "type": "quantitative", "title": "x", "format": x_format},
+    ]
+    layers: list[dict[str, Any]] = [
+        {
+            "data": {"name": "lines"},
+            "mark": {"type": "line", "strokeWidth": 2.5},
+            "encoding": {
+                "x": x,
+                "y": y,
+                "color": _by("set", domain, [c for c, _, _ in looks], False),
+                "strokeDash": _by("set", domain, [DASH[d] for _, d, _ in looks], False),
+                "order": {"field": "w", "type": "quantitative"},
+                "tooltip": tooltip,
+            },
+        },
+        {
+            "data": {"name": "markers"},
+            "mark": {"type": "point", "filled": True, "size": 70, "opacity": 1},
+            "encoding": {
+                "x": x,
+                "y": y,
+                "color": _by("set", domain, [c for c, _, _ in looks], True),
+                "shape": _by("set", domain, [s for _, _, s in looks], True),
+                "tooltip": tooltip,
+            },
+        },
+        {
+            "data": {"name": "ends"},
+            "mark": {"type": "text", "dy": -14, "fontSize": 13, "color": style.INK},
+            "encoding": {"x": x, "y": y, "text": {"field": "label", "type": "nominal"}},
+        },
+        {
+            "data": {"name": "star"},
+            "mark": {
+                "type": "point",
+                "filled": True,
+                "size": 320,
+                "opacity": 1,
+                "stroke": "white",
+                "strokeWidth": 1,
+            },
+            "encoding": {
+                "x": x,
+                "y": y,
+                "fill": _by("set", domain, [c for c, _, _ in looks], False),
+                "shape": _by("set", domain, [s for _, _, s in looks], False),
+                "tooltip": [
+                    {"field": "w", "type": "quantitative", "title": "w*", "format": ".3g"},
+                    {"field": "n_eff", "type": "quantitative", "title": "N_eff = N"}
+                    | {"format": ",.0f"},
+                ],
+            },
+        },
+    ]
+    spec = layered(THEORY_TITLE, layers, height=320, resolve=_RESOLVE)
+    datasets = {
+        "lines": lines,
+        "markers": _picks(curves, "set"),
+        "ends": ends[["x", "n_eff", "label"]],
+        "star": star,
+    }
+    return VegaLiteChart(spec=spec, datasets=datasets, title=THEORY_TITLE), table
+
+
+def triad_table(result: SweepResult, training_only: bool) -> pd.DataFrame:
+    """The triad's numbers against w (the CSV): test accuracy (mean, min, max over seeds) and,
+    for D_T (and D_R unless ``training_only``), the selection attack's accuracy, pooled
+    interval and empirical lower bounds."""
+    attack = result.config.selection_attack.value
+    u = result.utility.sort_values("w").reset_index(drop=True)
+    table = pd.DataFrame(
+        {
+            "w": u["w"].to_numpy(float),
+            "test_accuracy_mean": u["test_accuracy_mean"],
+            "test_accuracy_min": u["test_accuracy_min"],
+            "test_accuracy_max": u["test_accuracy_max"],
+        }
+    )
+    for target in [Target.TRAIN] if training_only else [Target.TRAIN, Target.REFERENCE]:
+        sub = result.per_w[
+            (result.per_w["attack"] == attack) & (result.per_w["target"] == target.value)
+        ]
+        sub = sub.sort_values("w").reset_index(drop=True)
+        label = "training" if target is Target.TRAIN else "reference"
+        for col in (
+            "accuracy_mean",
+            "accuracy_min",
+            "accuracy_max",
+            "pooled_ci_low",
+            "pooled_ci_high",
+            "eta_empirical_lower_bound",
+            "epsilon_empirical_lower_bound",
+        ):
+            table[f"attack_{label}_{col}"] = sub[col].to_numpy(float)
+    return table
+
+
+def triad_caption(result: SweepResult) -> str:
+    """What the triad's title no longer says: the attack, the seeds, w* and the pick."""
+    attack = result.config.selection_attack.value
+    pick = result.training_only_pick.w
+    return (
+        f"{ATTACK_NAMES.get(attack, attack).capitalize()}; mean over {result.config.n_seeds} "
+        f"seeds, band: min–max. Dashed grey line: w* = {result.w_star:.3g}"
+        + (f"; dash-dot line: the training-only pick, w = {pick:.3g}." if pick is not None else ".")
+    )
+
+
+def triad_vega(result: SweepResult, training_only: bool) -> tuple[VegaLiteChart, pd.DataFrame]:
+    """The paper's triad against w: test accuracy, attack accuracy on D_T and on D_R (the
+    sweep's ``selection_attack``), each the mean over seeds (line) with its band (min to
+    max), in %; a coin flip's 50 %, w* and the training-only evaluator's pick as rules. With
+    ``training_only`` the D_R curve is left out -- what a defense reporting training-data
+    leakage only would show. Returns the chart and :func:`triad_table`."""
+    table = triad_table(result, training_only)
+    attack = result.config.selection_attack.value
+    aname = ATTACK_NAMES.get(attack, attack)
+    series = [(TEST_NAME, "test_accuracy", _TEST)]
+    series.append((f"{aname} on training data D_T", "attack_training_accuracy", _TRAIN))
+    if not training_only:
+        series.append((f"{aname} on reference data D_R", "attack_reference_accuracy", _REF))
+    lines = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "series": name,
+                    "w": table["w"].to_numpy(float),
+                    "mean": 100 * table[f"{prefix}_mean"].to_numpy(float),
+                    "lo": 100 * table[f"{prefix}_min"].to_numpy(float),
+                    "hi": 100 * table[f"{prefix}_max"].to_numpy(float),
+                }
+            )
+            for name, prefix, _ in series
+        ],
+        ignore_index=True,
+    )
+    finite = np.isfinite(lines[["w", "mean", "lo", "hi"]].to_numpy()).all(axis=1)
+    lines = lines[finite].reset_index(drop=True)
+    pick = result.training_only_pick.w
+    verticals = pd.DataFrame(
+        {
+            "w": [float(result.w_star)] + ([float(pick)] if pick is not None else []),
+            "series": [STAR_LINE] + ([PICK_NAME] if pick is not None else []),
+        }
+    )
+    domain = [name for name, _, _ in series]
+    colours = [c for _, _, (c, _, _) in series]
+    # one legend (the markers'), with the two vertical rules as its last entries
+    legend_domain = [*domain, STAR_LINE, PICK_NAME]
+    legend_colours = [*colours, style.GREY, style.INK]
+    legend_shapes = [s for _, _, (_, _, s) in series] + [_RULE, _RULE]
+    legend_dashes = [DASH["solid"]] * len(series) + [DASH["dash"], DASH["dashdot"]]
+    x: dict[str, Any] = {
+        "field": "w",
+        "type": "quantitative",
+        "title": "reference weight w",
+        "scale": {"domain": [-0.03, 1.03], "nice": False, "zero": False},
+    }
+    y: dict[str, Any] = {"field": "mean", "type": "quantitative", "title": "accuracy (%)"}
+    y |= {"scale": {"zero": False}}
+    tooltip = [
+        {"field": "series", "type": "nominal", "title": "curve"},
+        {"field": "w", "type": "quantitative", "title": "w", "format": ".3g"},
+        {"field": "mean", "type": "quantitative", "title": "mean (%)", "format": ".1f"},
+        {"field": "lo", "type": "quantitative", "title": "seeds from (%)", "format": ".1f"},
+        {"field": "hi", "type": "quantitative", "title": "seeds to (%)", "format": ".1f"},
+    ]
+    layers: list[dict[str, Any]] = [
+        {
+            "data": {"name": "lines"},
+            "mark": {"type": "area", "opacity": 0.18},
+            "encoding": {
+                "x": x,
+                "y": {"field": "lo", "type": "quantitative"},
+                "y2": {"field": "hi"},
+                "color": _by("series", domain, colours, False),
+            },
+        },
+        {
+            "data": {"values": [{}]},  # a coin flip: one rule and its label
+            "layer": [
+                {
+                    "mark": {
+                        "type": "rule",
+                        "color": style.GREY,
+                        "strokeDash": DASH["dot"],
+                        "strokeWidth": 2,
+                    },
+                    "encoding": {"y": {"datum": 50, "type": "quantitative"}},
+                },
+                {
+                    "mark": {
+                        "type": "text",
+                        "baseline": "top",
+                        "dy": 5,
+                        "fontSize": 13,
+                        "color": style.GREY,
+                    },
+                    "encoding": {
+                        "x": {"datum": 0.25, "type": "quantitative"},
+                        "y": {"datum": 50, "type": "quantitative"},
+                        "text": {"value": "coin flip (50 %)"},
+                    },
+                },
+            ],
+        },
+        {
+            "data": {"name": "verticals"},
+            "mark": {"type": "rule", "strokeWidth": 2},
+            "encoding": {
+                "x": {"field": "w", "type": "quantitative"},
+                "color": _by("series", [STAR_LINE, PICK_NAME], [style.GREY, style.INK], False),
+                "strokeDash": _by(
+                    "series", [STAR_LINE, PICK_NAME], [DASH["dash"], DASH["dashdot"]], False
+                ),
+                "tooltip": [
+                    {"field": "series", "type": "nominal", "title": "line"},
+                    {"field": "w", "type": "quantitative", "title": "w", "format": ".3g"},
+                ],
+            },
+        },
+        {
+            "data": {"name": "lines"},
+            "mark": {"type": "line", "strokeWidth": 3},
+            "encoding": {
+                "x": x,
+                "y": y,
+                "color": _by("series", domain, colours, False),
+                "strokeDash": _by("series", domain, [DASH[d] for _, _, (_, d, _) in series], False),
+                "tooltip": tooltip,
+            },
+        },
+        {
+            "data": {"name": "markers"},
+            "mark": {"type": "point", "filled": True, "size": 80, "opacity": 1},
+            "encoding": {
+                "x": x,
+                "y": y,
+                "color": _by("series", legend_domain, legend_colours, True),
+                "shape": _by("series", legend_domain, legend_shapes, True),
+                "strokeDash": _by("series", legend_domain, legend_dashes, True),
+                "tooltip": tooltip,
+            },
+        },
+    ]
+    title = (
+        "What a training-only evaluation shows"
+        if training_only
+        else "Utility, training privacy and reference privacy"
+    )
+    spec = layered(title, layers, height=320, resolve=_RESOLVE)
+    datasets = {"lines": lines, "markers": _picks(lines, "series"), "verticals": verticals}
+    return VegaLiteChart(spec=spec, datasets=datasets, title=title), table

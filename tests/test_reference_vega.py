@@ -1,0 +1,100 @@
+"""The reference-data page's charts drawn by Vega-Lite (mipcore.plots.reference_vega):
+schema-valid, drawing the tables' numbers, a specification that ε₀ (the page's first slider)
+does not change, and the two sets told apart by more than colour."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from test_vega import valid_vega_lite
+
+from mipcore.lessons import reference_view as rv
+from mipcore.lessons.reference_leak import LeakConfig, Target
+from mipcore.plots import reference_vega as R
+from mipcore.plots.vega import DASH
+
+
+def spec_text(chart) -> str:
+    return json.dumps(chart.spec, sort_keys=True, ensure_ascii=False)
+
+
+def layer(chart, name):
+    (found,) = [x for x in chart.spec["layer"] if x.get("data", {}).get("name") == name]
+    return found
+
+
+@pytest.fixture(scope="module")
+def sweep():
+    config = LeakConfig(
+        n_train=100, n_ref=100, n_features=10, weights=rv.weight_grid(3), n_seeds=2, seed=0
+    )
+    return rv.sweep(config)
+
+
+@pytest.mark.parametrize("unit", list(rv.Unit))
+def test_theory_draws_figure2(unit):
+    v = rv.theory(1000.0, 20_000, 0.25)
+    chart, table = R.theory_vega(v, unit)
+    valid_vega_lite(chart)
+    c = v.figure.curves.sort_values("w").reset_index(drop=True)
+    assert np.allclose(table["n_eff"], c["n_eff"]) and np.allclose(table["eps_ref"], c["eps_ref"])
+    lines = chart.datasets["lines"]
+    train = lines[lines["set"] == R.TRAIN_NAME]
+    full = table.set_index("w").loc[train["w"]]
+    x = full["eps_train"] if unit is rv.Unit.EPSILON else 100 * full["accuracy_bound_train"]
+    assert np.allclose(train["x"], x) and np.allclose(train["n_eff"], full["n_eff"])
+    assert train["w"].min() == 0 and train["w"].max() == 1  # ends kept
+    assert np.isclose(train["w"], v.w_star).any()  # and w*
+    assert len(train) <= len(table) // 2 + 3  # thinned: smooth curves
+    (star,) = chart.datasets["star"].itertuples()
+    assert star.n_eff == v.n_total
+    for t in chart.datasets.values():
+        assert not t.isna().any().any()
+
+
+def test_theory_spec_does_not_depend_on_eps0():
+    a, _ = R.theory_vega(rv.theory(1000.0, 20_000, 0.25), rv.Unit.EPSILON)
+    b, _ = R.theory_vega(rv.theory(500.0, 20_000, 0.25), rv.Unit.EPSILON)
+    assert spec_text(a) == spec_text(b)
+    assert not a.datasets["lines"].equals(b.datasets["lines"])
+    assert "ε₀ = 500" in R.theory_caption(rv.theory(500.0, 20_000, 0.25), rv.Unit.EPSILON)
+
+
+def test_sets_differ_beyond_colour():
+    chart, _ = R.theory_vega(rv.theory(1000.0, 20_000, 0.25), rv.Unit.EPSILON)
+    enc = layer(chart, "lines")["encoding"]
+    dashes = enc["strokeDash"]["scale"]["range"]
+    assert dashes[0] == DASH["dash"] and dashes[1] == DASH["solid"]  # D_T dashed, D_R solid
+    shapes = layer(chart, "markers")["encoding"]["shape"]["scale"]["range"]
+    assert len(set(shapes)) == 3  # D_T, D_R, w*
+
+
+def test_outside_the_domain_raises():
+    with pytest.raises(ValueError, match="domain"):
+        R.theory_vega(rv.theory(5000.0, 20_000, 9.0), rv.Unit.EPSILON)
+
+
+@pytest.mark.parametrize("training_only", [False, True])
+def test_triad_draws_the_sweep(sweep, training_only):
+    chart, table = R.triad_vega(sweep, training_only)
+    valid_vega_lite(chart)
+    lines = chart.datasets["lines"]
+    test = lines[lines["series"] == R.TEST_NAME]
+    assert np.allclose(test["mean"], 100 * table["test_accuracy_mean"])
+    attack = sweep.config.selection_attack.value
+    per = sweep.per_w[
+        (sweep.per_w["attack"] == attack) & (sweep.per_w["target"] == Target.TRAIN.value)
+    ].sort_values("w")
+    train = lines[lines["series"].str.endswith("training data D_T")]
+    assert np.allclose(train["mean"], 100 * per["accuracy_mean"].to_numpy(float))
+    assert np.allclose(train["lo"], 100 * per["accuracy_min"].to_numpy(float))
+    has_ref = bool(lines["series"].str.contains("reference").any())
+    assert has_ref is (not training_only)
+    assert any(c.startswith("attack_reference_") for c in table.columns) is (not training_only)
+    verticals = chart.datasets["verticals"]
+    assert verticals["w"].iloc[0] == sweep.w_star
+    for t in chart.datasets.values():
+        assert not t.isna().any().any()
+    assert "seeds" in R.triad_caption(sweep)
