@@ -665,7 +665,7 @@ if result is not None:
                 ],
                 columns=["Claim", *header.values()],
             ).fillna("")
-            st.table(table, hide_index=True)
+            appkit.tables.table(table)
             st.caption(
                 f"Means over the runs are compared (never typed in); d = {cfg.d}, "
                 f"n = {fmt_num(cfg.n)}, B = {cfg.B}, R = {cfg.R}, M ∈ "

@@ -406,9 +406,7 @@ else:
             f"{pct(h.ref_ci_low)}–{pct(h.ref_ci_high)}; holds if it lies above 50 %",
         )
     )
-    st.table(
-        pd.DataFrame(rows, columns=["The paper says", "On this run", "Evidence"]), hide_index=True
-    )
+    appkit.tables.table(pd.DataFrame(rows, columns=["The paper says", "On this run", "Evidence"]))
     appkit.explain(
         "Attack accuracies are measured, so every empirical η and ε here is a **lower bound** "
         "on the leakage of this procedure from one kind of attack — evidence that data leak, "
