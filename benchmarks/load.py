@@ -25,7 +25,8 @@ session, all driven from one event loop). Phases, each printed as a table with i
    default run stays near 10 minutes; a page cut short says so; 0 lifts the limit;
 6. **heavy run, tab closed** (same server): start the heavy run, close its tab after 5 s, then
    sample the server's CPU time and RSS every 5 s for 60 s: does the run keep computing, and
-   is RSS back within 50 MB of its level before the run?
+   is RSS back within 50 MB of its level before the run (with the page open: its libraries
+   imported, as on any server that has served a page)?
 
 "Settled" is defined as in ``browser.py`` (request sent, a script run started after it and
 finished, script idle, no DOM mutation or server message for 150 ms, the quiet window not
@@ -857,13 +858,21 @@ async def memory_phase(
 
 
 async def heavy_closed_phase(browser, server: Server, viewport) -> None:
+    # "Before" is the server with the covariance page open (its libraries imported: a server's
+    # footprint once any page is open), 5 s after it settled, not a server that never ran it.
+    context, page = await new_tab(browser, viewport)
+    try:
+        await goto_loaded(page, server.url + "/" + COVARIANCE_PATH)
+    except Exception as exc:
+        await context.close()
+        print(f"\n6. Heavy run, tab closed: could not open the page: {short_error(exc)}")
+        return
     await asyncio.sleep(5)
     before = tree_stats(server.pid)
     print(
-        f"\n6. Heavy run, tab closed: server before the run: RSS {before['rss']:.0f} MB, "
-        f"CPU {before['cpu']:.1f} s."
+        f"\n6. Heavy run, tab closed: server with the page open, before the run: "
+        f"RSS {before['rss']:.0f} MB, CPU {before['cpu']:.1f} s."
     )
-    context, page = await new_tab(browser, viewport)
     try:
         what = await start_heavy(page, server.url)
     except Exception as exc:
