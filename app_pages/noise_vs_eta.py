@@ -347,7 +347,11 @@ else:
                 for x in (r.row for r in view.rows)
             ]
         )
-        appkit.tables.table(table, right=[c for c in table.columns if c != "n"])
+        # One column per n (a row per quantity): nine quantities side by side do not fit a
+        # projector's column, and the page allows at most eight n.
+        per_n = table.set_index("n").T
+        per_n.columns = [f"n = {n}" for n in per_n.columns]
+        appkit.tables.table(per_n.reset_index(names="quantity"), right=list(per_n.columns))
         crossing = [r.row for r in view.rows if r.row.crossover_eta is not None]
         note = (
             "“Crossover η”: the printed MIP noise is below DP's for every η above it (up to "

@@ -5,6 +5,8 @@
 * metric values and labels, widget labels, select boxes and buttons wrap instead of being
   cut with "…" (a number must never lose its exponent);
 * block formulas scale down to the column instead of running off its right edge;
+* Markdown tables (:mod:`appkit.tables`) never widen the page: cells are padded less and wrap
+  at spaces (a number never breaks inside), and a table still too wide scrolls on its own;
 * in presenter mode (``?present=1``, a toggle in the sidebar) all text is larger (charts are
   scaled by :func:`appkit.chart`).
 
@@ -47,6 +49,10 @@ _CSS = """
 .katex-display { max-width: 100%; overflow: hidden; }
 .katex-display > .katex { max-width: 100%; white-space: normal; }
 [data-testid="stCaptionContainer"] { color: #4a4f55; }
+[data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+[data-testid="stMarkdownContainer"] th, [data-testid="stMarkdownContainer"] td {
+  padding: 0.25rem 0.45rem;
+}
 </style>
 """
 

@@ -407,6 +407,11 @@ CLIPPED_JS = """() => {
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'auto')
       out.push([s, el.scrollWidth, el.clientWidth, (el.textContent || '').slice(0, 80)]);
   }
+  for (const el of document.querySelectorAll('[data-testid="stMarkdownContainer"] table')) {
+    // a Markdown table may scroll on its own (appkit.theme), but at a page's defaults it fits
+    if (el.getBoundingClientRect().width > 0 && el.scrollWidth > el.clientWidth + 1)
+      out.push(['table', el.scrollWidth, el.clientWidth, (el.textContent || '').slice(0, 80)]);
+  }
   for (const el of document.querySelectorAll('.js-plotly-plot .gtitle')) {  // chart titles
     const r = el.getBoundingClientRect();
     const chart = el.closest('.js-plotly-plot').getBoundingClientRect();

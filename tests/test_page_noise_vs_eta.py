@@ -60,7 +60,10 @@ def layer_with(spec: dict, name: str) -> dict:
 
 def table(at: AppTest):
     assert not at.dataframe and not at.table  # a Markdown table: no grid code to load
-    (df,) = pagetools.markdown_tables(at)
+    (shown,) = pagetools.markdown_tables(at)  # a row per quantity, a column per n
+    assert shown.columns[0] == "quantity" and all(c.startswith("n = ") for c in shown.columns[1:])
+    df = shown.set_index("quantity").T.reset_index(drop=True)
+    df.insert(0, "n", [c.removeprefix("n = ") for c in shown.columns[1:]])
     return df
 
 
