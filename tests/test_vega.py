@@ -230,3 +230,8 @@ def test_scaled_keeps_a_specs_own_config_settings():
     assert (
         out["config"]["legend"]["labelFontSize"] == 1.25 * spec["config"]["legend"]["labelFontSize"]
     )
+
+
+@pytest.mark.parametrize(("n", "kept"), [(0, []), (1, [0]), (4, [0, 2, 3]), (5, [0, 2, 4])])
+def test_every_other_keeps_both_ends(n, kept):
+    assert list(np.flatnonzero(vega.every_other(n))) == kept

@@ -32,7 +32,7 @@ import pandas as pd
 from ..lessons.figure1 import Crossing, CrossKind, Figure1View, Peak
 from . import style
 from .formatting import fmt_num
-from .vega import DASH, STAR, VegaLiteChart, by_field, layered, power_axis
+from .vega import DASH, STAR, VegaLiteChart, by_field, every_other, layered, power_axis
 
 __all__ = [
     "PALETTE",
@@ -89,14 +89,6 @@ def _frame(parts: list[pd.DataFrame], columns: dict[str, str]) -> pd.DataFrame:
     """The rows of ``parts`` (maybe none) as one table with exactly these columns and types."""
     empty = pd.DataFrame({k: pd.Series(dtype=v) for k, v in columns.items()})
     return pd.concat([empty, *parts], ignore_index=True)[list(columns)].astype(columns)
-
-
-def _every_other(y: np.ndarray) -> np.ndarray:
-    """A mask of every other point of a smooth curve, and its two ends."""
-    keep = np.arange(y.size) % 2 == 0
-    if y.size:
-        keep[-1] = True
-    return keep
 
 
 def _clip_below(
@@ -259,7 +251,7 @@ def noise_vega(
             top = view.y_top
             pieces = _clip_below(xs, ys, top, log_x, log_y) if top is not None else [(xs, ys)]
             for part, (px, py) in enumerate(pieces):
-                keep = _every_other(py)
+                keep = every_other(py.size)
                 frames.append(
                     pd.DataFrame(
                         {
@@ -383,7 +375,7 @@ def ratio_vega(
         x = eta[rows]
         r = table["ratio_dp_over_mip"].to_numpy(dtype=float)[rows]
         ok = np.isfinite(r) & (r > 0)
-        keep = _every_other(r[ok])
+        keep = every_other(int(ok.sum()))
         printed.append(
             pd.DataFrame({"n": n, "size": _label(n), "eta": x[ok][keep], "ratio": r[ok][keep]})
         )
@@ -395,7 +387,7 @@ def ratio_vega(
                 keep = np.zeros(c.size, dtype=bool)
                 keep[[0, -1]] = True
             else:
-                keep = _every_other(c)
+                keep = every_other(c.size)
             frame = pd.DataFrame({"n": n, "size": _label(n), "what": FLAT, "eta": xc, "ratio": c})
             flat.append(frame[keep])
             picks = np.unique(np.round(np.linspace(0, c.size - 1, _MARKERS)).astype(int))

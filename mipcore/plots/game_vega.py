@@ -29,7 +29,7 @@ from mipcore.lessons.play import LawPicture, Reveal, RoundHistory, Turn
 
 from . import style
 from .formatting import fmt_num, superscript
-from .vega import DASH, SHAPE, VegaLiteChart, by_field, layered
+from .vega import DASH, SHAPE, VegaLiteChart, by_field, every_other, layered
 
 __all__ = ["laws_vega", "score_table", "score_vega", "times_text"]
 
@@ -69,15 +69,6 @@ def times_text(log10_ratio: float) -> str:
     return fmt_num(10.0**log10_ratio, 3)
 
 
-def _every_other(n: int) -> np.ndarray:
-    """Every other index of ``n`` points, and always the last (a smooth curve at half the
-    rows, the same ends)."""
-    keep = np.arange(n) % 2 == 0
-    if n:
-        keep[-1] = True
-    return keep
-
-
 def laws_vega(
     laws: LawPicture,
     turn: Turn | None,
@@ -104,7 +95,7 @@ def laws_vega(
     table = pd.DataFrame({"release": laws.grid, "p_in": laws.p_in, "p_out": laws.p_out})
     finite = np.isfinite(table.to_numpy()).all(axis=1)
     drawn = table[finite].reset_index(drop=True)
-    thin = drawn[_every_other(len(drawn))]
+    thin = drawn[every_other(len(drawn))]
     curves = pd.concat(
         [
             pd.DataFrame({"release": thin["release"], "density": thin[c], "name": n})

@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..lessons.mace_view import DriftResult, Estimator, MaceView
 from . import style
-from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, config
+from .vega import DASH, VegaLiteChart, by_field, every_other, layered
 
 __all__ = [
     "ADVANTAGE_TITLE",
@@ -74,14 +74,6 @@ DRIFT_SERIES = (
 )
 
 
-def _every_other(n: int) -> np.ndarray:
-    """A mask of every other point of a smooth curve of ``n`` points, both ends kept."""
-    keep = np.arange(n) % 2 == 0
-    if n:
-        keep[-1] = True
-    return keep
-
-
 def _finite(frame: pd.DataFrame) -> pd.DataFrame:
     """The rows of ``frame`` whose numbers are all finite (Vega draws no NaN)."""
     numbers = frame.select_dtypes("number").to_numpy(dtype=float)
@@ -103,25 +95,7 @@ def _by(
 ) -> dict[str, Any]:
     """An encoding channel on ``field`` with an explicit domain and range; the channels of a
     chart built this way share one legend below the plot, one entry per line."""
-    return {
-        "field": field,
-        "type": "nominal",
-        "scale": {"domain": domain, "range": channel_range},
-        "legend": dict(legend),
-    }
-
-
-def _spec(title: Any, layers: list[dict[str, Any]], height: int, **extra: Any) -> dict[str, Any]:
-    return {
-        "title": title,
-        "width": "container",
-        "height": height,
-        "padding": dict(PADDING),
-        "autosize": dict(AUTOSIZE),
-        "layer": layers,
-        **extra,
-        "config": config(),
-    }
+    return by_field(field, domain, channel_range, dict(legend))
 
 
 def _q(field: str, title: str, fmt: str = ".4f") -> dict[str, Any]:
@@ -190,7 +164,7 @@ def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.
     """
     table = samples_loss_table(view)
     edges = np.asarray(view.edges, dtype=float)
-    thin = _every_other(len(view.grid))
+    thin = every_other(len(view.grid))
     x = {
         "field": "z",
         "type": "quantitative",
@@ -255,7 +229,7 @@ def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.
         },
     ]
     samples = VegaLiteChart(
-        spec=_spec(SAMPLES_TITLE, samples_layers, 240),
+        spec=layered(SAMPLES_TITLE, samples_layers, height=240),
         datasets={"bars": bars, "curves": curves},
         title=SAMPLES_TITLE,
     )
@@ -313,7 +287,7 @@ def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.
         domain = [F_KDE, F_TRUE]
         colours = [_EST, style.EXACT.colour]
         dashes = [DASH["dot"], [1, 0]]
-        fitted = fitted[_every_other(len(fitted))].reset_index(drop=True)
+        fitted = fitted[every_other(len(fitted))].reset_index(drop=True)
         legend = _LINE_LEGEND  # no markers: every entry a stroke
         band = fitted.copy()
         fitted = fitted.assign(name=F_KDE)
@@ -363,7 +337,7 @@ def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.
     if view.estimator is Estimator.KDE:
         datasets["band"] = band
     loss = VegaLiteChart(
-        spec=_spec(LOSS_TITLE, loss_layers, 220), datasets=datasets, title=LOSS_TITLE
+        spec=layered(LOSS_TITLE, loss_layers, height=220), datasets=datasets, title=LOSS_TITLE
     )
     return samples, loss, table
 
@@ -540,7 +514,7 @@ def advantage_vega(view: MaceView) -> tuple[VegaLiteChart, pd.DataFrame]:
             },
         },
     }
-    spec = _spec(
+    spec = layered(
         {
             "text": ADVANTAGE_TITLE,
             "subtitle": UNIT_BRIDGE,
@@ -548,7 +522,7 @@ def advantage_vega(view: MaceView) -> tuple[VegaLiteChart, pd.DataFrame]:
             "subtitleColor": style.GREY,
         },
         [{"layer": layers}, accuracy_axis],
-        230,
+        height=230,
         resolve={"scale": {"x": "independent"}},
     )
     chart = VegaLiteChart(
@@ -687,7 +661,7 @@ def drift_vega(result: DriftResult) -> tuple[VegaLiteChart, pd.DataFrame]:
         "subtitleFontSize": 14,
         "subtitleColor": style.GREY,
     }
-    spec = _spec(title, layers, 280)
+    spec = layered(title, layers, height=280)
     chart = VegaLiteChart(
         spec=spec, datasets={"means": means, "truth": truth}, title=str(title["text"])
     )

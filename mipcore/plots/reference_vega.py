@@ -24,7 +24,7 @@ import pandas as pd
 from ..lessons.reference_leak import SweepResult, Target
 from ..lessons.reference_view import TheoryView, Unit
 from . import style
-from .vega import DASH, SHAPE, VegaLiteChart, layered
+from .vega import DASH, SHAPE, STAR, VegaLiteChart, by_field, layered
 
 __all__ = [
     "ATTACK_NAMES",
@@ -58,11 +58,6 @@ _TRAIN = (style.BLUE, "dash", SHAPE["square"])
 _REF = (style.VERMILLION, "solid", SHAPE["x"])
 _TEST = (style.GREEN, "solid", SHAPE["diamond"])
 _LEGEND = {"title": None, "columns": 1, "symbolSize": 160, "symbolStrokeWidth": 2.5}
-# A five-pointed star (Vega-Lite's shapes have none), in the unit square.
-_STAR = (
-    "M0,-1L0.24,-0.33L0.95,-0.31L0.38,0.12L0.59,0.81L0,0.4L-0.59,0.81L-0.38,0.12L-0.95,-0.31"
-    "L-0.24,-0.33Z"
-)
 # A vertical bar: the legend's symbol for a vertical rule.
 _RULE = "M-0.15,-1L0.15,-1L0.15,1L-0.15,1Z"
 # Each layer has its own scales and legend for these channels (each gives its domain and
@@ -76,12 +71,7 @@ _RESOLVE = {
 
 
 def _by(field: str, domain: list[str], channel_range: list[Any], shown: bool) -> dict[str, Any]:
-    return {
-        "field": field,
-        "type": "nominal",
-        "scale": {"domain": domain, "range": channel_range},
-        "legend": dict(_LEGEND) if shown else None,
-    }
+    return by_field(field, domain, channel_range, dict(_LEGEND) if shown else None)
 
 
 def _picks(frame: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -179,7 +169,7 @@ def theory_vega(view: TheoryView, unit: Unit) -> tuple[VegaLiteChart, pd.DataFra
         {"x": [x_star], "n_eff": [float(view.n_total)], "w": [float(view.w_star)], "set": STAR_NAME}
     )
     domain = [TRAIN_NAME, REF_NAME, STAR_NAME]  # one legend: the markers' and the star's
-    looks = [_TRAIN, _REF, (style.BLACK, "solid", _STAR)]
+    looks = [_TRAIN, _REF, (style.BLACK, "solid", STAR)]
     x = {
         "field": "x",
         "type": "quantitative",

@@ -44,6 +44,7 @@ __all__ = [
     "bends",
     "by_field",
     "config",
+    "every_other",
     "layered",
     "log_ticks",
     "plain_label",
@@ -155,6 +156,15 @@ def bends(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return keep
 
 
+def every_other(n: int) -> np.ndarray:
+    """A mask of every other point of a smooth curve of ``n`` points, both ends kept: the same
+    picture at half the rows to redraw."""
+    keep = np.arange(n) % 2 == 0
+    if n:
+        keep[-1] = True
+    return keep
+
+
 def by_field(
     field: str,
     domain: list[Any],
@@ -180,9 +190,10 @@ def by_field(
 
 
 def layered(
-    title: str, layers: list[dict[str, Any]], *, height: int = 300, **extra: Any
+    title: str | dict[str, Any], layers: list[dict[str, Any]], *, height: int = 300, **extra: Any
 ) -> dict[str, Any]:
-    """A layered chart's top-level specification in the app's style: ``title``, the column's
+    """A layered chart's top-level specification in the app's style: ``title`` (text, or a
+    Vega-Lite title block with a subtitle), the column's
     width, ``height`` px of plot, :data:`PADDING`, :data:`AUTOSIZE` and :func:`config`;
     ``extra`` adds top-level keys (e.g. ``resolve``)."""
     return {

@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..lessons.statistic_release import Comparison
 from . import style
-from .vega import VegaLiteChart, layered, log_ticks
+from .vega import VegaLiteChart, by_field, layered, log_ticks
 
 __all__ = [
     "DP_BAR",
@@ -110,12 +110,7 @@ def _positive(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
 
 def _by(field: str, domain: list[str], channel_range: list[Any], shown: bool) -> dict[str, Any]:
     legend = {"title": None, "columns": 1, "symbolSize": 160} if shown else None
-    return {
-        "field": field,
-        "type": "nominal",
-        "scale": {"domain": domain, "range": channel_range},
-        "legend": legend,
-    }
+    return by_field(field, domain, channel_range, legend)
 
 
 def error_vega(comp: Comparison) -> tuple[VegaLiteChart, pd.DataFrame]:
