@@ -38,6 +38,34 @@ PAGES = {
     "vega_static_chart": ("pages/vega_static_chart.py", "static Vega chart", "vega_static_chart"),
     "vega_live_chart": ("pages/vega_live_chart.py", "live Vega chart", "vega_live_chart"),
     "vega_app_chart": ("pages/vega_app_chart.py", "app chart in Vega", "vega_app_chart"),
+    "vega_two_app_charts": (
+        "pages/vega_two_app_charts.py",
+        "the η and ε page's two Vega charts",
+        "vega_two_app_charts",
+    ),
+    "bare_fragment": ("pages/bare_fragment.py", "bare, slider in a fragment", "bare_fragment"),
+    "vega_app_chart_fragment": (
+        "pages/vega_app_chart_fragment.py",
+        "app chart in Vega, in a fragment",
+        "vega_app_chart_fragment",
+    ),
+    "many_live_merged_fragment": (
+        "pages/many_live_merged_fragment.py",
+        "44 live elements merged into 5, in a fragment",
+        "many_live_merged_fragment",
+    ),
+    "many_static": ("pages/many_static.py", "44 static elements", "many_static"),
+    "many_static_fragment": (
+        "pages/many_static_fragment.py",
+        "44 static elements, slider in a fragment",
+        "many_static_fragment",
+    ),
+    "many_live": ("pages/many_live.py", "44 live elements", "many_live"),
+    "many_live_merged": (
+        "pages/many_live_merged.py",
+        "44 live elements merged into 5",
+        "many_live_merged",
+    ),
     "vega_app_chart_newspec": (
         "pages/vega_app_chart_newspec.py",
         "app chart in Vega, new spec each step",

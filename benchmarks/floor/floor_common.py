@@ -74,3 +74,33 @@ def app_vega_spec(epsilon: float) -> tuple[Any, dict[str, Any]]:
         ],
     }
     return data, spec
+
+
+_PARAGRAPH = (
+    "A differentially private release with parameters (ε, δ) is also membership-inference "
+    "private: paragraph {i} says how private, at x = {x:.3f}."
+)
+
+
+def static_block() -> None:
+    """40 Markdown paragraphs and 4 metrics, the same on every run."""
+    live_block(0.0)
+
+
+def live_block(x: float) -> None:
+    """40 Markdown paragraphs and 4 metrics (2 x 2 columns) that name ``x``."""
+    for i in range(40):
+        st.markdown(_PARAGRAPH.format(i=i, x=x))
+    for row in range(2):
+        for j, col in enumerate(st.columns(2)):
+            col.metric(f"metric {2 * row + j}", f"{x * (j + 1):.4f}", help="A metric's help.")
+
+
+def live_block_merged(x: float) -> None:
+    """The same text in 4 Markdown elements and one Markdown table."""
+    for k in range(4):
+        st.markdown("\n\n".join(_PARAGRAPH.format(i=10 * k + i, x=x) for i in range(10)))
+    st.markdown(
+        "| metric | value |\n|---|---:|\n"
+        + "\n".join(f"| metric {m} | {x * (m % 2 + 1):.4f} |" for m in range(4))
+    )
