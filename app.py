@@ -84,38 +84,42 @@ def home() -> None:
         "sensitivity, MIP can be certified with less noise than DP (the pages show when, "
         "and when not)."
     )
-    eps = appkit.url_slider(
-        "ε, the privacy parameter of a differentially private release",
-        "eps",
-        min_value=0.0,
-        max_value=10.0,
-        default=1.0,
-        step=0.05,
-        format="%.2f",
-        help="Smaller ε means stronger privacy; ε = 0 means the release ignores every record.",
-    )
-    eta = float(eta_from_epsilon(eps))
-    acc = float(attacker_accuracy(eta))
-    fig, data = appkit.cached(accuracy_bars, acc, f"ε = {appkit.fmt_num(eps, 3)}")
-    appkit.chart(fig, data, "attacker_accuracy", key="home_chart")
-    if eps == 0:
-        appkit.takeaway(
-            "With ε = 0 the release ignores every record: no attacker beats a coin flip."
-        )
-    else:
-        appkit.takeaway(
-            f"With ε = {appkit.fmt_num(eps, 3)}, no attacker can tell members from non-members "
-            f"more than {appkit.fmt_pct(acc)} of the time (η = {appkit.fmt_num(eta)}); "
-            "guessing gets 50 %."
-        )
-
+    live = st.container()  # the slider, the chart and its sentence: rerun on each move
     st.subheader("Where to start")
     for who, key, why in AUDIENCES:
         spec = registry.by_key(key)
         st.markdown(f"**{who}**: {why}")
         st.page_link(spec.script or "", label=spec.label, icon=spec.icon)
     st.caption("Every page is in the sidebar, grouped by the question it answers.")
-    appkit.finish(current)
+
+    def _live() -> None:
+        with live:
+            eps = appkit.url_slider(
+                "ε, the privacy parameter of a differentially private release",
+                "eps",
+                min_value=0.0,
+                max_value=10.0,
+                default=1.0,
+                step=0.05,
+                format="%.2f",
+                help="Smaller ε means stronger privacy; ε = 0 means the release ignores every record.",
+            )
+            eta = float(eta_from_epsilon(eps))
+            acc = float(attacker_accuracy(eta))
+            fig, data = appkit.cached(accuracy_bars, acc, f"ε = {appkit.fmt_num(eps, 3)}")
+            appkit.chart(fig, data, "attacker_accuracy", key="home_chart")
+            if eps == 0:
+                appkit.takeaway(
+                    "With ε = 0 the release ignores every record: no attacker beats a coin flip."
+                )
+            else:
+                appkit.takeaway(
+                    f"With ε = {appkit.fmt_num(eps, 3)}, no attacker can tell members from non-members "
+                    f"more than {appkit.fmt_pct(acc)} of the time (η = {appkit.fmt_num(eta)}); "
+                    "guessing gets 50 %."
+                )
+
+    appkit.live(current, _live)
 
 
 def main() -> None:

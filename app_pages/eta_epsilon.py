@@ -80,244 +80,20 @@ st.markdown(
     "members from non-members, 1/2 + **η** (Theorem 4), and what that means for an attacker's "
     "true- and false-positive rates (Theorem 8)."
 )
-_tiny_delta_link()
-
-# ---------------------------------------------------------------- controls
-c_eps, c_delta = st.columns(2)
-with c_eps:
-    epsilon = appkit.url_slider(
-        "ε (privacy loss)",
-        "eps",
-        min_value=0.0,
-        max_value=EPS_MAX,
-        default=1.0,
-        step=0.01,
-        format="%.2f",
-        help="Smaller ε = stronger privacy. ε = 0 means the output ignores any single record.",
-    )
-with c_delta:
-    log_delta = appkit.url_toggle(
-        "log scale for δ",
-        "logd",
-        default=False,
-        help="Pick δ by its order of magnitude, from 10⁻¹² to 10⁻¹.",
-    )
-    # Carry δ across a switch of the δ control (the hidden widget's state is dropped by Streamlit).
-    prev_mode, last_delta = st.session_state.get(_MODE_KEY), st.session_state.get(_DELTA_KEY)
-    if prev_mode is not None and prev_mode != log_delta and last_delta is not None:
-        if log_delta:
-            lg = math.log10(last_delta) if last_delta > 0 else LOG_DELTA_RANGE[0]
-            lo, hi = LOG_DELTA_RANGE
-            st.session_state["ldelta"] = min(max(round(lg, 2), lo), hi)
-        else:
-            st.session_state["delta"] = min(round(last_delta, 3), DELTA_MAX)
-    if log_delta:
-        log10_delta = appkit.url_slider(
-            "log₁₀ δ",
-            "ldelta",
-            min_value=LOG_DELTA_RANGE[0],
-            max_value=LOG_DELTA_RANGE[1],
-            default=-5.0,
-            step=0.01,
-            format="%.2f",
-            help="δ = 10 to the power of this value. Switch the log scale off to choose δ = 0.",
-        )
-        delta = float(10.0**log10_delta)
-        st.caption(f"δ = {fmt_num(delta, 3)}")
-        stale = "delta"
-    else:
-        delta = appkit.url_slider(
-            "δ (chance the ε guarantee fails)",
-            "delta",
-            min_value=0.0,
-            max_value=DELTA_MAX,
-            default=0.0,
-            step=DELTA_STEP,
-            format="%.3f",
-            help="δ = 0 is pure ε-DP. Typical deployments use δ far below 1/n: "
-            "switch on the log scale to choose such a δ.",
-        )
-        if round(delta, 3) != delta:  # from a link, between the slider's steps
-            st.caption(f"δ = {fmt_num(delta, 4)} (the slider shows it rounded)")
-        stale = "ldelta"
-    if stale in st.query_params:  # keep shared links unambiguous: one δ parameter at a time
-        del st.query_params[stale]
-    st.session_state[_MODE_KEY] = log_delta
-    st.session_state[_DELTA_KEY] = delta
-
-results = st.container()
-st.subheader("The other way round: which ε certifies a target η?")
-target = appkit.url_number(
-    "target η (largest edge you accept)",
-    "teta",
-    min_value=0.0,
-    max_value=0.5,
-    default=0.1,
-    step=0.001,
-    format="%.6f",
-    help="For example 0.01: no attacker may be right more than 51 % of the time.",
+main = st.container()
+appkit.takeaway(
+    "η grows almost linearly for small ε, then saturates at 1/2: beyond ε ≈ 5 a DP "
+    "guarantee says little about membership."
 )
-inverse_box = st.container()
-
-# ---------------------------------------------------------------- numbers
-with appkit.guard("η for this (ε, δ)", stop=True):
-    L = appkit.cached(eta_epsilon_lesson, epsilon, delta, target)
-
-setting = f"ε = {fmt_num(epsilon)}" + (f" and δ = {fmt_num(delta, 3)}" if delta > 0 else "")
-with results:
-    (m1, m2), (m3, m4) = st.columns(2), st.columns(2)  # 2 × 2: values never cut at 1024 px
-    m1.metric(
-        "η (edge)",
-        fmt_num(L.eta),
-        help="The best attacker's accuracy is 1/2 + η; its membership advantage "
-        f"TPR − FPR is 2η = {fmt_num(L.advantage)}.",
-    )
-    m2.metric(
-        "best accuracy",
-        _pct_short(L.accuracy, L.eta),
-        help=f"1/2 + η = {fmt_num(L.accuracy, 6)}: no attacker is right more often.",
-    )
-    m3.metric(
-        "small-ε rule",
-        fmt_num(L.approx),
-        help="The rule of thumb η ≈ δ/2 + (1−δ)ε/4.",
-    )
-    quality_help = (
-        "exact at ε = 0"
-        if L.approx_quality is None
-        else f"{fmt_num(100 * L.approx_relative_error, 3)} % of η: "
-        f"a {L.approx_quality.value} approximation"
-    )
-    m4.metric(
-        "approximation error",
-        fmt_num(L.approx_error, 3),
-        help="rule of thumb − exact η; never negative (the rule overestimates), "
-        f"about (1−δ)ε³/48 for small ε. Here: {quality_help}.",
-    )
-
-    if L.eta == 0:
-        reading = (
-            f"With {setting} the release reveals nothing about membership: "
-            "no attacker can beat blind guessing, which is right 50 % of the time."
-        )
-    else:
-        reading = (
-            f"With {setting}, no attacker can be right about membership more than "
-            f"**{_pct(L.accuracy, L.eta)}** of the time; guessing gets 50 %."
-        )
-    if L.delta > 0:
-        reading += (
-            f" Of the edge η = {fmt_num(L.eta)}, δ/2 = {fmt_num(L.delta_share)} comes from δ "
-            "alone: it is as if, with probability δ, the record leaked outright."
-        )
-    st.markdown(reading)
-    if L.approx_quality is not None:
-        st.caption(
-            f"The rule of thumb η ≈ δ/2 + (1−δ)ε/4 gives {fmt_num(L.approx)}, "
-            f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value: "
-            f"a {L.approx_quality.value} approximation at this ε"
-            + (" (it even exceeds 1/2, the largest possible η)." if L.approx_exceeds_half else ".")
-        )
-
-    # ------------------------------------------------------------ charts
-    with appkit.guard("The η(ε) curves"):
-        fig1, data1 = appkit.cached(
-            bounds_vega.eta_epsilon_vega,
-            epsilon,
-            delta,
-            eps_max=EPS_MAX,
-            reference_deltas=REFERENCE_DELTAS,
-        )
-        appkit.chart(fig1, data1, "eta_vs_epsilon", key="eta_eps_chart")
-    appkit.takeaway(
-        "η grows almost linearly for small ε, then saturates at 1/2: beyond ε ≈ 5 a DP "
-        "guarantee says little about membership."
-    )
-    appkit.explain(
-        "The slope at ε = 0 is (1−δ)/4. A small δ (10⁻⁵) is indistinguishable from δ = 0 here; "
-        "δ matters once it is comparable to η, because it adds δ/2 to η at every ε. The "
-        "dotted grey line is the small-ε rule of thumb, which always overestimates η. The "
-        "right-hand axis reads the same curves as the best attacker's accuracy."
-    )
-
-    log_fpr = appkit.url_toggle(
-        "low-FPR view (log axes)",
-        "logfpr",
-        default=False,
-        help="Plot from FPR = 10⁻⁶, on logarithmic axes, "
-        "to see what happens when the attacker may not err often.",
-    )
-    with appkit.guard("The ROC bounds"):
-        # The title stays the same while ε moves (the chart is then redrawn in place, not
-        # rebuilt); the setting is in the caption.
-        fig2, data2 = appkit.cached(
-            bounds_vega.roc_vega, epsilon, delta, log_axes=log_fpr, extra_fpr=(L.ref_fpr,)
-        )
-        appkit.chart(
-            fig2,
-            data2,
-            "roc_bounds",
-            key="roc_chart",
-            caption=f"The bounds at {setting}, where η = {fmt_num(L.eta, 3)}.",
-        )
-    times = (
-        f" ({fmt_num(L.tpr_ratio, 3)} times as much)"
-        if L.tpr_ratio is not None and L.tpr_mip_ref > L.tpr_dp_ref
-        else ""
-    )
-    appkit.takeaway(
-        f"At a false-positive rate of {fmt_pct(L.ref_fpr)}, DP caps the true-positive rate at "
-        f"{fmt_num(L.tpr_dp_ref)}, while η-MIP with the same η allows up to "
-        f"{fmt_num(L.tpr_mip_ref)}{times}."
-    )
-    appkit.explain(
-        f"At FPR → 0, DP allows TPR = δ = {fmt_num(L.tpr_dp_at_zero, 3)}, MIP allows "
-        f"2η = {fmt_num(L.tpr_mip_at_zero)}: DP's bound is multiplicative (exp(ε)·FPR + δ), "
-        "MIP's only additive, so MIP says much less about an attacker who flags a few records "
-        "with near certainty. The two boundaries touch once, at "
-        f"FPR* = {fmt_num(L.kink_fpr)} (black diamond), where TPR − FPR = 2η: that attacker "
-        f"is right {_pct(L.accuracy, L.eta)} of the time, so Theorem 4 is tight."
-        + (" Turn on the low-FPR view to see this regime." if not log_fpr else "")
-    )
-    st.info(
-        "**Theorem 8 as printed (TPR ≤ FPR + η, purple dash-dot) is too strict by a factor "
-        "of 2.** Membership has probability 1/2, so an attacker's accuracy is "
-        "(1 + TPR − FPR)/2 and η-MIP only gives TPR − FPR ≤ 2η; the proof in Appendix C drops "
-        "that factor 1/2. The corrected bound is tight: the blue DP curve belongs to an η-MIP "
-        "algorithm (Theorem 4) and crosses the printed line. At this setting, at "
-        f"FPR = {fmt_pct(L.ref_fpr)}, the printed line would allow only "
-        f"{fmt_num(L.tpr_printed_ref)} where {fmt_num(L.tpr_mip_ref)} is possible.",
-        icon="ℹ️",
-    )
-
-# ---------------------------------------------------------------- inverse
-inv = L.inverse
-with inverse_box:
-    if inv.status is InverseStatus.NO_GUARANTEE:
-        st.warning(
-            "η = 1/2 is no guarantee at all (an attacker may always be right), so every ε, "
-            "even ε = ∞, “certifies” it. Choose a target η below 1/2."
-        )
-    elif inv.status is InverseStatus.BELOW_DELTA:
-        st.warning(
-            f"With δ = {fmt_num(inv.delta, 3)} no ε can certify η = {fmt_num(inv.target_eta)}: "
-            f"δ alone already gives the attacker an edge of δ/2 = {fmt_num(inv.delta_floor)} "
-            "(Theorem 4 at ε = 0). Lower δ or raise the target η."
-        )
-    else:
-        assert inv.epsilon is not None and inv.rule_of_thumb is not None
-        st.markdown(
-            f"At δ = {fmt_num(inv.delta, 3)}, every (ε, δ)-DP algorithm with "
-            f"**ε ≤ {fmt_num(inv.epsilon)}** is {fmt_num(inv.target_eta)}-MIP: no attacker "
-            f"is right more than {_pct(inv.target_accuracy, inv.target_eta)} of the time. "
-            "A larger ε does not certify it (Theorem 4 is tight). The small-ε rule of thumb "
-            f"would say ε ≈ 4(η − δ/2)/(1 − δ) = {fmt_num(inv.rule_of_thumb)}: "
-            + (
-                "exact here."
-                if inv.rule_is_exact
-                else "safe, but smaller than the ε you may actually use."
-            )
-        )
+appkit.explain(
+    "The slope at ε = 0 is (1−δ)/4. A small δ (10⁻⁵) is indistinguishable from δ = 0 here; "
+    "δ matters once it is comparable to η, because it adds δ/2 to η at every ε. The "
+    "dotted grey line is the small-ε rule of thumb, which always overestimates η. The "
+    "right-hand axis reads the same curves as the best attacker's accuracy."
+)
+second = st.container()
+st.subheader("The other way round: which ε certifies a target η?")
+inverse_area = st.container()
 
 # ---------------------------------------------------------------- maths
 with st.expander("The maths"):
@@ -367,7 +143,249 @@ with st.expander("The maths"):
         "Source: Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR 2024, "
         "arXiv:2211.06582, Sections 3.4–3.5 and Appendices B–C."
     )
-    st.markdown(
+    advantage_slot = st.empty()
+
+
+def _live() -> None:
+    with main:
+        appkit.messages()
+        _tiny_delta_link()
+
+        # ---------------------------------------------------------------- controls
+        c_eps, c_delta = st.columns(2)
+        with c_eps:
+            epsilon = appkit.url_slider(
+                "ε (privacy loss)",
+                "eps",
+                min_value=0.0,
+                max_value=EPS_MAX,
+                default=1.0,
+                step=0.01,
+                format="%.2f",
+                help="Smaller ε = stronger privacy. ε = 0 means the output ignores any single record.",
+            )
+        with c_delta:
+            log_delta = appkit.url_toggle(
+                "log scale for δ",
+                "logd",
+                default=False,
+                help="Pick δ by its order of magnitude, from 10⁻¹² to 10⁻¹.",
+            )
+            # Carry δ across a switch of the δ control (the hidden widget's state is dropped by Streamlit).
+            prev_mode, last_delta = (
+                st.session_state.get(_MODE_KEY),
+                st.session_state.get(_DELTA_KEY),
+            )
+            if prev_mode is not None and prev_mode != log_delta and last_delta is not None:
+                if log_delta:
+                    lg = math.log10(last_delta) if last_delta > 0 else LOG_DELTA_RANGE[0]
+                    lo, hi = LOG_DELTA_RANGE
+                    st.session_state["ldelta"] = min(max(round(lg, 2), lo), hi)
+                else:
+                    st.session_state["delta"] = min(round(last_delta, 3), DELTA_MAX)
+            if log_delta:
+                log10_delta = appkit.url_slider(
+                    "log₁₀ δ",
+                    "ldelta",
+                    min_value=LOG_DELTA_RANGE[0],
+                    max_value=LOG_DELTA_RANGE[1],
+                    default=-5.0,
+                    step=0.01,
+                    format="%.2f",
+                    help="δ = 10 to the power of this value. Switch the log scale off to choose δ = 0.",
+                )
+                delta = float(10.0**log10_delta)
+                st.caption(f"δ = {fmt_num(delta, 3)}")
+                stale = "delta"
+            else:
+                delta = appkit.url_slider(
+                    "δ (chance the ε guarantee fails)",
+                    "delta",
+                    min_value=0.0,
+                    max_value=DELTA_MAX,
+                    default=0.0,
+                    step=DELTA_STEP,
+                    format="%.3f",
+                    help="δ = 0 is pure ε-DP. Typical deployments use δ far below 1/n: "
+                    "switch on the log scale to choose such a δ.",
+                )
+                if round(delta, 3) != delta:  # from a link, between the slider's steps
+                    st.caption(f"δ = {fmt_num(delta, 4)} (the slider shows it rounded)")
+                stale = "ldelta"
+            if stale in st.query_params:  # keep shared links unambiguous: one δ parameter at a time
+                del st.query_params[stale]
+            st.session_state[_MODE_KEY] = log_delta
+            st.session_state[_DELTA_KEY] = delta
+
+        results = st.container()
+        with inverse_area:
+            target = appkit.url_number(
+                "target η (largest edge you accept)",
+                "teta",
+                min_value=0.0,
+                max_value=0.5,
+                default=0.1,
+                step=0.001,
+                format="%.6f",
+                help="For example 0.01: no attacker may be right more than 51 % of the time.",
+            )
+            inverse_box = st.container()
+
+        # ---------------------------------------------------------------- numbers
+        with appkit.guard("η for this (ε, δ)", stop=True):
+            L = appkit.cached(eta_epsilon_lesson, epsilon, delta, target)
+
+        setting = f"ε = {fmt_num(epsilon)}" + (f" and δ = {fmt_num(delta, 3)}" if delta > 0 else "")
+        with results:
+            (m1, m2), (m3, m4) = st.columns(2), st.columns(2)  # 2 × 2: values never cut at 1024 px
+            m1.metric(
+                "η (edge)",
+                fmt_num(L.eta),
+                help="The best attacker's accuracy is 1/2 + η; its membership advantage "
+                f"TPR − FPR is 2η = {fmt_num(L.advantage)}.",
+            )
+            m2.metric(
+                "best accuracy",
+                _pct_short(L.accuracy, L.eta),
+                help=f"1/2 + η = {fmt_num(L.accuracy, 6)}: no attacker is right more often.",
+            )
+            m3.metric(
+                "small-ε rule",
+                fmt_num(L.approx),
+                help="The rule of thumb η ≈ δ/2 + (1−δ)ε/4.",
+            )
+            quality_help = (
+                "exact at ε = 0"
+                if L.approx_quality is None
+                else f"{fmt_num(100 * L.approx_relative_error, 3)} % of η: "
+                f"a {L.approx_quality.value} approximation"
+            )
+            m4.metric(
+                "approximation error",
+                fmt_num(L.approx_error, 3),
+                help="rule of thumb − exact η; never negative (the rule overestimates), "
+                f"about (1−δ)ε³/48 for small ε. Here: {quality_help}.",
+            )
+
+            if L.eta == 0:
+                reading = (
+                    f"With {setting} the release reveals nothing about membership: "
+                    "no attacker can beat blind guessing, which is right 50 % of the time."
+                )
+            else:
+                reading = (
+                    f"With {setting}, no attacker can be right about membership more than "
+                    f"**{_pct(L.accuracy, L.eta)}** of the time; guessing gets 50 %."
+                )
+            if L.delta > 0:
+                reading += (
+                    f" Of the edge η = {fmt_num(L.eta)}, δ/2 = {fmt_num(L.delta_share)} comes from δ "
+                    "alone: it is as if, with probability δ, the record leaked outright."
+                )
+            st.markdown(reading)
+            if L.approx_quality is not None:
+                st.caption(
+                    f"The rule of thumb η ≈ δ/2 + (1−δ)ε/4 gives {fmt_num(L.approx)}, "
+                    f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value: "
+                    f"a {L.approx_quality.value} approximation at this ε"
+                    + (
+                        " (it even exceeds 1/2, the largest possible η)."
+                        if L.approx_exceeds_half
+                        else "."
+                    )
+                )
+
+            # ------------------------------------------------------------ charts
+            with appkit.guard("The η(ε) curves"):
+                fig1, data1 = appkit.cached(
+                    bounds_vega.eta_epsilon_vega,
+                    epsilon,
+                    delta,
+                    eps_max=EPS_MAX,
+                    reference_deltas=REFERENCE_DELTAS,
+                )
+                appkit.chart(fig1, data1, "eta_vs_epsilon", key="eta_eps_chart")
+        with second:
+            log_fpr = appkit.url_toggle(
+                "low-FPR view (log axes)",
+                "logfpr",
+                default=False,
+                help="Plot from FPR = 10⁻⁶, on logarithmic axes, "
+                "to see what happens when the attacker may not err often.",
+            )
+            with appkit.guard("The ROC bounds"):
+                # The title stays the same while ε moves (the chart is then redrawn in place, not
+                # rebuilt); the setting is in the caption.
+                fig2, data2 = appkit.cached(
+                    bounds_vega.roc_vega, epsilon, delta, log_axes=log_fpr, extra_fpr=(L.ref_fpr,)
+                )
+                appkit.chart(
+                    fig2,
+                    data2,
+                    "roc_bounds",
+                    key="roc_chart",
+                    caption=f"The bounds at {setting}, where η = {fmt_num(L.eta, 3)}.",
+                )
+            times = (
+                f" ({fmt_num(L.tpr_ratio, 3)} times as much)"
+                if L.tpr_ratio is not None and L.tpr_mip_ref > L.tpr_dp_ref
+                else ""
+            )
+            appkit.takeaway(
+                f"At a false-positive rate of {fmt_pct(L.ref_fpr)}, DP caps the true-positive rate at "
+                f"{fmt_num(L.tpr_dp_ref)}, while η-MIP with the same η allows up to "
+                f"{fmt_num(L.tpr_mip_ref)}{times}."
+            )
+            appkit.explain(
+                f"At FPR → 0, DP allows TPR = δ = {fmt_num(L.tpr_dp_at_zero, 3)}, MIP allows "
+                f"2η = {fmt_num(L.tpr_mip_at_zero)}: DP's bound is multiplicative (exp(ε)·FPR + δ), "
+                "MIP's only additive, so MIP says much less about an attacker who flags a few records "
+                "with near certainty. The two boundaries touch once, at "
+                f"FPR* = {fmt_num(L.kink_fpr)} (black diamond), where TPR − FPR = 2η: that attacker "
+                f"is right {_pct(L.accuracy, L.eta)} of the time, so Theorem 4 is tight."
+                + (" Turn on the low-FPR view to see this regime." if not log_fpr else "")
+            )
+            st.info(
+                "**Theorem 8 as printed (TPR ≤ FPR + η, purple dash-dot) is too strict by a factor "
+                "of 2.** Membership has probability 1/2, so an attacker's accuracy is "
+                "(1 + TPR − FPR)/2 and η-MIP only gives TPR − FPR ≤ 2η; the proof in Appendix C drops "
+                "that factor 1/2. The corrected bound is tight: the blue DP curve belongs to an η-MIP "
+                "algorithm (Theorem 4) and crosses the printed line. At this setting, at "
+                f"FPR = {fmt_pct(L.ref_fpr)}, the printed line would allow only "
+                f"{fmt_num(L.tpr_printed_ref)} where {fmt_num(L.tpr_mip_ref)} is possible.",
+                icon="ℹ️",
+            )
+
+        # ---------------------------------------------------------------- inverse
+        inv = L.inverse
+        with inverse_box:
+            if inv.status is InverseStatus.NO_GUARANTEE:
+                st.warning(
+                    "η = 1/2 is no guarantee at all (an attacker may always be right), so every ε, "
+                    "even ε = ∞, “certifies” it. Choose a target η below 1/2."
+                )
+            elif inv.status is InverseStatus.BELOW_DELTA:
+                st.warning(
+                    f"With δ = {fmt_num(inv.delta, 3)} no ε can certify η = {fmt_num(inv.target_eta)}: "
+                    f"δ alone already gives the attacker an edge of δ/2 = {fmt_num(inv.delta_floor)} "
+                    "(Theorem 4 at ε = 0). Lower δ or raise the target η."
+                )
+            else:
+                assert inv.epsilon is not None and inv.rule_of_thumb is not None
+                st.markdown(
+                    f"At δ = {fmt_num(inv.delta, 3)}, every (ε, δ)-DP algorithm with "
+                    f"**ε ≤ {fmt_num(inv.epsilon)}** is {fmt_num(inv.target_eta)}-MIP: no attacker "
+                    f"is right more than {_pct(inv.target_accuracy, inv.target_eta)} of the time. "
+                    "A larger ε does not certify it (Theorem 4 is tight). The small-ε rule of thumb "
+                    f"would say ε ≈ 4(η − δ/2)/(1 − δ) = {fmt_num(inv.rule_of_thumb)}: "
+                    + (
+                        "exact here."
+                        if inv.rule_is_exact
+                        else "safe, but smaller than the ε you may actually use."
+                    )
+                )
+
+    advantage_slot.markdown(
         "**Advantage = 2η.** The membership advantage TPR − FPR = 2·accuracy − 1 is at most "
         f"2η (here {fmt_num(L.advantage)}). MACE (Liu, Xu, Mukherjee, Lavista Ferres, "
         "*MACE: A Flexible Framework for Membership Privacy Estimation in Generative Models*, "
@@ -375,4 +393,6 @@ with st.expander("The maths"):
         f"tanh(ε/2): at ε = {fmt_num(L.mace_epsilon)} that is "
         f"{fmt_num(L.mace_advantage, 3)} = 2η, i.e. accuracy ≤ {fmt_pct(L.mace_accuracy)}."
     )
-appkit.finish(page)
+
+
+appkit.live(page, _live)

@@ -13,7 +13,7 @@ from . import cache, jobs, registry, settings, tables
 from .cache import cached
 from .errors import guard
 from .figures import ReadOnlyFigure, freeze
-from .page import Page, chart, explain, finish, page, presenter, presenter_toggle, takeaway
+from .page import Page, chart, explain, finish, live, page, presenter, presenter_toggle, takeaway
 from .registry import navigation
 from .safe import plain, quote
 from .state import (
@@ -40,6 +40,7 @@ __all__ = [
     "freeze",
     "guard",
     "jobs",
+    "live",
     "messages",
     "navigation",
     "page",

@@ -9,6 +9,17 @@ Every page script reads::
     st.markdown(f"... {result.x} ...")     # the page writes the sentences
     appkit.finish(page)                    # data downloads, link to this view
 
+or, for a page with much static text, the same with the live part in a fragment::
+
+    page = appkit.page("eta_epsilon")
+    main = st.container()                  # where the live part goes
+    st.markdown("... static text ...")     # drawn once, never rerun by a slider
+    def _live():
+        with main:
+            eps = appkit.url_slider(...)   # a move reruns only _live and the footer
+            ...
+    appkit.live(page, _live)               # instead of appkit.finish(page)
+
 :func:`page` also restores the page's last state when the user comes back to it through
 the sidebar (Streamlit drops the query string on a page switch), and sets the browser tab's
 title to the page's question. :func:`explain` holds long explanations (folded away in
@@ -20,6 +31,7 @@ from __future__ import annotations
 import copy
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -36,7 +48,17 @@ from .safe import plain
 from .state import messages, url_toggle
 from .theme import PLOTLY_CONFIG, inject
 
-__all__ = ["Page", "chart", "csv_bytes", "explain", "finish", "page", "presenter", "takeaway"]
+__all__ = [
+    "Page",
+    "chart",
+    "csv_bytes",
+    "explain",
+    "finish",
+    "live",
+    "page",
+    "presenter",
+    "takeaway",
+]
 
 _URLS = "_appkit_page_urls"  # page key -> its last query string (plain session key)
 _LAST = "_appkit_last_page"
@@ -172,6 +194,26 @@ def chart(
     if data is not None and current is not None:
         label = name or key or f"chart_{len(current.downloads) + 1}"
         current.downloads.append((label, title, data))
+
+
+def live(current: Page, body: Callable[[], None]) -> None:
+    """Run the page's live part, ``body``, as a fragment, then the footer below everything.
+
+    A widget that ``body`` draws reruns only ``body`` and the footer: the page's header and
+    whatever the script wrote outside ``body`` (explanations, formulas) are neither run,
+    sent nor redrawn again. ``body`` writes into containers the page created for it
+    (``with main: ...``); the footer goes into a container created here, at the end of the
+    page. Call it last.
+    """
+    footer = st.container()
+
+    def run() -> None:
+        current.downloads.clear()  # a fragment rerun registers its charts' data again
+        body()
+        with footer:
+            finish(current)
+
+    st.fragment(run)()
 
 
 def csv_bytes(data: pd.DataFrame) -> bytes:

@@ -564,6 +564,45 @@ def test_one_footer_section_for_all_charts_of_a_page():
     assert "2 CSV files" in exp.label
 
 
+LIVE = """
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+page = appkit.page("eta_epsilon")
+main = st.container()
+st.markdown("static text below the live part")
+
+def _live():
+    with main:
+        x = appkit.url_slider("x", "x", min_value=0.0, max_value=1.0, default=0.5, step=0.1)
+        st.markdown(f"value={x}")
+        fig = go.Figure(go.Scatter(x=[0, x], y=[0, 1]))
+        appkit.chart(fig, pd.DataFrame({"x": [0, x]}), "live_data", key="live")
+
+appkit.live(page, _live)
+"""
+
+
+def test_live_draws_its_part_in_place_and_the_footer_last_with_one_csv_per_chart():
+    at = run(LIVE)
+    texts = [m.value for m in at.markdown]
+    assert texts.index("value=0.5") < texts.index("static text below the live part")
+    at.slider(key="x").set_value(0.8).run()
+    assert not at.exception
+    texts = [m.value for m in at.markdown]
+    assert "value=0.8" in texts and texts.count("static text below the live part") == 1
+    (button,) = at.get("download_button")  # one chart, one CSV: not one more per run
+    assert "live_data.csv" in button.label
+    # the footer (divider, CSV list, link) comes after the static text, at the page's end
+    main = at.main
+    kinds = [type(n).__name__ for n in main]
+    assert kinds.index("Divider") > max(
+        i
+        for i, n in enumerate(main)
+        if getattr(n, "value", None) == "static text below the live part"
+    ), kinds
+
+
 # --------------------------------------------------------------------------- round trip
 
 ALL_WIDGETS = SLIDER + TOGGLE + MULTI + RANGE.replace('"r", "r"', '"r", "rng"') + SELECT

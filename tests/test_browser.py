@@ -334,6 +334,56 @@ def test_moving_the_slider_updates_text_and_url(page, server):
     )
 
 
+def _deltas(frames: list) -> list:
+    """The element deltas among the server's websocket messages (ForwardMsg protobufs)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    out = []
+    for payload in frames:
+        if isinstance(payload, (bytes, bytearray)):
+            msg = ForwardMsg.FromString(bytes(payload))
+            if msg.WhichOneof("type") == "delta":
+                out.append(msg.delta)
+    return out
+
+
+def test_a_press_reruns_only_the_live_part_of_a_page(page, server):
+    """On a page drawn with ``appkit.live`` a slider press reruns only its live part: every
+    element the server sends for the press belongs to the fragment (the header, the static
+    explanations and the formulas are not sent again), while the numbers, the footer's link
+    to this view and its CSV list follow the slider (one CSV per chart, not one more per
+    press)."""
+    frames: list = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda p: frames.append(p)))
+    open_app(page, server, "/eta_epsilon")
+    wait_for_charts(page)
+    at_load = _deltas(frames)
+    assert at_load and not any(d.fragment_id for d in at_load[:3]), "the header is not static"
+    csv_before = page.get_by_text("CSV files)").inner_text()
+    frames.clear()
+    page.get_by_role("slider").first.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")  # 1.00 -> 1.03
+        page.wait_for_timeout(400)
+    page.wait_for_function(
+        """() => document.querySelector('[data-testid="stMain"]').innerText
+                   .includes('With ε = 1.03,')""",
+        timeout=RUN_TIMEOUT,
+    )
+    wait_for_run(page)
+    assert_no_exception(page)
+    pressed = _deltas(frames)
+    assert pressed, "the press sent no elements"
+    outside = [d for d in pressed if not d.fragment_id]
+    assert not outside, f"{len(outside)} of {len(pressed)} elements sent outside the live part"
+    assert page.get_by_text("CSV files)").inner_text() == csv_before
+    page.get_by_text("Link to this view").click()
+    link = page.locator('[data-testid="stText"]').filter(has_text="/eta_epsilon?")
+    assert "eps=1.03" in link.inner_text(), link.inner_text()
+    assert page.get_by_text("The other way round").count() == 1
+    assert page.get_by_text("The maths").count() == 1
+
+
 def test_audit_deep_link_runs_the_covariance_release(page, server):
     """The covariance release of the audit page, opened from a link, in a real browser."""
     open_app(page, server, "/audit?mech=covariance&noise=gaussian&eps=2.0")
