@@ -10,7 +10,8 @@ hands each heavy computation to :func:`run`:
 * **a global limit** (:data:`appkit.settings.HEAVY_JOBS`, 1 on a 2-core machine) on how
   many run at once; the others wait in line, and the page tells its user their place;
 * **stopped when nobody waits for it**: when the user changes a control or presses the
-  page's Stop button (Streamlit interrupts the script run), or when the browser tab is
+  page's Stop button (Streamlit interrupts the script run; inside a fragment, where it does
+  not, the run sees the waiting input and stops itself), or when the browser tab is
   closed (the session is no longer active), the process is terminated at once -- it does
   not keep computing for minutes after its tab is gone;
 * **cached**: a finished result goes into the same bounded store as :func:`appkit.cached`,
@@ -144,6 +145,38 @@ def _child(fn: Callable[..., Any], args: tuple, kwargs: dict, conn: Any) -> None
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()
+
+
+def _in_fragment() -> bool:
+    """Whether this code runs inside a fragment (:func:`appkit.live`)."""
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+
+        return ThreadState.get().fragment_id is not None
+    except Exception:  # outside a script run (a thread of the tests) or internals changed
+        return False
+
+
+def _newer_input_waits() -> bool:
+    """True when this run computes inside a fragment and the user has changed a control since.
+
+    Streamlit interrupts a script run for a newer input only when that input reruns the whole
+    page; a widget inside a fragment (:func:`appkit.live`) queues its rerun behind the running
+    one instead, so without this check a Stop button or a moved slider would wait for the job
+    to finish, holding the server's heavy-job slot. Inside a fragment the job gives way itself:
+    :func:`run` then reruns the fragment, which picks up the waiting input.
+    """
+    if not _in_fragment():
+        return False
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+        from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
+
+        ctx = get_script_run_ctx()
+        requests = None if ctx is None else ctx.script_requests
+        return requests is not None and requests._state is ScriptRequestType.RERUN
+    except Exception:  # pragma: no cover - Streamlit internals changed: never stop wrongly
+        return False
 
 
 def _session_active() -> bool:
@@ -317,6 +350,10 @@ def run(
                 break
             if not _session_active():
                 st.stop()  # the tab is gone: the finally below terminates the run
+            if _newer_input_waits():
+                # Rerun the fragment with the waiting input (st.stop() would drop it); the
+                # finally below terminates this run's job.
+                st.rerun(scope="fragment")
             place, running = _LINE.place(job)
             if place:
                 status.info(

@@ -218,6 +218,85 @@ def test_an_abandoned_job_is_terminated(tmp_path):
     assert jobs.running_jobs() == {"running": 0, "waiting": 0}
 
 
+def test_a_job_in_a_fragment_gives_way_to_a_newer_input(tmp_path, monkeypatch):
+    """Streamlit never interrupts a run for a widget inside a fragment (appkit.live): the job
+    must notice the waiting input itself, rerun the fragment with it (st.stop() would drop
+    it) and terminate its process."""
+    import jobtools
+    import streamlit as st
+
+    pid_file = tmp_path / "pid"
+    newer = threading.Event()
+    monkeypatch.setattr(jobs, "_newer_input_waits", newer.is_set)
+    stopped: list[BaseException] = []
+
+    def watcher():
+        try:
+            jobs.run(jobtools.sleep_forever, str(pid_file))
+        except BaseException as exc:
+            stopped.append(exc)
+
+    class Status:
+        def info(self, *a, **k):
+            pass
+
+        progress = info
+
+        def empty(self):
+            pass
+
+    monkeypatch.setattr(st, "empty", lambda: Status())
+
+    def rerun(*, scope="app"):  # st.rerun raises; st.stop() would drop the waiting input
+        raise RuntimeError(f"st.rerun(scope={scope!r})")
+
+    monkeypatch.setattr(st, "rerun", rerun)
+    t = threading.Thread(target=watcher)
+    t.start()
+    for _ in range(200):
+        if pid_file.exists() and pid_file.read_text():
+            break
+        time.sleep(0.05)
+    pid = int(pid_file.read_text())
+    os.kill(pid, 0)  # computing
+    newer.set()  # the user moves a slider inside the fragment
+    t.join(timeout=10)
+    assert stopped and "st.rerun(scope='fragment')" in str(stopped[0]), stopped
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"the job's process {pid} kept computing after a newer input")
+    assert jobs.running_jobs() == {"running": 0, "waiting": 0}
+
+
+FRAGMENT_PAGE = """
+import streamlit as st
+from appkit import jobs
+st.write(f"outside={jobs._in_fragment()} waits={jobs._newer_input_waits()}")
+
+@st.fragment
+def live():
+    st.write(f"inside={jobs._in_fragment()} waits={jobs._newer_input_waits()}")
+
+live()
+"""
+
+
+def test_a_run_knows_when_it_is_inside_a_fragment():
+    """The check reads Streamlit's own state: inside a fragment it is seen, outside it is
+    not, and with no newer input nothing waits."""
+    at = AppTest.from_string(FRAGMENT_PAGE, default_timeout=30).run()
+    assert not at.exception, at.exception
+    texts = [m.value for m in at.markdown]
+    assert "outside=False waits=False" in texts and "inside=True waits=False" in texts, texts
+
+
 def test_place_in_line_with_one_job_at_a_time(monkeypatch):
     monkeypatch.setattr(jobs.settings, "HEAVY_JOBS", 1)
     a = jobs._Job("a", None, (), {}, 1)
