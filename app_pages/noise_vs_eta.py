@@ -72,364 +72,461 @@ st.markdown(
     "lower."
 )
 
-# ------------------------------------------------------------------------------ widgets
-b_col, b_note = st.columns([1, 3], vertical_alignment="center")
-b_col.button(
-    "Paper Figure 1",
-    on_click=apply_preset,
-    key="preset",
-    icon=":material/restore:",
-    help="n = 30, 36, 42, 48; M = 2; constant 6.16; η from 0.01 to 0.49; linear axes; "
-    "y-axis capped at the printed MIP curve's maximum (the paper prints no axis limits).",
-)
-c1, c2, c3 = st.columns([3, 1, 2])
-ns = sorted(
-    appkit.url_multiselect(
-        "dataset sizes n (even, up to 200)",
-        "n",
-        N_OPTIONS,
-        default=N_DEFAULT,
-        max_selected=N_MAX_SELECTED,
-        min_selected=0,
-        help=f"One set of curves per n; at most {N_MAX_SELECTED}.",
-        container=c1,
-    )
-)
-M = appkit.url_select(
-    "moment order M",
-    "M",
-    M_OPTIONS,
-    default=PRESET.M,
-    help="σ bounds the M-th root of E|output − mean| to the power M; M = 2: the standard "
-    "deviation. The printed MIP noise is (C/η) to the power 1 + 2/M, times σ.",
-    container=c2,
-)
-constant = appkit.url_select(
-    "constant C (printed curve)",
-    "c",
-    CONSTANTS,
-    default=PRESET.constant,
-    widget="radio",
-    format_func=lambda c: "6.16 (Corollary 14, M ≥ 2)" if c < 7 else "7.5 (Theorem 9, any M)",
-    help="Corollary 14 sharpens Theorem 9's 7.5 to 6.16 for M ≥ 2 (the paper's Figure 1 "
-    "uses 6.16). The smallest certified noise does not depend on C.",
-    container=c3,
-)
-eta_lo, eta_hi = appkit.url_range_slider(
-    "η range (x-axis)",
-    "eta",
-    min_value=ETA_LIMITS[0],
-    max_value=ETA_LIMITS[1],
-    default=ETA_DEFAULT,
-    step=0.001,
-    format="%.3f",
-    help="η = 0 is perfect privacy (infinite noise), η = 1/2 no privacy at all.",
-)
-t1, t2, t3, t4 = st.columns(4)
-log_y = appkit.url_toggle("log y-axis", "logy", default=PRESET.log_y, container=t1)
-log_x = appkit.url_toggle("log x-axis", "logx", default=False, container=t2)
-cap = appkit.url_toggle(
-    "cap y at the printed MIP maximum",
-    "cap",
-    default=True,
-    help="The paper prints no axis limits. With the cap, the y-axis stops at the printed MIP "
-    "noise at the smallest η shown, which is how its plot reads; DP curves entirely above it "
-    "are off the plot.",
-    container=t3,
-)
-tight = appkit.url_toggle(
-    "smallest certified MIP noise",
-    "tight",
-    default=True,
-    help="Theorem 9's noise with multiplier c certifies η ≤ ½·tanh(1/c) in every dimension, "
-    "so c = 1/artanh(2η) suffices: the dotted curves.",
-    container=t4,
-)
-is_preset = (
-    ns == N_DEFAULT
-    and M == PRESET.M
-    and constant == PRESET.constant
-    and (eta_lo, eta_hi) == ETA_DEFAULT
-    and log_y == PRESET.log_y
-    and not log_x
-    and cap
-)
-b_note.caption(
-    "Showing the settings of the paper's Figure 1"
-    + (" (switch off the dotted curves for its exact picture)." if tight else ".")
-    if is_preset
-    else "The button restores the settings of the paper's Figure 1 (Section 5.1)."
-)
-sig = "σ" + str(M).translate(SUB)
-if eta_lo >= eta_hi:  # both handles on one value: not a range
-    eta_min = max(ETA_LIMITS[0], eta_lo - EQUAL_ENDS_HALF_WIDTH)
-    eta_max = min(ETA_LIMITS[1], eta_lo + EQUAL_ENDS_HALF_WIDTH)
-    st.warning(
-        f"Both ends of the η range are at {fmt_num(eta_lo)}: a range needs two different "
-        f"ends. The charts show η from {fmt_num(eta_min)} to {fmt_num(eta_max)}; drag either "
-        "handle to choose the range.",
-        icon="⚠️",
-    )
-else:
-    eta_min, eta_max = eta_lo, eta_hi
-if M > 2:
-    st.info(
-        f"**M = {M}:** for this dataset {sig} *grows* with n when M > 2. The one huge output "
-        "1/√p (probability p = 1/C(n, n/2)) dominates the M-th moment, so "
-        f"{sig} grows like C(n, n/2) to the power 1/2 − 1/{M} = {fmt_num(0.5 - 1 / M, 3)}. "
-        "So the MIP curves separate by n, and MIP loses part of its advantage. At M = 2 the "
-        "power is 0 and σ₂ ≈ 1 for every n.",
-        icon="ℹ️",
-    )
-
-# ------------------------------------------------------------------------------ charts
-if not ns:
-    st.warning(
-        "No dataset size is selected: choose at least one n under “dataset sizes n” above "
-        "to draw the curves.",
-        icon="⚠️",
-    )
-else:
-    view = None
-    with appkit.guard("The noise curves"):
-        rows = jobs.run(
-            figure1.noise_rows, tuple(ns), M, constant, label=f"Certifying {sig} of each n"
-        )
-        view = appkit.cached(
-            figure1.figure1_view, rows, eta_min, eta_max, cap=cap, points=CURVE_POINTS
-        )
-        # The η range is in the tables, not in the specifications: moving it redraws the
-        # charts in place.
-        noise_chart, noise_table = appkit.cached(
-            charts.noise_vega, view, log_x=log_x, log_y=log_y, show_certified=tight
-        )
-        appkit.chart(
-            noise_chart,
-            noise_table,
-            "noise_vs_eta",
-            key="noise_chart",
-            caption=charts.noise_caption(view),
-        )
-        everywhere = [str(r.row.n) for r in view.rows if r.coverage is Coverage.EVERYWHERE]
-        never = [str(r.row.n) for r in view.rows if r.coverage is Coverage.NEVER]
-        if len(everywhere) == len(view.rows):
-            appkit.takeaway(
-                "Even the paper's printed MIP noise is below DP's at every η shown, for every "
-                "n chosen."
-            )
-        elif len(never) == len(view.rows):
-            appkit.takeaway(
-                "For the n chosen, the paper's printed MIP noise is above DP's at every η: "
-                "these datasets are too small for its constant."
-            )
-        else:
-            appkit.takeaway(
-                "Whether the paper's printed MIP noise beats DP's depends on n: the larger n "
-                "is, the more of the η range it wins."
-            )
-        notice = []
-        if everywhere:
-            notice.append(
-                f"for n = {', '.join(everywhere)} the printed MIP noise is below DP's at "
-                "every η shown"
-            )
-        for r in view.rows:
-            x = r.row
-            low = fmt_num(x.crossover_eta) if x.crossover_eta is not None else ""
-            if r.coverage is Coverage.FROM:
-                notice.append(f"for n = {x.n} only from η = {low} on (diamond)")
-            elif r.coverage is Coverage.BETWEEN:
-                notice.append(f"for n = {x.n} only between η = {low} and {gap_text(x)} (diamonds)")
-            elif r.coverage is Coverage.UNTIL:
-                notice.append(f"for n = {x.n} only up to η = {gap_text(x)} (diamond)")
-            elif r.coverage is Coverage.OUTSIDE:
-                notice.append(f"for n = {x.n} only outside this η range (from η = {low})")
-        if never:
-            notice.append(f"for n = {', '.join(never)} it is never below DP's")
-        notes = ["**What to notice:** " + "; ".join(notice) + "."]
-        if len(view.rows) > 1 and view.mip_curves_coincide:
-            notes.append(
-                f"The MIP curves of all chosen n coincide ({sig} equal to within 0.1 %), so "
-                "they show as one line, as in the paper."
-            )
-        if view.y_top is not None:
-            notes.append(
-                f"The y-axis stops at the printed MIP maximum, {fmt_num(view.y_top)} (its value "
-                f"at η = {fmt_num(view.eta_min)}), like the paper's plot."
-            )
-            if view.hidden:
-                notes.append(
-                    "Entirely above it: the DP curve of "
-                    + ", ".join(
-                        f"n = {r.row.n} (lowest value {fmt_num(r.dp_floor)})" for r in view.hidden
-                    )
-                    + "."
-                )
-        st.markdown(" ".join(notes))
-
-        # ---------------------------------------------------------- the certified minimum
-        st.subheader("The smallest certified MIP noise")
-        cheaper = [str(n) for n in view.certified_cheaper_ns]
-        dearer = [str(r.row.n) for r in view.rows if not r.row.certified_cheaper]
-        st.markdown(
-            "Theorem 9's noise with multiplier c certifies η ≤ ½·tanh(1/c) in every dimension "
-            "(see “The maths”), so the multiplier 1/artanh(2η) is enough, instead of the "
-            f"printed (C/η) to the power 1 + 2/M. On this range the printed noise is "
-            f"**{fmt_num(view.factor_at_min, 3)} times** the certified minimum at "
-            f"η = {fmt_num(view.eta_min)} and **{fmt_num(view.factor_at_max, 3)} times** at "
-            f"η = {fmt_num(view.eta_max)}, for every n (the factor does not depend on σ)."
-        )
-        text = (
-            "**The crossovers disappear.** DP's ε(η) is 2·artanh(2η), so the certified-minimum "
-            f"MIP noise is the Laplace mechanism with Δ replaced by 2{sig}: DP needs "
-            f"Δ/(2{sig}) times its noise at *every* η. "
-        )
-        if cheaper:
-            text += (
-                f"For n = {', '.join(cheaper)}, DP needs "
-                + ", ".join(
-                    fmt_num(r.row.certified_ratio, 3) for r in view.rows if r.row.certified_cheaper
-                )
-                + (" times" if len(cheaper) == 1 else " times its noise respectively")
-                + ": MIP is cheaper at every η, with no crossover on either side. "
-            )
-        if dearer:
-            text += (
-                f"For n = {', '.join(dearer)}, Δ < 2{sig}: DP is cheaper at every η "
-                "(the dataset is too small for the spread to help). "
-            )
-        if M > 2:
-            text += (
-                "This certificate needs only a bound on the mean distance to the mean, "
-                "which σ₂ (about 1 for this dataset) also gives: with σ₂ instead of "
-                f"{sig} the certified noise would be smaller still."
-            )
-        st.markdown(text)
-        if tight and not log_y:
-            st.caption(
-                "On a linear y-axis the dotted curves hug zero: switch on the log y-axis to "
-                "compare them."
-            )
-
-        # ---------------------------------------------------------- the ratio chart
-        ratio_chart, ratio_table = appkit.cached(
-            charts.ratio_vega, view, log_x=log_x, show_certified=tight
-        )
-        appkit.chart(ratio_chart, ratio_table, "dp_over_mip_ratio", key="ratio_chart")
-        appkit.takeaway(
-            "Above the dashed line MIP needs less noise: the printed curve only between its "
-            "two crossovers, the certified minimum at every η or at no η at all."
-        )
-        st.caption(
-            "Stars mark each n's largest ratio for the printed noise. Its ratio falls to 0 at "
-            "both ends: as η → 0 the printed MIP noise grows like 1/η to the power "
-            f"{fmt_num(1 + 2 / M, 3)} but DP's only like 1/η, and as η → 1/2 DP's ε → ∞. "
-            f"The certified minimum's ratio is flat at Δ/(2{sig})."
-        )
-
-        # ---------------------------------------------------------- the table
-        st.subheader("Crossovers per n")
-        table = pd.DataFrame(
-            [
-                {
-                    "n": str(x.n),
-                    "Δ (sensitivity)": fmt_num(x.sensitivity),
-                    f"{sig} (certified)": fmt_num(x.sigma),
-                    "crossover η (MIP cheaper above)": "never"
-                    if x.crossover_eta is None
-                    else fmt_num(x.crossover_eta),
-                    "DP cheaper again above η =": "—" if x.crossover_eta is None else gap_text(x),
-                    "…i.e. at DP ε =": "—" if x.upper_epsilon is None else fmt_num(x.upper_epsilon),
-                    "max DP/MIP ratio": fmt_num(x.max_ratio),
-                    "at η =": fmt_num(x.best_eta),
-                    "DP ÷ certified MIP (every η)": fmt_num(x.certified_ratio),
-                }
-                for x in (r.row for r in view.rows)
-            ]
-        )
-        # One column per n (a row per quantity): nine quantities side by side do not fit a
-        # projector's column, and the page allows at most eight n.
-        per_n = table.set_index("n").T
-        per_n.columns = [f"n = {n}" for n in per_n.columns]
-        appkit.tables.table(per_n.reset_index(names="quantity"), right=list(per_n.columns))
-        crossing = [r.row for r in view.rows if r.row.crossover_eta is not None]
-        note = (
-            "“Crossover η”: the printed MIP noise is below DP's for every η above it (up to "
-            "the second crossover). "
-        )
-        if crossing:
-            finite = [x for x in crossing if x.upper_log10_gap is not None]
-            if finite:
-                widest = max(finite, key=lambda x: x.upper_log10_gap or -math.inf)
-                least_eps = min(x.upper_epsilon or math.inf for x in finite)
-                note += (
-                    "DP becomes cheaper again only within a hair of 1/2: for the n shown, at "
-                    f"η = {gap_text(widest)} at the earliest (n = {widest.n}), i.e. at a DP ε "
-                    f"of at least {fmt_num(least_eps)}, where the release protects nobody. "
-                )
-            if len(finite) < len(crossing):
-                note += (
-                    "For n = "
-                    + ", ".join(str(x.n) for x in crossing if x.upper_log10_gap is None)
-                    + " DP is never cheaper again within double precision. "
-                )
-        if any(r.row.crossover_eta is None for r in view.rows):
-            note += "“never”: the printed MIP noise is above DP's at every η. "
-        note += (
-            f"Δ and {sig} are certified values for the exact dataset (interval arithmetic); "
-            f"the last column is Δ/(2{sig})."
-        )
-        st.caption(note)
-
-    # -------------------------------------------------------------- plain-language reading
-    if view is not None:
-        st.subheader("In plain words")
-        with appkit.guard("The reading"):
-            rd = appkit.cached(figure1.reading, view)
-            promise = (
-                f"η = {fmt_num(rd.eta)} (no attacker guesses membership right more than "
-                f"{appkit.fmt_pct(rd.accuracy)} of the time)"
-            )
-            if rd.dp_over_mip >= 1:
-                text = (
-                    f"At n = {rd.n_big}, to promise {promise} via DP you would add about "
-                    f"**{fmt_num(rd.dp_over_mip, 3)} times as much noise** as the paper's MIP "
-                    f"calibration: a Laplace scale of {fmt_num(rd.dp_scale)} instead of "
-                    f"{fmt_num(rd.mip_scale)}, on an output whose typical spread {sig} is "
-                    f"{fmt_num(rd.sigma)}."
-                )
-            else:
-                text = (
-                    f"At n = {rd.n_big}, to promise {promise} the paper's MIP calibration needs "
-                    f"**{fmt_num(1 / rd.dp_over_mip, 3)} times as much noise** as going through DP "
-                    f"(Laplace scale {fmt_num(rd.mip_scale)} instead of {fmt_num(rd.dp_scale)})."
-                )
-            text += (
-                f" The smallest certified MIP noise is only {fmt_num(rd.certified_scale)}, "
-                f"{fmt_num(rd.paper_over_certified, 3)} times less than the paper's; DP needs "
-                f"{fmt_num(rd.dp_over_certified, 3)} times that."
-            )
-            if rd.n_small != rd.n_big:
-                if rd.small_coverage is Coverage.NEVER:
-                    text += f" At n = {rd.n_small}, the printed MIP noise is never below DP's."
-                elif rd.small_coverage is Coverage.EVERYWHERE:
-                    text += (
-                        f" Even at n = {rd.n_small}, the printed MIP noise is below DP's across "
-                        f"the whole range shown (DP needs up to {fmt_num(rd.small_max_ratio, 3)} "
-                        "times as much)."
-                    )
-                elif rd.small_crossover is not None:
-                    text += (
-                        f" At n = {rd.n_small}, the printed MIP noise pays off only on part of the "
-                        f"range (from η = {fmt_num(rd.small_crossover)}); for other promises DP "
-                        "is cheaper."
-                    )
-            st.markdown(text)
+main = st.container()  # controls, charts, table and readings: rerun on each change
 
 # ------------------------------------------------------------------------------ the claims
 with st.container(border=True):
     st.subheader("Paper vs this computation")
-    with appkit.guard("The paper's claims"):
+    claims = st.container()
+
+# ------------------------------------------------------------------------------ the maths
+with st.expander("The maths"):
+    st.markdown(
+        "**MIP as printed** (Theorem 9; Corollary 14 for M ≥ 2): noise with density "
+        "∝ exp(−‖x‖/(cσ)) and the multiplier below certifies η-MIP; in one dimension that is "
+        "Laplace noise of scale"
+    )
+    st.latex(
+        r"b_{\mathrm{MIP}}(\eta) = \Bigl(\frac{C}{\eta}\Bigr)^{1+2/M}\sigma_M,\qquad "
+        r"\sigma_M^M \ge \mathbb{E}\,\bigl|\mathcal{A}(D) - \mathbb{E}\mathcal{A}(D)\bigr|^M,"
+    )
+    st.markdown(
+        "with C = 7.5 (Theorem 9, any M > 0) or C = 6.16 (Corollary 14, M ≥ 2). The paper's "
+        "Figure 1 uses M = 2 and C = 6.16, i.e. (6.16/η)²·σ. Section 5.1 calls σ “an upper "
+        "bound on the *variance*”: a slip, the theorem needs σ² ≥ Var, so σ is a **standard "
+        "deviation** (σ₂ ≈ 1 here, so the figure looks the same either way)."
+    )
+    st.markdown(
+        "**MIP, the smallest certified noise.** With the same noise and multiplier c, the "
+        "release is the output plus noise. For two possible outputs a and b, the likelihood "
+        "ratio of “a + noise” to “b + noise” stays between e to the power ±‖a − b‖/(cσ); total "
+        "variation is jointly convex, tanh is concave, and an “in” output and an “out” output "
+        "are on average at most 2σ apart (for any σ bounding a moment of order M ≥ 1). So, "
+        "with X an “in” and Y an “out” output:"
+    )
+    st.latex(
+        r"\mathrm{TV}(P_{\mathrm{in}}\!*K,\,P_{\mathrm{out}}\!*K)"
+        r"\le \tanh\frac{\mathbb{E}\lVert X-Y\rVert}{2c\sigma}\le\tanh\frac1c,"
+    )
+    st.latex(
+        r"\eta \le \tfrac12\tanh\frac1c\quad\Longrightarrow\quad"
+        r"b_{\mathrm{cert}}(\eta) = \frac{\sigma_M}{\operatorname{artanh}(2\eta)}."
+    )
+    st.markdown(
+        "It holds in every dimension and is tight (two outputs ±σ with Laplace noise come "
+        "within O(1/c²) of it). At η = 0.1 the multiplier is 4.93 against the printed "
+        "(6.16/0.1)² = 3795: 769 times less noise."
+    )
+    st.markdown(
+        "**Through DP** (Laplace mechanism + Theorem 4 at δ = 0): ε-DP certifies "
+        "η = tanh(ε/2)/2, so η needs ε(η) and Laplace(Δ/ε) noise:"
+    )
+    st.latex(
+        r"\varepsilon(\eta) = \log\frac{1+2\eta}{1-2\eta} = 2\operatorname{artanh}(2\eta),"
+        r"\qquad b_{\mathrm{DP}}(\eta) = \frac{\Delta}{\varepsilon(\eta)},"
+    )
+    st.latex(
+        r"\Delta = \max_{D\sim D'}\bigl|\mathcal{A}(D)-\mathcal{A}(D')\bigr|,"
+        r"\qquad \frac{b_{\mathrm{DP}}}{b_{\mathrm{cert}}} = \frac{\Delta}{2\sigma_M}"
+        r"\ \text{ at every } \eta."
+    )
+    st.markdown(
+        "**The Proposition 11 dataset** (even n, k = n/2, p = 1/C(n, k)): records "
+        "2⁰, 2¹, …, 2ⁿ⁻² and A = √p − (2ᵏ⁻¹ − 1); the algorithm outputs 𝒜(D) = 1/Σₓ x, one "
+        "over the sum of the records of a random half D (the appendix's Σ 1/x is a slip: only "
+        "1/Σx works). One half sums to √p, so one output is 1/√p, with probability p; all "
+        "others lie in (0, 1]. Hence"
+    )
+    st.latex(
+        r"\Delta = p^{-1/2} - \frac{1}{2^{\,n-2} + 2^{\,k-1} - 1}"
+        r"\;\approx\; \frac{2^{n/2}}{(\pi n/2)^{1/4}},"
+    )
+    st.latex(r"\sigma_2 \approx \sqrt{p\cdot p^{-1}} = 1,\qquad \sigma_M \approx p^{1/M-1/2}.")
+    st.markdown("**Where the printed curve crosses DP's.** The ratio of the two noise scales is")
+    st.latex(
+        r"\frac{b_{\mathrm{DP}}}{b_{\mathrm{MIP}}} = "
+        r"\frac{\Delta}{\sigma_M\,C^{1+2/M}}\cdot\frac{\eta^{1+2/M}}{\varepsilon(\eta)}."
+    )
+    st.markdown(
+        "As η → 0, ε(η) ≈ 4η and the ratio tends to 0 like η to the power 2/M, so DP is "
+        "cheaper for tiny η; as η → 1/2, ε → ∞ and the ratio → 0 again. In between it exceeds "
+        "1 (MIP cheaper) exactly between the two crossovers of the table, which are found by "
+        "root-finding in log ε."
+    )
+
+
+def _live() -> None:
+    with main:
+        appkit.messages()
+
+        # ------------------------------------------------------------------------------ widgets
+        b_col, b_note = st.columns([1, 3], vertical_alignment="center")
+        b_col.button(
+            "Paper Figure 1",
+            on_click=apply_preset,
+            key="preset",
+            icon=":material/restore:",
+            help="n = 30, 36, 42, 48; M = 2; constant 6.16; η from 0.01 to 0.49; linear axes; "
+            "y-axis capped at the printed MIP curve's maximum (the paper prints no axis limits).",
+        )
+        c1, c2, c3 = st.columns([3, 1, 2])
+        ns = sorted(
+            appkit.url_multiselect(
+                "dataset sizes n (even, up to 200)",
+                "n",
+                N_OPTIONS,
+                default=N_DEFAULT,
+                max_selected=N_MAX_SELECTED,
+                min_selected=0,
+                help=f"One set of curves per n; at most {N_MAX_SELECTED}.",
+                container=c1,
+            )
+        )
+        M = appkit.url_select(
+            "moment order M",
+            "M",
+            M_OPTIONS,
+            default=PRESET.M,
+            help="σ bounds the M-th root of E|output − mean| to the power M; M = 2: the standard "
+            "deviation. The printed MIP noise is (C/η) to the power 1 + 2/M, times σ.",
+            container=c2,
+        )
+        constant = appkit.url_select(
+            "constant C (printed curve)",
+            "c",
+            CONSTANTS,
+            default=PRESET.constant,
+            widget="radio",
+            format_func=lambda c: (
+                "6.16 (Corollary 14, M ≥ 2)" if c < 7 else "7.5 (Theorem 9, any M)"
+            ),
+            help="Corollary 14 sharpens Theorem 9's 7.5 to 6.16 for M ≥ 2 (the paper's Figure 1 "
+            "uses 6.16). The smallest certified noise does not depend on C.",
+            container=c3,
+        )
+        eta_lo, eta_hi = appkit.url_range_slider(
+            "η range (x-axis)",
+            "eta",
+            min_value=ETA_LIMITS[0],
+            max_value=ETA_LIMITS[1],
+            default=ETA_DEFAULT,
+            step=0.001,
+            format="%.3f",
+            help="η = 0 is perfect privacy (infinite noise), η = 1/2 no privacy at all.",
+        )
+        t1, t2, t3, t4 = st.columns(4)
+        log_y = appkit.url_toggle("log y-axis", "logy", default=PRESET.log_y, container=t1)
+        log_x = appkit.url_toggle("log x-axis", "logx", default=False, container=t2)
+        cap = appkit.url_toggle(
+            "cap y at the printed MIP maximum",
+            "cap",
+            default=True,
+            help="The paper prints no axis limits. With the cap, the y-axis stops at the printed MIP "
+            "noise at the smallest η shown, which is how its plot reads; DP curves entirely above it "
+            "are off the plot.",
+            container=t3,
+        )
+        tight = appkit.url_toggle(
+            "smallest certified MIP noise",
+            "tight",
+            default=True,
+            help="Theorem 9's noise with multiplier c certifies η ≤ ½·tanh(1/c) in every dimension, "
+            "so c = 1/artanh(2η) suffices: the dotted curves.",
+            container=t4,
+        )
+        is_preset = (
+            ns == N_DEFAULT
+            and M == PRESET.M
+            and constant == PRESET.constant
+            and (eta_lo, eta_hi) == ETA_DEFAULT
+            and log_y == PRESET.log_y
+            and not log_x
+            and cap
+        )
+        b_note.caption(
+            "Showing the settings of the paper's Figure 1"
+            + (" (switch off the dotted curves for its exact picture)." if tight else ".")
+            if is_preset
+            else "The button restores the settings of the paper's Figure 1 (Section 5.1)."
+        )
+        sig = "σ" + str(M).translate(SUB)
+        if eta_lo >= eta_hi:  # both handles on one value: not a range
+            eta_min = max(ETA_LIMITS[0], eta_lo - EQUAL_ENDS_HALF_WIDTH)
+            eta_max = min(ETA_LIMITS[1], eta_lo + EQUAL_ENDS_HALF_WIDTH)
+            st.warning(
+                f"Both ends of the η range are at {fmt_num(eta_lo)}: a range needs two different "
+                f"ends. The charts show η from {fmt_num(eta_min)} to {fmt_num(eta_max)}; drag either "
+                "handle to choose the range.",
+                icon="⚠️",
+            )
+        else:
+            eta_min, eta_max = eta_lo, eta_hi
+        if M > 2:
+            st.info(
+                f"**M = {M}:** for this dataset {sig} *grows* with n when M > 2. The one huge output "
+                "1/√p (probability p = 1/C(n, n/2)) dominates the M-th moment, so "
+                f"{sig} grows like C(n, n/2) to the power 1/2 − 1/{M} = {fmt_num(0.5 - 1 / M, 3)}. "
+                "So the MIP curves separate by n, and MIP loses part of its advantage. At M = 2 the "
+                "power is 0 and σ₂ ≈ 1 for every n.",
+                icon="ℹ️",
+            )
+
+        # ------------------------------------------------------------------------------ charts
+        if not ns:
+            st.warning(
+                "No dataset size is selected: choose at least one n under “dataset sizes n” above "
+                "to draw the curves.",
+                icon="⚠️",
+            )
+        else:
+            view = None
+            with appkit.guard("The noise curves"):
+                rows = jobs.run(
+                    figure1.noise_rows, tuple(ns), M, constant, label=f"Certifying {sig} of each n"
+                )
+                view = appkit.cached(
+                    figure1.figure1_view, rows, eta_min, eta_max, cap=cap, points=CURVE_POINTS
+                )
+                # The η range is in the tables, not in the specifications: moving it redraws the
+                # charts in place.
+                noise_chart, noise_table = appkit.cached(
+                    charts.noise_vega, view, log_x=log_x, log_y=log_y, show_certified=tight
+                )
+                appkit.chart(
+                    noise_chart,
+                    noise_table,
+                    "noise_vs_eta",
+                    key="noise_chart",
+                    caption=charts.noise_caption(view),
+                )
+                everywhere = [str(r.row.n) for r in view.rows if r.coverage is Coverage.EVERYWHERE]
+                never = [str(r.row.n) for r in view.rows if r.coverage is Coverage.NEVER]
+                if len(everywhere) == len(view.rows):
+                    appkit.takeaway(
+                        "Even the paper's printed MIP noise is below DP's at every η shown, for every "
+                        "n chosen."
+                    )
+                elif len(never) == len(view.rows):
+                    appkit.takeaway(
+                        "For the n chosen, the paper's printed MIP noise is above DP's at every η: "
+                        "these datasets are too small for its constant."
+                    )
+                else:
+                    appkit.takeaway(
+                        "Whether the paper's printed MIP noise beats DP's depends on n: the larger n "
+                        "is, the more of the η range it wins."
+                    )
+                notice = []
+                if everywhere:
+                    notice.append(
+                        f"for n = {', '.join(everywhere)} the printed MIP noise is below DP's at "
+                        "every η shown"
+                    )
+                for r in view.rows:
+                    x = r.row
+                    low = fmt_num(x.crossover_eta) if x.crossover_eta is not None else ""
+                    if r.coverage is Coverage.FROM:
+                        notice.append(f"for n = {x.n} only from η = {low} on (diamond)")
+                    elif r.coverage is Coverage.BETWEEN:
+                        notice.append(
+                            f"for n = {x.n} only between η = {low} and {gap_text(x)} (diamonds)"
+                        )
+                    elif r.coverage is Coverage.UNTIL:
+                        notice.append(f"for n = {x.n} only up to η = {gap_text(x)} (diamond)")
+                    elif r.coverage is Coverage.OUTSIDE:
+                        notice.append(f"for n = {x.n} only outside this η range (from η = {low})")
+                if never:
+                    notice.append(f"for n = {', '.join(never)} it is never below DP's")
+                notes = ["**What to notice:** " + "; ".join(notice) + "."]
+                if len(view.rows) > 1 and view.mip_curves_coincide:
+                    notes.append(
+                        f"The MIP curves of all chosen n coincide ({sig} equal to within 0.1 %), so "
+                        "they show as one line, as in the paper."
+                    )
+                if view.y_top is not None:
+                    notes.append(
+                        f"The y-axis stops at the printed MIP maximum, {fmt_num(view.y_top)} (its value "
+                        f"at η = {fmt_num(view.eta_min)}), like the paper's plot."
+                    )
+                    if view.hidden:
+                        notes.append(
+                            "Entirely above it: the DP curve of "
+                            + ", ".join(
+                                f"n = {r.row.n} (lowest value {fmt_num(r.dp_floor)})"
+                                for r in view.hidden
+                            )
+                            + "."
+                        )
+                st.markdown(" ".join(notes))
+
+                # ---------------------------------------------------------- the certified minimum
+                st.subheader("The smallest certified MIP noise")
+                cheaper = [str(n) for n in view.certified_cheaper_ns]
+                dearer = [str(r.row.n) for r in view.rows if not r.row.certified_cheaper]
+                st.markdown(
+                    "Theorem 9's noise with multiplier c certifies η ≤ ½·tanh(1/c) in every dimension "
+                    "(see “The maths”), so the multiplier 1/artanh(2η) is enough, instead of the "
+                    f"printed (C/η) to the power 1 + 2/M. On this range the printed noise is "
+                    f"**{fmt_num(view.factor_at_min, 3)} times** the certified minimum at "
+                    f"η = {fmt_num(view.eta_min)} and **{fmt_num(view.factor_at_max, 3)} times** at "
+                    f"η = {fmt_num(view.eta_max)}, for every n (the factor does not depend on σ)."
+                )
+                text = (
+                    "**The crossovers disappear.** DP's ε(η) is 2·artanh(2η), so the certified-minimum "
+                    f"MIP noise is the Laplace mechanism with Δ replaced by 2{sig}: DP needs "
+                    f"Δ/(2{sig}) times its noise at *every* η. "
+                )
+                if cheaper:
+                    text += (
+                        f"For n = {', '.join(cheaper)}, DP needs "
+                        + ", ".join(
+                            fmt_num(r.row.certified_ratio, 3)
+                            for r in view.rows
+                            if r.row.certified_cheaper
+                        )
+                        + (" times" if len(cheaper) == 1 else " times its noise respectively")
+                        + ": MIP is cheaper at every η, with no crossover on either side. "
+                    )
+                if dearer:
+                    text += (
+                        f"For n = {', '.join(dearer)}, Δ < 2{sig}: DP is cheaper at every η "
+                        "(the dataset is too small for the spread to help). "
+                    )
+                if M > 2:
+                    text += (
+                        "This certificate needs only a bound on the mean distance to the mean, "
+                        "which σ₂ (about 1 for this dataset) also gives: with σ₂ instead of "
+                        f"{sig} the certified noise would be smaller still."
+                    )
+                st.markdown(text)
+                if tight and not log_y:
+                    st.caption(
+                        "On a linear y-axis the dotted curves hug zero: switch on the log y-axis to "
+                        "compare them."
+                    )
+
+                # ---------------------------------------------------------- the ratio chart
+                ratio_chart, ratio_table = appkit.cached(
+                    charts.ratio_vega, view, log_x=log_x, show_certified=tight
+                )
+                appkit.chart(ratio_chart, ratio_table, "dp_over_mip_ratio", key="ratio_chart")
+                appkit.takeaway(
+                    "Above the dashed line MIP needs less noise: the printed curve only between its "
+                    "two crossovers, the certified minimum at every η or at no η at all."
+                )
+                st.caption(
+                    "Stars mark each n's largest ratio for the printed noise. Its ratio falls to 0 at "
+                    "both ends: as η → 0 the printed MIP noise grows like 1/η to the power "
+                    f"{fmt_num(1 + 2 / M, 3)} but DP's only like 1/η, and as η → 1/2 DP's ε → ∞. "
+                    f"The certified minimum's ratio is flat at Δ/(2{sig})."
+                )
+
+                # ---------------------------------------------------------- the table
+                st.subheader("Crossovers per n")
+                table = pd.DataFrame(
+                    [
+                        {
+                            "n": str(x.n),
+                            "Δ (sensitivity)": fmt_num(x.sensitivity),
+                            f"{sig} (certified)": fmt_num(x.sigma),
+                            "crossover η (MIP cheaper above)": "never"
+                            if x.crossover_eta is None
+                            else fmt_num(x.crossover_eta),
+                            "DP cheaper again above η =": "—"
+                            if x.crossover_eta is None
+                            else gap_text(x),
+                            "…i.e. at DP ε =": "—"
+                            if x.upper_epsilon is None
+                            else fmt_num(x.upper_epsilon),
+                            "max DP/MIP ratio": fmt_num(x.max_ratio),
+                            "at η =": fmt_num(x.best_eta),
+                            "DP ÷ certified MIP (every η)": fmt_num(x.certified_ratio),
+                        }
+                        for x in (r.row for r in view.rows)
+                    ]
+                )
+                # One column per n (a row per quantity): nine quantities side by side do not fit a
+                # projector's column, and the page allows at most eight n.
+                per_n = table.set_index("n").T
+                per_n.columns = [f"n = {n}" for n in per_n.columns]
+                appkit.tables.table(per_n.reset_index(names="quantity"), right=list(per_n.columns))
+                crossing = [r.row for r in view.rows if r.row.crossover_eta is not None]
+                note = (
+                    "“Crossover η”: the printed MIP noise is below DP's for every η above it (up to "
+                    "the second crossover). "
+                )
+                if crossing:
+                    finite = [x for x in crossing if x.upper_log10_gap is not None]
+                    if finite:
+                        widest = max(finite, key=lambda x: x.upper_log10_gap or -math.inf)
+                        least_eps = min(x.upper_epsilon or math.inf for x in finite)
+                        note += (
+                            "DP becomes cheaper again only within a hair of 1/2: for the n shown, at "
+                            f"η = {gap_text(widest)} at the earliest (n = {widest.n}), i.e. at a DP ε "
+                            f"of at least {fmt_num(least_eps)}, where the release protects nobody. "
+                        )
+                    if len(finite) < len(crossing):
+                        note += (
+                            "For n = "
+                            + ", ".join(str(x.n) for x in crossing if x.upper_log10_gap is None)
+                            + " DP is never cheaper again within double precision. "
+                        )
+                if any(r.row.crossover_eta is None for r in view.rows):
+                    note += "“never”: the printed MIP noise is above DP's at every η. "
+                note += (
+                    f"Δ and {sig} are certified values for the exact dataset (interval arithmetic); "
+                    f"the last column is Δ/(2{sig})."
+                )
+                st.caption(note)
+
+            # -------------------------------------------------------------- plain-language reading
+            if view is not None:
+                st.subheader("In plain words")
+                with appkit.guard("The reading"):
+                    rd = appkit.cached(figure1.reading, view)
+                    promise = (
+                        f"η = {fmt_num(rd.eta)} (no attacker guesses membership right more than "
+                        f"{appkit.fmt_pct(rd.accuracy)} of the time)"
+                    )
+                    if rd.dp_over_mip >= 1:
+                        text = (
+                            f"At n = {rd.n_big}, to promise {promise} via DP you would add about "
+                            f"**{fmt_num(rd.dp_over_mip, 3)} times as much noise** as the paper's MIP "
+                            f"calibration: a Laplace scale of {fmt_num(rd.dp_scale)} instead of "
+                            f"{fmt_num(rd.mip_scale)}, on an output whose typical spread {sig} is "
+                            f"{fmt_num(rd.sigma)}."
+                        )
+                    else:
+                        text = (
+                            f"At n = {rd.n_big}, to promise {promise} the paper's MIP calibration needs "
+                            f"**{fmt_num(1 / rd.dp_over_mip, 3)} times as much noise** as going through DP "
+                            f"(Laplace scale {fmt_num(rd.mip_scale)} instead of {fmt_num(rd.dp_scale)})."
+                        )
+                    text += (
+                        f" The smallest certified MIP noise is only {fmt_num(rd.certified_scale)}, "
+                        f"{fmt_num(rd.paper_over_certified, 3)} times less than the paper's; DP needs "
+                        f"{fmt_num(rd.dp_over_certified, 3)} times that."
+                    )
+                    if rd.n_small != rd.n_big:
+                        if rd.small_coverage is Coverage.NEVER:
+                            text += (
+                                f" At n = {rd.n_small}, the printed MIP noise is never below DP's."
+                            )
+                        elif rd.small_coverage is Coverage.EVERYWHERE:
+                            text += (
+                                f" Even at n = {rd.n_small}, the printed MIP noise is below DP's across "
+                                f"the whole range shown (DP needs up to {fmt_num(rd.small_max_ratio, 3)} "
+                                "times as much)."
+                            )
+                        elif rd.small_crossover is not None:
+                            text += (
+                                f" At n = {rd.n_small}, the printed MIP noise pays off only on part of the "
+                                f"range (from η = {fmt_num(rd.small_crossover)}); for other promises DP "
+                                "is cheaper."
+                            )
+                    st.markdown(text)
+
+    with claims, appkit.guard("The paper's claims"):
         cl = jobs.run(
             figure1.paper_claims,
             PRESET.eta_min,
@@ -516,78 +613,5 @@ with st.container(border=True):
             )
         )
 
-# ------------------------------------------------------------------------------ the maths
-with st.expander("The maths"):
-    st.markdown(
-        "**MIP as printed** (Theorem 9; Corollary 14 for M ≥ 2): noise with density "
-        "∝ exp(−‖x‖/(cσ)) and the multiplier below certifies η-MIP; in one dimension that is "
-        "Laplace noise of scale"
-    )
-    st.latex(
-        r"b_{\mathrm{MIP}}(\eta) = \Bigl(\frac{C}{\eta}\Bigr)^{1+2/M}\sigma_M,\qquad "
-        r"\sigma_M^M \ge \mathbb{E}\,\bigl|\mathcal{A}(D) - \mathbb{E}\mathcal{A}(D)\bigr|^M,"
-    )
-    st.markdown(
-        "with C = 7.5 (Theorem 9, any M > 0) or C = 6.16 (Corollary 14, M ≥ 2). The paper's "
-        "Figure 1 uses M = 2 and C = 6.16, i.e. (6.16/η)²·σ. Section 5.1 calls σ “an upper "
-        "bound on the *variance*”: a slip, the theorem needs σ² ≥ Var, so σ is a **standard "
-        "deviation** (σ₂ ≈ 1 here, so the figure looks the same either way)."
-    )
-    st.markdown(
-        "**MIP, the smallest certified noise.** With the same noise and multiplier c, the "
-        "release is the output plus noise. For two possible outputs a and b, the likelihood "
-        "ratio of “a + noise” to “b + noise” stays between e to the power ±‖a − b‖/(cσ); total "
-        "variation is jointly convex, tanh is concave, and an “in” output and an “out” output "
-        "are on average at most 2σ apart (for any σ bounding a moment of order M ≥ 1). So, "
-        "with X an “in” and Y an “out” output:"
-    )
-    st.latex(
-        r"\mathrm{TV}(P_{\mathrm{in}}\!*K,\,P_{\mathrm{out}}\!*K)"
-        r"\le \tanh\frac{\mathbb{E}\lVert X-Y\rVert}{2c\sigma}\le\tanh\frac1c,"
-    )
-    st.latex(
-        r"\eta \le \tfrac12\tanh\frac1c\quad\Longrightarrow\quad"
-        r"b_{\mathrm{cert}}(\eta) = \frac{\sigma_M}{\operatorname{artanh}(2\eta)}."
-    )
-    st.markdown(
-        "It holds in every dimension and is tight (two outputs ±σ with Laplace noise come "
-        "within O(1/c²) of it). At η = 0.1 the multiplier is 4.93 against the printed "
-        "(6.16/0.1)² = 3795: 769 times less noise."
-    )
-    st.markdown(
-        "**Through DP** (Laplace mechanism + Theorem 4 at δ = 0): ε-DP certifies "
-        "η = tanh(ε/2)/2, so η needs ε(η) and Laplace(Δ/ε) noise:"
-    )
-    st.latex(
-        r"\varepsilon(\eta) = \log\frac{1+2\eta}{1-2\eta} = 2\operatorname{artanh}(2\eta),"
-        r"\qquad b_{\mathrm{DP}}(\eta) = \frac{\Delta}{\varepsilon(\eta)},"
-    )
-    st.latex(
-        r"\Delta = \max_{D\sim D'}\bigl|\mathcal{A}(D)-\mathcal{A}(D')\bigr|,"
-        r"\qquad \frac{b_{\mathrm{DP}}}{b_{\mathrm{cert}}} = \frac{\Delta}{2\sigma_M}"
-        r"\ \text{ at every } \eta."
-    )
-    st.markdown(
-        "**The Proposition 11 dataset** (even n, k = n/2, p = 1/C(n, k)): records "
-        "2⁰, 2¹, …, 2ⁿ⁻² and A = √p − (2ᵏ⁻¹ − 1); the algorithm outputs 𝒜(D) = 1/Σₓ x, one "
-        "over the sum of the records of a random half D (the appendix's Σ 1/x is a slip: only "
-        "1/Σx works). One half sums to √p, so one output is 1/√p, with probability p; all "
-        "others lie in (0, 1]. Hence"
-    )
-    st.latex(
-        r"\Delta = p^{-1/2} - \frac{1}{2^{\,n-2} + 2^{\,k-1} - 1}"
-        r"\;\approx\; \frac{2^{n/2}}{(\pi n/2)^{1/4}},"
-    )
-    st.latex(r"\sigma_2 \approx \sqrt{p\cdot p^{-1}} = 1,\qquad \sigma_M \approx p^{1/M-1/2}.")
-    st.markdown("**Where the printed curve crosses DP's.** The ratio of the two noise scales is")
-    st.latex(
-        r"\frac{b_{\mathrm{DP}}}{b_{\mathrm{MIP}}} = "
-        r"\frac{\Delta}{\sigma_M\,C^{1+2/M}}\cdot\frac{\eta^{1+2/M}}{\varepsilon(\eta)}."
-    )
-    st.markdown(
-        "As η → 0, ε(η) ≈ 4η and the ratio tends to 0 like η to the power 2/M, so DP is "
-        "cheaper for tiny η; as η → 1/2, ε → ∞ and the ratio → 0 again. In between it exceeds "
-        "1 (MIP cheaper) exactly between the two crossovers of the table, which are found by "
-        "root-finding in log ε."
-    )
-appkit.finish(page)
+
+appkit.live(page, _live)

@@ -146,270 +146,12 @@ st.html(_BIG)
 
 with st.sidebar:
     st.subheader("Teacher: game settings")
-    mech = appkit.url_select(
-        "Mechanism",
-        "mech",
-        list(GameMechanism),
-        default=GameMechanism.MEAN,
-        widget="radio",
-        horizontal=False,
-        format_func=MECH_NAMES.get,
-    )
-    cal = appkit.url_select(
-        "Noise set",
-        "cal",
-        list(Calibration),
-        default=Calibration.EPSILON,
-        widget="radio",
-        horizontal=False,
-        format_func=CAL_NAMES.get,
-    )
-    if cal is Calibration.EPSILON:
-        level = appkit.url_slider(
-            "ε", "eps", min_value=0.1, max_value=10.0, default=1.0, step=0.1, format="%.1f"
-        )
-        stale = "eta"
-    else:
-        level = appkit.url_slider(
-            "η", "eta", min_value=0.01, max_value=0.49, default=0.1, step=0.01, format="%.2f"
-        )
-        stale = "eps"
-    if stale in st.query_params:  # one privacy level in a link at a time
-        del st.query_params[stale]
-    n = appkit.url_slider(
-        "Records n", "n", min_value=4, max_value=12, default=8, step=2, validate=_even
-    )
-    rounds = appkit.url_slider(
-        "Rounds in a game", "rounds", min_value=10, max_value=200, default=30, step=5
-    )
-    players = appkit.url_slider(
-        "Players in the class",
-        "players",
-        min_value=2,
-        max_value=300,
-        default=30,
-        help="For the luck lesson shown after 20 rounds.",
-    )
-    show_laws = appkit.url_toggle(
-        "Show the player the two release laws",
-        "laws",
-        default=True,
-        help="What the attacker of the definition knows. Off: release and target only "
-        "(the laws appear when the game is over).",
-    )
-    seed = appkit.url_number(
-        "Game number (seed)", "seed", min_value=0, max_value=SEED_MAX, default=1, step=1
-    )
-    st.button("Draw a new game number", on_click=_new_seed, key="play_new_seed")
+    settings_area = st.container()  # the teacher's widgets: live
     st.caption(
         "Changing a setting starts a new game. Share the page's link: same rounds for all. "
         "Then click the page once: a focused slider or option takes the ← → keys."
     )
-
-# ---------------------------------------------------------------- the lesson
-
-settings = GameSettings(mech, cal, float(level), int(n))
-with appkit.guard("This game", stop=True):
-    model = appkit.cached(game_model, settings)
-    laws = appkit.cached(play.release_laws, model)
-key = (settings, int(seed))
-game = _game(key)
-del game["answers"][int(rounds) :]  # a shorter game keeps its first rounds
-with appkit.guard("This round", stop=True):
-    state = appkit.cached(play.play_state, model, int(seed), tuple(game["answers"]), int(rounds))
-score, turn, last = state.score, state.turn, state.last
-cert = model.certified_accuracy
-
-# ---------------------------------------------------------------- the round
-
-if not appkit.presenter():
-    _rules(model)
-
-head, restart = st.columns([3, 1], vertical_alignment="center")
-if turn is not None:
-    head.markdown(f"### Round {turn.index + 1} of {rounds}")
-else:
-    head.markdown(f"### Game over: {score.correct} of {rounds} right" if score else "### Game over")
-restart.button("New game", on_click=_new_game, key="play_new_game", width="stretch")
-
-if turn is not None:
-    m1, m2 = st.columns(2)
-    m1.metric("Release y", fmt_num(turn.release, 4))
-    m2.metric(
-        "Target record", fmt_num(model.target_value, 4), help=f"Target: {_target_name(model)}."
-    )
-    b_in, b_out = st.columns(2)
-    b_in.button(
-        "In",
-        key="play_in",
-        shortcut="Left",
-        type="primary",
-        width="stretch",
-        on_click=_answer,
-        args=(key, turn.index, True),
-        help="The target was in the training half (key ←).",
-    )
-    b_out.button(
-        "Out",
-        key="play_out",
-        shortcut="Right",
-        type="primary",
-        width="stretch",
-        on_click=_answer,
-        args=(key, turn.index, False),
-        help="The target was not in the training half (key →).",
-    )
-
-# ---------------------------------------------------------------- the reveal of the last round
-
-if last is not None:
-    truth, opt = _said(last.member), _said(last.optimal_guess)
-    other = _said(not last.optimal_guess)
-    ratio = game_vega.times_text(last.log10_ratio)
-    if ratio == "1":
-        why = "the release is as likely with the target in as out, so it said in (its tie rule)"
-    else:
-        why = f"this release is {ratio} times as likely with the target {opt} as {other}"
-    appkit.takeaway(
-        f"Round {last.index + 1} was {truth}: you said {_said(last.answer)} "
-        f"{_mark(last.correct)}, and the optimal attacker said {opt} "
-        f"{_mark(last.optimal_correct)}, because {why}."
-    )
-
-if show_laws or turn is None:
-    fig, table = appkit.cached(game_vega.laws_vega, laws, turn, last, state.history)
-    appkit.chart(
-        fig,
-        table,
-        "release_laws",
-        key="play_laws",
-        caption="Black line: this round's release. Dotted line and diamonds: the last round's "
-        "release and its two densities. Ticks on the axis: the past releases (a bar where the "
-        "target was in, a cross where it was out).",
-    )
-    appkit.takeaway(
-        "The optimal attacker answers whichever curve is higher at the release; where the "
-        "curves overlap, even it must guess."
-    )
-else:
-    st.caption(
-        "The teacher has hidden the two release laws: you see the release and the target "
-        "only. They appear when the game is over."
-    )
-
-if appkit.presenter():
-    _rules(model)  # folded: the teacher explains the rules aloud
-
-# ---------------------------------------------------------------- the score
-
-if score is not None:
-    st.subheader("Score")
-    lo, hi = score.interval
-    conf = round(100 * score.confidence)
-    r1, r2 = st.columns(2)
-    r1.metric(f"You: {score.correct} of {score.rounds}", _pct(score.accuracy))
-    r2.metric(f"{conf} % interval", f"{_pct(lo)} – {_pct(hi)}")
-    r3, r4 = st.columns(2)
-    r3.metric(
-        "Guarantee, 1/2 + η",
-        _pct(cert),
-        help="Nobody is right more often in the long run. The exact best on this mechanism: "
-        f"{_pct(model.optimal_accuracy)}.",
-    )
-    r4.metric(
-        f"Optimal attacker: {score.optimal_correct} of {score.rounds}",
-        _pct(score.optimal_correct / score.rounds),
-        help="The Bayes-optimal attacker's answers on the same rounds.",
-    )
-    fig, table = appkit.cached(game_vega.score_vega, score, state.optimal_interval)
-    appkit.chart(
-        fig,
-        table,
-        "score",
-        key="play_score",
-        caption=f"After {score.rounds} round{'s' if score.rounds != 1 else ''}; the bars are "
-        f"{conf} % intervals.",
-    )
-    lb = _pct(score.lower_bound)
-    if score.verdict is ScoreVerdict.ABOVE_CERTIFIED:
-        verdict = (
-            f"Your lower bound, {lb}, is above {_pct(cert)}: that is evidence ({conf} %) of "
-            f"beating the guarantee — which a correct guarantee lets happen only by luck, at "
-            f"most {100 - conf} % of the time."
-        )
-    elif score.verdict is ScoreVerdict.ABOVE_CHANCE:
-        verdict = (
-            f"Your lower bound, {lb}, is above 50 %: evidence that you beat coin flips, "
-            f"but not that you beat {_pct(cert)}."
-        )
-    else:
-        verdict = f"Your lower bound, {lb}, is not above 50 %: no evidence yet of beating a coin."
-    appkit.takeaway(verdict)
-    appkit.explain(
-        f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
-        f"player's long-run accuracy at least {conf} % of the time. The verdict uses the "
-        f"one-sided lower bound ({lb}). The optimal attacker knows the two release laws and "
-        f"answers the likelier one; in the long run it is right "
-        f"**{_pct(model.optimal_accuracy)}** of the time, the most any attacker can reach on "
-        f"this mechanism (the guarantee allows {_pct(cert)}). A player right exactly "
-        f"{_pct(cert)} of the time would score {score.correct} or more out of {score.rounds} "
-        f"with probability {_prob(score.p_value)}.",
-        label="How the interval and the verdict work",
-    )
-else:
-    st.caption(f"Your score appears after the first answer. The guarantee: {_pct(cert)}.")
-
-# ---------------------------------------------------------------- luck in a class
-
-if state.show_luck:
-    luck = appkit.cached(luck_lesson, int(players), state.answered, model.certified_eta)
-    st.subheader(f"Luck in a class of {luck.players}")
-    if luck.exceed_correct is None:
-        appkit.takeaway(
-            f"No score can be above {_pct(luck.accuracy)}: with η = 1/2 the guarantee "
-            "promises nothing, so there is nothing to beat."
-        )
-    else:
-        appkit.takeaway(
-            f"If {luck.players} players each play {luck.rounds} rounds, each right "
-            f"{_pct(luck.accuracy)} of the time (the most the guarantee allows), someone scores "
-            f"above {_pct(luck.accuracy)} with probability {_prob(luck.p_any)} — by luck alone."
-        )
-        if luck.alarm_correct is None:
-            alarm = (
-                f"With {luck.rounds} rounds no score is evidence of beating the guarantee: "
-                f"even {luck.rounds} of {luck.rounds} has a lower bound below it."
-            )
-        else:
-            alarm = (
-                f"The interval is the honest test: {luck.alarm_correct} of {luck.rounds} or "
-                f"more would be evidence. Luck gets a given player there with probability "
-                f"{_prob(luck.p_alarm_one)}, but someone in the class with "
-                f"probability {_prob(luck.p_alarm_any)}."
-            )
-        appkit.explain(
-            f"Each player alone beats {_pct(luck.accuracy)} by luck with probability "
-            f"{_prob(luck.p_one)}; the best of {luck.players} is expected to score "
-            f"{_pct(luck.expected_best_accuracy)}. So the top score in a class is no evidence. "
-            + alarm,
-            label="Why the top score is no evidence",
-        )
-
-# ---------------------------------------------------------------- every round, the maths
-
-if state.answered:
-    h = state.history
-    with st.expander(f"Every round so far ({state.answered})"):
-        appkit.tables.table(
-            {
-                "round": list(h.index + 1),
-                "release": [fmt_num(v, 4) for v in h.release],
-                "target was": ["in" if v else "out" for v in h.member],
-                "you said": ["in" if v else "out" for v in h.answer],
-                "optimal said": ["in" if v else "out" for v in h.optimal],
-            },
-            right=["round", "release"],
-        )
+main = st.container()  # the rules, the round, the reveal, the score, the luck lesson: live
 
 with st.expander("The maths"):
     st.markdown(
@@ -431,7 +173,283 @@ with st.expander("The maths"):
     )
     st.latex(r"L = \mathrm{Beta}^{-1}\big(\alpha;\ k,\ R-k+1\big)")
     st.latex(r"\Pr[\text{someone}] = 1-(1-p_1)^{P}")
-    st.caption(
+    maths_caption = st.empty()  # this game's numbers
+
+
+def _live() -> None:
+    with main:
+        appkit.messages()
+    with settings_area:
+        mech = appkit.url_select(
+            "Mechanism",
+            "mech",
+            list(GameMechanism),
+            default=GameMechanism.MEAN,
+            widget="radio",
+            horizontal=False,
+            format_func=MECH_NAMES.get,
+        )
+        cal = appkit.url_select(
+            "Noise set",
+            "cal",
+            list(Calibration),
+            default=Calibration.EPSILON,
+            widget="radio",
+            horizontal=False,
+            format_func=CAL_NAMES.get,
+        )
+        if cal is Calibration.EPSILON:
+            level = appkit.url_slider(
+                "ε", "eps", min_value=0.1, max_value=10.0, default=1.0, step=0.1, format="%.1f"
+            )
+            stale = "eta"
+        else:
+            level = appkit.url_slider(
+                "η", "eta", min_value=0.01, max_value=0.49, default=0.1, step=0.01, format="%.2f"
+            )
+            stale = "eps"
+        if stale in st.query_params:  # one privacy level in a link at a time
+            del st.query_params[stale]
+        n = appkit.url_slider(
+            "Records n", "n", min_value=4, max_value=12, default=8, step=2, validate=_even
+        )
+        rounds = appkit.url_slider(
+            "Rounds in a game", "rounds", min_value=10, max_value=200, default=30, step=5
+        )
+        players = appkit.url_slider(
+            "Players in the class",
+            "players",
+            min_value=2,
+            max_value=300,
+            default=30,
+            help="For the luck lesson shown after 20 rounds.",
+        )
+        show_laws = appkit.url_toggle(
+            "Show the player the two release laws",
+            "laws",
+            default=True,
+            help="What the attacker of the definition knows. Off: release and target only "
+            "(the laws appear when the game is over).",
+        )
+        seed = appkit.url_number(
+            "Game number (seed)", "seed", min_value=0, max_value=SEED_MAX, default=1, step=1
+        )
+        st.button("Draw a new game number", on_click=_new_seed, key="play_new_seed")
+    with main:
+        # ---------------------------------------------------------------- the lesson
+
+        settings = GameSettings(mech, cal, float(level), int(n))
+        with appkit.guard("This game", stop=True):
+            model = appkit.cached(game_model, settings)
+            laws = appkit.cached(play.release_laws, model)
+        key = (settings, int(seed))
+        game = _game(key)
+        del game["answers"][int(rounds) :]  # a shorter game keeps its first rounds
+        with appkit.guard("This round", stop=True):
+            state = appkit.cached(
+                play.play_state, model, int(seed), tuple(game["answers"]), int(rounds)
+            )
+        score, turn, last = state.score, state.turn, state.last
+        cert = model.certified_accuracy
+
+        # ---------------------------------------------------------------- the round
+
+        if not appkit.presenter():
+            _rules(model)
+
+        head, restart = st.columns([3, 1], vertical_alignment="center")
+        if turn is not None:
+            head.markdown(f"### Round {turn.index + 1} of {rounds}")
+        else:
+            head.markdown(
+                f"### Game over: {score.correct} of {rounds} right" if score else "### Game over"
+            )
+        restart.button("New game", on_click=_new_game, key="play_new_game", width="stretch")
+
+        if turn is not None:
+            m1, m2 = st.columns(2)
+            m1.metric("Release y", fmt_num(turn.release, 4))
+            m2.metric(
+                "Target record",
+                fmt_num(model.target_value, 4),
+                help=f"Target: {_target_name(model)}.",
+            )
+            b_in, b_out = st.columns(2)
+            b_in.button(
+                "In",
+                key="play_in",
+                shortcut="Left",
+                type="primary",
+                width="stretch",
+                on_click=_answer,
+                args=(key, turn.index, True),
+                help="The target was in the training half (key ←).",
+            )
+            b_out.button(
+                "Out",
+                key="play_out",
+                shortcut="Right",
+                type="primary",
+                width="stretch",
+                on_click=_answer,
+                args=(key, turn.index, False),
+                help="The target was not in the training half (key →).",
+            )
+
+        # ---------------------------------------------------------------- the reveal of the last round
+
+        if last is not None:
+            truth, opt = _said(last.member), _said(last.optimal_guess)
+            other = _said(not last.optimal_guess)
+            ratio = game_vega.times_text(last.log10_ratio)
+            if ratio == "1":
+                why = "the release is as likely with the target in as out, so it said in (its tie rule)"
+            else:
+                why = f"this release is {ratio} times as likely with the target {opt} as {other}"
+            appkit.takeaway(
+                f"Round {last.index + 1} was {truth}: you said {_said(last.answer)} "
+                f"{_mark(last.correct)}, and the optimal attacker said {opt} "
+                f"{_mark(last.optimal_correct)}, because {why}."
+            )
+
+        if show_laws or turn is None:
+            fig, table = appkit.cached(game_vega.laws_vega, laws, turn, last, state.history)
+            appkit.chart(
+                fig,
+                table,
+                "release_laws",
+                key="play_laws",
+                caption="Black line: this round's release. Dotted line and diamonds: the last round's "
+                "release and its two densities. Ticks on the axis: the past releases (a bar where the "
+                "target was in, a cross where it was out).",
+            )
+            appkit.takeaway(
+                "The optimal attacker answers whichever curve is higher at the release; where the "
+                "curves overlap, even it must guess."
+            )
+        else:
+            st.caption(
+                "The teacher has hidden the two release laws: you see the release and the target "
+                "only. They appear when the game is over."
+            )
+
+        if appkit.presenter():
+            _rules(model)  # folded: the teacher explains the rules aloud
+
+        # ---------------------------------------------------------------- the score
+
+        if score is not None:
+            st.subheader("Score")
+            lo, hi = score.interval
+            conf = round(100 * score.confidence)
+            r1, r2 = st.columns(2)
+            r1.metric(f"You: {score.correct} of {score.rounds}", _pct(score.accuracy))
+            r2.metric(f"{conf} % interval", f"{_pct(lo)} – {_pct(hi)}")
+            r3, r4 = st.columns(2)
+            r3.metric(
+                "Guarantee, 1/2 + η",
+                _pct(cert),
+                help="Nobody is right more often in the long run. The exact best on this mechanism: "
+                f"{_pct(model.optimal_accuracy)}.",
+            )
+            r4.metric(
+                f"Optimal attacker: {score.optimal_correct} of {score.rounds}",
+                _pct(score.optimal_correct / score.rounds),
+                help="The Bayes-optimal attacker's answers on the same rounds.",
+            )
+            fig, table = appkit.cached(game_vega.score_vega, score, state.optimal_interval)
+            appkit.chart(
+                fig,
+                table,
+                "score",
+                key="play_score",
+                caption=f"After {score.rounds} round{'s' if score.rounds != 1 else ''}; the bars are "
+                f"{conf} % intervals.",
+            )
+            lb = _pct(score.lower_bound)
+            if score.verdict is ScoreVerdict.ABOVE_CERTIFIED:
+                verdict = (
+                    f"Your lower bound, {lb}, is above {_pct(cert)}: that is evidence ({conf} %) of "
+                    f"beating the guarantee — which a correct guarantee lets happen only by luck, at "
+                    f"most {100 - conf} % of the time."
+                )
+            elif score.verdict is ScoreVerdict.ABOVE_CHANCE:
+                verdict = (
+                    f"Your lower bound, {lb}, is above 50 %: evidence that you beat coin flips, "
+                    f"but not that you beat {_pct(cert)}."
+                )
+            else:
+                verdict = (
+                    f"Your lower bound, {lb}, is not above 50 %: no evidence yet of beating a coin."
+                )
+            appkit.takeaway(verdict)
+            appkit.explain(
+                f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
+                f"player's long-run accuracy at least {conf} % of the time. The verdict uses the "
+                f"one-sided lower bound ({lb}). The optimal attacker knows the two release laws and "
+                f"answers the likelier one; in the long run it is right "
+                f"**{_pct(model.optimal_accuracy)}** of the time, the most any attacker can reach on "
+                f"this mechanism (the guarantee allows {_pct(cert)}). A player right exactly "
+                f"{_pct(cert)} of the time would score {score.correct} or more out of {score.rounds} "
+                f"with probability {_prob(score.p_value)}.",
+                label="How the interval and the verdict work",
+            )
+        else:
+            st.caption(f"Your score appears after the first answer. The guarantee: {_pct(cert)}.")
+
+        # ---------------------------------------------------------------- luck in a class
+
+        if state.show_luck:
+            luck = appkit.cached(luck_lesson, int(players), state.answered, model.certified_eta)
+            st.subheader(f"Luck in a class of {luck.players}")
+            if luck.exceed_correct is None:
+                appkit.takeaway(
+                    f"No score can be above {_pct(luck.accuracy)}: with η = 1/2 the guarantee "
+                    "promises nothing, so there is nothing to beat."
+                )
+            else:
+                appkit.takeaway(
+                    f"If {luck.players} players each play {luck.rounds} rounds, each right "
+                    f"{_pct(luck.accuracy)} of the time (the most the guarantee allows), someone scores "
+                    f"above {_pct(luck.accuracy)} with probability {_prob(luck.p_any)} — by luck alone."
+                )
+                if luck.alarm_correct is None:
+                    alarm = (
+                        f"With {luck.rounds} rounds no score is evidence of beating the guarantee: "
+                        f"even {luck.rounds} of {luck.rounds} has a lower bound below it."
+                    )
+                else:
+                    alarm = (
+                        f"The interval is the honest test: {luck.alarm_correct} of {luck.rounds} or "
+                        f"more would be evidence. Luck gets a given player there with probability "
+                        f"{_prob(luck.p_alarm_one)}, but someone in the class with "
+                        f"probability {_prob(luck.p_alarm_any)}."
+                    )
+                appkit.explain(
+                    f"Each player alone beats {_pct(luck.accuracy)} by luck with probability "
+                    f"{_prob(luck.p_one)}; the best of {luck.players} is expected to score "
+                    f"{_pct(luck.expected_best_accuracy)}. So the top score in a class is no evidence. "
+                    + alarm,
+                    label="Why the top score is no evidence",
+                )
+
+        # ---------------------------------------------------------------- every round, the maths
+
+        if state.answered:
+            h = state.history
+            with st.expander(f"Every round so far ({state.answered})"):
+                appkit.tables.table(
+                    {
+                        "round": list(h.index + 1),
+                        "release": [fmt_num(v, 4) for v in h.release],
+                        "target was": ["in" if v else "out" for v in h.member],
+                        "you said": ["in" if v else "out" for v in h.answer],
+                        "optimal said": ["in" if v else "out" for v in h.optimal],
+                    },
+                    right=["round", "release"],
+                )
+
+    maths_caption.caption(
         f"Here: noise scale b = {fmt_num(model.noise.scale, 4)}, sensitivity Δ = "
         f"{fmt_num(model.sensitivity, 4)}, spread σ = {fmt_num(model.sigma, 4)}, "
         f"guaranteed η = {fmt_num(model.certified_eta, 6)}, exact η of this target = "
@@ -439,4 +457,5 @@ with st.expander("The maths"):
         "Arık and Zou, Provable Membership Inference Privacy (TMLR 2024, arXiv:2211.06582)."
     )
 
-appkit.finish(page)
+
+appkit.live(page, _live)

@@ -228,17 +228,12 @@ st.markdown(
     "tell whether a record was used (accuracy 1/2 + **η**), how many members it finds at a "
     "low false-positive rate, and which conversion gives the tightest sound answer."
 )
-mode = appkit.url_select(
-    "I want to know",
-    "mode",
-    list(MODES),
-    default="assess",
-    widget="radio",
-    format_func=MODES.get,
-)
+main = st.container()  # slot: everything below depends on the mode and the inputs
+
 
 # ================================================================= solve mode
-if mode == "solve":
+def _solve() -> None:
+    """The smallest noise multiplier for a target (mode "solve")."""
     st.markdown(
         "The smallest noise multiplier (noise std / clipping norm, the Opacus and TensorFlow "
         "Privacy convention) whose DP-SGD run meets a target for MIP's replace-one game."
@@ -293,8 +288,7 @@ if mode == "solve":
         )
         ok = False
     if not ok:
-        appkit.finish(page)
-        st.stop()
+        return
     with appkit.guard("The noise multiplier for this target"):
         if target is Target.ETA:
             sol = jobs.run(
@@ -363,443 +357,468 @@ if mode == "solve":
         "Shuffled fixed-size batches, which many training loops use, are a different "
         "sampling scheme that this accounting does not cover exactly."
     )
-    appkit.finish(page)
-    st.stop()
+
 
 # ================================================================= assess mode
-st.markdown("**Presets from practice**")
-cols = st.columns(len(EPS_PRESETS) + 2)
-for col, eps_p in zip(cols, EPS_PRESETS, strict=False):
-    col.button(
-        f"ε = {fmt_num(eps_p)}",
-        key=f"preset_eps_{fmt_num(eps_p)}",
-        on_click=_set_eps,
-        args=(eps_p,),
-        width="stretch",
-    )
-cols[-2].button(
-    "CIFAR-10", key="preset_cifar10", on_click=_set_dpsgd, args=(CIFAR10,), width="stretch"
-)
-cols[-1].button("LLM (E2E)", key="preset_e2e", on_click=_set_dpsgd, args=(E2E,), width="stretch")
-st.caption(
-    "ε presets: δ = 10⁻⁵, as often reported. "
-    f"CIFAR-10 DP-SGD: σ = {fmt_num(CIFAR10.noise_multiplier)}, batch {CIFAR10.batch} of "
-    f"{CIFAR10.dataset:,} images, {CIFAR10.epochs} epochs ({CIFAR10.steps:,} steps). "
-    f"LLM fine-tune: the E2E setting of Li, Tramèr, Liang, Hashimoto, *Large Language Models "
-    f"Can Be Strong Differentially Private Learners* (ICLR 2022, arXiv:2110.05679): batch "
-    f"{E2E.batch} of {E2E.dataset:,} examples, {E2E.epochs} epochs ({E2E.steps} steps), "
-    f"σ = {fmt_num(E2E.noise_multiplier)} — the noise their script's add/remove RDP accounting "
-    "calibrates to ε = 8 at δ = 8 × 10⁻⁶."
-)
-
-kind = appkit.url_select(
-    "The guarantee",
-    "kind",
-    list(KINDS),
-    default=Kind.EPS_DELTA,
-    widget="radio",
-    format_func=KINDS.get,
-)
-c1, c2 = st.columns(2)
-relation = Relation.REPLACE_ONE
-with c1:
-    if kind is Kind.EPS_DELTA:
-        eps = appkit.url_number(
-            "ε", "eps", min_value=0.0, max_value=50.0, default=1.0, step=0.1, format="%g"
+def _assess() -> None:
+    """A guarantee read in attacker terms (mode "assess")."""
+    st.markdown("**Presets from practice**")
+    cols = st.columns(len(EPS_PRESETS) + 2)
+    for col, eps_p in zip(cols, EPS_PRESETS, strict=False):
+        col.button(
+            f"ε = {fmt_num(eps_p)}",
+            key=f"preset_eps_{fmt_num(eps_p)}",
+            on_click=_set_eps,
+            args=(eps_p,),
+            width="stretch",
         )
-        delta = appkit.url_number(
-            "δ",
-            "delta",
-            min_value=0.0,
-            max_value=1.0,
-            default=PRESET_DELTA,
-            step=1e-6,
-            format="%g",
-            help="0 for pure ε-DP; typically far below 1/n.",
-        )
-    elif kind is Kind.GDP:
-        mu = appkit.url_number(
-            "μ", "mu", min_value=0.0, max_value=50.0, default=1.0, step=0.1, format="%g"
-        )
-    elif kind is Kind.ZCDP:
-        rho = appkit.url_number(
-            "ρ", "rho", min_value=0.0, max_value=1000.0, default=0.5, step=0.05, format="%g"
-        )
-    elif kind is Kind.RDP:
-        rdp_text = _url_text(
-            "orders and values, “α: ε(α), …”",
-            "rdp",
-            default=RDP_DEFAULT,
-            max_chars=RDP_MAX_CHARS,
-            help="Rényi-DP bounds ε(α) at orders α > 1, e.g. from an RDP accountant. "
-            "Separate pairs by commas; the default is the Gaussian mechanism with ρ = 1/4.",
-        )
-    else:
-        sigma = appkit.url_number(
-            "noise multiplier σ",
-            "sigma",
-            min_value=0.01,
-            max_value=1e6,
-            default=CIFAR10.noise_multiplier,
-            step=0.1,
-            format="%g",
-            help="Per-step noise standard deviation / clipping norm (Opacus, TensorFlow Privacy).",
-        )
-with c2:
-    if kind is Kind.DPSGD:
-        q, steps = _dpsgd_controls()
-    else:
-        relation = appkit.url_select(
-            "stated for neighbours that",
-            "rel",
-            list(RELATIONS),
-            default=Relation.REPLACE_ONE,
-            widget="radio",
-            horizontal=False,
-            format_func=RELATIONS.get,
-            help="MIP's game swaps one record; an add/remove guarantee is converted soundly.",
-        )
-
-c3, c4, c5 = st.columns(3)
-prior_pct = appkit.url_number(
-    "share of people in the data (%)",
-    "prior",
-    min_value=0.1,
-    max_value=99.9,
-    default=1.0,
-    step=0.5,
-    format="%g",
-    help="The membership prior: how likely a person is to be in the data before the release.",
-    container=c3,
-)
-ppv_fpr = appkit.url_select(
-    "naming rule's false-positive rate",
-    "pfpr",
-    list(FPR_LEVELS),
-    default=0.01,
-    format_func=lambda f: f"{fmt_num(100 * f)} %",
-    help="The share of non-members a rule that names members may wrongly accuse.",
-    container=c4,
-)
-show_invalid = appkit.url_toggle(
-    "show the invalid route",
-    "invalid",
-    default=False,
-    help="An add/remove number read as if it were replace-one (shown for comparison).",
-    container=c5,
-)
-
-# ---------------------------------------------------------------- the guarantee
-if kind is Kind.RDP:
-    parsed = appkit.cached(parse_rdp, rdp_text)
-    if not parsed.ok:
-        where = f" (pair {parsed.position}, {appkit.quote(parsed.item)})" if parsed.item else ""
-        st.error(
-            f"The Rényi-DP values could not be read{where}: "
-            f"{_RDP_PROBLEMS[parsed.problem] if parsed.problem else 'not understood'}. "
-            f"Write them as order: value pairs separated by commas, e.g. {RDP_DEFAULT}.",
-            icon="🚫",
-        )
-        appkit.finish(page)
-        st.stop()
-if kind is Kind.DPSGD and not _steps_ok(steps):
-    appkit.finish(page)
-    st.stop()
-with appkit.guard("This guarantee", stop=True):
-    if kind is Kind.EPS_DELTA:
-        guarantee = EpsDelta(eps, delta, relation)
-    elif kind is Kind.GDP:
-        guarantee = Gdp(mu, relation)
-    elif kind is Kind.ZCDP:
-        guarantee = Zcdp(rho, relation)
-    elif kind is Kind.RDP:
-        guarantee = Rdp(parsed.orders, parsed.values, relation)
-    else:
-        guarantee = DpSgd(sigma, q, steps)
-    args = dict(prior=prior_pct / 100.0, ppv_fpr=float(ppv_fpr))
-    if kind in HEAVY:
-        L: RiskReport = jobs.run(
-            risk_report, guarantee, **args, label="Converting the guarantee by every route"
-        )
-    else:
-        L = appkit.cached(risk_report, guarantee, **args)
-
-# ---------------------------------------------------------------- the headline
-name = _describe(L)
-(m1, m2, m3), (m4, m5, m6) = st.columns(3), st.columns(3)
-m1.metric(
-    "η (edge)",
-    fmt_num(L.eta, 4),
-    help=f"Membership advantage TPR − FPR ≤ 2η = {fmt_num(L.advantage)}.",
-)
-m2.metric("best accuracy", _short(L.accuracy), help=f"1/2 + η = {fmt_num(L.accuracy, 6)}.")
-m3.metric(
-    f"right when naming (π = {_given(L.prior)})",
-    _short(L.ppv),
-    help=f"Precision of a rule that wrongly accuses at most {_given(L.ppv_fpr)} of non-members.",
-)
-for m, f, t in zip((m4, m5, m6), L.fpr_levels, L.tpr_at_fpr, strict=True):
-    m.metric(f"TPR at {fmt_num(100 * f)} % FPR", _short(t), help=f"TPR ≤ {fmt_num(t)}")
-
-tight = next(r for r in L.routes if r.tightest)
-if kind is Kind.DPSGD:
-    g = L.guarantee
-    assert isinstance(g, DpSgd)
-    relation_text = (
-        f"{fmt_num(L.epochs, 4)} epochs (T · q). DP-SGD is accounted for **replace-one** "
-        "directly (MIP's game swaps one record), with Poisson sampling."
+    cols[-2].button(
+        "CIFAR-10", key="preset_cifar10", on_click=_set_dpsgd, args=(CIFAR10,), width="stretch"
     )
-    if g.noise_multiplier < PLD_MIN_NOISE:
-        relation_text += (
-            f" Below σ = {fmt_num(PLD_MIN_NOISE)} the accountant's grid would be huge; the "
-            "bound is then the sampling-only one, which noise this small essentially attains "
-            "(every step that samples the record reveals it)."
-        )
-elif relation is Relation.REPLACE_ONE:
-    relation_text = (
-        "Stated for **replace-one** neighbours, the relation of MIP's game: used as it is."
+    cols[-1].button(
+        "LLM (E2E)", key="preset_e2e", on_click=_set_dpsgd, args=(E2E,), width="stretch"
     )
-else:
-    conv = {
-        Kind.EPS_DELTA: f"the pair becomes (2ε, (1 + eᵋ)δ) = ({fmt_num(L.replace_epsilon)}, "
-        f"{fmt_num(L.replace_delta, 3)}), and the trade-off curve is applied twice",
-        Kind.GDP: f"μ doubles to {fmt_num(L.replace_mu)}",
-        Kind.ZCDP: f"ρ quadruples to {fmt_num(L.replace_rho)}",
-        Kind.RDP: "each (ε, δ) point of the conversions becomes (2ε, (1 + eᵋ)δ), and the Rényi "
-        "trade-off curve is applied twice",
-    }[kind]
-    relation_text = (
-        "Stated for **add/remove** neighbours; MIP's game replaces a record (a removal and an "
-        f"addition), so it was converted by group privacy for two: {conv}."
-    )
-    if L.invalid_eta is not None and L.understated_by is not None:
-        relation_text += (
-            f" Reading the add/remove number as if it were replace-one would report "
-            f"η = {fmt_num(L.invalid_eta)}: {fmt_num(L.understated_by, 3)} times too small, and "
-            "not valid for MIP."
-        )
-st.markdown(relation_text)
-if L.eta == 0:
-    appkit.takeaway(
-        f"With {name}, the release ignores every single record: no attacker beats a blind guess."
-    )
-elif L.eta >= 0.5:
-    appkit.takeaway(
-        f"With {name}, no route limits a membership attacker at all: it may be right every "
-        "time. Add noise, sample less or train for fewer steps."
-    )
-else:
-    appkit.takeaway(
-        f"With {name}, no attacker can tell whether a record was used more than "
-        f"{_acc(L.accuracy, L.eta)} of the time (a blind guess gets 50 %); the tightest "
-        f"sound route is “{route_label(L.route)}”."
-    )
-
-# ---------------------------------------------------------------- the prior
-prior_text = _given(L.prior)
-if L.confidence_kind is Confidence.POSTERIOR:
-    st.markdown(
-        f"**If {prior_text} of the population is in the data**, pure ε-DP bounds every outcome: "
-        f"no attacker's belief that a person it names is a member can exceed "
-        f"**{_pc(L.worst_posterior)}** (up from {prior_text} before the release). A rule that "
-        f"wrongly accuses at most {_given(L.ppv_fpr)} of non-members is right at most "
-        f"{_pc(L.ppv)} of the time."
-    )
-else:
-    why = (
-        "δ allows a rare release that gives a person away outright"
-        if kind is Kind.EPS_DELTA
-        else "this kind of guarantee bounds the privacy loss only in distribution, so a rare "
-        "release may still give a person away"
-    )
-    st.markdown(
-        f"**If {prior_text} of the population is in the data**, an attacker that wrongly "
-        f"accuses at most {_given(L.ppv_fpr)} of non-members is right about the people it "
-        f"names at most **{_pc(L.ppv)}** of the time (up from {prior_text}): it finds at most "
-        f"{_pc(L.ppv_tpr)} of the members. No limit holds for every single person: {why}."
-    )
-
-# ---------------------------------------------------------------- the ROC chart
-with appkit.guard("The ROC chart"):
-    fig, data = appkit.cached(routes_roc_vega, L, show_invalid=show_invalid)
-    appkit.chart(fig, data, "roc_by_route", key="roc_routes", caption=f"For {name}.")
-loose = next(r for r in L.routes if r.valid and r.route is L.loosest_route)
-# the comparison a reader knows: one (ε, δ) pair, else the loosest valid route
-versus = next((r for r in L.routes if r.valid and r.route is Route.SINGLE_POINT), loose)
-t0, f0 = L.tpr_at_fpr[0], L.fpr_levels[0]
-if _pc(versus.tpr_at_levels[0]) != _pc(t0):  # a difference the reader can see
-    appkit.takeaway(
-        f"At a false-positive rate of {_given(f0)}, no attacker finds more than {_pc(t0)} of "
-        f"the members; read through “{route_label(versus.route)}”, the same guarantee would "
-        f"seem to allow {_pc(versus.tpr_at_levels[0])}."
-    )
-else:
-    appkit.takeaway(
-        f"At a false-positive rate of {_given(f0)}, no attacker finds more than {_pc(t0)} of "
-        "the members; the routes agree there."
-    )
-appkit.explain(
-    "Each curve is the largest true-positive rate a conversion route allows at each "
-    "false-positive rate; every attacker's (FPR, TPR) lies on or below every valid curve, so "
-    "the lowest one — the thick black line — is the one to quote. Routes marked “η only” "
-    "give a single number η and hence only the line TPR ≤ FPR + 2η (Theorem 8, corrected). "
-    + (
-        "The PLD route's curve is the envelope of the accountant's (ε, δ(ε)) regions, "
-        "intersected with the sampling-only region. "
-        if any(r.curve is CurveSource.COMBINED for r in L.routes)
-        else ""
-    )
-    + "On log axes the low-FPR regime, where membership attacks are judged, is visible."
-)
-
-# ---------------------------------------------------------------- the routes table
-st.subheader("Every route, side by side")
-ordered = sorted(L.routes, key=lambda r: (not r.valid, not r.tightest, r.eta))
-tpr_head = f"TPR @ {fmt_num(100 * f0)} %"
-appkit.tables.table(
-    {
-        "route": [route_label(r.route) + (" (tightest)" if r.tightest else "") for r in ordered],
-        "valid": ["yes" if r.valid else "NO" for r in ordered],
-        "η": [fmt_num(r.eta, 4) for r in ordered],
-        "best accuracy": [_pc(r.accuracy) for r in ordered],
-        "× tightest": [fmt_num(r.over_tightest, 4) for r in ordered],
-        tpr_head: [_pc(r.tpr_at_levels[0]) for r in ordered],
-    },
-    right=["η", "best accuracy", "× tightest", tpr_head],
-)
-if L.looseness is None:
-    st.markdown(
-        f"The tightest route gives η = 0, while “{route_label(loose.route)}” gives "
-        f"η = {fmt_num(loose.eta)}: a loose conversion can turn a guarantee that reveals "
-        "nothing into one that seems to reveal something."
-    )
-elif L.looseness == 1.0:
-    st.markdown("All valid routes agree here.")
-else:
-    st.markdown(
-        f"The loosest valid route, “{route_label(loose.route)}”, overstates η by a factor of "
-        f"**{fmt_num(L.looseness, 3)}** (best accuracy {_pc(loose.accuracy)} instead of "
-        f"{_pc(L.accuracy)}). Every valid route is a sound bound; the smallest is the one to "
-        "report."
-    )
-single = next((r for r in L.routes if r.route is Route.SINGLE_POINT), None)
-if single is not None and single.epsilon is not None and L.reference_epsilon is not None:
     st.caption(
-        f"“One (ε, δ) point”: the guarantee's ε at δ = {fmt_num(L.reference_delta)} "
-        f"(replace-one) is {fmt_num(L.reference_epsilon)}; Theorem 4 on that single pair gives "
-        f"η = {fmt_num(single.eta)}. Reporting only (ε, δ) discards the rest of the curve."
+        "ε presets: δ = 10⁻⁵, as often reported. "
+        f"CIFAR-10 DP-SGD: σ = {fmt_num(CIFAR10.noise_multiplier)}, batch {CIFAR10.batch} of "
+        f"{CIFAR10.dataset:,} images, {CIFAR10.epochs} epochs ({CIFAR10.steps:,} steps). "
+        f"LLM fine-tune: the E2E setting of Li, Tramèr, Liang, Hashimoto, *Large Language Models "
+        f"Can Be Strong Differentially Private Learners* (ICLR 2022, arXiv:2110.05679): batch "
+        f"{E2E.batch} of {E2E.dataset:,} examples, {E2E.epochs} epochs ({E2E.steps} steps), "
+        f"σ = {fmt_num(E2E.noise_multiplier)} — the noise their script's add/remove RDP accounting "
+        "calibrates to ε = 8 at δ = 8 × 10⁻⁶."
     )
 
-# ---------------------------------------------------------------- for a stakeholder
-st.subheader("For a stakeholder")
-stake = (
-    f"Whoever sees the result and one person's record cannot tell whether that person's "
-    f"record was used more than **{_acc(L.accuracy, L.eta)}** of the time — a coin flip gets 50 %. "
-    f"An attacker allowed to wrongly accuse only 1 in {round(1 / f0):,} of the people who "
-    f"were not used finds at most **{_pc(t0)}** of those who were."
-)
-if L.eta >= 0.5:
-    stake = (
-        "This guarantee does not protect membership: someone who sees the result may be able "
-        "to tell, for every person, whether their record was used."
+    kind = appkit.url_select(
+        "The guarantee",
+        "kind",
+        list(KINDS),
+        default=Kind.EPS_DELTA,
+        widget="radio",
+        format_func=KINDS.get,
     )
-elif L.eta == 0:
-    stake = (
-        "The result does not depend on any single person's record: nobody can tell whether a "
-        "person's record was used better than a coin flip."
-    )
-st.markdown(stake)
-link = L.link
-eta_url = f"{link.path}?{link.eta_query}"
-lines = []
-if link.eps_query is not None and link.epsilon is not None and link.delta is not None:
-    what = {
-        LinkSource.INPUT: "the same (ε, δ)",
-        LinkSource.GROUP: "the replace-one (ε, δ) it converts to",
-        LinkSource.REFERENCE_POINT: "one (ε, δ) pair it implies (its ε at δ = 10⁻⁵, replace-one)",
-    }[link.source or LinkSource.INPUT]
-    over = (
-        ""
-        if link.pair_ratio is None or link.pair_ratio <= 1.0 + 1e-9
-        else f" (that single pair overstates η by a factor of {fmt_num(link.pair_ratio, 3)})"
-    )
-    lines.append(
-        f"- [ε = {fmt_num(link.epsilon)}, δ = {fmt_num(link.delta, 3)}, "
-        f"{fmt_num(link.prior_pct, 4)} % in the data]({link.path}?{link.eps_query}) — "
-        f"{what}{over}"
-    )
-elif link.blocked is not None:
-    lines.append(
-        "- (ε, δ): "
-        + {
-            LinkBlock.NO_POINT: "no single (ε, δ) pair was computed for this run",
-            LinkBlock.EPS_TOO_LARGE: "its ε is above 20, more than that page shows",
-            LinkBlock.DELTA_TOO_LARGE: "its δ is above 0.1, more than that page shows",
-        }[link.blocked]
-        + "; use the η link."
-    )
-lines.append(
-    f"- [η = {fmt_num(link.eta)}, {fmt_num(link.prior_pct, 4)} % in the data]({eta_url}) — "
-    "the same η, read as η-MIP alone (looser at low false-positive rates)"
-)
-st.markdown(
-    "Show it as 100 people on the page “What does ε mean for the people in my data?”:\n"
-    + "\n".join(lines)
-)
+    c1, c2 = st.columns(2)
+    relation = Relation.REPLACE_ONE
+    with c1:
+        if kind is Kind.EPS_DELTA:
+            eps = appkit.url_number(
+                "ε", "eps", min_value=0.0, max_value=50.0, default=1.0, step=0.1, format="%g"
+            )
+            delta = appkit.url_number(
+                "δ",
+                "delta",
+                min_value=0.0,
+                max_value=1.0,
+                default=PRESET_DELTA,
+                step=1e-6,
+                format="%g",
+                help="0 for pure ε-DP; typically far below 1/n.",
+            )
+        elif kind is Kind.GDP:
+            mu = appkit.url_number(
+                "μ", "mu", min_value=0.0, max_value=50.0, default=1.0, step=0.1, format="%g"
+            )
+        elif kind is Kind.ZCDP:
+            rho = appkit.url_number(
+                "ρ", "rho", min_value=0.0, max_value=1000.0, default=0.5, step=0.05, format="%g"
+            )
+        elif kind is Kind.RDP:
+            rdp_text = _url_text(
+                "orders and values, “α: ε(α), …”",
+                "rdp",
+                default=RDP_DEFAULT,
+                max_chars=RDP_MAX_CHARS,
+                help="Rényi-DP bounds ε(α) at orders α > 1, e.g. from an RDP accountant. "
+                "Separate pairs by commas; the default is the Gaussian mechanism with ρ = 1/4.",
+            )
+        else:
+            sigma = appkit.url_number(
+                "noise multiplier σ",
+                "sigma",
+                min_value=0.01,
+                max_value=1e6,
+                default=CIFAR10.noise_multiplier,
+                step=0.1,
+                format="%g",
+                help="Per-step noise standard deviation / clipping norm (Opacus, TensorFlow Privacy).",
+            )
+    with c2:
+        if kind is Kind.DPSGD:
+            q, steps = _dpsgd_controls()
+        else:
+            relation = appkit.url_select(
+                "stated for neighbours that",
+                "rel",
+                list(RELATIONS),
+                default=Relation.REPLACE_ONE,
+                widget="radio",
+                horizontal=False,
+                format_func=RELATIONS.get,
+                help="MIP's game swaps one record; an add/remove guarantee is converted soundly.",
+            )
 
-# ---------------------------------------------------------------- maths
-with st.expander("The maths"):
+    c3, c4, c5 = st.columns(3)
+    prior_pct = appkit.url_number(
+        "share of people in the data (%)",
+        "prior",
+        min_value=0.1,
+        max_value=99.9,
+        default=1.0,
+        step=0.5,
+        format="%g",
+        help="The membership prior: how likely a person is to be in the data before the release.",
+        container=c3,
+    )
+    ppv_fpr = appkit.url_select(
+        "naming rule's false-positive rate",
+        "pfpr",
+        list(FPR_LEVELS),
+        default=0.01,
+        format_func=lambda f: f"{fmt_num(100 * f)} %",
+        help="The share of non-members a rule that names members may wrongly accuse.",
+        container=c4,
+    )
+    show_invalid = appkit.url_toggle(
+        "show the invalid route",
+        "invalid",
+        default=False,
+        help="An add/remove number read as if it were replace-one (shown for comparison).",
+        container=c5,
+    )
+
+    # ---------------------------------------------------------------- the guarantee
+    if kind is Kind.RDP:
+        parsed = appkit.cached(parse_rdp, rdp_text)
+        if not parsed.ok:
+            where = f" (pair {parsed.position}, {appkit.quote(parsed.item)})" if parsed.item else ""
+            st.error(
+                f"The Rényi-DP values could not be read{where}: "
+                f"{_RDP_PROBLEMS[parsed.problem] if parsed.problem else 'not understood'}. "
+                f"Write them as order: value pairs separated by commas, e.g. {RDP_DEFAULT}.",
+                icon="🚫",
+            )
+            return
+    if kind is Kind.DPSGD and not _steps_ok(steps):
+        return
+    with appkit.guard("This guarantee", stop=True):
+        if kind is Kind.EPS_DELTA:
+            guarantee = EpsDelta(eps, delta, relation)
+        elif kind is Kind.GDP:
+            guarantee = Gdp(mu, relation)
+        elif kind is Kind.ZCDP:
+            guarantee = Zcdp(rho, relation)
+        elif kind is Kind.RDP:
+            guarantee = Rdp(parsed.orders, parsed.values, relation)
+        else:
+            guarantee = DpSgd(sigma, q, steps)
+        args = dict(prior=prior_pct / 100.0, ppv_fpr=float(ppv_fpr))
+        if kind in HEAVY:
+            L: RiskReport = jobs.run(
+                risk_report, guarantee, **args, label="Converting the guarantee by every route"
+            )
+        else:
+            L = appkit.cached(risk_report, guarantee, **args)
+
+    # ---------------------------------------------------------------- the headline
+    name = _describe(L)
+    (m1, m2, m3), (m4, m5, m6) = st.columns(3), st.columns(3)
+    m1.metric(
+        "η (edge)",
+        fmt_num(L.eta, 4),
+        help=f"Membership advantage TPR − FPR ≤ 2η = {fmt_num(L.advantage)}.",
+    )
+    m2.metric("best accuracy", _short(L.accuracy), help=f"1/2 + η = {fmt_num(L.accuracy, 6)}.")
+    m3.metric(
+        f"right when naming (π = {_given(L.prior)})",
+        _short(L.ppv),
+        help=f"Precision of a rule that wrongly accuses at most {_given(L.ppv_fpr)} of non-members.",
+    )
+    for m, f, t in zip((m4, m5, m6), L.fpr_levels, L.tpr_at_fpr, strict=True):
+        m.metric(f"TPR at {fmt_num(100 * f)} % FPR", _short(t), help=f"TPR ≤ {fmt_num(t)}")
+
+    if kind is Kind.DPSGD:
+        g = L.guarantee
+        assert isinstance(g, DpSgd)
+        relation_text = (
+            f"{fmt_num(L.epochs, 4)} epochs (T · q). DP-SGD is accounted for **replace-one** "
+            "directly (MIP's game swaps one record), with Poisson sampling."
+        )
+        if g.noise_multiplier < PLD_MIN_NOISE:
+            relation_text += (
+                f" Below σ = {fmt_num(PLD_MIN_NOISE)} the accountant's grid would be huge; the "
+                "bound is then the sampling-only one, which noise this small essentially attains "
+                "(every step that samples the record reveals it)."
+            )
+    elif relation is Relation.REPLACE_ONE:
+        relation_text = (
+            "Stated for **replace-one** neighbours, the relation of MIP's game: used as it is."
+        )
+    else:
+        conv = {
+            Kind.EPS_DELTA: f"the pair becomes (2ε, (1 + eᵋ)δ) = ({fmt_num(L.replace_epsilon)}, "
+            f"{fmt_num(L.replace_delta, 3)}), and the trade-off curve is applied twice",
+            Kind.GDP: f"μ doubles to {fmt_num(L.replace_mu)}",
+            Kind.ZCDP: f"ρ quadruples to {fmt_num(L.replace_rho)}",
+            Kind.RDP: "each (ε, δ) point of the conversions becomes (2ε, (1 + eᵋ)δ), and the Rényi "
+            "trade-off curve is applied twice",
+        }[kind]
+        relation_text = (
+            "Stated for **add/remove** neighbours; MIP's game replaces a record (a removal and an "
+            f"addition), so it was converted by group privacy for two: {conv}."
+        )
+        if L.invalid_eta is not None and L.understated_by is not None:
+            relation_text += (
+                f" Reading the add/remove number as if it were replace-one would report "
+                f"η = {fmt_num(L.invalid_eta)}: {fmt_num(L.understated_by, 3)} times too small, and "
+                "not valid for MIP."
+            )
+    st.markdown(relation_text)
+    if L.eta == 0:
+        appkit.takeaway(
+            f"With {name}, the release ignores every single record: no attacker beats a blind guess."
+        )
+    elif L.eta >= 0.5:
+        appkit.takeaway(
+            f"With {name}, no route limits a membership attacker at all: it may be right every "
+            "time. Add noise, sample less or train for fewer steps."
+        )
+    else:
+        appkit.takeaway(
+            f"With {name}, no attacker can tell whether a record was used more than "
+            f"{_acc(L.accuracy, L.eta)} of the time (a blind guess gets 50 %); the tightest "
+            f"sound route is “{route_label(L.route)}”."
+        )
+
+    # ---------------------------------------------------------------- the prior
+    prior_text = _given(L.prior)
+    if L.confidence_kind is Confidence.POSTERIOR:
+        st.markdown(
+            f"**If {prior_text} of the population is in the data**, pure ε-DP bounds every outcome: "
+            f"no attacker's belief that a person it names is a member can exceed "
+            f"**{_pc(L.worst_posterior)}** (up from {prior_text} before the release). A rule that "
+            f"wrongly accuses at most {_given(L.ppv_fpr)} of non-members is right at most "
+            f"{_pc(L.ppv)} of the time."
+        )
+    else:
+        why = (
+            "δ allows a rare release that gives a person away outright"
+            if kind is Kind.EPS_DELTA
+            else "this kind of guarantee bounds the privacy loss only in distribution, so a rare "
+            "release may still give a person away"
+        )
+        st.markdown(
+            f"**If {prior_text} of the population is in the data**, an attacker that wrongly "
+            f"accuses at most {_given(L.ppv_fpr)} of non-members is right about the people it "
+            f"names at most **{_pc(L.ppv)}** of the time (up from {prior_text}): it finds at most "
+            f"{_pc(L.ppv_tpr)} of the members. No limit holds for every single person: {why}."
+        )
+
+    # ---------------------------------------------------------------- the ROC chart
+    with appkit.guard("The ROC chart"):
+        fig, data = appkit.cached(routes_roc_vega, L, show_invalid=show_invalid)
+        appkit.chart(fig, data, "roc_by_route", key="roc_routes", caption=f"For {name}.")
+    loose = next(r for r in L.routes if r.valid and r.route is L.loosest_route)
+    # the comparison a reader knows: one (ε, δ) pair, else the loosest valid route
+    versus = next((r for r in L.routes if r.valid and r.route is Route.SINGLE_POINT), loose)
+    t0, f0 = L.tpr_at_fpr[0], L.fpr_levels[0]
+    if _pc(versus.tpr_at_levels[0]) != _pc(t0):  # a difference the reader can see
+        appkit.takeaway(
+            f"At a false-positive rate of {_given(f0)}, no attacker finds more than {_pc(t0)} of "
+            f"the members; read through “{route_label(versus.route)}”, the same guarantee would "
+            f"seem to allow {_pc(versus.tpr_at_levels[0])}."
+        )
+    else:
+        appkit.takeaway(
+            f"At a false-positive rate of {_given(f0)}, no attacker finds more than {_pc(t0)} of "
+            "the members; the routes agree there."
+        )
+    appkit.explain(
+        "Each curve is the largest true-positive rate a conversion route allows at each "
+        "false-positive rate; every attacker's (FPR, TPR) lies on or below every valid curve, so "
+        "the lowest one — the thick black line — is the one to quote. Routes marked “η only” "
+        "give a single number η and hence only the line TPR ≤ FPR + 2η (Theorem 8, corrected). "
+        + (
+            "The PLD route's curve is the envelope of the accountant's (ε, δ(ε)) regions, "
+            "intersected with the sampling-only region. "
+            if any(r.curve is CurveSource.COMBINED for r in L.routes)
+            else ""
+        )
+        + "On log axes the low-FPR regime, where membership attacks are judged, is visible."
+    )
+
+    # ---------------------------------------------------------------- the routes table
+    st.subheader("Every route, side by side")
+    ordered = sorted(L.routes, key=lambda r: (not r.valid, not r.tightest, r.eta))
+    tpr_head = f"TPR @ {fmt_num(100 * f0)} %"
+    appkit.tables.table(
+        {
+            "route": [
+                route_label(r.route) + (" (tightest)" if r.tightest else "") for r in ordered
+            ],
+            "valid": ["yes" if r.valid else "NO" for r in ordered],
+            "η": [fmt_num(r.eta, 4) for r in ordered],
+            "best accuracy": [_pc(r.accuracy) for r in ordered],
+            "× tightest": [fmt_num(r.over_tightest, 4) for r in ordered],
+            tpr_head: [_pc(r.tpr_at_levels[0]) for r in ordered],
+        },
+        right=["η", "best accuracy", "× tightest", tpr_head],
+    )
+    if L.looseness is None:
+        st.markdown(
+            f"The tightest route gives η = 0, while “{route_label(loose.route)}” gives "
+            f"η = {fmt_num(loose.eta)}: a loose conversion can turn a guarantee that reveals "
+            "nothing into one that seems to reveal something."
+        )
+    elif L.looseness == 1.0:
+        st.markdown("All valid routes agree here.")
+    else:
+        st.markdown(
+            f"The loosest valid route, “{route_label(loose.route)}”, overstates η by a factor of "
+            f"**{fmt_num(L.looseness, 3)}** (best accuracy {_pc(loose.accuracy)} instead of "
+            f"{_pc(L.accuracy)}). Every valid route is a sound bound; the smallest is the one to "
+            "report."
+        )
+    single = next((r for r in L.routes if r.route is Route.SINGLE_POINT), None)
+    if single is not None and single.epsilon is not None and L.reference_epsilon is not None:
+        st.caption(
+            f"“One (ε, δ) point”: the guarantee's ε at δ = {fmt_num(L.reference_delta)} "
+            f"(replace-one) is {fmt_num(L.reference_epsilon)}; Theorem 4 on that single pair gives "
+            f"η = {fmt_num(single.eta)}. Reporting only (ε, δ) discards the rest of the curve."
+        )
+
+    # ---------------------------------------------------------------- for a stakeholder
+    st.subheader("For a stakeholder")
+    stake = (
+        f"Whoever sees the result and one person's record cannot tell whether that person's "
+        f"record was used more than **{_acc(L.accuracy, L.eta)}** of the time — a coin flip gets 50 %. "
+        f"An attacker allowed to wrongly accuse only 1 in {round(1 / f0):,} of the people who "
+        f"were not used finds at most **{_pc(t0)}** of those who were."
+    )
+    if L.eta >= 0.5:
+        stake = (
+            "This guarantee does not protect membership: someone who sees the result may be able "
+            "to tell, for every person, whether their record was used."
+        )
+    elif L.eta == 0:
+        stake = (
+            "The result does not depend on any single person's record: nobody can tell whether a "
+            "person's record was used better than a coin flip."
+        )
+    st.markdown(stake)
+    link = L.link
+    eta_url = f"{link.path}?{link.eta_query}"
+    lines = []
+    if link.eps_query is not None and link.epsilon is not None and link.delta is not None:
+        what = {
+            LinkSource.INPUT: "the same (ε, δ)",
+            LinkSource.GROUP: "the replace-one (ε, δ) it converts to",
+            LinkSource.REFERENCE_POINT: "one (ε, δ) pair it implies (its ε at δ = 10⁻⁵, replace-one)",
+        }[link.source or LinkSource.INPUT]
+        over = (
+            ""
+            if link.pair_ratio is None or link.pair_ratio <= 1.0 + 1e-9
+            else f" (that single pair overstates η by a factor of {fmt_num(link.pair_ratio, 3)})"
+        )
+        lines.append(
+            f"- [ε = {fmt_num(link.epsilon)}, δ = {fmt_num(link.delta, 3)}, "
+            f"{fmt_num(link.prior_pct, 4)} % in the data]({link.path}?{link.eps_query}) — "
+            f"{what}{over}"
+        )
+    elif link.blocked is not None:
+        lines.append(
+            "- (ε, δ): "
+            + {
+                LinkBlock.NO_POINT: "no single (ε, δ) pair was computed for this run",
+                LinkBlock.EPS_TOO_LARGE: "its ε is above 20, more than that page shows",
+                LinkBlock.DELTA_TOO_LARGE: "its δ is above 0.1, more than that page shows",
+            }[link.blocked]
+            + "; use the η link."
+        )
+    lines.append(
+        f"- [η = {fmt_num(link.eta)}, {fmt_num(link.prior_pct, 4)} % in the data]({eta_url}) — "
+        "the same η, read as η-MIP alone (looser at low false-positive rates)"
+    )
     st.markdown(
-        "In MIP's game (Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR "
-        "2024, arXiv:2211.06582) the training set is a random half of the data; pairing the "
-        "halves with and without a record as replace-one neighbours (their Lemma 12) gives"
+        "Show it as 100 people on the page “What does ε mean for the people in my data?”:\n"
+        + "\n".join(lines)
     )
-    st.latex(r"\eta = \tfrac12 \sup_{\text{replace-one}} \mathrm{TV}(P, Q) = \tfrac12\,\delta(0),")
-    st.markdown(
-        "half the hockey-stick divergence at ε = 0. Theorem 4 is the largest value an (ε, δ) "
-        "pair allows:"
-    )
-    st.latex(r"\eta = \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2}.")
-    st.markdown(
-        "μ-GDP (Dong, Roth, Su, *Gaussian Differential Privacy*, JRSS-B 2022, "
-        "arXiv:1905.02383) gives η and the trade-off curve exactly:"
-    )
-    st.latex(r"\eta = \Phi(\mu/2) - \tfrac12,")
-    st.latex(r"\mathrm{TPR} \le \Phi\bigl(\Phi^{-1}(\mathrm{FPR}) + \mu\bigr).")
-    st.markdown(
-        "Rényi DP and ρ-zCDP (ε(α) = ρα) bound the divergences of every test's outcome: "
-        "a test with rates (FPR, TPR) = (a, t) needs, at every order α,"
-    )
-    st.latex(
-        r"D_\alpha\bigl(\mathrm{Bern}(t)\,\|\,\mathrm{Bern}(a)\bigr) \le \varepsilon(\alpha)"
-        r"\ \text{both ways},"
-    )
-    st.markdown(
-        "which gives the tight Rényi trade-off route; the (ε, δ) conversions of Mironov "
-        "(CSF 2017, arXiv:1702.07476), Bun and Steinke (TCC 2016, arXiv:1605.02065) and "
-        "Canonne, Kamath and Steinke (NeurIPS 2020, arXiv:2004.00010) followed by Theorem 4 "
-        "are sound but looser. **Add/remove → replace-one**, by group privacy for two:"
-    )
-    st.latex(r"\mu \to 2\mu,\qquad \rho \to 4\rho,")
-    st.latex(r"(\varepsilon, \delta) \to (2\varepsilon,\ (1 + e^{\varepsilon})\,\delta),")
-    st.latex(r"\mathrm{TPR} \le g\bigl(g(\mathrm{FPR})\bigr)\ \text{for a trade-off bound } g.")
-    st.markdown(
-        "**DP-SGD** (Abadi et al., CCS 2016, arXiv:1607.00133): a replacement moves the "
-        "clipped gradient sum by up to 2C, so at sampling rate 1 the run is exactly"
-    )
-    st.latex(r"\mu = 2\sqrt{T}/\sigma \text{-GDP (replace-one)};")
-    st.markdown(
-        "with Poisson sampling the PLD accountant of `dp_accounting` composes the exact "
-        "per-step loss. A route that gives only η allows the line of Theorem 8 (corrected):"
-    )
-    st.latex(r"\mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta).")
-    st.markdown("A naming rule at prior π is right at most")
-    st.latex(r"\mathrm{PPV} = \frac{\pi\,\mathrm{TPR}}{\pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}}")
-    st.markdown(
-        "of the time, with TPR as large as allowed; pure ε-DP also bounds every named "
-        "person's posterior:"
-    )
-    st.latex(
-        r"\Pr[\text{member} \mid \text{output}] \le \frac{\pi e^{\varepsilon}}{\pi e^{\varepsilon} + 1 - \pi}."
-    )
-appkit.finish(page)
+
+    # ---------------------------------------------------------------- maths
+    with st.expander("The maths"):
+        st.markdown(
+            "In MIP's game (Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR "
+            "2024, arXiv:2211.06582) the training set is a random half of the data; pairing the "
+            "halves with and without a record as replace-one neighbours (their Lemma 12) gives"
+        )
+        st.latex(
+            r"\eta = \tfrac12 \sup_{\text{replace-one}} \mathrm{TV}(P, Q) = \tfrac12\,\delta(0),"
+        )
+        st.markdown(
+            "half the hockey-stick divergence at ε = 0. Theorem 4 is the largest value an (ε, δ) "
+            "pair allows:"
+        )
+        st.latex(r"\eta = \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2}.")
+        st.markdown(
+            "μ-GDP (Dong, Roth, Su, *Gaussian Differential Privacy*, JRSS-B 2022, "
+            "arXiv:1905.02383) gives η and the trade-off curve exactly:"
+        )
+        st.latex(r"\eta = \Phi(\mu/2) - \tfrac12,")
+        st.latex(r"\mathrm{TPR} \le \Phi\bigl(\Phi^{-1}(\mathrm{FPR}) + \mu\bigr).")
+        st.markdown(
+            "Rényi DP and ρ-zCDP (ε(α) = ρα) bound the divergences of every test's outcome: "
+            "a test with rates (FPR, TPR) = (a, t) needs, at every order α,"
+        )
+        st.latex(
+            r"D_\alpha\bigl(\mathrm{Bern}(t)\,\|\,\mathrm{Bern}(a)\bigr) \le \varepsilon(\alpha)"
+            r"\ \text{both ways},"
+        )
+        st.markdown(
+            "which gives the tight Rényi trade-off route; the (ε, δ) conversions of Mironov "
+            "(CSF 2017, arXiv:1702.07476), Bun and Steinke (TCC 2016, arXiv:1605.02065) and "
+            "Canonne, Kamath and Steinke (NeurIPS 2020, arXiv:2004.00010) followed by Theorem 4 "
+            "are sound but looser. **Add/remove → replace-one**, by group privacy for two:"
+        )
+        st.latex(r"\mu \to 2\mu,\qquad \rho \to 4\rho,")
+        st.latex(r"(\varepsilon, \delta) \to (2\varepsilon,\ (1 + e^{\varepsilon})\,\delta),")
+        st.latex(r"\mathrm{TPR} \le g\bigl(g(\mathrm{FPR})\bigr)\ \text{for a trade-off bound } g.")
+        st.markdown(
+            "**DP-SGD** (Abadi et al., CCS 2016, arXiv:1607.00133): a replacement moves the "
+            "clipped gradient sum by up to 2C, so at sampling rate 1 the run is exactly"
+        )
+        st.latex(r"\mu = 2\sqrt{T}/\sigma \text{-GDP (replace-one)};")
+        st.markdown(
+            "with Poisson sampling the PLD accountant of `dp_accounting` composes the exact "
+            "per-step loss. A route that gives only η allows the line of Theorem 8 (corrected):"
+        )
+        st.latex(r"\mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta).")
+        st.markdown("A naming rule at prior π is right at most")
+        st.latex(
+            r"\mathrm{PPV} = \frac{\pi\,\mathrm{TPR}}{\pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}}"
+        )
+        st.markdown(
+            "of the time, with TPR as large as allowed; pure ε-DP also bounds every named "
+            "person's posterior:"
+        )
+        st.latex(
+            r"\Pr[\text{member} \mid \text{output}] \le \frac{\pi e^{\varepsilon}}{\pi e^{\varepsilon} + 1 - \pi}."
+        )
+
+
+def _live() -> None:
+    with main:
+        appkit.messages()
+        mode = appkit.url_select(
+            "I want to know",
+            "mode",
+            list(MODES),
+            default="assess",
+            widget="radio",
+            format_func=MODES.get,
+        )
+        if mode == "solve":
+            _solve()
+        else:
+            _assess()
+
+
+appkit.live(page, _live)

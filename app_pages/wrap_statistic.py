@@ -68,12 +68,6 @@ def _plural(k: int, word: str) -> str:
     return f"{_count(k)} {word}" + ("" if k == 1 else "s")
 
 
-def _stop() -> None:
-    """End the page here, with its footer."""
-    appkit.finish(page)
-    st.stop()
-
-
 def _regression_needs_two_columns(stat: Statistic) -> bool:
     """Linear regression needs d ≥ 2 (the d slider's minimum then): a d = 1 this page holds
     or a link gives becomes 2 before the slider is drawn. True when that happened."""
@@ -247,6 +241,89 @@ def _verdict(comp: Comparison) -> None:
         appkit.takeaway("Every number has σ = 0 over the B halves: MIP adds no noise.")
 
 
+def _maths() -> None:
+    """The formulas. Static, but shown only once the releases are computed (no file yet, a
+    refused file or a failed release end the page before them), so the live part draws them."""
+    with st.expander("The maths"):
+        st.markdown(
+            "**Algorithm 1** (MIP via noise addition) with the statistic 𝒜 and k released numbers "
+            "(the paper calls this number d; here d is the number of data columns):"
+        )
+        st.latex(
+            r"D_{\text{train}} \leftarrow \text{random half of } \mathcal{D},\qquad "
+            r"\theta = \mathcal{A}(D_{\text{train}}),"
+        )
+        st.latex(
+            r"D^{(i)} \leftarrow \text{random half of } D_{\text{train}},\quad "
+            r"\theta^{(i)} = \mathcal{A}(D^{(i)}),\quad i = 1,\dots,B,"
+        )
+        st.latex(
+            r"\sigma_j = \Bigl(\frac1B\sum_{i=1}^B "
+            r"\bigl|\theta^{(i)}_j-\bar\theta_j\bigr|^M\Bigr)^{1/M}."
+        )
+        st.markdown(
+            "The paper prints (θ − θ̄)ᴹ; for odd M that can be negative, so the absolute value "
+            "is used (the moment the theorem needs). **The noise** (Corollary 10, with the radius "
+            "Theorem 9 needs):"
+        )
+        st.latex(
+            r"\|x\|_{\sigma,M} = \Bigl(\frac1k\sum_{j=1}^k "
+            r"\frac{|x_j|^M}{\sigma_j^M}\Bigr)^{1/M},\qquad "
+            r"U = \frac{Y}{\|Y\|_{\sigma,M}},"
+        )
+        st.latex(r"Y_j \sim \mathrm{GenNormal}(0,\sigma_j,M),\qquad r \sim \mathrm{Gamma}(k,\ c),")
+        st.latex(r"\hat\theta = \theta + rU.")
+        st.markdown(
+            "Then X = rU has density ∝ exp(−‖x‖/c) in the σ,M norm, which is what Theorem 9 "
+            "assumes: in k dimensions the radius of such a density has the Gamma law below. "
+            "Corollary 10 and Algorithm 1 print r ~ Laplace(c), which is that density only for "
+            "k = 1."
+        )
+        st.latex(
+            r"p(r) \propto r^{k-1} e^{-r/c}\quad\text{(Gamma)},\qquad p(x) \propto e^{-\|x\|/c}."
+        )
+        st.markdown(
+            "**What it certifies.** Likelihood ratios of two shifted copies of this density stay "
+            "within the bounds below (triangle inequality), total variation is jointly convex and "
+            "E‖θ − θ′‖ ≤ 2σ, so in every dimension:"
+        )
+        st.latex(r"\frac{p(y-a)}{p(y-b)} \in \bigl[e^{-\|a-b\|/c},\ e^{\|a-b\|/c}\bigr],")
+        st.latex(
+            r"\eta \;\le\; \tfrac12\tanh(1/c),\qquad "
+            r"c_{\text{tight}} = \frac{1}{\operatorname{artanh}(2\eta)},"
+        )
+        st.latex(
+            r"c_{\text{paper}} = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}\quad\text{(Corollary 14)}."
+        )
+        st.markdown(
+            "The certificate assumes σ bounds the spread of θ; Algorithm 1 estimates it from the "
+            "data, as the paper does. **The Laplace mechanism** (pure ε-DP) at the same η "
+            "(Theorem 4):"
+        )
+        st.latex(
+            r"\hat\theta^{\mathrm{DP}} = \theta + (L_1,\dots,L_k),\quad "
+            r"L_j \sim \mathrm{Laplace}(\Delta/\varepsilon),"
+        )
+        st.latex(r"\varepsilon = \log\frac{1+2\eta}{1-2\eta}.")
+        st.markdown(
+            "**The sensitivities** (L1, one of the m training rows replaced, every column clipped "
+            "to [loⱼ, hiⱼ], bⱼ = max(|loⱼ|, |hiⱼ|)):"
+        )
+        st.latex(r"\Delta_{\text{mean}} = \frac1m\sum_j (\mathrm{hi}_j - \mathrm{lo}_j),")
+        st.latex(
+            r"\Delta_{\text{second moments}} = \frac{2\,(\sum_j b_j)^2}{m},\qquad "
+            r"\Delta_{\text{least squares}} = \infty."
+        )
+        st.markdown(
+            "The second-moment matrix is the covariance when the columns are centred (it is not "
+            "centred here: centring by the data's own mean would need its own sensitivity "
+            "analysis). Least squares has no bounded sensitivity without assumptions on the "
+            "design, so no DP release is offered for it. Source: Izzo, Yoon, Arık, Zou, *Provable "
+            "Membership Inference Privacy*, TMLR 2024, arXiv:2211.06582 (Theorems 4 and 9, "
+            "Corollaries 10 and 14, Algorithm 1)."
+        )
+
+
 # ---------------------------------------------------------------- page
 page = appkit.page("wrap")
 st.markdown(
@@ -260,414 +337,355 @@ st.markdown(
 
 # ---------------------------------------------------------------- data and statistic
 st.subheader("1. Data and statistic")
-c1, c2 = st.columns([2, 3])
-with c1:
-    src = appkit.url_select("Data source", "src", SOURCES, default="generated", widget="radio")
-with c2:
-    stat = appkit.url_select(
-        "Statistic",
-        "stat",
-        list(Statistic),
-        default=Statistic.MEAN,
-        format_func=lambda s: STAT_LABELS[Statistic(s)],
-        help="Mean: one number per column. Second moments: the d × d matrix (1/m)·Σ x xᵀ "
-        "(the covariance when the columns are centred). Linear regression: the least-squares "
-        "intercept and coefficients of the last column on the others.",
-    )
+# Everything below depends on the widgets: after the data source even the section headers
+# and the formulas appear only once the data can be used (see the returns in _live).
+main = st.container()
 
-parsed: tabular.ParsedTable | None = None
-if src == "generated":
-    raised = _regression_needs_two_columns(stat)
-    c1, c2, c3 = st.columns(3)
-    with c1:
-        n = appkit.url_number(
-            "n (rows)",
-            "n",
-            min_value=N_MIN,
-            max_value=N_MAX,
-            default=N_DEFAULT,
-            step=500,
-            help="Number of records in the dataset.",
+
+def _live() -> None:
+    with main:
+        appkit.messages()
+        c1, c2 = st.columns([2, 3])
+        with c1:
+            src = appkit.url_select(
+                "Data source", "src", SOURCES, default="generated", widget="radio"
+            )
+        with c2:
+            stat = appkit.url_select(
+                "Statistic",
+                "stat",
+                list(Statistic),
+                default=Statistic.MEAN,
+                format_func=lambda s: STAT_LABELS[Statistic(s)],
+                help="Mean: one number per column. Second moments: the d × d matrix (1/m)·Σ x xᵀ "
+                "(the covariance when the columns are centred). Linear regression: the least-squares "
+                "intercept and coefficients of the last column on the others.",
+            )
+
+        parsed: tabular.ParsedTable | None = None
+        if src == "generated":
+            raised = _regression_needs_two_columns(stat)
+            c1, c2, c3 = st.columns(3)
+            with c1:
+                n = appkit.url_number(
+                    "n (rows)",
+                    "n",
+                    min_value=N_MIN,
+                    max_value=N_MAX,
+                    default=N_DEFAULT,
+                    step=500,
+                    help="Number of records in the dataset.",
+                )
+            with c2:
+                d = appkit.url_slider(
+                    "d (columns)",
+                    "d",
+                    min_value=stat.min_columns,
+                    max_value=D_MAX,
+                    default=D_DEFAULT,
+                    help="For linear regression the last column is the response, so d ≥ 2.",
+                )
+            with c3:
+                dseed = appkit.url_number(
+                    "data seed",
+                    "dseed",
+                    min_value=0,
+                    max_value=SEED_MAX,
+                    default=0,
+                    step=1,
+                    help="Same seed, same dataset.",
+                )
+            if raised:
+                st.info(
+                    "Linear regression needs at least two columns — the features, then the response "
+                    "in the last column — so d is 2 here, not 1 (d = 1 works for the mean and the "
+                    "second moments).",
+                    icon="ℹ️",
+                )
+            if stat is Statistic.LINEAR_REGRESSION:
+                st.caption(
+                    f"Generated: {_count(n)} rows; "
+                    + ("feature x1" if d == 2 else f"features x1…x{d - 1}")
+                    + " standard normal, response y = x·β + 0.5 + noise"
+                    + (" with β = 1." if d == 2 else " with β from 1 down to −1.")
+                )
+            else:
+                st.caption(
+                    f"Generated: {_count(n)} rows of {d} independent normal columns with means from "
+                    "0 to 2 and standard deviations from 1 to 2."
+                )
+        else:
+            upload = st.file_uploader(
+                f"CSV file: {LIMITS}",
+                type=["csv", "txt"],
+                key="upload",
+                help="Read as text by a CSV parser only; nothing in the file is executed. The file "
+                "stays in this browser session.",
+            )
+            st.caption(
+                "A header row, then one record per row; fields separated by , ; tab or |. "
+                "Non-numeric columns, and rows with a missing, infinite or huge (above 10¹⁰⁰) value, "
+                "are dropped with a note. At least 8 usable rows."
+            )
+            if upload is None:
+                st.info(
+                    "No file yet: upload a CSV file above to see the releases, or switch the data "
+                    f"source to “generated”. The uploader itself refuses a file over "
+                    f"{tabular.MAX_UPLOAD_BYTES / 2**20:g} MiB (a red mark beside its name).",
+                    icon="📄",
+                )
+                return
+            try:
+                parsed = appkit.cached(tabular.parse_numeric_csv, upload.getvalue())
+            except tabular.UploadRejected as exc:
+                st.error(
+                    f"This file cannot be used: {plain(exc, max_chars=400)}. Accepted: {LIMITS}.",
+                    icon="🚫",
+                )
+                return
+            assert parsed is not None
+            _upload_notes(parsed, upload.name)
+            if parsed.data.shape[1] < stat.min_columns:
+                st.warning(
+                    "Linear regression needs at least two numeric columns — the features, then the "
+                    f"response in the last column — and this file has one, "
+                    f"{_names(list(parsed.data.columns))}. Choose the mean or the second moments "
+                    "above, or upload a file with at least two numeric columns.",
+                    icon="⚠️",
+                )
+                return
+
+        # ---------------------------------------------------------------- privacy and noise
+        st.subheader("2. Privacy level and noise")
+        c1, c2, c3 = st.columns(3)
+        with c1:
+            eta = appkit.url_slider(
+                "η (attacker's edge over guessing)",
+                "eta",
+                min_value=ETA_MIN,
+                max_value=ETA_MAX,
+                default=ETA_DEFAULT,
+                step=0.01,
+                format="%.2f",
+                help="The target: no attacker right more than 50 % + η of the time "
+                "(η = 0.2: at most 70 %).",
+            )
+        with c2:
+            M = appkit.url_select(
+                "M (moment order of σ)",
+                "M",
+                M_OPTIONS,
+                default=2,
+                help="σⱼ is the M-th root of the M-th absolute central moment over the B halves "
+                "(M = 2: a standard deviation). The paper's constant is 6.16/η to the power 1 + 2/M.",
+            )
+        with c3:
+            B = appkit.url_slider(
+                "B (random halves for σ)",
+                "B",
+                min_value=B_MIN,
+                max_value=B_MAX,
+                default=B_DEFAULT,
+                step=B_STEP,
+                validate=_multiple_of_b_step,
+            )
+        calibration = appkit.url_select(
+            "Noise calibration of the MIP release",
+            "radius",
+            list(CAL_LABELS),
+            default=MipCalibration.TIGHT,
+            widget="radio",
+            format_func=lambda c: CAL_LABELS[MipCalibration(c)],
+            help="Tight: c = 1/artanh(2η), the least noise Theorem 9's density certifies, in every "
+            "dimension. The paper's constant: c = 6.16/η to the power 1 + 2/M, also certified in "
+            "every dimension, with a large margin. As printed: the paper's c with the Laplace radius "
+            "Algorithm 1 prints — certified only for one released number.",
         )
-    with c2:
-        d = appkit.url_slider(
-            "d (columns)",
-            "d",
-            min_value=stat.min_columns,
-            max_value=D_MAX,
-            default=D_DEFAULT,
-            help="For linear regression the last column is the response, so d ≥ 2.",
+        c4, c5, _ = st.columns(3)
+        with c4:
+            seed = appkit.url_number(
+                "noise seed",
+                "seed",
+                min_value=0,
+                max_value=SEED_MAX,
+                default=0,
+                step=1,
+                help="Seeds the random half, the B halves and both noises.",
+            )
+        widen = 1.0
+        if stat.has_sensitivity:
+            with c5:
+                widen = appkit.url_slider(
+                    "Widen the DP clipping bounds",
+                    "widen",
+                    min_value=1.0,
+                    max_value=lesson.MAX_WIDEN,
+                    default=1.0,
+                    step=0.5,
+                    format="%.1f×",
+                    help="Each column's interval [min, max] is stretched about its centre by this "
+                    "factor. Wider bounds mean a larger sensitivity Δ and more DP noise.",
+                )
+
+        # ---------------------------------------------------------------- the releases
+        options = dict(
+            M=int(M), B=int(B), seed=int(seed), widen=float(widen), calibration=calibration
         )
-    with c3:
-        dseed = appkit.url_number(
-            "data seed",
-            "dseed",
-            min_value=0,
-            max_value=SEED_MAX,
-            default=0,
-            step=1,
-            help="Same seed, same dataset.",
+        if parsed is None:
+            work = lesson.release_work(int(n), int(d), stat, int(B))
+            call: tuple = (lesson.compare_generated, stat, int(n), int(d), int(dseed), float(eta))
+        else:
+            work = lesson.release_work(len(parsed.data), parsed.data.shape[1], stat, int(B))
+            call = (lesson.compare_releases, parsed.data, stat, float(eta))
+        try:
+            if work > lesson.HEAVY_WORK:
+                comp: Comparison = jobs.run(*call, label="Algorithm 1 on this data", **options)
+            else:
+                comp = appkit.cached(*call, **options)
+        except ValueError as exc:
+            st.error(f"The releases could not be computed: {plain(exc, max_chars=400)}.", icon="🚫")
+            return
+        res = comp.release
+        k = res.k
+        dp_ok = res.dp is not None
+
+        st.subheader("3. The releases")
+        _certification(comp)
+        if dp_ok:
+            widened = res.bounds.widen
+            st.warning(
+                "The DP side clips each column to bounds **read off this data** (its min and max"
+                + (f", widened {fmt_num(widened, 3)}×" if widened != 1 else "")
+                + "). Such bounds are not private — they reveal the smallest and largest values; a real "
+                "deployment fixes them in advance, from knowledge of the domain.",
+                icon="⚠️",
+            )
+        else:
+            st.info(
+                f"**No DP release for {STAT_LABELS[res.statistic]}:** its sensitivity is unbounded. One "
+                "record can move least-squares coefficients arbitrarily far when the features are "
+                "nearly collinear, so the Laplace mechanism has nothing finite to calibrate to. MIP "
+                "needs no sensitivity, only the spread σ over random halves.",
+                icon="ℹ️",
+            )
+
+        m1, m2 = st.columns(2)
+        m1.metric(
+            "MIP noise multiplier c",
+            fmt_num(res.mip_c),
+            help={
+                MipCalibration.TIGHT: f"c = 1/artanh(2η) with η = {fmt_num(res.eta, 3)}.",
+                MipCalibration.PAPER: f"c = 6.16/η to the power 1 + 2/M, with η = "
+                f"{fmt_num(res.eta, 3)} and M = {M}.",
+                MipCalibration.AS_PRINTED: f"c = 6.16/η to the power 1 + 2/M, with η = "
+                f"{fmt_num(res.eta, 3)} and M = {M}; Laplace radius.",
+            }[res.calibration],
         )
-    if raised:
-        st.info(
-            "Linear regression needs at least two columns — the features, then the response "
-            "in the last column — so d is 2 here, not 1 (d = 1 works for the mean and the "
-            "second moments).",
-            icon="ℹ️",
+        m2.metric(
+            "Certified: best attacker",
+            "no guarantee"
+            if res.certified_eta is None
+            else f"≤ {fmt_pct(0.5 + res.certified_eta, 1 if res.certified_eta > 1e-3 else 2)}",
+            help="The certified η as the best attacker's accuracy, 50 % + η (Theorem 9: ½·tanh(1/c)).",
         )
-    if stat is Statistic.LINEAR_REGRESSION:
+        m4, m5, m6 = st.columns(3)
+        m4.metric(
+            "ε (DP at the same η)",
+            fmt_num(res.epsilon),
+            help="ε = log((1+2η)/(1−2η)): ε-DP implies η-MIP (Theorem 4).",
+        )
+        m5.metric(
+            "DP sensitivity Δ (L1)",
+            fmt_num(res.sensitivity),
+            help="Largest L1 change of the statistic when one record is replaced, on clipped data.",
+        )
+        m6.metric(
+            "DP Laplace scale Δ/ε",
+            fmt_num(res.dp_scale),
+            help="Scale of the Laplace noise added to each number.",
+        )
         st.caption(
-            f"Generated: {_count(n)} rows; "
-            + ("feature x1" if d == 2 else f"features x1…x{d - 1}")
-            + " standard normal, response y = x·β + 0.5 + noise"
-            + (" with β = 1." if d == 2 else " with β from 1 down to −1.")
-        )
-    else:
-        st.caption(
-            f"Generated: {_count(n)} rows of {d} independent normal columns with means from "
-            "0 to 2 and standard deviations from 1 to 2."
-        )
-else:
-    upload = st.file_uploader(
-        f"CSV file: {LIMITS}",
-        type=["csv", "txt"],
-        key="upload",
-        help="Read as text by a CSV parser only; nothing in the file is executed. The file "
-        "stays in this browser session.",
-    )
-    st.caption(
-        "A header row, then one record per row; fields separated by , ; tab or |. "
-        "Non-numeric columns, and rows with a missing, infinite or huge (above 10¹⁰⁰) value, "
-        "are dropped with a note. At least 8 usable rows."
-    )
-    if upload is None:
-        st.info(
-            "No file yet: upload a CSV file above to see the releases, or switch the data "
-            f"source to “generated”. The uploader itself refuses a file over "
-            f"{tabular.MAX_UPLOAD_BYTES / 2**20:g} MiB (a red mark beside its name).",
-            icon="📄",
-        )
-        _stop()
-    try:
-        parsed = appkit.cached(tabular.parse_numeric_csv, upload.getvalue())
-    except tabular.UploadRejected as exc:
-        st.error(
-            f"This file cannot be used: {plain(exc, max_chars=400)}. Accepted: {LIMITS}.",
-            icon="🚫",
-        )
-        _stop()
-    assert parsed is not None
-    _upload_notes(parsed, upload.name)
-    if parsed.data.shape[1] < stat.min_columns:
-        st.warning(
-            "Linear regression needs at least two numeric columns — the features, then the "
-            f"response in the last column — and this file has one, "
-            f"{_names(list(parsed.data.columns))}. Choose the mean or the second moments "
-            "above, or upload a file with at least two numeric columns.",
-            icon="⚠️",
-        )
-        _stop()
-
-# ---------------------------------------------------------------- privacy and noise
-st.subheader("2. Privacy level and noise")
-c1, c2, c3 = st.columns(3)
-with c1:
-    eta = appkit.url_slider(
-        "η (attacker's edge over guessing)",
-        "eta",
-        min_value=ETA_MIN,
-        max_value=ETA_MAX,
-        default=ETA_DEFAULT,
-        step=0.01,
-        format="%.2f",
-        help="The target: no attacker right more than 50 % + η of the time "
-        "(η = 0.2: at most 70 %).",
-    )
-with c2:
-    M = appkit.url_select(
-        "M (moment order of σ)",
-        "M",
-        M_OPTIONS,
-        default=2,
-        help="σⱼ is the M-th root of the M-th absolute central moment over the B halves "
-        "(M = 2: a standard deviation). The paper's constant is 6.16/η to the power 1 + 2/M.",
-    )
-with c3:
-    B = appkit.url_slider(
-        "B (random halves for σ)",
-        "B",
-        min_value=B_MIN,
-        max_value=B_MAX,
-        default=B_DEFAULT,
-        step=B_STEP,
-        validate=_multiple_of_b_step,
-    )
-calibration = appkit.url_select(
-    "Noise calibration of the MIP release",
-    "radius",
-    list(CAL_LABELS),
-    default=MipCalibration.TIGHT,
-    widget="radio",
-    format_func=lambda c: CAL_LABELS[MipCalibration(c)],
-    help="Tight: c = 1/artanh(2η), the least noise Theorem 9's density certifies, in every "
-    "dimension. The paper's constant: c = 6.16/η to the power 1 + 2/M, also certified in "
-    "every dimension, with a large margin. As printed: the paper's c with the Laplace radius "
-    "Algorithm 1 prints — certified only for one released number.",
-)
-c4, c5, _ = st.columns(3)
-with c4:
-    seed = appkit.url_number(
-        "noise seed",
-        "seed",
-        min_value=0,
-        max_value=SEED_MAX,
-        default=0,
-        step=1,
-        help="Seeds the random half, the B halves and both noises.",
-    )
-widen = 1.0
-if stat.has_sensitivity:
-    with c5:
-        widen = appkit.url_slider(
-            "Widen the DP clipping bounds",
-            "widen",
-            min_value=1.0,
-            max_value=lesson.MAX_WIDEN,
-            default=1.0,
-            step=0.5,
-            format="%.1f×",
-            help="Each column's interval [min, max] is stretched about its centre by this "
-            "factor. Wider bounds mean a larger sensitivity Δ and more DP noise.",
+            f"θ is the statistic on the random training half ({_count(res.n_train)} of "
+            f"{_count(comp.n_rows)} rows); it is never published. k = {k} released "
+            f"number{'s' if k != 1 else ''}"
+            + (
+                f"; {k - res.noised} of them have σ = 0 over the B halves and are released without "
+                "MIP noise."
+                if res.noised < k
+                else "."
+            )
         )
 
-# ---------------------------------------------------------------- the releases
-options = dict(M=int(M), B=int(B), seed=int(seed), widen=float(widen), calibration=calibration)
-if parsed is None:
-    work = lesson.release_work(int(n), int(d), stat, int(B))
-    call: tuple = (lesson.compare_generated, stat, int(n), int(d), int(dseed), float(eta))
-else:
-    work = lesson.release_work(len(parsed.data), parsed.data.shape[1], stat, int(B))
-    call = (lesson.compare_releases, parsed.data, stat, float(eta))
-try:
-    if work > lesson.HEAVY_WORK:
-        comp: Comparison = jobs.run(*call, label="Algorithm 1 on this data", **options)
-    else:
-        comp = appkit.cached(*call, **options)
-except ValueError as exc:
-    st.error(f"The releases could not be computed: {plain(exc, max_chars=400)}.", icon="🚫")
-    _stop()
-res = comp.release
-k = res.k
-dp_ok = res.dp is not None
+        tab = res.table()
+        view = {"#": list(range(1, k + 1))}  # the charts' x positions
+        view |= {col: [fmt_num(v) for v in tab[col]] for col in tab.columns[1:]}
+        view["quantity"] = list(res.labels)  # last: a long name never hides a number
+        if k > SHOWN_ROWS:
+            st.caption(f"The table shows the first {SHOWN_ROWS} of {k} rows.")
+        st.dataframe(
+            {col: values[:SHOWN_ROWS] for col, values in view.items()},
+            hide_index=True,
+            key="wrap_table",
+            height=min(38 + 35 * min(k, SHOWN_ROWS), 420),
+        )
 
-st.subheader("3. The releases")
-_certification(comp)
-if dp_ok:
-    widened = res.bounds.widen
-    st.warning(
-        "The DP side clips each column to bounds **read off this data** (its min and max"
-        + (f", widened {fmt_num(widened, 3)}×" if widened != 1 else "")
-        + "). Such bounds are not private — they reveal the smallest and largest values; a real "
-        "deployment fixes them in advance, from knowledge of the domain.",
-        icon="⚠️",
-    )
-else:
-    st.info(
-        f"**No DP release for {STAT_LABELS[res.statistic]}:** its sensitivity is unbounded. One "
-        "record can move least-squares coefficients arbitrarily far when the features are "
-        "nearly collinear, so the Laplace mechanism has nothing finite to calibrate to. MIP "
-        "needs no sensitivity, only the spread σ over random halves.",
-        icon="ℹ️",
-    )
+        # ---------------------------------------------------------------- charts
+        st.subheader("4. How far each release lands from θ")
+        slug = res.statistic.value.replace(" ", "_")
+        by_position = (
+            f"The x axis numbers the {k} released numbers (1 to {k}); hover for the name."
+            if k > wrap_vega.MAX_TICK_LABELS
+            else None
+        )
+        chart, data = appkit.cached(wrap_vega.error_vega, comp)
+        appkit.chart(chart, data, f"wrap_error_{slug}", key="wrap_error", caption=by_position)
+        if dp_ok and comp.single_compared:
+            appkit.takeaway(
+                f"In this one release MIP landed closer to θ than DP on {comp.single_mip_wins} of "
+                f"{comp.single_compared} numbers — one draw is luck; the next chart shows the typical "
+                "size."
+            )
+        else:
+            appkit.takeaway(
+                "Each bar is how far this one MIP release landed from θ — one draw is luck; the next "
+                "chart shows the typical size."
+            )
+        chart, data = appkit.cached(wrap_vega.spread_vega, comp)
+        appkit.chart(
+            chart,
+            data,
+            f"wrap_spread_{slug}",
+            key="wrap_spread",
+            caption=f"{comp.spread.draws} further releases of the same θ with fresh noise: dots are "
+            "the median |noise|, bars span 10 % to 90 %; the black dash is σⱼ. The y axis is "
+            "logarithmic." + (f" {by_position}" if by_position else ""),
+        )
+        _verdict(comp)
 
-m1, m2 = st.columns(2)
-m1.metric(
-    "MIP noise multiplier c",
-    fmt_num(res.mip_c),
-    help={
-        MipCalibration.TIGHT: f"c = 1/artanh(2η) with η = {fmt_num(res.eta, 3)}.",
-        MipCalibration.PAPER: f"c = 6.16/η to the power 1 + 2/M, with η = "
-        f"{fmt_num(res.eta, 3)} and M = {M}.",
-        MipCalibration.AS_PRINTED: f"c = 6.16/η to the power 1 + 2/M, with η = "
-        f"{fmt_num(res.eta, 3)} and M = {M}; Laplace radius.",
-    }[res.calibration],
-)
-m2.metric(
-    "Certified: best attacker",
-    "no guarantee"
-    if res.certified_eta is None
-    else f"≤ {fmt_pct(0.5 + res.certified_eta, 1 if res.certified_eta > 1e-3 else 2)}",
-    help="The certified η as the best attacker's accuracy, 50 % + η (Theorem 9: ½·tanh(1/c)).",
-)
-m4, m5, m6 = st.columns(3)
-m4.metric(
-    "ε (DP at the same η)",
-    fmt_num(res.epsilon),
-    help="ε = log((1+2η)/(1−2η)): ε-DP implies η-MIP (Theorem 4).",
-)
-m5.metric(
-    "DP sensitivity Δ (L1)",
-    fmt_num(res.sensitivity),
-    help="Largest L1 change of the statistic when one record is replaced, on clipped data.",
-)
-m6.metric(
-    "DP Laplace scale Δ/ε",
-    fmt_num(res.dp_scale),
-    help="Scale of the Laplace noise added to each number.",
-)
-st.caption(
-    f"θ is the statistic on the random training half ({_count(res.n_train)} of "
-    f"{_count(comp.n_rows)} rows); it is never published. k = {k} released "
-    f"number{'s' if k != 1 else ''}"
-    + (
-        f"; {k - res.noised} of them have σ = 0 over the B halves and are released without "
-        "MIP noise."
-        if res.noised < k
-        else "."
-    )
-)
+        # ---------------------------------------------------------------- bounds and data
+        with st.expander("The data and the clipping bounds"):
+            bounds = res.bounds
+            st.dataframe(
+                {
+                    "column": list(comp.columns),
+                    "data min": [fmt_num(v) for v in bounds.data_lo],
+                    "data max": [fmt_num(v) for v in bounds.data_hi],
+                    "clip lo": [fmt_num(v) for v in bounds.lo],
+                    "clip hi": [fmt_num(v) for v in bounds.hi],
+                    "b = max(|lo|, |hi|)": [fmt_num(v) for v in bounds.b],
+                },
+                hide_index=True,
+                key="wrap_bounds",
+            )
+            st.caption(
+                "Both releases see the data clipped to [clip lo, clip hi] (at a factor ≥ 1 nothing is "
+                "clipped). A column whose min equals its max gets the interval [min, min + 1]. The "
+                "first rows of the data:"
+            )
+            st.dataframe(comp.head, hide_index=True, key="wrap_head")
 
-tab = res.table()
-view = {"#": list(range(1, k + 1))}  # the charts' x positions
-view |= {col: [fmt_num(v) for v in tab[col]] for col in tab.columns[1:]}
-view["quantity"] = list(res.labels)  # last: a long name never hides a number
-if k > SHOWN_ROWS:
-    st.caption(f"The table shows the first {SHOWN_ROWS} of {k} rows.")
-st.dataframe(
-    {col: values[:SHOWN_ROWS] for col, values in view.items()},
-    hide_index=True,
-    key="wrap_table",
-    height=min(38 + 35 * min(k, SHOWN_ROWS), 420),
-)
+        # ---------------------------------------------------------------- maths
+        _maths()
 
-# ---------------------------------------------------------------- charts
-st.subheader("4. How far each release lands from θ")
-slug = res.statistic.value.replace(" ", "_")
-by_position = (
-    f"The x axis numbers the {k} released numbers (1 to {k}); hover for the name."
-    if k > wrap_vega.MAX_TICK_LABELS
-    else None
-)
-chart, data = appkit.cached(wrap_vega.error_vega, comp)
-appkit.chart(chart, data, f"wrap_error_{slug}", key="wrap_error", caption=by_position)
-if dp_ok and comp.single_compared:
-    appkit.takeaway(
-        f"In this one release MIP landed closer to θ than DP on {comp.single_mip_wins} of "
-        f"{comp.single_compared} numbers — one draw is luck; the next chart shows the typical "
-        "size."
-    )
-else:
-    appkit.takeaway(
-        "Each bar is how far this one MIP release landed from θ — one draw is luck; the next "
-        "chart shows the typical size."
-    )
-chart, data = appkit.cached(wrap_vega.spread_vega, comp)
-appkit.chart(
-    chart,
-    data,
-    f"wrap_spread_{slug}",
-    key="wrap_spread",
-    caption=f"{comp.spread.draws} further releases of the same θ with fresh noise: dots are "
-    "the median |noise|, bars span 10 % to 90 %; the black dash is σⱼ. The y axis is "
-    "logarithmic." + (f" {by_position}" if by_position else ""),
-)
-_verdict(comp)
 
-# ---------------------------------------------------------------- bounds and data
-with st.expander("The data and the clipping bounds"):
-    bounds = res.bounds
-    st.dataframe(
-        {
-            "column": list(comp.columns),
-            "data min": [fmt_num(v) for v in bounds.data_lo],
-            "data max": [fmt_num(v) for v in bounds.data_hi],
-            "clip lo": [fmt_num(v) for v in bounds.lo],
-            "clip hi": [fmt_num(v) for v in bounds.hi],
-            "b = max(|lo|, |hi|)": [fmt_num(v) for v in bounds.b],
-        },
-        hide_index=True,
-        key="wrap_bounds",
-    )
-    st.caption(
-        "Both releases see the data clipped to [clip lo, clip hi] (at a factor ≥ 1 nothing is "
-        "clipped). A column whose min equals its max gets the interval [min, min + 1]. The "
-        "first rows of the data:"
-    )
-    st.dataframe(comp.head, hide_index=True, key="wrap_head")
-
-# ---------------------------------------------------------------- maths
-with st.expander("The maths"):
-    st.markdown(
-        "**Algorithm 1** (MIP via noise addition) with the statistic 𝒜 and k released numbers "
-        "(the paper calls this number d; here d is the number of data columns):"
-    )
-    st.latex(
-        r"D_{\text{train}} \leftarrow \text{random half of } \mathcal{D},\qquad "
-        r"\theta = \mathcal{A}(D_{\text{train}}),"
-    )
-    st.latex(
-        r"D^{(i)} \leftarrow \text{random half of } D_{\text{train}},\quad "
-        r"\theta^{(i)} = \mathcal{A}(D^{(i)}),\quad i = 1,\dots,B,"
-    )
-    st.latex(
-        r"\sigma_j = \Bigl(\frac1B\sum_{i=1}^B "
-        r"\bigl|\theta^{(i)}_j-\bar\theta_j\bigr|^M\Bigr)^{1/M}."
-    )
-    st.markdown(
-        "The paper prints (θ − θ̄)ᴹ; for odd M that can be negative, so the absolute value "
-        "is used (the moment the theorem needs). **The noise** (Corollary 10, with the radius "
-        "Theorem 9 needs):"
-    )
-    st.latex(
-        r"\|x\|_{\sigma,M} = \Bigl(\frac1k\sum_{j=1}^k "
-        r"\frac{|x_j|^M}{\sigma_j^M}\Bigr)^{1/M},\qquad "
-        r"U = \frac{Y}{\|Y\|_{\sigma,M}},"
-    )
-    st.latex(r"Y_j \sim \mathrm{GenNormal}(0,\sigma_j,M),\qquad r \sim \mathrm{Gamma}(k,\ c),")
-    st.latex(r"\hat\theta = \theta + rU.")
-    st.markdown(
-        "Then X = rU has density ∝ exp(−‖x‖/c) in the σ,M norm, which is what Theorem 9 "
-        "assumes: in k dimensions the radius of such a density has the Gamma law below. "
-        "Corollary 10 and Algorithm 1 print r ~ Laplace(c), which is that density only for "
-        "k = 1."
-    )
-    st.latex(r"p(r) \propto r^{k-1} e^{-r/c}\quad\text{(Gamma)},\qquad p(x) \propto e^{-\|x\|/c}.")
-    st.markdown(
-        "**What it certifies.** Likelihood ratios of two shifted copies of this density stay "
-        "within the bounds below (triangle inequality), total variation is jointly convex and "
-        "E‖θ − θ′‖ ≤ 2σ, so in every dimension:"
-    )
-    st.latex(r"\frac{p(y-a)}{p(y-b)} \in \bigl[e^{-\|a-b\|/c},\ e^{\|a-b\|/c}\bigr],")
-    st.latex(
-        r"\eta \;\le\; \tfrac12\tanh(1/c),\qquad "
-        r"c_{\text{tight}} = \frac{1}{\operatorname{artanh}(2\eta)},"
-    )
-    st.latex(r"c_{\text{paper}} = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}\quad\text{(Corollary 14)}.")
-    st.markdown(
-        "The certificate assumes σ bounds the spread of θ; Algorithm 1 estimates it from the "
-        "data, as the paper does. **The Laplace mechanism** (pure ε-DP) at the same η "
-        "(Theorem 4):"
-    )
-    st.latex(
-        r"\hat\theta^{\mathrm{DP}} = \theta + (L_1,\dots,L_k),\quad "
-        r"L_j \sim \mathrm{Laplace}(\Delta/\varepsilon),"
-    )
-    st.latex(r"\varepsilon = \log\frac{1+2\eta}{1-2\eta}.")
-    st.markdown(
-        "**The sensitivities** (L1, one of the m training rows replaced, every column clipped "
-        "to [loⱼ, hiⱼ], bⱼ = max(|loⱼ|, |hiⱼ|)):"
-    )
-    st.latex(r"\Delta_{\text{mean}} = \frac1m\sum_j (\mathrm{hi}_j - \mathrm{lo}_j),")
-    st.latex(
-        r"\Delta_{\text{second moments}} = \frac{2\,(\sum_j b_j)^2}{m},\qquad "
-        r"\Delta_{\text{least squares}} = \infty."
-    )
-    st.markdown(
-        "The second-moment matrix is the covariance when the columns are centred (it is not "
-        "centred here: centring by the data's own mean would need its own sensitivity "
-        "analysis). Least squares has no bounded sensitivity without assumptions on the "
-        "design, so no DP release is offered for it. Source: Izzo, Yoon, Arık, Zou, *Provable "
-        "Membership Inference Privacy*, TMLR 2024, arXiv:2211.06582 (Theorems 4 and 9, "
-        "Corollaries 10 and 14, Algorithm 1)."
-    )
-appkit.finish(page)
+appkit.live(page, _live)
