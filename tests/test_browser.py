@@ -384,6 +384,54 @@ def test_a_press_reruns_only_the_live_part_of_a_page(page, server):
     assert page.get_by_text("The maths").count() == 1
 
 
+def _script_finished(frames: list) -> bool:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    return any(
+        isinstance(p, (bytes, bytearray))
+        and ForwardMsg.FromString(bytes(p)).WhichOneof("type") == "script_finished"
+        for p in frames
+    )
+
+
+def test_every_page_reruns_only_its_live_part_on_a_slider_press(page, server, app_page):
+    """Every page is drawn with ``appkit.live``: a press on its first slider (a page without
+    a slider in its main area has nothing to press here) sends only elements of the live
+    part, and the page shows no exception afterwards."""
+    frames: list = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda p: frames.append(p)))
+    open_app(page, server, "/" + app_page.url_path)
+    page.wait_for_function(
+        """() => !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')""",
+        timeout=DRAW_TIMEOUT,
+    )
+    slider = page.locator('[data-testid="stMain"]').get_by_role("slider")
+    try:
+        slider.first.wait_for(state="attached", timeout=5_000)
+    except Exception:  # Playwright's TimeoutError: the page has no slider
+        pytest.skip(f"{app_page.name} has no slider in its main area")
+    visible = [i for i in range(slider.count()) if slider.nth(i).is_visible()]
+    if not visible:
+        pytest.skip(f"{app_page.name} has no visible slider in its main area")
+    at_load = len(_deltas(frames))
+    frames.clear()
+    slider.nth(visible[0]).focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => true")  # let the websocket frames arrive
+    deadline = time.monotonic() + RUN_TIMEOUT / 1000
+    while not _script_finished(frames) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert _script_finished(frames), "no script run finished after the press"
+    wait_for_run(page)
+    assert_no_exception(page)
+    pressed = _deltas(frames)
+    outside = [d for d in pressed if not d.fragment_id]
+    assert not outside, (
+        f"{app_page.name}: {len(outside)} of {len(pressed)} elements sent outside the live "
+        f"part after a press ({at_load} at load)"
+    )
+
+
 def test_audit_deep_link_runs_the_covariance_release(page, server):
     """The covariance release of the audit page, opened from a link, in a real browser."""
     open_app(page, server, "/audit?mech=covariance&noise=gaussian&eps=2.0")
