@@ -43,6 +43,7 @@ PAGES = {
         "the η and ε page's two Vega charts",
         "vega_two_app_charts",
     ),
+    "mace_charts": ("pages/mace_charts.py", "the MACE page's four Vega charts", "mace_charts"),
     "bare_fragment": ("pages/bare_fragment.py", "bare, slider in a fragment", "bare_fragment"),
     "vega_app_chart_fragment": (
         "pages/vega_app_chart_fragment.py",

@@ -1,0 +1,30 @@
+"""The MACE page's four Vega-Lite charts, exactly as the app builds them
+(``mipcore.plots.mace_vega``), following the slider as the page's separation slider moves
+them (s = 4x, the page's defaults otherwise): no text, no other controls, no footer. What a
+press on that page costs before its content."""
+
+import copy
+
+import streamlit as st
+from floor_common import slider
+
+from mipcore.lessons import mace_view as mv
+from mipcore.lessons.mace_synthetic import Shape
+from mipcore.plots import mace_vega
+
+
+@st.cache_data(max_entries=1000)
+def charts(sep: float):
+    view = mv.mace_view(Shape.NORMAL, sep, 2000, 0, mv.Estimator.HISTOGRAM, 30, None, 0.5, 1.0)
+    drift = mv.drift(Shape.NORMAL, sep, 0, mv.Estimator.HISTOGRAM, 30, None, 0.5)
+    samples, loss, _ = mace_vega.samples_loss_vega(view)
+    advantage, _ = mace_vega.advantage_vega(view)
+    drift_chart, _ = mace_vega.drift_vega(drift)
+    return samples, loss, advantage, drift_chart
+
+
+for fig in charts(round(round(4 * slider() / 0.05) * 0.05, 2)):
+    spec = copy.deepcopy(fig.spec)
+    if fig.datasets:
+        spec["datasets"] = dict(fig.datasets)
+    st.vega_lite_chart(fig.data, spec, theme=None, width="stretch")
