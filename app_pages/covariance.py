@@ -508,7 +508,308 @@ if plan is not None and config is not None:
         stop_box.empty()
 
 # ------------------------------------------------------------------ results
-results = st.container()  # filled by _live below: the run's results are the live part
+if result is not None:
+    cfg = result.config
+    grid_lo, grid_hi = float(min(cfg.etas)), float(max(cfg.etas))
+    vs = (
+        DpCal.TIGHT if DpCal.TIGHT in cfg.dp_calibrations else next(iter(cfg.dp_calibrations), None)
+    )
+    mips = [m for m in MIP_ORDER if m in cfg.mip_calibrations]
+    # certified_level(...) is not None for every M and η of the grid (the plan's MipNoise):
+    # only then does the page call a release η-MIP
+    certified = {m: all(x.is_certified for x in result.plan.mip if x.calibration is m) for m in Mip}
+    ref_bias = result.bias(vs) if vs is not None else None
+    wins = [(m, result.verdict(Claim.MIP_BEATS_DP_FROM_01, mip=m, dp=vs)) for m in mips]
+    wins = [(m, v) for m, v in wins if v is not None and v.checked]
+    if ref_bias is not None and wins:
+        appkit.takeaway(
+            f"What this run shows: at η ≥ 0.1, MIP beats DP-SGD ({DP_NAME[vs]}) "
+            + "; ".join(
+                f"in {v.passed} of {v.checked} comparisons with {mip_name(m, certified[m])}"
+                for m, v in wins
+            )
+            + f". DP-SGD's error stays {span(ref_bias.error_min, ref_bias.error_max)}, at "
+            f"least {fmt_pct(ref_bias.share_min)} of it clipping bias."
+        )
+    elif ref_bias is not None:
+        appkit.takeaway(
+            "What this run shows: DP-SGD's error stays "
+            f"{span(ref_bias.error_min, ref_bias.error_max)}; "
+            + (
+                "the paper's main claim is about η ≥ 0.1, which this η range does not reach."
+                if mips
+                else "choose a MIP calibration to compare MIP with it."
+            )
+        )
+    else:
+        appkit.takeaway(
+            "What this run shows: without a DP-SGD calibration there is nothing to compare MIP "
+            "with; choose one under “All parameters”."
+        )
+    fresh = result.finished_at >= page_started
+    st.caption(
+        f"{'Computed' if fresh else 'Computed earlier'} in {duration(result.seconds)}: "
+        f"{cfg.R} run{'s' if cfg.R > 1 else ''}, {len(cfg.etas)} values of η, "
+        f"{fmt_num(len(result.runs))} results. Shaded bands: ±1 standard error of the mean "
+        "over the runs."
+    )
+    page.downloads.append(("covariance_runs", "every run of the experiment", result.runs))
+
+    v1, v2, v3 = st.columns([2, 1, 1], vertical_alignment="bottom")
+    if "Mshow" in st.session_state:  # keep the M shown that this run still has
+        kept = [M for M in st.session_state["Mshow"] if M in cfg.Ms]
+        if kept != st.session_state["Mshow"]:
+            st.session_state["Mshow"] = kept or ([4] if 4 in cfg.Ms else [cfg.Ms[0]])
+    with v1:
+        shown_M = appkit.url_multiselect(
+            "MIP curves for M =",
+            "Mshow",
+            list(cfg.Ms),
+            default=[4] if 4 in cfg.Ms else [cfg.Ms[0]],
+            help="One M keeps the chart readable; the verdicts below use every M of the run.",
+        )
+    with v2:
+        clip_only = appkit.url_toggle(
+            "clipping-only run",
+            "z0",
+            default=False,
+            help="DP-SGD with z = 0: clipping, no noise (how much of its error is bias).",
+        )
+    with v3:
+        log_y = appkit.url_toggle(
+            "log y-axis", "logerr", default=True, help="The errors span orders of magnitude."
+        )
+    st.caption(
+        "The paper shows the same results in three panels zoomed on different η ranges but "
+        "does not print the ranges: the last three tabs are our reading."
+    )
+    # Tabs that track state are lazy: only the open tab's chart is built and sent.
+    tabs = st.tabs([z[0] for z in ZOOMS], key="zoom", bind="query-params")
+    for tab, (title, (lo, hi), drop_M, slug, note) in zip(tabs, ZOOMS, strict=True):
+        if tab.open is False:
+            continue
+        with tab:
+            frame = appkit.cached(
+                figs.curve_frame,
+                result,
+                Ms=tuple(shown_M),
+                clip_only=clip_only,
+                eta_range=(lo, hi),
+                exclude_M=drop_M,
+            )
+            if frame.empty:
+                st.info("No η of this run's grid lies in this range.", icon="ℹ️")
+                continue
+            notes = [note] if note else []
+            if not shown_M:
+                notes.append("No M is chosen above: only Raw and DP-SGD are drawn.")
+            if log_y and figs.band_clipped(frame):
+                notes.append(
+                    "Where mean − SEM ≤ 0 the band is drawn down to a tenth of the mean "
+                    "(a log axis cannot show 0)."
+                )
+            chart, table = appkit.cached(
+                figs.error_vega,
+                frame,
+                log_y=log_y,
+                x_range=(max(lo or grid_lo, grid_lo), min(hi or grid_hi, grid_hi)),
+                title=f"Relative error vs η ({title})",
+            )
+            appkit.chart(
+                chart, table, f"covariance_{slug}", key=f"cov_chart_{slug}", caption=" ".join(notes)
+            )
+    drawn = [s for s in result.scales if s.M in shown_M]
+    if drawn and ref_bias is not None:
+        best = min(drawn, key=lambda s: s.error_ref)
+        appkit.takeaway(
+            f"At η = {num(best.eta_ref)} the lowest MIP curve drawn is M = {best.M} with "
+            f"{mip_name(best.calibration, certified[best.calibration])}, at relative error {num(best.error_ref)}; "
+            f"DP-SGD ({DP_NAME[vs]}) stays {span(ref_bias.error_min, ref_bias.error_max)}."
+        )
+
+    # -------------------------------------------------------------- the paper's claims
+    with st.container(border=True):
+        st.subheader("The paper's claims, checked on this run")
+        if len(cfg.dp_calibrations) > 1:
+            vs = appkit.url_select(
+                "Compare with DP-SGD calibrated by",
+                "vs",
+                list(cfg.dp_calibrations),
+                default=DpCal.TIGHT,
+                widget="radio",
+                format_func=DP_OPTION.get,
+                help="The tight calibration gives DP-SGD exactly the target η (the honest "
+                "comparison); the paper's gives it only a fraction of it.",
+            )
+        if not cfg.dp_calibrations or not mips:
+            st.warning(
+                "No verdicts on claims 1 and 2: they compare MIP with DP-SGD, so choose at "
+                "least one MIP calibration and one DP-SGD calibration.",
+                icon="⚠️",
+            )
+        grid = result.grid(vs)
+        if grid:
+            columns = [
+                m for m in (*MIP_ORDER, None) if any(m is c for _, cells in grid for c, _ in cells)
+            ]
+            header = {
+                m: "DP-SGD"
+                if m is None
+                else MIP_COLUMN[m] + ("" if certified[m] else " — not certified")
+                for m in columns
+            }
+            table = pd.DataFrame(
+                [
+                    {"Claim": CLAIM_TEXT[claim], **{header[m]: where_text(v) for m, v in cells}}
+                    for claim, cells in grid
+                ],
+                columns=["Claim", *header.values()],
+            ).fillna("")
+            appkit.tables.table(table)
+            st.caption(
+                f"Means over the runs are compared (never typed in); d = {cfg.d}, "
+                f"n = {fmt_num(cfg.n)}, B = {cfg.B}, R = {cfg.R}, M ∈ "
+                f"{{{', '.join(map(str, cfg.Ms))}}}, η from {num(grid_lo)} to {num(grid_hi)}. "
+                "Claim 3 is about DP-SGD alone (the same in every column); claim 4 about MIP "
+                "alone (a start before η = 0.2 counts as holding)."
+            )
+
+    # -------------------------------------------------------------- why
+    why = []
+    printed_ok = certified[Mip.AS_PRINTED]
+    text = (
+        f"**Three ways to calibrate MIP's noise.** The release holds d² = {cfg.p} "
+        f"number{'s' if cfg.p > 1 else ''}. Theorem 9 needs noise with density "
+        "∝ exp(−‖x‖/c) in the norm of Corollary 10, whose radius is Gamma(d², c); for that "
+        "density the privacy level ½·tanh(1/c) is certified in every dimension (the paper's "
+        "printed proof covers d = 1 only; see “The maths”)."
+    )
+    paper_s = min(
+        (x for x in result.scales if x.calibration is Mip.PAPER),
+        key=lambda x: x.error_ref,
+        default=None,
+    )
+    tight_s = min(
+        (x for x in result.scales if x.calibration is Mip.TIGHT),
+        key=lambda x: x.error_ref,
+        default=None,
+    )
+    if paper_s is not None and paper_s.certified_ref is not None:
+        text += (
+            f" With the paper's constant, c = ({num(cfg.constant)}/η) to the power 1 + 2/M: "
+            f"at the target η = {num(paper_s.eta_ref)} and M = {paper_s.M}, c = "
+            f"{fmt_num(paper_s.c_ref, 4)}, and the release is η-MIP with η = "
+            f"{fmt_num(paper_s.certified_ref, 2)} — far more private than its target, paid "
+            f"for with relative error {num(paper_s.error_ref)}."
+        )
+    if tight_s is not None:
+        text += (
+            f" The smallest certified noise, c = 1/artanh(2η) = {fmt_num(tight_s.c_ref, 3)} "
+            f"at η = {num(tight_s.eta_ref)} (any M, any d), makes the release η-MIP at exactly "
+            "the target"
+            + (
+                f", with {fmt_num(paper_s.c_ref / tight_s.c_ref, 3)} times less noise"
+                if paper_s is not None
+                else ""
+            )
+            + f"; its error there is {num(tight_s.error_ref)} (M = {tight_s.M})."
+        )
+    if Mip.AS_PRINTED in cfg.mip_calibrations:
+        text += (
+            " The printed Laplace radius"
+            + ("" if printed_ok else " (not certified here)")
+            + f" uses the paper's constant with about {cfg.p} times less noise"
+            + (
+                "; at d = 1 it is the same noise as Theorem 9's density, and certified."
+                if printed_ok
+                else f". In {cfg.p} dimensions its density, ∝ exp(−‖x‖/c) divided by ‖x‖ to "
+                f"the power {cfg.p - 1}, has unbounded likelihood ratios and no proof covers "
+                "it: it is not certified, and this page claims no privacy level for it."
+            )
+        )
+    why.append(text)
+    if paper_s is not None:
+        text = (
+            "**Why MIP's error is what it is.** Corollary 10 adds noise of scale c(η)·σᵢ to "
+            "coordinate i, with σᵢ the spread of the GD output over random halves of the data, "
+            f"about the size of the estimation error itself (Raw: {num(result.raw_error)})."
+        )
+        if paper_s.eta_hi > paper_s.eta_lo:
+            text += (
+                f" From η = {num(paper_s.eta_lo)} to {num(paper_s.eta_hi)}, with the paper's "
+                f"constant and M = {paper_s.M}, c falls {num(paper_s.c_lo / paper_s.c_hi)}-fold "
+                f"and the error {num(paper_s.error_lo / paper_s.error_hi)}-fold (single runs "
+                "scatter: the radius is heavy-tailed)."
+            )
+        if paper_s.n_for_error_1 is not None:
+            text += (
+                f" Since σᵢ shrinks like 1/√n, relative error 1 at η ≈ {num(paper_s.eta_ref)} "
+                f"would need roughly n ≈ {fmt_num(paper_s.n_for_error_1, 3)} (this run: "
+                f"n = {fmt_num(cfg.n)}): an extrapolation, not a run."
+            )
+        why.append(text)
+    rr = result.radius_ratio
+    if rr is not None:
+        text = (
+            f"**The two radius laws.** The Gamma(d², c) radius has mean d²·c = {rr.expected}·c, "
+            f"the printed Laplace(c) radius{'' if printed_ok else ' (not certified)'} E|r| = c, "
+            "and both share the direction U: wherever "
+            f"the noise dominates, the Gamma curves should lie about {rr.expected} times higher."
+        )
+        if rr.observed is not None:
+            text += (
+                f" Observed median ratio of the mean errors: {num(rr.observed)} ("
+                + "; ".join(f"M = {M}: {num(x)}" for M, x in rr.per_M)
+                + "), over the η where both exceed 10 × Raw."
+            )
+        else:
+            text += " No η of this run has both errors well above Raw, so no ratio is shown."
+        why.append(text)
+    if result.clipping:
+        lines = [
+            "**How much of DP-SGD's error is clipping bias.** Non-private GD (Raw) reaches "
+            f"relative error {num(result.raw_error)}. DP-SGD clips each per-example gradient to "
+            f"norm C = {fmt_num(result.clip_norm, 4)} ({CLIP_PHRASE[cfg.clip_rule]}), which "
+            "moves the point it converges to away from S: with **no noise at all** (z = 0) it "
+            f"ends at relative error {num(result.clipping[0].clip_only_error)}."
+        ]
+        for c in result.clipping:
+            if c.error >= c.clip_only_error:
+                share = (
+                    f"**{fmt_num(100 * c.clip_only_error / c.error, 3)} % of DP-SGD's error is "
+                    f"clipping bias**; the noise adds {num(c.error - c.clip_only_error)}"
+                )
+            else:
+                share = (
+                    "the noisy run even ends slightly *below* the clipping-only run (by "
+                    f"{num(c.clip_only_error - c.error)}, run-to-run variation): **all of "
+                    "DP-SGD's error is clipping bias**"
+                )
+            lo_s, hi_s = fmt_num(100 * c.share_min, 3), fmt_num(100 * c.share_max, 3)
+            spread = f"{lo_s} % at every η" if lo_s == hi_s else f"from {lo_s} % to {hi_s} %"
+            lines.append(
+                f"- {DP_NAME[c.calibration]}, at the most private η = {num(c.eta)} (noise "
+                f"multiplier z = {num(c.z)}): DP-SGD's error is {num(c.error)}, the "
+                f"clipping-only run's {num(c.clip_only_error)}, so {share}. Over the whole η "
+                f"grid the clipping-only share is {spread}. The noise is averaged over the "
+                f"m = {fmt_num(cfg.m)} training rows: a step adds standard deviation "
+                f"lr·z·2C/m = {num(c.step_sd)} per entry of A, "
+                f"{fmt_num(100 * c.step_sd_rel, 3)} % of ‖Σ‖."
+            )
+        why.append("\n".join(lines))
+    if DpCal.PAPER in cfg.dp_calibrations:
+        lo_r, hi_r = result.plan.dp_noise(DpCal.PAPER).ratio_range
+        why.append(
+            "**The paper's DP-SGD calibration is conservative.** It turns η into ε with "
+            f"Theorem 4 at δ = {fmt_num(cfg.delta)} and calibrates the analytic Gaussian "
+            "mechanism to (ε, δ). But T full-batch Gaussian steps with noise multiplier z are "
+            "exactly μ-GDP with μ = √T/z, and their exact level Φ(μ/2) − ½ is only "
+            f"{num(lo_r)} to {num(hi_r)} times the target η on this grid: DP-SGD gets more "
+            "noise than its η needs. The tight calibration gives exactly the target and is "
+            "the honest comparison (the table's default)."
+        )
+    if why:
+        appkit.explain("\n\n".join(why))
 
 # ------------------------------------------------------------------ maths
 with st.expander("The maths"):
@@ -588,335 +889,4 @@ with st.expander("The maths"):
         "Privacy*, arXiv:1905.02383), so the tight route needs less noise than going "
         "through (ε, δ)."
     )
-
-# ------------------------------------------------------------------ results (live)
-# Only the results are a fragment: their view controls (M shown, clipping-only run, log axis,
-# zoom tabs, the DP-SGD calibration compared) rerun just this part. The parameters, Run and
-# Stop stay in the page's full run: a press on a widget inside a fragment never interrupts
-# the run in progress (Streamlit lets it finish), so a running job would no longer be
-# stopped by Stop or by a changed parameter.
-results_runs: list[float] = []  # when each run of _live in this page run started
-
-
-def _live() -> None:
-    if result is None:
-        return
-    # A rerun of the fragment alone shows the result fetched before it started ("computed
-    # earlier", as when a rerun of the whole page found it in the cache).
-    started = time.time() if results_runs else page_started
-    results_runs.append(started)
-    with results:
-        cfg = result.config
-        grid_lo, grid_hi = float(min(cfg.etas)), float(max(cfg.etas))
-        vs = (
-            DpCal.TIGHT
-            if DpCal.TIGHT in cfg.dp_calibrations
-            else next(iter(cfg.dp_calibrations), None)
-        )
-        mips = [m for m in MIP_ORDER if m in cfg.mip_calibrations]
-        # certified_level(...) is not None for every M and η of the grid (the plan's MipNoise):
-        # only then does the page call a release η-MIP
-        certified = {
-            m: all(x.is_certified for x in result.plan.mip if x.calibration is m) for m in Mip
-        }
-        ref_bias = result.bias(vs) if vs is not None else None
-        wins = [(m, result.verdict(Claim.MIP_BEATS_DP_FROM_01, mip=m, dp=vs)) for m in mips]
-        wins = [(m, v) for m, v in wins if v is not None and v.checked]
-        if ref_bias is not None and wins:
-            appkit.takeaway(
-                f"What this run shows: at η ≥ 0.1, MIP beats DP-SGD ({DP_NAME[vs]}) "
-                + "; ".join(
-                    f"in {v.passed} of {v.checked} comparisons with {mip_name(m, certified[m])}"
-                    for m, v in wins
-                )
-                + f". DP-SGD's error stays {span(ref_bias.error_min, ref_bias.error_max)}, at "
-                f"least {fmt_pct(ref_bias.share_min)} of it clipping bias."
-            )
-        elif ref_bias is not None:
-            appkit.takeaway(
-                "What this run shows: DP-SGD's error stays "
-                f"{span(ref_bias.error_min, ref_bias.error_max)}; "
-                + (
-                    "the paper's main claim is about η ≥ 0.1, which this η range does not reach."
-                    if mips
-                    else "choose a MIP calibration to compare MIP with it."
-                )
-            )
-        else:
-            appkit.takeaway(
-                "What this run shows: without a DP-SGD calibration there is nothing to compare MIP "
-                "with; choose one under “All parameters”."
-            )
-        fresh = result.finished_at >= started
-        st.caption(
-            f"{'Computed' if fresh else 'Computed earlier'} in {duration(result.seconds)}: "
-            f"{cfg.R} run{'s' if cfg.R > 1 else ''}, {len(cfg.etas)} values of η, "
-            f"{fmt_num(len(result.runs))} results. Shaded bands: ±1 standard error of the mean "
-            "over the runs."
-        )
-        page.downloads.append(("covariance_runs", "every run of the experiment", result.runs))
-
-        v1, v2, v3 = st.columns([2, 1, 1], vertical_alignment="bottom")
-        if "Mshow" in st.session_state:  # keep the M shown that this run still has
-            kept = [M for M in st.session_state["Mshow"] if M in cfg.Ms]
-            if kept != st.session_state["Mshow"]:
-                st.session_state["Mshow"] = kept or ([4] if 4 in cfg.Ms else [cfg.Ms[0]])
-        with v1:
-            shown_M = appkit.url_multiselect(
-                "MIP curves for M =",
-                "Mshow",
-                list(cfg.Ms),
-                default=[4] if 4 in cfg.Ms else [cfg.Ms[0]],
-                help="One M keeps the chart readable; the verdicts below use every M of the run.",
-            )
-        with v2:
-            clip_only = appkit.url_toggle(
-                "clipping-only run",
-                "z0",
-                default=False,
-                help="DP-SGD with z = 0: clipping, no noise (how much of its error is bias).",
-            )
-        with v3:
-            log_y = appkit.url_toggle(
-                "log y-axis", "logerr", default=True, help="The errors span orders of magnitude."
-            )
-        st.caption(
-            "The paper shows the same results in three panels zoomed on different η ranges but "
-            "does not print the ranges: the last three tabs are our reading."
-        )
-        # Tabs that track state are lazy: only the open tab's chart is built and sent.
-        tabs = st.tabs([z[0] for z in ZOOMS], key="zoom", bind="query-params")
-        for tab, (title, (lo, hi), drop_M, slug, note) in zip(tabs, ZOOMS, strict=True):
-            if tab.open is False:
-                continue
-            with tab:
-                frame = appkit.cached(
-                    figs.curve_frame,
-                    result,
-                    Ms=tuple(shown_M),
-                    clip_only=clip_only,
-                    eta_range=(lo, hi),
-                    exclude_M=drop_M,
-                )
-                if frame.empty:
-                    st.info("No η of this run's grid lies in this range.", icon="ℹ️")
-                    continue
-                notes = [note] if note else []
-                if not shown_M:
-                    notes.append("No M is chosen above: only Raw and DP-SGD are drawn.")
-                if log_y and figs.band_clipped(frame):
-                    notes.append(
-                        "Where mean − SEM ≤ 0 the band is drawn down to a tenth of the mean "
-                        "(a log axis cannot show 0)."
-                    )
-                chart, table = appkit.cached(
-                    figs.error_vega,
-                    frame,
-                    log_y=log_y,
-                    x_range=(max(lo or grid_lo, grid_lo), min(hi or grid_hi, grid_hi)),
-                    title=f"Relative error vs η ({title})",
-                )
-                appkit.chart(
-                    chart,
-                    table,
-                    f"covariance_{slug}",
-                    key=f"cov_chart_{slug}",
-                    caption=" ".join(notes),
-                )
-        drawn = [s for s in result.scales if s.M in shown_M]
-        if drawn and ref_bias is not None:
-            best = min(drawn, key=lambda s: s.error_ref)
-            appkit.takeaway(
-                f"At η = {num(best.eta_ref)} the lowest MIP curve drawn is M = {best.M} with "
-                f"{mip_name(best.calibration, certified[best.calibration])}, at relative error {num(best.error_ref)}; "
-                f"DP-SGD ({DP_NAME[vs]}) stays {span(ref_bias.error_min, ref_bias.error_max)}."
-            )
-
-        # -------------------------------------------------------------- the paper's claims
-        with st.container(border=True):
-            st.subheader("The paper's claims, checked on this run")
-            if len(cfg.dp_calibrations) > 1:
-                vs = appkit.url_select(
-                    "Compare with DP-SGD calibrated by",
-                    "vs",
-                    list(cfg.dp_calibrations),
-                    default=DpCal.TIGHT,
-                    widget="radio",
-                    format_func=DP_OPTION.get,
-                    help="The tight calibration gives DP-SGD exactly the target η (the honest "
-                    "comparison); the paper's gives it only a fraction of it.",
-                )
-            if not cfg.dp_calibrations or not mips:
-                st.warning(
-                    "No verdicts on claims 1 and 2: they compare MIP with DP-SGD, so choose at "
-                    "least one MIP calibration and one DP-SGD calibration.",
-                    icon="⚠️",
-                )
-            grid = result.grid(vs)
-            if grid:
-                columns = [
-                    m
-                    for m in (*MIP_ORDER, None)
-                    if any(m is c for _, cells in grid for c, _ in cells)
-                ]
-                header = {
-                    m: "DP-SGD"
-                    if m is None
-                    else MIP_COLUMN[m] + ("" if certified[m] else " — not certified")
-                    for m in columns
-                }
-                table = pd.DataFrame(
-                    [
-                        {"Claim": CLAIM_TEXT[claim], **{header[m]: where_text(v) for m, v in cells}}
-                        for claim, cells in grid
-                    ],
-                    columns=["Claim", *header.values()],
-                ).fillna("")
-                appkit.tables.table(table)
-                st.caption(
-                    f"Means over the runs are compared (never typed in); d = {cfg.d}, "
-                    f"n = {fmt_num(cfg.n)}, B = {cfg.B}, R = {cfg.R}, M ∈ "
-                    f"{{{', '.join(map(str, cfg.Ms))}}}, η from {num(grid_lo)} to {num(grid_hi)}. "
-                    "Claim 3 is about DP-SGD alone (the same in every column); claim 4 about MIP "
-                    "alone (a start before η = 0.2 counts as holding)."
-                )
-
-        # -------------------------------------------------------------- why
-        why = []
-        printed_ok = certified[Mip.AS_PRINTED]
-        text = (
-            f"**Three ways to calibrate MIP's noise.** The release holds d² = {cfg.p} "
-            f"number{'s' if cfg.p > 1 else ''}. Theorem 9 needs noise with density "
-            "∝ exp(−‖x‖/c) in the norm of Corollary 10, whose radius is Gamma(d², c); for that "
-            "density the privacy level ½·tanh(1/c) is certified in every dimension (the paper's "
-            "printed proof covers d = 1 only; see “The maths”)."
-        )
-        paper_s = min(
-            (x for x in result.scales if x.calibration is Mip.PAPER),
-            key=lambda x: x.error_ref,
-            default=None,
-        )
-        tight_s = min(
-            (x for x in result.scales if x.calibration is Mip.TIGHT),
-            key=lambda x: x.error_ref,
-            default=None,
-        )
-        if paper_s is not None and paper_s.certified_ref is not None:
-            text += (
-                f" With the paper's constant, c = ({num(cfg.constant)}/η) to the power 1 + 2/M: "
-                f"at the target η = {num(paper_s.eta_ref)} and M = {paper_s.M}, c = "
-                f"{fmt_num(paper_s.c_ref, 4)}, and the release is η-MIP with η = "
-                f"{fmt_num(paper_s.certified_ref, 2)} — far more private than its target, paid "
-                f"for with relative error {num(paper_s.error_ref)}."
-            )
-        if tight_s is not None:
-            text += (
-                f" The smallest certified noise, c = 1/artanh(2η) = {fmt_num(tight_s.c_ref, 3)} "
-                f"at η = {num(tight_s.eta_ref)} (any M, any d), makes the release η-MIP at exactly "
-                "the target"
-                + (
-                    f", with {fmt_num(paper_s.c_ref / tight_s.c_ref, 3)} times less noise"
-                    if paper_s is not None
-                    else ""
-                )
-                + f"; its error there is {num(tight_s.error_ref)} (M = {tight_s.M})."
-            )
-        if Mip.AS_PRINTED in cfg.mip_calibrations:
-            text += (
-                " The printed Laplace radius"
-                + ("" if printed_ok else " (not certified here)")
-                + f" uses the paper's constant with about {cfg.p} times less noise"
-                + (
-                    "; at d = 1 it is the same noise as Theorem 9's density, and certified."
-                    if printed_ok
-                    else f". In {cfg.p} dimensions its density, ∝ exp(−‖x‖/c) divided by ‖x‖ to "
-                    f"the power {cfg.p - 1}, has unbounded likelihood ratios and no proof covers "
-                    "it: it is not certified, and this page claims no privacy level for it."
-                )
-            )
-        why.append(text)
-        if paper_s is not None:
-            text = (
-                "**Why MIP's error is what it is.** Corollary 10 adds noise of scale c(η)·σᵢ to "
-                "coordinate i, with σᵢ the spread of the GD output over random halves of the data, "
-                f"about the size of the estimation error itself (Raw: {num(result.raw_error)})."
-            )
-            if paper_s.eta_hi > paper_s.eta_lo:
-                text += (
-                    f" From η = {num(paper_s.eta_lo)} to {num(paper_s.eta_hi)}, with the paper's "
-                    f"constant and M = {paper_s.M}, c falls {num(paper_s.c_lo / paper_s.c_hi)}-fold "
-                    f"and the error {num(paper_s.error_lo / paper_s.error_hi)}-fold (single runs "
-                    "scatter: the radius is heavy-tailed)."
-                )
-            if paper_s.n_for_error_1 is not None:
-                text += (
-                    f" Since σᵢ shrinks like 1/√n, relative error 1 at η ≈ {num(paper_s.eta_ref)} "
-                    f"would need roughly n ≈ {fmt_num(paper_s.n_for_error_1, 3)} (this run: "
-                    f"n = {fmt_num(cfg.n)}): an extrapolation, not a run."
-                )
-            why.append(text)
-        rr = result.radius_ratio
-        if rr is not None:
-            text = (
-                f"**The two radius laws.** The Gamma(d², c) radius has mean d²·c = {rr.expected}·c, "
-                f"the printed Laplace(c) radius{'' if printed_ok else ' (not certified)'} E|r| = c, "
-                "and both share the direction U: wherever "
-                f"the noise dominates, the Gamma curves should lie about {rr.expected} times higher."
-            )
-            if rr.observed is not None:
-                text += (
-                    f" Observed median ratio of the mean errors: {num(rr.observed)} ("
-                    + "; ".join(f"M = {M}: {num(x)}" for M, x in rr.per_M)
-                    + "), over the η where both exceed 10 × Raw."
-                )
-            else:
-                text += " No η of this run has both errors well above Raw, so no ratio is shown."
-            why.append(text)
-        if result.clipping:
-            lines = [
-                "**How much of DP-SGD's error is clipping bias.** Non-private GD (Raw) reaches "
-                f"relative error {num(result.raw_error)}. DP-SGD clips each per-example gradient to "
-                f"norm C = {fmt_num(result.clip_norm, 4)} ({CLIP_PHRASE[cfg.clip_rule]}), which "
-                "moves the point it converges to away from S: with **no noise at all** (z = 0) it "
-                f"ends at relative error {num(result.clipping[0].clip_only_error)}."
-            ]
-            for c in result.clipping:
-                if c.error >= c.clip_only_error:
-                    share = (
-                        f"**{fmt_num(100 * c.clip_only_error / c.error, 3)} % of DP-SGD's error is "
-                        f"clipping bias**; the noise adds {num(c.error - c.clip_only_error)}"
-                    )
-                else:
-                    share = (
-                        "the noisy run even ends slightly *below* the clipping-only run (by "
-                        f"{num(c.clip_only_error - c.error)}, run-to-run variation): **all of "
-                        "DP-SGD's error is clipping bias**"
-                    )
-                lo_s, hi_s = fmt_num(100 * c.share_min, 3), fmt_num(100 * c.share_max, 3)
-                spread = f"{lo_s} % at every η" if lo_s == hi_s else f"from {lo_s} % to {hi_s} %"
-                lines.append(
-                    f"- {DP_NAME[c.calibration]}, at the most private η = {num(c.eta)} (noise "
-                    f"multiplier z = {num(c.z)}): DP-SGD's error is {num(c.error)}, the "
-                    f"clipping-only run's {num(c.clip_only_error)}, so {share}. Over the whole η "
-                    f"grid the clipping-only share is {spread}. The noise is averaged over the "
-                    f"m = {fmt_num(cfg.m)} training rows: a step adds standard deviation "
-                    f"lr·z·2C/m = {num(c.step_sd)} per entry of A, "
-                    f"{fmt_num(100 * c.step_sd_rel, 3)} % of ‖Σ‖."
-                )
-            why.append("\n".join(lines))
-        if DpCal.PAPER in cfg.dp_calibrations:
-            lo_r, hi_r = result.plan.dp_noise(DpCal.PAPER).ratio_range
-            why.append(
-                "**The paper's DP-SGD calibration is conservative.** It turns η into ε with "
-                f"Theorem 4 at δ = {fmt_num(cfg.delta)} and calibrates the analytic Gaussian "
-                "mechanism to (ε, δ). But T full-batch Gaussian steps with noise multiplier z are "
-                "exactly μ-GDP with μ = √T/z, and their exact level Φ(μ/2) − ½ is only "
-                f"{num(lo_r)} to {num(hi_r)} times the target η on this grid: DP-SGD gets more "
-                "noise than its η needs. The tight calibration gives exactly the target and is "
-                "the honest comparison (the table's default)."
-            )
-        if why:
-            appkit.explain("\n\n".join(why))
-
-
-appkit.live(page, _live)
+appkit.finish(page)
