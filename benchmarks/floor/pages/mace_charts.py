@@ -1,6 +1,6 @@
 """The MACE page's four Vega-Lite charts, exactly as the app builds them
-(``mipcore.plots.mace_vega``), following the slider as the page's separation slider moves
-them (s = 4x, the page's defaults otherwise): no text, no other controls, no footer. What a
+(``mipcore.plots.mace_vega``), following the slider step by step as the page's separation slider moves
+them (the page's defaults otherwise): no text, no other controls, no footer. What a
 press on that page costs before its content."""
 
 import copy
@@ -23,7 +23,8 @@ def charts(sep: float):
     return samples, loss, advantage, drift_chart
 
 
-for fig in charts(round(round(4 * slider() / 0.05) * 0.05, 2)):
+# one slider step (0.005) is one step of the page's separation slider (0.05): x = 0.1 is s = 1
+for fig in charts(round(min(round(slider() / 0.005), 80) * 0.05, 2)):
     spec = copy.deepcopy(fig.spec)
     if fig.datasets:
         spec["datasets"] = dict(fig.datasets)
