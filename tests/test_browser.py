@@ -334,17 +334,24 @@ def test_moving_the_slider_updates_text_and_url(page, server):
     )
 
 
-def _deltas(frames: list) -> list:
-    """The element deltas among the server's websocket messages (ForwardMsg protobufs)."""
+def _listen(page) -> list:
+    """Collect the server's websocket frames of ``page`` (from before it is opened)."""
+    frames: list = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda p: frames.append(p)))
+    return frames
+
+
+def _messages(frames: list, kind: str) -> list:
+    """The server's messages (ForwardMsg protobufs) of one ``kind``, e.g. "delta"."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-    out = []
-    for payload in frames:
-        if isinstance(payload, (bytes, bytearray)):
-            msg = ForwardMsg.FromString(bytes(payload))
-            if msg.WhichOneof("type") == "delta":
-                out.append(msg.delta)
-    return out
+    msgs = [ForwardMsg.FromString(bytes(p)) for p in frames if isinstance(p, (bytes, bytearray))]
+    return [getattr(m, kind) for m in msgs if m.WhichOneof("type") == kind]
+
+
+def _deltas(frames: list) -> list:
+    """The element deltas among the server's messages."""
+    return _messages(frames, "delta")
 
 
 def test_a_press_reruns_only_the_live_part_of_a_page(page, server):
@@ -353,8 +360,7 @@ def test_a_press_reruns_only_the_live_part_of_a_page(page, server):
     explanations and the formulas are not sent again), while the numbers, the footer's link
     to this view and its CSV list follow the slider (one CSV per chart, not one more per
     press)."""
-    frames: list = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda p: frames.append(p)))
+    frames = _listen(page)
     open_app(page, server, "/eta_epsilon")
     wait_for_charts(page)
     at_load = _deltas(frames)
@@ -384,22 +390,11 @@ def test_a_press_reruns_only_the_live_part_of_a_page(page, server):
     assert page.get_by_text("The maths").count() == 1
 
 
-def _script_finished(frames: list) -> bool:
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    return any(
-        isinstance(p, (bytes, bytearray))
-        and ForwardMsg.FromString(bytes(p)).WhichOneof("type") == "script_finished"
-        for p in frames
-    )
-
-
 def test_every_page_reruns_only_its_live_part_on_a_slider_press(page, server, app_page):
-    """Every page is drawn with ``appkit.live``: a press on its first slider (a page without
-    a slider in its main area has nothing to press here) sends only elements of the live
-    part, and the page shows no exception afterwards."""
-    frames: list = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda p: frames.append(p)))
+    """Every page with a slider in its main area is drawn with ``appkit.live``: a press on
+    its first slider sends only elements of the live part, and the page shows no exception
+    afterwards. (Figure 2 runs as a whole: its sliders sit in a collapsed expander.)"""
+    frames = _listen(page)
     open_app(page, server, "/" + app_page.url_path)
     page.wait_for_function(
         """() => !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')""",
@@ -417,11 +412,10 @@ def test_every_page_reruns_only_its_live_part_on_a_slider_press(page, server, ap
     frames.clear()
     slider.nth(visible[0]).focus()
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => true")  # let the websocket frames arrive
     deadline = time.monotonic() + RUN_TIMEOUT / 1000
-    while not _script_finished(frames) and time.monotonic() < deadline:
+    while not _messages(frames, "script_finished") and time.monotonic() < deadline:
         page.wait_for_timeout(100)
-    assert _script_finished(frames), "no script run finished after the press"
+    assert _messages(frames, "script_finished"), "no script run finished after the press"
     wait_for_run(page)
     assert_no_exception(page)
     pressed = _deltas(frames)

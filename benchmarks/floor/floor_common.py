@@ -104,3 +104,13 @@ def live_block_merged(x: float) -> None:
         "| metric | value |\n|---|---:|\n"
         + "\n".join(f"| metric {m} | {x * (m % 2 + 1):.4f} |" for m in range(4))
     )
+
+
+def vega(fig: Any) -> None:
+    """Draw an app ``VegaLiteChart`` as ``appkit.chart`` does (its tables as named datasets)."""
+    import copy
+
+    spec = copy.deepcopy(fig.spec)
+    if fig.datasets:
+        spec["datasets"] = dict(fig.datasets)
+    st.vega_lite_chart(fig.data, spec, theme=None, width="stretch")

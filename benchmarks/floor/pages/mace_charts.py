@@ -3,10 +3,8 @@
 them (the page's defaults otherwise): no text, no other controls, no footer. What a
 press on that page costs before its content."""
 
-import copy
-
 import streamlit as st
-from floor_common import slider
+from floor_common import slider, vega
 
 from mipcore.lessons import mace_view as mv
 from mipcore.lessons.mace_synthetic import Shape
@@ -25,7 +23,4 @@ def charts(sep: float):
 
 # one slider step (0.005) is one step of the page's separation slider (0.05): x = 0.1 is s = 1
 for fig in charts(round(min(round(slider() / 0.005), 80) * 0.05, 2)):
-    spec = copy.deepcopy(fig.spec)
-    if fig.datasets:
-        spec["datasets"] = dict(fig.datasets)
-    st.vega_lite_chart(fig.data, spec, theme=None, width="stretch")
+    vega(fig)

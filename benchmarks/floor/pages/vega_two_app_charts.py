@@ -2,10 +2,8 @@
 builds them (``mipcore.plots.bounds_vega``), following the slider's ε: no text, no controls
 but the slider, no footer. What a page with the app's two charts costs before its content."""
 
-import copy
-
 import streamlit as st
-from floor_common import slider
+from floor_common import slider, vega
 
 from mipcore.plots import bounds_figs, bounds_vega
 
@@ -20,7 +18,4 @@ def charts(epsilon: float):
 
 
 for fig in charts(round(10 * slider(), 3)):
-    spec = copy.deepcopy(fig.spec)
-    if fig.datasets:
-        spec["datasets"] = dict(fig.datasets)
-    st.vega_lite_chart(fig.data, spec, theme=None, width="stretch")
+    vega(fig)
