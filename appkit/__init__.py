@@ -9,7 +9,7 @@ registry (:mod:`appkit.registry`).
 
 from mipcore.plots.formatting import fmt_num, fmt_pct
 
-from . import cache, jobs, registry, settings, tables
+from . import cache, heap, jobs, registry, settings, tables
 from .cache import cached
 from .errors import guard
 from .figures import ReadOnlyFigure, freeze
@@ -39,6 +39,7 @@ __all__ = [
     "fmt_pct",
     "freeze",
     "guard",
+    "heap",
     "jobs",
     "live",
     "messages",

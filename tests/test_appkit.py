@@ -722,3 +722,52 @@ def test_markdown_table_refuses_what_it_cannot_show(data, right, message):
 
     with pytest.raises(ValueError, match=message):
         markdown_table(data, right=right)
+
+
+def test_freeze_imports_freezes_once_per_new_import_and_leaves_later_objects_collectable():
+    """appkit.heap: after a freeze, Streamlit's full collection after each run walks only
+    what was created since; it freezes again only when a module was imported."""
+    import gc
+    import sys
+    import types
+
+    from appkit import heap
+
+    heap.freeze_imports()  # whatever this worker imported so far
+    assert heap.freeze_imports() is False  # nothing new: no collection, no freeze
+    frozen = gc.get_freeze_count()
+    assert frozen > 10_000  # the imported modules' objects
+    assert len(gc.get_objects()) < frozen / 10  # what a full collection still walks
+
+    name = "_appkit_heap_probe"
+    sys.modules[name] = types.ModuleType(name)
+    try:
+        assert heap.freeze_imports() is True
+        assert gc.get_freeze_count() > frozen
+        assert heap.freeze_imports() is False
+    finally:
+        del sys.modules[name]
+
+    class Node:
+        pass
+
+    a, b = Node(), Node()  # a reference cycle made after the freeze is still collected
+    a.other, b.other = b, a
+    probe = __import__("weakref").ref(a)
+    del a, b
+    gc.collect()
+    assert probe() is None
+
+
+def test_the_app_freezes_its_imports_on_a_run(monkeypatch):
+    import gc
+
+    from appkit import heap
+    from pagetools import APP
+
+    gc.unfreeze()  # as in a process that has not run the app yet
+    monkeypatch.setattr(heap, "_frozen_at", 0)
+    assert gc.get_freeze_count() == 0
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception
+    assert gc.get_freeze_count() > 10_000
