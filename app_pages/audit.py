@@ -82,23 +82,28 @@ appkit.explain(
 )
 trap_area = st.container()  # only with the multiple-testing trap on
 
-with st.expander("The maths"):
-    st.markdown(
-        "At threshold τ the attacker guesses on a share g of the N trials and is right on a "
-        "share CGR of its guesses:"
-    )
-    st.latex(r"\varepsilon \ge \log\frac{\mathrm{CGR}_{lo}}{1-\mathrm{CGR}_{lo}}")
-    st.latex(r"\eta \ge g_{lo}\,\bigl(\mathrm{CGR}_{lo} - \tfrac12\bigr)")
-    st.markdown("(lower ends of one-sided Clopper–Pearson intervals). What the noise certifies:")
-    st.latex(r"\mathrm{Laplace}(\Delta_1/\varepsilon):\ \eta \le \tfrac12\tanh(\varepsilon/2)")
-    st.latex(r"\mathcal N(0, (\Delta_2/\varepsilon)^2):\ \eta \le \Phi(\varepsilon/2) - \tfrac12")
-    st.latex(r"\text{Theorem 9 noise, multiplier } c:\ \eta \le \tfrac12\tanh(1/c)")
-    st.latex(r"\text{accuracy} = \tfrac12 + \eta,\qquad \mathrm{TPR} - \mathrm{FPR} \le 2\eta")
-    st.markdown(
-        "The last certificate holds for every dimension d of the release: the noise's "
-        "likelihood ratios between two outputs a and b stay within exp(±‖a − b‖/(cσ)), total "
-        "variation is jointly convex, and the mean distance between two outputs is at most 2σ."
-    )
+with appkit.folded("The maths") as shown:
+    if shown:
+        st.markdown(
+            "At threshold τ the attacker guesses on a share g of the N trials and is right on a "
+            "share CGR of its guesses:"
+        )
+        st.latex(r"\varepsilon \ge \log\frac{\mathrm{CGR}_{lo}}{1-\mathrm{CGR}_{lo}}")
+        st.latex(r"\eta \ge g_{lo}\,\bigl(\mathrm{CGR}_{lo} - \tfrac12\bigr)")
+        st.markdown(
+            "(lower ends of one-sided Clopper–Pearson intervals). What the noise certifies:"
+        )
+        st.latex(r"\mathrm{Laplace}(\Delta_1/\varepsilon):\ \eta \le \tfrac12\tanh(\varepsilon/2)")
+        st.latex(
+            r"\mathcal N(0, (\Delta_2/\varepsilon)^2):\ \eta \le \Phi(\varepsilon/2) - \tfrac12"
+        )
+        st.latex(r"\text{Theorem 9 noise, multiplier } c:\ \eta \le \tfrac12\tanh(1/c)")
+        st.latex(r"\text{accuracy} = \tfrac12 + \eta,\qquad \mathrm{TPR} - \mathrm{FPR} \le 2\eta")
+        st.markdown(
+            "The last certificate holds for every dimension d of the release: the noise's "
+            "likelihood ratios between two outputs a and b stay within exp(±‖a − b‖/(cσ)), total "
+            "variation is jointly convex, and the mean distance between two outputs is at most 2σ."
+        )
 
 
 def _live() -> None:

@@ -42,20 +42,23 @@ t5_area = st.container()
 st.subheader("The dimension mattered for the printed proof, not for the noise")
 dim_area = st.container()
 
-with st.expander("The maths"):
-    st.markdown("Laplace noise of scale b on an output with M-th moment bound σ; c = b/σ.")
-    st.latex(r"\text{Theorem 9 density (any } d):\ \eta \le \tfrac12\tanh(1/c)")
-    st.latex(r"\text{needs}\ c \ge 1/\operatorname{artanh}(2\eta)")
-    st.latex(r"\text{Corollary 14 as printed:}\ c = (6.16/\eta)^{1+2/M}")
-    st.latex(r"\text{i.e.}\ \eta = 6.16\,(\sigma/b)^{M/(M+2)}\ \text{(Theorem 9: 7.5)}")
-    st.latex(r"\text{DP + Theorem 4:}\ \eta \le \tfrac12\tanh\bigl(\Delta/(2b)\bigr)")
-    st.latex(r"\text{exact (Proposition 2):}\ \tfrac12 + \eta = \tfrac12\int \max(p_{in}, p_{out})")
-    st.markdown(
-        "The first line: the noise's likelihood ratios stay within exp(±‖a − b‖/(cσ)), so "
-        "two outputs a and b are at total variation at most tanh(‖a − b‖/(2cσ)); total "
-        "variation is jointly convex and tanh concave, and two independent outputs are on "
-        "average at most 2σ apart."
-    )
+with appkit.folded("The maths") as shown:
+    if shown:
+        st.markdown("Laplace noise of scale b on an output with M-th moment bound σ; c = b/σ.")
+        st.latex(r"\text{Theorem 9 density (any } d):\ \eta \le \tfrac12\tanh(1/c)")
+        st.latex(r"\text{needs}\ c \ge 1/\operatorname{artanh}(2\eta)")
+        st.latex(r"\text{Corollary 14 as printed:}\ c = (6.16/\eta)^{1+2/M}")
+        st.latex(r"\text{i.e.}\ \eta = 6.16\,(\sigma/b)^{M/(M+2)}\ \text{(Theorem 9: 7.5)}")
+        st.latex(r"\text{DP + Theorem 4:}\ \eta \le \tfrac12\tanh\bigl(\Delta/(2b)\bigr)")
+        st.latex(
+            r"\text{exact (Proposition 2):}\ \tfrac12 + \eta = \tfrac12\int \max(p_{in}, p_{out})"
+        )
+        st.markdown(
+            "The first line: the noise's likelihood ratios stay within exp(±‖a − b‖/(cσ)), so "
+            "two outputs a and b are at total variation at most tanh(‖a − b‖/(2cσ)); total "
+            "variation is jointly convex and tanh concave, and two independent outputs are on "
+            "average at most 2σ apart."
+        )
 
 
 def _live() -> None:

@@ -96,54 +96,56 @@ st.subheader("The other way round: which ε certifies a target η?")
 inverse_area = st.container()
 
 # ---------------------------------------------------------------- maths
-with st.expander("The maths"):
-    st.markdown(
-        "**Theorem 4** (DP ⇒ MIP, tight). If an algorithm is (ε, δ)-DP, then it is η-MIP with"
-    )
-    st.latex(
-        r"\begin{aligned}\eta &= \delta + \frac{1-\delta}{1+e^{-\varepsilon}} - \frac12\\"
-        r"&= \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2},\end{aligned}"
-    )
-    st.markdown(
-        "using 1/(1 + exp(−ε)) − 1/2 = tanh(ε/2)/2. The tanh form is the one computed: it keeps "
-        "full precision for tiny ε, where the printed form subtracts two numbers close to 1/2. "
-        "For every ε > 0 and 0 ≤ δ < 1 some (ε, δ)-DP algorithm reaches it. For small ε:"
-    )
-    st.latex(r"\eta \approx \frac{\delta}{2} + \frac{(1-\delta)\,\varepsilon}{4},")
-    st.latex(r"0 \le \text{error} \le \frac{(1-\delta)\,\varepsilon^3}{48}.")
-    st.markdown("**The inverse**, for δ/2 ≤ η < 1/2:")
-    st.latex(
-        r"\begin{aligned}\varepsilon &= 2\,\operatorname{artanh}\frac{2\eta-\delta}{1-\delta}\\"
-        r"&= \log\frac{1 + 2\eta - 2\delta}{1 - 2\eta}.\end{aligned}"
-    )
-    st.markdown(
-        "**The DP region** (Kairouz, Oh and Viswanath, *The Composition Theorem for "
-        "Differential Privacy*, ICML 2015, arXiv:1311.0776, Theorem 2.1): every test of an "
-        "(ε, δ)-DP algorithm satisfies"
-    )
-    st.latex(
-        r"\begin{aligned}\mathrm{TPR} \le \min\bigl(&1,\; e^{\varepsilon}\,\mathrm{FPR} + \delta,"
-        r"\\ &1 - e^{-\varepsilon}(1 - \delta - \mathrm{FPR})\bigr).\end{aligned}"
-    )
-    st.markdown(
-        "Its two sloped pieces meet at FPR* = (1 − δ)/(1 + exp(ε)), where TPR − FPR = "
-        "δ + (1 − δ) tanh(ε/2) = 2η. Since the accuracy at prior 1/2 is (1 + TPR − FPR)/2, "
-        "the best test has accuracy 1/2 + η: this is Theorem 4 and why it is tight."
-    )
-    st.markdown("**Theorem 8** (MIP at low FPR), as printed:")
-    st.latex(r"\mathrm{TPR} \le \mathrm{FPR} + \eta.")
-    st.markdown("Corrected: membership has prior 1/2, so for any attacker")
-    st.latex(
-        r"\tfrac12 + \eta \;\ge\; \Pr[\text{correct}]"
-        r"= \tfrac12\,\mathrm{TPR} + \tfrac12(1-\mathrm{FPR}),"
-    )
-    st.latex(r"\text{hence}\quad \mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta),")
-    st.markdown(
-        "and the DP region above meets this line at FPR*, so 2η cannot be improved. "
-        "Source: Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR 2024, "
-        "arXiv:2211.06582, Sections 3.4–3.5 and Appendices B–C."
-    )
-    advantage_slot = st.empty()
+advantage_slot = None  # the advantage at this ε, drawn by the live part while the maths is open
+with appkit.folded("The maths") as shown:
+    if shown:
+        st.markdown(
+            "**Theorem 4** (DP ⇒ MIP, tight). If an algorithm is (ε, δ)-DP, then it is η-MIP with"
+        )
+        st.latex(
+            r"\begin{aligned}\eta &= \delta + \frac{1-\delta}{1+e^{-\varepsilon}} - \frac12\\"
+            r"&= \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2},\end{aligned}"
+        )
+        st.markdown(
+            "using 1/(1 + exp(−ε)) − 1/2 = tanh(ε/2)/2. The tanh form is the one computed: it keeps "
+            "full precision for tiny ε, where the printed form subtracts two numbers close to 1/2. "
+            "For every ε > 0 and 0 ≤ δ < 1 some (ε, δ)-DP algorithm reaches it. For small ε:"
+        )
+        st.latex(r"\eta \approx \frac{\delta}{2} + \frac{(1-\delta)\,\varepsilon}{4},")
+        st.latex(r"0 \le \text{error} \le \frac{(1-\delta)\,\varepsilon^3}{48}.")
+        st.markdown("**The inverse**, for δ/2 ≤ η < 1/2:")
+        st.latex(
+            r"\begin{aligned}\varepsilon &= 2\,\operatorname{artanh}\frac{2\eta-\delta}{1-\delta}\\"
+            r"&= \log\frac{1 + 2\eta - 2\delta}{1 - 2\eta}.\end{aligned}"
+        )
+        st.markdown(
+            "**The DP region** (Kairouz, Oh and Viswanath, *The Composition Theorem for "
+            "Differential Privacy*, ICML 2015, arXiv:1311.0776, Theorem 2.1): every test of an "
+            "(ε, δ)-DP algorithm satisfies"
+        )
+        st.latex(
+            r"\begin{aligned}\mathrm{TPR} \le \min\bigl(&1,\; e^{\varepsilon}\,\mathrm{FPR} + \delta,"
+            r"\\ &1 - e^{-\varepsilon}(1 - \delta - \mathrm{FPR})\bigr).\end{aligned}"
+        )
+        st.markdown(
+            "Its two sloped pieces meet at FPR* = (1 − δ)/(1 + exp(ε)), where TPR − FPR = "
+            "δ + (1 − δ) tanh(ε/2) = 2η. Since the accuracy at prior 1/2 is (1 + TPR − FPR)/2, "
+            "the best test has accuracy 1/2 + η: this is Theorem 4 and why it is tight."
+        )
+        st.markdown("**Theorem 8** (MIP at low FPR), as printed:")
+        st.latex(r"\mathrm{TPR} \le \mathrm{FPR} + \eta.")
+        st.markdown("Corrected: membership has prior 1/2, so for any attacker")
+        st.latex(
+            r"\tfrac12 + \eta \;\ge\; \Pr[\text{correct}]"
+            r"= \tfrac12\,\mathrm{TPR} + \tfrac12(1-\mathrm{FPR}),"
+        )
+        st.latex(r"\text{hence}\quad \mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta),")
+        st.markdown(
+            "and the DP region above meets this line at FPR*, so 2η cannot be improved. "
+            "Source: Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR 2024, "
+            "arXiv:2211.06582, Sections 3.4–3.5 and Appendices B–C."
+        )
+        advantage_slot = st.empty()
 
 
 def _live() -> None:
@@ -385,6 +387,8 @@ def _live() -> None:
                     )
                 )
 
+    if advantage_slot is None:
+        return
     advantage_slot.markdown(
         "**Advantage = 2η.** The membership advantage TPR − FPR = 2·accuracy − 1 is at most "
         f"2η (here {fmt_num(L.advantage)}). MACE (Liu, Xu, Mukherjee, Lavista Ferres, "

@@ -80,79 +80,82 @@ with st.container(border=True):
     claims = st.container()
 
 # ------------------------------------------------------------------------------ the maths
-with st.expander("The maths"):
-    st.markdown(
-        "**MIP as printed** (Theorem 9; Corollary 14 for M ≥ 2): noise with density "
-        "∝ exp(−‖x‖/(cσ)) and the multiplier below certifies η-MIP; in one dimension that is "
-        "Laplace noise of scale"
-    )
-    st.latex(
-        r"b_{\mathrm{MIP}}(\eta) = \Bigl(\frac{C}{\eta}\Bigr)^{1+2/M}\sigma_M,\qquad "
-        r"\sigma_M^M \ge \mathbb{E}\,\bigl|\mathcal{A}(D) - \mathbb{E}\mathcal{A}(D)\bigr|^M,"
-    )
-    st.markdown(
-        "with C = 7.5 (Theorem 9, any M > 0) or C = 6.16 (Corollary 14, M ≥ 2). The paper's "
-        "Figure 1 uses M = 2 and C = 6.16, i.e. (6.16/η)²·σ. Section 5.1 calls σ “an upper "
-        "bound on the *variance*”: a slip, the theorem needs σ² ≥ Var, so σ is a **standard "
-        "deviation** (σ₂ ≈ 1 here, so the figure looks the same either way)."
-    )
-    st.markdown(
-        "**MIP, the smallest certified noise.** With the same noise and multiplier c, the "
-        "release is the output plus noise. For two possible outputs a and b, the likelihood "
-        "ratio of “a + noise” to “b + noise” stays between e to the power ±‖a − b‖/(cσ); total "
-        "variation is jointly convex, tanh is concave, and an “in” output and an “out” output "
-        "are on average at most 2σ apart (for any σ bounding a moment of order M ≥ 1). So, "
-        "with X an “in” and Y an “out” output:"
-    )
-    st.latex(
-        r"\mathrm{TV}(P_{\mathrm{in}}\!*K,\,P_{\mathrm{out}}\!*K)"
-        r"\le \tanh\frac{\mathbb{E}\lVert X-Y\rVert}{2c\sigma}\le\tanh\frac1c,"
-    )
-    st.latex(
-        r"\eta \le \tfrac12\tanh\frac1c\quad\Longrightarrow\quad"
-        r"b_{\mathrm{cert}}(\eta) = \frac{\sigma_M}{\operatorname{artanh}(2\eta)}."
-    )
-    st.markdown(
-        "It holds in every dimension and is tight (two outputs ±σ with Laplace noise come "
-        "within O(1/c²) of it). At η = 0.1 the multiplier is 4.93 against the printed "
-        "(6.16/0.1)² = 3795: 769 times less noise."
-    )
-    st.markdown(
-        "**Through DP** (Laplace mechanism + Theorem 4 at δ = 0): ε-DP certifies "
-        "η = tanh(ε/2)/2, so η needs ε(η) and Laplace(Δ/ε) noise:"
-    )
-    st.latex(
-        r"\varepsilon(\eta) = \log\frac{1+2\eta}{1-2\eta} = 2\operatorname{artanh}(2\eta),"
-        r"\qquad b_{\mathrm{DP}}(\eta) = \frac{\Delta}{\varepsilon(\eta)},"
-    )
-    st.latex(
-        r"\Delta = \max_{D\sim D'}\bigl|\mathcal{A}(D)-\mathcal{A}(D')\bigr|,"
-        r"\qquad \frac{b_{\mathrm{DP}}}{b_{\mathrm{cert}}} = \frac{\Delta}{2\sigma_M}"
-        r"\ \text{ at every } \eta."
-    )
-    st.markdown(
-        "**The Proposition 11 dataset** (even n, k = n/2, p = 1/C(n, k)): records "
-        "2⁰, 2¹, …, 2ⁿ⁻² and A = √p − (2ᵏ⁻¹ − 1); the algorithm outputs 𝒜(D) = 1/Σₓ x, one "
-        "over the sum of the records of a random half D (the appendix's Σ 1/x is a slip: only "
-        "1/Σx works). One half sums to √p, so one output is 1/√p, with probability p; all "
-        "others lie in (0, 1]. Hence"
-    )
-    st.latex(
-        r"\Delta = p^{-1/2} - \frac{1}{2^{\,n-2} + 2^{\,k-1} - 1}"
-        r"\;\approx\; \frac{2^{n/2}}{(\pi n/2)^{1/4}},"
-    )
-    st.latex(r"\sigma_2 \approx \sqrt{p\cdot p^{-1}} = 1,\qquad \sigma_M \approx p^{1/M-1/2}.")
-    st.markdown("**Where the printed curve crosses DP's.** The ratio of the two noise scales is")
-    st.latex(
-        r"\frac{b_{\mathrm{DP}}}{b_{\mathrm{MIP}}} = "
-        r"\frac{\Delta}{\sigma_M\,C^{1+2/M}}\cdot\frac{\eta^{1+2/M}}{\varepsilon(\eta)}."
-    )
-    st.markdown(
-        "As η → 0, ε(η) ≈ 4η and the ratio tends to 0 like η to the power 2/M, so DP is "
-        "cheaper for tiny η; as η → 1/2, ε → ∞ and the ratio → 0 again. In between it exceeds "
-        "1 (MIP cheaper) exactly between the two crossovers of the table, which are found by "
-        "root-finding in log ε."
-    )
+with appkit.folded("The maths") as shown:
+    if shown:
+        st.markdown(
+            "**MIP as printed** (Theorem 9; Corollary 14 for M ≥ 2): noise with density "
+            "∝ exp(−‖x‖/(cσ)) and the multiplier below certifies η-MIP; in one dimension that is "
+            "Laplace noise of scale"
+        )
+        st.latex(
+            r"b_{\mathrm{MIP}}(\eta) = \Bigl(\frac{C}{\eta}\Bigr)^{1+2/M}\sigma_M,\qquad "
+            r"\sigma_M^M \ge \mathbb{E}\,\bigl|\mathcal{A}(D) - \mathbb{E}\mathcal{A}(D)\bigr|^M,"
+        )
+        st.markdown(
+            "with C = 7.5 (Theorem 9, any M > 0) or C = 6.16 (Corollary 14, M ≥ 2). The paper's "
+            "Figure 1 uses M = 2 and C = 6.16, i.e. (6.16/η)²·σ. Section 5.1 calls σ “an upper "
+            "bound on the *variance*”: a slip, the theorem needs σ² ≥ Var, so σ is a **standard "
+            "deviation** (σ₂ ≈ 1 here, so the figure looks the same either way)."
+        )
+        st.markdown(
+            "**MIP, the smallest certified noise.** With the same noise and multiplier c, the "
+            "release is the output plus noise. For two possible outputs a and b, the likelihood "
+            "ratio of “a + noise” to “b + noise” stays between e to the power ±‖a − b‖/(cσ); total "
+            "variation is jointly convex, tanh is concave, and an “in” output and an “out” output "
+            "are on average at most 2σ apart (for any σ bounding a moment of order M ≥ 1). So, "
+            "with X an “in” and Y an “out” output:"
+        )
+        st.latex(
+            r"\mathrm{TV}(P_{\mathrm{in}}\!*K,\,P_{\mathrm{out}}\!*K)"
+            r"\le \tanh\frac{\mathbb{E}\lVert X-Y\rVert}{2c\sigma}\le\tanh\frac1c,"
+        )
+        st.latex(
+            r"\eta \le \tfrac12\tanh\frac1c\quad\Longrightarrow\quad "
+            r"b_{\mathrm{cert}}(\eta) = \frac{\sigma_M}{\operatorname{artanh}(2\eta)}."
+        )
+        st.markdown(
+            "It holds in every dimension and is tight (two outputs ±σ with Laplace noise come "
+            "within O(1/c²) of it). At η = 0.1 the multiplier is 4.93 against the printed "
+            "(6.16/0.1)² = 3795: 769 times less noise."
+        )
+        st.markdown(
+            "**Through DP** (Laplace mechanism + Theorem 4 at δ = 0): ε-DP certifies "
+            "η = tanh(ε/2)/2, so η needs ε(η) and Laplace(Δ/ε) noise:"
+        )
+        st.latex(
+            r"\varepsilon(\eta) = \log\frac{1+2\eta}{1-2\eta} = 2\operatorname{artanh}(2\eta),"
+            r"\qquad b_{\mathrm{DP}}(\eta) = \frac{\Delta}{\varepsilon(\eta)},"
+        )
+        st.latex(
+            r"\Delta = \max_{D\sim D'}\bigl|\mathcal{A}(D)-\mathcal{A}(D')\bigr|,"
+            r"\qquad \frac{b_{\mathrm{DP}}}{b_{\mathrm{cert}}} = \frac{\Delta}{2\sigma_M}"
+            r"\ \text{ at every } \eta."
+        )
+        st.markdown(
+            "**The Proposition 11 dataset** (even n, k = n/2, p = 1/C(n, k)): records "
+            "2⁰, 2¹, …, 2ⁿ⁻² and A = √p − (2ᵏ⁻¹ − 1); the algorithm outputs 𝒜(D) = 1/Σₓ x, one "
+            "over the sum of the records of a random half D (the appendix's Σ 1/x is a slip: only "
+            "1/Σx works). One half sums to √p, so one output is 1/√p, with probability p; all "
+            "others lie in (0, 1]. Hence"
+        )
+        st.latex(
+            r"\Delta = p^{-1/2} - \frac{1}{2^{\,n-2} + 2^{\,k-1} - 1}"
+            r"\;\approx\; \frac{2^{n/2}}{(\pi n/2)^{1/4}},"
+        )
+        st.latex(r"\sigma_2 \approx \sqrt{p\cdot p^{-1}} = 1,\qquad \sigma_M \approx p^{1/M-1/2}.")
+        st.markdown(
+            "**Where the printed curve crosses DP's.** The ratio of the two noise scales is"
+        )
+        st.latex(
+            r"\frac{b_{\mathrm{DP}}}{b_{\mathrm{MIP}}} = "
+            r"\frac{\Delta}{\sigma_M\,C^{1+2/M}}\cdot\frac{\eta^{1+2/M}}{\varepsilon(\eta)}."
+        )
+        st.markdown(
+            "As η → 0, ε(η) ≈ 4η and the ratio tends to 0 like η to the power 2/M, so DP is "
+            "cheaper for tiny η; as η → 1/2, ε → ∞ and the ratio → 0 again. In between it exceeds "
+            "1 (MIP cheaper) exactly between the two crossovers of the table, which are found by "
+            "root-finding in log ε."
+        )
 
 
 def _live() -> None:

@@ -153,27 +153,31 @@ with st.sidebar:
     )
 main = st.container()  # the rules, the round, the reveal, the score, the luck lesson: live
 
-with st.expander("The maths"):
-    st.markdown(
-        "A training half D is drawn with the target x* in it or not (probability 1/2 each). "
-        "The release is y = 𝒜(D) + noise with Laplace density f. The two release laws:"
-    )
-    st.latex(r"p_{\mathrm{in}}(y)=\operatorname*{mean}_{D\ni x^*} f\big(y-\mathcal{A}(D)\big)")
-    st.latex(r"p_{\mathrm{out}}(y)=\operatorname*{mean}_{D\not\ni x^*} f\big(y-\mathcal{A}(D)\big)")
-    st.markdown("The Bayes-optimal attacker (Proposition 2) and its accuracy:")
-    st.latex(r"\text{say in} \iff p_{\mathrm{in}}(y) \ge p_{\mathrm{out}}(y)")
-    st.latex(
-        r"\Pr[\text{right}] = \tfrac12 \int \max\big(p_{\mathrm{in}}, p_{\mathrm{out}}\big)\,dy"
-        r" \;\le\; \tfrac12 + \eta"
-    )
-    st.markdown(
-        "With k right out of R rounds, the one-sided Clopper–Pearson lower bound at level "
-        "1 − α, and the chance that at least one of P players, each lucky with probability "
-        "p₁, gets there:"
-    )
-    st.latex(r"L = \mathrm{Beta}^{-1}\big(\alpha;\ k,\ R-k+1\big)")
-    st.latex(r"\Pr[\text{someone}] = 1-(1-p_1)^{P}")
-    maths_caption = st.empty()  # this game's numbers
+maths_caption = None  # this game's numbers, drawn by the live part while the maths is open
+with appkit.folded("The maths") as shown:
+    if shown:
+        st.markdown(
+            "A training half D is drawn with the target x* in it or not (probability 1/2 each). "
+            "The release is y = 𝒜(D) + noise with Laplace density f. The two release laws:"
+        )
+        st.latex(r"p_{\mathrm{in}}(y)=\operatorname*{mean}_{D\ni x^*} f\big(y-\mathcal{A}(D)\big)")
+        st.latex(
+            r"p_{\mathrm{out}}(y)=\operatorname*{mean}_{D\not\ni x^*} f\big(y-\mathcal{A}(D)\big)"
+        )
+        st.markdown("The Bayes-optimal attacker (Proposition 2) and its accuracy:")
+        st.latex(r"\text{say in} \iff p_{\mathrm{in}}(y) \ge p_{\mathrm{out}}(y)")
+        st.latex(
+            r"\Pr[\text{right}] = \tfrac12 \int \max\big(p_{\mathrm{in}}, p_{\mathrm{out}}\big)\,dy"
+            r" \;\le\; \tfrac12 + \eta"
+        )
+        st.markdown(
+            "With k right out of R rounds, the one-sided Clopper–Pearson lower bound at level "
+            "1 − α, and the chance that at least one of P players, each lucky with probability "
+            "p₁, gets there:"
+        )
+        st.latex(r"L = \mathrm{Beta}^{-1}\big(\alpha;\ k,\ R-k+1\big)")
+        st.latex(r"\Pr[\text{someone}] = 1-(1-p_1)^{P}")
+        maths_caption = st.empty()  # this game's numbers
 
 
 def _live() -> None:
@@ -449,6 +453,8 @@ def _live() -> None:
                     right=["round", "release"],
                 )
 
+    if maths_caption is None:
+        return
     maths_caption.caption(
         f"Here: noise scale b = {fmt_num(model.noise.scale, 4)}, sensitivity Δ = "
         f"{fmt_num(model.sensitivity, 4)}, spread σ = {fmt_num(model.sigma, 4)}, "

@@ -116,66 +116,67 @@ st.info(
 )
 
 # ------------------------------------------------------------------------------ the maths
-with st.expander("The maths"):
-    st.markdown("**The construction** (Appendix D, even n, k = n/2):")
-    st.latex(
-        r"p = \binom{n}{k}^{-1},\qquad A = \sqrt{p} - \sum_{i=0}^{k-2} 2^i "
-        r"= \sqrt{p} - (2^{k-1}-1),"
-    )
-    st.latex(r"\mathcal{D} = \{2^0, 2^1, \dots, 2^{n-2}\} \cup \{A\},")
-    st.latex(
-        r"\mathcal{A}(D) = \frac{1}{\sum_{x\in D} x},\qquad "
-        r"D \sim \mathrm{Unif}\{D \subseteq \mathcal{D}: |D| = k\},"
-    )
-    st.latex(
-        r"\mathcal{A}(D^*) = \mathcal{A}(\{2^0,\dots,2^{k-2},A\}) = \frac{1}{\sqrt{p}}"
-        r"\quad\text{with probability } p."
-    )
-    st.markdown(
-        "Every other half either lacks A (its sum is a sum of k ≥ 2 distinct powers of two, "
-        "≥ 3) or contains A and a power 2ᵗ with t ≥ k − 1 (its sum is at least √p + 2ᵏ⁻² ≥ 1), "
-        "so 0 < 𝒜(D) ≤ 1."
-    )
-    st.markdown(
-        "**The sensitivity** (closed form; D\\* against the neighbour that swaps A for 2ⁿ⁻²):"
-    )
-    st.latex(
-        r"\Delta = \max_{D\sim D'} \lvert\mathcal{A}(D)-\mathcal{A}(D')\rvert"
-        r"= p^{-1/2} - \frac{1}{2^{n-2} + 2^{k-1} - 1},"
-    )
-    st.latex(r"\Delta \approx \sqrt{\binom{n}{n/2}} \approx \frac{2^{n/2}}{(\pi n/2)^{1/4}}.")
-    st.markdown(
-        "Swapping a power 2ⁱ of D\\* for 2ⁿ⁻² instead gives the sum √p + 2ⁿ⁻² − 2ⁱ, which is "
-        "smaller, so its output is larger and the difference smaller."
-    )
-    st.markdown("**The variance** (μ = E𝒜(D), which is tiny):")
-    st.latex(
-        r"\operatorname{Var}\mathcal{A}(D) = p\,(p^{-1/2}-\mu)^2"
-        r" + \sum_{D\ne D^*} p\,(\mathcal{A}(D)-\mu)^2"
-    )
-    st.latex(r"= (1-\mu\sqrt{p})^2 + O\bigl(\max_{D\ne D^*}\mathcal{A}(D)^2\bigr) \approx 1,")
-    st.latex(
-        r"\sigma_M = \bigl(\mathbb{E}\lvert\mathcal{A}(D)-\mu\rvert^M\bigr)^{1/M}"
-        r" \approx p^{1/M-1/2},\qquad \frac{\Delta}{\sigma_M} \approx \binom{n}{n/2}^{1/M}."
-    )
-    st.markdown("**The noise for η-MIP** (one dimension):")
-    st.latex(
-        r"b_{\mathrm{DP}} = \frac{\Delta}{2\operatorname{artanh}(2\eta)},\qquad "
-        r"b_{\mathrm{printed}} = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}\sigma_M,"
-    )
-    st.latex(
-        r"b_{\mathrm{cert}} = \frac{\sigma_M}{\operatorname{artanh}(2\eta)},\qquad "
-        r"\frac{b_{\mathrm{DP}}}{b_{\mathrm{cert}}} = \frac{\Delta}{2\sigma_M}."
-    )
-    st.markdown(
-        "**How the numbers are certified.** There are C(n, n/2) halves (about 9·10⁵⁸ at "
-        "n = 200), so they are grouped by the high binary digits of their sums; for each group "
-        "the mean and variance of the free low digits are known exactly, which brackets the "
-        "group's contribution to E𝒜 and to the M-th moment from both sides. Groups are split, "
-        "widest bracket first, until the total is certified to about 12 digits; all "
-        "arithmetic is interval arithmetic with outward rounding, so the true value provably "
-        "lies in the reported interval."
-    )
+with appkit.folded("The maths") as shown:
+    if shown:
+        st.markdown("**The construction** (Appendix D, even n, k = n/2):")
+        st.latex(
+            r"p = \binom{n}{k}^{-1},\qquad A = \sqrt{p} - \sum_{i=0}^{k-2} 2^i "
+            r"= \sqrt{p} - (2^{k-1}-1),"
+        )
+        st.latex(r"\mathcal{D} = \{2^0, 2^1, \dots, 2^{n-2}\} \cup \{A\},")
+        st.latex(
+            r"\mathcal{A}(D) = \frac{1}{\sum_{x\in D} x},\qquad "
+            r"D \sim \mathrm{Unif}\{D \subseteq \mathcal{D}: |D| = k\},"
+        )
+        st.latex(
+            r"\mathcal{A}(D^*) = \mathcal{A}(\{2^0,\dots,2^{k-2},A\}) = \frac{1}{\sqrt{p}}"
+            r"\quad\text{with probability } p."
+        )
+        st.markdown(
+            "Every other half either lacks A (its sum is a sum of k ≥ 2 distinct powers of two, "
+            "≥ 3) or contains A and a power 2ᵗ with t ≥ k − 1 (its sum is at least √p + 2ᵏ⁻² ≥ 1), "
+            "so 0 < 𝒜(D) ≤ 1."
+        )
+        st.markdown(
+            "**The sensitivity** (closed form; D\\* against the neighbour that swaps A for 2ⁿ⁻²):"
+        )
+        st.latex(
+            r"\Delta = \max_{D\sim D'} \lvert\mathcal{A}(D)-\mathcal{A}(D')\rvert"
+            r"= p^{-1/2} - \frac{1}{2^{n-2} + 2^{k-1} - 1},"
+        )
+        st.latex(r"\Delta \approx \sqrt{\binom{n}{n/2}} \approx \frac{2^{n/2}}{(\pi n/2)^{1/4}}.")
+        st.markdown(
+            "Swapping a power 2ⁱ of D\\* for 2ⁿ⁻² instead gives the sum √p + 2ⁿ⁻² − 2ⁱ, which is "
+            "smaller, so its output is larger and the difference smaller."
+        )
+        st.markdown("**The variance** (μ = E𝒜(D), which is tiny):")
+        st.latex(
+            r"\operatorname{Var}\mathcal{A}(D) = p\,(p^{-1/2}-\mu)^2"
+            r" + \sum_{D\ne D^*} p\,(\mathcal{A}(D)-\mu)^2"
+        )
+        st.latex(r"= (1-\mu\sqrt{p})^2 + O\bigl(\max_{D\ne D^*}\mathcal{A}(D)^2\bigr) \approx 1,")
+        st.latex(
+            r"\sigma_M = \bigl(\mathbb{E}\lvert\mathcal{A}(D)-\mu\rvert^M\bigr)^{1/M}"
+            r" \approx p^{1/M-1/2},\qquad \frac{\Delta}{\sigma_M} \approx \binom{n}{n/2}^{1/M}."
+        )
+        st.markdown("**The noise for η-MIP** (one dimension):")
+        st.latex(
+            r"b_{\mathrm{DP}} = \frac{\Delta}{2\operatorname{artanh}(2\eta)},\qquad "
+            r"b_{\mathrm{printed}} = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}\sigma_M,"
+        )
+        st.latex(
+            r"b_{\mathrm{cert}} = \frac{\sigma_M}{\operatorname{artanh}(2\eta)},\qquad "
+            r"\frac{b_{\mathrm{DP}}}{b_{\mathrm{cert}}} = \frac{\Delta}{2\sigma_M}."
+        )
+        st.markdown(
+            "**How the numbers are certified.** There are C(n, n/2) halves (about 9·10⁵⁸ at "
+            "n = 200), so they are grouped by the high binary digits of their sums; for each group "
+            "the mean and variance of the free low digits are known exactly, which brackets the "
+            "group's contribution to E𝒜 and to the M-th moment from both sides. Groups are split, "
+            "widest bracket first, until the total is certified to about 12 digits; all "
+            "arithmetic is interval arithmetic with outward rounding, so the true value provably "
+            "lies in the reported interval."
+        )
 
 
 def _live() -> None:

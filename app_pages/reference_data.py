@@ -99,27 +99,28 @@ appkit.explain(
 )
 experiment = st.container()
 
-with st.expander("The maths"):
-    st.latex(r"L^w_D(\theta) = (1-w)\,L_{D_T}(\theta) + w\,L_{D_R}(\theta),\quad w\in[0,1]")
-    st.latex(
-        r"\varepsilon_T = \varepsilon_0\,\frac{1-w}{N_T},\qquad \varepsilon_R = \varepsilon_0\,\frac{w}{N_R}"
-    )
-    st.latex(r"N_{\mathrm{eff}} = \Big[\frac{(1-w)^2}{N_T} + \frac{w^2}{N_R}\Big]^{-1} \le N")
-    st.latex(
-        r"w^* = \frac{N_R}{N}:\quad \varepsilon_T = \varepsilon_R = \frac{\varepsilon_0}{N},\ N_{\mathrm{eff}} = N"
-    )
-    st.latex(
-        r"\text{accuracy} = \tfrac12 + \hat\eta,\qquad \hat\varepsilon = \log\frac{1+2\hat\eta}{1-2\hat\eta}"
-    )
-    st.markdown(
-        "The first line is WERM's objective (equation (13)); the next three are Theorems 3.1 "
-        "and 3.2 (domain $0 < \\varepsilon_0 < \\min(N_T/(1-w), N_R/w)$). The last turns an "
-        "attack's accuracy "
-        "into an empirical η̂ and the smallest pure ε that would allow it (Theorem 4 of Izzo et "
-        "al.); with the one-sided Clopper–Pearson bound on the accuracy instead of its value "
-        "they become the lower bounds quoted above. The selection rules follow Table 2; the "
-        "equal-privacy threshold reads as percentage points of attack accuracy."
-    )
+with appkit.folded("The maths") as shown:
+    if shown:
+        st.latex(r"L^w_D(\theta) = (1-w)\,L_{D_T}(\theta) + w\,L_{D_R}(\theta),\quad w\in[0,1]")
+        st.latex(
+            r"\varepsilon_T = \varepsilon_0\,\frac{1-w}{N_T},\qquad \varepsilon_R = \varepsilon_0\,\frac{w}{N_R}"
+        )
+        st.latex(r"N_{\mathrm{eff}} = \Big[\frac{(1-w)^2}{N_T} + \frac{w^2}{N_R}\Big]^{-1} \le N")
+        st.latex(
+            r"w^* = \frac{N_R}{N}:\quad \varepsilon_T = \varepsilon_R = \frac{\varepsilon_0}{N},\ N_{\mathrm{eff}} = N"
+        )
+        st.latex(
+            r"\text{accuracy} = \tfrac12 + \hat\eta,\qquad \hat\varepsilon = \log\frac{1+2\hat\eta}{1-2\hat\eta}"
+        )
+        st.markdown(
+            "The first line is WERM's objective (equation (13)); the next three are Theorems 3.1 "
+            "and 3.2 (domain $0 < \\varepsilon_0 < \\min(N_T/(1-w), N_R/w)$). The last turns an "
+            "attack's accuracy "
+            "into an empirical η̂ and the smallest pure ε that would allow it (Theorem 4 of Izzo et "
+            "al.); with the one-sided Clopper–Pearson bound on the accuracy instead of its value "
+            "they become the lower bounds quoted above. The selection rules follow Table 2; the "
+            "equal-privacy threshold reads as percentage points of attack accuracy."
+        )
 
 
 def _live() -> None:

@@ -744,64 +744,67 @@ def _assess() -> None:
     )
 
     # ---------------------------------------------------------------- maths
-    with st.expander("The maths"):
-        st.markdown(
-            "In MIP's game (Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR "
-            "2024, arXiv:2211.06582) the training set is a random half of the data; pairing the "
-            "halves with and without a record as replace-one neighbours (their Lemma 12) gives"
-        )
-        st.latex(
-            r"\eta = \tfrac12 \sup_{\text{replace-one}} \mathrm{TV}(P, Q) = \tfrac12\,\delta(0),"
-        )
-        st.markdown(
-            "half the hockey-stick divergence at ε = 0. Theorem 4 is the largest value an (ε, δ) "
-            "pair allows:"
-        )
-        st.latex(r"\eta = \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2}.")
-        st.markdown(
-            "μ-GDP (Dong, Roth, Su, *Gaussian Differential Privacy*, JRSS-B 2022, "
-            "arXiv:1905.02383) gives η and the trade-off curve exactly:"
-        )
-        st.latex(r"\eta = \Phi(\mu/2) - \tfrac12,")
-        st.latex(r"\mathrm{TPR} \le \Phi\bigl(\Phi^{-1}(\mathrm{FPR}) + \mu\bigr).")
-        st.markdown(
-            "Rényi DP and ρ-zCDP (ε(α) = ρα) bound the divergences of every test's outcome: "
-            "a test with rates (FPR, TPR) = (a, t) needs, at every order α,"
-        )
-        st.latex(
-            r"D_\alpha\bigl(\mathrm{Bern}(t)\,\|\,\mathrm{Bern}(a)\bigr) \le \varepsilon(\alpha)"
-            r"\ \text{both ways},"
-        )
-        st.markdown(
-            "which gives the tight Rényi trade-off route; the (ε, δ) conversions of Mironov "
-            "(CSF 2017, arXiv:1702.07476), Bun and Steinke (TCC 2016, arXiv:1605.02065) and "
-            "Canonne, Kamath and Steinke (NeurIPS 2020, arXiv:2004.00010) followed by Theorem 4 "
-            "are sound but looser. **Add/remove → replace-one**, by group privacy for two:"
-        )
-        st.latex(r"\mu \to 2\mu,\qquad \rho \to 4\rho,")
-        st.latex(r"(\varepsilon, \delta) \to (2\varepsilon,\ (1 + e^{\varepsilon})\,\delta),")
-        st.latex(r"\mathrm{TPR} \le g\bigl(g(\mathrm{FPR})\bigr)\ \text{for a trade-off bound } g.")
-        st.markdown(
-            "**DP-SGD** (Abadi et al., CCS 2016, arXiv:1607.00133): a replacement moves the "
-            "clipped gradient sum by up to 2C, so at sampling rate 1 the run is exactly"
-        )
-        st.latex(r"\mu = 2\sqrt{T}/\sigma \text{-GDP (replace-one)};")
-        st.markdown(
-            "with Poisson sampling the PLD accountant of `dp_accounting` composes the exact "
-            "per-step loss. A route that gives only η allows the line of Theorem 8 (corrected):"
-        )
-        st.latex(r"\mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta).")
-        st.markdown("A naming rule at prior π is right at most")
-        st.latex(
-            r"\mathrm{PPV} = \frac{\pi\,\mathrm{TPR}}{\pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}}"
-        )
-        st.markdown(
-            "of the time, with TPR as large as allowed; pure ε-DP also bounds every named "
-            "person's posterior:"
-        )
-        st.latex(
-            r"\Pr[\text{member} \mid \text{output}] \le \frac{\pi e^{\varepsilon}}{\pi e^{\varepsilon} + 1 - \pi}."
-        )
+    with appkit.folded("The maths") as shown:
+        if shown:
+            st.markdown(
+                "In MIP's game (Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR "
+                "2024, arXiv:2211.06582) the training set is a random half of the data; pairing the "
+                "halves with and without a record as replace-one neighbours (their Lemma 12) gives"
+            )
+            st.latex(
+                r"\eta = \tfrac12 \sup_{\text{replace-one}} \mathrm{TV}(P, Q) = \tfrac12\,\delta(0),"
+            )
+            st.markdown(
+                "half the hockey-stick divergence at ε = 0. Theorem 4 is the largest value an (ε, δ) "
+                "pair allows:"
+            )
+            st.latex(r"\eta = \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2}.")
+            st.markdown(
+                "μ-GDP (Dong, Roth, Su, *Gaussian Differential Privacy*, JRSS-B 2022, "
+                "arXiv:1905.02383) gives η and the trade-off curve exactly:"
+            )
+            st.latex(r"\eta = \Phi(\mu/2) - \tfrac12,")
+            st.latex(r"\mathrm{TPR} \le \Phi\bigl(\Phi^{-1}(\mathrm{FPR}) + \mu\bigr).")
+            st.markdown(
+                "Rényi DP and ρ-zCDP (ε(α) = ρα) bound the divergences of every test's outcome: "
+                "a test with rates (FPR, TPR) = (a, t) needs, at every order α,"
+            )
+            st.latex(
+                r"D_\alpha\bigl(\mathrm{Bern}(t)\,\|\,\mathrm{Bern}(a)\bigr) \le \varepsilon(\alpha)"
+                r"\ \text{both ways},"
+            )
+            st.markdown(
+                "which gives the tight Rényi trade-off route; the (ε, δ) conversions of Mironov "
+                "(CSF 2017, arXiv:1702.07476), Bun and Steinke (TCC 2016, arXiv:1605.02065) and "
+                "Canonne, Kamath and Steinke (NeurIPS 2020, arXiv:2004.00010) followed by Theorem 4 "
+                "are sound but looser. **Add/remove → replace-one**, by group privacy for two:"
+            )
+            st.latex(r"\mu \to 2\mu,\qquad \rho \to 4\rho,")
+            st.latex(r"(\varepsilon, \delta) \to (2\varepsilon,\ (1 + e^{\varepsilon})\,\delta),")
+            st.latex(
+                r"\mathrm{TPR} \le g\bigl(g(\mathrm{FPR})\bigr)\ \text{for a trade-off bound } g."
+            )
+            st.markdown(
+                "**DP-SGD** (Abadi et al., CCS 2016, arXiv:1607.00133): a replacement moves the "
+                "clipped gradient sum by up to 2C, so at sampling rate 1 the run is exactly"
+            )
+            st.latex(r"\mu = 2\sqrt{T}/\sigma \text{-GDP (replace-one)};")
+            st.markdown(
+                "with Poisson sampling the PLD accountant of `dp_accounting` composes the exact "
+                "per-step loss. A route that gives only η allows the line of Theorem 8 (corrected):"
+            )
+            st.latex(r"\mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta).")
+            st.markdown("A naming rule at prior π is right at most")
+            st.latex(
+                r"\mathrm{PPV} = \frac{\pi\,\mathrm{TPR}}{\pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}}"
+            )
+            st.markdown(
+                "of the time, with TPR as large as allowed; pure ε-DP also bounds every named "
+                "person's posterior:"
+            )
+            st.latex(
+                r"\Pr[\text{member} \mid \text{output}] \le \frac{\pi e^{\varepsilon}}{\pi e^{\varepsilon} + 1 - \pi}."
+            )
 
 
 def _live() -> None:

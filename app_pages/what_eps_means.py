@@ -106,38 +106,41 @@ with st.expander("Glossary"):
         "- **δ**: the small probability with which that limit may fail — for instance a "
         "release that happens to give a person away."
     )
-with st.expander("The maths"):
-    st.markdown(
-        "A membership attacker is a test with a true-positive rate (TPR, the share of members "
-        "it names) and a false-positive rate (FPR, the share of non-members it accuses). "
-        "(ε, δ)-DP limits every test to"
-    )
-    st.latex(
-        r"\begin{aligned}\mathrm{TPR} \le \min\bigl(&1,\; e^{\varepsilon}\,\mathrm{FPR}"
-        r" + \delta,\\ &1 - e^{-\varepsilon}(1 - \delta - \mathrm{FPR})\bigr),\end{aligned}"
-    )
-    st.markdown("and η-MIP (Theorem 8, corrected: the paper prints FPR + η) to")
-    st.latex(r"\mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta).")
-    st.markdown("With a share π of members, the best accuracy is the largest")
-    st.latex(r"\pi\,\mathrm{TPR} + (1-\pi)(1-\mathrm{FPR})")
-    st.markdown(
-        "over these tests; at π = 1/2 it is 1/2 + η with η = δ/2 + (1 − δ) tanh(ε/2)/2 "
-        "(Theorem 4). The attacker's confidence in a named person is at most"
-    )
-    st.latex(
-        r"\frac{\pi e^{\varepsilon}}{\pi e^{\varepsilon} + 1 - \pi}\quad(\delta = 0),"
-        r"\qquad 1\quad(\delta > 0),"
-    )
-    st.markdown("and a rule that accuses a share FPR of non-members is right at most")
-    st.latex(r"\mathrm{PPV} = \frac{\pi\,\mathrm{TPR}}{\pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}}")
-    st.markdown(
-        "of the time, with TPR as large as allowed. The picture shows ⌈100π⌉ members, "
-        "⌈TPR · members⌉ named and ⌊FPR · non-members⌋ wrongly accused: every rounding favours "
-        "the attacker. Sources: Izzo, Yoon, Arık, Zou, *Provable Membership Inference "
-        "Privacy*, TMLR 2024, arXiv:2211.06582 (Theorems 4 and 8); Kairouz, Oh, Viswanath, "
-        "*The Composition Theorem for Differential Privacy*, ICML 2015, arXiv:1311.0776 "
-        "(Theorem 2.1)."
-    )
+with appkit.folded("The maths") as shown:
+    if shown:
+        st.markdown(
+            "A membership attacker is a test with a true-positive rate (TPR, the share of members "
+            "it names) and a false-positive rate (FPR, the share of non-members it accuses). "
+            "(ε, δ)-DP limits every test to"
+        )
+        st.latex(
+            r"\begin{aligned}\mathrm{TPR} \le \min\bigl(&1,\; e^{\varepsilon}\,\mathrm{FPR}"
+            r" + \delta,\\ &1 - e^{-\varepsilon}(1 - \delta - \mathrm{FPR})\bigr),\end{aligned}"
+        )
+        st.markdown("and η-MIP (Theorem 8, corrected: the paper prints FPR + η) to")
+        st.latex(r"\mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta).")
+        st.markdown("With a share π of members, the best accuracy is the largest")
+        st.latex(r"\pi\,\mathrm{TPR} + (1-\pi)(1-\mathrm{FPR})")
+        st.markdown(
+            "over these tests; at π = 1/2 it is 1/2 + η with η = δ/2 + (1 − δ) tanh(ε/2)/2 "
+            "(Theorem 4). The attacker's confidence in a named person is at most"
+        )
+        st.latex(
+            r"\frac{\pi e^{\varepsilon}}{\pi e^{\varepsilon} + 1 - \pi}\quad(\delta = 0),"
+            r"\qquad 1\quad(\delta > 0),"
+        )
+        st.markdown("and a rule that accuses a share FPR of non-members is right at most")
+        st.latex(
+            r"\mathrm{PPV} = \frac{\pi\,\mathrm{TPR}}{\pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}}"
+        )
+        st.markdown(
+            "of the time, with TPR as large as allowed. The picture shows ⌈100π⌉ members, "
+            "⌈TPR · members⌉ named and ⌊FPR · non-members⌋ wrongly accused: every rounding favours "
+            "the attacker. Sources: Izzo, Yoon, Arık, Zou, *Provable Membership Inference "
+            "Privacy*, TMLR 2024, arXiv:2211.06582 (Theorems 4 and 8); Kairouz, Oh, Viswanath, "
+            "*The Composition Theorem for Differential Privacy*, ICML 2015, arXiv:1311.0776 "
+            "(Theorem 2.1)."
+        )
 
 # ---------------------------------------------------------------- export
 st.subheader("For the meeting")

@@ -244,84 +244,87 @@ def _verdict(comp: Comparison) -> None:
 def _maths() -> None:
     """The formulas. Static, but shown only once the releases are computed (no file yet, a
     refused file or a failed release end the page before them), so the live part draws them."""
-    with st.expander("The maths"):
-        st.markdown(
-            "**Algorithm 1** (MIP via noise addition) with the statistic 𝒜 and k released numbers "
-            "(the paper calls this number d; here d is the number of data columns):"
-        )
-        st.latex(
-            r"D_{\text{train}} \leftarrow \text{random half of } \mathcal{D},\qquad "
-            r"\theta = \mathcal{A}(D_{\text{train}}),"
-        )
-        st.latex(
-            r"D^{(i)} \leftarrow \text{random half of } D_{\text{train}},\quad "
-            r"\theta^{(i)} = \mathcal{A}(D^{(i)}),\quad i = 1,\dots,B,"
-        )
-        st.latex(
-            r"\sigma_j = \Bigl(\frac1B\sum_{i=1}^B "
-            r"\bigl|\theta^{(i)}_j-\bar\theta_j\bigr|^M\Bigr)^{1/M}."
-        )
-        st.markdown(
-            "The paper prints (θ − θ̄)ᴹ; for odd M that can be negative, so the absolute value "
-            "is used (the moment the theorem needs). **The noise** (Corollary 10, with the radius "
-            "Theorem 9 needs):"
-        )
-        st.latex(
-            r"\|x\|_{\sigma,M} = \Bigl(\frac1k\sum_{j=1}^k "
-            r"\frac{|x_j|^M}{\sigma_j^M}\Bigr)^{1/M},\qquad "
-            r"U = \frac{Y}{\|Y\|_{\sigma,M}},"
-        )
-        st.latex(r"Y_j \sim \mathrm{GenNormal}(0,\sigma_j,M),\qquad r \sim \mathrm{Gamma}(k,\ c),")
-        st.latex(r"\hat\theta = \theta + rU.")
-        st.markdown(
-            "Then X = rU has density ∝ exp(−‖x‖/c) in the σ,M norm, which is what Theorem 9 "
-            "assumes: in k dimensions the radius of such a density has the Gamma law below. "
-            "Corollary 10 and Algorithm 1 print r ~ Laplace(c), which is that density only for "
-            "k = 1."
-        )
-        st.latex(
-            r"p(r) \propto r^{k-1} e^{-r/c}\quad\text{(Gamma)},\qquad p(x) \propto e^{-\|x\|/c}."
-        )
-        st.markdown(
-            "**What it certifies.** Likelihood ratios of two shifted copies of this density stay "
-            "within the bounds below (triangle inequality), total variation is jointly convex and "
-            "E‖θ − θ′‖ ≤ 2σ, so in every dimension:"
-        )
-        st.latex(r"\frac{p(y-a)}{p(y-b)} \in \bigl[e^{-\|a-b\|/c},\ e^{\|a-b\|/c}\bigr],")
-        st.latex(
-            r"\eta \;\le\; \tfrac12\tanh(1/c),\qquad "
-            r"c_{\text{tight}} = \frac{1}{\operatorname{artanh}(2\eta)},"
-        )
-        st.latex(
-            r"c_{\text{paper}} = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}\quad\text{(Corollary 14)}."
-        )
-        st.markdown(
-            "The certificate assumes σ bounds the spread of θ; Algorithm 1 estimates it from the "
-            "data, as the paper does. **The Laplace mechanism** (pure ε-DP) at the same η "
-            "(Theorem 4):"
-        )
-        st.latex(
-            r"\hat\theta^{\mathrm{DP}} = \theta + (L_1,\dots,L_k),\quad "
-            r"L_j \sim \mathrm{Laplace}(\Delta/\varepsilon),"
-        )
-        st.latex(r"\varepsilon = \log\frac{1+2\eta}{1-2\eta}.")
-        st.markdown(
-            "**The sensitivities** (L1, one of the m training rows replaced, every column clipped "
-            "to [loⱼ, hiⱼ], bⱼ = max(|loⱼ|, |hiⱼ|)):"
-        )
-        st.latex(r"\Delta_{\text{mean}} = \frac1m\sum_j (\mathrm{hi}_j - \mathrm{lo}_j),")
-        st.latex(
-            r"\Delta_{\text{second moments}} = \frac{2\,(\sum_j b_j)^2}{m},\qquad "
-            r"\Delta_{\text{least squares}} = \infty."
-        )
-        st.markdown(
-            "The second-moment matrix is the covariance when the columns are centred (it is not "
-            "centred here: centring by the data's own mean would need its own sensitivity "
-            "analysis). Least squares has no bounded sensitivity without assumptions on the "
-            "design, so no DP release is offered for it. Source: Izzo, Yoon, Arık, Zou, *Provable "
-            "Membership Inference Privacy*, TMLR 2024, arXiv:2211.06582 (Theorems 4 and 9, "
-            "Corollaries 10 and 14, Algorithm 1)."
-        )
+    with appkit.folded("The maths") as shown:
+        if shown:
+            st.markdown(
+                "**Algorithm 1** (MIP via noise addition) with the statistic 𝒜 and k released numbers "
+                "(the paper calls this number d; here d is the number of data columns):"
+            )
+            st.latex(
+                r"D_{\text{train}} \leftarrow \text{random half of } \mathcal{D},\qquad "
+                r"\theta = \mathcal{A}(D_{\text{train}}),"
+            )
+            st.latex(
+                r"D^{(i)} \leftarrow \text{random half of } D_{\text{train}},\quad "
+                r"\theta^{(i)} = \mathcal{A}(D^{(i)}),\quad i = 1,\dots,B,"
+            )
+            st.latex(
+                r"\sigma_j = \Bigl(\frac1B\sum_{i=1}^B "
+                r"\bigl|\theta^{(i)}_j-\bar\theta_j\bigr|^M\Bigr)^{1/M}."
+            )
+            st.markdown(
+                "The paper prints (θ − θ̄)ᴹ; for odd M that can be negative, so the absolute value "
+                "is used (the moment the theorem needs). **The noise** (Corollary 10, with the radius "
+                "Theorem 9 needs):"
+            )
+            st.latex(
+                r"\|x\|_{\sigma,M} = \Bigl(\frac1k\sum_{j=1}^k "
+                r"\frac{|x_j|^M}{\sigma_j^M}\Bigr)^{1/M},\qquad "
+                r"U = \frac{Y}{\|Y\|_{\sigma,M}},"
+            )
+            st.latex(
+                r"Y_j \sim \mathrm{GenNormal}(0,\sigma_j,M),\qquad r \sim \mathrm{Gamma}(k,\ c),"
+            )
+            st.latex(r"\hat\theta = \theta + rU.")
+            st.markdown(
+                "Then X = rU has density ∝ exp(−‖x‖/c) in the σ,M norm, which is what Theorem 9 "
+                "assumes: in k dimensions the radius of such a density has the Gamma law below. "
+                "Corollary 10 and Algorithm 1 print r ~ Laplace(c), which is that density only for "
+                "k = 1."
+            )
+            st.latex(
+                r"p(r) \propto r^{k-1} e^{-r/c}\quad\text{(Gamma)},\qquad p(x) \propto e^{-\|x\|/c}."
+            )
+            st.markdown(
+                "**What it certifies.** Likelihood ratios of two shifted copies of this density stay "
+                "within the bounds below (triangle inequality), total variation is jointly convex and "
+                "E‖θ − θ′‖ ≤ 2σ, so in every dimension:"
+            )
+            st.latex(r"\frac{p(y-a)}{p(y-b)} \in \bigl[e^{-\|a-b\|/c},\ e^{\|a-b\|/c}\bigr],")
+            st.latex(
+                r"\eta \;\le\; \tfrac12\tanh(1/c),\qquad "
+                r"c_{\text{tight}} = \frac{1}{\operatorname{artanh}(2\eta)},"
+            )
+            st.latex(
+                r"c_{\text{paper}} = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}\quad\text{(Corollary 14)}."
+            )
+            st.markdown(
+                "The certificate assumes σ bounds the spread of θ; Algorithm 1 estimates it from the "
+                "data, as the paper does. **The Laplace mechanism** (pure ε-DP) at the same η "
+                "(Theorem 4):"
+            )
+            st.latex(
+                r"\hat\theta^{\mathrm{DP}} = \theta + (L_1,\dots,L_k),\quad "
+                r"L_j \sim \mathrm{Laplace}(\Delta/\varepsilon),"
+            )
+            st.latex(r"\varepsilon = \log\frac{1+2\eta}{1-2\eta}.")
+            st.markdown(
+                "**The sensitivities** (L1, one of the m training rows replaced, every column clipped "
+                "to [loⱼ, hiⱼ], bⱼ = max(|loⱼ|, |hiⱼ|)):"
+            )
+            st.latex(r"\Delta_{\text{mean}} = \frac1m\sum_j (\mathrm{hi}_j - \mathrm{lo}_j),")
+            st.latex(
+                r"\Delta_{\text{second moments}} = \frac{2\,(\sum_j b_j)^2}{m},\qquad "
+                r"\Delta_{\text{least squares}} = \infty."
+            )
+            st.markdown(
+                "The second-moment matrix is the covariance when the columns are centred (it is not "
+                "centred here: centring by the data's own mean would need its own sensitivity "
+                "analysis). Least squares has no bounded sensitivity without assumptions on the "
+                "design, so no DP release is offered for it. Source: Izzo, Yoon, Arık, Zou, *Provable "
+                "Membership Inference Privacy*, TMLR 2024, arXiv:2211.06582 (Theorems 4 and 9, "
+                "Corollaries 10 and 14, Algorithm 1)."
+            )
 
 
 # ---------------------------------------------------------------- page

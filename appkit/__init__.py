@@ -13,7 +13,18 @@ from . import cache, heap, jobs, registry, settings, tables
 from .cache import cached
 from .errors import guard
 from .figures import ReadOnlyFigure, freeze
-from .page import Page, chart, explain, finish, live, page, presenter, presenter_toggle, takeaway
+from .page import (
+    Page,
+    chart,
+    explain,
+    finish,
+    folded,
+    live,
+    page,
+    presenter,
+    presenter_toggle,
+    takeaway,
+)
 from .registry import navigation
 from .safe import plain, quote
 from .state import (
@@ -37,6 +48,7 @@ __all__ = [
     "finish",
     "fmt_num",
     "fmt_pct",
+    "folded",
     "freeze",
     "guard",
     "heap",

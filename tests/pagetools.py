@@ -19,6 +19,23 @@ ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
 
 
+def unfold(at: AppTest, label: str = "The maths"):
+    """Open the page's folded section ``label`` (``appkit.folded``) as a reader would; return it.
+
+    Checks first that it is there and empty (a folded section is drawn only once opened).
+    """
+    from appkit.page import folded_key
+
+    (section,) = [e for e in at.expander if e.label == label]
+    assert not section.children, f"{label!r} has content before it is opened"
+    key = at.session_state["_appkit_current_page"].spec.key
+    at.session_state[folded_key(key, label)] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    (section,) = [e for e in at.expander if e.label == label]
+    return section
+
+
 def load(page: str, *, via_app: bool = True, timeout: float = 60, **params: str) -> AppTest:
     """Run ``page`` ("app_pages/x.py") with ``params`` as the URL's query, as a shared link would.
 

@@ -762,8 +762,9 @@ def test_freeze_imports_freezes_once_per_new_import_and_leaves_later_objects_col
 def test_the_app_freezes_its_imports_on_a_run(monkeypatch):
     import gc
 
-    from appkit import heap
     from pagetools import APP
+
+    from appkit import heap
 
     gc.unfreeze()  # as in a process that has not run the app yet
     monkeypatch.setattr(heap, "_frozen_at", 0)

@@ -525,6 +525,65 @@ CLIPPED_JS = """() => {
 }"""
 
 
+# A formula KaTeX cannot read: a parse error (.katex-error), or an unknown command such as
+# "\\quadb" (two strings joined without a space) drawn as red text (KaTeX's errorColor).
+KATEX_ERRORS_JS = """() => [...document.querySelectorAll('.katex-error'),
+  ...[...document.querySelectorAll('.katex-html *')].filter(
+       e => !e.children.length && getComputedStyle(e).color === 'rgb(204, 0, 0)')]
+  .map(e => (e.getAttribute('title') || e.textContent || '').slice(0, 80))"""
+
+# Pages whose prose names things with inline formulas ($D_T$, $N_T/N_R$): KaTeX loads with them.
+INLINE_FORMULAS = {"reference_data"}
+
+
+def test_the_maths_is_drawn_when_opened_and_fits_at_1024x768(browser, server, app_page):
+    """"The maths" is folded (``appkit.folded``): a page's first load draws no formula and
+    fetches no formula renderer (KaTeX); opened, its formulas render and none is cut at a
+    projector's 1024×768 (screenshot kept)."""
+    context = browser.new_context(viewport=PROJECTOR)
+    pg = context.new_page()
+    pg.js_errors = []
+    pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
+    fetched: list[str] = []
+    pg.on("request", lambda request: fetched.append(request.url))
+    try:
+        open_app(pg, server, page_path(app_page))
+        if pg.locator(f'{CHARTS}, [data-testid="stSkeleton"]').count():
+            wait_for_charts(pg)
+        summary = pg.locator('[data-testid="stMain"] [data-testid="stExpander"] summary').filter(
+            has_text="The maths"
+        )
+        if not summary.count():
+            pytest.skip(f"/{app_page.url_path} has no maths section")
+        if app_page.name not in INLINE_FORMULAS:
+            assert pg.locator(".katex").count() == 0
+            assert not [u for u in fetched if "katex" in u.lower()], "KaTeX fetched on first load"
+        summary.first.click()
+        pg.wait_for_selector('[data-testid="stMain"] .katex-display', timeout=RUN_TIMEOUT)
+        wait_for_run(pg)
+        pg.wait_for_timeout(300)
+        assert_no_exception(pg)
+        maths = (
+            pg.locator('[data-testid="stMain"] [data-testid="stExpander"]')
+            .filter(has=pg.locator("summary", has_text="The maths"))
+            .first
+        )
+        assert maths.locator(".katex-display").count() >= 2
+        errors = pg.evaluate(KATEX_ERRORS_JS)
+        assert not errors, f"formulas KaTeX could not read on /{app_page.url_path}: {errors}"
+        clipped = pg.evaluate(CLIPPED_JS)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        height = pg.evaluate(  # Streamlit scrolls inside stMain: grow the window to show it all
+            "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"
+        )
+        pg.set_viewport_size({"width": PROJECTOR["width"], "height": min(int(height), 8000)})
+        pg.wait_for_timeout(300)
+        maths.screenshot(path=str(ARTIFACTS / f"{app_page}_maths_1024.png"))
+        assert not clipped, f"cut off at 1024×768 on /{app_page.url_path}: {clipped}"
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("presenter", [False, True], ids=["normal", "presenter"])
 def test_nothing_is_cut_off_at_1024x768(browser, server, app_page, presenter):
     """A projector's 1024×768: no horizontal overflow, no metric, label, title, button,

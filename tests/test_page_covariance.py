@@ -164,7 +164,7 @@ def test_loads_with_takeaway_chart_table_and_maths(small_page):
     assert at.title[0].value == by_key("covariance").title
     assert n_charts(at) == 1
     assert not at.error and not at.warning
-    (exp,) = [e for e in at.expander if e.label == "The maths"]
+    exp = pagetools.unfold(at)
     assert len(exp.latex) >= 6
     assert any("claims, checked on this run" in s.value for s in at.subheader)
     # the concluding sentence comes first: before the chart's own takeaway and the table

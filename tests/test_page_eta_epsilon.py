@@ -60,7 +60,7 @@ def test_page_loads_with_charts_data_and_maths(default_page):
     labels = [b.label for b in at.get("download_button")]  # the footer's CSV section
     assert any("eta_vs_epsilon.csv" in label for label in labels), labels
     assert any("roc_bounds.csv" in label for label in labels), labels
-    (exp,) = [e for e in at.expander if e.label == "The maths"]
+    exp = pagetools.unfold(load())
     assert len(exp.latex) >= 7
     assert not at.warning and not at.error
     pagetools.assert_clean(at)
@@ -106,8 +106,8 @@ def test_the_sentences_quote_the_lessons_numbers(default_page):
     assert f"only {fmt_num(L.tpr_printed_ref)} where {fmt_num(L.tpr_mip_ref)}" in text
 
 
-def test_the_maths_cites_papers_not_files_and_states_the_advantage(default_page):
-    (exp,) = [e for e in default_page.expander if e.label == "The maths"]
+def test_the_maths_cites_papers_not_files_and_states_the_advantage():
+    exp = pagetools.unfold(load())
     text = "\n".join(m.value for m in exp.markdown)
     assert not re.search(r"\b00\d_|\.txt|`", text), text
     assert "arXiv:2211.06582" in text and "arXiv:2009.05683" in text

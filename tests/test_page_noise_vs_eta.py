@@ -99,7 +99,7 @@ def test_page_loads_with_two_charts_table_and_maths(default_page):
     assert n_charts(at) >= 2  # both charts Vega-Lite: the page loads no Plotly
     assert len(at.get("download_button")) >= 2  # the footer's "data behind the charts"
     assert list(table(at)["n"]) == ["30", "36", "42", "48"]
-    (exp,) = [e for e in at.expander if e.label == "The maths"]
+    exp = pagetools.unfold(load())
     assert len(exp.latex) >= 4
     assert not at.warning and not at.error
     assert any("Showing the settings of the paper's Figure 1" in c.value for c in at.caption)

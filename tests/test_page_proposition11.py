@@ -98,7 +98,7 @@ def test_page_loads_with_charts_downloads_notes_and_maths(default_page):
     assert not at.get("plotly_chart")  # both charts Vega-Lite: the page loads no Plotly
     assert len(at.get("vega_lite_chart")) >= 2
     assert len(at.get("download_button")) == len(at.get("vega_lite_chart"))
-    (exp,) = [e for e in at.expander if e.label == "The maths"]
+    exp = pagetools.unfold(load())
     assert len(exp.latex) >= 4
     assert not at.warning and not at.error
     (notes,) = [i.value for i in at.info if "Notes on the paper" in i.value]

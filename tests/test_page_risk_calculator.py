@@ -77,7 +77,7 @@ def test_page_loads_with_chart_table_data_and_maths(default_page):
     assert "For (ε, δ) = (1, 1 × 10⁻⁵)." in [c.value for c in at.caption]
     labels = [b.label for b in at.get("download_button")]  # the footer's CSV section
     assert any("roc_by_route.csv" in label for label in labels), labels
-    (exp,) = [e for e in at.expander if e.label == "The maths"]
+    exp = pagetools.unfold(at)
     assert len(exp.latex) >= 8
     for x in exp.latex:  # each line short enough for ~650 px
         for line in x.value.split(r"\\"):

@@ -160,7 +160,7 @@ def test_default_page_shows_table_charts_downloads_and_maths(default_page):
     assert not at.error
     (warning,) = at.warning  # only the note that bounds read off the data are not private
     assert "not private" in warning.value and "in advance" in warning.value
-    (exp,) = [e for e in at.expander if e.label == "The maths"]
+    exp = pagetools.unfold(at)
     assert len(exp.latex) >= 5
     maths = "\n".join(x.value for x in exp.latex)
     assert "Gamma" in maths and r"\log\frac{1+2\eta}{1-2\eta}" in maths and "|^M" in maths
