@@ -537,7 +537,7 @@ INLINE_FORMULAS = {"reference_data"}
 
 
 def test_the_maths_is_drawn_when_opened_and_fits_at_1024x768(browser, server, app_page):
-    """"The maths" is folded (``appkit.folded``): a page's first load draws no formula and
+    """ "The maths" is folded (``appkit.folded``): a page's first load draws no formula and
     fetches no formula renderer (KaTeX); opened, its formulas render and none is cut at a
     projector's 1024×768 (screenshot kept)."""
     context = browser.new_context(viewport=PROJECTOR)
