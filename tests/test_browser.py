@@ -426,6 +426,47 @@ def test_every_page_reruns_only_its_live_part_on_a_slider_press(page, server, ap
     )
 
 
+def test_a_newer_press_stops_a_heavy_job_inside_the_live_part(page, server):
+    """A heavy job in a page's live part gives way to a newer press (``appkit.jobs``).
+
+    Streamlit queues a fragment's rerun behind the running script instead of interrupting it.
+    The job watches for that waiting input: it is terminated and the fragment reruns with the
+    new value, so the run it was in ends early for a rerun (it would otherwise finish the
+    stale job first), and the page ends on the second value, with its results."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    frames = _listen(page)
+    open_app(page, server, "/audit?N=100000&mech=covariance&noise=mip")
+    wait_for_charts(page)
+    assert_no_exception(page)
+    eta = page.locator('[data-testid="stMain"]').get_by_role("slider").first
+    value_js = "el => el.value ?? el.getAttribute('aria-valuenow')"
+    start = float(eta.evaluate(value_js))
+    frames.clear()
+    eta.focus()
+    page.keyboard.press("ArrowRight")  # a new η: its job starts and shows its progress
+    page.locator('[data-testid="stMain"] [data-testid="stProgress"]').first.wait_for(
+        timeout=RUN_TIMEOUT
+    )
+    page.keyboard.press("ArrowRight")  # while that job runs
+    second = f"{start + 0.02:.2f}"
+    page.wait_for_function(
+        f"() => new URLSearchParams(location.search).get('eta') === '{second}'",
+        timeout=RUN_TIMEOUT,
+    )
+    wait_for_run(page)
+    page.wait_for_function(
+        """() => !document.querySelector('[data-testid="stMain"] [data-testid="stProgress"]')""",
+        timeout=RUN_TIMEOUT,
+    )
+    wait_for_charts(page)
+    assert_no_exception(page)
+    statuses = _messages(frames, "script_finished")
+    assert ForwardMsg.FINISHED_EARLY_FOR_RERUN in statuses, statuses
+    assert statuses[-1] == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY, statuses
+    assert float(eta.evaluate(value_js)) == float(second)
+
+
 def test_audit_deep_link_runs_the_covariance_release(page, server):
     """The covariance release of the audit page, opened from a link, in a real browser."""
     open_app(page, server, "/audit?mech=covariance&noise=gaussian&eps=2.0")
