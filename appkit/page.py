@@ -143,7 +143,7 @@ def folded(label: str = "The maths") -> Iterator[bool]:
     Opening it reruns the page (or the fragment it sits in) with the content; closing it drops
     the content again. A page's first load then carries none of it: no formula, so not the
     KaTeX renderer either (about 260 KB of JavaScript and a font, loaded with the first formula
-    a page shows: 0.3-0.5 s of a first load on a 2-core machine). The open state lives in the
+    a page shows: about 0.1 s of a first load on a 2-core machine). The open state lives in the
     session under a key named after the page and ``label``.
     """
     current = _current()
