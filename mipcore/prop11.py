@@ -58,7 +58,6 @@ that need a *bound* (the noise of Theorem 9) must use its upper end, which is wh
 
 from __future__ import annotations
 
-import functools
 import heapq
 import math
 import numbers
@@ -331,7 +330,6 @@ def sigma(n: int, M: int = 2) -> float:
     return output_moments(n, M).sigma
 
 
-@functools.lru_cache(maxsize=64)  # a frozen result per (n, M, rtol, max_nodes): tens of bytes
 def _output_moments(n: int, M: int, rtol: float, max_nodes: int) -> Prop11Moments:
     k = n // 2
     total = math.comb(n, k)

@@ -9,7 +9,6 @@ noise. Exact for small n; the certified upper bounds (Theorem 9, Theorem 4) cove
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from typing import overload
@@ -56,13 +55,6 @@ def prop11_outputs(n: int) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     2.449489742783178
     """
     n = check_int("n", n, 4, PROP11_EXACT_N_MAX)
-    out, members = _outputs(n)
-    return out.copy(), members.copy()
-
-
-@functools.lru_cache(maxsize=4)  # n = 20: 185 k outputs, 3.9 MB of membership flags
-def _outputs(n: int) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-    """:func:`prop11_outputs` for a checked n, enumerated once per process (read-only)."""
     k = n // 2
     total = math.comb(n, k)
     combos = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64)
@@ -80,8 +72,6 @@ def _outputs(n: int) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     with np.errstate(divide="ignore"):
         vals = np.where(mm == 0, math.sqrt(total), 1.0 / (mm + sqrt_p))
     out[has_a] = vals
-    out.flags.writeable = False
-    members.flags.writeable = False
     return out, members
 
 
@@ -137,7 +127,7 @@ def prop11_eta_by_target(
     n, kind = _prop11_check(n, noise)
     scale = float(check_range("noise_scale", noise_scale, 0.0, math.inf, hi_open=True))
     k = n // 2
-    out, members = _outputs(n)  # read-only, shared by every noise scale
+    out, members = prop11_outputs(n)
     total = out.size
     pi = k / n
     base = max(pi, 1.0 - pi)
