@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from typing import overload
 
 import numpy as np
@@ -20,7 +21,13 @@ from ._mixture_integral import _abs_integral
 from ._validate import as_enum, check_int, check_range, scalar_or_array
 from .noise_laws import NoiseKind, NoiseLaw
 
-__all__ = ["PROP11_EXACT_N_MAX", "prop11_eta_by_target", "prop11_outputs", "prop11_true_eta"]
+__all__ = [
+    "PROP11_EXACT_N_MAX",
+    "prop11_eta_by_target",
+    "prop11_eta_function",
+    "prop11_outputs",
+    "prop11_true_eta",
+]
 
 PROP11_EXACT_N_MAX = 20
 _PROP11_GAUSS_N_MAX = 16
@@ -126,22 +133,73 @@ def prop11_eta_by_target(
     """
     n, kind = _prop11_check(n, noise)
     scale = float(check_range("noise_scale", noise_scale, 0.0, math.inf, hi_open=True))
-    k = n // 2
-    out, members = prop11_outputs(n)
-    total = out.size
-    pi = k / n
-    base = max(pi, 1.0 - pi)
-    order = np.argsort(out, kind="stable")
-    x = out[order]
-    W = np.where(members[order].T, 1.0, -1.0) / total  # (n, C)
-    if kind is NoiseKind.NONE or scale == 0.0:
-        if np.unique(x).size != x.size:  # pragma: no cover - outputs are provably distinct
-            raise RuntimeError("Proposition 11 outputs collided in float64")
-        integral = np.ones(n)  # distinct outputs: Σ_m |±1|/C(n, k) = 1 exactly
-    else:
-        integral = _abs_integral(x, W, NoiseLaw(kind, scale))[0]
-    acc = np.minimum(1.0, 0.5 + 0.5 * integral)
-    return acc - base
+    return _Atoms(n).eta_by_target(scale, kind)
+
+
+class _Atoms:
+    """The attacker's problem at n, enumerated once: the sorted outputs and, per target, the
+    signed weights ``±1/C(n, k)`` (Proposition 2), reused for every noise scale."""
+
+    def __init__(self, n: int) -> None:
+        k = n // 2
+        out, members = prop11_outputs(n)
+        self.n = n
+        self.base = max(k / n, 1.0 - k / n)
+        order = np.argsort(out, kind="stable")
+        self.x = out[order]
+        self.W = np.where(members[order].T, 1.0, -1.0) / out.size  # (n, C)
+
+    def eta_by_target(self, scale: float, kind: NoiseKind) -> NDArray[np.float64]:
+        if kind is NoiseKind.NONE or scale == 0.0:
+            if np.unique(self.x).size != self.x.size:  # pragma: no cover - provably distinct
+                raise RuntimeError("Proposition 11 outputs collided in float64")
+            integral = np.ones(self.n)  # distinct outputs: Σ_m |±1|/C(n, k) = 1 exactly
+        else:
+            integral = _abs_integral(self.x, self.W, NoiseLaw(kind, scale))[0]
+        acc = np.minimum(1.0, 0.5 + 0.5 * integral)
+        return acc - self.base
+
+
+def prop11_eta_function(
+    n: int, noise: NoiseKind | str = NoiseKind.LAPLACE
+) -> Callable[[float], float]:
+    r"""``b -> prop11_true_eta(n, b, noise)``, with the ``C(n, n/2)`` training halves
+    enumerated once for every call of the returned function.
+
+    For a caller that needs the exact η at many noise scales one at a time (a bisection, a
+    grid with progress): each call then costs only the integral, and returns exactly what
+    :func:`prop11_true_eta` returns (the same floating-point operations). Nothing is kept
+    once the function is dropped.
+
+    Parameters
+    ----------
+    n, noise : as for :func:`prop11_true_eta` (checked now).
+
+    Returns
+    -------
+    callable
+        ``eta(noise_scale) -> float``; ``noise_scale`` is checked as in
+        :func:`prop11_true_eta` (``0 <= noise_scale < inf``).
+
+    Raises
+    ------
+    ValueError
+        If n is out of range for the noise or ``noise`` is not none/laplace/gaussian.
+
+    Examples
+    --------
+    >>> eta = prop11_eta_function(4)
+    >>> eta(1.0) == prop11_true_eta(4, 1.0)
+    True
+    """
+    n, kind = _prop11_check(n, noise)
+    atoms = _Atoms(n)
+
+    def eta(noise_scale: float) -> float:
+        scale = float(check_range("noise_scale", noise_scale, 0.0, math.inf, hi_open=True))
+        return float(np.max(atoms.eta_by_target(scale, kind)))
+
+    return eta
 
 
 @overload
@@ -202,5 +260,6 @@ def prop11_true_eta(
     """
     n, kind = _prop11_check(n, noise)
     scales = check_range("noise_scale", noise_scale, 0.0, math.inf, hi_open=True)
-    flat = [float(np.max(prop11_eta_by_target(n, float(s), kind))) for s in np.ravel(scales)]
+    atoms = _Atoms(n)
+    flat = [float(np.max(atoms.eta_by_target(float(s), kind))) for s in np.ravel(scales)]
     return scalar_or_array(np.reshape(np.array(flat), scales.shape), noise_scale)

@@ -32,7 +32,12 @@ from mipcore.bounds import eta_from_epsilon
 from mipcore.optimal_attack import (
     optimal_attack,
 )
-from mipcore.prop11_attack import prop11_eta_by_target, prop11_outputs, prop11_true_eta
+from mipcore.prop11_attack import (
+    prop11_eta_by_target,
+    prop11_eta_function,
+    prop11_outputs,
+    prop11_true_eta,
+)
 
 # --------------------------------------------------------------------------- Proposition 11
 
@@ -72,6 +77,32 @@ def test_prop11_n4_against_mpmath():
     for t in range(4):
         ref, _ = mp_accuracy(out[members[:, t]], out[~members[:, t]], "laplace", 0.5)
         assert etas[t] == pytest.approx(ref - 0.5, abs=1e-13)
+
+
+def test_prop11_eta_function_enumerates_once_and_answers_like_a_fresh_enumeration():
+    # Scales in a scrambled order, one repeated: a call must not disturb the shared
+    # enumeration (e.g. by sorting or scaling its arrays in place).
+    scales = [3.0, 0.01, 0.0, 3.0, 250.0, 0.4]
+    for n, kind in ((8, "laplace"), (6, "gaussian"), (6, "none")):
+        eta = prop11_eta_function(n, kind)
+        got = [eta(b) for b in scales]
+        fresh = [max(prop11_eta_by_target(n, b, kind)) for b in scales]
+        assert got == fresh, (n, kind)
+    # against the independent mpmath integral, worst target, at n = 4
+    out, members = prop11_outputs(4)
+    ref = max(
+        mp_accuracy(out[members[:, t]], out[~members[:, t]], "laplace", 0.5)[0] - 0.5
+        for t in range(4)
+    )
+    assert prop11_eta_function(4)(0.5) == pytest.approx(ref, abs=1e-13)
+    with pytest.raises(ValueError, match="enumerat"):
+        prop11_eta_function(22)
+    with pytest.raises(ValueError, match="noise"):
+        prop11_eta_function(8, "cauchy")
+    with pytest.raises(ValueError, match="noise_scale"):
+        prop11_eta_function(8)(-1.0)
+    with pytest.raises(ValueError, match="noise_scale"):
+        prop11_eta_function(8)(math.inf)
 
 
 def test_prop11_without_noise_is_not_private():

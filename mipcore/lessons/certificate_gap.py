@@ -73,7 +73,7 @@ from ..noise import (
 )
 from ..noise_laws import NoiseKind, NoiseLaw
 from ..optimal_attack import optimal_attack_accuracy_mc
-from ..prop11_attack import prop11_true_eta
+from ..prop11_attack import prop11_eta_function, prop11_true_eta  # noqa: F401 -- doctests
 from ..theorem9 import (
     certified_eta,
     chain_certified_eta,
@@ -181,8 +181,10 @@ def prop11_constants(n: int, M: int = 2) -> tuple[float, float]:
     return float(output_moments(n, M).sigma), float(sensitivity(n))
 
 
-def _exact(n: int, b: float) -> float:
-    return float(prop11_true_eta(n, b, "laplace"))
+def _sensitivity(n: int) -> float:
+    from ..prop11 import sensitivity
+
+    return float(sensitivity(n))
 
 
 def sufficient_scale(
@@ -231,21 +233,22 @@ def sufficient_scale(
     n = _check_n(n)
     t = _check_target(target_eta)
     rtol = float(check_range("rtol", rtol, 1e-12, 0.5))
-    return _sufficient(n, t, rtol)
+    return _sufficient(n, t, rtol, prop11_eta_function(n, "laplace"))
 
 
-def _sufficient(n: int, t: float, rtol: float) -> float:
-    _, delta = prop11_constants(n, 2)
-    hi = float(dp_laplace_scale(t, delta))
-    while _exact(n, hi) > t:  # pragma: no cover - Theorem 4 guarantees exact(hi) <= t
+def _sufficient(n: int, t: float, rtol: float, exact: Callable[[float], float]) -> float:
+    """The bisection of :func:`sufficient_scale`; ``exact`` is the exact η at n
+    (:func:`~mipcore.prop11_attack.prop11_eta_function`, enumerated once by the caller)."""
+    hi = float(dp_laplace_scale(t, _sensitivity(n)))
+    while exact(hi) > t:  # pragma: no cover - Theorem 4 guarantees exact(hi) <= t
         hi *= 10.0
     lo = hi / 10.0
-    while _exact(n, lo) <= t:
+    while exact(lo) <= t:
         hi, lo = lo, lo / 10.0
     log_stop = math.log1p(rtol)
     while math.log(hi) - math.log(lo) > log_stop:
         mid = math.exp(0.5 * (math.log(lo) + math.log(hi)))
-        if _exact(n, mid) <= t:
+        if exact(mid) <= t:
             hi = mid
         else:
             lo = mid
@@ -316,9 +319,23 @@ def eta_curves(
     if b.ndim != 1 or b.size == 0:
         raise ValueError(f"scales must be a non-empty 1-d sequence, got shape {b.shape}")
     sigma, delta = prop11_constants(n, M)
+    return _eta_curves(n, b, M, constant, sigma, delta, progress)
+
+
+def _eta_curves(
+    n: int,
+    b: NDArray[np.float64],
+    M: int,
+    constant: float,
+    sigma: float,
+    delta: float,
+    progress: Progress | None,
+) -> pd.DataFrame:
+    """:func:`eta_curves` for checked input, given ``(σ_M, Δ) = prop11_constants(n, M)``."""
+    eta = prop11_eta_function(n, "laplace")  # the halves enumerated once for the whole grid
     exact = np.empty(b.size)
     for i, x in enumerate(b):
-        exact[i] = _exact(n, float(x))
+        exact[i] = eta(float(x))
         _report(progress, (i + 1) / b.size, f"exact η at {i + 1} of {b.size} noise scales")
     return pd.DataFrame({"scale": b, "exact": exact, **_certificates(b, sigma, delta, M, constant)})
 
@@ -399,8 +416,10 @@ def eta_vs_noise(
     """
     n = _check_n(n)
     M, constant = _check_m_const(M, constant)
-    sigma, delta = prop11_constants(n, M)
-    curves = eta_curves(n, SCALE_GRID, M, constant, progress=progress)
+    sigma, delta = prop11_constants(n, M)  # computed once: σ_M is a branch and bound
+    curves = _eta_curves(
+        n, np.asarray(SCALE_GRID, dtype=float), M, constant, sigma, delta, progress
+    )
     first = []
     for route, col in _CURVE_OF.items():
         rows = curves[(curves[col] < NONTRIVIAL_ETA) & (curves["exact"] > 0)]
@@ -510,7 +529,8 @@ def noise_demand(
     M, constant = _check_m_const(M, constant)
     sigma, delta = prop11_constants(n, M)
     _report(progress, 0.0, "bisecting on the exact η")
-    b_ok = _sufficient(n, t, SUFFICIENT_RTOL)
+    exact = prop11_eta_function(n, "laplace")  # the halves enumerated once for every scale
+    b_ok = _sufficient(n, t, SUFFICIENT_RTOL, exact)
     c_tight = float(required_noise_multiplier(t, M=M, d=1))
     scales = {
         Route.SUFFICIENT: b_ok,
@@ -519,7 +539,7 @@ def noise_demand(
         Route.MIP_PRINTED: float(mip_noise_scale(t, sigma, M, constant)),
     }
     _report(progress, 0.9, "exact η at each route's noise")
-    rows = tuple(RouteDemand(route, b, _exact(n, b), b / b_ok) for route, b in scales.items())
+    rows = tuple(RouteDemand(route, b, exact(b), b / b_ok) for route, b in scales.items())
     table = pd.DataFrame(
         {
             "route": [r.route.value for r in rows],
