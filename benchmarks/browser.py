@@ -34,12 +34,19 @@ and confirmation windows are not counted.
 Targets: one press settles within 3x the bare page; 20 rapid presses settle within 1 s of the
 last press; first load within 2x the bare page.
 
+Where the time goes: both servers run through ``instrumented_server.py --run-times``, which
+times each script run inside the server, so every single press is also split into the script
+run(s) that answered it and the rest (what the press would take with a script that ran in no
+time). With ``--floor``, each page's first-load output is recorded (``instrumented_server.py
+--record``) and replayed by ``replay_page.py``, a script that computes nothing: the first load
+of that replay, timed in the same rounds, is the page's floor.
+
 The absolute figures depend on the machine and on whatever else runs on it (a loaded
 2-core machine can triple them); they are only meaningful as ratios taken in one run. Pages
 and the bare page are measured round-robin so that load changes hit them alike. This script
 only reports: it never asserts and always exits 0.
 
-    python benchmarks/browser.py [--root PATH] [--pages home,mace] [--repeats 10]
+    python benchmarks/browser.py [--root PATH] [--pages home,mace] [--repeats 10] [--floor]
 """
 
 from __future__ import annotations
@@ -407,9 +414,20 @@ class Server:
     an exception).
     """
 
-    def __init__(self, root: Path, script: str | Path = "app.py") -> None:
+    def __init__(
+        self,
+        root: Path,
+        script: str | Path = "app.py",
+        *,
+        launcher: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.root = Path(root).resolve()
         self.script = str(script)
+        # What runs `streamlit ...`: by default `python -m streamlit`; browser.py uses
+        # instrumented_server.py, which times each script run (and may record its messages).
+        self.launcher = launcher or [sys.executable, "-m", "streamlit"]
+        self.env = env
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -428,9 +446,7 @@ class Server:
 
     def start(self) -> Server:
         cmd = [
-            sys.executable,
-            "-m",
-            "streamlit",
+            *self.launcher,
             "run",
             self.script,
             "--server.headless",
@@ -452,6 +468,7 @@ class Server:
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,
+            env=None if self.env is None else {**os.environ, **self.env},
         )
         _LIVE_SERVERS.add(self)
         deadline = time.monotonic() + SERVER_START_TIMEOUT
@@ -596,13 +613,17 @@ def open_settled(context, url: str, timeout_ms: int = LOAD_TIMEOUT_MS):
     return page, result
 
 
-def press_and_settle(
-    page, info: dict, key: str, n: int = 1, gap_s: float = 0.0
-) -> tuple[float, int]:
-    """Press ``key`` ``n`` times on the page's first slider.
+@dataclass(frozen=True)
+class Settled:
+    """One measured press (or burst): ms from the last press until settled, and how many
+    presses moved the slider."""
 
-    Returns the ms from the last press until settled, and how many presses moved the slider.
-    """
+    ms: float
+    moved: int
+
+
+def press_and_settle(page, info: dict, key: str, n: int = 1, gap_s: float = 0.0) -> Settled:
+    """Press ``key`` ``n`` times on the page's first slider and wait until settled."""
     handle = thumb(page, info)
     handle.focus()
     page.evaluate("el => window.__mipb.arm(el)", handle.element_handle())
@@ -635,10 +656,31 @@ def press_and_settle(
             break
     if result.get("exceptions"):
         raise RuntimeError("the page shows an exception")
-    return float(result["ms"]), int(result.get("moved", n))
+    return Settled(float(result["ms"]), int(result.get("moved", n)))
 
 
 # --------------------------------------------------------------------------- the benchmark
+
+
+class RunLog:
+    """The script-run times a server started by ``instrumented_server.py --run-times`` writes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def mark(self) -> int:
+        """Where the log ends now."""
+        return self.path.stat().st_size if self.path.exists() else 0
+
+    def walls_since(self, mark: int) -> list[float]:
+        """Wall ms of every script run that ended after ``mark``. A run's line is written as
+        it returns, before the page can count as settled (a quiet window later)."""
+        if not self.path.exists():
+            return []
+        with open(self.path, encoding="utf-8") as f:
+            f.seek(mark)
+            lines = f.read().splitlines()
+        return [float(line.split()[2]) for line in lines if len(line.split()) == 4]
 
 
 class Target:
@@ -649,6 +691,9 @@ class Target:
         self.url = url
         self.loads: list[float] = []
         self.presses: list[float] = []
+        # per press: (the server's script runs after it, settled), ms
+        self.press_server: list[tuple[float, float]] = []
+        self.run_log: RunLog | None = None
         self.bursts: list[float] = []
         self.burst_moved: list[int] = []
         self.errors: dict[str, str] = {}  # kind -> why it was given up
@@ -721,7 +766,13 @@ def measure_presses(targets: list[Target], repeats: int) -> None:
                 continue
             try:
                 t.info = slider_info(t.page) or t.info
-                t.presses.append(press_and_settle(t.page, t.info, t.direction)[0])
+                mark = t.run_log.mark() if t.run_log else None
+                got = press_and_settle(t.page, t.info, t.direction)
+                t.presses.append(got.ms)
+                if t.run_log and mark is not None:
+                    runs = t.run_log.walls_since(mark)
+                    if runs:
+                        t.press_server.append((sum(runs), got.ms))
             except Exception as exc:
                 _failed(t, "press", exc)
             t.direction = flip(t.direction)
@@ -734,21 +785,81 @@ def measure_bursts(targets: list[Target], bursts: int) -> None:
                 continue
             try:
                 t.info = slider_info(t.page) or t.info
-                ms, moved = press_and_settle(
+                got = press_and_settle(
                     t.page, t.info, t.burst_direction, BURST_PRESSES, BURST_GAP_S
                 )
-                t.bursts.append(ms)
-                t.burst_moved.append(moved)
+                t.bursts.append(got.ms)
+                t.burst_moved.append(got.moved)
             except Exception as exc:
                 _failed(t, "burst", exc)
             t.burst_direction = flip(t.burst_direction)
+
+
+def timed(log: Path) -> list[str]:
+    """A server launcher that writes each script run's times to ``log``."""
+    return [
+        sys.executable,
+        str(HERE / "instrumented_server.py"),
+        "--run-times",
+        str(log),
+        "--",
+        "streamlit",
+    ]
+
+
+def record_floors(root: Path, pages: list[Page], out: Path, browser, viewport) -> list[str]:
+    """Record what each page sends on a first load (a server started by ``instrumented_server.py --record``): every
+    page is opened twice in a fresh context (the first load fills the caches), and the second
+    load's full run is kept as ``out/<page name>.bin``. Returns notes on pages not recorded."""
+    notes = []
+    launcher = [sys.executable, str(HERE / "instrumented_server.py"), "--record", str(out)]
+    launcher += ["--", "streamlit"]
+    with Server(root, "app.py", launcher=launcher) as rec:
+        for p in pages:
+            try:
+                for _ in range(2):
+                    context = browser.new_context(viewport=viewport)
+                    try:
+                        context.add_init_script(PROBE_JS)
+                        open_settled(context, rec.url + p.path)
+                    finally:
+                        context.close()
+                runs = sorted(out.glob("full-*.bin"))
+                if not runs:
+                    notes.append(f"{p.name}: no run recorded")
+                    continue
+                os.replace(runs[-1], out / f"{p.name}.bin")
+                for f in runs[:-1]:
+                    f.unlink()
+            except Exception as exc:
+                notes.append(f"{p.name}: {short_error(exc)}")
+    return notes
+
+
+def replay_server(root: Path, out: Path, home: Path) -> Server:
+    """A server of ``replay_page.py`` for the recordings in ``out``, run from ``home`` with
+    the app's own ``.streamlit/config.toml`` (theme, toolbar), so that only the computation
+    differs from the app."""
+    config = root / ".streamlit" / "config.toml"
+    if config.is_file():
+        (home / ".streamlit").mkdir(exist_ok=True)
+        (home / ".streamlit" / "config.toml").write_bytes(config.read_bytes())
+    return Server(home, HERE / "replay_page.py", env={"MIPB_REPLAY_DIR": str(out)})
 
 
 def fmt_ms(ms: float | None) -> str:
     return "-" if ms is None else f"{ms:,.0f}"
 
 
-def report(targets: list[Target], bare: Target, args, source: str, seconds: float) -> None:
+def report(
+    targets: list[Target],
+    bare: Target,
+    args,
+    source: str,
+    seconds: float,
+    floors: list[Target] = (),
+    floor_notes: list[str] = (),
+) -> None:
     bare_load, bare_press = median(bare.loads), median(bare.presses)
     print(
         f"\n{'page':<18} {'first load ms':>14} {'ratio':>6}  {'press->settled ms':>17} "
@@ -843,6 +954,76 @@ def report(targets: list[Target], bare: Target, args, source: str, seconds: floa
         + f". Pages from {source}. Run time {seconds:.0f} s."
     )
     print("Absolute times depend on the machine's load: compare ratios taken in one run.")
+    report_press_parts(targets, bare)
+    if floors:
+        report_floors(targets, floors, bare, floor_notes)
+
+
+def report_press_parts(targets: list[Target], bare: Target) -> None:
+    """Each press split into the server's script runs (timed in the server) and the rest."""
+    bare_press = median(bare.presses)
+    rows = [t for t in [bare, *targets] if t.press_server]
+    if not rows or not bare_press:
+        return
+    print(
+        "\nWhere one press's time goes (medians, ms): the server's script run(s) answering it, "
+        "timed in the server;\nthe rest is the browser drawing the answer, the messages' way "
+        "and Streamlit's own work. A page's\nscript running in no time at all would still "
+        "leave the rest."
+    )
+    print(f"{'page':<18} {'settled':>8} {'script run':>10} {'rest':>6}  rest / bare press")
+    for t in rows:
+        total = median([ms for _run, ms in t.press_server])
+        run = median([r for r, _ms in t.press_server])
+        rest = median([ms - r for r, ms in t.press_server])
+        ratio = rest / bare_press if rest is not None else None
+        flag = (
+            "  (over the press target without the script)"
+            if ratio and ratio > TARGET_PRESS_RATIO
+            else ""
+        )
+        print(
+            f"{t.name:<18} {fmt_ms(total):>8} {fmt_ms(run):>10} {fmt_ms(rest):>6}  "
+            f"{'-' if ratio is None else f'{ratio:.1f}x'}{flag}"
+        )
+
+
+def report_floors(
+    targets: list[Target], floors: list[Target], bare: Target, notes: list[str]
+) -> None:
+    """First loads against each page's floor: its recorded output replayed with no computation."""
+    bare_load = median(bare.loads)
+    if not bare_load:
+        return
+    print(
+        "\nFirst load against the page's floor: the same messages (sidebar, title, every "
+        "element), recorded\nfrom the app and sent by a script that computes nothing "
+        "(replay_page.py); measured in the same rounds."
+    )
+    print(
+        f"{'page':<18} {'first load ms':>14} {'ratio':>6}  {'floor ms':>9} {'ratio':>6}  "
+        "app above its floor"
+    )
+    by_name = {f.name: f for f in floors}
+    for t in targets:
+        f = by_name.get(t.name)
+        load, floor = median(t.loads), median(f.loads) if f else None
+        if load is None or floor is None:
+            continue
+        verdict = (
+            "  (the floor alone is over the load target)"
+            if floor / bare_load > TARGET_LOAD_RATIO
+            else ""
+        )
+        print(
+            f"{t.name:<18} {fmt_ms(load):>14} {load / bare_load:>5.1f}x  {fmt_ms(floor):>9} "
+            f"{floor / bare_load:>5.1f}x  {load - floor:>+8,.0f} ms{verdict}"
+        )
+    for n in notes:
+        print(f"  note: floor not recorded for {n}")
+    for f in floors:
+        if "load" in f.errors:
+            print(f"  note: floor of {f.name} (load): {f.errors['load']}")
 
 
 def main() -> int:
@@ -853,6 +1034,12 @@ def main() -> int:
     parser.add_argument("--loads", type=int, default=5, help="first loads per page")
     parser.add_argument("--bursts", type=int, default=3, help="20-press bursts per page")
     parser.add_argument("--viewport", default="1024x768", help="WIDTHxHEIGHT")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also record each page's first-load output and time it replayed with no "
+        "computation (the page's floor)",
+    )
     args = parser.parse_args()
     exit_on_sigterm()
     started = time.monotonic()
@@ -878,19 +1065,47 @@ def main() -> int:
         f"{streamlit.__version__}; Chromium {CHROMIUM}, viewport {args.viewport}; "
         f"bare page {bare_script}."
     )
+    floors: list[Target] = []
+    floor_notes: list[str] = []
     try:
         with (
-            Server(root, "app.py") as app,
-            Server(root, bare_script) as bare_server,
+            tempfile.TemporaryDirectory(prefix="mipb-floor-") as scratch,
+            contextlib.ExitStack() as stack,
+            Server(root, "app.py", launcher=timed(Path(scratch) / "app-runs.log")) as app,
+            Server(
+                root, bare_script, launcher=timed(Path(scratch) / "bare-runs.log")
+            ) as bare_server,
             sync_playwright() as pw,
         ):
+            rec_dir = Path(scratch) / "recordings"
+            replay_home = Path(scratch) / "replay"
+            rec_dir.mkdir()
+            replay_home.mkdir()
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 bare = Target("bare page", bare_server.url + "/")
+                bare.run_log = RunLog(Path(scratch) / "bare-runs.log")
                 targets = [Target(p.name, app.url + p.path) for p in pages]
+                for t in targets:
+                    t.run_log = RunLog(Path(scratch) / "app-runs.log")
                 everything = [bare, *targets]
-                progress(f"first loads: {args.loads} rounds over {len(everything)} pages…")
-                measure_first_loads(browser, everything, args.loads, viewport)
+                loading = everything
+                if args.floor:
+                    progress("recording each page's first-load output…")
+                    floor_notes = record_floors(root, pages, rec_dir, browser, viewport)
+                    replay = stack.enter_context(replay_server(root, rec_dir, replay_home))
+                    floors = [
+                        Target(p.name, f"{replay.url}/?page={p.name}")
+                        for p in pages
+                        if (rec_dir / f"{p.name}.bin").is_file()
+                    ]
+                    floor_of = {f.name: f for f in floors}
+                    # each floor right after its page, so that load changes hit both alike
+                    loading = [bare] + [
+                        x for t in targets for x in (t, floor_of.get(t.name)) if x is not None
+                    ]
+                progress(f"first loads: {args.loads} rounds over {len(loading)} pages…")
+                measure_first_loads(browser, loading, args.loads, viewport)
                 progress("opening one tab per page for the slider presses…")
                 for t in everything:
                     prepare_slider(browser, t, viewport)
@@ -911,7 +1126,7 @@ def main() -> int:
     except Exception as exc:
         print(f"benchmark aborted: {short_error(exc)}")
         return 0
-    report(targets, bare, args, source, time.monotonic() - started)
+    report(targets, bare, args, source, time.monotonic() - started, floors, floor_notes)
     return 0
 
 
