@@ -107,11 +107,23 @@ def _live() -> None:
 
         # ---------------------------------------------------------------- η against the noise
         with appkit.guard("The η curves", stop=True):
-            curves = jobs.run(
-                gap_lesson.eta_vs_noise, n, M, constant, label="Enumerating every training half"
+            # Each heavy part is its own cached job, computed again only when what it depends
+            # on changes: the exact η grid on n, σ_M on n and M; the rest is quick.
+            exact = jobs.run(gap_lesson.exact_eta_grid, n, label="Enumerating every training half")
+            sigma, _ = jobs.run(
+                gap_lesson.prop11_constants, n, M, label="Bounding the output's moment σ_M"
+            )
+            curves = appkit.cached(
+                gap_lesson.eta_vs_noise, n, M, constant, exact=exact, sigma=sigma
             )
             demand = jobs.run(
-                gap_lesson.noise_demand, n, target, M, constant, label="Bisecting on the exact η"
+                gap_lesson.noise_demand,
+                n,
+                target,
+                M,
+                constant,
+                sigma=sigma,
+                label="Bisecting on the exact η",
             )
     with eta_area:
         eta_chart, eta_table = appkit.cached(figs.eta_vs_scale_vega, curves, demand, log_y=log_y)

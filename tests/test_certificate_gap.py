@@ -183,6 +183,39 @@ def test_eta_vs_noise_first_certificates():
     assert (r.sigma, r.sensitivity) == prop11_constants(8, 2)
 
 
+@pytest.mark.parametrize("n, M, constant", [(8, 2, 6.16), (10, 3, 7.5)])
+def test_parts_computed_apart_give_the_same_results(n, M, constant):
+    # The page computes the exact grid (per n) and σ_M (per n, M) as separate cached jobs and
+    # passes them in: the results must be those of the one-call path, to the last bit.
+    exact = cg.exact_eta_grid(n)
+    sigma = prop11_constants(n, M)[0]
+    whole = cg.eta_vs_noise(n, M, constant)
+    parts = cg.eta_vs_noise(n, M, constant, exact=exact, sigma=sigma)
+    assert parts.curves.equals(whole.curves) and repr(parts) == repr(whole)
+    assert np.array_equal(exact.exact, eta_curves(n, cg.SCALE_GRID, M, constant)["exact"])
+    d_whole = noise_demand(n, 0.2, M, constant)
+    d_parts = noise_demand(n, 0.2, M, constant, sigma=sigma)
+    assert d_parts.table.equals(d_whole.table) and repr(d_parts) == repr(d_whole)
+    # a σ that is not σ_M is used as given: the certificates follow it
+    other = cg.eta_vs_noise(n, M, constant, exact=exact, sigma=2 * sigma)
+    assert not other.curves["certified_mip_tight"].equals(whole.curves["certified_mip_tight"])
+    assert other.curves["exact"].equals(whole.curves["exact"])
+
+
+def test_parts_are_checked():
+    with pytest.raises(ValueError, match="exact is the grid of n=6, not the exact_eta_grid of n=8"):
+        cg.eta_vs_noise(8, exact=cg.exact_eta_grid(6))
+    with pytest.raises(ValueError, match="exact is a ndarray, not"):
+        cg.eta_vs_noise(8, exact=np.zeros(len(cg.SCALE_GRID)))
+    for bad in (0.0, -1.0, math.inf, math.nan):
+        with pytest.raises(ValueError, match="sigma"):
+            cg.eta_vs_noise(4, sigma=bad)
+        with pytest.raises(ValueError, match="sigma"):
+            noise_demand(4, 0.1, sigma=bad)
+    with pytest.raises(ValueError, match="n"):
+        cg.exact_eta_grid(5)
+
+
 def test_theorem4_and_theorem5_three_ways():
     for delta in (0.0, 0.2, 0.5):
         t4 = cg.theorem4_tightness(delta)
