@@ -6,6 +6,10 @@
   automatically.
 * ``apptest``: a factory for ``AppTest`` runs of ``app.py`` on any page.
 * Any test with an ``app_page`` argument is run once per page (home + every page in PAGES).
+* ``chromium_path`` and ``browser``: Debian's Chromium (``/usr/bin/chromium``) driven through
+  Playwright's sync API, one per test process for the whole session (Playwright refuses a
+  second sync instance while one is open, so every browser test shares this one). Without
+  Chromium or Playwright the browser tests skip, except under ``CI=true``, where they fail.
 * Hypothesis: the ``"ci"`` profile (derandomized: the same examples on every run, no
   deadline, failing examples printed as reproducible blobs) when ``CI=true``, else ``"dev"``
   (random examples, no deadline: this machine's load makes timings meaningless). Tests set
@@ -15,6 +19,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,3 +87,46 @@ def apptest():
         return at.run()
 
     return make
+
+
+# --------------------------------------------------------------------------- a real browser
+
+IN_CI = os.environ.get("CI") == "true"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def _unavailable(reason: str):
+    """Skip on a developer machine; fail under CI=true."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: the browser tests must run)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = CHROMIUM if os.access(CHROMIUM, os.X_OK) else shutil.which("chromium")
+    if not path:
+        _unavailable(f"Chromium not found at {CHROMIUM}; install Debian's chromium package")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright Python package is not installed (requirements-dev.txt)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -7,15 +7,13 @@ served again by ``replay_page.py``). Those figures only mean something if the re
 the same page and the run log holds real runs; these tests check both. They never assert on
 a time.
 
-Like ``test_browser.py``: Debian's Chromium (``/usr/bin/chromium``) through Playwright,
-skipped without it, except under ``CI=true``, where a missing browser fails them.
+The browser is conftest's ``browser`` (Debian's Chromium through Playwright, one per test
+process), skipped without it, except under ``CI=true``, where a missing browser fails them.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -24,7 +22,6 @@ import pytest
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = {"width": 1024, "height": 768}
 PAGE = "eta_epsilon"  # two Vega-Lite charts, a slider, metrics, a folded maths section
 
@@ -60,26 +57,6 @@ def bench():
     return _load_browser_module()
 
 
-@pytest.fixture(scope="module")
-def chromium(bench):
-    path = CHROMIUM if os.access(CHROMIUM, os.X_OK) else shutil.which("chromium")
-    reason = None
-    if not path:
-        reason = f"Chromium not found at {CHROMIUM}; install Debian's chromium package"
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        reason = "the playwright Python package is not installed (requirements-dev.txt)"
-    if reason:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{reason} (CI=true: the browser tests must run)", pytrace=False)
-        pytest.skip(reason)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=bench.CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def _snapshot(bench, browser, url: str) -> dict:
     context = browser.new_context(viewport=VIEWPORT)
     try:
@@ -91,21 +68,21 @@ def _snapshot(bench, browser, url: str) -> dict:
         context.close()
 
 
-def test_a_replayed_recording_draws_the_same_page(bench, chromium, tmp_path):
+def test_a_replayed_recording_draws_the_same_page(bench, browser, tmp_path):
     pages = [p for p in bench.discover_pages(ROOT)[0] if p.url_path == PAGE]
     assert pages, f"{PAGE} is not a page of the app"
     out, home = tmp_path / "recordings", tmp_path / "replay"
     out.mkdir()
     home.mkdir()
-    assert bench.record_floors(ROOT, pages, out, chromium, VIEWPORT) == []
+    assert bench.record_floors(ROOT, pages, out, browser, VIEWPORT) == []
     recording = out / f"{PAGE}.bin"
     assert recording.is_file() and recording.stat().st_size > 10_000
     assert not list(out.glob("full-*.bin"))  # the other runs are cleared away
 
     with bench.Server(ROOT, "app.py") as app, bench.replay_server(ROOT, out, home) as replay:
-        real = _snapshot(bench, chromium, f"{app.url}/{PAGE}")
-        again = _snapshot(bench, chromium, f"{replay.url}/?page={PAGE}")
-        missing = _snapshot(bench, chromium, f"{replay.url}/?page=no_such_page")
+        real = _snapshot(bench, browser, f"{app.url}/{PAGE}")
+        again = _snapshot(bench, browser, f"{replay.url}/?page={PAGE}")
+        missing = _snapshot(bench, browser, f"{replay.url}/?page=no_such_page")
     assert real["marks"] == 2  # both charts drawn, in each
     assert again == real
     # the app's theme and toolbar settings came along (no "Deploy" button in either)
@@ -115,13 +92,13 @@ def test_a_replayed_recording_draws_the_same_page(bench, chromium, tmp_path):
     assert "No recording named 'no_such_page'." in missing["text"]
 
 
-def test_the_run_log_holds_each_script_run(bench, chromium, tmp_path):
+def test_the_run_log_holds_each_script_run(bench, browser, tmp_path):
     log = tmp_path / "runs.log"
     bare = bench.bare_page_for(ROOT)
     with bench.Server(ROOT, bare, launcher=bench.timed(log)) as server:
         runs = bench.RunLog(log)
         assert runs.mark() == 0 and runs.walls_since(0) == []  # no run before a visit
-        context = chromium.new_context(viewport=VIEWPORT)
+        context = browser.new_context(viewport=VIEWPORT)
         try:
             context.add_init_script(bench.PROBE_JS)
             page, _ = bench.open_settled(context, server.url + "/")

@@ -40,52 +40,10 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-IN_CI = os.environ.get("CI") == "true"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 SERVER_START_TIMEOUT = 60  # s
 RUN_TIMEOUT = 60_000  # ms: one script run of a page
 DRAW_TIMEOUT = 30_000  # ms: Plotly drawing the charts once the run is done
 VIEWPORT = {"width": 1280, "height": 900}
-
-
-def _unavailable(reason: str):
-    """Skip on a developer machine; fail under CI=true."""
-    if IN_CI:
-        pytest.fail(f"{reason} (CI=true: the browser tests must run)", pytrace=False)
-    pytest.skip(reason)
-
-
-# --------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="session")
-def chromium_path() -> str:
-    path = CHROMIUM if os.access(CHROMIUM, os.X_OK) else shutil.which("chromium")
-    if not path:
-        _unavailable(f"Chromium not found at {CHROMIUM}; install Debian's chromium package")
-    return path
-
-
-@pytest.fixture(scope="session")
-def browser(chromium_path):
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright Python package is not installed (requirements-dev.txt)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _free_port() -> int:
