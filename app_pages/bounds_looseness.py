@@ -111,7 +111,10 @@ def _live() -> None:
             # on changes: the exact η grid on n, σ_M on n and M; the rest is quick.
             exact = jobs.run(gap_lesson.exact_eta_grid, n, label="Enumerating every training half")
             sigma, _ = jobs.run(
-                gap_lesson.prop11_constants, n, M, label="Bounding the output's moment σ_M"
+                gap_lesson.prop11_constants,
+                n,
+                M,
+                label=f"Bounding the output's M-th moment σ{'₂₃₄₅₆'[M - 2]}",
             )
             curves = appkit.cached(
                 gap_lesson.eta_vs_noise, n, M, constant, exact=exact, sigma=sigma
