@@ -68,13 +68,14 @@ import textwrap
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_ROOT = HERE.parent
 CHROMIUM = "/usr/bin/chromium"
-# The same flags as tests/test_browser.py.
+# The same flags as the browser tests' (tests/conftest.py).
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -679,8 +680,8 @@ class RunLog:
             return []
         with open(self.path, encoding="utf-8") as f:
             f.seek(mark)
-            lines = f.read().splitlines()
-        return [float(line.split()[2]) for line in lines if len(line.split()) == 4]
+            rows = [line.split() for line in f.read().splitlines()]
+        return [float(row[2]) for row in rows if len(row) == 4]
 
 
 class Target:
@@ -795,25 +796,24 @@ def measure_bursts(targets: list[Target], bursts: int) -> None:
             t.burst_direction = flip(t.burst_direction)
 
 
+def instrumented(*options: str) -> list[str]:
+    """A server launcher: ``instrumented_server.py`` with ``options``, then Streamlit."""
+    return [sys.executable, str(HERE / "instrumented_server.py"), *options, "--", "streamlit"]
+
+
 def timed(log: Path) -> list[str]:
     """A server launcher that writes each script run's times to ``log``."""
-    return [
-        sys.executable,
-        str(HERE / "instrumented_server.py"),
-        "--run-times",
-        str(log),
-        "--",
-        "streamlit",
-    ]
+    return instrumented("--run-times", str(log))
 
 
 def record_floors(root: Path, pages: list[Page], out: Path, browser, viewport) -> list[str]:
-    """Record what each page sends on a first load (a server started by ``instrumented_server.py --record``): every
-    page is opened twice in a fresh context (the first load fills the caches), and the second
-    load's full run is kept as ``out/<page name>.bin``. Returns notes on pages not recorded."""
+    """Record what each page sends on a first load (``instrumented_server.py --record``).
+
+    Every page is opened twice in a fresh context (the first load fills the caches), and the
+    second load's full run is kept as ``out/<page name>.bin``. Returns notes on pages not
+    recorded."""
     notes = []
-    launcher = [sys.executable, str(HERE / "instrumented_server.py"), "--record", str(out)]
-    launcher += ["--", "streamlit"]
+    launcher = instrumented("--record", str(out))
     with Server(root, "app.py", launcher=launcher) as rec:
         for p in pages:
             try:
@@ -857,8 +857,8 @@ def report(
     args,
     source: str,
     seconds: float,
-    floors: list[Target] = (),
-    floor_notes: list[str] = (),
+    floors: Sequence[Target] = (),
+    floor_notes: Sequence[str] = (),
 ) -> None:
     bare_load, bare_press = median(bare.loads), median(bare.presses)
     print(
@@ -995,7 +995,7 @@ def report_press_parts(targets: list[Target], bare: Target) -> None:
 
 
 def report_floors(
-    targets: list[Target], floors: list[Target], bare: Target, notes: list[str]
+    targets: list[Target], floors: Sequence[Target], bare: Target, notes: Sequence[str]
 ) -> None:
     """First loads against each page's floor: its recorded output replayed with no computation."""
     bare_load = median(bare.loads)

@@ -79,13 +79,26 @@ def test_prop11_n4_against_mpmath():
         assert etas[t] == pytest.approx(ref - 0.5, abs=1e-13)
 
 
-def test_prop11_eta_function_enumerates_once_and_answers_like_a_fresh_enumeration():
+def test_prop11_eta_function_enumerates_once_and_answers_like_a_fresh_enumeration(monkeypatch):
     # Scales in a scrambled order, one repeated: a call must not disturb the shared
     # enumeration (e.g. by sorting or scaling its arrays in place).
+    from mipcore import prop11_attack
+
+    enumerate_halves = prop11_attack.prop11_outputs
+    calls: list[int] = []
+
+    def counted(m):
+        calls.append(m)
+        return enumerate_halves(m)
+
     scales = [3.0, 0.01, 0.0, 3.0, 250.0, 0.4]
     for n, kind in ((8, "laplace"), (6, "gaussian"), (6, "none")):
+        calls.clear()
+        monkeypatch.setattr(prop11_attack, "prop11_outputs", counted)
         eta = prop11_eta_function(n, kind)
         got = [eta(b) for b in scales]
+        assert calls == [n], calls  # one enumeration for all six scales
+        monkeypatch.undo()
         fresh = [max(prop11_eta_by_target(n, b, kind)) for b in scales]
         assert got == fresh, (n, kind)
     # against the independent mpmath integral, worst target, at n = 4

@@ -176,11 +176,11 @@ def prop11_constants(n: int, M: int = 2) -> tuple[float, float]:
     >>> round(s, 4), round(d, 4)
     (0.9901, 8.3525)
     """
-    from ..prop11 import output_moments, sensitivity
+    from ..prop11 import output_moments
 
     n = _check_n(n)
     M = check_int("M", M, 2, 16)
-    return float(output_moments(n, M).sigma), float(sensitivity(n))
+    return float(output_moments(n, M).sigma), _sensitivity(n)
 
 
 def _sensitivity(n: int) -> float:
@@ -359,7 +359,7 @@ class ExactEtaGrid:
 def exact_eta_grid(n: int, *, progress: Progress | None = None) -> ExactEtaGrid:
     r"""The exact η (Proposition 2, every training half enumerated) on :data:`SCALE_GRID`.
 
-    The expensive part of :func:`eta_vs_noise` (about 1.2 s at n = 16 on a 2-core machine),
+    The expensive part of :func:`eta_vs_noise` (about 1.8 s at n = 16 on a 2-core machine),
     computed once per n: pass it to :func:`eta_vs_noise` as ``exact`` so that a change of M
     or the constant does not enumerate again.
 
@@ -452,7 +452,7 @@ def eta_vs_noise(
     n : even, ``4 <= n <= 16``. M : ``2 <= M <= 6``. constant : ``>= 6.16``.
     exact : optional :func:`exact_eta_grid` of this n (computed when omitted).
     sigma : optional σ_M, ``prop11_constants(n, M)[0]`` (computed when omitted; a branch and
-        bound of about 1 s at n = 16). Any other positive value is used as given.
+        bound of 0.2-0.3 s at n = 16). Any other positive value is used as given.
     progress : optional ``progress(fraction, message)``.
 
     Returns
@@ -574,7 +574,7 @@ def noise_demand(
     n : even, ``4 <= n <= 16``. target_eta : ``0 < η < 1/2``. M : ``2 <= M <= 6``.
     constant : ``>= 6.16``.
     sigma : optional σ_M, ``prop11_constants(n, M)[0]`` (computed when omitted; a branch and
-        bound of about 1 s at n = 16). Any other positive value is used as given.
+        bound of 0.2-0.3 s at n = 16). Any other positive value is used as given.
     progress : optional ``progress(fraction, message)``.
 
     Returns
