@@ -73,9 +73,9 @@ def theorem4_tightness_accuracy(
     Examples
     --------
     >>> theorem4_tightness_accuracy(1.0)  # 1/(1 + e^-1): Theorem 4's bound, attained
-    0.7310585786300049
+    0.731058578630
     >>> theorem4_tightness_accuracy(1.0, 0.1)  # 0.1 + 0.9/(1 + e^-1)
-    0.7579527207670044
+    0.757952720767
     """
     eps = check_range("epsilon", epsilon, 0.0, math.inf, hi_open=True)
     dlt = check_range("delta", delta, 0.0, 1.0)
@@ -126,7 +126,7 @@ def theorem5_indicator_eta(n: ArrayLike) -> float | NDArray[np.float64]:
     Examples
     --------
     >>> theorem5_indicator_eta(4)  # 1 / C(4, 2)
-    0.16666666666666666
+    0.166666666667
     >>> theorem5_indicator_eta([2, 4, 6])
     array([0.5       , 0.16666667, 0.05      ])
     """

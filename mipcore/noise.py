@@ -215,7 +215,7 @@ def dp_laplace_scale(eta: ArrayLike, sensitivity: ArrayLike) -> float | NDArray[
     Examples
     --------
     >>> dp_laplace_scale(0.1, 1.0)  # 1 / log(1.2 / 0.8)
-    2.4663034623764317
+    2.46630346238
     >>> dp_laplace_scale(0.5, 1.0)  # no privacy: no noise
     0.0
     """
@@ -439,7 +439,7 @@ def certified_eta_dp(scale: ArrayLike, sensitivity: ArrayLike) -> float | NDArra
     Examples
     --------
     >>> certified_eta_dp(2.0, 1.0)  # epsilon = 1/2
-    0.12245933120185457
+    0.122459331202
     """
     b = check_range("scale", scale, 0.0, math.inf, lo_open=True, hi_open=True)
     d = check_range("sensitivity", sensitivity, 0.0, math.inf, hi_open=True)

@@ -79,7 +79,7 @@ def sigma_norm(x: ArrayLike, sigma: ArrayLike, M: float = 2) -> NDArray[np.float
     Examples
     --------
     >>> float(sigma_norm([3.0, 4.0], [1.0, 1.0], M=2))  # sqrt((9 + 16) / 2)
-    3.5355339059327378
+    3.53553390593
     """
     s = _check_sigma_vec(sigma)
     m = float(check_range("M", M, 0.0, math.inf, lo_open=True, hi_open=True))

@@ -59,7 +59,7 @@ def prop11_outputs(n: int) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     >>> outputs.shape, members.shape
     ((6,), (6, 4))
     >>> float(outputs.max())  # the special subset {1, A}: sqrt(C(4, 2))
-    2.449489742783178
+    2.44948974278
     """
     n = check_int("n", n, 4, PROP11_EXACT_N_MAX)
     k = n // 2
@@ -252,7 +252,7 @@ def prop11_true_eta(
     Examples
     --------
     >>> prop11_true_eta(4, 1.0)  # Laplace(1): the worst target is record 2^2
-    0.13917824825947145
+    0.139178248259
     >>> prop11_true_eta(4, 0.0)  # no noise: the outputs are distinct, the attacker is sure
     0.5
     >>> prop11_true_eta(4, [0.5, 2.0])  # more noise, less leak

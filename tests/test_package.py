@@ -48,3 +48,35 @@ def test_one_source_for_the_version():
     assert cfg["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "mipcore.__version__"}
     changelog = (ROOT / "CHANGELOG.md").read_text()
     assert f"## {mipcore.__version__}" in changelog
+
+
+MAX_DOCTEST_DIGITS = 13  # the last bits of log, exp and a sum's order differ between CPUs
+
+
+def _doctest_floats():
+    import doctest
+    import re
+
+    finder = doctest.DocTestFinder()
+    for path in sorted((ROOT / "mipcore").rglob("*.py")):
+        name = "mipcore." + str(path.relative_to(ROOT / "mipcore").with_suffix("")).replace(
+            "/", "."
+        )
+        module = importlib.import_module(name.removesuffix(".__init__"))
+        for test in finder.find(module):
+            for example in test.examples:
+                for number in re.findall(r"\d+\.\d+(?:e[-+]?\d+)?", example.want):
+                    mantissa = number.split("e")[0].replace(".", "").lstrip("0")
+                    yield test.name, example.source.strip(), number, len(mantissa)
+
+
+def test_doctests_state_floats_to_the_digits_that_matter():
+    """A doctest's expected float has at most 13 significant digits. The doctest NUMBER flag
+    then compares at that precision, so the Examples pass on any processor; the 16-17 digits
+    of one CPU's float64 (``1.0986122886681098`` for log 3, ``…096`` on another) do not."""
+    found = list(_doctest_floats())
+    assert len(found) > 50, "the scan found too few doctest floats to mean anything"
+    long = [
+        f"{n}: {src[:60]} -> {num}" for n, src, num, digits in found if digits > MAX_DOCTEST_DIGITS
+    ]
+    assert not long, "doctest outputs pinned to the last bits:\n" + "\n".join(long)

@@ -86,7 +86,7 @@ def true_advantage(shape: Shape | str, separation: float, prior: float = 0.5) ->
     gives ``2Φ(s/2) − 1``:
 
     >>> true_advantage("normal", 0.0, 0.8)
-    0.6000000000000001
+    0.600000000000
     >>> round(true_advantage(Shape.NORMAL, 1.0), 6)  # 2Φ(1/2) − 1
     0.382925
     """

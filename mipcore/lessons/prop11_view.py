@@ -356,7 +356,7 @@ def distribution(n: int) -> Distribution:
     --------
     >>> d = distribution(4)
     >>> d.heavy_probability, round(d.v_max, 4)
-    (0.3333333333333333, 0.7101)
+    (0.333333333333, 0.7101)
     """
     n = check_int("n", n, prop11.N_MIN, prop11.N_MAX)
     hist = pd.DataFrame(prop11.value_histogram(n))
