@@ -84,7 +84,7 @@ def home() -> None:
         "sensitivity, MIP can be certified with less noise than DP (the pages show when, "
         "and when not)."
     )
-    live = st.container()  # the slider, the chart and its sentence: rerun on each move
+    live = current.slot()  # the slider, the chart and its sentence: rerun on each move
     st.subheader("Where to start")
     for who, key, why in AUDIENCES:
         spec = registry.by_key(key)

@@ -61,26 +61,26 @@ appkit.explain(
     "on ε. Results are stated as the attacker's **accuracy**: 50 % is a blind guess, and "
     "η = accuracy − 50 %, the membership advantage TPR − FPR = 2η."
 )
-main = st.container()  # URL warnings and controls: rerun on each change
+main = page.slot()  # URL warnings and controls: rerun on each change
 st.caption(
     f"One run plays at most {CEILING:,} trials on this server: a shared server must stay "
     "responsive for everyone. Running the app yourself, raise the ceiling with the setting "
     "`MIP_EXPLORER_WORK_LIMIT` (see the README)."
 )
-game_area = st.container()  # the game, then the sentence on the mechanism
+game_area = page.slot()  # the game, then the sentence on the mechanism
 # ---------------------------------------------------------------- lower ≤ truth ≤ upper
 st.subheader("Lower bound, truth, upper bound")
-bounds_area = st.container()
+bounds_area = page.slot()
 # ---------------------------------------------------------------- ROC
 st.subheader("The attack's ROC under the certified regions")
-roc_area = st.container()
+roc_area = page.slot()
 appkit.explain(
     "The paper's Theorem 8 prints TPR ≤ FPR + η; with membership prior ½ an attacker's "
     "accuracy is (1 + TPR − FPR)/2, so η-MIP means TPR − FPR ≤ 2η: the printed line is "
     "a factor 2 too low. Points on the far left are what an attacker who flags few "
     "records, with near certainty, achieves."
 )
-trap_area = st.container()  # only with the multiple-testing trap on
+trap_area = page.slot()  # only with the multiple-testing trap on
 
 with appkit.folded("The maths") as shown:
     if shown:
@@ -225,6 +225,9 @@ def _live() -> None:
                 eta=float(eta),
                 threshold=float(threshold),
                 label=f"Playing {int(trials):,} membership games",
+                # no larger than the default view: a scalar release at any N (0.6 s at the
+                # ceiling), the covariance release up to the default N (about 2 s)
+                quick=mech is not AuditMechanism.COVARIANCE or int(trials) <= 10_000,
             )
             summary = appkit.cached(audit.summarize, game, float(tau), float(conf), trap=trap)
         cert = summary.certificate

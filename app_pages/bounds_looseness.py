@@ -31,16 +31,16 @@ st.markdown(
     "certify for the same noise, and shows why the release's dimension mattered only for "
     "the paper's proof."
 )
-main = st.container()  # URL warnings, controls and the heavy runs: rerun on each change
+main = page.slot()  # URL warnings, controls and the heavy runs: rerun on each change
 st.subheader("η against the noise scale")
-eta_area = st.container()
-needed_area = st.container()  # its subheader names the target η
+eta_area = page.slot()
+needed_area = page.slot()  # its subheader names the target η
 st.subheader("Theorem 4 is attained")
-t4_area = st.container()
+t4_area = page.slot()
 st.subheader("Theorem 5: small η, no finite ε")
-t5_area = st.container()
+t5_area = page.slot()
 st.subheader("The dimension mattered for the printed proof, not for the noise")
-dim_area = st.container()
+dim_area = page.slot()
 
 with appkit.folded("The maths") as shown:
     if shown:
@@ -109,12 +109,16 @@ def _live() -> None:
         with appkit.guard("The η curves", stop=True):
             # Each heavy part is its own cached job, computed again only when what it depends
             # on changes: the exact η grid on n, σ_M on n and M; the rest is quick.
-            exact = jobs.run(gap_lesson.exact_eta_grid, n, label="Enumerating every training half")
+            # every job here is bounded by n <= 16 (about 2 s at most): the quick lane
+            exact = jobs.run(
+                gap_lesson.exact_eta_grid, n, label="Enumerating every training half", quick=True
+            )
             sigma, _ = jobs.run(
                 gap_lesson.prop11_constants,
                 n,
                 M,
                 label=f"Bounding the output's M-th moment σ{'₂₃₄₅₆'[M - 2]}",
+                quick=True,
             )
             curves = appkit.cached(
                 gap_lesson.eta_vs_noise, n, M, constant, exact=exact, sigma=sigma
@@ -127,6 +131,7 @@ def _live() -> None:
                 constant,
                 sigma=sigma,
                 label="Bisecting on the exact η",
+                quick=True,
             )
     with eta_area:
         eta_chart, eta_table = appkit.cached(figs.eta_vs_scale_vega, curves, demand, log_y=log_y)
@@ -267,6 +272,7 @@ def _live() -> None:
                 M,
                 constant,
                 label="Certificates in each dimension and the best attack on 4 numbers",
+                quick=True,
             )
             dim_eta_chart, dim_eta_table = appkit.cached(figs.dimension_eta_vega, gap, demand)
             appkit.chart(

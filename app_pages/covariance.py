@@ -462,9 +462,15 @@ if plan is not None and config is not None:
         f"{config.R} run{'s' if config.R > 1 else ''} × ({config.B} half-splits + {config.T} "
         f"DP-SGD steps × {K} trajectories) over {fmt_num(config.m)} training rows"
     )
+    # The note and the button keep their places whether the run waits or computes (Run and its
+    # note, or Stop and the progress), and Run and Stop are one widget key: an element a
+    # running script has replaced by another key stays on the page as a stale copy until the
+    # run ends, and collapsed under a presenter's mouse as they pressed Stop, moving the
+    # button away from the pointer (the click was lost).
+    note, button = st.empty(), st.empty()
     if too_big or stopped or not (auto or wanted):
         if too_big:
-            st.warning(
+            note.warning(
                 f"This configuration asks for {fmt_num(work.units / ceiling, 2)} times the work "
                 f"one request may use on this shared server ({size}), so it cannot run here. "
                 "Lower n, R, T, B or the number of η points (the work grows with each of "
@@ -474,16 +480,16 @@ if plan is not None and config is not None:
                 icon="🚧",
             )
         elif stopped:
-            st.info("You stopped the run. Press Run to start it again.", icon="⏹️")
+            note.info("You stopped the run. Press Run to start it again.", icon="⏹️")
         else:
-            st.info(
+            note.info(
                 f"This configuration takes about **{duration(estimate)}** on this server "
                 f"({size}), so it runs only when you ask. Changing a parameter never starts a "
                 "long run by itself; the Quick preset and configurations estimated under "
                 f"{fmt_num(cv.AUTO_RUN_SECONDS)} s run at once.",
                 icon="⏱️",
             )
-        st.button(
+        button.button(
             f"Run ({duration(estimate)})",
             key="run",
             type="primary",
@@ -493,14 +499,17 @@ if plan is not None and config is not None:
             args=(config,),
         )
     else:
-        stop_box = st.empty()
+        stop_box = button
         stop_box.button(
-            "Stop", key="cov_stop", icon=":material/stop:", on_click=stop_run, args=(config,)
+            "Stop", key="run", icon=":material/stop:", on_click=stop_run, args=(config,)
         )
         try:
             with appkit.guard("This experiment"):
                 result = appkit.jobs.run(
-                    cv.run_experiment, plan, label=f"The experiment (about {duration(estimate)})"
+                    cv.run_experiment,
+                    plan,
+                    label=f"The experiment (about {duration(estimate)})",
+                    quick=auto,  # the Quick preset and runs under AUTO_RUN_SECONDS
                 )
                 done.add(config)
         except appkit.jobs.JobStopped:

@@ -80,7 +80,7 @@ st.markdown(
     "members from non-members, 1/2 + **η** (Theorem 4), and what that means for an attacker's "
     "true- and false-positive rates (Theorem 8)."
 )
-main = st.container()
+main = page.slot()
 appkit.takeaway(
     "η grows almost linearly for small ε, then saturates at 1/2: beyond ε ≈ 5 a DP "
     "guarantee says little about membership."
@@ -91,9 +91,9 @@ appkit.explain(
     "dotted grey line is the small-ε rule of thumb, which always overestimates η. The "
     "right-hand axis reads the same curves as the best attacker's accuracy."
 )
-second = st.container()
+second = page.slot()
 st.subheader("The other way round: which ε certifies a target η?")
-inverse_area = st.container()
+inverse_area = page.slot()
 
 # ---------------------------------------------------------------- maths
 advantage_slot = None  # the advantage at this ε, drawn by the live part while the maths is open

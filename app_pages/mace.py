@@ -62,17 +62,17 @@ appkit.explain(
     label="Advantage, η and accuracy",
 )
 
-main = st.container()  # controls, metrics and sentences: rerun on each change
+main = page.slot()  # controls, metrics and sentences: rerun on each change
 st.subheader("The samples and the estimated privacy loss f̂")
-chart1 = st.container()
+chart1 = page.slot()
 appkit.takeaway(
     "Where few samples fall, f̂ is mostly noise: its 95 % intervals are widest in the tails."
 )
-explain1 = st.container()
+explain1 = page.slot()
 st.subheader("Estimated advantage against the truth and the DP bound")
-chart2 = st.container()
+chart2 = page.slot()
 st.subheader("The plug-in estimate drifts above the truth at small N")
-chart3 = st.container()
+chart3 = page.slot()
 
 with appkit.folded("The maths") as shown:
     if shown:
@@ -193,7 +193,9 @@ def _live() -> None:
         args = (shape, float(sep), int(n), int(seed), est, int(bins), bw, float(p), float(eps))
         with appkit.guard("The MACE estimate", stop=True):
             if mv.view_is_heavy(est, int(n)):
-                view = appkit.jobs.run(mv.mace_view, *args, label="Estimating with the KDE")
+                view = appkit.jobs.run(
+                    mv.mace_view, *args, label="Estimating with the KDE", quick=True
+                )
             else:
                 view = appkit.cached(mv.mace_view, *args)
 
@@ -342,7 +344,7 @@ def _live() -> None:
         with appkit.guard("The drift experiment"):
             if mv.drift_is_heavy(est):
                 drift = appkit.jobs.run(
-                    mv.drift, *dargs, label="Repeating the estimate over N and seeds"
+                    mv.drift, *dargs, label="Repeating the estimate over N and seeds", quick=True
                 )
             else:
                 drift = appkit.cached(mv.drift, *dargs)

@@ -72,12 +72,12 @@ st.markdown(
     "lower."
 )
 
-main = st.container()  # controls, charts, table and readings: rerun on each change
+main = page.slot()  # controls, charts, table and readings: rerun on each change
 
 # ------------------------------------------------------------------------------ the claims
 with st.container(border=True):
     st.subheader("Paper vs this computation")
-    claims = st.container()
+    claims = page.slot()
 
 # ------------------------------------------------------------------------------ the maths
 with appkit.folded("The maths") as shown:
@@ -285,7 +285,12 @@ def _live() -> None:
             view = None
             with appkit.guard("The noise curves"):
                 rows = jobs.run(
-                    figure1.noise_rows, tuple(ns), M, constant, label=f"Certifying {sig} of each n"
+                    figure1.noise_rows,
+                    tuple(ns),
+                    M,
+                    constant,
+                    label=f"Certifying {sig} of each n",
+                    quick=True,  # bounded by n <= 200
                 )
                 view = appkit.cached(
                     figure1.figure1_view, rows, eta_min, eta_max, cap=cap, points=CURVE_POINTS
@@ -537,6 +542,7 @@ def _live() -> None:
             M,
             constant,
             label="Checking the paper's claims for every even n up to 200",
+            quick=True,
         )
         rng = f"[{fmt_num(cl.eta_min)}, {fmt_num(cl.eta_max)}]"
         st.caption(

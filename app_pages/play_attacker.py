@@ -146,12 +146,12 @@ st.html(_BIG)
 
 with st.sidebar:
     st.subheader("Teacher: game settings")
-    settings_area = st.container()  # the teacher's widgets: live
+    settings_area = page.slot()  # the teacher's widgets: live
     st.caption(
         "Changing a setting starts a new game. Share the page's link: same rounds for all. "
         "Then click the page once: a focused slider or option takes the ← → keys."
     )
-main = st.container()  # the rules, the round, the reveal, the score, the luck lesson: live
+main = page.slot()  # the rules, the round, the reveal, the score, the luck lesson: live
 
 maths_caption = None  # this game's numbers, drawn by the live part while the maths is open
 with appkit.folded("The maths") as shown:

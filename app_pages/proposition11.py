@@ -76,23 +76,23 @@ st.markdown(
     "arithmetic), because float64 gets this example wrong."
 )
 
-main = st.container()  # controls: rerun on each change
+main = page.slot()  # controls: rerun on each change
 
 # ------------------------------------------------------------------------------ the dataset
 st.subheader("The dataset and the special subset")
-dataset = st.container()
+dataset = page.slot()
 
 # ------------------------------------------------------------------------------ the numbers
 st.subheader("Sensitivity and spread, exactly")
-numbers = st.container()  # the numbers, the noise, float64 and the growth chart
+numbers = page.slot()  # the numbers, the noise, float64 and the growth chart
 
 # ------------------------------------------------------------------------------ chart 2: outputs
 st.subheader("Where the outputs fall")
-outputs = st.container()
+outputs = page.slot()
 
 # ------------------------------------------------------------------------------ the reading
 st.subheader("Why σ stays about 1 while Δ explodes")
-reading = st.container()
+reading = page.slot()
 st.page_link(
     "app_pages/noise_vs_eta.py", label="See the noise levels for every η: Figure 1", icon="📈"
 )
@@ -401,7 +401,12 @@ def _live() -> None:
         # ------------------------------------------------------------------------------ chart 1: growth
         st.subheader(f"Δ / {sig} as n grows")
         with appkit.guard("The growth table"):
-            g = jobs.run(lesson.growth, M, label="Computing Δ and σ for every even n from 4 to 200")
+            g = jobs.run(
+                lesson.growth,
+                M,
+                label="Computing Δ and σ for every even n from 4 to 200",
+                quick=True,
+            )
             growth_chart, growth_table = appkit.cached(charts.growth_vega, g.table, n_chosen=n, M=M)
             appkit.chart(growth_chart, growth_table, f"prop11_growth_M{M}", key="prop11_growth")
             if M == 2:

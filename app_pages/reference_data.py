@@ -80,7 +80,7 @@ st.markdown(
 
 # ================================================================= theory
 st.subheader("1. What the theory predicts (the paper's Figure 2)")
-theory_slot = st.container()
+theory_slot = page.slot()
 
 # ================================================================= experiment
 st.subheader("2. The experiment: WERM on toy data, attacked on both sets")
@@ -97,7 +97,7 @@ appkit.explain(
     "fits logistic regressions only.",
     label="What is run",
 )
-experiment = st.container()
+experiment = page.slot()
 
 with appkit.folded("The maths") as shown:
     if shown:
@@ -302,7 +302,10 @@ def _live() -> None:
             )
             with appkit.guard("The sweep", stop=True):
                 result = appkit.jobs.run(
-                    rv.sweep, config, label="Fitting WERM for every w and seed"
+                    rv.sweep,
+                    config,
+                    label="Fitting WERM for every w and seed",
+                    quick=work.work <= rv.sweep_work(rv.LeakConfig()),  # the default's or less
                 )
 
             st.markdown(

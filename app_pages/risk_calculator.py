@@ -228,7 +228,7 @@ st.markdown(
     "tell whether a record was used (accuracy 1/2 + **η**), how many members it finds at a "
     "low false-positive rate, and which conversion gives the tightest sound answer."
 )
-main = st.container()  # slot: everything below depends on the mode and the inputs
+main = page.slot()  # slot: everything below depends on the mode and the inputs
 
 
 # ================================================================= solve mode
@@ -298,6 +298,7 @@ def _solve() -> None:
                 q,
                 steps,
                 label="Searching for the noise multiplier",
+                quick=steps <= CIFAR10.steps,
             )
         else:
             sol = jobs.run(
@@ -308,6 +309,7 @@ def _solve() -> None:
                 steps,
                 fpr=float(t_fpr),
                 label="Searching for the noise multiplier",
+                quick=steps <= CIFAR10.steps,
             )
         goal = (
             f"η ≤ {fmt_num(sol.eta)} (accuracy ≤ {_given(0.5 + (sol.eta or 0.0))})"
@@ -514,7 +516,12 @@ def _assess() -> None:
         args = dict(prior=prior_pct / 100.0, ppv_fpr=float(ppv_fpr))
         if kind in HEAVY:
             L: RiskReport = jobs.run(
-                risk_report, guarantee, **args, label="Converting the guarantee by every route"
+                risk_report,
+                guarantee,
+                **args,
+                label="Converting the guarantee by every route",
+                # a DP-SGD run's accounting grows with its steps: the default's or fewer is quick
+                quick=kind is not Kind.DPSGD or steps <= CIFAR10.steps,
             )
         else:
             L = appkit.cached(risk_report, guarantee, **args)

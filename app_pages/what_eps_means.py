@@ -81,9 +81,9 @@ st.markdown(
     "guarantee allows the *best possible* attacker to do, pictured as 100 people. Choose the "
     "guarantee and how many of the people are in the data."
 )
-main = st.container()  # controls, the sentence, metrics and the two pictures: live
+main = page.slot()  # controls, the sentence, metrics and the two pictures: live
 st.subheader("How the numbers change with ε")
-table_area = st.container()  # the table, its rows in words and its sentence
+table_area = page.slot()  # the table, its rows in words and its sentence
 
 # ---------------------------------------------------------------- glossary and maths
 with st.expander("Glossary"):
@@ -144,7 +144,7 @@ with appkit.folded("The maths") as shown:
 
 # ---------------------------------------------------------------- export
 st.subheader("For the meeting")
-export = st.container()  # the summary download (carries the current view)
+export = page.slot()  # the summary download (carries the current view)
 st.caption(
     "The summary holds the sentences, both pictures, the table and the link that recreates "
     "this view."
@@ -154,7 +154,7 @@ st.caption(
         else ""
     )
 )
-png_area = st.container()  # the PNG files, made on request
+png_area = page.slot()  # the PNG files, made on request
 
 
 def _live() -> None:
@@ -516,7 +516,9 @@ def _live() -> None:
                 st.session_state[_PNG_KEY] = pictures
             if st.session_state.get(_PNG_KEY) == pictures:
                 with appkit.guard("The PNG pictures"):
-                    pngs = jobs.run(icon_arrays_png, pictures, label="Drawing the pictures")
+                    pngs = jobs.run(
+                        icon_arrays_png, pictures, label="Drawing the pictures", quick=True
+                    )
                     for col, png, name, label in zip(
                         st.columns(2),
                         pngs,

@@ -52,7 +52,7 @@ def _count(n: int) -> str:
 
 
 LIMITS = (
-    f"up to {tabular.MAX_UPLOAD_BYTES / 2**20:g} MiB, {2 * tabular.MAX_COLS} columns of which "
+    f"up to {tabular.MAX_UPLOAD_BYTES / 1e6:g} MB, {2 * tabular.MAX_COLS} columns of which "
     f"at most {tabular.MAX_COLS} numeric, {_count(tabular.MAX_ROWS)} rows"
 )
 
@@ -342,7 +342,7 @@ st.markdown(
 st.subheader("1. Data and statistic")
 # Everything below depends on the widgets: after the data source even the section headers
 # and the formulas appear only once the data can be used (see the returns in _live).
-main = st.container()
+main = page.slot()
 
 
 def _live() -> None:
@@ -434,7 +434,7 @@ def _live() -> None:
                 st.info(
                     "No file yet: upload a CSV file above to see the releases, or switch the data "
                     f"source to “generated”. The uploader itself refuses a file over "
-                    f"{tabular.MAX_UPLOAD_BYTES / 2**20:g} MiB (a red mark beside its name).",
+                    f"{tabular.MAX_UPLOAD_BYTES / 1e6:g} MB (a red mark beside its name).",
                     icon="📄",
                 )
                 return
@@ -542,11 +542,19 @@ def _live() -> None:
             call = (lesson.compare_releases, parsed.data, stat, float(eta))
         try:
             if work > lesson.HEAVY_WORK:
-                comp: Comparison = jobs.run(*call, label="Algorithm 1 on this data", **options)
+                comp: Comparison = jobs.run(
+                    *call,
+                    label="Algorithm 1 on this data",
+                    quick=work <= 5 * lesson.HEAVY_WORK,  # about 5 s at most
+                    **options,
+                )
             else:
                 comp = appkit.cached(*call, **options)
         except ValueError as exc:
             st.error(f"The releases could not be computed: {plain(exc, max_chars=400)}.", icon="🚫")
+            return
+        except jobs.JobFailed as exc:
+            st.error(f"The releases could not be finished: {exc}.", icon="🚫")
             return
         res = comp.release
         k = res.k

@@ -1,4 +1,4 @@
-"""Heavy computations: in their own process, a few at a time, stopped when nobody waits.
+"""Heavy computations: in their own process, a fair line, stopped when nobody waits.
 
 One Streamlit server serves a whole classroom from one process: a long NumPy run in a
 session's thread would hold the GIL and the memory every other session needs. So a page
@@ -7,48 +7,85 @@ hands each heavy computation to :func:`run`:
 * **its own process** (started from a fork server that has NumPy and mipcore loaded, so a
   start costs tens of milliseconds): the server's threads keep answering other sessions,
   and the memory a run needs is returned to the system when it ends;
-* **a global limit** (:data:`appkit.settings.HEAVY_JOBS`, 1 on a 2-core machine) on how
-  many run at once; the others wait in line, and the page tells its user their place;
+* **a fair line** (:class:`Line`, one per server, kept by one dispatcher thread):
+
+  - *two lanes*: ``quick=True`` marks a computation no larger than a page's default view.
+    Quick runs have a process of their own beside the
+    :data:`appkit.settings.HEAVY_JOBS` long ones (1 on a 2-core machine), so a default view
+    never waits behind someone's long run; a long run may not take the quick lane's place,
+    and runs at a lower CPU priority (``nice``) so the pages stay quick while it computes;
+  - *one place per visitor and lane*: a visitor is a browser (the XSRF cookie every tab of
+    a browser shares; a session where there is none). A visitor's second run of a lane waits
+    *outside* the line until the first ends, so ten tabs of one student hold one place, and
+    other visitors' runs go in between;
+  - the page tells its user their place, or which of their own runs they wait for, and the
+    rule;
 * **stopped when nobody waits for it**: when the user changes a control or presses the
   page's Stop button (Streamlit interrupts the script run; inside a fragment, where it does
-  not, the run sees the waiting input and stops itself), or when the browser tab is
-  closed (the session is no longer active), the process is terminated at once -- it does
-  not keep computing for minutes after its tab is gone;
+  not, the run sees the waiting input and gives way itself), or when the browser tab is
+  closed, the process is killed at once -- it does not keep computing for minutes after its
+  tab is gone;
+* **faults are sentences**: a process that dies (killed, out of the memory a job may take,
+  :data:`~appkit.settings.JOB_BYTES`), or runs longer than
+  :data:`~appkit.settings.JOB_SECONDS`, ends its run within a fraction of a second with
+  :class:`JobFailed`, whose message says what happened and what to try; its place is free at
+  once, and nothing of it is cached: the next request starts afresh;
 * **cached**: a finished result goes into the same bounded store as :func:`appkit.cached`,
   and a second session asking for the same run while it computes waits for that run
-  instead of starting another.
+  instead of starting another. A ``ValueError`` raised by the computation -- a refusal of
+  the input itself -- is cached like a result; nothing else is.
 
 The function must be a module-level function (it is pickled by name); if it takes a
 ``progress`` keyword, it is given a callable ``progress(fraction, message)`` whose calls
 update the page's progress bar.
+
+The Streamlit internals this needs (is a newer input waiting, is the tab still there) live in
+:mod:`appkit.internals`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import inspect
 import itertools
 import multiprocessing as mp
 import os
+import select
+import signal
 import sys
 import threading
 import time
 import types
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing.connection import wait as wait_for
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from . import settings
+from . import internals, settings
 from .cache import _STORE, _content_key, _Entry, _share, _size
 
-__all__ = ["JobStopped", "run", "running_jobs", "warm_up"]
+__all__ = ["JobFailed", "JobStopped", "Line", "run", "running_jobs", "warm_up"]
 
 T = TypeVar("T")
-POLL_S = 0.1
+POLL_S = 0.1  # how often a waiting page looks at its job (and for a newer input)
+MEMORY_POLL_S = 0.2  # how often the dispatcher reads a running job's memory
+STATUS_S = 0.5  # how often a waiting page redraws its status when nothing else changed
+QUICK_SLOTS = 1  # processes of the quick lane, beside settings.HEAVY_JOBS long ones
+LONG_NICE = 10  # a long run's CPU priority: below the server's and the quick lane's
+XSRF_COOKIE = "_streamlit_xsrf"
+RULE = (
+    "Each visitor (a browser, all its tabs together) has one place in line at a time, and "
+    "short computations have a lane of their own, so nobody's long run keeps a default view "
+    "waiting."
+)
+
+Lane = Literal["quick", "long"]
 
 _CTX = mp.get_context("forkserver")
 # What every job needs, imported once in the fork server so that each job starts in tens of
@@ -84,113 +121,38 @@ if _ROOT not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
 
 
 class JobStopped(Exception):
-    """The run was stopped because its session went away (nothing to show)."""
+    """The run was stopped because nobody waits for it any more (nothing to show)."""
 
 
-@dataclass
-class _Job:
-    key: Any
-    fn: Callable[..., Any]
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any]
-    number: int
-    started: float | None = None
-    fraction: float = 0.0
-    message: str = ""
-    done: threading.Event = field(default_factory=threading.Event)
-    result: Any = None
-    error: BaseException | None = None
-    process: Any = None
-    watchers: int = 0
-    reading: threading.Lock = field(default_factory=threading.Lock)
+class JobFailed(RuntimeError):
+    """The computation's process ended without a result: killed, out of memory, or over its
+    time. The message is a sentence for the page. Never cached: the next request retries."""
 
 
-class _Line:
-    """The jobs waiting and running, in arrival order."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Condition()
-        self.jobs: dict[Any, _Job] = {}
-        self.order: list[_Job] = []
-        self.counter = itertools.count(1)
-
-    def place(self, job: _Job) -> tuple[int, int]:
-        """(this job's place among the waiting, number running); place 0 = running."""
-        with self.lock:
-            running = sum(1 for j in self.order if j.started is not None)
-            if job.started is not None:
-                return 0, running
-            waiting = [j for j in self.order if j.started is None]
-            return waiting.index(job) + 1 if job in waiting else 0, running
+# ----------------------------------------------------------------------------- the process
 
 
-_LINE = _Line()
-
-
-def _child(fn: Callable[..., Any], args: tuple, kwargs: dict, conn: Any) -> None:
+def _child(fn: Callable[..., Any], args: tuple, kwargs: dict, conn: Any, nice: int) -> None:
     """Runs in the job's process: call ``fn``, send progress and the outcome back."""
 
     def progress(fraction: float, message: str = "") -> None:
         conn.send(("progress", float(fraction), str(message)))
 
     threadpool_limits(1)  # one BLAS thread: the server's own threads use the other core
-
+    if nice:
+        os.nice(nice)
     try:
         if "progress" in inspect.signature(fn).parameters:
             kwargs = {**kwargs, "progress": progress}
         conn.send(("result", fn(*args, **kwargs)))
     except ValueError as exc:
         conn.send(("value_error", str(exc)))
+    except MemoryError:
+        conn.send(("memory", ""))
     except BaseException as exc:  # pragma: no cover - reported to the page as an error
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()
-
-
-def _in_fragment() -> bool:
-    """Whether this code runs inside a fragment (:func:`appkit.live`)."""
-    try:
-        from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
-
-        return ThreadState.get().fragment_id is not None
-    except Exception:  # outside a script run (a thread of the tests) or internals changed
-        return False
-
-
-def _newer_input_waits() -> bool:
-    """True when this run computes inside a fragment and the user has changed a control since.
-
-    Streamlit interrupts a script run for a newer input only when that input reruns the whole
-    page; a widget inside a fragment (:func:`appkit.live`) queues its rerun behind the running
-    one instead, so without this check a Stop button or a moved slider would wait for the job
-    to finish, holding the server's heavy-job slot. Inside a fragment the job gives way itself:
-    :func:`run` then reruns the fragment, which picks up the waiting input.
-    """
-    if not _in_fragment():
-        return False
-    try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
-        from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
-
-        ctx = get_script_run_ctx()
-        requests = None if ctx is None else ctx.script_requests
-        return requests is not None and requests._state is ScriptRequestType.RERUN
-    except Exception:  # pragma: no cover - Streamlit internals changed: never stop wrongly
-        return False
-
-
-def _session_active() -> bool:
-    """False once the browser tab of this script run has gone (True outside a server)."""
-    try:
-        from streamlit.runtime import Runtime
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-        ctx = get_script_run_ctx()
-        if ctx is None or not Runtime.exists():
-            return True
-        return bool(Runtime.instance().is_active_session(ctx.session_id))
-    except Exception:  # pragma: no cover - Streamlit internals changed: never stop wrongly
-        return True
 
 
 @contextlib.contextmanager
@@ -225,85 +187,467 @@ def warm_up() -> None:
     threading.Thread(target=start, name="mip-forkserver-warmup", daemon=True).start()
 
 
-def _start(job: _Job) -> None:
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class _Worker:
+    """A job's process, watched through a pidfd where Linux has one.
+
+    A pidfd tells when *that* process has ended and signals exactly it, even when the fork
+    server that started it has died (multiprocessing then reports every such process as
+    ended, exit code 255, while it still computes).
+    """
+
+    def __init__(self, proc: Any, conn: Any) -> None:
+        self.proc, self.conn = proc, conn
+        self.pidfd: int | None = None
+        if hasattr(os, "pidfd_open") and proc.pid is not None:
+            with contextlib.suppress(ProcessLookupError, OSError):
+                self.pidfd = os.pidfd_open(proc.pid)
+
+    def waitables(self) -> list[Any]:
+        return [self.conn] + ([self.pidfd] if self.pidfd is not None else [])
+
+    def exited(self) -> bool:
+        if self.pidfd is not None:
+            return bool(select.select([self.pidfd], [], [], 0)[0])
+        return not self.proc.is_alive()
+
+    def exit_code(self) -> int | None:
+        """The exit code the fork server reports (negative: killed by that signal), waiting a
+        moment for it; None when unknown (e.g. the fork server itself has died)."""
+        self.proc.join(timeout=1.0)
+        code = self.proc.exitcode
+        return None if code in (None, 255) else int(code)
+
+    def rss(self) -> int:
+        """The process's resident memory in bytes (0 where /proc cannot tell)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/statm") as f:
+                return int(f.read().split()[1]) * _PAGE
+        except (OSError, ValueError, IndexError):
+            return 0
+
+    def kill(self) -> None:
+        if self.pidfd is not None:
+            with contextlib.suppress(ProcessLookupError, OSError):
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+        elif self.proc.is_alive():
+            self.proc.kill()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.conn.close()
+        if self.pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.pidfd)
+            self.pidfd = None
+        self.proc.join(timeout=0.5)
+        with contextlib.suppress(ValueError):  # still running: its sentinel closes with it
+            self.proc.close()
+
+
+def _launch(fn: Callable[..., Any], args: tuple, kwargs: dict, lane: Lane) -> _Worker:
     parent, child = _CTX.Pipe(duplex=False)
-    proc = _CTX.Process(target=_child, args=(job.fn, job.args, job.kwargs, child), daemon=True)
-    with _main_hidden():
-        proc.start()
-    child.close()
-    job.process = (proc, parent)
-    job.started = time.monotonic()
+    nice = LONG_NICE if lane == "long" else 0
+    proc = _CTX.Process(
+        target=_child,
+        args=(fn, args, kwargs, child, nice),
+        daemon=True,
+    )
+    try:
+        with _main_hidden():
+            proc.start()
+    finally:
+        child.close()
+    return _Worker(proc, parent)
 
 
-def _finish(job: _Job, *, result: Any = None, error: BaseException | None = None) -> None:
-    with _LINE.lock:
-        job.result, job.error = result, error
-        if job in _LINE.order:
-            _LINE.order.remove(job)
-        _LINE.jobs.pop(job.key, None)
-        if job.process is not None:
-            proc, conn = job.process
-            if proc.is_alive():
-                proc.terminate()
-            conn.close()
-        job.done.set()
-        _LINE.lock.notify_all()
+def _death_sentence(code: int | None, memory_bytes: int | None = None) -> str:
+    if memory_bytes is not None:
+        mb = memory_bytes // 2**20
+        return (
+            f"it needed more than the {mb} MB of memory one computation may use on this "
+            "server. Nothing was kept: try a smaller setting"
+        )
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        why = (
+            " -- the system ends a process this way when memory runs out"
+            if -code == signal.SIGKILL
+            else ""
+        )
+        return (
+            f"its process was killed ({name}){why}. Nothing was kept: press again to retry, "
+            "or try a smaller setting"
+        )
+    shown = "unknown" if code is None else str(code)
+    return (
+        f"its process ended without a result (exit code {shown}). Nothing was kept: press "
+        "again to retry, or try a smaller setting"
+    )
 
 
-def _pump(job: _Job) -> None:
-    """Start ``job`` when its turn comes; read its progress and outcome (watcher's thread)."""
-    with _LINE.lock:
-        for stale in [j for j in _LINE.order if j.started is None and j.watchers == 0]:
-            _finish(stale, error=JobStopped("a run nobody waits for"))  # never hold up the line
-        if job.started is None:
-            running = sum(1 for j in _LINE.order if j.started is not None)
-            first_waiting = next((j for j in _LINE.order if j.started is None), None)
-            if running < settings.HEAVY_JOBS and first_waiting is job:
-                _start(job)
-    if job.started is None or job.done.is_set():
-        return
-    proc, conn = job.process
-    with job.reading:  # one reader at a time when several sessions wait for the same run
+# ----------------------------------------------------------------------------- the line
+
+
+@dataclass(eq=False)
+class _Job:
+    key: Any
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    lane: Lane
+    number: int
+    visitors: Counter[str] = field(default_factory=Counter)  # visitor -> watchers
+    state: Literal["waiting", "starting", "running", "done"] = "waiting"
+    ticket: int | None = None  # its place in the lane's line; None: held behind its visitor's
+    slot: Lane | None = None  # the lane whose process it runs in
+    started: float | None = None
+    fraction: float = 0.0
+    message: str = ""
+    result: Any = None
+    error: BaseException | None = None
+    worker: _Worker | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def active(self) -> bool:
+        return self.state in ("starting", "running")
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a visitor's job stands: ``running``; ``line`` (number ``number`` of the lane's
+    line, ``running`` runs of that lane in progress); or ``held`` (behind the visitor's own
+    other run of that lane)."""
+
+    kind: Literal["running", "line", "held", "done"]
+    number: int = 0
+    running: int = 0
+
+
+class Line:
+    """The heavy jobs of one server, waiting and running; one dispatcher thread starts them,
+    reads their messages and notices a dead process (see the module docstring)."""
+
+    def __init__(
+        self,
+        long_slots: Callable[[], int] = lambda: settings.HEAVY_JOBS,
+        quick_slots: int = QUICK_SLOTS,
+        launch: Callable[[Callable[..., Any], tuple, dict, Lane], Any] = _launch,
+        job_seconds: Callable[[], float] = lambda: settings.JOB_SECONDS,
+        job_bytes: Callable[[], int] = lambda: settings.JOB_BYTES,
+    ) -> None:
+        self.lock = threading.Condition()
+        self.jobs: dict[Any, _Job] = {}
+        self.order: list[_Job] = []  # arrival order: waiting and active jobs
+        self.counter = itertools.count(1)
+        self.long_slots, self.quick_slots = long_slots, quick_slots
+        self.launch, self.job_seconds, self.job_bytes = launch, job_seconds, job_bytes
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)
+        self._thread: threading.Thread | None = None
+        self._closing: list[Any] = []  # workers of ended jobs, for the dispatcher to close
+        self.started_total = 0  # processes started (tests, benchmarks)
+
+    # --------------------------------------------------------------- visitors' side
+    def join(
+        self,
+        key: Any,
+        fn: Callable[..., Any],
+        args: tuple,
+        kwargs: dict,
+        lane: Lane,
+        visitor: str,
+    ) -> _Job:
+        """Wait for ``key``'s job as ``visitor`` (a new job joins the line at its end)."""
+        with self.lock:
+            job = self.jobs.get(key)
+            if job is None:
+                job = _Job(key, fn, args, kwargs, lane, next(self.counter))
+                self.jobs[key] = job
+                self.order.append(job)
+            elif lane == "long" and job.lane == "quick" and job.state == "waiting":
+                job.lane = "long"  # one caller calls it long: it is not a quick run
+            job.visitors[visitor] += 1
+            self._schedule()
+        self._ensure_thread()
+        return job
+
+    def leave(self, job: _Job, visitor: str) -> None:
+        """``visitor`` no longer waits for ``job``; a job nobody waits for is stopped."""
+        with self.lock:
+            job.visitors[visitor] -= 1
+            if job.visitors[visitor] <= 0:
+                del job.visitors[visitor]
+            if not job.visitors and not job.done.is_set():
+                self._end(job, error=JobStopped("nobody waits for it"))
+            self._schedule()
+
+    def place(self, job: _Job, visitor: str) -> Place:
+        with self.lock:
+            if job.done.is_set():
+                return Place("done")
+            if job.active:
+                return Place("running")
+            running = sum(1 for j in self.order if j.active and j.lane == job.lane)
+            for number, queued in enumerate(self._in_line(job.lane), start=1):
+                if queued is job:
+                    return Place("line", number, running)
+            return Place("held", 0, running)
+
+    def counts(self) -> dict[str, int]:
+        with self.lock:
+            running = sum(1 for j in self.order if j.active)
+            return {"running": running, "waiting": len(self.order) - running}
+
+    # --------------------------------------------------------------- the rules
+    def _in_line(self, lane: Lane) -> list[_Job]:
+        """The lane's waiting jobs that hold a place in its line, first first."""
+        line = [j for j in self.order if j.state == "waiting" and j.lane == lane and j.ticket]
+        return sorted(line, key=lambda j: j.ticket or 0)
+
+    def _admit(self) -> None:
+        """Give a place in line to each held job that has a visitor with no run of its lane
+        going or in line (oldest first). A visitor's next run so joins the end of the line
+        when their current one ends: round robin, not first come first served."""
+        for lane in ("quick", "long"):
+            occupied: set[str] = set()
+            for j in self.order:
+                if j.lane == lane and (j.active or (j.state == "waiting" and j.ticket)):
+                    occupied.update(j.visitors)
+            for j in self.order:
+                if j.lane != lane or j.state != "waiting" or j.ticket:
+                    continue
+                if any(v not in occupied for v in j.visitors):
+                    j.ticket = next(self.counter)
+                    occupied.update(j.visitors)
+
+    def _schedule(self) -> None:
+        """Start what may start (under the lock): the quick lane's first in line takes a free
+        quick process, else a free long one; the long lane's first takes a free long one."""
+        self._admit()
+        busy = Counter(j.slot for j in self.order if j.active)
+        free = {"quick": self.quick_slots - busy["quick"], "long": self.long_slots() - busy["long"]}
+        for lane in ("quick", "long"):
+            for job in self._in_line(lane):
+                slot: Lane | None = None
+                if lane == "quick" and free["quick"] > 0:
+                    slot = "quick"
+                elif free["long"] > 0:
+                    slot = "long"
+                if slot is None:
+                    break
+                free[slot] -= 1
+                job.state, job.slot = "starting", slot
+                job.message = "starting"
+                threading.Thread(
+                    target=self._start, args=(job,), name=f"mip-job-start-{job.number}", daemon=True
+                ).start()
+
+    def _start(self, job: _Job) -> None:
+        """Start ``job``'s process (outside the lock: a fork server that has to be started
+        again takes seconds)."""
+        try:
+            worker = self.launch(job.fn, job.args, job.kwargs, job.slot or job.lane)
+        except Exception as exc:  # pragma: no cover - the system refused a process
+            with self.lock:
+                self._end(job, error=JobFailed(f"its process could not be started ({exc})"))
+                self._schedule()
+            return
+        with self.lock:
+            self.started_total += 1
+            if job.done.is_set():  # stopped while it started
+                worker.kill()
+                self._closing.append(worker)
+            else:
+                job.worker, job.state = worker, "running"
+                job.started = time.monotonic()
+                job.message = ""
+        self._wake()
+
+    def _end(self, job: _Job, *, result: Any = None, error: BaseException | None = None) -> None:
+        """Finish ``job`` (under the lock): its result or error; its process is killed at once
+        and closed by the dispatcher (the one thread that touches a worker's files)."""
         if job.done.is_set():
             return
-        _read(job, proc, conn)
+        job.result, job.error, job.state = result, error, "done"
+        if job in self.order:
+            self.order.remove(job)
+        if self.jobs.get(job.key) is job:
+            del self.jobs[job.key]
+        if job.worker is not None:
+            job.worker.kill()
+            self._closing.append(job.worker)
+        job.done.set()
+        self.lock.notify_all()
+        self._wake()
 
+    # --------------------------------------------------------------- the dispatcher
+    def _wake(self) -> None:
+        with contextlib.suppress(BlockingIOError, OSError):
+            os.write(self._wake_w, b"x")
 
-def _read(job: _Job, proc: Any, conn: Any) -> None:
-    # wait for the next message (at most POLL_S), then take every message that has arrived
-    if not conn.poll(POLL_S) and proc.is_alive():
-        return
-    while conn.poll():
+    def _ensure_thread(self) -> None:
+        with self.lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            self._thread = threading.Thread(target=self._loop, name="mip-job-line", daemon=True)
+            self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                self._turn()
+            except Exception:  # pragma: no cover - a bug here must not stop every job
+                import logging
+
+                logging.getLogger(__name__).exception("appkit.jobs: the dispatcher failed")
+                time.sleep(POLL_S)
+
+    def _turn(self) -> None:
+        """One turn of the dispatcher: close ended workers, wait (at most a second) for a
+        message, a process's end or a wake-up, then read every running job."""
+        with self.lock:
+            closing, self._closing = self._closing, []
+            running = [j for j in self.order if j.state == "running" and j.worker is not None]
+        for worker in closing:
+            worker.close()
+        waitables: list[Any] = [self._wake_r]
+        for j in running:
+            waitables += j.worker.waitables()  # type: ignore[union-attr]
+        # while jobs run, look at their memory five times a second
+        ready = wait_for(waitables, timeout=MEMORY_POLL_S if running else 1.0)
+        if self._wake_r in ready:
+            with contextlib.suppress(BlockingIOError):
+                os.read(self._wake_r, 4096)
+        now = time.monotonic()
+        for j in running:
+            self._read(j, now)
+
+    def _read(self, job: _Job, now: float) -> None:
+        """Take every message ``job``'s process has sent; end it if it has died or run too
+        long. Only the dispatcher reads a worker, so the reading needs no lock."""
+        worker = job.worker
+        if job.done.is_set() or worker is None:
+            return
+        outcome: tuple[Any, ...] | None = None
+        progress: tuple[float, str] | None = None
+        dead = False
         try:
-            msg = conn.recv()
+            while outcome is None and worker.conn.poll():
+                msg = worker.conn.recv()
+                if msg[0] == "progress":
+                    progress = (msg[1], msg[2])
+                else:
+                    outcome = msg
+            if outcome is None and worker.exited():
+                # ended: take what it may have sent just before, else it died
+                while outcome is None and worker.conn.poll(0.05):
+                    msg = worker.conn.recv()
+                    if msg[0] != "progress":
+                        outcome = msg
+                dead = outcome is None
         except (EOFError, OSError):
-            break
-        if msg[0] == "progress":
-            job.fraction, job.message = msg[1], msg[2]
-        elif msg[0] == "result":
-            _finish(job, result=msg[1])
-            return
-        elif msg[0] == "value_error":
-            _finish(job, error=ValueError(msg[1]))
-            return
-        else:  # a bug in the computation: shown as an error, not hidden
-            _finish(job, error=RuntimeError(msg[1]))
-            return
-    if not proc.is_alive() and not conn.poll():
-        _finish(
-            job,
-            error=ValueError(
-                f"its process ended without a result (exit code {proc.exitcode}; out of memory?)"
-                " -- try a smaller setting"
-            ),
-        )
+            dead = outcome is None  # the pipe closed without an outcome: the process died
+        code = worker.exit_code() if dead else None
+        too_big = not dead and outcome is None and worker.rss() > self.job_bytes()
+        with self.lock:
+            if job.done.is_set():
+                return
+            if progress is not None:
+                job.fraction, job.message = progress
+            if outcome is not None:
+                kind, value = outcome[0], outcome[1]
+                if kind == "result":
+                    self._end(job, result=value)
+                elif kind == "value_error":
+                    self._end(job, error=ValueError(value))
+                elif kind == "memory":
+                    self._end(job, error=JobFailed(_death_sentence(None, self.job_bytes())))
+                else:  # a bug in the computation: shown as an error, not hidden
+                    self._end(job, error=RuntimeError(value))
+            elif dead:
+                self._end(job, error=JobFailed(_death_sentence(code)))
+            elif too_big:
+                self._end(job, error=JobFailed(_death_sentence(None, self.job_bytes())))
+            elif job.started is not None and now - job.started > self.job_seconds():
+                limit = self.job_seconds()
+                span = f"{limit / 60:.0f} minutes" if limit >= 120 else f"{limit:.0f} seconds"
+                self._end(
+                    job,
+                    error=JobFailed(
+                        f"it ran for more than {span}, the longest one computation may run on "
+                        "this server. Nothing was kept: try a smaller setting"
+                    ),
+                )
+            else:
+                return
+            self._schedule()
+
+
+_LINE = Line()
 
 
 def running_jobs() -> dict[str, int]:
     """``running`` and ``waiting`` job counts (for tests and the benchmark)."""
-    with _LINE.lock:
-        running = sum(1 for j in _LINE.order if j.started is not None)
-        return {"running": running, "waiting": len(_LINE.order) - running}
+    return _LINE.counts()
+
+
+# ----------------------------------------------------------------------------- a page's side
+
+
+def visitor() -> str:
+    """Who asks, for the line's one-place rule: the browser (its XSRF cookie, which all its
+    tabs share), else the session; a digest, never the cookie itself."""
+    run_info = internals.script_run()
+    if run_info is None:
+        return "thread:" + str(threading.get_ident())
+    cookie = st.context.cookies.get(XSRF_COOKIE)
+    if isinstance(cookie, str) and cookie:  # (AppTest's context has no real cookies)
+        return "browser:" + hashlib.blake2b(cookie.encode(), digest_size=12).hexdigest()
+    return "session:" + run_info.session_id
+
+
+def _give_way(status: Any) -> None:
+    """Leave this run if the user changed a control since it began (the ``finally`` of
+    :func:`run` then stops the job).
+
+    A control outside every fragment, or a page switch, interrupts the run at its next
+    element: redrawing the status is enough. A control inside a fragment never interrupts a
+    run: in a fragment's own rerun, rerun that fragment with it; in a full run (a first
+    load), rerun the page, which takes the waiting value with it -- Streamlit refuses a
+    fragment rerun there.
+    """
+    waiting = internals.waiting_rerun()
+    if waiting == "app":
+        status.empty()  # Streamlit raises its rerun here
+    elif waiting == "fragment" and internals.in_fragment():
+        if internals.in_fragment_rerun():
+            st.rerun(scope="fragment")
+        st.rerun()
+
+
+def _status_text(job: _Job, place: Place, label: str) -> tuple[str, str]:
+    lane = "short" if job.lane == "quick" else "long"
+    if place.kind == "line":
+        return "info", (
+            f"{label} waits for its turn: number {place.number} in the line of {lane} "
+            f"computations ({place.running} running). {RULE}"
+        )
+    if place.kind == "held":
+        return "info", (
+            f"{label} waits for your other {lane} computation (in another tab or window) to "
+            f"finish first. {RULE}"
+        )
+    elapsed = time.monotonic() - (job.started or time.monotonic())
+    if job.state == "starting":
+        return "progress", f"{label}: starting"
+    return "progress", f"{label}: {job.message or 'running'} ({elapsed:.0f} s)"
 
 
 def run(
@@ -311,15 +655,18 @@ def run(
     /,
     *args: Any,
     label: str = "The computation",
+    quick: bool = False,
     max_entries: int = 16,
     **kwargs: Any,
 ) -> T:
     """``fn(*args, **kwargs)`` computed in its own process, cached; see the module docstring.
 
-    While it waits or runs, the page shows the place in line or a progress bar with the
-    run's own messages. Returns the result; a ``ValueError`` raised by ``fn`` is re-raised
-    (and cached, like :func:`appkit.cached`). If the session goes away, the run is
-    terminated and the script run stops.
+    ``quick=True`` says the run is no larger than the page's default view (it takes the
+    quick lane). While it waits or runs, the page shows the place in line or a progress bar
+    with the run's own messages. Returns the result; a ``ValueError`` raised by ``fn`` is
+    re-raised (and cached, like :func:`appkit.cached`); a process that died or ran out of time
+    raises :class:`JobFailed` (not cached). If the session goes away, the run is stopped and
+    the script run with it.
     """
     name = f"{fn.__module__}.{fn.__qualname__}"
     key = (name, _content_key(args), _content_key(kwargs))
@@ -333,47 +680,32 @@ def run(
             raise hit.error
         return hit.value  # type: ignore[no-any-return]
     # Every Streamlit call may raise the rerun that a newer input requested: none may stand
-    # between becoming a watcher and the ``try`` whose ``finally`` stops watching (a job left
-    # in line with a watcher that is gone would hold up every later job on the server).
+    # between joining the line and the ``try`` whose ``finally`` leaves it (a job left in line
+    # with a watcher that is gone would hold a place nobody uses).
     status = st.empty()
-    with _LINE.lock:
-        job = _LINE.jobs.get(key)
-        if job is None:
-            job = _Job(key, fn, args, kwargs, next(_LINE.counter))
-            _LINE.jobs[key] = job
-            _LINE.order.append(job)
-        job.watchers += 1
+    who = visitor()
+    job = _LINE.join(key, fn, args, kwargs, "quick" if quick else "long", who)
     try:
-        while not job.done.is_set():
-            _pump(job)  # waits up to POLL_S for the running job's next message
-            if job.done.is_set():
-                break
-            if not _session_active():
-                st.stop()  # the tab is gone: the finally below terminates the run
-            if _newer_input_waits():
-                # Rerun the fragment with the waiting input (st.stop() would drop it); the
-                # finally below terminates this run's job.
-                st.rerun(scope="fragment")
-            place, running = _LINE.place(job)
-            if place:
-                status.info(
-                    f"{label} waits for its turn: number {place} in line "
-                    f"({running} running; at most {settings.HEAVY_JOBS} at once on this server).",
-                    icon="⏳",
-                )
-                time.sleep(POLL_S)
-            else:
-                elapsed = time.monotonic() - (job.started or time.monotonic())
-                status.progress(
-                    min(max(job.fraction, 0.0), 1.0),
-                    text=f"{label}: {job.message or 'running'} ({elapsed:.0f} s)",
-                )
+        shown: tuple[Any, ...] = ()
+        drawn_at = 0.0
+        while not job.done.wait(POLL_S):
+            if not internals.session_active():
+                st.stop()  # the tab is gone: the finally below stops the run
+            _give_way(status)
+            place = _LINE.place(job, who)
+            kind, text = _status_text(job, place, label)
+            fraction = min(max(job.fraction, 0.0), 1.0)
+            now = time.monotonic()
+            if (kind, text, fraction) != shown[:3] and (
+                now - drawn_at >= STATUS_S or kind != (shown[0] if shown else None)
+            ):
+                if kind == "info":
+                    status.info(text, icon="⏳")
+                else:
+                    status.progress(fraction, text=text)
+                shown, drawn_at = (kind, text, fraction), now
     finally:
-        with _LINE.lock:
-            job.watchers -= 1
-            abandoned = job.watchers == 0 and not job.done.is_set()
-        if abandoned:  # nobody waits for it any more (rerun, Stop, tab closed)
-            _finish(job, error=JobStopped(label))
+        _LINE.leave(job, who)
         status.empty()
     if job.error is None:
         value = _share(job.result)

@@ -43,6 +43,7 @@ import streamlit as st
 
 from mipcore.plots.vega import VegaLiteChart, scaled
 
+from .errors import LIVE, Halt
 from .figures import ReadOnlyFigure
 from .registry import PageSpec, by_key
 from .safe import plain
@@ -69,10 +70,25 @@ _PRESENT = "present"
 
 @dataclass
 class Page:
-    """The page being drawn: its registry entry and the data of its charts (for the footer)."""
+    """The page being drawn: its registry entry, the data of its charts (for the footer) and
+    the containers its live part writes into (:meth:`slot`)."""
 
     spec: PageSpec
     downloads: list[tuple[str, str, pd.DataFrame]] = field(default_factory=list)
+    slots: list[Any] = field(default_factory=list)
+
+    def slot(self) -> Any:
+        """A container, here in the page, that the live part (:func:`live`) fills.
+
+        Use it instead of ``st.container()`` for every container the live part writes into:
+        :func:`live` reserves each one at the start of every run. Streamlit lets a fragment's
+        rerun write into a container created outside it only if the page's last full run
+        wrote there; a first load cut short (a link value refused with ``guard(stop=True)``)
+        would otherwise break every later move of a control on the page.
+        """
+        container = st.container()
+        self.slots.append(container)
+        return container
 
 
 def _current() -> Page | None:
@@ -227,16 +243,26 @@ def live(current: Page, body: Callable[[], None]) -> None:
     A widget that ``body`` draws reruns only ``body`` and the footer: the page's header and
     whatever the script wrote outside ``body`` (explanations, formulas) are neither run,
     sent nor redrawn again. ``body`` writes into containers the page created for it
-    (``with main: ...``); the footer goes into a container created here, at the end of the
-    page. Call it last.
+    (``with main: ...``); the footer is the fragment's own last element, at the end of the
+    page (call :func:`live` last). It is drawn on every run, also when ``body`` stops early
+    through :func:`appkit.guard` (``stop=True``): Streamlit lets a fragment's rerun write
+    only where the page's last full run wrote, so a first load cut short must still leave
+    the footer in place.
     """
-    footer = st.container()
 
     def run() -> None:
         current.downloads.clear()  # a fragment rerun registers its charts' data again
-        body()
-        with footer:
-            finish(current)
+        for slot in current.slots:  # reserve every slot, whatever the body reaches
+            with slot:
+                st.empty()
+        LIVE.on = True
+        try:
+            body()
+        except Halt:
+            pass
+        finally:
+            LIVE.on = False
+        finish(current)
 
     st.fragment(run)()
 

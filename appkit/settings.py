@@ -6,15 +6,20 @@ them, e.g. ``MIP_EXPLORER_WORK_LIMIT=20 streamlit run app.py`` (see the README):
 * ``MIP_EXPLORER_WORK_LIMIT`` -- a factor on every ceiling of work one request may ask for
   (the covariance experiment's size, audit trials, …). Default 1.
 * ``MIP_EXPLORER_CACHE_MB`` -- the memory all cached results may hold together. Default 256.
-* ``MIP_EXPLORER_HEAVY_JOBS`` -- how many heavy computations run at once (each in its own
-  process); the others wait in line. Default 1 on a machine with 2 cores or fewer, else 2.
+* ``MIP_EXPLORER_HEAVY_JOBS`` -- how many long computations run at once (each in its own
+  process); the others wait in line. Short ones have one more process of their own, so they
+  never wait behind a long run. Default 1 on a machine with 2 cores or fewer, else 2.
+* ``MIP_EXPLORER_JOB_MB`` -- the memory (resident, its libraries included) one computation's
+  process may hold; a run that needs more is stopped with a sentence. Default 1024.
+* ``MIP_EXPLORER_JOB_MINUTES`` -- the longest one computation may run, times the work limit;
+  a longer run is stopped with a sentence. Default 20.
 """
 
 from __future__ import annotations
 
 import os
 
-__all__ = ["CACHE_BYTES", "HEAVY_JOBS", "WORK_LIMIT"]
+__all__ = ["CACHE_BYTES", "HEAVY_JOBS", "JOB_BYTES", "JOB_SECONDS", "WORK_LIMIT"]
 
 
 def _number(name: str, default: float, lo: float, hi: float) -> float:
@@ -33,3 +38,5 @@ CACHE_BYTES: int = int(_number("MIP_EXPLORER_CACHE_MB", 256.0, 16.0, 65_536.0) *
 HEAVY_JOBS: int = int(
     _number("MIP_EXPLORER_HEAVY_JOBS", 1.0 if (os.cpu_count() or 1) <= 2 else 2.0, 1.0, 64.0)
 )
+JOB_BYTES: int = int(_number("MIP_EXPLORER_JOB_MB", 1024.0, 16.0, 1_048_576.0) * 2**20)
+JOB_SECONDS: float = _number("MIP_EXPLORER_JOB_MINUTES", 20.0, 0.05, 100_000.0) * 60.0 * WORK_LIMIT

@@ -22,6 +22,7 @@ from typing import Any
 
 import streamlit as st
 
+from . import internals
 from .safe import plain
 
 __all__ = [
@@ -51,10 +52,8 @@ def messages():
 
 
 def _page_id():
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    return None if ctx is None else ctx.page_script_hash
+    run = internals.script_run()
+    return None if run is None else run.page_script_hash
 
 
 def warn(text: str) -> None:

@@ -23,3 +23,35 @@ def sleep_forever(pid_file: str) -> None:
         f.write(str(os.getpid()))
     while True:
         time.sleep(0.05)
+
+
+def wait_for_gate(pid_file: str, gate: str) -> int:
+    """Write this process's pid, then wait until the file ``gate`` exists; return 42."""
+    with open(pid_file, "w") as f:
+        f.write(str(os.getpid()))
+    while not os.path.exists(gate):
+        time.sleep(0.02)
+    return 42
+
+
+def hog(megabytes: int, pid_file: str) -> int:
+    """Hold ``megabytes`` MB of touched memory, growing 20 MB at a time, then wait forever."""
+    import numpy as np
+
+    with open(pid_file, "w") as f:
+        f.write(str(os.getpid()))
+    held = []
+    for _ in range(megabytes // 20):
+        held.append(np.ones(20 * 2**20 // 8))
+        time.sleep(0.01)
+    while True:
+        time.sleep(0.05)
+
+
+def burn(seconds: float, tag: str = "") -> str:
+    """Keep one core busy for ``seconds`` of this process's CPU time; return ``tag``."""
+    end = time.process_time() + seconds
+    x = 0
+    while time.process_time() < end:
+        x += 1
+    return tag

@@ -18,7 +18,7 @@ from pathlib import Path
 import pagetools
 import pandas as pd
 import pytest
-import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 
 import appkit.jobs
@@ -114,12 +114,19 @@ def spy(monkeypatch):
     """Records every ``appkit.jobs.run`` call (the function, and whether the Stop button was
     on the page at that moment) and runs it."""
     calls: list[dict] = []
+    labels: list[str] = []  # the page's buttons, in the order drawn
     real = appkit.jobs.run
+    real_button = DeltaGenerator.button
+
+    def button(self, label, *args, **kwargs):
+        labels.append(label)
+        return real_button(self, label, *args, **kwargs)
 
     def run(fn, *args, **kwargs):
-        calls.append(dict(fn=fn, args=args, stop_button="cov_stop" in st.session_state))
+        calls.append(dict(fn=fn, args=args, stop_button=bool(labels) and labels[-1] == "Stop"))
         return real(fn, *args, **kwargs)
 
+    monkeypatch.setattr(DeltaGenerator, "button", button)
     monkeypatch.setattr(appkit.jobs, "run", run)
     return calls
 

@@ -1,0 +1,156 @@
+"""Every use of a Streamlit internal, in one place (checked against Streamlit 1.67).
+
+Streamlit offers no public way to ask four things a heavy job needs to know while it waits
+inside a script run:
+
+* :func:`script_run` -- is this code running inside a script run, and which one
+  (the session, the page)? (``get_script_run_ctx``)
+* :func:`in_fragment` / :func:`in_fragment_rerun` -- is it inside a fragment, and is the
+  run a rerun of that fragment alone (not a full run that calls the fragment on its way)?
+  (``ThreadState.fragment_id``, ``ScriptRunContext.fragment_ids_this_run``)
+* :func:`waiting_rerun` -- has the user changed a control since the run began, and does that
+  rerun the whole page or only a fragment? A fragment's rerun never interrupts a running
+  script: Streamlit queues it, so a job must give way itself.
+  (``ScriptRequests._state`` and ``_rerun_data``, read as Streamlit's own fast path reads them)
+* :func:`session_active` -- is the browser tab of this run still connected?
+  (``Runtime.is_active_session``)
+
+Nothing here hides a failure: the imports are at module level and :func:`check` (run when
+this module is imported) looks up every attribute used, so a Streamlit upgrade that moves or
+renames one stops the app at start with a sentence naming it, instead of switching Stop and
+stop-on-tab-close off in silence. ``tests/test_internals.py`` exercises each function against
+the real Streamlit classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.script_requests import (
+    RerunData,
+    ScriptRequests,
+    ScriptRequestType,
+)
+from streamlit.runtime.scriptrunner_utils.script_run_context import (
+    FragmentThreadState,
+    ScriptRunContext,
+    ThreadState,
+)
+
+__all__ = [
+    "RunInfo",
+    "check",
+    "in_fragment",
+    "in_fragment_rerun",
+    "script_run",
+    "session_active",
+    "waiting_rerun",
+]
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """The script run this code belongs to."""
+
+    session_id: str
+    page_script_hash: str
+
+
+def _ctx() -> ScriptRunContext | None:
+    return get_script_run_ctx(suppress_warning=True)
+
+
+def script_run() -> RunInfo | None:
+    """The current script run's session and page, or None outside a script run."""
+    ctx = _ctx()
+    if ctx is None:
+        return None
+    return RunInfo(ctx.session_id, ctx.page_script_hash)
+
+
+def in_fragment() -> bool:
+    """Whether this code runs inside a fragment (during a full run or a fragment rerun)."""
+    if _ctx() is None:
+        return False
+    return ThreadState.get().fragment_id is not None
+
+
+def in_fragment_rerun() -> bool:
+    """Whether this run reruns fragments only; only then may it ask for
+    ``st.rerun(scope="fragment")`` (Streamlit refuses it during a full run)."""
+    ctx = _ctx()
+    return ctx is not None and in_fragment() and bool(ctx.fragment_ids_this_run)
+
+
+def _pending(requests: ScriptRequests) -> Literal["app", "fragment"] | None:
+    if requests._state is not ScriptRequestType.RERUN:
+        return None
+    data: RerunData = requests._rerun_data
+    if data.fragment_id or data.fragment_id_queue or data.is_fragment_scoped_rerun:
+        return "fragment"
+    return "app"
+
+
+def waiting_rerun() -> Literal["app", "fragment"] | None:
+    """The rerun the user asked for since this run began: ``"app"`` (a page switch, a widget
+    outside every fragment: Streamlit interrupts the run at its next element), ``"fragment"``
+    (a fragment's widget: Streamlit waits for the run to end), or None."""
+    ctx = _ctx()
+    if ctx is None or ctx.script_requests is None:
+        return None
+    return _pending(ctx.script_requests)
+
+
+def session_active() -> bool:
+    """False once the browser tab of this run has gone (True outside a server)."""
+    ctx = _ctx()
+    if ctx is None or not Runtime.exists():
+        return True
+    return bool(Runtime.instance().is_active_session(ctx.session_id))
+
+
+def check() -> None:
+    """Raise ``RuntimeError`` naming the first internal this module uses that Streamlit no
+    longer has (run at import, and by the tests)."""
+    probes: list[tuple[str, Any, str]] = [
+        ("ThreadState", ThreadState, "get"),
+        ("ScriptRunContext", ScriptRunContext, "__dataclass_fields__"),
+        ("Runtime", Runtime, "is_active_session"),
+        ("Runtime", Runtime, "exists"),
+        ("Runtime", Runtime, "instance"),
+        ("ScriptRunContext", ScriptRunContext, "page_script_hash"),
+    ]
+    missing = [f"{owner}.{attr}" for owner, obj, attr in probes if not hasattr(obj, attr)]
+    fields = getattr(ScriptRunContext, "__dataclass_fields__", {})
+    missing += [
+        f"ScriptRunContext.{name}"
+        for name in ("session_id", "script_requests", "fragment_ids_this_run")
+        if name not in fields
+    ]
+    requests = ScriptRequests()
+    missing += [
+        f"ScriptRequests.{name}"
+        for name in ("_state", "_rerun_data")
+        if not hasattr(requests, name)
+    ]
+    rerun_fields = getattr(RerunData, "__dataclass_fields__", {})
+    missing += [
+        f"RerunData.{name}"
+        for name in ("fragment_id", "fragment_id_queue", "is_fragment_scoped_rerun")
+        if name not in rerun_fields
+    ]
+    if "fragment_id" not in getattr(FragmentThreadState, "__dataclass_fields__", {}):
+        missing.append("FragmentThreadState.fragment_id")
+    if missing:
+        raise RuntimeError(
+            "appkit.internals: this Streamlit no longer has "
+            + ", ".join(missing)
+            + "; heavy jobs could not give way to a newer input or stop when their tab closes. "
+            "Update appkit/internals.py for this Streamlit version (tests/test_internals.py)."
+        )
+
+
+check()

@@ -1,0 +1,214 @@
+"""An impatient visitor on a freshly started server, in a real browser, on every page.
+
+A presenter moves a control while the page's first computation still runs, holds an arrow
+key, moves it again while a heavy job computes, switches pages mid-run and comes back. After
+all of it the page must have settled on what the visitor last asked for:
+
+* no error box (``stException``: Streamlit's "This app has encountered an error"), no
+  "Uncaught app execution" or traceback in the server's log;
+* the footer ("Link to this view") is there: Streamlit draws a live part's rerun only where
+  the page's last full run wrote, so a first run cut short must still leave it;
+* the control shows the value the server last ran with (the URL, which the page writes from
+  the value it used, agrees with the control).
+
+The server is started once for this file and serves nothing else, so each page's first visit
+here is its first computation on that server (nothing cached), and the visits run in
+registry order.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from browsertools import (
+    RUN_TIMEOUT,
+    assert_no_exception,
+    streamlit_server,
+    wait_for_run,
+)
+
+from appkit.registry import by_key
+
+pytestmark = pytest.mark.browser
+
+PROJECTOR = {"width": 1024, "height": 768}
+MAIN = '[data-testid="stMain"]'
+BUSY = f'{MAIN} [data-testid="stProgress"], {MAIN} [data-testid="stAlertContentInfo"]:has-text("waits for")'
+# one-thumb sliders of the main area (a range slider has two thumbs)
+CONTROL_JS = """() => {
+  const sliders = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stSlider"]')]
+    .filter(s => s.querySelectorAll('input[type="range"]').length === 1
+                 && s.getBoundingClientRect().height > 0);
+  if (!sliders.length) return null;
+  const box = sliders[0].closest('[class*="st-key-"]');
+  const key = box ? [...box.classList].find(c => c.startsWith('st-key-')).slice(7) : null;
+  sliders[0].setAttribute('data-impatient', '1');
+  return key;
+}"""
+VALUE_JS = """() => {
+  const s = document.querySelector('[data-impatient="1"]');
+  if (!s) return null;
+  const v = s.querySelector('[data-testid="stSliderThumbValue"]');
+  return v ? v.innerText.trim() : null;
+}"""
+FOOTER = "Link to this view"
+
+
+@pytest.fixture(scope="module")
+def fresh(chromium_path):
+    with streamlit_server() as srv:
+        yield srv
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return float(a.replace(",", "")) == float(b.replace(",", ""))
+    except ValueError:
+        return a == b
+
+
+def _url_value(url: str, key: str) -> str | None:
+    values = parse_qs(urlsplit(url).query).get(key)
+    return values[-1] if values else None
+
+
+def _busy(pg) -> bool:
+    return pg.locator(BUSY).count() > 0
+
+
+def _settle(pg, timeout_s: float = 90) -> None:
+    """Wait until the script is idle, no job status shows and every chart has its code."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        wait_for_run(pg)
+        pg.wait_for_timeout(400)
+        idle = pg.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').count()
+        if idle and not _busy(pg) and not pg.locator(f'{MAIN} [data-testid="stSkeleton"]').count():
+            return
+    pytest.fail(f"{pg.url} did not settle within {timeout_s} s:\n{pg.inner_text(MAIN)[:1500]}")
+
+
+def _press(pg, key: str, times: int = 1, gap_ms: int = 0) -> None:
+    slider = pg.locator('[data-impatient="1"] input[type="range"]')
+    slider.focus()
+    for _ in range(times):
+        pg.keyboard.press(key)
+        if gap_ms:
+            pg.wait_for_timeout(gap_ms)
+
+
+def _check_settled(pg, srv, log_from: int, key: str | None, default: str | None) -> None:
+    assert_no_exception(pg)
+    assert pg.get_by_text(FOOTER).count() >= 1, (
+        f"{pg.url}: no footer ({FOOTER!r}):\n{pg.inner_text(MAIN)[-1500:]}"
+    )
+    log = srv.output(tail=None)[log_from:]
+    for bad in ("Uncaught app execution", "Traceback", "StreamlitInvalidLayoutContextError"):
+        assert bad not in log, f"the server log shows {bad!r}:\n{log[-3000:]}"
+    if key is not None:
+        shown = pg.evaluate(VALUE_JS)
+        in_url = _url_value(pg.url, key)
+        expected = in_url if in_url is not None else default
+        assert shown is not None and expected is not None and _same(shown, expected), (
+            f"{pg.url}: the control shows {shown!r}, the server last ran with {expected!r}"
+        )
+
+
+def _sidebar_link(pg, text: str):
+    return pg.locator('[data-testid="stSidebarNav"] a').filter(has_text=text).first
+
+
+def test_an_impatient_visitor_cannot_break_a_page(browser, fresh, app_page):
+    if app_page.name == "covariance":
+        pytest.skip("Figure 2 runs on a button: test_an_impatient_visitor_on_figure_2")
+    context = browser.new_context(viewport=PROJECTOR)
+    pg = context.new_page()
+    pg.js_errors = []
+    pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
+    log_from = len(fresh.output(tail=None))
+    try:
+        path = "/" + app_page.url_path
+        pg.goto(fresh.url + path, wait_until="domcontentloaded")
+        # 1. within the first second: the first control, as soon as it is drawn
+        key = None
+        deadline = time.monotonic() + RUN_TIMEOUT / 1000
+        while key is None and time.monotonic() < deadline:
+            key = pg.evaluate(CONTROL_JS)
+            if key is None:
+                if (
+                    pg.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').count()
+                    and pg.locator(f"{MAIN} h1").count()
+                ):
+                    break  # the page has run to its end and has no slider
+                pg.wait_for_timeout(50)
+        default = pg.evaluate(VALUE_JS) if key is not None else None
+        if key is not None:
+            _press(pg, "ArrowRight")
+            pg.wait_for_timeout(150)
+            _press(pg, "ArrowRight")
+            # 2. a held arrow key (a key repeat's pace)
+            _press(pg, "ArrowLeft", times=12, gap_ms=35)
+            # 3. while a job computes
+            for _ in range(40):
+                if _busy(pg):
+                    _press(pg, "ArrowRight")
+                    break
+                pg.wait_for_timeout(100)
+            _press(pg, "ArrowRight")
+        # 4. away to another page mid-run (through the sidebar), and back the same way: the
+        # page comes back as it was left
+        other = by_key("home" if app_page.name != "home" else "what_eps_means")
+        _sidebar_link(pg, other.label).click()
+        pg.wait_for_function(
+            f"() => location.pathname === '/{other.url_path}'", timeout=RUN_TIMEOUT
+        )
+        pg.wait_for_timeout(300)
+        _sidebar_link(pg, by_key(app_page.name).label).click()
+        pg.wait_for_function(f"() => location.pathname === '{path}'", timeout=RUN_TIMEOUT)
+        _settle(pg)
+        if key is not None:
+            # and once more, now that it has settled
+            pg.evaluate(CONTROL_JS)
+            _press(pg, "ArrowRight")
+            _settle(pg)
+        _check_settled(pg, fresh, log_from, key, default)
+    finally:
+        context.close()
+
+
+def _radio(pg, text: str):
+    return pg.locator(f'{MAIN} [data-testid="stRadio"] label').filter(has_text=text).first
+
+
+def test_an_impatient_visitor_on_figure_2(browser, fresh):
+    """Figure 2 runs on a button. Its Quick preset runs at once on a first load: the presenter
+    picks Paper mid-run, presses Run, presses Stop, Run again, and picks Quick mid-run. The
+    page ends on Quick's results, with no error and its footer."""
+    context = browser.new_context(viewport=PROJECTOR)
+    pg = context.new_page()
+    pg.js_errors = []
+    pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
+    log_from = len(fresh.output(tail=None))
+    progress = pg.locator(f'{MAIN} [data-testid="stProgress"]')
+    try:
+        pg.goto(fresh.url + "/covariance", wait_until="domcontentloaded")
+        progress.first.wait_for(timeout=RUN_TIMEOUT)  # Quick's first run computes
+        _radio(pg, "Paper").click()
+        run = pg.locator(f"{MAIN} button").filter(has_text="Run (")
+        run.first.wait_for(timeout=RUN_TIMEOUT)
+        run.first.click()
+        progress.first.wait_for(timeout=RUN_TIMEOUT)
+        pg.locator(f"{MAIN} button").filter(has_text="Stop").first.click()
+        run.first.wait_for(timeout=RUN_TIMEOUT)
+        assert "You stopped the run" in pg.inner_text(MAIN)
+        run.first.click()
+        progress.first.wait_for(timeout=RUN_TIMEOUT)
+        _radio(pg, "Quick").click()
+        _settle(pg)
+        assert "preset=" not in pg.url, pg.url  # Quick is the default
+        assert pg.locator(f'{MAIN} [data-testid="stVegaLiteChart"]').count() >= 1
+        _check_settled(pg, fresh, log_from, None, None)
+    finally:
+        context.close()

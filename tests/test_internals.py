@@ -1,0 +1,91 @@
+"""Each Streamlit internal appkit uses (appkit.internals), against the real Streamlit.
+
+When a Streamlit upgrade moves or renames one of them, these tests fail and say which -- and
+the app refuses to start (``internals.check`` runs at import) instead of quietly losing Stop
+and stop-on-tab-close.
+"""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.runtime.scriptrunner_utils.script_requests import RerunData, ScriptRequests
+from streamlit.testing.v1 import AppTest
+
+from appkit import internals
+
+
+def test_every_internal_is_where_appkit_expects_it():
+    internals.check()
+
+
+def test_check_names_what_is_missing(monkeypatch):
+    monkeypatch.delattr(internals.Runtime, "is_active_session")
+    with pytest.raises(RuntimeError, match=r"Runtime\.is_active_session"):
+        internals.check()
+
+
+@pytest.mark.parametrize(
+    ("request_data", "expected"),
+    [
+        (None, None),
+        (RerunData(), "app"),  # a widget outside every fragment, a page switch
+        (RerunData(page_script_hash="another page"), "app"),
+        (RerunData(fragment_id="f1"), "fragment"),  # a widget inside a fragment
+        (RerunData(fragment_id_queue=["f1"], is_fragment_scoped_rerun=True), "fragment"),
+    ],
+)
+def test_a_waiting_rerun_is_read_from_streamlits_own_request_queue(request_data, expected):
+    requests = ScriptRequests()
+    if request_data is not None:
+        assert requests.request_rerun(request_data)
+    assert internals._pending(requests) == expected
+
+
+def test_a_fragment_rerun_folded_into_a_full_one_is_a_full_one():
+    """A fragment's widget, then a page-level one, before the run yields: Streamlit reruns the
+    page (and so must the job: it must not ask for a fragment rerun)."""
+    requests = ScriptRequests()
+    requests.request_rerun(RerunData(fragment_id="f1"))
+    requests.request_rerun(RerunData())
+    assert internals._pending(requests) == "app"
+
+
+PAGE = """
+import streamlit as st
+from appkit import internals
+
+def report(where):
+    run = internals.script_run()
+    st.write(
+        f"{where}: fragment={internals.in_fragment()} "
+        f"fragment_rerun={internals.in_fragment_rerun()} waiting={internals.waiting_rerun()} "
+        f"active={internals.session_active()} session={bool(run and run.session_id)} "
+        f"page={bool(run and run.page_script_hash)}"
+    )
+
+report("outside")
+
+@st.fragment
+def live():
+    report("inside")
+
+live()
+"""
+
+
+def test_a_run_knows_where_it_is():
+    """Streamlit's own state, read in a real script run: inside a fragment during a full run
+    (a fragment-scoped rerun is not allowed there), outside it, no newer input waiting."""
+    at = AppTest.from_string(PAGE, default_timeout=30).run()
+    assert not at.exception, at.exception
+    texts = [m.value for m in at.markdown]
+    common = "waiting=None active=True session=True page=True"
+    assert f"outside: fragment=False fragment_rerun=False {common}" in texts, texts
+    assert f"inside: fragment=True fragment_rerun=False {common}" in texts, texts
+
+
+def test_outside_a_script_run_nothing_is_known_and_nothing_stops():
+    assert internals.script_run() is None
+    assert not internals.in_fragment() and not internals.in_fragment_rerun()
+    assert internals.waiting_rerun() is None
+    assert internals.session_active()
