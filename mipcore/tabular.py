@@ -3,15 +3,17 @@
 An upload is hostile until proven otherwise: it may be huge, binary, in another encoding,
 ragged, or crafted to make a parser slow. :func:`parse_numeric_csv` reads it in time linear
 in its size (target: at most about a second on a 2-core machine for any file up to
-:data:`MAX_UPLOAD_BYTES`; the costliest 5 MiB files measured take a few tenths of a second,
+:data:`MAX_UPLOAD_BYTES`; the costliest 5 MB files measured take a few tenths of a second,
 see ``benchmarks/uploads.py``) and either returns a finite float table or raises
 :class:`UploadRejected`, a ``ValueError`` whose message is one sentence naming the cause and
 the fix, and whose :attr:`~UploadRejected.reason` lets a caller branch without reading text.
 
 What is done, in order (each step is linear and cheap before the next, costlier one runs):
 
-1. size: at most ``max_bytes`` (the same 5 MiB Streamlit's ``server.maxUploadSize = 5``
-   allows, so every file the uploader accepts is read);
+1. size: at most ``max_bytes`` (5 MB, 5 000 000 bytes: what Streamlit's uploader accepts
+   under ``server.maxUploadSize = 5`` in a browser on Linux or macOS, which counts a MB as
+   10⁶ bytes; on Windows it counts 2²⁰, and a file of 5.0–5.24 MB passes the uploader and is
+   refused here with a sentence);
 2. decoding: UTF-8 (a byte-order mark is dropped); UTF-16 and UTF-32 *with* a byte-order
    mark are decoded too; anything undecodable, or with NUL bytes, is refused as binary;
 3. rows: the non-blank lines are counted with vectorised byte comparisons, and a file with
@@ -63,8 +65,9 @@ __all__ = [
     "parse_numeric_csv",
 ]
 
-#: The one upload size limit: 5 MiB, the ``server.maxUploadSize = 5`` (MiB) of Streamlit.
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+#: The one upload size limit: 5 MB (5 000 000 bytes), the ``server.maxUploadSize = 5`` of
+#: Streamlit as its uploader applies it in a browser on Linux and macOS (10⁶ bytes a MB).
+MAX_UPLOAD_BYTES = 5_000_000
 #: At most this many data rows (below the header).
 MAX_ROWS = 200_000
 #: At most this many numeric columns; the header may have twice as many fields in all.
@@ -171,7 +174,7 @@ def parse_numeric_csv(
     Parameters
     ----------
     raw : the file's bytes (``bytes``, ``bytearray`` or ``memoryview``).
-    max_bytes : size limit in bytes, ``>= 1`` (default 5 MiB, the uploader's limit).
+    max_bytes : size limit in bytes, ``>= 1`` (default 5 MB, the uploader's limit).
     max_rows : most data rows below the header, ``>= 1``.
     max_cols : most numeric columns, ``>= 1``; the header may have ``2 * max_cols`` fields
         in all, so a file with a few label columns beside ``max_cols`` numeric ones is read.
@@ -247,7 +250,7 @@ def parse_numeric_csv(
     if size > max_bytes:
         raise UploadRejected(
             f"the file has {size:,} bytes, more than the {max_bytes:,} bytes "
-            f"({max_bytes / 2**20:.3g} MiB) allowed — upload a sample of its rows or fewer "
+            f"({max_bytes / 1e6:.3g} MB) allowed — upload a sample of its rows or fewer "
             "columns",
             RejectReason.TOO_LARGE,
             size,

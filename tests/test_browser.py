@@ -19,20 +19,19 @@ Streamlit DOM hooks used (checked against Streamlit 1.67):
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
+from browsertools import (
+    RUN_TIMEOUT,
+    assert_no_exception,
+    open_app,
+    streamlit_server,
+    wait_for_run,
+)
 
 from appkit.registry import by_key
 
@@ -40,96 +39,15 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-SERVER_START_TIMEOUT = 60  # s
-RUN_TIMEOUT = 60_000  # ms: one script run of a page
 DRAW_TIMEOUT = 30_000  # ms: Plotly drawing the charts once the run is done
 VIEWPORT = {"width": 1280, "height": 900}
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _health(url: str) -> str | None:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-            return r.read().decode("utf-8", "replace").strip()
-    except (urllib.error.URLError, OSError):
-        return None
-
-
-@contextlib.contextmanager
-def _streamlit_server():
-    """``streamlit run app.py`` on a free loopback port; yields its base URL, then stops it."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.headless",
-        "true",
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--browser.gatherUsageStats",
-        "false",
-        # Pages may be edited while the suite runs; don't watch files.
-        "--server.fileWatcherType",
-        "none",
-    ]
-    log = tempfile.TemporaryFile(mode="w+b")  # noqa: SIM115 -- closed with the server; a file, not a pipe: the server never blocks on it
-    proc = subprocess.Popen(
-        cmd,
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-
-    def output() -> str:
-        log.seek(0)
-        return log.read().decode("utf-8", "replace")[-4000:]
-
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while _health(url) != "ok":
-            if proc.poll() is not None:
-                pytest.fail(
-                    f"`{' '.join(cmd)}` exited with code {proc.returncode} before "
-                    f"answering {url}/_stcore/health. Its output:\n{output()}",
-                    pytrace=False,
-                )
-            if time.monotonic() > deadline:
-                pytest.fail(
-                    f"{url}/_stcore/health did not answer 'ok' within "
-                    f"{SERVER_START_TIMEOUT} s. Server output:\n{output()}",
-                    pytrace=False,
-                )
-            time.sleep(0.25)
-        yield url
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)  # the server's own process group only
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
-        log.close()
 
 
 @pytest.fixture(scope="session")
 def server(chromium_path):
     """One server for the session; yields its base URL."""
-    with _streamlit_server() as url:
-        yield url
+    with streamlit_server() as srv:
+        yield srv.url
 
 
 @pytest.fixture
@@ -143,33 +61,6 @@ def page(browser, server):
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def open_app(page, server: str, path: str) -> None:
-    """Load ``path`` and wait until Streamlit has finished running the page's script."""
-    page.goto(server + path, wait_until="domcontentloaded")
-    wait_for_run(page)
-
-
-def wait_for_run(page) -> None:
-    page.wait_for_selector(
-        '[data-testid="stApp"][data-test-script-state="notRunning"]',
-        state="attached",
-        timeout=RUN_TIMEOUT,
-    )
-
-
-def assert_no_exception(page) -> None:
-    exceptions = page.locator('[data-testid="stException"]')
-    if exceptions.count():
-        pytest.fail(
-            f"{page.url} shows {exceptions.count()} exception(s):\n\n"
-            + "\n---\n".join(exceptions.all_inner_texts()),
-            pytrace=False,
-        )
-    body = page.inner_text("body")
-    assert "Traceback" not in body, f"{page.url} shows a traceback:\n{body[:3000]}"
-    assert not page.js_errors, f"JavaScript errors on {page.url}: {page.js_errors}"
 
 
 CHARTS = '[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]'
@@ -224,8 +115,18 @@ def page_path(app_page) -> str:
 # --------------------------------------------------------------------------- tests
 
 
+def _max_message_bytes() -> int:
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    return int(config["server"]["maxMessageSize"]) * 10**6
+
+
 def test_every_page_renders_its_charts(page, server, app_page):
-    """Each page (home + every entry of app.py's PAGES) runs, draws >= 1 chart, shows no error."""
+    """Each page (home + every entry of app.py's PAGES) runs, draws >= 1 chart, shows no error,
+    and sends no message larger than a quarter of ``server.maxMessageSize``."""
+    sizes: list[int] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda p: sizes.append(len(p))))
     open_app(page, server, page_path(app_page))
     assert_no_exception(page)
     n = wait_for_charts(page)
@@ -235,6 +136,10 @@ def test_every_page_renders_its_charts(page, server, app_page):
     assert drawn.count() >= n
     assert_no_exception(page)  # again: drawing the charts must not raise either
     shot = screenshot(page, app_page.name)
+    assert sizes and max(sizes) <= _max_message_bytes() / 4, (
+        f"{app_page.name}: its largest message is {max(sizes):,} bytes, over a quarter of "
+        f"server.maxMessageSize ({_max_message_bytes():,} bytes)"
+    )
     if app_page.name == "home" and os.environ.get("MIP_UPDATE_SCREENSHOT") == "1":
         (ROOT / "docs").mkdir(exist_ok=True)
         shutil.copyfile(shot, ROOT / "docs" / "screenshot.png")
@@ -443,7 +348,8 @@ def test_deep_link_on_a_fresh_server_goes_through_app_navigation(browser, chromi
     modules) and its wide layout. With the page scripts in a folder named pages/, Streamlit
     ran such a request in its legacy multipage mode instead.
     """
-    with _streamlit_server() as url:
+    with streamlit_server() as srv:
+        url = srv.url
         context = browser.new_context(viewport=VIEWPORT)
         pg = context.new_page()
         pg.js_errors = []
@@ -604,3 +510,41 @@ def test_nothing_is_cut_off_at_1024x768(browser, server, app_page, presenter):
         assert not clipped, f"cut off at 1024×768 on /{app_page.url_path}: {clipped}"
     finally:
         context.close()
+
+
+def _numeric_csv(size: int) -> bytes:
+    """A numeric CSV of exactly ``size`` bytes (four columns, 40-byte rows: under the row cap)."""
+    head = b"a,b,c,d\n"
+    row = b"1.2500000,2.5000000,3.7500000,4.1250000\n"
+    body = row * ((size - len(head)) // len(row))
+    pad = size - len(head) - len(body)
+    return head + body + (b"1" * (pad - 1) + b"\n" if pad else b"")
+
+
+def test_the_uploader_and_the_page_agree_on_the_5_mb_cap(page, server):
+    """A file of exactly 5 000 000 bytes is taken and read; one byte more is refused by
+    Streamlit's uploader itself (a red mark), the limit the page states."""
+    from mipcore.tabular import MAX_UPLOAD_BYTES
+
+    open_app(page, server, "/wrap_statistic?src=upload+CSV")
+    main = page.locator('[data-testid="stMain"]')
+    assert "refuses a file over 5 MB" in main.inner_text()
+    uploader = page.locator('[data-testid="stFileUploader"] input[type="file"]')
+    exact = _numeric_csv(MAX_UPLOAD_BYTES)
+    assert len(exact) == MAX_UPLOAD_BYTES
+    uploader.set_input_files(files=[{"name": "exact.csv", "mimeType": "text/csv", "buffer": exact}])
+    page.wait_for_function(
+        """() => document.querySelector('[data-testid="stMain"]').innerText.includes('Read “exact.csv”')""",
+        timeout=RUN_TIMEOUT,
+    )
+    wait_for_run(page)
+    assert_no_exception(page)
+    assert not page.locator('[data-testid="stAlertContentError"]').count()
+    over = exact + b"1"
+    uploader.set_input_files(files=[{"name": "over.csv", "mimeType": "text/csv", "buffer": over}])
+    page.wait_for_timeout(1500)
+    wait_for_run(page)
+    text = main.inner_text()
+    assert "Read “over.csv”" not in text, "the uploader passed a file over 5 MB"
+    shown = page.locator('[data-testid="stFileUploader"]').inner_text()
+    assert "over.csv" in shown and "File must be 5.0MB or smaller" in shown, shown

@@ -447,9 +447,9 @@ def test_upload_source_without_a_file_asks_for_one_and_states_the_limits():
     assert any("upload a CSV file above" in i.value for i in at.info)
     assert not at.error and not n_charts(at)
     label = at.file_uploader(key="upload").proto.label
-    limits = f"up to 5 MiB, 40 columns of which at most 20 numeric, 200{NNBSP}000 rows"
+    limits = f"up to 5 MB, 40 columns of which at most 20 numeric, 200{NNBSP}000 rows"
     assert label == f"CSV file: {limits}"
-    assert tabular.MAX_UPLOAD_BYTES == 5 * 2**20  # the same 5 as server.maxUploadSize
+    assert tabular.MAX_UPLOAD_BYTES == 5 * 10**6  # the uploader's 5 MB (server.maxUploadSize)
 
 
 @pytest.mark.parametrize("stat", ["mean", "linear regression"])
@@ -501,7 +501,7 @@ def test_bad_upload_gives_an_error_sentence(case):
     at = upload(raw)
     (err,) = at.error
     assert unescaped(err.value).startswith(f"This file cannot be used: {reason}."), err.value
-    assert "Accepted: up to 5 MiB" in unescaped(err.value)
+    assert "Accepted: up to 5 MB" in unescaped(err.value)
     assert "Traceback" not in err.value and "one bound per column" not in err.value
     assert not n_charts(at) and not list(at.dataframe)
     assert " — " in reason  # every refusal names its cause, then the fix
