@@ -14,6 +14,10 @@ inside a script run:
   (``ScriptRequests._state`` and ``_rerun_data``, read as Streamlit's own fast path reads them)
 * :func:`session_active` -- is the browser tab of this run still connected?
   (``Runtime.is_active_session``)
+* :func:`browser_token` -- which browser is this (the heavy-job line gives one place per
+  browser, all its tabs together)? The XSRF cookie is the same for every tab, but written
+  again, newly masked, with every page a tab loads: only its unmasked token is stable.
+  (``starlette_app_utils.decode_xsrf_token_string``)
 
 Nothing here hides a failure: the imports are at module level and :func:`check` (run when
 this module is imported) looks up every attribute used, so a Streamlit upgrade that moves or
@@ -39,9 +43,11 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import (
     ScriptRunContext,
     ThreadState,
 )
+from streamlit.web.server.starlette.starlette_app_utils import decode_xsrf_token_string
 
 __all__ = [
     "RunInfo",
+    "browser_token",
     "check",
     "in_fragment",
     "in_fragment_rerun",
@@ -110,6 +116,12 @@ def session_active() -> bool:
     if ctx is None or not Runtime.exists():
         return True
     return bool(Runtime.instance().is_active_session(ctx.session_id))
+
+
+def browser_token(xsrf_cookie: str) -> bytes | None:
+    """The token inside an XSRF cookie (the same for every tab of a browser), or None."""
+    token, _ = decode_xsrf_token_string(xsrf_cookie)
+    return token
 
 
 def check() -> None:

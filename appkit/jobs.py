@@ -602,14 +602,15 @@ def running_jobs() -> dict[str, int]:
 
 
 def visitor() -> str:
-    """Who asks, for the line's one-place rule: the browser (its XSRF cookie, which all its
-    tabs share), else the session; a digest, never the cookie itself."""
+    """Who asks, for the line's one-place rule: the browser (the token of its XSRF cookie, the
+    same in all its tabs), else the session; a digest, never the token itself."""
     run_info = internals.script_run()
     if run_info is None:
         return "thread:" + str(threading.get_ident())
     cookie = st.context.cookies.get(XSRF_COOKIE)
-    if isinstance(cookie, str) and cookie:  # (AppTest's context has no real cookies)
-        return "browser:" + hashlib.blake2b(cookie.encode(), digest_size=12).hexdigest()
+    token = internals.browser_token(cookie) if isinstance(cookie, str) else None
+    if token:
+        return "browser:" + hashlib.blake2b(token, digest_size=12).hexdigest()
     return "session:" + run_info.session_id
 
 

@@ -89,3 +89,18 @@ def test_outside_a_script_run_nothing_is_known_and_nothing_stops():
     assert not internals.in_fragment() and not internals.in_fragment_rerun()
     assert internals.waiting_rerun() is None
     assert internals.session_active()
+
+
+def test_the_browser_token_is_the_same_under_every_mask():
+    """Streamlit writes the XSRF cookie again, newly masked, with every page a tab loads: the
+    token inside is what stays the same for a browser."""
+    from streamlit.web.server.starlette.starlette_app_utils import (
+        generate_xsrf_token_string,
+    )
+
+    token = b"0123456789abcdef"
+    cookies = {generate_xsrf_token_string(token, 1_700_000_000) for _ in range(5)}
+    assert len(cookies) > 1  # the cookie differs...
+    assert {internals.browser_token(c) for c in cookies} == {token}  # ...its token does not
+    assert internals.browser_token("") is None
+    assert internals.browser_token("not a cookie") is None
