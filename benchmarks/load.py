@@ -28,6 +28,23 @@ session, all driven from one event loop). Phases, each printed as a table with i
    is RSS back within 50 MB of its level before the run (with the page open: its libraries
    imported, as on any server that has served a page)?
 
+7. **fair line** (a fresh server): ``--fault-sessions`` sessions (default 4) press sliders for
+   ``--duration`` s alone, then again while one student (one browser, three tabs) starts three
+   long Figure 2 runs (Paper preset, R = 3, seeds 1-3: a few ``rng=`` variants of the Paper
+   run); meanwhile another visitor opens the audit page at a default-sized setting never asked
+   for before. Printed: the others' press p50/p95 against their window alone, and the
+   audit's time until it finished against the same page alone (two distinct default-sized
+   settings);
+8. **killed job** (same server): the sessions press for ``--duration`` s alone, then again
+   while a tab starts the same long run and its process is killed (``kill -9``, what the
+   out-of-memory killer does) 3 s in. Printed: how long until that page showed a sentence,
+   the server's CPU per second in the 10 s after the kill with no job alive, the others' press
+   p95, and when another visitor's run of the very same settings started (its progress bar)
+   and finished.
+
+``--faults-only`` runs phases 7 and 8 alone (about three minutes); run it once with
+``--root`` at an older checkout and once at this one for a before/after.
+
 "Settled" is defined as in ``browser.py`` (request sent, a script run started after it and
 finished, script idle, no DOM mutation or server message for 150 ms, the quiet window not
 counted). The browser sessions run on the same machine as the server, so their rendering
@@ -40,6 +57,7 @@ its row and the run goes on. This script only reports: it never asserts and alwa
     python benchmarks/load.py [--root PATH] [--pages eta_epsilon,mace] [--sessions 10 | --classroom]
                               [--duration 25]
                               [--skip-memory] [--skip-heavy] [--memory-budget 0]
+                              [--faults-only | --skip-faults] [--fault-sessions 4]
 """
 
 from __future__ import annotations
@@ -51,6 +69,7 @@ import math
 import os
 import random
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -112,6 +131,13 @@ TARGET_RSS_MB = 1024.0
 TARGET_RSS_BACK_MB = 50.0
 MB = 2**20
 PHASE_SHORT = {"calm": "class", "upload": "upload", "calm2": "again", "heavy": "heavy"}
+FAULT_SESSIONS = 4
+LONG_RUN = "/covariance?preset=Paper&R=3&rng={seed}"  # Figure 2's Paper preset, 3 runs
+DEFAULT_AUDIT = "/audit?eps={eps}"  # a default-sized audit (the quick lane)
+KILL_AFTER_S = 3.0
+WATCH_AFTER_KILL_S = 10.0
+SENTENCE_WAIT_S = 30.0
+NEXT_RUN_WAIT_S = 120.0
 
 
 class PressTimeout(Exception):
@@ -121,18 +147,23 @@ class PressTimeout(Exception):
 # --------------------------------------------------------------------------- server process
 
 
-def _descendants(pid: int) -> list[int]:
+def _children_map() -> dict[int, list[int]]:
+    """Every process's children, read from /proc."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
-                stat = f.read()
-        except OSError:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
             continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
         children.setdefault(ppid, []).append(int(entry))
+    return children
+
+
+def _descendants(pid: int) -> list[int]:
+    children = _children_map()
     out, todo = [], [pid]
     while todo:
         p = todo.pop()
@@ -156,7 +187,8 @@ def tree_stats(pid: int) -> dict[str, float]:
     """RSS and peak RSS (MB) and CPU seconds of ``pid`` and all its descendants.
 
     With psutil installed, RSS and CPU come from psutil; the peak (VmHWM) always from /proc.
-    CPU includes the children the server has already reaped (cutime/cstime).
+    CPU includes the children each process of the tree has already reaped (cutime/cstime): a
+    heavy job that ended stays counted.
     """
     pids = _descendants(pid)
     hwm = sum(_status_kb(p, "VmHWM") for p in pids) / 1024
@@ -166,16 +198,18 @@ def tree_stats(pid: int) -> dict[str, float]:
         procs = [psutil.Process(p) for p in pids if psutil.pid_exists(p)]
         rss = sum(p.memory_info().rss for p in procs) / MB
         cpu = 0.0
-        for i, p in enumerate(procs):
+        for p in procs:
             t = p.cpu_times()
-            cpu += t.user + t.system + (t.children_user + t.children_system if i == 0 else 0.0)
+            # children's times too: a heavy job's CPU stays counted once its parent (the fork
+            # server) has reaped it
+            cpu += t.user + t.system + t.children_user + t.children_system
         return {"rss": rss, "hwm": hwm, "cpu": cpu, "procs": len(procs)}
     except ImportError:
         pass
     tick = os.sysconf("SC_CLK_TCK")
     rss = sum(_status_kb(p, "VmRSS") for p in pids) / 1024
     cpu = 0.0
-    for i, p in enumerate(pids):
+    for p in pids:
         try:
             with open(f"/proc/{p}/stat", encoding="utf-8", errors="replace") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
@@ -183,8 +217,7 @@ def tree_stats(pid: int) -> dict[str, float]:
             continue
         # fields[11..14] = utime, stime, cutime, cstime (stat fields 14-17)
         cpu += (int(fields[11]) + int(fields[12])) / tick
-        if i == 0:
-            cpu += (int(fields[13]) + int(fields[14])) / tick
+        cpu += (int(fields[13]) + int(fields[14])) / tick  # reaped children (a finished job)
     return {"rss": rss, "hwm": hwm, "cpu": cpu, "procs": len(pids)}
 
 
@@ -916,6 +949,230 @@ async def heavy_closed_phase(browser, server: Server, viewport) -> None:
     )
 
 
+# --------------------------------------------------------------------------- faults and fairness
+
+
+def job_pids(server_pid: int) -> list[int]:
+    """The heavy jobs' processes: the children of the server's fork server."""
+    children = _children_map()
+    out = []
+    for child in children.get(server_pid, []):
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as f:
+                if b"forkserver" in f.read():
+                    out += children.get(child, [])
+        except OSError:
+            continue
+    return out
+
+
+async def start_long_run(page, base_url: str, seed: int) -> None:
+    """Open Figure 2 with the long setting and press its Run button."""
+    await goto_loaded(page, base_url + LONG_RUN.format(seed=seed))
+    run = page.locator("[data-testid='stMain'] button:has-text('Run (')").first
+    await run.wait_for(timeout=60_000)
+    await run.click()
+
+
+async def wait_progress(page, timeout_s: float) -> float | None:
+    """Seconds until the page shows a progress bar (a job running), or None."""
+    t0 = time.monotonic()
+    try:
+        await page.locator('[data-testid="stMain"] [data-testid="stProgress"]').first.wait_for(
+            timeout=timeout_s * 1000
+        )
+    except Exception:
+        return None
+    return time.monotonic() - t0
+
+
+async def time_to_finished(browser, viewport, url: str, timeout_s: float = 180.0) -> float | None:
+    """A new visitor opens ``url``: seconds until the page's charts are drawn, no job shows and
+    the script is idle (None: not within ``timeout_s``)."""
+    context, page = await new_tab(browser, viewport)
+    t0 = time.monotonic()
+    try:
+        await page.goto(url, wait_until="commit")
+        await page.wait_for_function(
+            """() => { const m = document.querySelector('[data-testid="stMain"]');
+                 const c = m ? [...m.querySelectorAll('[data-testid="stVegaLiteChart"]')] : [];
+                 return c.length > 0 && c.every(x => x.querySelector('svg.marks, canvas.marks'))
+                   && !m.querySelector('[data-testid="stProgress"], [data-testid="stSkeleton"]')
+                   && window.__mipb.appState() === 'notRunning'; }""",
+            polling=50,
+            timeout=timeout_s * 1000,
+        )
+        return time.monotonic() - t0
+    except Exception:
+        return None
+    finally:
+        await context.close()
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds of the process ``pid`` itself (its threads: the sessions' script runs)."""
+    with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def fmt_s(x: float | None, limit: float) -> str:
+    return f"{x:.1f} s" if x is not None else f"none within {limit:.0f} s"
+
+
+async def fault_phases(browser, root, pages, args, viewport) -> None:
+    with Server(root, "app.py") as server:
+        slider_pages = [p for p in pages if p.path not in ("/covariance",)]
+        n = args.fault_sessions
+        sessions = [
+            Session(f"#{i + 1}", slider_pages[i % len(slider_pages)], server.url) for i in range(n)
+        ]
+        await open_sessions(sessions, browser, viewport)
+        live = [s for s in sessions if s.error is None]
+        print(f"\n7-8. Faults and fairness: {len(live)} sessions pressing sliders.")
+        # warm the audit page and the fork server, then time a default-sized audit alone
+        await time_to_finished(browser, viewport, server.url + DEFAULT_AUDIT.format(eps=1.5))
+        audit_alone = await time_to_finished(
+            browser, viewport, server.url + DEFAULT_AUDIT.format(eps=1.1)
+        )
+
+        # 7. the fair line
+        _, cpu_calm = await press_window(live, "f_calm", args.duration, args.think, server.pid)
+        student, tab0 = await new_tab(browser, viewport)
+        tabs = [tab0, *[await student.new_page() for _ in range(2)]]
+        audit_during: list[float | None] = []
+
+        async def student_and_audit() -> str:
+            await asyncio.sleep(TRIGGER_AFTER_S)
+            await asyncio.gather(
+                *(start_long_run(t, server.url, seed) for seed, t in enumerate(tabs, start=1))
+            )
+            started = await wait_progress(tab0, 60)
+            audit_during.append(
+                await time_to_finished(
+                    browser, viewport, server.url + DEFAULT_AUDIT.format(eps=1.2)
+                )
+            )
+            return f"the student's runs started (first progress after {fmt_s(started, 60)})"
+
+        note, cpu_fair = await press_window(
+            live, "f_fair", args.duration, args.think, server.pid, student_and_audit
+        )
+        await student.close()  # stops the student's runs
+        calm, fair = pooled(live, "f_calm"), pooled(live, "f_fair")
+        during = audit_during[0] if audit_during else None
+        print("\n7. Fair line: one student starts three long Figure 2 runs from three tabs")
+        print(f"   {note}")
+        print(
+            f"   others' presses alone:        p50 {fmt_ms(quantile(calm, 0.5)):>6} ms  "
+            f"p95 {fmt_ms(quantile(calm, 0.95)):>6} ms  ({len(calm)} presses; {cpu_calm})"
+        )
+        print(
+            f"   others' presses beside them:  p50 {fmt_ms(quantile(fair, 0.5)):>6} ms  "
+            f"p95 {fmt_ms(quantile(fair, 0.95)):>6} ms  ({len(fair)} presses; {cpu_fair}); "
+            f"p95 ratio {ratio_text(quantile(fair, 0.95), quantile(calm, 0.95))}"
+        )
+        print(
+            f"   a default-sized audit, another visitor: alone {fmt_s(audit_alone, 180)}, beside "
+            f"the student's runs {fmt_s(during, 180)}"
+            + (
+                f" ({during / audit_alone:.1f}x; target <= 2x)"
+                if during is not None and audit_alone
+                else ""
+            )
+        )
+
+        # 8. a killed job
+        _, cpu_calm2 = await press_window(live, "k_calm", args.duration, args.think, server.pid)
+        victim, vpage = await new_tab(browser, viewport)
+        facts: dict[str, str] = {}
+
+        async def kill_and_retry() -> str:
+            await asyncio.sleep(TRIGGER_AFTER_S)
+            await start_long_run(vpage, server.url, 9)
+            if await wait_progress(vpage, 60) is None:
+                return "the run never started"
+            await asyncio.sleep(KILL_AFTER_S)
+            jobs = job_pids(server.pid)
+            if not jobs:
+                return "no job process found to kill"
+            for pid in jobs:
+                os.kill(pid, signal.SIGKILL)
+            t_kill = time.monotonic()
+            cpu0 = process_cpu(server.pid)
+            try:
+                await vpage.locator(
+                    '[data-testid="stMain"] [data-testid="stAlertContentError"]'
+                ).first.wait_for(timeout=SENTENCE_WAIT_S * 1000)
+                sentence = time.monotonic() - t_kill
+                text = await page_message(vpage)
+            except Exception:
+                sentence, text = None, ""
+            facts["sentence"] = fmt_s(sentence, SENTENCE_WAIT_S) + (f": {text}" if text else "")
+            await asyncio.sleep(max(0.0, t_kill + WATCH_AFTER_KILL_S - time.monotonic()))
+            watched = time.monotonic() - t_kill
+            idle = (process_cpu(server.pid) - cpu0) / watched
+            facts["cpu"] = (
+                f"the server process used {idle:.2f} CPU-s per s in the {watched:.0f} s after "
+                f"the kill, with the other sessions pressing "
+                f"({len(job_pids(server.pid))} job processes alive)"
+            )
+            other, opage = await new_tab(browser, viewport)
+            try:
+                t0 = time.monotonic()
+                await start_long_run(opage, server.url, 9)
+                # started: a job process exists (a progress bar alone may be a dead run's)
+                started = None
+                while time.monotonic() - t0 < NEXT_RUN_WAIT_S:
+                    if job_pids(server.pid):
+                        started = time.monotonic() - t0
+                        break
+                    await asyncio.sleep(0.05)
+                facts["next_start"] = fmt_s(started, NEXT_RUN_WAIT_S)
+                done = None
+                if started is not None:
+                    with contextlib.suppress(Exception):
+                        await opage.wait_for_function(
+                            """() => !document.querySelector('[data-testid="stMain"] [data-testid="stProgress"]')
+                                     && window.__mipb.appState() === 'notRunning'""",
+                            polling=100,
+                            timeout=NEXT_RUN_WAIT_S * 1000,
+                        )
+                        done = time.monotonic() - t0
+                message = await page_message(opage)
+                facts["next_done"] = fmt_s(done, NEXT_RUN_WAIT_S) + (
+                    f" ({message})" if message else ""
+                )
+            finally:
+                await other.close()
+            return "killed"
+
+        duration = max(args.duration, KILL_AFTER_S + WATCH_AFTER_KILL_S + 30.0)
+        note, cpu_kill = await press_window(
+            live, "k_kill", duration, args.think, server.pid, kill_and_retry
+        )
+        await victim.close()
+        calm2, kill = pooled(live, "k_calm"), pooled(live, "k_kill")
+        print("\n8. Killed job: kill -9 of a running Figure 2 run's process, 3 s in")
+        print(f"   {note}")
+        print(f"   its page showed a sentence after: {facts.get('sentence', '-')}")
+        print(f"   the server afterwards: {facts.get('cpu', '-')}")
+        print(
+            f"   another visitor's run of the same settings (from its page's load): its process "
+            f"started after "
+            f"{facts.get('next_start', '-')}, finished after {facts.get('next_done', '-')}"
+        )
+        print(
+            f"   others' presses alone:        p95 {fmt_ms(quantile(calm2, 0.95)):>6} ms  ({cpu_calm2})"
+        )
+        print(
+            f"   others' presses around it:    p95 {fmt_ms(quantile(kill, 0.95)):>6} ms  "
+            f"({cpu_kill}); ratio {ratio_text(quantile(kill, 0.95), quantile(calm2, 0.95))}"
+        )
+        for s in sessions:
+            await s.close()
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -1049,6 +1306,9 @@ async def run(args) -> None:
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
+            if args.faults_only:
+                await fault_phases(browser, root, pages, args, viewport)
+                return
             slider_pages = None
             try:
                 slider_pages = await classroom_phases(browser, root, pages, args, viewport, notes)
@@ -1070,6 +1330,11 @@ async def run(args) -> None:
                         )
                     if not args.skip_heavy:
                         await heavy_closed_phase(browser, server, viewport)
+            if not args.skip_faults:
+                try:
+                    await fault_phases(browser, root, pages, args, viewport)
+                except Exception as exc:
+                    print(f"fault phases aborted: {short_error(exc)}")
         finally:
             await browser.close()
     for note in notes:
@@ -1101,6 +1366,16 @@ def main() -> int:
     parser.add_argument("--skip-memory", action="store_true", help="skip the memory phase")
     parser.add_argument("--skip-heavy", action="store_true", help="skip both heavy-run phases")
     parser.add_argument("--viewport", default="1024x768", help="WIDTHxHEIGHT")
+    parser.add_argument(
+        "--faults-only", action="store_true", help="run only the fair-line and killed-job phases"
+    )
+    parser.add_argument("--skip-faults", action="store_true", help="skip those two phases")
+    parser.add_argument(
+        "--fault-sessions",
+        type=int,
+        default=FAULT_SESSIONS,
+        help="sessions pressing sliders during them",
+    )
     args = parser.parse_args()
     if args.classroom:
         args.sessions = CLASSROOM

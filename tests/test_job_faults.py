@@ -166,8 +166,12 @@ def test_a_visitor_with_many_long_runs_never_keeps_a_default_view_waiting(browse
             computing = sum(t.locator(PROGRESS).count() for t in tabs)
             assert len(held) == 2 and computing == 1, texts
             assert all("Each visitor (a browser, all its tabs together)" in t for t in held)
-        finally:  # closing the tabs stops the student's runs
+        finally:
             student.close()
+        deadline = time.monotonic() + 5  # closing the tabs stops the student's runs
+        while _children(_forkserver(fresh)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _children(_forkserver(fresh)), "a closed tab's run kept computing"
     finally:
         other.close()
 
