@@ -97,12 +97,16 @@ with appkit.folded("The maths") as shown:
         st.latex(
             r"\mathcal N(0, (\Delta_2/\varepsilon)^2):\ \eta \le \Phi(\varepsilon/2) - \tfrac12"
         )
-        st.latex(r"\text{Theorem 9 noise, multiplier } c:\ \eta \le \tfrac12\tanh(1/c)")
+        st.latex(
+            r"\text{Theorem 9 noise, multiplier } c:\ \eta \le \tfrac12\bigl(1 - e^{-1/c}\bigr)"
+        )
         st.latex(r"\text{accuracy} = \tfrac12 + \eta,\qquad \mathrm{TPR} - \mathrm{FPR} \le 2\eta")
         st.markdown(
-            "The last certificate holds for every dimension d of the release: the noise's "
-            "likelihood ratios between two outputs a and b stay within exp(±‖a − b‖/(cσ)), total "
-            "variation is jointly convex, and the mean distance between two outputs is at most 2σ."
+            "The Theorem 9 certificate holds for every dimension d of the release: the noise "
+            "around two outputs a and b is at least exp(−‖a − b‖/(2cσ)) times the noise around "
+            "their midpoint, so the two overlap by at least that much; total variation is jointly "
+            "convex, and the mean distance between two outputs is at most 2σ. Two outputs ±σ "
+            "attain it exactly."
         )
 
 
@@ -323,7 +327,7 @@ def _live() -> None:
             )
         elif cert.basis is CertificateBasis.THEOREM9:
             cert_text = (
-                f"Theorem 9's density certifies η ≤ ½·tanh(1/c) = {fmt_num(cert.eta)} "
+                f"Theorem 9's density certifies η ≤ ½(1 − exp(−1/c)) = {fmt_num(cert.eta)} "
                 + (
                     "on this number"
                     if cert.dimension == 1

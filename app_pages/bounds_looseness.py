@@ -45,8 +45,8 @@ dim_area = page.slot()
 with appkit.folded("The maths") as shown:
     if shown:
         st.markdown("Laplace noise of scale b on an output with M-th moment bound σ; c = b/σ.")
-        st.latex(r"\text{Theorem 9 density (any } d):\ \eta \le \tfrac12\tanh(1/c)")
-        st.latex(r"\text{needs}\ c \ge 1/\operatorname{artanh}(2\eta)")
+        st.latex(r"\text{Theorem 9 density (any } d):\ \eta \le \tfrac12\bigl(1 - e^{-1/c}\bigr)")
+        st.latex(r"\text{needs}\ c \ge -1/\ln(1-2\eta)")
         st.latex(r"\text{Corollary 14 as printed:}\ c = (6.16/\eta)^{1+2/M}")
         st.latex(r"\text{i.e.}\ \eta = 6.16\,(\sigma/b)^{M/(M+2)}\ \text{(Theorem 9: 7.5)}")
         st.latex(r"\text{DP + Theorem 4:}\ \eta \le \tfrac12\tanh\bigl(\Delta/(2b)\bigr)")
@@ -54,10 +54,11 @@ with appkit.folded("The maths") as shown:
             r"\text{exact (Proposition 2):}\ \tfrac12 + \eta = \tfrac12\int \max(p_{in}, p_{out})"
         )
         st.markdown(
-            "The first line: the noise's likelihood ratios stay within exp(±‖a − b‖/(cσ)), so "
-            "two outputs a and b are at total variation at most tanh(‖a − b‖/(2cσ)); total "
-            "variation is jointly convex and tanh concave, and two independent outputs are on "
-            "average at most 2σ apart."
+            "The first line: the noise's density around a is at least exp(−‖a − b‖/(2cσ)) times "
+            "the density around the midpoint of a and b, and so is the density around b, so two "
+            "outputs a and b are at total variation at most 1 − exp(−‖a − b‖/(2cσ)); total "
+            "variation is jointly convex and 1 − exp(−x) concave, and two independent outputs are "
+            "on average at most 2σ apart. Two outputs ±σ attain it exactly."
         )
 
 
@@ -154,7 +155,7 @@ def _live() -> None:
                 f"certifies {fmt_num(tight.certified, 3)} against an exact {fmt_num(tight.exact, 3)}."
             )
         notes = {
-            Route.MIP_TIGHT: "MIP, Theorem 9's density (½·tanh(σ/b), any dimension)",
+            Route.MIP_TIGHT: "MIP, Theorem 9's density (½(1 − exp(−σ/b)), any dimension)",
             Route.MIP_PRINTED: f"MIP, {cname} as printed",
             Route.DP: "DP with Theorem 4",
         }
@@ -206,7 +207,7 @@ def _live() -> None:
             f"scale is found by bisection on the exact η (bracket width {fmt_num(gap_lesson.SUFFICIENT_RTOL)} "
             "relative; η never grows with b). In noise-multiplier units c = b/σ: enough is "
             f"c = {fmt_num(demand.multiplier_sufficient)}, Theorem 9's density needs "
-            f"c = 1/artanh(2η) = {fmt_num(demand.multiplier_tight)}, and {cname} prescribes "
+            f"c = −1/ln(1 − 2η) = {fmt_num(demand.multiplier_tight)}, and {cname} prescribes "
             f"c = {fmt_num(demand.multiplier_printed)} (formulas in “The maths”)."
         )
     with t4_area:
@@ -327,8 +328,8 @@ def _live() -> None:
                 f"At d = 1 the Proposition 11 mechanism (n = {n}) needs only "
                 f"c = {fmt_num(demand.multiplier_sufficient)}: below the certified "
                 f"{fmt_num(gap.tight_noise)}, because the certificate must hold for every mechanism "
-                "with the same moment bound, including the worst one (two outputs ±σ), for which "
-                "½·tanh(1/c) is attained up to O(1/c²)."
+                "with the same moment bound, including the worst one (two outputs ±σ), which "
+                "attains ½(1 − exp(−1/c)) exactly."
             )
 
 

@@ -283,7 +283,7 @@ with st.expander("All parameters", expanded=False):
             format_func=MIP_OPTION.get,
             help="Corollary 10 prints a Laplace radius; Theorem 9's density needs a "
             "Gamma(d², c) radius, which is certified in every dimension. The smallest "
-            "certified noise uses c = 1/artanh(2η). See “The maths”.",
+            "certified noise uses c = −1/ln(1 − 2η). See “The maths”.",
         )
     with c3:
         eta_lo, eta_hi = appkit.url_range_slider(
@@ -690,7 +690,7 @@ if result is not None:
         f"**Three ways to calibrate MIP's noise.** The release holds d² = {cfg.p} "
         f"number{'s' if cfg.p > 1 else ''}. Theorem 9 needs noise with density "
         "∝ exp(−‖x‖/c) in the norm of Corollary 10, whose radius is Gamma(d², c); for that "
-        "density the privacy level ½·tanh(1/c) is certified in every dimension (the paper's "
+        "density the privacy level ½(1 − exp(−1/c)) is certified in every dimension (the paper's "
         "printed proof covers d = 1 only; see “The maths”)."
     )
     paper_s = min(
@@ -713,7 +713,7 @@ if result is not None:
         )
     if tight_s is not None:
         text += (
-            f" The smallest certified noise, c = 1/artanh(2η) = {fmt_num(tight_s.c_ref, 3)} "
+            f" The smallest certified noise, c = −1/ln(1 − 2η) = {fmt_num(tight_s.c_ref, 3)} "
             f"at η = {num(tight_s.eta_ref)} (any M, any d), makes the release η-MIP at exactly "
             "the target"
             + (
@@ -856,16 +856,17 @@ with appkit.folded("The maths") as shown:
             r"\text{as printed: } r\sim\mathrm{Laplace}(c),\ \text{density}\ \propto \frac{e^{-\|x\|/c}}{\|x\|^{p-1}}"
         )
         st.latex(
-            r"\text{smallest certified: } r\sim\mathrm{Gamma}(p,\,c),\quad c = \frac{1}{\operatorname{artanh}(2\eta)}"
+            r"\text{smallest certified: } r\sim\mathrm{Gamma}(p,\,c),\quad c = \frac{-1}{\ln(1-2\eta)}"
         )
         st.markdown(
             "**Why Theorem 9's density is certified in every dimension.** For outputs a, b the "
-            "likelihood ratio of a + X and b + X lies between exp(−‖a − b‖/c) and exp(‖a − b‖/c) (triangle "
-            "inequality), so their total variation is at most tanh(‖a − b‖/2c); total variation "
-            "is jointly convex and tanh concave, and E‖θ − θ′‖ ≤ 2 (in Corollary 10's norm, whose σ is 1) for two outputs with the "
+            "density of a + X is at least exp(−‖a − b‖/2c) times that of m + X, m their midpoint, "
+            "and so is the density of b + X (triangle inequality), so their total variation is at "
+            "most 1 − exp(−‖a − b‖/2c); total variation is jointly convex and 1 − exp(−x) concave, "
+            "and E‖θ − θ′‖ ≤ 2 (in Corollary 10's norm, whose σ is 1) for two outputs with the "
             "moment bound, so the best attacker's edge is"
         )
-        st.latex(r"\eta \;\le\; \tfrac12\tanh(1/c)\qquad\text{in every dimension }p.")
+        st.latex(r"\eta \;\le\; \tfrac12\bigl(1 - e^{-1/c}\bigr)\qquad\text{in every dimension }p.")
         st.markdown(
             "The printed Laplace radius is not certified for p > 1: its likelihood ratios are "
             "unbounded near 0, so no such bound holds. Algorithm 1 writes (θ − θ̄)ᴹ; for odd M "

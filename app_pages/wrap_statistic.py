@@ -171,7 +171,7 @@ def _certification(comp: Comparison) -> None:
     elif cal is MipCalibration.TIGHT:
         st.markdown(
             f"**Certified η-MIP with η = {fmt_num(cert, 3)}:** no attacker is right more than "
-            f"{accuracy} of the time. Theorem 9's noise density certifies ½·tanh(1/c) in every "
+            f"{accuracy} of the time. Theorem 9's noise density certifies ½(1 − exp(−1/c)) in every "
             f"dimension, and c = {fmt_num(res.mip_c, 4)} is the smallest c that reaches "
             f"η = {eta}. The paper's constant, c = {fmt_num(comp.paper_c)}, would add "
             f"{fmt_num(comp.paper_to_tight, 3)}× more noise."
@@ -286,14 +286,18 @@ def _maths() -> None:
                 r"p(r) \propto r^{k-1} e^{-r/c}\quad\text{(Gamma)},\qquad p(x) \propto e^{-\|x\|/c}."
             )
             st.markdown(
-                "**What it certifies.** Likelihood ratios of two shifted copies of this density stay "
-                "within the bounds below (triangle inequality), total variation is jointly convex and "
+                "**What it certifies.** Two shifted copies of this density both lie above a "
+                "fraction of the copy shifted to their midpoint m (triangle inequality), so they "
+                "overlap by at least that fraction; total variation is jointly convex and "
                 "E‖θ − θ′‖ ≤ 2σ, so in every dimension:"
             )
-            st.latex(r"\frac{p(y-a)}{p(y-b)} \in \bigl[e^{-\|a-b\|/c},\ e^{\|a-b\|/c}\bigr],")
             st.latex(
-                r"\eta \;\le\; \tfrac12\tanh(1/c),\qquad "
-                r"c_{\text{tight}} = \frac{1}{\operatorname{artanh}(2\eta)},"
+                r"p(y-a),\ p(y-b)\ \ge\ e^{-\|a-b\|/(2c)}\,p(y-m),\qquad "
+                r"\mathrm{TV} \le 1 - e^{-\|a-b\|/(2c)},"
+            )
+            st.latex(
+                r"\eta \;\le\; \tfrac12\bigl(1 - e^{-1/c}\bigr),\qquad "
+                r"c_{\text{tight}} = \frac{-1}{\ln(1-2\eta)},"
             )
             st.latex(
                 r"c_{\text{paper}} = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}\quad\text{(Corollary 14)}."
@@ -499,7 +503,7 @@ def _live() -> None:
             default=MipCalibration.TIGHT,
             widget="radio",
             format_func=lambda c: CAL_LABELS[MipCalibration(c)],
-            help="Tight: c = 1/artanh(2η), the least noise Theorem 9's density certifies, in every "
+            help="Tight: c = −1/ln(1 − 2η), the least noise Theorem 9's density certifies, in every "
             "dimension. The paper's constant: c = 6.16/η to the power 1 + 2/M, also certified in "
             "every dimension, with a large margin. As printed: the paper's c with the Laplace radius "
             "Algorithm 1 prints — certified only for one released number.",
@@ -585,7 +589,7 @@ def _live() -> None:
             "MIP noise multiplier c",
             fmt_num(res.mip_c),
             help={
-                MipCalibration.TIGHT: f"c = 1/artanh(2η) with η = {fmt_num(res.eta, 3)}.",
+                MipCalibration.TIGHT: f"c = −1/ln(1 − 2η) with η = {fmt_num(res.eta, 3)}.",
                 MipCalibration.PAPER: f"c = 6.16/η to the power 1 + 2/M, with η = "
                 f"{fmt_num(res.eta, 3)} and M = {M}.",
                 MipCalibration.AS_PRINTED: f"c = 6.16/η to the power 1 + 2/M, with η = "
@@ -597,7 +601,7 @@ def _live() -> None:
             "no guarantee"
             if res.certified_eta is None
             else f"≤ {fmt_pct(0.5 + res.certified_eta, 1 if res.certified_eta > 1e-3 else 2)}",
-            help="The certified η as the best attacker's accuracy, 50 % + η (Theorem 9: ½·tanh(1/c)).",
+            help="The certified η as the best attacker's accuracy, 50 % + η (Theorem 9: ½(1 − exp(−1/c))).",
         )
         m4, m5, m6 = st.columns(3)
         m4.metric(

@@ -19,7 +19,7 @@ Theory, one module per concept of the papers:
 * :mod:`mipcore.constructions` -- Theorem 4's tightness and the Theorem 5 counterexamples.
 * :mod:`mipcore.audit_stats` -- Clopper–Pearson, ε and η lower bounds from audit counts.
 * :mod:`mipcore.canary_audit` -- the membership game against a mechanism with a canary.
-* :mod:`mipcore.theorem9` -- what Theorem 9's noise certifies in d dimensions (½·tanh(1/c),
+* :mod:`mipcore.theorem9` -- what Theorem 9's noise certifies in d dimensions (½(1 − exp(−1/c)),
   dimension-free and tight) and the paper's proof repaired for d.
 * :mod:`mipcore.guarantees` -- any guarantee (ε, δ; a privacy profile; μ-GDP; zCDP; Rényi DP;
   DP-SGD via dp_accounting's PLD accountant) in attacker terms.

@@ -21,11 +21,11 @@ release, the target and (if the teacher allows) the two release laws, and clicks
 * ``EPSILON`` -- ``Laplace(Δ/ε)`` with Δ the replace-one sensitivity: ε-DP, so Theorem 4
   certifies ``η = tanh(ε/2)/2`` (:func:`mipcore.bounds.eta_from_epsilon`);
 * ``ETA`` -- Theorem 9's noise in one dimension, ``Laplace(c σ)`` with the smallest
-  certified ``c = 1/artanh(2η)`` (:func:`mipcore.theorem9.required_noise_multiplier`: the
-  release is then ``½ tanh(1/c) <= η``-MIP) and σ the standard deviation of the output over all
+  certified ``c = −1/ln(1 − 2η)`` (:func:`mipcore.theorem9.required_noise_multiplier`: the
+  release is then ``(1 − e^{−1/c})/2 <= η``-MIP) and σ the standard deviation of the output over all
   training halves (for Proposition 11 the certified upper end of
   :func:`mipcore.prop11.output_moments` at relative width 1e-6). Corollary 14's printed
-  ``c = (6.16/η)²`` would add about 770 times more noise at η = 0.1 and make every game a
+  ``c = (6.16/η)²`` would add about 850 times more noise at η = 0.1 and make every game a
   coin toss. ``0 < η < 1/2``.
 
 **What each round knows exactly.** The release laws are finite Laplace mixtures,
@@ -261,7 +261,7 @@ def _worst_target(eta_by_target: NDArray[np.float64]) -> int:
 
 
 def _calibrated(settings: GameSettings, sensitivity: float, sigma: float) -> NoiseLaw:
-    """Laplace(Δ/ε) for ``EPSILON``; Laplace(c σ), c = 1/artanh(2η), for ``ETA``."""
+    """Laplace(Δ/ε) for ``EPSILON``; Laplace(c σ), c = −1/ln(1 − 2η), for ``ETA``."""
     if settings.calibration is Calibration.EPSILON:
         return NoiseLaw.laplace(sensitivity / settings.level)
     c = float(required_noise_multiplier(settings.level, M=2, d=1))

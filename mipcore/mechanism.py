@@ -66,7 +66,7 @@ class MipCalibration(StrEnum):
     * ``AS_PRINTED`` -- the same c with the Laplace radius Corollary 10 / Algorithm 1 print.
       Certified only for d = 1 (where it is the same noise); for d > 1 the density is not the
       one any proof covers.
-    * ``TIGHT`` -- the smallest noise certified: ``c = 1/artanh(2η)`` with the Gamma radius
+    * ``TIGHT`` -- the smallest noise certified: ``c = −1/ln(1 − 2η)`` with the Gamma radius
       (:func:`mipcore.theorem9.required_noise_multiplier`).
     """
 
@@ -95,13 +95,13 @@ def noise_multiplier_for(
     """The noise multiplier c a release of d numbers gets for target η under ``calibration``.
 
     ``PAPER`` and ``AS_PRINTED``: ``(constant/η)^(1+2/M)`` (Corollary 14 / Theorem 9);
-    ``TIGHT``: ``1/artanh(2η)``. ``0 < eta <= 1/2`` (``TIGHT`` needs ``eta < 1/2``), ``M >= 1``
+    ``TIGHT``: ``−1/ln(1 − 2η)``. ``0 < eta <= 1/2`` (``TIGHT`` needs ``eta < 1/2``), ``M >= 1``
     for ``TIGHT``, integer ``d >= 1``.
 
     Examples
     --------
     >>> round(noise_multiplier_for(0.1, M=2, d=3, calibration="tight"), 3)
-    4.933
+    4.481
     >>> round(noise_multiplier_for(0.1, M=2, d=3), 1)
     3794.6
     """
@@ -127,7 +127,7 @@ def certified_level(
 
     Examples
     --------
-    >>> round(certified_level(4.933, M=2, d=9, calibration="tight"), 4)
+    >>> round(certified_level(4.4814, M=2, d=9, calibration="tight"), 4)
     0.1
     >>> certified_level(3794.6, M=2, d=9, calibration="as_printed") is None
     True
@@ -174,7 +174,7 @@ def sample_noise(
         ``"paper"`` (default): Corollary 14's c with the Gamma(d, c) radius, which gives
         exactly the density ``exp(−||x||_{σ,M}/c)`` Theorem 9 needs; ``"as_printed"``: the
         same c with the Laplace(0, c) radius Corollary 10 / Algorithm 1 print (correct only
-        for d = 1); ``"tight"``: the smallest certified c, ``1/artanh(2η)``, Gamma radius.
+        for d = 1); ``"tight"``: the smallest certified c, ``−1/ln(1 − 2η)``, Gamma radius.
         See :class:`MipCalibration`. (The old spellings ``"gamma"``/``"theorem9"`` mean
         ``"paper"``.)
 

@@ -6,12 +6,14 @@ Theorem 9, Corollary 10, Corollary 14 and the proof of Theorem 9 in Appendix D.
 Summary
 -------
 * :func:`certified_eta` (the certificate the app uses): noise ``∝ exp(−||x||/(cσ))`` makes any
-  algorithm whose output satisfies Theorem 9's moment condition ``(½ tanh(1/c))``-MIP, in
+  algorithm whose output satisfies Theorem 9's moment condition ``((1 − e^{−1/c})/2)``-MIP, in
   every dimension, for every norm and every ``M >= 1`` (steps T1-T4 below). It is tight: a
-  two-point mechanism comes within ``O(1/c²)`` of it. :func:`required_noise_multiplier`
-  inverts it: ``c = 1/artanh(2η)``, about 4.93 for η = 0.1 -- the paper's Corollary 14
-  prescribes ``(6.16/η)^{1+2/M}`` (3795 for η = 0.1, M = 2), which is therefore certified in
-  every dimension too, with a very large margin.
+  two-point mechanism attains it exactly, so no bound of the form f(c) is smaller.
+  :func:`required_noise_multiplier` inverts it: ``c = −1/ln(1 − 2η)``, about 4.48 for
+  η = 0.1 -- the paper's Corollary 14 prescribes ``(6.16/η)^{1+2/M}`` (3795 for η = 0.1,
+  M = 2), which is therefore certified in every dimension too, with a very large margin.
+  (This module first certified ``½ tanh(1/c)``, from a per-pair bound that was not the best
+  available; see T1 and the README's notes on the paper.)
 * :func:`chain_certified_eta`: the paper's own proof (Appendix D) redone in d dimensions.
   Its printed version is only valid for d = 1 (it uses a one-dimensional tail, S7); with the
   correct Gamma(d) tail it remains a valid but much weaker certificate, kept because it
@@ -24,22 +26,25 @@ P_out be the laws of θ = 𝒜(D_train) given "in" and "out"; their even mixture
 θ, whose mean μ satisfies ``E||θ − μ||^M <= σ^M`` (Theorem 9's hypothesis). The release is
 ``θ + X``; write K_a for the law of ``a + X``.
 
-(T1) *Per pair.* ``K_a(y)/K_b(y) = exp((||y − b|| − ||y − a||)/(cσ)) ∈ [e^{−ε}, e^{ε}]`` with
-``ε = ||a − b||/(cσ)``, by the triangle inequality; two laws whose likelihood ratio stays
-within ``[e^{−ε}, e^{ε}]`` are at total variation at most ``tanh(ε/2)`` (the ε-DP
-hypothesis-testing region). So ``TV(K_a, K_b) <= tanh(||a − b||/(2cσ))``.
+(T1) *Per pair, through the midpoint.* With ``m = (a + b)/2`` the triangle inequality gives
+``||y − a|| <= ||y − m|| + ||a − b||/2``, so ``K_a(y) >= e^{−||a − b||/(2cσ)} K_m(y)``, and
+the same for ``K_b``. Hence ``min(K_a, K_b) >= e^{−||a − b||/(2cσ)} K_m`` pointwise, and
+``TV(K_a, K_b) = 1 − ∫ min(K_a, K_b) <= 1 − e^{−||a − b||/(2cσ)}``, in every norm and
+dimension. (Bounding the likelihood ratio ``K_a/K_b`` by ``e^{±||a − b||/(cσ)}`` and using
+the ε-DP region instead gives ``tanh(||a − b||/(2cσ))``, which is larger: the ratio cannot
+be extreme everywhere at once, and the midpoint argument uses that.)
 
 (T2) *Mixtures.* Total variation is jointly convex, so with X ~ P_in and Y ~ P_out
-independent, ``TV(P_in * K, P_out * K) <= E TV(K_X, K_Y) <= E tanh(||X − Y||/(2cσ))
-<= tanh(E||X − Y||/(2cσ))`` (tanh is concave on [0, ∞)).
+independent, ``TV(P_in * K, P_out * K) <= E TV(K_X, K_Y) <= E[1 − e^{−||X − Y||/(2cσ)}]
+<= 1 − e^{−E||X − Y||/(2cσ)}`` (``1 − e^{−x}`` is concave).
 
 (T3) *Moments.* ``E||X − Y|| <= E||X − μ|| + E||Y − μ|| = 2 E||θ − μ|| <= 2σ`` (the mixture
 is even; Lyapunov's inequality for M >= 1).
 
 (T4) *MIP.* By Proposition 2 the best attacker's accuracy is ``½ + ½ TV(P_in * K, P_out * K)``,
-so ``η <= ½ tanh(1/c)``. Tightness: θ = ±σ (in/out) with d = 1 and Laplace(cσ) noise has
-exact ``η = (1 − e^{−1/c})/2 = ½ tanh(1/c) − O(1/c²)`` (the tests compute it with the exact
-optimal attacker), so no better bound of the form f(c) exists. Only the density's form ``∝ exp(−||x||/(cσ))`` is used: this covers the
+so ``η <= (1 − e^{−1/c})/2``. Tightness: θ = ±σ (in/out) with d = 1 and Laplace(cσ) noise has
+exact ``η = (1 − e^{−1/c})/2`` (the tests compute it with the exact optimal attacker), so no
+bound of the form f(c) is smaller. Only the density's form ``∝ exp(−||x||/(cσ))`` is used: this covers the
 Gamma-radius sampler of Corollary 10 in any dimension, and not the printed Laplace radius
 for d >= 2 (whose density is ``∝ e^{−||x||/c}/||x||^{d−1}``, with unbounded likelihood
 ratios), for which nothing is certified here.
@@ -887,7 +892,10 @@ def chain_required_noise_by_dimension(
 
 
 def tv_certified_eta(noise_multiplier: ArrayLike) -> float | NDArray[np.float64]:
-    r"""``½ tanh(1/c)``: the MIP level certified in every dimension (module docstring, T1-T4).
+    r"""``(1 − e^{−1/c})/2``: the MIP level certified in every dimension (module docstring, T1-T4).
+
+    Attained exactly by the two-point mechanism θ = ±σ in one dimension, so it is the best
+    certificate of the form f(c).
 
     Parameters
     ----------
@@ -899,12 +907,14 @@ def tv_certified_eta(noise_multiplier: ArrayLike) -> float | NDArray[np.float64]
 
     Examples
     --------
-    >>> round(tv_certified_eta(1 / math.atanh(0.2)), 12)
+    >>> tv_certified_eta(1.0)  # (1 − 1/e)/2
+    0.316060279414
+    >>> round(tv_certified_eta(-1 / math.log(0.8)), 12)
     0.1
     """
     c = _check_c(noise_multiplier)
     with np.errstate(divide="ignore"):
-        eta = 0.5 * np.tanh(1.0 / c)
+        eta = -0.5 * np.expm1(-1.0 / c)
     return scalar_or_array(eta, noise_multiplier)
 
 
@@ -916,9 +926,10 @@ def certified_eta(
     The noise has density ``∝ exp(−||x||/(cσ))`` (Corollary 10 with the Gamma(d, c) radius,
     ``mipcore.mechanism.sample_noise``'s default) and σ bounds the M-th central moment of the
     output over the random training half (Theorem 9's hypothesis). The best of the proofs in
-    this module: the dimension-free ``½ tanh(1/c)`` (T1-T4), which is always at most the
-    corrected chain (:func:`chain_certified_eta`) and tight up to ``O(1/c²)``. M and d are
-    validated but do not change the value (any ``M >= 1`` gives ``E||θ − Eθ|| <= σ``).
+    this module: the dimension-free ``(1 − e^{−1/c})/2`` (T1-T4), which is always at most the
+    corrected chain (:func:`chain_certified_eta`) and attained exactly by a two-point
+    mechanism. M and d are validated but do not change the value (any ``M >= 1`` gives
+    ``E||θ − Eθ|| <= σ``).
 
     Parameters
     ----------
@@ -942,6 +953,8 @@ def certified_eta(
     >>> c = (6.16 / 0.1) ** 2
     >>> [round(certified_eta(c, M=2, d=d), 6) for d in (1, 9)]
     [0.000132, 0.000132]
+    >>> certified_eta(1.0, M=2, d=1)  # no mechanism with this noise exceeds it
+    0.316060279414
     """
     c = _check_c(noise_multiplier)
     m = _check_m(M)
@@ -954,10 +967,10 @@ def certified_eta(
 def required_noise_multiplier(
     eta: ArrayLike, *, M: ArrayLike, d: ArrayLike
 ) -> float | NDArray[np.float64]:
-    r"""The smallest noise multiplier c that :func:`certified_eta` accepts: ``1/artanh(2η)``.
+    r"""The smallest noise multiplier c that :func:`certified_eta` accepts: ``−1/ln(1 − 2η)``.
 
     Rounded up by 8 ulps (relative 1.8e-15), so that the returned c satisfies
-    ``½·tanh(1/c) <= eta`` exactly, not only in float64. In closed form: no search.
+    ``(1 − e^{−1/c})/2 <= eta`` exactly, not only in float64. In closed form: no search.
 
     Parameters
     ----------
@@ -975,16 +988,16 @@ def required_noise_multiplier(
 
     Examples
     --------
-    >>> round(required_noise_multiplier(0.1, M=2, d=9), 4)
-    4.9327
+    >>> required_noise_multiplier(0.1, M=2, d=9)  # −1/ln 0.8
+    4.48142011772
     >>> round((6.16 / 0.1) ** 2 / required_noise_multiplier(0.1, M=2, d=9))  # Corollary 14
-    769
+    847
     """
     e = _check_eta(eta)
     m = _check_m(M)
     dd = _check_dims("d", d)
     eb, _, _ = np.broadcast_arrays(e, m, dd)
-    # artanh, the division and tanh are each correct to about one ulp: enlarge by 8 ulps so that
-    # ½·tanh(1/c) <= η holds for the exact value, not only after rounding
-    c = (1.0 / np.arctanh(2.0 * eb)) * (1.0 + 8.0 * np.finfo(float).eps)
+    # log1p, the division and expm1 are each correct to about one ulp: enlarge by 8 ulps so that
+    # (1 − e^{−1/c})/2 <= η holds for the exact value, not only after rounding
+    c = (-1.0 / np.log1p(-2.0 * eb)) * (1.0 + 8.0 * np.finfo(float).eps)
     return scalar_or_array(c, eta, M, d)

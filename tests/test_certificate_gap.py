@@ -65,7 +65,7 @@ def test_certified_dp_inverts_dp_laplace_scale():
 )
 def test_dimension_free_certificate_never_above_the_printed_one(b, sigma, M, constant):
     tight = certified_eta(b / sigma, M=M, d=1)
-    assert tight == pytest.approx(0.5 * math.tanh(sigma / b), rel=1e-12)
+    assert tight == pytest.approx(-0.5 * math.expm1(-sigma / b), rel=1e-12)
     assert tight <= certified_eta_mip(b, sigma, M, constant) * (1 + 1e-12)
 
 
@@ -135,8 +135,8 @@ def test_sufficient_scale_hits_target_and_beats_certified(n, target):
     for M, c in ((2, 6.16), (2, 7.5), (4, 6.16)):
         s_M, _ = prop11_constants(n, M)
         assert b <= mip_noise_scale(target, s_M, M, c)
-        # the dimension-free certificate's noise, σ_M / artanh(2η), is certified: enough
-        assert b <= s_M / math.atanh(2 * target) * (1 + SUFFICIENT_RTOL)
+        # the dimension-free certificate's noise, σ_M / ln(1/(1 − 2η)), is certified: enough
+        assert b <= s_M / -math.log1p(-2 * target) * (1 + SUFFICIENT_RTOL)
     assert b <= dp_laplace_scale(target, delta)
 
 
@@ -155,8 +155,8 @@ def test_noise_demand_consistent_and_known_values():
     assert ok.exact_eta <= 0.1
     assert printed.exact_eta <= dp.exact_eta <= 0.1
     assert tight.exact_eta <= 0.1
-    # known values: 1/artanh(0.2), (6.16/0.1)^2, Δ/log(1.2/0.8)
-    assert d.multiplier_tight == pytest.approx(1 / math.atanh(0.2), rel=1e-12)
+    # known values: −1/ln(0.8), (6.16/0.1)^2, Δ/log(1.2/0.8)
+    assert d.multiplier_tight == pytest.approx(-1 / math.log(0.8), rel=1e-12)
     assert d.multiplier_printed == pytest.approx(3794.56, rel=1e-12)
     assert dp.scale == pytest.approx(d.sensitivity / math.log(1.2 / 0.8), rel=1e-12)
     assert tight.scale == pytest.approx(d.multiplier_tight * d.sigma, rel=1e-12)
@@ -244,14 +244,14 @@ def test_gap_chain_never_below_dimension_free(small_gap):
     g = small_gap
     c = (6.16 / 0.1) ** 2
     assert g.noise_multiplier == pytest.approx(c, rel=1e-12)
-    assert g.tight_eta == pytest.approx(0.5 * math.tanh(1 / c), rel=1e-12)
+    assert g.tight_eta == pytest.approx(-0.5 * math.expm1(-1 / c), rel=1e-12)
     assert np.all(g.chain_eta >= g.tight_eta)
     assert np.all(np.diff(g.chain_eta) >= -1e-15)  # non-decreasing in d
     assert g.chain_eta_at(4) == chain_certified_eta(g.noise_multiplier, M=2, d=4)
     assert g.covariance_chain_eta == g.chain_eta_at(4)
     # the noise the chain needs grows with d; the dimension-free one is far smaller
     assert np.all(np.diff(g.chain_noise) > 0) and np.all(g.chain_noise > g.tight_noise)
-    assert g.tight_noise == pytest.approx(1 / math.atanh(0.2), rel=1e-12)
+    assert g.tight_noise == pytest.approx(-1 / math.log(0.8), rel=1e-12)
     assert g.printed_noise == g.noise_multiplier
     # the chain certifies the promised 0.1 up to d = 4 (0.0837) but not at d = 9 (0.2422)
     assert g.chain_covers_target_up_to == 4
@@ -344,6 +344,6 @@ def test_printed_and_dimension_free_curves_are_both_labelled(small_gap):
     demand = noise_demand(8, 0.1)
     names = _legend_names(charts.eta_vs_scale_vega(cg.eta_vs_noise(8), demand)[0])
     assert any("Corollary 14 as printed" in n for n in names)
-    assert any("½·tanh" in n for n in names)
+    assert any("½(1 − exp(−" in n for n in names)
     gap_names = _legend_names(charts.dimension_eta_vega(small_gap, demand)[0])
     assert any("Monte Carlo" in n for n in gap_names) and any("exact" in n for n in gap_names)

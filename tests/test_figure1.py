@@ -5,8 +5,8 @@ Expected values are computed independently of ``mipcore``:
 
 * the printed MIP scale ``(C/eta)^(1+2/M) sigma`` and the DP scale ``Δ / log((1+2eta)/(1-2eta))``
   are evaluated in a private mpmath context from the printed formulas;
-* the smallest certified MIP scale is ``sigma / artanh(2 eta)`` (½·tanh(1/c) inverted), and
-  the certified level of a multiplier is ``½ tanh(1/c)`` evaluated here;
+* the smallest certified MIP scale is ``sigma / ln(1/(1 − 2 eta))`` ((1 − e^{−1/c})/2
+  inverted), and the certified level of a multiplier is ``(1 − e^{−1/c})/2`` evaluated here;
 * Δ(n) = sqrt(C(n,k)) − 1/(2^(n−2) + 2^(k−1) − 1) (derived in mipcore.prop11's docstring and
   checked against an exhaustive enumeration for n <= 16 in tests/test_prop11.py);
 * σ(n) for M = 2 is bracketed from the construction alone (see tests/test_prop11.py's module
@@ -182,28 +182,28 @@ def test_noise_curves_mip_is_one_line_for_m2():
 
 
 def test_certified_noise_scale_known_values_and_inverse():
-    """σ/artanh(2η): known value at η = 0.1, and ½·tanh(1/c) of its multiplier is η (round
-    trip, never above: the multiplier is rounded up by 8 ulps, about 1.8e-15 relative)."""
+    """σ/ln(1/(1 − 2η)): known value at η = 0.1, and (1 − e^{−1/c})/2 of its multiplier is η
+    (round trip, never above: the multiplier is rounded up by 8 ulps, about 1.8e-15 relative)."""
     assert figure1.certified_noise_scale(0.1, 1.0, 2) == pytest.approx(
-        1 / math.atanh(0.2), rel=4e-15
+        -1 / math.log(0.8), rel=4e-15
     )
-    assert round(figure1.certified_noise_scale(0.1, 1.0, 2), 4) == 4.9326
+    assert round(figure1.certified_noise_scale(0.1, 1.0, 2), 4) == 4.4814
     for eta in (1e-6, 0.01, 0.1, 0.3, 0.49, 0.4999):
         c = figure1.certified_noise_scale(eta, 1.0, 2)
         assert theorem9.certified_eta(c, M=2, d=1) <= eta  # the certificate, as evaluated
-        exact = MP.tanh(1 / MP.mpf(c)) / 2  # exact: at most η, and within a few ulp of it
+        exact = (1 - MP.exp(-1 / MP.mpf(c))) / 2  # exact: at most η, within a few ulp of it
         assert exact <= MP.mpf(eta) and MP.mpf(eta) - exact <= 4e-15 * eta
     assert figure1.certified_noise_scale(0.1, 0.0, 2) == 0.0
 
 
-def test_paper_over_certified_is_769_at_eta_01():
-    """(6.16/0.1)² · artanh(0.2) = 769.3 (the factor the page quotes)."""
-    want = float((MP.mpf("6.16") / MP.mpf("0.1")) ** 2 * MP.atanh(MP.mpf("0.2")))
+def test_paper_over_certified_is_847_at_eta_01():
+    """(6.16/0.1)² · ln(1/0.8) = 846.7 (the factor the page quotes)."""
+    want = float((MP.mpf("6.16") / MP.mpf("0.1")) ** 2 * -MP.log(1 - MP.mpf("0.2")))
     assert figure1.paper_over_certified(0.1, 2) == pytest.approx(want, rel=1e-13)
-    assert round(want) == 769
-    # Theorem 9's constant, M = 4: (7.5/η)^1.5 · artanh(2η)
+    assert round(want) == 847
+    # Theorem 9's constant, M = 4: (7.5/η)^1.5 · ln(1/(1 − 2η))
     assert figure1.paper_over_certified(0.2, 4, 7.5) == pytest.approx(
-        (7.5 / 0.2) ** 1.5 * math.atanh(0.4), rel=1e-13
+        (7.5 / 0.2) ** 1.5 * -math.log(0.6), rel=1e-13
     )
 
 
@@ -214,22 +214,28 @@ def test_paper_over_certified_is_769_at_eta_01():
     C=st.sampled_from([6.16, 7.5]),
 )
 def test_printed_noise_is_always_above_the_certified_minimum(eta, M, C):
-    """(C/η)^(1+2/M) >= 1/artanh(2η) on (0, 1/2): the printed noise is always certified."""
+    """(C/η)^(1+2/M) >= −1/ln(1 − 2η) on (0, 1/2): the printed noise is always certified."""
     assert figure1.paper_over_certified(eta, M, C) > 1.0
 
 
-def test_certified_ratio_is_delta_over_two_sigma_at_every_eta(paper_rows):
-    """DP ÷ certified MIP = Δ/(2σ): the two curves of one n never cross (closed form, and
-    the view's curves, checked against an independent evaluation)."""
+def test_certified_ratio_rises_from_delta_over_two_sigma_to_delta_over_sigma(paper_rows):
+    """DP ÷ certified MIP = (Δ/σ)·ln(1/(1 − 2η))/ln((1 + 2η)/(1 − 2η)): Δ/(2σ) as η → 0
+    (``certified_ratio``, its least value), rising to Δ/σ as η → 1/2 (closed form, and the
+    view's curves, checked against an independent evaluation)."""
     view = figure1.figure1_view(paper_rows, 0.001, 0.499, points=300)
     for r in paper_rows:
-        assert r.certified_ratio == pytest.approx(own_delta(r.n) / (2 * r.sigma), rel=1e-14)
+        delta = own_delta(r.n)
+        assert r.certified_ratio == pytest.approx(delta / (2 * r.sigma), rel=1e-14)
         cv = view.curves[view.curves["n"] == r.n]
-        np.testing.assert_allclose(cv["ratio_dp_over_certified"], r.certified_ratio, rtol=1e-12)
         eta = cv["eta"].to_numpy()
-        own = np.array([float(own_dp(e, own_delta(r.n))) for e in eta[::37]])
+        want = delta / r.sigma * np.log1p(-2 * eta) / -np.log((1 + 2 * eta) / (1 - 2 * eta))
+        ratio = cv["ratio_dp_over_certified"].to_numpy()
+        np.testing.assert_allclose(ratio, want, rtol=1e-12)
+        assert np.all(np.diff(ratio) >= 0) and ratio[0] >= r.certified_ratio
+        assert ratio[-1] < delta / r.sigma
+        own = np.array([float(own_dp(e, delta)) for e in eta[::37]])
         np.testing.assert_allclose(
-            cv["mip_certified"].to_numpy()[::37] * r.certified_ratio, own, rtol=1e-12
+            cv["mip_certified"].to_numpy()[::37] * ratio[::37], own, rtol=1e-12
         )
 
 
@@ -376,7 +382,7 @@ def test_view_cap_hidden_curves_crossings_and_peaks(paper_rows):
     assert cross.scale == pytest.approx(float(own_dp(cross.eta, own_delta(30))), rel=1e-9)
     assert {p.n for p in view.peaks} == {30, 36, 42, 48}
     assert view.mip_curves_coincide
-    assert view.factor_at_min == pytest.approx(616.0**2 * math.atanh(0.02), rel=1e-12)
+    assert view.factor_at_min == pytest.approx(616.0**2 * -math.log1p(-0.02), rel=1e-12)
     assert view.certified_cheaper_ns == (30, 36, 42, 48)
     assert figure1.figure1_view(paper_rows, 0.01, 0.49, cap=False).y_top is None
 
@@ -401,10 +407,12 @@ def test_reading_numbers():
     sig48 = prop11.output_moments(48, 2).sigma
     assert r.mip_scale == pytest.approx(float(own_mip(0.1, sig48)), rel=1e-13)
     assert r.dp_scale == pytest.approx(float(own_dp(0.1, own_delta(48))), rel=1e-13)
-    assert r.certified_scale == pytest.approx(sig48 / math.atanh(0.2), rel=1e-13)
+    assert r.certified_scale == pytest.approx(sig48 / -math.log(0.8), rel=1e-13)
     assert r.dp_over_mip == pytest.approx(r.dp_scale / r.mip_scale, rel=1e-15)
-    assert r.paper_over_certified == pytest.approx(769.3, abs=0.1)
-    assert r.dp_over_certified == pytest.approx(own_delta(48) / (2 * sig48), rel=1e-12)
+    assert r.paper_over_certified == pytest.approx(846.7, abs=0.1)
+    # DP's Δ/ln(1.5) over σ/ln(1/0.8): between Δ/(2σ) and Δ/σ
+    ratio = own_delta(48) / sig48 * math.log(1 / 0.8) / math.log(1.5)
+    assert r.dp_over_certified == pytest.approx(ratio, rel=1e-12)
     assert r.accuracy == pytest.approx(0.6)
     assert r.small_coverage is Coverage.FROM and r.small_crossover == pytest.approx(
         0.012189, rel=1e-4
@@ -538,7 +546,7 @@ def test_builders_return_charts_without_nan(paper_rows, log_x, log_y, certified)
         assert len(chart.title) <= 55
         assert chart.spec["config"]["legend"]["orient"] == "bottom"  # legends below the plot
     keys = set(noise.datasets["key"]["key"])
-    assert ("MIP, smallest certified noise (½·tanh(1/c) bound)" in keys) is certified
+    assert ("MIP, smallest certified noise (½(1 − exp(−1/c)) bound)" in keys) is certified
     assert ratio.spec["layer"][1]["encoding"]["y"]["scale"]["type"] == "log"
     y = noise.spec["layer"][0]["encoding"]["y"]
     assert (y["scale"].get("type") == "log") is log_y
@@ -602,3 +610,20 @@ def test_odd_n_allowed():
     assert np.isfinite(df["crossover_eta"]).all()
     curves = figure1.noise_curves([31], 0.01, 0.49, points=10)
     assert isinstance(curves, pd.DataFrame) and len(curves) >= 20
+
+
+def test_certified_crossover_where_delta_is_between_sigma_and_two_sigma():
+    """n = 4 at M = 8: σ₈ < Δ < 2σ₈, so the smallest certified MIP noise is below DP's only
+    above one η, where the two scales are equal (an independent evaluation of both)."""
+    (row,) = figure1.noise_rows([4], 8)
+    assert row.sigma < own_delta(4) < 2 * row.sigma and not row.certified_cheaper
+    eta = row.certified_crossover_eta
+    assert eta is not None and 0 < eta < 0.5
+    dp = float(own_dp(eta, own_delta(4)))
+    cert = row.sigma / -math.log1p(-2 * eta)
+    assert cert == pytest.approx(dp, rel=1e-9)
+    for e, cheaper in ((eta * 0.9, False), (min(0.4999, eta * 1.1), True)):
+        assert (row.sigma / -math.log1p(-2 * e) < float(own_dp(e, own_delta(4)))) is cheaper
+    # no crossover where the ratio never reaches 1, or always exceeds it
+    (big,) = figure1.noise_rows([30], 2)
+    assert big.certified_cheaper and big.certified_crossover_eta is None

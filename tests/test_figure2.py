@@ -390,21 +390,21 @@ def test_plan_resolves_every_noise_level():
     }
     for x in plan.mip:
         for e, c, level in zip(x.etas, x.c, x.certified, strict=True):
-            if x.calibration is SMALLEST:  # c = 1/artanh(2η): exactly the target
-                assert c == pytest.approx(1 / math.atanh(2 * e), rel=1e-12)
+            if x.calibration is SMALLEST:  # c = −1/ln(1 − 2η): exactly the target
+                assert c == pytest.approx(-1 / math.log1p(-2 * e), rel=1e-12)
                 assert level == pytest.approx(e, rel=1e-9) and level <= e
             else:  # Corollary 14: (6.16/η)^(1+2/M), the same c for both radius laws
                 assert c == pytest.approx((6.16 / e) ** (1 + 2 / x.M), rel=1e-12)
             if x.calibration is PRINTED:
                 assert level is None  # 9 numbers: no proof covers the Laplace radius
-            else:  # Theorem 9's density: ½ tanh(1/c) in every dimension
-                assert level == pytest.approx(0.5 * math.tanh(1 / c), rel=1e-12)
+            else:  # Theorem 9's density: (1 − e^{−1/c})/2 in every dimension
+                assert level == pytest.approx(-0.5 * math.expm1(-1 / c), rel=1e-12)
         assert x.is_certified is (x.calibration is not PRINTED)
-    # known values: c = 3794.56 (η = 0.1, M = 2) certifies η ≈ 1.3e-4; the smallest is 4.933
+    # known values: c = 3794.56 (η = 0.1, M = 2) certifies η ≈ 1.3e-4; the smallest is 4.481
     paper = plan.mip_noise(PAPER_C, 2)
     assert paper.c[1] == pytest.approx(3794.56, rel=1e-9)
     assert paper.certified[1] == pytest.approx(1.3177e-4, rel=1e-3)
-    assert plan.mip_noise(SMALLEST, 2).c[1] == pytest.approx(4.9327, abs=1e-4)
+    assert plan.mip_noise(SMALLEST, 2).c[1] == pytest.approx(4.4814, abs=1e-4)
 
 
 def test_plan_in_one_dimension_certifies_the_printed_radius():

@@ -80,7 +80,7 @@ def test_mean_model_is_the_canary_audit():
     # η mode: the same mechanism, with the smallest certified Theorem 9 noise (the audit page
     # offers Corollary 14's larger noise); the game's exact optimum is the audit's at that scale
     mip = game_model(GameSettings.mip("mean", 0.1))
-    c = 1.0 / math.atanh(0.2)
+    c = -1.0 / math.log(0.8)
     assert mip.sigma == audit.sigma and mip.noise.scale == pytest.approx(c * mip.sigma)
     audit_mip = run_canary_audit(100, n=8, noise="laplace", noise_scale=mip.noise.scale, rng=0)
     assert mip.optimal_accuracy == audit_mip.exact_accuracy
@@ -110,10 +110,10 @@ def test_calibration_certifies(s):
         assert m.noise.scale == pytest.approx(m.sensitivity / s.level, rel=1e-15)
     else:
         assert m.certified_eta == s.level
-        # the smallest certified Theorem 9 noise: c = 1/artanh(2η), so ½·tanh(1/c) = η
-        c = 1.0 / math.atanh(2.0 * s.level)
+        # the smallest certified Theorem 9 noise: c = −1/ln(1 − 2η), so (1 − e^{−1/c})/2 = η
+        c = -1.0 / math.log1p(-2.0 * s.level)
         assert m.noise.scale == pytest.approx(c * m.sigma, rel=1e-12)
-        assert 0.5 * math.tanh(m.sigma / m.noise.scale) <= s.level * (1 + 1e-12)
+        assert -0.5 * math.expm1(-m.sigma / m.noise.scale) <= s.level * (1 + 1e-12)
 
 
 def test_chosen_target():

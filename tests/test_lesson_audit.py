@@ -55,7 +55,7 @@ def test_mip_certificate_is_the_certified_level_not_the_target(d, eta):
     assert cert.basis is CertificateBasis.THEOREM9 and cert.certified
     assert cert.noise_multiplier == pytest.approx(c, rel=1e-12)
     assert cert.eta == certified_level(cert.noise_multiplier, M=2, d=d)  # the one definition
-    assert cert.eta == pytest.approx(0.5 * math.tanh(1 / c), rel=1e-9)  # closed form
+    assert cert.eta == pytest.approx(-0.5 * math.expm1(-1 / c), rel=1e-9)  # closed form
     assert cert.eta < eta  # Corollary 14's noise certifies far more than its target
     assert cert.target_eta == eta and cert.dimension == d
     assert cert.calibration is MipCalibration.PAPER and cert.epsilon is None
@@ -187,7 +187,7 @@ def test_covariance_game_facts_and_mip_certificate():
     assert g.law.scale == pytest.approx(c, rel=1e-12)  # NoiseLaw.mip: Corollary 14's c
     assert g.certificate.noise_multiplier == pytest.approx(c, rel=1e-12)
     assert g.certificate.eta == certified_level(g.law.scale, M=2, d=4)
-    assert g.certificate.eta == pytest.approx(0.5 * math.tanh(1 / c))
+    assert g.certificate.eta == pytest.approx(-0.5 * math.expm1(-1 / c))
     lo, _ = g.exact_interval
     assert lo - 0.5 <= g.certificate.eta  # the best attack's interval starts below the bound
     assert g.gd_residual == pytest.approx(0.5**20)

@@ -181,7 +181,7 @@ def test_eta_chart_mip_and_dp_differ_by_more_than_colour(lessons):
     (marks,) = layer_by_data(chart, "markers")
     enc, menc = lines[0]["encoding"], marks["encoding"]
     domain = enc["color"]["scale"]["domain"]
-    mip = domain.index("MIP: Theorem 9 density, ½·tanh(σ/b)")
+    mip = domain.index("MIP: Theorem 9 density, ½(1 − exp(−σ/b))")
     dp = domain.index("DP: Laplace mechanism + Theorem 4")
     printed = domain.index("MIP: Corollary 14 as printed")
     dashes = [layer["mark"]["strokeDash"] for layer in lines]

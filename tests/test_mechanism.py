@@ -522,7 +522,7 @@ def test_calibrations_noise_multiplier_and_certified_level():
     assert c_paper == pytest.approx((6.16 / 0.1) ** 2)
     assert noise_multiplier_for(0.1, M=2, d=4, calibration="as_printed") == c_paper
     c_tight = noise_multiplier_for(0.1, M=2, d=4, calibration="tight")
-    assert c_tight == pytest.approx(1 / math.atanh(0.2)) and c_tight < c_paper / 700
+    assert c_tight == pytest.approx(-1 / math.log(0.8)) and c_tight < c_paper / 800
     assert certified_level(c_tight, M=2, d=4, calibration="tight") <= 0.1
     assert certified_level(c_paper, M=2, d=4) == certified_eta(c_paper, M=2, d=4)
     assert certified_level(c_paper, M=2, d=4, calibration="as_printed") is None

@@ -243,7 +243,7 @@ def test_typed_trials_out_of_range_give_a_sentence_and_the_last_good_value():
     [
         ("laplace", {"eps": "1.0"}, 0.2311),  # tanh(1/2)/2
         ("gaussian", {"eps": "2.0"}, 0.3413),  # Φ(1) − 1/2
-        # Corollary 14's c = (6.16/0.2)^2 on 4 numbers certifies ½·tanh(1/c) in every d
+        # Corollary 14's c = (6.16/0.2)^2 on 4 numbers certifies (1 − e^{−1/c})/2 in every d
         ("mip", {"eta": "0.2"}, 0.5 * __import__("math").tanh(1 / (6.16 / 0.2) ** 2)),
     ],
 )
@@ -289,7 +289,7 @@ def test_covariance_mip_release_shows_its_certified_level_not_the_target():
     text = body(at)
     c = (6.16 / 0.2) ** 2
     level = certified_level(c, M=2, d=4)
-    assert f"½·tanh(1/c) = {fmt_num(level)}" in text and "these 4 numbers" in text
+    assert f"½(1 − exp(−1/c)) = {fmt_num(level)}" in text and "these 4 numbers" in text
     assert "chose this noise for η = 0.2" in text
     # never labelled 0.2-MIP as if the target were what is certified
     assert "η ≤ 0.2 " not in text and "η ≤ 0.2," not in text and "0.2-MIP" not in text

@@ -95,9 +95,9 @@ def test_numbers_shown_are_the_lessons(default_page):
     assert list(table.index) == [ROUTE_NAMES[r.route] for r in demand.rows]
     assert list(table["Laplace scale b"]) == [fmt_num(r.scale) for r in demand.rows]
     assert list(table["exact η there"]) == [fmt_num(r.exact_eta) for r in demand.rows]
-    # the smallest certified MIP noise is in the table: σ₂ / artanh(0.2)
+    # the smallest certified MIP noise is in the table: σ₂ / ln(1/0.8)
     tight = demand.route(Route.MIP_TIGHT)
-    assert tight.scale == pytest.approx(demand.sigma / math.atanh(0.2))
+    assert tight.scale == pytest.approx(demand.sigma / -math.log(0.8))
     assert ROUTE_NAMES[Route.MIP_TIGHT] in list(table.index)
     assert fmt_num(demand.route(Route.SUFFICIENT).scale) in text
     assert fmt_num(demand.multiplier_tight) in text and fmt_num(demand.multiplier_printed) in text
@@ -107,7 +107,7 @@ def test_numbers_shown_are_the_lessons(default_page):
 
 def test_mip_certificate_includes_dimension_free_beside_printed(default_page):
     names = chart_words(default_page)
-    assert "MIP: Theorem 9 density, ½·tanh(σ/b)" in names
+    assert "MIP: Theorem 9 density, ½(1 − exp(−σ/b))" in names
     assert "MIP: Corollary 14 as printed" in names
     assert "exact η (best possible attack)" in names
 
@@ -117,7 +117,7 @@ def test_gap_section_shows_chain_dimension_free_and_exact(default_page):
     g = cg.dimension_gap(0.1)  # the page's job, recomputed
     names = chart_words(at)
     assert "the paper's proof, redone in d dimensions" in names
-    assert "Theorem 9 density, ½·tanh(1/c): any d" in names
+    assert "Theorem 9 density, ½(1 − exp(−1/c)): any d" in names
     assert any(n.startswith("best attack: covariance release (Monte Carlo") for n in names)
     assert "best attack: Proposition 11 (exact)" in names
     assert "the best attack at d = 1 is Proposition 11's with n = 8" in text  # its caption

@@ -12,6 +12,7 @@ assertions: the run-time estimate is compared with the clock in ``benchmarks/cov
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from pathlib import Path
 
@@ -229,7 +230,9 @@ def test_takeaway_and_explanations_are_computed_from_the_run(small_page, expecte
         (s for s in expected.scales if s.calibration is Mip.PAPER), key=lambda s: s.error_ref
     )
     assert f"η-MIP with η = {fmt_num(paper.certified_ref, 2)}" in text
-    assert f"c = 1/artanh(2η) = {fmt_num(2.3795, 3)}" in text
+    tight_s = next(s for s in expected.scales if s.calibration is Mip.TIGHT and s.M == 2)
+    assert tight_s.c_ref == pytest.approx(-1 / math.log1p(-2 * tight_s.eta_ref), rel=1e-12)
+    assert f"c = −1/ln(1 − 2η) = {fmt_num(tight_s.c_ref, 3)}" in text
 
 
 def test_no_uncertified_release_is_called_eta_mip(small_page):

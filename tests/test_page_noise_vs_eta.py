@@ -25,7 +25,7 @@ from mipcore.plots.vega import DASH
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/noise_vs_eta.py"
 PRESET = figure1.PAPER_PRESET
-CERTIFIED_KEY = "MIP, smallest certified noise (½·tanh(1/c) bound)"
+CERTIFIED_KEY = "MIP, smallest certified noise (½(1 − exp(−1/c)) bound)"
 
 
 def load(**params: str) -> AppTest:
@@ -189,13 +189,13 @@ def test_numbers_shown_are_the_lessons(default_page, default_view):
     assert (
         f"only {fmt_num(rd.certified_scale)}, {fmt_num(rd.paper_over_certified, 3)} times" in text
     )
-    assert fmt_num(rd.paper_over_certified, 3) == "769"
+    assert fmt_num(rd.paper_over_certified, 3) == "847"
     assert f"**{fmt_num(default_view.factor_at_min, 3)} times**" in text
     assert f"**{fmt_num(default_view.factor_at_max, 3)} times**" in text
     for r in default_view.rows:
         assert fmt_num(r.row.certified_ratio, 3) in text
     tab = table(default_page)
-    assert list(tab["DP ÷ certified MIP (every η)"]) == [
+    assert list(tab["DP ÷ certified MIP (at least)"]) == [
         fmt_num(r.row.certified_ratio) for r in default_view.rows
     ]
     assert list(tab["crossover η (MIP cheaper above)"]) == [
@@ -414,7 +414,9 @@ def test_extreme_settings_give_numbers_not_nan():
     assert gap.startswith("1/2 − ") and "× 10⁻³⁴⁴⁵⁷³" in gap
     text = shown(at)
     assert "at most 0 below" not in text and " 0 below it" not in text
-    assert "For n = 4, Δ < 2σ₈: DP is cheaper at every η" in text
+    (row4,) = figure1.noise_rows([4], 8)  # σ₈ < Δ < 2σ₈: the certified curve crosses DP's
+    crossing = fmt_num(row4.certified_crossover_eta, 3)
+    assert f"For n = 4, σ₈ < Δ < 2σ₈: DP is cheaper below η = {crossing}" in text
 
 
 def test_another_pages_value_under_the_same_key_does_not_leak():

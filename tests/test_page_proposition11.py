@@ -83,8 +83,9 @@ def assert_numbers_match_mipcore(at: AppTest, n: int, M: int = 2) -> None:
     delta, sig = prop11.sensitivity(n), mM.sigma
     assert metric(at, "DP: Laplace scale") == num(delta / math.log(1.2 / 0.8))
     assert metric(at, "MIP as printed") == num((6.16 / 0.1) ** (1 + 2 / M) * sig)
-    assert metric(at, "MIP, certified min.") == num(sig / math.atanh(0.2))
-    assert f"DP needs {num(delta / (2 * sig), 3)} times the smallest certified" in shown
+    assert metric(at, "MIP, certified min.") == num(sig / -math.log(0.8))
+    dp_over = delta / math.log(1.2 / 0.8) / (sig / -math.log(0.8))  # between Δ/(2σ) and Δ/σ
+    assert f"DP needs {num(dp_over, 3)} times the smallest certified" in shown
 
 
 @pytest.fixture(scope="module")

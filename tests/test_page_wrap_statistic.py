@@ -164,7 +164,7 @@ def test_default_page_shows_table_charts_downloads_and_maths(default_page):
     assert len(exp.latex) >= 5
     maths = "\n".join(x.value for x in exp.latex)
     assert "Gamma" in maths and r"\log\frac{1+2\eta}{1-2\eta}" in maths and "|^M" in maths
-    assert r"\operatorname{artanh}(2\eta)" in maths and r"\tanh(1/c)" in maths
+    assert r"\ln(1-2\eta)" in maths and r"1 - e^{-1/c}" in maths
     assert len(table(at)) == 3
     assert_no_nan(at)
 
@@ -282,12 +282,12 @@ def test_as_printed_with_one_number_is_certified():
 
 
 def test_papers_constant_is_certified_with_its_margin_known_values():
-    """η = 0.1, M = 2: c = 3795 certifies η = 0.00013; the tight c needs 769× less noise."""
+    """η = 0.1, M = 2: c = 3795 certifies η = 0.00013; the tight c needs 847× less noise."""
     at = load(radius="paper", eta="0.1")
     shown = "\n".join(texts(at))
     assert "**Certified η-MIP with η = 0.1, with a large margin:**" in shown
     assert "c = 3795 certifies η = 0.00013 in every dimension" in shown
-    assert "far below the 0.1 asked" in shown and "c = 4.93: 769× less noise" in shown
+    assert "far below the 0.1 asked" in shown and "c = 4.48: 847× less noise" in shown
     assert metric(at, "MIP noise multiplier c") == "3795"
 
 

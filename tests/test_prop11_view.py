@@ -6,8 +6,8 @@ Proposition 11. References computed here, independently of ``mipcore``:
 * a brute force over every half at 60 digits (mpmath) for small n: the outputs, their mean,
   central moments and the largest ordinary output;
 * the noise formulas from their definitions: DP ``Δ / log((1+2η)/(1−2η))``, Theorem 9 as
-  printed ``(C/η)^(1+2/M) σ``, the smallest certified ``σ / artanh(2η)`` (the inverse of
-  ``η = ½ tanh(1/c)``), in mpmath;
+  printed ``(C/η)^(1+2/M) σ``, the smallest certified ``σ / ln(1/(1 − 2η))`` (the inverse of
+  ``η = (1 − e^{−1/c})/2``), in mpmath;
 * the float64 demonstration summed here in plain Python floats.
 """
 
@@ -87,22 +87,23 @@ def own_noise(eta, delta, sigma, M=2, C=6.16):
     eta = MP.mpf(eta)
     dp = MP.mpf(delta) / MP.log((1 + 2 * eta) / (1 - 2 * eta))
     printed = (MP.mpf(C) / eta) ** (1 + MP.mpf(2) / M) * MP.mpf(sigma)
-    cert = MP.mpf(sigma) / MP.atanh(2 * eta)
+    cert = MP.mpf(sigma) / -MP.log(1 - 2 * eta)
     return float(dp), float(printed), float(cert)
 
 
 def test_noise_at_eta_known_values():
-    """η = 0.1, M = 2, σ = 1: printed (61.6)² = 3794.56, certified 1/artanh(0.2) = 4.9326,
-    769 times less."""
+    """η = 0.1, M = 2, σ = 1: printed (61.6)² = 3794.56, certified −1/ln(0.8) = 4.4814,
+    847 times less."""
     z = lesson.noise_at_eta(0.1, delta=1e6, sigma_m=1.0, sigma2=1.0, M=2)
     dp, printed, cert = own_noise(0.1, 1e6, 1.0)
     assert z.dp_scale == pytest.approx(dp, rel=1e-14)
     assert z.paper_scale == pytest.approx(printed, rel=1e-14) == pytest.approx(3794.56)
     assert z.certified_scale == pytest.approx(cert, rel=1e-14)
-    assert round(z.certified_scale, 4) == 4.9326
-    assert round(z.paper_over_certified) == 769
+    assert round(z.certified_scale, 4) == 4.4814
+    assert round(z.paper_over_certified) == 847
     assert z.epsilon == pytest.approx(math.log(1.2 / 0.8), rel=1e-15)
-    assert z.dp_over_certified == pytest.approx(1e6 / 2, rel=1e-12)
+    # Δ/ε over σ/ln(1/(1 − 2η)): (Δ/σ)·ln(1/0.8)/ln(1.5), between Δ/(2σ) and Δ/σ
+    assert z.dp_over_certified == pytest.approx(1e6 * math.log(1 / 0.8) / math.log(1.5), rel=1e-12)
 
 
 def test_view_noise_matches_the_definitions():
@@ -127,13 +128,17 @@ def test_view_noise_matches_the_definitions():
     sigma=st.floats(1e-3, 1e20),
     M=st.integers(2, 8),
 )
-def test_dp_over_certified_is_delta_over_two_sigma_at_every_eta(eta, delta, sigma, M):
-    """ε(η) = 2 artanh(2η): DP needs Δ/(2σ) times the certified minimum, whatever η; and the
-    printed noise is always above the certified minimum."""
+def test_dp_over_certified_lies_between_delta_over_two_sigma_and_delta_over_sigma(
+    eta, delta, sigma, M
+):
+    """DP needs (Δ/σ)·ln(1/(1 − 2η))/ln((1 + 2η)/(1 − 2η)) times the certified minimum:
+    between Δ/(2σ) (η → 0) and Δ/σ (η → 1/2); the printed noise is always above the minimum."""
     z = lesson.noise_at_eta(eta, delta=delta, sigma_m=sigma, sigma2=sigma, M=M)
-    assert z.dp_over_certified == pytest.approx(delta / (2 * sigma), rel=1e-9)
+    ratio = delta / sigma * math.log1p(-2 * eta) / -math.log((1 + 2 * eta) / (1 - 2 * eta))
+    assert z.dp_over_certified == pytest.approx(ratio, rel=1e-9)
+    assert delta / (2 * sigma) * (1 - 1e-9) <= z.dp_over_certified <= delta / sigma * (1 + 1e-9)
     assert z.paper_over_certified > 1.0
-    assert 0.5 * math.tanh(1 / z.certified_multiplier) == pytest.approx(eta, rel=1e-12)
+    assert -0.5 * math.expm1(-1 / z.certified_multiplier) == pytest.approx(eta, rel=1e-12)
 
 
 # --------------------------------------------------------------------------- float64

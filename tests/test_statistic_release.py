@@ -2,7 +2,7 @@
 mechanism on one statistic, the clipping bounds, the calibrations and the comparison.
 
 Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR 2024, arXiv:2211.06582:
-Algorithm 1, Corollary 10, Theorem 9 (certified ½·tanh(1/c) in every dimension), Corollary 14
+Algorithm 1, Corollary 10, Theorem 9 (certified (1 − e^{−1/c})/2 in every dimension), Corollary 14
 and Theorem 4 (``ε = log((1 + 2η)/(1 − 2η))`` at δ = 0).
 
 The sensitivities are checked by brute force: replace one row of a dataset inside the
@@ -275,11 +275,11 @@ def test_wrap_statistic_replicates_algorithm_1_and_the_laplace_mechanism(name, c
 def test_calibrations_give_their_c_and_certified_level(eta, M):
     data = make_dataset("mean", 80, 3, 0)
     tight = wrap_statistic(data, "mean", eta, M=M, B=8, rng=0, calibration="tight")
-    assert tight.mip_c == pytest.approx(1 / math.atanh(2 * eta), rel=1e-12)
+    assert tight.mip_c == pytest.approx(-1 / math.log1p(-2 * eta), rel=1e-12)
     assert tight.certified_eta <= eta and tight.certified_eta == pytest.approx(eta, rel=1e-12)
     paper = wrap_statistic(data, "mean", eta, M=M, B=8, rng=0, calibration="paper")
     assert paper.mip_c == pytest.approx((6.16 / eta) ** (1 + 2 / M), rel=1e-12)
-    assert paper.certified_eta == pytest.approx(0.5 * math.tanh(1 / paper.mip_c), rel=1e-12)
+    assert paper.certified_eta == pytest.approx(-0.5 * math.expm1(-1 / paper.mip_c), rel=1e-12)
     assert paper.certified_eta < tight.certified_eta  # far more noise, far smaller η
     printed = wrap_statistic(data, "mean", eta, M=M, B=8, rng=0, calibration="as_printed")
     assert printed.mip_c == paper.mip_c and printed.certified_eta is None  # k = 3: no proof
@@ -367,7 +367,7 @@ def test_repeat_noise_has_the_release_laws(calibration):
     res = wrap_statistic(data, "mean", 0.2, rng=1, B=32, calibration=calibration)
     mip, dp = repeat_noise(res, 0.2, 20_000, rng=2)
     assert mip.shape == dp.shape == (20_000, 3)
-    c = (6.16 / 0.2) ** 2 if calibration is PAPER else 1 / math.atanh(0.4)
+    c = (6.16 / 0.2) ** 2 if calibration is PAPER else -1 / math.log(0.6)
     assert res.mip_c == pytest.approx(c, rel=1e-12)
     r = sigma_norm(mip, res.sigma, 2)
     assert sps.kstest(r, sps.gamma(a=3, scale=c).cdf).pvalue > 1e-4
@@ -416,8 +416,8 @@ def test_compare_releases_recomputes_from_its_parts():
     assert comp.verdict is Verdict.DP_LESS and comp.mip_wins == 0  # an ordinary mean
     assert comp.radius_factor == 3
     assert comp.breakeven == pytest.approx(3 * res.mip_c * res.epsilon, rel=1e-14)
-    # tight: c·ε = 2 exactly (c = 1/artanh(2η), ε = 2 artanh(2η)), so the threshold is 2k
-    assert comp.breakeven == pytest.approx(6.0, rel=1e-12)
+    # tight: c·ε = ln((1 + 2η)/(1 − 2η))/ln(1/(1 − 2η)) (c = −1/ln(1 − 2η)): 1.659 at η = 0.2
+    assert comp.breakeven == pytest.approx(3 * math.log(1.4 / 0.6) / math.log(1 / 0.6), rel=1e-12)
     np.testing.assert_allclose(comp.delta_over_sigma, res.sensitivity / res.sigma, rtol=1e-14)
     np.testing.assert_allclose(comp.mip_to_sigma, q[1] / res.sigma, rtol=1e-14)
     # the charts' tables are the same numbers
@@ -433,14 +433,14 @@ def test_compare_releases_recomputes_from_its_parts():
 
 
 def test_the_papers_constant_against_the_tight_one_known_values():
-    """At η = 0.1, M = 2: c = 61.6² = 3794.6 certifies ½·tanh(1/c) = 0.000132 (far below 0.1),
-    and the tight c = 1/artanh(0.2) = 4.933 needs 769× less noise."""
+    """At η = 0.1, M = 2: c = 61.6² = 3794.6 certifies (1 − e^{−1/c})/2 = 0.000132 (far below
+    0.1), and the tight c = −1/ln(0.8) = 4.481 needs 847× less noise."""
     data = make_dataset("mean", 200, 3, 0)
     comp = compare_releases(data, "mean", 0.1, B=16, calibration="paper")
     assert comp.paper_c == pytest.approx(3794.56, rel=1e-6)
-    assert comp.tight_c == pytest.approx(4.9327, rel=1e-4)
+    assert comp.tight_c == pytest.approx(4.4814, rel=1e-4)
     assert comp.paper_certified_eta == pytest.approx(0.000132, abs=5e-7)
-    assert round(comp.paper_to_tight) == 769
+    assert round(comp.paper_to_tight) == 847
     assert comp.printed_to_tight == pytest.approx(comp.paper_to_tight / 3, rel=1e-12)
     assert comp.release.certified_eta == pytest.approx(comp.paper_certified_eta, rel=1e-12)
 
@@ -467,13 +467,15 @@ def test_regression_is_mip_only_and_zero_sigma_is_no_noise():
 
 
 def test_a_large_sensitivity_makes_mip_win():
-    """Wide clipping bounds on few rows: Δ/σ exceeds k·c·ε = 2 (k = 1, tight), so MIP adds
-    less noise. With one number both noises are Laplace (MIP's scale c·σ, DP's Δ/ε), so the
-    ratio of their medians is about c·ε·σ/Δ = 2/(Δ/σ) (200 draws: ~10 % sampling error)."""
+    """Wide clipping bounds on few rows: Δ/σ exceeds k·c·ε = 1.66 (k = 1, tight, η = 0.2:
+    ln(1.4/0.6)/ln(1/0.6)), so MIP adds less noise. With one number both noises are Laplace
+    (MIP's scale c·σ, DP's Δ/ε), so the ratio of their medians is about c·ε·σ/Δ (200 draws:
+    ~10 % sampling error)."""
     x = np.random.default_rng(0).uniform(0.0, 1.0, 100)
     comp = compare_releases(pd.DataFrame({"x": x}), "mean", 0.2, B=64, seed=1, widen=10.0)
     ratio = comp.breakeven / comp.delta_over_sigma[0]
-    assert comp.breakeven == pytest.approx(2.0, rel=1e-12) and ratio < 0.6
+    breakeven = math.log(1.4 / 0.6) / math.log(1 / 0.6)
+    assert comp.breakeven == pytest.approx(breakeven, rel=1e-12) and ratio < 0.6
     assert comp.verdict is Verdict.MIP_LESS and comp.mip_wins == 1
     assert comp.mip_to_dp[0] == pytest.approx(ratio, rel=0.3)
 

@@ -25,7 +25,7 @@ What the page computes, in three steps:
 The certificate of the MIP noise. The audit adds Theorem 9's noise with Corollary 14's
 multiplier ``c = (6.16/η)^2`` (M = 2; :meth:`mipcore.noise_laws.NoiseLaw.mip`, the Gamma
 radius) to the d released numbers. What that noise *certifies* is
-:func:`mipcore.mechanism.certified_level`: ``½ tanh(1/c)`` in every dimension (the
+:func:`mipcore.mechanism.certified_level`: ``(1 − e^{−1/c})/2`` in every dimension (the
 dimension-free argument T1-T4 of :mod:`mipcore.theorem9`), far below the η it was
 calibrated for. The printed Laplace radius in d > 1 (``MipCalibration.AS_PRINTED``) is
 certified by nothing; :func:`certified_bounds` then says so instead of claiming η-MIP.
@@ -145,7 +145,7 @@ class CertificateBasis(StrEnum):
 
     #: No noise: nothing is certified (η ≤ 1/2 holds for every mechanism).
     NOTHING = "nothing"
-    #: Theorem 9's density ∝ exp(−||x||/(cσ)): ½ tanh(1/c), in every dimension (T1-T4).
+    #: Theorem 9's density ∝ exp(−||x||/(cσ)): (1 − e^{−1/c})/2, in every dimension (T1-T4).
     THEOREM9 = "theorem9"
     #: Theorem 9 noise with the printed Laplace radius in d > 1: no proof covers it.
     UNCERTIFIED = "uncertified"
@@ -206,7 +206,7 @@ def certified_bounds(
     * ``"mip"``: Theorem 9 noise with the multiplier ``calibration`` gives for target
       ``eta`` (:func:`mipcore.mechanism.noise_multiplier_for`; the audit's is Corollary
       14's ``(6.16/η)^2``) on ``dimension`` numbers. Certified:
-      :func:`mipcore.mechanism.certified_level` -- ``½ tanh(1/c)`` in every dimension for
+      :func:`mipcore.mechanism.certified_level` -- ``(1 − e^{−1/c})/2`` in every dimension for
       the Gamma radius, far below ``eta``; for the printed Laplace radius and d > 1 nothing
       (basis ``UNCERTIFIED``, η = 1/2). No pure ε.
     * ``"laplace"``: Laplace(Δ₁/ε) on every coordinate (Δ₁ the L1 sensitivity) is ε-DP,

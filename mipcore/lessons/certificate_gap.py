@@ -13,9 +13,9 @@ What the page "How loose are the certified bounds?" shows, one typed result per 
   bounds on it:
 
   - **Theorem 9's density, dimension-free** (:func:`mipcore.theorem9.certified_eta`, steps
-    T1-T4 of :mod:`mipcore.theorem9`): noise ``∝ exp(−|x|/(cσ))`` is ``½ tanh(1/c)``-MIP, so
-    Laplace(b) certifies ``η = ½ tanh(σ_M/b)``, in every dimension, and this is tight up to
-    ``O(1/c²)``;
+    T1-T4 of :mod:`mipcore.theorem9`): noise ``∝ exp(−|x|/(cσ))`` is ``(1 − e^{−1/c})/2``-MIP, so
+    Laplace(b) certifies ``η = (1 − e^{−σ_M/b})/2``, in every dimension, attained exactly by a
+    two-point mechanism with the same moment;
   - **Corollary 14 / Theorem 9 as printed**: inverting ``b = (constant/η)^(1+2/M) σ_M``
     gives ``η = constant · (σ_M/b)^(M/(M+2))``, capped at 1/2
     (:func:`mipcore.noise.certified_eta_mip`). Valid (the dimension-free bound is below it),
@@ -30,7 +30,7 @@ What the page "How loose are the certified bounds?" shows, one typed result per 
 * :func:`dimension_gap` -- why the dimension mattered only for the printed proof: at the
   noise Corollary 14 prescribes, the certified η against the dimension d of the release
   (the paper's proof, repaired for d dimensions, :func:`mipcore.theorem9.chain_certified_eta`,
-  beside the dimension-free ``½ tanh(1/c)``, flat in d), the noise each needs against d, and
+  beside the dimension-free ``(1 − e^{−1/c})/2``, flat in d), the noise each needs against d, and
   the best attack on a release of d = 4 numbers (the covariance release of the canary audit,
   :mod:`mipcore.canary_audit`, by Monte Carlo with a 99 % interval).
 
@@ -138,7 +138,7 @@ class Route(StrEnum):
 
     #: The smallest noise whose exact η meets the target (bisection on Proposition 2).
     SUFFICIENT = "sufficient"
-    #: Theorem 9's density, certified in every dimension: ``½ tanh(1/c)`` (T1-T4).
+    #: Theorem 9's density, certified in every dimension: ``(1 − e^{−1/c})/2`` (T1-T4).
     MIP_TIGHT = "mip_tight"
     #: Corollary 14 / Theorem 9 as printed: ``c = (constant/η)^(1+2/M)``.
     MIP_PRINTED = "mip_printed"
@@ -297,7 +297,7 @@ def eta_curves(
     -------
     pandas.DataFrame
         Columns ``scale``; ``exact`` (Proposition 2 by enumeration); ``certified_mip_tight``
-        (``½ tanh(σ_M/b)``, :func:`mipcore.theorem9.certified_eta` at ``c = b/σ_M``);
+        (``(1 − e^{−σ_M/b})/2``, :func:`mipcore.theorem9.certified_eta` at ``c = b/σ_M``);
         ``certified_mip_printed`` (:func:`mipcore.noise.certified_eta_mip`);
         ``certified_dp`` (:func:`mipcore.noise.certified_eta_dp` with Δ of
         :func:`mipcore.prop11.sensitivity`).
@@ -525,7 +525,7 @@ class NoiseDemand:
     ``rows``: one :class:`RouteDemand` per route, in the order SUFFICIENT, MIP_TIGHT, DP,
     MIP_PRINTED; ``table`` the same as a DataFrame (the chart's data). The noise multipliers
     ``c = b/σ_M``: ``multiplier_sufficient`` (what is enough), ``multiplier_tight``
-    (``1/artanh(2η)``), ``multiplier_printed`` (Corollary 14's ``(constant/η)^(1+2/M)``).
+    (``−1/ln(1 − 2η)``), ``multiplier_printed`` (Corollary 14's ``(constant/η)^(1+2/M)``).
     """
 
     n: int
@@ -563,7 +563,7 @@ def noise_demand(
     r"""Noise each route demands for ``target_eta`` beside the noise that is actually enough.
 
     For the Proposition 11 mechanism with Laplace noise: the dimension-free Theorem 9
-    certificate ``b = σ_M / artanh(2η)`` (:func:`mipcore.theorem9.required_noise_multiplier`),
+    certificate ``b = σ_M / ln(1/(1 − 2η))`` (:func:`mipcore.theorem9.required_noise_multiplier`),
     Corollary 14 / Theorem 9 as printed ``b = (constant/η)^(1+2/M) σ_M``
     (:func:`mipcore.noise.mip_noise_scale`), DP through Theorem 4 ``b = Δ/log((1+2η)/(1−2η))``
     (:func:`mipcore.noise.dp_laplace_scale`), and :func:`sufficient_scale`; with the exact η
@@ -592,7 +592,7 @@ def noise_demand(
     >>> [r.route.value for r in d.rows]
     ['sufficient', 'mip_tight', 'dp', 'mip_printed']
     >>> round(d.multiplier_tight, 3), round(d.multiplier_printed, 1)
-    (4.933, 3794.6)
+    (4.481, 3794.6)
     >>> all(r.exact_eta <= 0.1 for r in d.rows)
     True
     """
@@ -729,9 +729,9 @@ class DimensionGap:
     At the fixed noise ``noise_multiplier`` (Corollary 14's c for ``target_eta``):
     ``chain_eta[i]`` the paper's proof repaired for ``dimensions[i]``
     (:func:`mipcore.theorem9.chain_certified_eta`), ``tight_eta`` the dimension-free
-    ``½ tanh(1/c)`` (the same for every d). For the fixed target η: ``chain_noise[i]`` the
+    ``(1 − e^{−1/c})/2`` (the same for every d). For the fixed target η: ``chain_noise[i]`` the
     smallest c the repaired chain accepts (``inf`` beyond the float range), ``tight_noise``
-    ``1/artanh(2η)``, ``printed_noise`` = ``noise_multiplier``. ``chain_covers_target_up_to``:
+    ``−1/ln(1 − 2η)``, ``printed_noise`` = ``noise_multiplier``. ``chain_covers_target_up_to``:
     the largest listed d at which the repaired chain still certifies the target (None: not
     even d = 1).
 
@@ -803,7 +803,7 @@ def covariance_optimum(
     Examples
     --------
     >>> eta, lo, hi = covariance_optimum(3.0, samples=2000)
-    >>> bool(lo <= eta <= hi <= 0.5 * math.tanh(1 / 3.0) + 0.05)
+    >>> bool(lo <= eta <= hi <= -0.5 * math.expm1(-1 / 3.0) + 0.05)
     True
     """
     c = float(
@@ -847,7 +847,7 @@ def dimension_gap(
     with the correct Gamma(d) tail (:mod:`mipcore.theorem9`, S1-S12) it certifies less and
     less as d grows (``chain_eta``), and needs noise growing exponentially in d/M
     (``chain_noise``). The statement nevertheless holds in every dimension, by the
-    dimension-free certificate ``½ tanh(1/c)`` (T1-T4), which needs only ``c = 1/artanh(2η)``.
+    dimension-free certificate ``(1 − e^{−1/c})/2`` (T1-T4), which needs only ``c = −1/ln(1 − 2η)``.
     The exact η of a release of d = 4 numbers (:func:`covariance_optimum`) shows how much
     both overstate the leak.
 
@@ -875,7 +875,7 @@ def dimension_gap(
     >>> [round(float(x), 4) for x in g.chain_eta], g.chain_covers_target_up_to
     ([0.027, 0.0837, 0.2422], 4)
     >>> round(g.tight_noise, 3), [round(float(x), -1) for x in g.chain_noise]
-    (4.933, [260.0, 2460.0, 60760.0])
+    (4.481, [260.0, 2460.0, 60760.0])
     """
     t = _check_target(target_eta)
     M, constant = _check_m_const(M, constant)

@@ -8,18 +8,20 @@ certified upper bound on ``(E|𝒜 − E𝒜|^M)^{1/M}``, three Laplace scales a
 * **MIP, Theorem 9 as printed** (Corollary 14 with constant 6.16 for M >= 2, Theorem 9 with
   7.5): ``(C/η)^{1+2/M} · σ_M`` -- the curve of the paper's Figure 1, reproduced as printed;
 * **MIP, the smallest certified noise**: Theorem 9's noise with multiplier c certifies
-  ``η <= ½ tanh(1/c)`` in every dimension (:mod:`mipcore.theorem9`, steps T1-T4), for any
+  ``η <= (1 − e^{−1/c})/2`` in every dimension (:mod:`mipcore.theorem9`, steps T1-T4), for any
   ``σ`` bounding a moment of order ``M >= 1`` -- the page's σ_M qualifies. The smallest
-  certified noise is therefore ``σ_M / artanh(2η)``
-  (:func:`mipcore.theorem9.required_noise_multiplier`); it is ``(C/η)^{1+2/M} artanh(2η)``
-  times smaller than the printed one (769 times at η = 0.1, M = 2, C = 6.16);
+  certified noise is therefore ``σ_M / ln(1/(1 − 2η))``
+  (:func:`mipcore.theorem9.required_noise_multiplier`); it is ``(C/η)^{1+2/M} ln(1/(1 − 2η))``
+  times smaller than the printed one (847 times at η = 0.1, M = 2, C = 6.16);
 * **DP** (Laplace mechanism and Theorem 4 at δ = 0): ``Δ / ε(η)`` with
-  ``ε(η) = log((1 + 2η)/(1 − 2η)) = 2 artanh(2η)``.
+  ``ε(η) = log((1 + 2η)/(1 − 2η))``.
 
-Since ``ε(η) = 2 artanh(2η)``, the smallest certified MIP noise is the Laplace mechanism with
-Δ replaced by ``2σ_M``: its ratio to DP's noise is ``Δ/(2σ_M)`` at *every* η. The two
-crossovers of the printed curve with DP's (MIP cheaper only between them) disappear: the
-certified-minimum MIP is cheaper than DP at every η or at none (:attr:`NoiseRow.certified_ratio`).
+DP's noise over the smallest certified MIP noise is ``(Δ/σ_M)·g(η)`` with
+``g(η) = ln(1/(1 − 2η)) / ln((1 + 2η)/(1 − 2η))``, which rises from 1/2 (η → 0) to 1
+(η → 1/2). The two crossovers of the printed curve with DP's (MIP cheaper only between them)
+become at most one: the certified-minimum MIP is cheaper than DP at every η when
+``Δ >= 2σ_M`` (:attr:`NoiseRow.certified_ratio`, the ratio's least value), at no η when
+``Δ <= σ_M``, and from one η on in between.
 
 The paper writes the MIP scale with "σ an upper bound on the variance"; with M = 2 the theorem
 needs σ² >= Var, so σ is a *standard deviation* (σ₂ ≈ 1 here, so the figure is the same).
@@ -69,6 +71,7 @@ __all__ = [
     "RowOnRange",
     "StartsAtClaim",
     "certified_noise_scale",
+    "certified_ratio_shape",
     "crossover_table",
     "dp_visibility",
     "eta_grid",
@@ -159,17 +162,17 @@ def eta_grid(eta_min: float, eta_max: float, points: int = 300) -> NDArray[np.fl
 def certified_noise_scale(
     eta: float | NDArray[np.float64], sigma: float, M: int
 ) -> float | NDArray[np.float64]:
-    r"""The smallest certified MIP noise scale: ``σ / artanh(2η)`` (rounded up).
+    r"""The smallest certified MIP noise scale: ``σ / ln(1/(1 − 2η))`` (rounded up).
 
-    Theorem 9's noise with multiplier c certifies ``η <= ½ tanh(1/c)`` in every dimension
+    Theorem 9's noise with multiplier c certifies ``η <= (1 − e^{−1/c})/2`` in every dimension
     (:func:`mipcore.theorem9.certified_eta`); the smallest c for a target η is
-    ``1/artanh(2η)`` (:func:`mipcore.theorem9.required_noise_multiplier`), and the noise
+    ``−1/ln(1 − 2η)`` (:func:`mipcore.theorem9.required_noise_multiplier`), and the noise
     scale is ``c σ``. ``0 < eta < 1/2``; ``sigma >= 0`` bounds a moment of order ``M >= 1``.
 
     Examples
     --------
-    >>> round(certified_noise_scale(0.1, 1.0, 2), 4)  # 1 / artanh(0.2)
-    4.9326
+    >>> round(certified_noise_scale(0.1, 1.0, 2), 4)  # −1 / ln(0.8)
+    4.4814
     """
     s = float(check_range("sigma", sigma, 0.0, math.inf, hi_open=True))
     c = required_noise_multiplier(eta, M=M, d=1)
@@ -180,12 +183,12 @@ def paper_over_certified(
     eta: float | NDArray[np.float64], M: int, constant: float = COROLLARY14_CONSTANT
 ) -> float | NDArray[np.float64]:
     r"""How many times the printed noise ``(C/η)^{1+2/M} σ`` exceeds the smallest certified
-    ``σ / artanh(2η)``: ``(C/η)^{1+2/M} · artanh(2η)`` (the same for every σ and n).
+    ``σ / ln(1/(1 − 2η))``: ``(C/η)^{1+2/M} · ln(1/(1 − 2η))`` (the same for every σ and n).
 
     Examples
     --------
-    >>> round(paper_over_certified(0.1, 2))  # (6.16/0.1)^2 · artanh(0.2)
-    769
+    >>> round(paper_over_certified(0.1, 2))  # (6.16/0.1)^2 · ln(1/0.8)
+    847
     """
     return mip_noise_multiplier(eta, M, constant) / required_noise_multiplier(eta, M=M, d=1)
 
@@ -203,7 +206,10 @@ class NoiseRow:
     beyond the largest double) and ``upper_log10_gap`` = log₁₀ of the gap, finite whenever
     ``upper_epsilon`` is (the gap is ``1/(1 + e^ε)``). ``best_eta``/``max_ratio``: where DP
     needs the most times the printed MIP noise, and that ratio. ``certified_ratio`` =
-    Δ/(2σ_M): DP's noise divided by the smallest certified MIP noise, the same at every η.
+    Δ/(2σ_M): the least value of DP's noise divided by the smallest certified MIP noise,
+    which rises with η from it (η → 0) to Δ/σ_M (η → 1/2). ``certified_crossover_eta``: where
+    that ratio crosses 1 when ``σ_M < Δ < 2σ_M`` (the certified MIP noise is below DP's above
+    it); None otherwise (below DP's at every η when ``Δ >= 2σ_M``, at none when ``Δ <= σ_M``).
     """
 
     n: int
@@ -219,6 +225,7 @@ class NoiseRow:
     best_eta: float
     max_ratio: float
     certified_ratio: float
+    certified_crossover_eta: float | None = None
 
     @property
     def mip_ever_cheaper(self) -> bool:
@@ -227,8 +234,36 @@ class NoiseRow:
 
     @property
     def certified_cheaper(self) -> bool:
-        """Whether the smallest certified MIP noise is below DP's (then at every η)."""
+        """Whether the smallest certified MIP noise is below DP's at every η (Δ > 2σ_M)."""
         return self.certified_ratio > 1.0
+
+
+def certified_ratio_shape(eta: float | NDArray[np.float64]) -> float | NDArray[np.float64]:
+    r"""``g(η) = ln(1/(1 − 2η)) / ln((1 + 2η)/(1 − 2η))``: DP's noise over the smallest certified
+    MIP noise is ``(Δ/σ_M)·g(η)``. Increasing on (0, 1/2), from 1/2 to 1.
+
+    Examples
+    --------
+    >>> round(certified_ratio_shape(0.1), 6)  # ln(1.25)/ln(1.5)
+    0.550340
+    """
+    e = np.asarray(eta, dtype=float)
+    g = np.log1p(-2.0 * e) / -np.log((1.0 + 2.0 * e) / (1.0 - 2.0 * e))
+    return float(g) if np.ndim(eta) == 0 else g
+
+
+def _certified_crossover(ratio_over_g: float) -> float | None:
+    """The η where (Δ/σ)·g(η) = 1, for 1 < Δ/σ < 2 (g rises from 1/2 to 1); else None."""
+    if not 1.0 < ratio_over_g < 2.0:
+        return None
+    from scipy.optimize import brentq
+
+    target = 1.0 / ratio_over_g
+
+    def gap(e: float) -> float:
+        return float(certified_ratio_shape(e)) - target
+
+    return float(brentq(gap, 1e-12, 0.5 - 1e-15, xtol=1e-15))
 
 
 def _row(n: int, M: int, constant: float, sigma: float, delta: float) -> NoiseRow:
@@ -250,6 +285,7 @@ def _row(n: int, M: int, constant: float, sigma: float, delta: float) -> NoiseRo
         best_eta=c.best_eta,
         max_ratio=c.best_ratio,
         certified_ratio=delta / (2.0 * sigma),
+        certified_crossover_eta=_certified_crossover(delta / sigma) if sigma > 0 else None,
     )
 
 
@@ -282,7 +318,8 @@ def crossover_table(
 
     Columns: ``n``, ``sensitivity``, ``sigma``, ``crossover_eta`` (printed MIP cheaper above;
     NaN if never), ``upper_crossover_gap``, ``upper_crossover_epsilon``, ``best_eta``,
-    ``max_ratio_dp_over_mip`` and ``certified_ratio_dp_over_mip`` (Δ/(2σ_M), every η).
+    ``max_ratio_dp_over_mip`` and ``certified_ratio_dp_over_mip`` (Δ/(2σ_M), the least ratio
+    over η).
     """
     checked = _check_ns(ns)
     by_n = {r.n: r for r in noise_rows(checked, M, constant)}
@@ -476,7 +513,7 @@ def figure1_view(
     --------
     >>> v = figure1_view(noise_rows([30]), 0.01, 0.49)
     >>> v.rows[0].coverage.value, round(v.y_top), round(v.factor_at_max, 3)
-    ('from', 379456, 363.108)
+    ('from', 379456, 618.259)
     """
     if not rows:
         raise ValueError("rows=() is empty: choose at least one dataset size n")
@@ -573,7 +610,7 @@ def reading(view: Figure1View) -> Reading:
     --------
     >>> r = reading(figure1_view(noise_rows([30, 48]), 0.01, 0.49))
     >>> r.n_big, round(r.dp_over_mip), round(r.paper_over_certified)
-    (48, 3691, 769)
+    (48, 3691, 847)
     """
     big, small = view.rows[-1], view.rows[0]
     eta = min(max(READ_ETA, view.eta_min), view.eta_max)

@@ -30,9 +30,9 @@ Methods (:class:`Method`)
     is None), so it is never called η-MIP for d > 1.
   - ``PAPER``: the same c with r ~ Gamma(p, c), the density ``∝ e^{−||x||/c}`` Theorem 9
     assumes. Certified in every dimension by the dimension-free argument of
-    :mod:`mipcore.theorem9` (steps T1-T4: η ≤ ½ tanh(1/c)); the printed proof covers p = 1
+    :mod:`mipcore.theorem9` (steps T1-T4: η ≤ (1 − e^{−1/c})/2); the printed proof covers p = 1
     only. The certified level is far below the target η (c is very large).
-  - ``TIGHT``: the smallest certified noise, c = 1/artanh(2η) with the Gamma radius.
+  - ``TIGHT``: the smallest certified noise, c = −1/ln(1 − 2η) with the Gamma radius.
 
 * **DP-SGD, full batch** -- per-example gradient ``2(A − x xᵀ)``, clipped to Frobenius norm
   C (:class:`ClipRule`), summed, plus ``N(0, (z·2C)²)`` per entry (2C: the sum's sensitivity
@@ -426,7 +426,7 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
     --------
     >>> plan = plan_experiment(ExperimentConfig(etas=(0.1,)))
     >>> [round(x.c[0], 3) for x in plan.mip if x.M == 2]  # paper, as printed, tight
-    [3794.56, 3794.56, 4.933]
+    [3794.56, 3794.56, 4.481]
     >>> plan.mip_noise(MipCalibration.AS_PRINTED, 2).certified  # d = 3: 9 numbers
     (None,)
     >>> round(plan.dp_noise(DpCalibration.PAPER).ratio[0], 2)  # exact η over target

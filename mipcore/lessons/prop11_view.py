@@ -9,10 +9,11 @@ come from :mod:`mipcore.prop11`; this module gathers every number the page quote
   a naive float program gets for the special half's sum), the terms of the "why σ stays about
   1" argument, and the noise each route needs for η-MIP on this statistic
   (:class:`NoiseAtEta`): DP's Laplace scale ``Δ/ε(η)``, Theorem 9 as printed (Corollary 14)
-  ``(C/η)^{1+2/M} σ_M``, and the smallest certified MIP noise ``σ_M/artanh(2η)``
+  ``(C/η)^{1+2/M} σ_M``, and the smallest certified MIP noise ``σ_M/ln(1/(1 − 2η))``
   (:func:`mipcore.theorem9.required_noise_multiplier`, certified in every dimension, steps
-  T1-T4 of :mod:`mipcore.theorem9`). DP's ε(η) is ``2 artanh(2η)``, so DP needs ``Δ/(2σ_M)``
-  times the certified minimum, whatever η.
+  T1-T4 of :mod:`mipcore.theorem9`). DP's ε(η) is ``ln((1 + 2η)/(1 − 2η))``, so DP needs
+  ``(Δ/σ_M)·ln(1/(1 − 2η))/ε(η)`` times the certified minimum: ``Δ/(2σ_M)`` for small η,
+  rising to ``Δ/σ_M`` as η → 1/2.
 * :func:`growth` -- Δ, σ_M and Δ/σ_M for every even n from 4 to 200 (the growth chart).
 * :func:`distribution` -- the binned distribution of 𝒜(D) and its heaviest ordinary bin.
 """
@@ -89,7 +90,7 @@ class NoiseAtEta:
 
     ``epsilon`` = ε(η) = log((1+2η)/(1−2η)); ``dp_scale`` = Δ/ε; ``paper_scale`` =
     ``paper_multiplier``·σ_M with ``(C/η)^{1+2/M}`` (Theorem 9 as printed, Corollary 14);
-    ``certified_scale`` = ``certified_multiplier``·σ_M with ``1/artanh(2η)`` (the smallest
+    ``certified_scale`` = ``certified_multiplier``·σ_M with ``−1/ln(1 − 2η)`` (the smallest
     certified); ``certified_scale_sigma2`` the same with σ₂ (the certificate accepts a bound
     on any moment of order >= 1, and σ₂ <= σ_M).
     """
@@ -112,7 +113,8 @@ class NoiseAtEta:
 
     @property
     def dp_over_certified(self) -> float:
-        """DP's noise ÷ the smallest certified MIP noise (= Δ/(2σ_M), at every η)."""
+        """DP's noise ÷ the smallest certified MIP noise: between Δ/(2σ_M) (η → 0) and Δ/σ_M
+        (η → 1/2), rising with η."""
         return self.dp_scale / self.certified_scale
 
     @property
@@ -249,7 +251,7 @@ def noise_at_eta(
     --------
     >>> z = noise_at_eta(0.1, delta=1e6, sigma_m=1.0, sigma2=1.0, M=2)
     >>> round(z.paper_scale, 2), round(z.certified_scale, 4), round(z.dp_over_certified)
-    (3794.56, 4.9326, 500000)
+    (3794.56, 4.4814, 550340)
     """
     e = float(check_range("eta", eta, 0.0, 0.5, lo_open=True, hi_open=True))
     d = float(check_range("delta", delta, 0.0, math.inf, hi_open=True))

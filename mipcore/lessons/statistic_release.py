@@ -11,10 +11,10 @@ Statistics (:class:`Statistic`): the column means, the second-moment matrix ``(1
 intercept and coefficients of the last column on the others.
 
 **The noise of the MIP release** (:class:`mipcore.mechanism.MipCalibration`). Theorem 9's
-density ``∝ exp(−||x||_{σ,M}/c)`` in the k released numbers certifies ``½ tanh(1/c)`` in
+density ``∝ exp(−||x||_{σ,M}/c)`` in the k released numbers certifies ``(1 − e^{−1/c})/2`` in
 every dimension (:func:`mipcore.theorem9.certified_eta`). ``TIGHT`` takes the smallest such c,
-``1/artanh(2η)``; ``PAPER`` Corollary 14's ``(6.16/η)^(1+2/M)`` (certified in every dimension
-with a very large margin: 3795 instead of 4.93 at η = 0.1, M = 2); ``AS_PRINTED`` the same c
+``−1/ln(1 − 2η)``; ``PAPER`` Corollary 14's ``(6.16/η)^(1+2/M)`` (certified in every dimension
+with a very large margin: 3795 instead of 4.48 at η = 0.1, M = 2); ``AS_PRINTED`` the same c
 with the Laplace radius that Corollary 10 / Algorithm 1 print, which has that density only
 for k = 1 -- for k > 1 no proof covers it (``WrapResult.certified_eta`` is None).
 
@@ -488,7 +488,7 @@ def wrap_statistic(
     >>> data = make_dataset("mean", 200, 2, 0)
     >>> res = wrap_statistic(data, "mean", 0.1, rng=1)
     >>> round(res.mip_c, 4), round(res.certified_eta, 4), res.labels
-    (4.9327, 0.1, ('mean(x1)', 'mean(x2)'))
+    (4.4814, 0.1, ('mean(x1)', 'mean(x2)'))
     >>> wrap_statistic(data, "mean", 0.1, rng=1, calibration="as_printed").certified_eta is None
     True
     """
@@ -637,7 +637,7 @@ class Comparison:
       ``Δ/σ_j`` exceeds it; ``delta_over_sigma`` is ``Δ/σ_j`` on the compared numbers.
     * ``mip_to_sigma``: MIP's median |noise| over σ_j on the numbers with σ > 0.
     * ``paper_c``, ``tight_c``: both constants at this η and M; ``paper_certified_eta`` what
-      the paper's c certifies (½ tanh(1/c), every dimension); ``paper_to_tight`` their ratio
+      the paper's c certifies ((1 − e^{−1/c})/2, every dimension); ``paper_to_tight`` their ratio
       (how much more noise the paper's constant adds with the same radius law);
       ``printed_to_tight``: the typical noise of the printed Laplace radius with the paper's
       c over the tight calibration's, ``paper_c / (noised · tight_c)``.
@@ -765,7 +765,7 @@ def compare_releases(
     --------
     >>> comp = compare_releases(make_dataset("mean", 2000, 3, 0), "mean", 0.2)
     >>> comp.verdict.value, comp.radius_factor, round(comp.breakeven, 3)
-    ('dp_less', 3, 6.0)
+    ('dp_less', 3, 4.976)
     """
     seed = check_int("seed", seed, 0, 2**63 - 1)
     res = wrap_statistic(

@@ -45,11 +45,11 @@ __all__ = [
 #: One colour per n (the page allows at most eight n): Okabe-Ito, then grey.
 PALETTE = (*style.SEQUENCE, style.GREY)
 PRINTED = "MIP, Theorem 9 as printed"
-CERTIFIED = "MIP, smallest certified noise (½·tanh(1/c) bound)"
+CERTIFIED = "MIP, smallest certified noise (½(1 − exp(−1/c)) bound)"
 DP = "DP (Laplace + Theorem 4)"
 CROSSOVER = "crossover (printed MIP = DP)"
 PEAK = "largest ratio (printed MIP)"
-FLAT = "MIP, smallest certified noise (flat)"
+FLAT = "MIP, smallest certified noise"
 _MARKERS = 9  # open circles on each certified ratio line
 
 
@@ -360,9 +360,9 @@ def ratio_vega(
 
     The printed MIP noise: a line per n (colour and dash by n; every other grid point), its
     crossovers with 1 as diamonds and its largest ratio as stars. The smallest certified MIP
-    noise (if ``show_certified``): a thin line per n with nine open circles, flat at
-    Δ/(2σ_M) (drawn from its two ends when it is flat to rounding). A dashed line marks
-    equal noise.
+    noise (if ``show_certified``): a thin line per n with nine open circles, rising from
+    Δ/(2σ_M) at small η towards Δ/σ_M as η → 1/2 (drawn from its two ends when it is flat to
+    rounding). A dashed line marks equal noise.
     """
     table = ratio_table(view)
     ns = [r.row.n for r in view.rows]

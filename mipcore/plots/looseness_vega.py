@@ -72,7 +72,7 @@ CURVES = (
     ("exact", "exact η (best possible attack)", style.EXACT.colour, "solid", 4.0, "stroke"),
     (
         "certified_mip_tight",
-        "MIP: Theorem 9 density, ½·tanh(σ/b)",
+        "MIP: Theorem 9 density, ½(1 − exp(−σ/b))",
         style.MIP.colour,
         "solid",
         2.5,
@@ -89,12 +89,12 @@ CURVES = (
     ("certified_dp", "DP: Laplace mechanism + Theorem 4", style.DP.colour, "dash", 2.5, "square"),
 )
 CHAIN_NAME = "the paper's proof, redone in d dimensions"
-TIGHT_ETA_NAME = "Theorem 9 density, ½·tanh(1/c): any d"
+TIGHT_ETA_NAME = "Theorem 9 density, ½(1 − exp(−1/c)): any d"
 PROMISED_NAME = "what Corollary 14 promises"
 EXACT_D1_NAME = "best attack: Proposition 11 (exact)"
 COVARIANCE_NAME = "best attack: covariance release (Monte Carlo, 99 %)"
 PRESCRIBED_NAME = "Corollary 14 prescribes"
-TIGHT_NOISE_NAME = "Theorem 9 density, 1/artanh(2η): any d"
+TIGHT_NOISE_NAME = "Theorem 9 density, −1/ln(1 − 2η): any d"
 ENOUGH_NAME = "enough: Proposition 11 (exact)"
 T4_BOUND_NAME = "Theorem 4: 50 % + η(ε, δ)"
 T4_EXACT_NAME = "exact attacker on 𝒟 = {0, 1}, k = 1"
