@@ -37,10 +37,14 @@ PROJECTOR = {"width": 1024, "height": 768}
 MAIN = '[data-testid="stMain"]'
 BUSY = f'{MAIN} [data-testid="stProgress"], {MAIN} [data-testid="stAlertContentInfo"]:has-text("waits for")'
 # one-thumb sliders of the main area (a range slider has two thumbs)
-CONTROL_JS = """() => {
+# (given a key: the slider of that key again -- a page drawn in another order, e.g. a live
+# part before the rest, must not swap the slider under the test)
+CONTROL_JS = """(wanted) => {
+  document.querySelectorAll('[data-impatient]').forEach(s => s.removeAttribute('data-impatient'));
   const sliders = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stSlider"]')]
     .filter(s => s.querySelectorAll('input[type="range"]').length === 1
-                 && s.getBoundingClientRect().height > 0);
+                 && s.getBoundingClientRect().height > 0
+                 && (!wanted || s.closest(".st-key-" + CSS.escape(wanted))));
   if (!sliders.length) return null;
   const box = sliders[0].closest('[class*="st-key-"]');
   const key = box ? [...box.classList].find(c => c.startsWith('st-key-')).slice(7) : null;
@@ -90,7 +94,14 @@ def _settle(pg, timeout_s: float = 90) -> None:
     pytest.fail(f"{pg.url} did not settle within {timeout_s} s:\n{pg.inner_text(MAIN)[:1500]}")
 
 
-def _press(pg, key: str, times: int = 1, gap_ms: int = 0) -> None:
+def _press(pg, key: str, times: int = 1, gap_ms: int = 0, control: str | None = None) -> None:
+    """Press ``key`` on the marked slider (first marked again by its key ``control``: React
+    may reuse a marked element for another slider when a page's parts arrive in a new order)."""
+    if control is not None:
+        deadline = time.monotonic() + RUN_TIMEOUT / 1000
+        while pg.evaluate(CONTROL_JS, control) is None:  # e.g. redrawn this instant
+            assert time.monotonic() < deadline, f"{pg.url}: the slider {control!r} is gone"
+            pg.wait_for_timeout(50)
     slider = pg.locator('[data-impatient="1"] input[type="range"]')
     slider.focus()
     for _ in range(times):
@@ -108,6 +119,7 @@ def _check_settled(pg, srv, log_from: int, key: str | None, default: str | None)
     for bad in ("Uncaught app execution", "Traceback", "StreamlitInvalidLayoutContextError"):
         assert bad not in log, f"the server log shows {bad!r}:\n{log[-3000:]}"
     if key is not None:
+        pg.evaluate(CONTROL_JS, key)
         shown = pg.evaluate(VALUE_JS)
         in_url = _url_value(pg.url, key)
         expected = in_url if in_url is not None else default
@@ -135,7 +147,7 @@ def test_an_impatient_visitor_cannot_break_a_page(browser, fresh, app_page):
         key = None
         deadline = time.monotonic() + RUN_TIMEOUT / 1000
         while key is None and time.monotonic() < deadline:
-            key = pg.evaluate(CONTROL_JS)
+            key = pg.evaluate(CONTROL_JS, None)
             if key is None:
                 if (
                     pg.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').count()
@@ -145,18 +157,18 @@ def test_an_impatient_visitor_cannot_break_a_page(browser, fresh, app_page):
                 pg.wait_for_timeout(50)
         default = pg.evaluate(VALUE_JS) if key is not None else None
         if key is not None:
-            _press(pg, "ArrowRight")
+            _press(pg, "ArrowRight", control=key)
             pg.wait_for_timeout(150)
-            _press(pg, "ArrowRight")
+            _press(pg, "ArrowRight", control=key)
             # 2. a held arrow key (a key repeat's pace)
-            _press(pg, "ArrowLeft", times=12, gap_ms=35)
+            _press(pg, "ArrowLeft", times=12, gap_ms=35, control=key)
             # 3. while a job computes
             for _ in range(40):
                 if _busy(pg):
-                    _press(pg, "ArrowRight")
+                    _press(pg, "ArrowRight", control=key)
                     break
                 pg.wait_for_timeout(100)
-            _press(pg, "ArrowRight")
+            _press(pg, "ArrowRight", control=key)
         # 4. away to another page mid-run (through the sidebar), and back the same way: the
         # page comes back as it was left
         other = by_key("home" if app_page.name != "home" else "what_eps_means")
@@ -170,8 +182,8 @@ def test_an_impatient_visitor_cannot_break_a_page(browser, fresh, app_page):
         _settle(pg)
         if key is not None:
             # and once more, now that it has settled
-            pg.evaluate(CONTROL_JS)
-            _press(pg, "ArrowRight")
+            assert pg.evaluate(CONTROL_JS, key) == key, f"{pg.url}: the slider {key!r} is gone"
+            _press(pg, "ArrowRight", control=key)
             _settle(pg)
         _check_settled(pg, fresh, log_from, key, default)
     finally:
