@@ -211,7 +211,9 @@ st.session_state["_cov_preset_seen"] = preset
 base = PRESET_STATE[preset]
 
 with st.expander("All parameters", expanded=False):
-    c1, c2, c3, c4 = st.columns(4)
+    # Two by two, not four across: a select's option must fit its box on a projector.
+    c1, c2 = st.columns(2)
+    c3, c4 = st.columns(2)
     with c1:
         d = appkit.url_slider(
             "dimension d (Σ is d × d)",

@@ -641,7 +641,8 @@ def _live() -> None:
             {col: values[:SHOWN_ROWS] for col, values in view.items()},
             hide_index=True,
             key="wrap_table",
-            height=min(38 + 35 * min(k, SHOWN_ROWS), 420),
+            # every row of a short table (rows are taller in presenter mode), else a window
+            height="content" if k <= 12 else 420,
         )
 
         # ---------------------------------------------------------------- charts

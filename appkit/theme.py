@@ -53,6 +53,14 @@ _CSS = """
 [data-testid="stMarkdownContainer"] th, [data-testid="stMarkdownContainer"] td {
   padding: 0.25rem 0.45rem;
 }
+[data-testid="stSidebarNav"] a span {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+}
+@media (max-width: 1280px) {
+  [data-testid="stMainBlockContainer"] {
+    padding-left: 1.5rem; padding-right: 1.5rem; padding-top: 4rem;
+  }
+}
 </style>
 """
 
