@@ -7,6 +7,10 @@ home page.
 
 from __future__ import annotations
 
+import secrets
+from typing import NamedTuple
+from urllib.parse import urlencode
+
 import streamlit as st
 
 import appkit
@@ -43,6 +47,110 @@ AUDIENCES = (
         "Every figure and claim of the paper, recomputed, with what does and does not hold.",
     ),
 )
+
+
+class LessonStep(NamedTuple):
+    """One stop of the 50-minute class: minutes, the page, its settings, a question to ask."""
+
+    minutes: int
+    page: str  # a registry key
+    params: dict[str, str]  # the page's link settings (presenter mode is added to every link)
+    question: str
+
+
+#: "Teach a 50-minute class": the order of the pages and the question to put to the room.
+LESSON: tuple[LessonStep, ...] = (
+    LessonStep(
+        4,
+        "home",
+        {},
+        "A coin flip is right half the time. How far above 50 % would an attacker have to get "
+        "before you worried about your own record?",
+    ),
+    LessonStep(
+        12,
+        "play",
+        {"eps": "1", "rounds": "20", "fixed": "1"},
+        "Every student plays the same 20 rounds. Who beat the guarantee — and with a whole "
+        "class trying, was it skill or luck?",
+    ),
+    LessonStep(
+        8,
+        "what_eps_means",
+        {"eps": "1"},
+        "ε = 1, drawn as people: would you accept it for your own health record? What changes "
+        "when only 1 % of the people are in the data?",
+    ),
+    LessonStep(
+        7,
+        "eta_epsilon",
+        {},
+        "Why does δ put a floor under the attacker's edge that no small ε removes?",
+    ),
+    LessonStep(
+        8,
+        "audit",
+        {},
+        "Thousands of games instead of twenty: what can an audit prove that the class's game "
+        "could not?",
+    ),
+    LessonStep(
+        7,
+        "noise_vs_eta",
+        {},
+        "Why can MIP certify the same protection with far less noise than DP here — and when "
+        "could it not?",
+    ),
+    LessonStep(
+        4,
+        "risk_calculator",
+        {},
+        "A company says it trains with DP-SGD and ε = 8. Which numbers do you ask it for, and "
+        "what do they mean for one person?",
+    ),
+)
+
+_LESSON_SEED = "_lesson_seed"  # session: the game number of this teacher's lesson links
+_GAME_SEED_MAX = 999_999  # the game page's largest game number
+
+
+def _lesson_links() -> tuple[int, dict[str, str]]:
+    """This session's game number (drawn once, so the links stay put) and the game's link
+    settings with it fixed."""
+    seed = st.session_state.setdefault(_LESSON_SEED, 1 + secrets.randbelow(_GAME_SEED_MAX))
+    game = next(step for step in LESSON if step.page == "play")
+    return seed, {**game.params, "seed": str(seed)}
+
+
+def _teaching_path() -> None:
+    """The teacher's path: the pages in order, a question for each, presenter-mode links."""
+    seed, game = _lesson_links()
+    with st.expander(f"Teach a {sum(s.minutes for s in LESSON)}-minute class"):
+        st.markdown(
+            "The pages in order, with the question to put to the room at each. Every link "
+            "opens its page in presenter mode (larger type; switch it off in the sidebar). "
+            f"The game's link fixes game number {seed}, so the whole class plays the same "
+            "rounds and its “New game” button replays them."
+        )
+        for i, step in enumerate(LESSON, start=1):
+            spec = registry.by_key(step.page)
+            st.markdown(f"**{i}. {spec.title}** ({step.minutes} min)  \nAsk: *{step.question}*")
+            if spec.script is None:
+                st.caption("This page: turn on presenter mode in the sidebar, then move ε.")
+                continue
+            params = game if step.page == "play" else step.params
+            st.page_link(
+                spec.script,
+                label=f"Open “{spec.label}” in presenter mode",
+                icon=spec.icon,
+                query_params={**params, "present": "1"},
+            )
+        try:
+            origin = str(st.context.url or "").split("?")[0].rstrip("/")
+        except Exception:  # pragma: no cover - outside a browser session (AppTest)
+            origin = ""
+        st.markdown("**The students' link to the same game** (for their own phones):")
+        st.text(f"{origin}/{registry.by_key('play').url_path}?{urlencode(game)}")
 
 
 def _legacy_eta_link() -> None:
@@ -90,6 +198,8 @@ def home() -> None:
         spec = registry.by_key(key)
         st.markdown(f"**{who}**: {why}")
         st.page_link(spec.script or "", label=spec.label, icon=spec.icon)
+        if key == "play":
+            _teaching_path()
     st.caption("Every page is in the sidebar, grouped by the question it answers.")
 
     def _live() -> None:

@@ -126,7 +126,14 @@ def presenter() -> bool:
 
 
 def presenter_toggle() -> bool:
-    """The sidebar toggle for presenter mode (``app.py`` draws it once for every page)."""
+    """The sidebar toggle for presenter mode (``app.py`` draws it once for every page).
+
+    It keeps its value across pages (the sidebar's links carry no query string), but a link
+    that says ``?present=1`` -- the home page's lesson links -- turns it on: this toggle
+    removes the parameter from the URL whenever it is off, so a ``present=1`` beside an
+    off toggle can only come from a link just opened."""
+    if st.query_params.get(_PRESENT) in ("1", "true") and st.session_state.get(_PRESENT) is False:
+        st.session_state[_PRESENT] = True
     return url_toggle(
         "Presenter mode (large type, short text)",
         _PRESENT,

@@ -23,6 +23,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browsertools import (
@@ -154,6 +155,37 @@ def test_url_parameter_sets_the_home_slider(page, server):
     assert thumb.inner_text().strip() == "2.50"
     assert page.locator('[data-testid="stAlertContentWarning"]').count() == 0
     assert "eps=2.5" in page.url
+
+
+def test_the_lesson_link_opens_the_class_game_in_presenter_mode(browser, server):
+    """Home's "Teach a 50-minute class": the game's link, clicked with presenter mode off,
+    opens the game in presenter mode on the lesson's fixed game number, ready to replay;
+    the students' link names the same game."""
+    context = browser.new_context(viewport=PROJECTOR)
+    pg = context.new_page()
+    pg.js_errors = []
+    pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
+    try:
+        open_app(pg, server, "/")
+        pg.locator("summary").filter(has_text="Teach a 50-minute class").click()
+        students = pg.locator('[data-testid="stText"]').filter(has_text="/play_attacker?")
+        query = parse_qs(urlsplit(students.inner_text().strip()).query)
+        seed = query["seed"][0]
+        assert query["fixed"] == ["1"] and "present" not in query
+        pg.locator('[data-testid="stPageLink"] a').filter(has_text="Play the attacker").filter(
+            has_text="presenter mode"
+        ).click()
+        pg.wait_for_function("() => location.pathname === '/play_attacker'", timeout=RUN_TIMEOUT)
+        wait_for_run(pg)
+        pg.locator("button").filter(has_text="Replay this game").first.wait_for(timeout=RUN_TIMEOUT)
+        assert_no_exception(pg)
+        opened = parse_qs(urlsplit(pg.url).query)
+        assert opened["seed"] == [seed] and opened["fixed"] == ["1"], pg.url
+        toggle = pg.locator('[data-testid="stSidebar"] [data-testid="stCheckbox"] input').first
+        assert toggle.is_checked()  # presenter mode is on
+        assert pg.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "19px"
+    finally:
+        context.close()
 
 
 def test_invalid_url_parameter_shows_a_warning(page, server):

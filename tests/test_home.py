@@ -94,7 +94,76 @@ def test_home_links_each_audience_to_its_first_page(apptest):
     import app
 
     at = apptest()
-    links = [link.proto.page for link in at.get("page_link")]
+    links = [
+        link.proto.page
+        for link in at.get("page_link")
+        if "in presenter mode" not in link.proto.label  # the teacher's path, below
+    ]
     expected = [registry.by_key(key).url_path for _who, key, _why in app.AUDIENCES]
     assert links == expected
     assert all(p in {q.url_path for q in registry.PAGES} for p in links)
+
+
+# --------------------------------------------------------------------------- the teacher's path
+
+
+def test_home_offers_a_50_minute_class_in_order(apptest):
+    import app
+
+    at = apptest()
+    assert not at.exception
+    assert [e.label for e in at.expander if e.label.startswith("Teach a ")] == [
+        "Teach a 50-minute class"
+    ]
+    assert sum(step.minutes for step in app.LESSON) == 50
+    links = [e for e in at.get("page_link") if "in presenter mode" in e.proto.label]
+    linked = [step for step in app.LESSON if registry.by_key(step.page).script is not None]
+    assert [link.proto.page for link in links] == [
+        registry.by_key(step.page).url_path for step in linked
+    ]
+    text = home_text(at)
+    for i, step in enumerate(app.LESSON, start=1):
+        assert f"**{i}. {registry.by_key(step.page).title}** ({step.minutes} min)" in text
+        assert step.question in text and step.question.endswith("?")
+    for link, step in zip(links, linked, strict=True):
+        query = dict(pair.split("=") for pair in link.proto.query_string.split("&"))
+        assert query["present"] == "1"
+        assert {k: query[k] for k in step.params} == step.params
+    # the game's link fixes one game number, the same on every rerun of this session
+    (game,) = [link for link in links if link.proto.page == registry.by_key("play").url_path]
+    query = dict(pair.split("=") for pair in game.proto.query_string.split("&"))
+    assert query["fixed"] == "1" and 1 <= int(query["seed"]) <= 999_999
+    students = [t.value for t in at.text if "/play_attacker?" in t.value]
+    assert len(students) == 1 and f"seed={query['seed']}" in students[0]
+    assert "present" not in students[0]  # the students' phones need no presenter mode
+    at.run()
+    (again,) = [
+        e
+        for e in at.get("page_link")
+        if "in presenter mode" in e.proto.label and e.proto.page == "play_attacker"
+    ]
+    assert again.proto.query_string == game.proto.query_string
+
+
+@pytest.mark.parametrize("step", range(7))
+def test_every_lesson_link_opens_its_page_as_set(apptest, step):
+    """Each link's settings are accepted by its page (no refusal sentence) and kept."""
+    import app
+
+    lesson = app.LESSON[step]
+    spec = registry.by_key(lesson.page)
+    if spec.script is None:
+        pytest.skip("the home page itself")
+    query = {**lesson.params, "present": "1"}
+    if lesson.page == "play":
+        query["seed"] = "4242"
+    at = apptest(spec.script, query=query)
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.warning, [w.value for w in at.warning]  # no setting refused
+    (presenter,) = [t for t in at.toggle if t.label.startswith("Presenter mode")]
+    assert presenter.value is True
+    for key, value in lesson.params.items():  # kept, or dropped from the link as the default
+        assert at.query_params.get(key, value) == value, (key, dict(at.query_params))
+    if lesson.page == "play":  # the teacher's fixed game: the button replays it
+        labels = [b.label for b in at.button]
+        assert "Replay this game" in labels and "New game" not in labels, labels
