@@ -318,7 +318,16 @@ def _verdict(score, cert: float, shown_interval: str, replays: int) -> str:
             "A replay: you have seen the truths of these rounds before, so this score says "
             "nothing about the guarantee. " + text
         )
-    return text
+    return _nbsp(text)
+
+
+def _nbsp(text: str) -> str:
+    """A sentence whose "%" never starts a line (a no-break space before it)."""
+    return text.replace(" %", "\u00a0%")
+
+
+def _answers(k: int) -> str:
+    return f"{k} answer{'s' if k != 1 else ''}"
 
 
 def _live() -> None:
@@ -411,7 +420,7 @@ def _live() -> None:
         if 0 < state.answered < int(rounds):
             a = state.answered
             notice.warning(
-                f"**A game is in progress ({a} answer{'s' if a != 1 else ''}).** Changing the "
+                f"**A game is in progress ({_answers(a)}).** Changing the "
                 f"mechanism, the noise, {level_name} or n starts a new game: your answers are put "
                 "aside, and come back when you set it back. A new game number drops them.",
                 icon="⚠️",
@@ -421,7 +430,8 @@ def _live() -> None:
 
         if turn is not None:
             st.markdown(
-                f"### Round {turn.index + 1} of {rounds} — release y = {fmt_num(turn.release, 4)}"
+                f"### Round {turn.index + 1} of {rounds} — release y\u00a0=\u00a0"
+                f"{fmt_num(turn.release, 4)}"
             )
             st.caption(f"Target record: {_target_name(model)}. In the training half, or out?")
             with st.container(horizontal=True, key="play_buttons"):
@@ -539,16 +549,18 @@ def _live() -> None:
             appkit.takeaway(_verdict(score, cert, shown_interval, progress.replays))
             luck = fmt_num((100 - 100 * score.confidence) / 2, 3)
             appkit.explain(
-                f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
-                f"player's long-run accuracy at least {conf} % of the time. The verdict reads this "
-                f"one interval: entirely above {_pct(cert)} (beating the guarantee), above 50 % "
-                "(beating coin flips), below 50 % (doing worse than coin flips: flip the answers), "
-                f"or around 50 %; each claim is wrong by luck at most {luck} % of the time. The "
-                f"optimal attacker knows the two release laws and answers the likelier one; in the "
-                f"long run it is right **{_pct(model.optimal_accuracy)}** of the time, the most any "
-                f"attacker can reach on this mechanism (the guarantee allows {_pct(cert)}). A player "
-                f"right exactly {_pct(cert)} of the time would score {score.correct} or more out of "
-                f"{score.rounds} with probability {_prob(score.p_value)}.",
+                _nbsp(
+                    f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
+                    f"player's long-run accuracy at least {conf} % of the time. The verdict reads this "
+                    f"one interval: entirely above {_pct(cert)} (beating the guarantee), above 50 % "
+                    "(beating coin flips), below 50 % (doing worse than coin flips: flip the answers), "
+                    f"or around 50 %; each claim is wrong by luck at most {luck} % of the time. The "
+                    f"optimal attacker knows the two release laws and answers the likelier one; in the "
+                    f"long run it is right **{_pct(model.optimal_accuracy)}** of the time, the most any "
+                    f"attacker can reach on this mechanism (the guarantee allows {_pct(cert)}). A player "
+                    f"right exactly {_pct(cert)} of the time would score {score.correct} or more out of "
+                    f"{score.rounds} with probability {_prob(score.p_value)}."
+                ),
                 label="How the interval and the verdict work",
             )
         else:
@@ -571,11 +583,11 @@ def _live() -> None:
                 "whose truths you have seen."
             )
             if pending:
-                text += f" It clears your {state.answered} answers."
+                text += f" It clears your {_answers(state.answered)}."
         else:
             text = "New rounds, under a new game number in the link."
             if pending:
-                text += f" Your {state.answered} answers to this game will be dropped."
+                text += f" Your {_answers(state.answered)} to this game will be dropped."
         why.caption(text)
 
         # ---------------------------------------------------------------- luck in a class

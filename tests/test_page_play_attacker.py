@@ -65,7 +65,7 @@ def link(at: AppTest, key: str) -> str | None:
 def release_shown(at: AppTest) -> str:
     """The release of the round on screen, as the heading prints it."""
     (h,) = [m.value for m in at.markdown if m.value.startswith("### Round")]
-    return h.split(" — release y = ")[1]
+    return h.split(" — release y\u00a0=\u00a0")[1]
 
 
 def metric(at: AppTest, start: str) -> str:
@@ -73,8 +73,8 @@ def metric(at: AppTest, start: str) -> str:
 
 
 def shown_text(at: AppTest) -> str:
-    """Everything the page says, headers included."""
-    return " ".join(texts(at) + [h.value for h in at.subheader])
+    """Everything the page says, headers included (no-break spaces read as spaces)."""
+    return " ".join(texts(at) + [h.value for h in at.subheader]).replace("\u00a0", " ")
 
 
 def charts(at: AppTest) -> list[dict]:
@@ -422,7 +422,7 @@ def test_new_game_deals_a_new_game_number_unless_the_link_fixes_it():
     at = load(seed="8")
     at.button(key="play_in").click().run()
     (cap,) = [t for t in texts(at) if t.startswith("New rounds, under a new game number")]
-    assert "Your 1 answers to this game will be dropped." in cap
+    assert "Your 1 answer to this game will be dropped." in cap
     at.button(key="play_new_game").click().run()
     seed = int(link(at, "seed"))
     assert seed != 8 and heading(at) == "### Round 1 of 30"
@@ -459,8 +459,11 @@ def answers_scoring(correct: int, rounds: int, seed: int, settings=DEFAULT) -> l
 
 
 def verdict(at: AppTest) -> str:
-    (v,) = [t for t in texts(at) if "% interval, " in t and t.startswith("**")]
-    return v
+    """The verdict, its no-break spaces (before "%") read as spaces."""
+    (v,) = [
+        t for t in texts(at) if "% interval, " in t.replace("\u00a0", " ") and t.startswith("**")
+    ]
+    return v.replace("\u00a0", " ")
 
 
 @pytest.mark.parametrize(
@@ -484,9 +487,7 @@ def test_the_verdict_quotes_the_interval_the_score_shows(correct, rounds, kind):
     assert (lo, hi) == pytest.approx((100 * sc.interval[0], 100 * sc.interval[1]), abs=0.051)
     v = verdict(at)
     assert v.startswith(f"**Your 95 % interval, {shown}, ")
-    # no other bound is quoted: every percentage in the verdict is on the screen elsewhere
-    quoted = {p.strip() for p in v.replace("**", "").split(",") if p.strip().endswith("%")}
-    assert "lower bound" not in v and "one-sided" not in v
+    assert "lower bound" not in v and "one-sided" not in v  # no other bound is quoted
     if kind is ScoreVerdict.BELOW_CHANCE:
         flo, fhi = 1 - sc.interval[1], 1 - sc.interval[0]
         assert "as informative as beating the coin" in v
@@ -494,7 +495,7 @@ def test_the_verdict_quotes_the_interval_the_score_shows(correct, rounds, kind):
         assert f"{pct(flo)} – {pct(fhi)}" in v
         assert "bounded by the same guarantee" in v and pct(MODEL.certified_accuracy) in v
     else:
-        assert "Flipping" not in v, quoted
+        assert "Flipping" not in v
 
 
 @pytest.mark.parametrize(
