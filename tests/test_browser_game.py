@@ -19,6 +19,7 @@ keyed button's hidden twin inside it (hence ``:visible``).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from pathlib import Path
@@ -107,6 +108,14 @@ def link(pg) -> dict[str, str]:
 
 
 def metric(pg, label_start: str) -> str:
+    """The value of the metric whose label starts with ``label_start`` (waits for it)."""
+    with contextlib.suppress(Exception):  # fail below, with a sentence
+        pg.wait_for_function(
+            """(s) => [...document.querySelectorAll('[data-testid="stMetricLabel"]')]
+                      .some(l => l.innerText.trim().startsWith(s))""",
+            arg=label_start,
+            timeout=ANSWER_TIMEOUT,
+        )
     labels = pg.locator('[data-testid="stMetricLabel"]')
     for i in range(labels.count()):
         if labels.nth(i).inner_text().strip().startswith(label_start):
