@@ -5,17 +5,24 @@ releases a noisy statistic and the player answers "in" or "out" (buttons, or ←
 the keyboard). Beside the player's running score: its Clopper–Pearson interval, the best
 accuracy any attacker can have (1/2 + η) and the Bayes-optimal attacker on the same rounds.
 The teacher's settings and the game number (seed) live in the link, so a whole class plays
-the same rounds; the answers live in the session only.
+the same rounds; "New game" deals a new game number unless the link fixes it (``fixed=1``:
+"Replay this game"). The answers never go into the link: they live in the session and, for
+a reload, on the server under this browser (:mod:`appkit.progress`).
+
+← and → answer the round whenever the game is on screen, also after a sidebar control was
+touched: a small script (:data:`_KEYS`) takes the two keys before any focused control does.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 
 import streamlit as st
 
 import appkit
 from appkit import fmt_num
+from appkit.progress import STORE, Progress, browser_id
 from mipcore.game import (
     Calibration,
     GameMechanism,
@@ -28,11 +35,49 @@ from mipcore.lessons import play
 from mipcore.plots import game_vega
 
 SEED_MAX = 999_999
-_GAME = "_play_game"  # session: {"key": (settings, seed), "answers": [bool, ...]}
+GAMES = "_play_games"  # session: game key -> Progress, the last few games of this session
+_SESSION_GAMES = 16
 _BIG = """<style>
 .st-key-play_in button, .st-key-play_out button { min-height: 4.2rem; }
 .st-key-play_in button p, .st-key-play_out button p { font-size: 1.8rem; font-weight: 600; }
 </style>"""
+# Presenter mode at 1024×768 with the sidebar open: the round, its buttons and the release
+# chart on one screen. A shorter header on this page only (the element goes with the page).
+_PRESENTER = """<style>
+[data-testid="stMainBlockContainer"] { padding-top: 1.6rem; }
+[data-testid="stMain"] h1 { font-size: 1.75rem; padding-bottom: 0.2rem; }
+[data-testid="stMain"] h3 { padding: 0.2rem 0; }
+</style>"""
+# ← and → answer the round whenever the In/Out buttons are on the page. Streamlit's own
+# button shortcuts (shortcut="Left"/"Right") listen on the document, so a focused slider
+# (its thumb handles the arrow keys itself), radio button or toggle -- a touched sidebar
+# setting -- takes the keys first. This listener runs before any of them (window, capture
+# phase), answers, and takes the focus off the sidebar control; a held key answers once.
+# A text field in the page keeps its arrow keys (the game has none).
+_KEYS = """<script>
+(() => {
+  if (window.__mipGameKeys) return;
+  window.__mipGameKeys = true;
+  const typing = (el) => !!el && (el.tagName === "TEXTAREA" || el.isContentEditable ||
+    (el.tagName === "INPUT" &&
+     !["checkbox", "radio", "range", "button", "submit"].includes((el.type || "").toLowerCase())));
+  window.addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    const button = [...document.querySelectorAll(
+      e.key === "ArrowLeft" ? ".st-key-play_in button" : ".st-key-play_out button")]
+      .find((b) => b.getBoundingClientRect().width > 0);  // Streamlit keeps a hidden copy
+    if (!button) return;
+    const el = document.activeElement;
+    const inSidebar = !!(el && el.closest && el.closest('[data-testid="stSidebar"]'));
+    if (!inSidebar && typing(el)) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    if (inSidebar) el.blur();
+    if (!e.repeat && !button.disabled) button.click();
+  }, true);
+})();
+</script>"""
 
 MECH_NAMES = {
     GameMechanism.MEAN: "Noisy mean with a canary",
@@ -74,32 +119,87 @@ def _mark(ok: bool) -> str:
     return "✓" if ok else "✗"
 
 
-# ---------------------------------------------------------------- session state (answers)
+# ---------------------------------------------------------------- the game's answers
 
 
-def _game(key: tuple) -> dict:
-    """This session's game for ``key`` = (settings, seed): a new one when the key changed."""
-    game = st.session_state.get(_GAME)
-    if game is None or game["key"] != key:
-        game = {"key": key, "answers": []}
-        st.session_state[_GAME] = game
-    return game
+def _session_games() -> OrderedDict:
+    games = st.session_state.get(GAMES)
+    if not isinstance(games, OrderedDict):
+        games = OrderedDict(games or {})
+        st.session_state[GAMES] = games
+    return games
 
 
-def _answer(key: tuple, index: int, said_in: bool) -> None:
-    """A click: counted only for the round it was shown for (a double click counts once)."""
-    game = st.session_state.get(_GAME)
-    if game is not None and game["key"] == key and len(game["answers"]) == index:
-        game["answers"].append(said_in)
+def _keep(game: str, progress: Progress) -> Progress:
+    games = _session_games()
+    games[game] = progress
+    games.move_to_end(game)
+    while len(games) > _SESSION_GAMES:
+        games.popitem(last=False)
+    return progress
 
 
-def _new_game() -> None:
-    st.session_state.pop(_GAME, None)
+def _progress(game: str, browser: str | None) -> Progress:
+    """This browser's progress in ``game``: the server's copy (it survives a reload), else the
+    session's (no browser token, or the server's copy was evicted)."""
+    held = STORE.get(browser, game) if browser else None
+    if held is None:
+        held = _session_games().get(game, Progress())
+        if browser and (held.answers or held.replays):
+            STORE.put(browser, game, held)
+    return _keep(game, held)
 
 
-def _new_seed() -> None:
-    st.session_state["seed"] = 1 + secrets.randbelow(SEED_MAX)
-    st.session_state.pop(_GAME, None)
+def _answer(game: str, browser: str | None, index: int, said_in: bool) -> None:
+    """A click or a key: counted only for the round it was shown for (a double click, or a
+    second tab, counts once)."""
+    mine = _session_games().get(game, Progress())
+    if browser:
+        _keep(game, STORE.answer(browser, game, index, said_in, start=mine.answers))
+    elif len(mine.answers) == index:
+        _keep(game, Progress((*mine.answers, said_in), mine.replays))
+
+
+def _fresh_seed() -> int:
+    return 1 + secrets.randbelow(SEED_MAX)
+
+
+def _new_game(game: str, browser: str | None, fixed: bool) -> None:
+    """New rounds (a new game number in the link), or with a fixed game the same rounds again."""
+    if not fixed:
+        st.query_params["seed"] = str(_fresh_seed())
+        return
+    if browser:
+        _keep(game, STORE.restart(browser, game))
+    else:
+        mine = _session_games().get(game, Progress())
+        _keep(game, Progress((), mine.replays + (1 if mine.answers else 0)))
+
+
+def _deal() -> None:
+    st.query_params["seed"] = str(_fresh_seed())
+
+
+def _seed_from_link() -> int:
+    """The game number of the link (``seed``); a new one, written into the link, if it has none
+    or one that is not a game number (with a sentence)."""
+    raw = st.query_params.get_all("seed")
+    if raw:
+        text = str(raw[-1]).strip()
+        try:
+            value = int(text)
+        except ValueError:
+            value = -1
+        if 0 <= value <= SEED_MAX and len(raw) == 1:
+            return value
+        limit = f"{SEED_MAX:,}".replace(",", " ")
+        appkit.warn(
+            f"The link set seed={appkit.plain(text, max_chars=40)}, which is not a game number "
+            f"(a whole number from 0 to {limit}); dealing a new game instead."
+        )
+    value = _fresh_seed()
+    st.query_params["seed"] = str(value)
+    return value
 
 
 def _target_name(model) -> str:
@@ -142,16 +242,14 @@ def _rules(model) -> None:
 # ---------------------------------------------------------------- widgets
 
 page = appkit.page("play")
-st.html(_BIG)
+st.html(_BIG + (_PRESENTER if appkit.presenter() else ""))
+st.html(_KEYS, unsafe_allow_javascript=True)
 
 with st.sidebar:
     st.subheader("Teacher: game settings")
     settings_area = page.slot()  # the teacher's widgets: live
-    st.caption(
-        "Changing a setting starts a new game. Share the page's link: same rounds for all. "
-        "Then click the page once: a focused slider or option takes the ← → keys."
-    )
-main = page.slot()  # the rules, the round, the reveal, the score, the luck lesson: live
+    st.caption("← and → answer the round, also right after you touched a setting here.")
+main = page.slot()  # the round, the reveal, the rules, the score, the luck lesson: live
 
 maths_caption = None  # this game's numbers, drawn by the live part while the maths is open
 with appkit.folded("The maths") as shown:
@@ -171,19 +269,72 @@ with appkit.folded("The maths") as shown:
             r" \;\le\; \tfrac12 + \eta"
         )
         st.markdown(
-            "With k right out of R rounds, the one-sided Clopper–Pearson lower bound at level "
-            "1 − α, and the chance that at least one of P players, each lucky with probability "
-            "p₁, gets there:"
+            "With k right out of R rounds, the two-sided Clopper–Pearson interval [L, U] at level "
+            "1 − α (the verdict reads it: L above 1/2 + η, L above 1/2, U below 1/2), and the "
+            "chance that at least one of P players, each lucky with probability p₁, gets there:"
         )
-        st.latex(r"L = \mathrm{Beta}^{-1}\big(\alpha;\ k,\ R-k+1\big)")
+        st.latex(
+            r"L = \mathrm{Beta}^{-1}\big(\tfrac{\alpha}{2};\ k,\ R-k+1\big),\quad "
+            r"U = \mathrm{Beta}^{-1}\big(1-\tfrac{\alpha}{2};\ k+1,\ R-k\big)"
+        )
         st.latex(r"\Pr[\text{someone}] = 1-(1-p_1)^{P}")
         maths_caption = st.empty()  # this game's numbers
+
+
+def _verdict(score, cert: float, shown_interval: str, replays: int) -> str:
+    """The verdict, in the words of the interval the score shows (``shown_interval``)."""
+    conf = round(100 * score.confidence)
+    luck = fmt_num((100 - 100 * score.confidence) / 2, 3)
+    itv = f"Your {conf} % interval, {shown_interval},"
+    if score.verdict is ScoreVerdict.ABOVE_CERTIFIED:
+        text = (
+            f"{itv} lies above {_pct(cert)}: evidence of beating the guarantee — which a correct "
+            f"guarantee lets one player reach by luck at most {luck} % of the time."
+        )
+    elif score.verdict is ScoreVerdict.ABOVE_CHANCE:
+        text = (
+            f"{itv} lies above 50 %: evidence that you beat coin flips, but not that you beat "
+            f"{_pct(cert)}."
+        )
+    elif score.verdict is ScoreVerdict.BELOW_CHANCE:
+        flo, fhi = score.flipped_interval
+        flipped = score.flipped_correct
+        text = (
+            f"{itv} lies below 50 %: as informative as beating the coin. Flipping every answer "
+            f"would have scored {flipped} of {score.rounds} ({_pct(flipped / score.rounds)}, "
+            f"interval {_pct(flo)} – {_pct(fhi)}): your answers do tell in from out, read "
+            "backwards. The flipped strategy is an attacker too, bounded by the same guarantee: "
+            f"flipped or not, nobody is right more than {_pct(cert)} of the time in the long run."
+        )
+        if flo > cert:
+            text += (
+                f" Flipped, the interval lies above {_pct(cert)}: evidence of beating the "
+                f"guarantee — which a correct guarantee allows by luck at most {luck} % of the time."
+            )
+    else:
+        text = f"{itv} contains 50 %: no evidence yet that you beat a coin, or do worse than one."
+    if replays:
+        text = (
+            "A replay: you have seen the truths of these rounds before, so this score says "
+            "nothing about the guarantee. " + text
+        )
+    return _nbsp(text)
+
+
+def _nbsp(text: str) -> str:
+    """A sentence whose "%" never starts a line (a no-break space before it)."""
+    return text.replace(" %", "\u00a0%")
+
+
+def _answers(k: int) -> str:
+    return f"{k} answer{'s' if k != 1 else ''}"
 
 
 def _live() -> None:
     with main:
         appkit.messages()
     with settings_area:
+        notice = st.empty()  # a game in progress: what a change of setting does to it
         mech = appkit.url_select(
             "Mechanism",
             "mech",
@@ -206,12 +357,12 @@ def _live() -> None:
             level = appkit.url_slider(
                 "ε", "eps", min_value=0.1, max_value=10.0, default=1.0, step=0.1, format="%.1f"
             )
-            stale = "eta"
+            stale, level_name = "eta", "ε"
         else:
             level = appkit.url_slider(
                 "η", "eta", min_value=0.01, max_value=0.49, default=0.1, step=0.01, format="%.2f"
             )
-            stale = "eps"
+            stale, level_name = "eps", "η"
         if stale in st.query_params:  # one privacy level in a link at a time
             del st.query_params[stale]
         n = appkit.url_slider(
@@ -235,10 +386,20 @@ def _live() -> None:
             help="What the attacker of the definition knows. Off: release and target only "
             "(the laws appear when the game is over).",
         )
-        seed = appkit.url_number(
-            "Game number (seed)", "seed", min_value=0, max_value=SEED_MAX, default=1, step=1
+        fixed = appkit.url_toggle(
+            "Same game for the whole class",
+            "fixed",
+            default=False,
+            help="Fixes the game number in the link (fixed=1): everyone who opens the link "
+            "plays the same rounds, and “New game” becomes “Replay this game”. Share the link "
+            "from “Link to this view” at the bottom of the page.",
         )
-        st.button("Draw a new game number", on_click=_new_seed, key="play_new_seed")
+        seed = _seed_from_link()
+        st.caption(
+            f"Game number {seed} (seed={seed} in the link)"
+            + (": the link fixes it." if fixed else ".")
+        )
+        st.button("Deal a new game number", on_click=_deal, key="play_new_seed")
     with main:
         # ---------------------------------------------------------------- the lesson
 
@@ -246,63 +407,64 @@ def _live() -> None:
         with appkit.guard("This game", stop=True):
             model = appkit.cached(game_model, settings)
             laws = appkit.cached(play.release_laws, model)
-        key = (settings, int(seed))
-        game = _game(key)
-        del game["answers"][int(rounds) :]  # a shorter game keeps its first rounds
+        game = play.game_key(settings, int(seed))
+        browser = browser_id()
+        progress = _progress(game, browser)
+        answers = progress.answers[: int(rounds)]  # a shorter game shows its first rounds
         with appkit.guard("This round", stop=True):
-            state = appkit.cached(
-                play.play_state, model, int(seed), tuple(game["answers"]), int(rounds)
-            )
+            state = appkit.cached(play.play_state, model, int(seed), answers, int(rounds))
         score, turn, last = state.score, state.turn, state.last
         cert = model.certified_accuracy
+        presenting = appkit.presenter()
+
+        if 0 < state.answered < int(rounds):
+            a = state.answered
+            notice.warning(
+                f"**A game is in progress ({_answers(a)}).** Changing the "
+                f"mechanism, the noise, {level_name} or n starts a new game: your answers are put "
+                "aside, and come back when you set it back. A new game number drops them.",
+                icon="⚠️",
+            )
 
         # ---------------------------------------------------------------- the round
 
-        if not appkit.presenter():
-            _rules(model)
-
-        head, restart = st.columns([3, 1], vertical_alignment="center")
         if turn is not None:
-            head.markdown(f"### Round {turn.index + 1} of {rounds}")
+            st.markdown(
+                f"### Round {turn.index + 1} of {rounds} — release y\u00a0=\u00a0"
+                f"{fmt_num(turn.release, 4)}"
+            )
+            st.caption(f"Target record: {_target_name(model)}. In the training half, or out?")
+            with st.container(horizontal=True, key="play_buttons"):
+                st.button(
+                    "In",
+                    key="play_in",
+                    shortcut="Left",
+                    type="primary",
+                    width="stretch",
+                    on_click=_answer,
+                    args=(game, browser, turn.index, True),
+                    help="The target was in the training half (key ←).",
+                )
+                st.button(
+                    "Out",
+                    key="play_out",
+                    shortcut="Right",
+                    type="primary",
+                    width="stretch",
+                    on_click=_answer,
+                    args=(game, browser, turn.index, False),
+                    help="The target was not in the training half (key →).",
+                )
         else:
-            head.markdown(
+            st.markdown(
                 f"### Game over: {score.correct} of {rounds} right" if score else "### Game over"
-            )
-        restart.button("New game", on_click=_new_game, key="play_new_game", width="stretch")
-
-        if turn is not None:
-            m1, m2 = st.columns(2)
-            m1.metric("Release y", fmt_num(turn.release, 4))
-            m2.metric(
-                "Target record",
-                fmt_num(model.target_value, 4),
-                help=f"Target: {_target_name(model)}.",
-            )
-            b_in, b_out = st.columns(2)
-            b_in.button(
-                "In",
-                key="play_in",
-                shortcut="Left",
-                type="primary",
-                width="stretch",
-                on_click=_answer,
-                args=(key, turn.index, True),
-                help="The target was in the training half (key ←).",
-            )
-            b_out.button(
-                "Out",
-                key="play_out",
-                shortcut="Right",
-                type="primary",
-                width="stretch",
-                on_click=_answer,
-                args=(key, turn.index, False),
-                help="The target was not in the training half (key →).",
             )
 
         # ---------------------------------------------------------------- the reveal of the last round
 
-        if last is not None:
+        def reveal() -> None:
+            if last is None:
+                return
             truth, opt = _said(last.member), _said(last.optimal_guess)
             other = _said(not last.optimal_guess)
             ratio = game_vega.times_text(last.log10_ratio)
@@ -316,8 +478,18 @@ def _live() -> None:
                 f"{_mark(last.optimal_correct)}, because {why}."
             )
 
+        if not presenting:
+            reveal()  # right under the buttons (on a projector, under the chart)
+
         if show_laws or turn is None:
-            fig, table = appkit.cached(game_vega.laws_vega, laws, turn, last, state.history)
+            fig, table = appkit.cached(
+                game_vega.laws_vega,
+                laws,
+                turn,
+                last,
+                state.history,
+                height=game_vega.PRESENTER_HEIGHT if presenting else game_vega.LAWS_HEIGHT,
+            )
             appkit.chart(
                 fig,
                 table,
@@ -327,18 +499,21 @@ def _live() -> None:
                 "release and its two densities. Ticks on the axis: the past releases (a bar where the "
                 "target was in, a cross where it was out).",
             )
+            if presenting:
+                reveal()
             appkit.takeaway(
                 "The optimal attacker answers whichever curve is higher at the release; where the "
                 "curves overlap, even it must guess."
             )
         else:
+            if presenting:
+                reveal()
             st.caption(
                 "The teacher has hidden the two release laws: you see the release and the target "
                 "only. They appear when the game is over."
             )
 
-        if appkit.presenter():
-            _rules(model)  # folded: the teacher explains the rules aloud
+        _rules(model)  # inline; folded in presenter mode (the teacher explains them aloud)
 
         # ---------------------------------------------------------------- the score
 
@@ -346,9 +521,10 @@ def _live() -> None:
             st.subheader("Score")
             lo, hi = score.interval
             conf = round(100 * score.confidence)
+            shown_interval = f"{_pct(lo)} – {_pct(hi)}"
             r1, r2 = st.columns(2)
             r1.metric(f"You: {score.correct} of {score.rounds}", _pct(score.accuracy))
-            r2.metric(f"{conf} % interval", f"{_pct(lo)} – {_pct(hi)}")
+            r2.metric(f"{conf} % interval", shown_interval)
             r3, r4 = st.columns(2)
             r3.metric(
                 "Guarantee, 1/2 + η",
@@ -370,70 +546,84 @@ def _live() -> None:
                 caption=f"After {score.rounds} round{'s' if score.rounds != 1 else ''}; the bars are "
                 f"{conf} % intervals.",
             )
-            lb = _pct(score.lower_bound)
-            if score.verdict is ScoreVerdict.ABOVE_CERTIFIED:
-                verdict = (
-                    f"Your lower bound, {lb}, is above {_pct(cert)}: that is evidence ({conf} %) of "
-                    f"beating the guarantee — which a correct guarantee lets happen only by luck, at "
-                    f"most {100 - conf} % of the time."
-                )
-            elif score.verdict is ScoreVerdict.ABOVE_CHANCE:
-                verdict = (
-                    f"Your lower bound, {lb}, is above 50 %: evidence that you beat coin flips, "
-                    f"but not that you beat {_pct(cert)}."
-                )
-            else:
-                verdict = (
-                    f"Your lower bound, {lb}, is not above 50 %: no evidence yet of beating a coin."
-                )
-            appkit.takeaway(verdict)
+            appkit.takeaway(_verdict(score, cert, shown_interval, progress.replays))
+            luck = fmt_num((100 - 100 * score.confidence) / 2, 3)
             appkit.explain(
-                f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
-                f"player's long-run accuracy at least {conf} % of the time. The verdict uses the "
-                f"one-sided lower bound ({lb}). The optimal attacker knows the two release laws and "
-                f"answers the likelier one; in the long run it is right "
-                f"**{_pct(model.optimal_accuracy)}** of the time, the most any attacker can reach on "
-                f"this mechanism (the guarantee allows {_pct(cert)}). A player right exactly "
-                f"{_pct(cert)} of the time would score {score.correct} or more out of {score.rounds} "
-                f"with probability {_prob(score.p_value)}.",
+                _nbsp(
+                    f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
+                    f"player's long-run accuracy at least {conf} % of the time. The verdict reads this "
+                    f"one interval: entirely above {_pct(cert)} (beating the guarantee), above 50 % "
+                    "(beating coin flips), below 50 % (doing worse than coin flips: flip the answers), "
+                    f"or around 50 %; each claim is wrong by luck at most {luck} % of the time. The "
+                    f"optimal attacker knows the two release laws and answers the likelier one; in the "
+                    f"long run it is right **{_pct(model.optimal_accuracy)}** of the time, the most any "
+                    f"attacker can reach on this mechanism (the guarantee allows {_pct(cert)}). A player "
+                    f"right exactly {_pct(cert)} of the time would score {score.correct} or more out of "
+                    f"{score.rounds} with probability {_prob(score.p_value)}."
+                ),
                 label="How the interval and the verdict work",
             )
         else:
             st.caption(f"Your score appears after the first answer. The guarantee: {_pct(cert)}.")
 
+        # ---------------------------------------------------------------- a new game, away from In/Out
+
+        again, why = st.columns([1, 2], vertical_alignment="center")
+        again.button(
+            "Replay this game" if fixed else "New game",
+            key="play_new_game",
+            on_click=_new_game,
+            args=(game, browser, fixed),
+            width="stretch",
+        )
+        pending = 0 < state.answered < int(rounds)
+        if fixed:
+            text = (
+                f"The link fixes the game (number {seed}): a replay deals the same rounds again, "
+                "whose truths you have seen."
+            )
+            if pending:
+                text += f" It clears your {_answers(state.answered)}."
+        else:
+            text = "New rounds, under a new game number in the link."
+            if pending:
+                text += f" Your {_answers(state.answered)} to this game will be dropped."
+        why.caption(text)
+
         # ---------------------------------------------------------------- luck in a class
 
         if state.show_luck:
-            luck = appkit.cached(luck_lesson, int(players), state.answered, model.certified_eta)
-            st.subheader(f"Luck in a class of {luck.players}")
-            if luck.exceed_correct is None:
+            luck_l = appkit.cached(luck_lesson, int(players), state.answered, model.certified_eta)
+            st.subheader(f"Luck in a class of {luck_l.players}")
+            if luck_l.exceed_correct is None:
                 appkit.takeaway(
-                    f"No score can be above {_pct(luck.accuracy)}: with η = 1/2 the guarantee "
+                    f"No score can be above {_pct(luck_l.accuracy)}: with η = 1/2 the guarantee "
                     "promises nothing, so there is nothing to beat."
                 )
             else:
                 appkit.takeaway(
-                    f"If {luck.players} players each play {luck.rounds} rounds, each right "
-                    f"{_pct(luck.accuracy)} of the time (the most the guarantee allows), someone scores "
-                    f"above {_pct(luck.accuracy)} with probability {_prob(luck.p_any)} — by luck alone."
+                    f"If {luck_l.players} players each play {luck_l.rounds} rounds, each right "
+                    f"{_pct(luck_l.accuracy)} of the time (the most the guarantee allows), someone "
+                    f"scores above {_pct(luck_l.accuracy)} with probability {_prob(luck_l.p_any)} — "
+                    "by luck alone."
                 )
-                if luck.alarm_correct is None:
+                if luck_l.alarm_correct is None:
                     alarm = (
-                        f"With {luck.rounds} rounds no score is evidence of beating the guarantee: "
-                        f"even {luck.rounds} of {luck.rounds} has a lower bound below it."
+                        f"With {luck_l.rounds} rounds no score is evidence of beating the guarantee: "
+                        f"even {luck_l.rounds} of {luck_l.rounds} has an interval reaching below it."
                     )
                 else:
                     alarm = (
-                        f"The interval is the honest test: {luck.alarm_correct} of {luck.rounds} or "
-                        f"more would be evidence. Luck gets a given player there with probability "
-                        f"{_prob(luck.p_alarm_one)}, but someone in the class with "
-                        f"probability {_prob(luck.p_alarm_any)}."
+                        f"The interval is the honest test: {luck_l.alarm_correct} of {luck_l.rounds} "
+                        f"or more would be evidence. Luck gets a given player there with probability "
+                        f"{_prob(luck_l.p_alarm_one)}, but someone in the class with "
+                        f"probability {_prob(luck_l.p_alarm_any)}."
                     )
                 appkit.explain(
-                    f"Each player alone beats {_pct(luck.accuracy)} by luck with probability "
-                    f"{_prob(luck.p_one)}; the best of {luck.players} is expected to score "
-                    f"{_pct(luck.expected_best_accuracy)}. So the top score in a class is no evidence. "
-                    + alarm,
+                    f"Each player alone beats {_pct(luck_l.accuracy)} by luck with probability "
+                    f"{_prob(luck_l.p_one)}; the best of {luck_l.players} is expected to score "
+                    f"{_pct(luck_l.expected_best_accuracy)}. So the top score in a class is no "
+                    "evidence. " + alarm,
                     label="Why the top score is no evidence",
                 )
 

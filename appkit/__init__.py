@@ -9,7 +9,7 @@ registry (:mod:`appkit.registry`).
 
 from mipcore.plots.formatting import fmt_num, fmt_pct
 
-from . import cache, heap, jobs, registry, settings, tables
+from . import cache, heap, jobs, progress, registry, settings, tables
 from .cache import cached
 from .errors import guard
 from .figures import ReadOnlyFigure, freeze
@@ -60,6 +60,7 @@ __all__ = [
     "plain",
     "presenter",
     "presenter_toggle",
+    "progress",
     "quote",
     "registry",
     "settings",

@@ -40,10 +40,13 @@ opens the same link, whatever order the rounds are played in and whatever was an
 coin does not depend on the settings, so the same seed gives the same secret coins for every
 mechanism.
 
-**Scoring** (:func:`score_game`): the player's correct count with a Clopper–Pearson interval,
-the Bayes-optimal attacker's score on the same rounds, and a verdict: is the one-sided lower
-confidence bound above ``1/2 + η`` (evidence of beating the certificate -- which a correct
-certificate lets happen only by luck, with probability at most 1 − confidence)?
+**Scoring** (:func:`score_game`): the player's correct count with one two-sided
+Clopper–Pearson interval, the Bayes-optimal attacker's score on the same rounds, and a verdict
+read off that same interval: its lower end above ``1/2 + η`` (evidence of beating the
+certificate -- which a correct certificate lets happen only by luck, with probability at most
+(1 − confidence)/2), above 1/2 (better than coin flips), its upper end below 1/2 (worse than
+coin flips: the answers carry information, read backwards), or none of these. The page shows
+exactly this interval, so the verdict never quotes a bound the score does not show.
 :func:`luck_lesson` says how likely such luck is when a whole class plays.
 
 The target record is, unless chosen, the record whose membership is easiest to infer (the
@@ -123,11 +126,13 @@ class Calibration(StrEnum):
 
 
 class ScoreVerdict(StrEnum):
-    """What a player's score is evidence of (one-sided Clopper–Pearson lower bound)."""
+    """What a player's score is evidence of, read off its two-sided Clopper–Pearson interval
+    (:attr:`GameScore.interval`): each verdict is a one-sided test at level (1 − confidence)/2."""
 
-    ABOVE_CERTIFIED = "above_certified"  # lower bound > 1/2 + η: beats the certificate
-    ABOVE_CHANCE = "above_chance"  # 1/2 < lower bound <= 1/2 + η: better than coin flips
-    NO_EVIDENCE = "no_evidence"  # lower bound <= 1/2
+    ABOVE_CERTIFIED = "above_certified"  # interval's lower end > 1/2 + η: beats the certificate
+    ABOVE_CHANCE = "above_chance"  # 1/2 < lower end <= 1/2 + η: better than coin flips
+    BELOW_CHANCE = "below_chance"  # upper end < 1/2: worse than coin flips (flip every answer)
+    NO_EVIDENCE = "no_evidence"  # the interval contains 1/2
 
 
 def _enum(cls, name: str, value):
@@ -478,9 +483,8 @@ def play_round(
 class GameScore:
     """A player's score over rounds ``0 … rounds − 1`` of one seed.
 
-    ``correct``/``accuracy``: the player's; ``interval``: two-sided Clopper–Pearson interval
-    at ``confidence``; ``lower_bound``: the one-sided lower bound at ``confidence``;
-    ``optimal_correct``: the Bayes-optimal attacker's count on the same rounds;
+    ``correct``/``accuracy``: the player's; ``interval``: the two-sided Clopper–Pearson
+    interval at ``confidence``, the only interval the verdict reads; ``optimal_correct``: the Bayes-optimal attacker's count on the same rounds;
     ``optimal_accuracy``: its exact long-run accuracy; ``certified_accuracy``: ``1/2 + η``;
     ``p_value``: ``P(X >= correct)`` for ``X ~ Binomial(rounds, certified_accuracy)`` (how
     surprising the score is if the certificate holds with equality); ``verdict``: see
@@ -491,7 +495,6 @@ class GameScore:
     correct: int
     accuracy: float
     interval: tuple[float, float]
-    lower_bound: float
     confidence: float
     optimal_correct: int
     optimal_accuracy: float
@@ -503,6 +506,18 @@ class GameScore:
     def beats_certified(self) -> bool:
         """True when the score is evidence (at ``confidence``) of beating ``1/2 + η``."""
         return self.verdict is ScoreVerdict.ABOVE_CERTIFIED
+
+    @property
+    def flipped_correct(self) -> int:
+        """What flipping every answer would have scored on the same rounds."""
+        return self.rounds - self.correct
+
+    @property
+    def flipped_interval(self) -> tuple[float, float]:
+        """The interval of the flipped answers: ``(1 − high, 1 − low)`` (Clopper–Pearson is
+        symmetric under ``k -> n − k``)."""
+        lo, hi = self.interval
+        return (1.0 - hi, 1.0 - lo)
 
 
 def _check_answers(answers) -> NDArray[np.bool_]:
@@ -561,22 +576,22 @@ def score_game(
     optimal = log_in - log_out >= 0.0
     correct = int(np.sum(ans == truth))
     rounds = int(ans.size)
-    lo2, hi2 = clopper_pearson(correct, rounds, conf)
-    lo1, _ = clopper_pearson(correct, rounds, conf, "greater")
+    lo2, hi2 = (float(v) for v in clopper_pearson(correct, rounds, conf))
     cert = m.certified_accuracy
     p_value = float(stats.binom.sf(correct - 1, rounds, min(cert, 1.0)))
-    if lo1 > cert:
+    if lo2 > cert:
         verdict = ScoreVerdict.ABOVE_CERTIFIED
-    elif lo1 > 0.5:
+    elif lo2 > 0.5:
         verdict = ScoreVerdict.ABOVE_CHANCE
+    elif hi2 < 0.5:
+        verdict = ScoreVerdict.BELOW_CHANCE
     else:
         verdict = ScoreVerdict.NO_EVIDENCE
     return GameScore(
         rounds=rounds,
         correct=correct,
         accuracy=correct / rounds,
-        interval=(float(lo2), float(hi2)),
-        lower_bound=float(lo1),
+        interval=(lo2, hi2),
         confidence=conf,
         optimal_correct=int(np.sum(optimal == truth)),
         optimal_accuracy=m.optimal_accuracy,
@@ -601,9 +616,10 @@ class LuckLesson:
       least one player gets there, ``1 − (1 − p_one)^players``.
     * ``expected_best_correct`` / ``expected_best_accuracy``: the expected best score of the
       class, ``E max_j X_j = Σ_{x<R} (1 − F(x)^players)``.
-    * ``alarm_correct``: the smallest count whose one-sided Clopper–Pearson lower bound at
-      ``confidence`` exceeds ``1/2 + η`` (:class:`ScoreVerdict` ``ABOVE_CERTIFIED``), None if
-      no count of ``rounds`` does; ``p_alarm_one`` (at most 1 − confidence) and
+    * ``alarm_correct``: the smallest count whose two-sided Clopper–Pearson interval at
+      ``confidence`` lies above ``1/2 + η`` (:class:`ScoreVerdict` ``ABOVE_CERTIFIED``, the
+      verdict of :func:`score_game`), None if no count of ``rounds`` does; ``p_alarm_one``
+      (at most (1 − confidence)/2) and
       ``p_alarm_any``: the chance that one given player / at least one player gets that
       verdict by luck.
     """
@@ -654,7 +670,7 @@ def luck_lesson(players: int, rounds: int, eta: float, *, confidence: float = 0.
     >>> le.exceed_correct, round(le.p_one, 3), round(le.expected_best_accuracy, 3)
     (61, 0.462, 0.699)
     >>> le.alarm_correct, round(le.p_alarm_one, 3), round(le.p_alarm_any, 3)
-    (69, 0.04, 0.705)
+    (70, 0.025, 0.529)
     """
     players = check_int("players", players, 1, MAX_PLAYERS)
     rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
@@ -674,7 +690,7 @@ def luck_lesson(players: int, rounds: int, eta: float, *, confidence: float = 0.
         tail = -np.expm1(players * log_cdf)  # P(max > x)
     best = float(math.fsum(tail.tolist()))
     ks = np.arange(rounds + 1)
-    lo, _ = clopper_pearson(ks, rounds, conf, "greater")
+    lo, _ = clopper_pearson(ks, rounds, conf)  # the interval score_game's verdict reads
     hits = np.flatnonzero(np.asarray(lo) > p)
     alarm = int(hits[0]) if hits.size else None
     p_alarm = float(binom.sf(alarm - 1)) if alarm is not None else 0.0

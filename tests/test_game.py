@@ -234,11 +234,11 @@ def test_score_statistics():
     sc = score_game(MEAN_DP, 1, answers, model=m)
     assert (sc.rounds, sc.correct, sc.accuracy) == (50, 40, 0.8)
     assert sc.interval == pytest.approx(clopper_pearson(40, 50, 0.95))
-    assert sc.lower_bound == pytest.approx(clopper_pearson(40, 50, 0.95, "greater")[0])
     ref = stats.binomtest(40, 50, sc.certified_accuracy, alternative="greater").pvalue
     assert sc.p_value == pytest.approx(ref, rel=1e-10)
     assert sc.certified_accuracy == pytest.approx(0.5 + math.tanh(0.5) / 2)
-    # lower bound 0.6866 is above 1/2 but not above 0.7311
+    # the interval's lower end, 0.6628, is above 1/2 but not above 0.7311
+    assert 0.5 < sc.interval[0] < sc.certified_accuracy
     assert sc.verdict is ScoreVerdict.ABOVE_CHANCE and not sc.beats_certified
 
 
@@ -249,7 +249,37 @@ def test_knowing_the_secret_beats_the_certificate():
     assert sc.correct == 200 and sc.beats_certified
     assert sc.verdict is ScoreVerdict.ABOVE_CERTIFIED
     wrong = score_game(MEAN_DP, 2, [not a for a in answers], model=m)
-    assert wrong.correct == 0 and wrong.verdict is ScoreVerdict.NO_EVIDENCE
+    assert wrong.correct == 0 and wrong.verdict is ScoreVerdict.BELOW_CHANCE
+    assert wrong.flipped_correct == 200 and wrong.flipped_interval == pytest.approx(sc.interval)
+
+
+@pytest.mark.parametrize(
+    "correct, rounds", [(4, 20), (5, 20), (6, 20), (9, 20), (11, 20), (14, 20), (15, 20)]
+)
+def test_the_verdict_reads_the_one_interval_it_reports(correct, rounds):
+    """Each verdict is decided by the two-sided interval the score carries (and shows)."""
+    m = MODELS[MEAN_DP]
+    truth = [play_round(MEAN_DP, 3, k, model=m).member for k in range(rounds)]
+    answers = [t if k < correct else not t for k, t in enumerate(truth)]
+    sc = score_game(MEAN_DP, 3, answers, model=m)
+    lo, hi = clopper_pearson(correct, rounds, 0.95)
+    assert sc.correct == correct and sc.interval == pytest.approx((lo, hi), rel=1e-12)
+    expected = (
+        ScoreVerdict.ABOVE_CERTIFIED
+        if lo > sc.certified_accuracy
+        else ScoreVerdict.ABOVE_CHANCE
+        if lo > 0.5
+        else ScoreVerdict.BELOW_CHANCE
+        if hi < 0.5
+        else ScoreVerdict.NO_EVIDENCE
+    )
+    assert sc.verdict is expected
+    # 4 and 5 of 20 are significantly below a coin (upper ends 0.437 and 0.491), 6 of 20 not;
+    # 15 of 20 is above it (lower end 0.509), 14 of 20 not
+    below = {4: True, 5: True, 6: False, 9: False, 11: False, 14: False, 15: False}[correct]
+    assert (sc.verdict is ScoreVerdict.BELOW_CHANCE) == below
+    assert (sc.verdict is ScoreVerdict.ABOVE_CHANCE) == (correct == 15)
+    assert sc.flipped_interval == pytest.approx(clopper_pearson(rounds - correct, rounds, 0.95))
 
 
 def test_answers_as_integers():
@@ -267,10 +297,15 @@ def test_luck_for_one_player_is_the_binomial():
     direct = sum(stats.binom.pmf(x, 30, 0.6) for x in range(19, 31))
     assert le.p_one == pytest.approx(direct, rel=1e-12) and le.p_any == le.p_one
     assert le.expected_best_correct == pytest.approx(18.0, rel=1e-12)  # E X = R p
-    assert le.p_alarm_one <= 0.05  # the one-sided CP test is valid
-    lo_prev = clopper_pearson(le.alarm_correct - 1, 30, 0.95, "greater")[0]
-    lo_at = clopper_pearson(le.alarm_correct, 30, 0.95, "greater")[0]
-    assert lo_prev <= 0.6 < lo_at
+    assert le.p_alarm_one <= 0.025  # the interval's lower end is a valid 97.5 % bound
+    lo_prev = clopper_pearson(le.alarm_correct - 1, 30, 0.95)[0]
+    lo_at = clopper_pearson(le.alarm_correct, 30, 0.95)[0]
+    assert lo_prev <= 0.6 < lo_at  # the count where score_game's verdict starts
+    sc = score_game(MEAN_DP, 1, [True] * 30, model=MODELS[MEAN_DP])
+    assert sc.certified_accuracy > 0.6  # (ε = 1: 73.1 %) -- the alarm agrees with the verdict:
+    le1 = luck_lesson(1, 30, MODELS[MEAN_DP].certified_eta)
+    lo_alarm = clopper_pearson(le1.alarm_correct, 30, 0.95)[0]
+    assert lo_alarm > sc.certified_accuracy >= clopper_pearson(le1.alarm_correct - 1, 30, 0.95)[0]
 
 
 @pytest.mark.parametrize("players, rounds, eta", [(2, 5, 0.1), (3, 4, 0.0), (4, 6, 0.25)])

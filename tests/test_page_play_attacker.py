@@ -15,6 +15,7 @@ unchanged by a click.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 
 import numpy as np
 import pagetools
@@ -23,6 +24,7 @@ from pagetools import assert_clean, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num, fmt_pct
+from appkit.progress import Progress
 from appkit.registry import by_key
 from mipcore.audit_stats import clopper_pearson
 from mipcore.game import (
@@ -39,7 +41,7 @@ from mipcore.lessons import play
 from mipcore.plots import game_vega
 
 PAGE = "app_pages/play_attacker.py"
-GAME = "_play_game"
+GAMES = "_play_games"  # the page's session copy of its games: game key -> Progress
 DEFAULT = GameSettings()  # mean, ε = 1, n = 8 (the page's defaults)
 MODEL = game_model(DEFAULT)
 
@@ -49,8 +51,21 @@ def load(**params: str) -> AppTest:
 
 
 def heading(at: AppTest) -> str:
+    """The round heading without the release: "### Round 3 of 30" or "### Game over: …"."""
     (h,) = [m.value for m in at.markdown if m.value.startswith("### ")]
-    return h
+    return h.split(" — ")[0]
+
+
+def link(at: AppTest, key: str) -> str | None:
+    """The link's value of ``key`` (AppTest holds a string or a list)."""
+    v = at.query_params.get(key)
+    return v[-1] if isinstance(v, list) else v
+
+
+def release_shown(at: AppTest) -> str:
+    """The release of the round on screen, as the heading prints it."""
+    (h,) = [m.value for m in at.markdown if m.value.startswith("### Round")]
+    return h.split(" — release y\u00a0=\u00a0")[1]
 
 
 def metric(at: AppTest, start: str) -> str:
@@ -58,8 +73,8 @@ def metric(at: AppTest, start: str) -> str:
 
 
 def shown_text(at: AppTest) -> str:
-    """Everything the page says, headers included."""
-    return " ".join(texts(at) + [h.value for h in at.subheader])
+    """Everything the page says, headers included (no-break spaces read as spaces)."""
+    return " ".join(texts(at) + [h.value for h in at.subheader]).replace("\u00a0", " ")
 
 
 def charts(at: AppTest) -> list[dict]:
@@ -89,14 +104,18 @@ def pct(p: float) -> str:
     return fmt_pct(p)
 
 
-def with_answers(answers: list[bool], settings=DEFAULT, seed: int = 1, **params: str) -> AppTest:
+def with_answers(
+    answers: list[bool], settings=DEFAULT, seed: int = 1, replays: int = 0, **params: str
+) -> AppTest:
     """The page with ``answers`` already given in this session (as after that many clicks)."""
     at = AppTest.from_file(pagetools.APP, default_timeout=60)
     at.run()
     at.query_params["seed"] = str(seed)
     for k, v in params.items():
         at.query_params[k] = v
-    at.session_state[GAME] = {"key": (settings, seed), "answers": list(answers)}
+    at.session_state[GAMES] = OrderedDict(
+        {play.game_key(settings, seed): Progress(tuple(bool(a) for a in answers), replays)}
+    )
     at.switch_page(PAGE).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -233,8 +252,8 @@ def test_page_loads_clean_via_app_and_standalone():
     assert at.title[0].value == by_key("play").title
     assert heading(at) == "### Round 1 of 30"
     r0 = play_round(DEFAULT, 1, 0, model=MODEL)
-    assert metric(at, "Release y") == release_text(r0.release)
-    assert metric(at, "Target record") == "10"
+    assert release_shown(at) == release_text(r0.release)
+    assert "Target record: the canary, 10. In the training half, or out?" in texts(at)
     assert laws_shown(at) and not any(m.label.startswith("You") for m in at.metric)
     assert at.button(key="play_in").proto.shortcut == "left"
     assert at.button(key="play_out").proto.shortcut == "right"
@@ -252,7 +271,7 @@ def test_full_game_with_the_optimal_answers():
     expected = [play_round(DEFAULT, seed, k, model=MODEL) for k in range(rounds)]
     for k, r in enumerate(expected):
         assert heading(at) == f"### Round {k + 1} of {rounds}"
-        assert metric(at, "Release y") == release_text(r.release)
+        assert release_shown(at) == release_text(r.release)
         assert ("Luck in a class" in shown_text(at)) == (k >= 20)
         at.button(key="play_in" if r.optimal_guess else "play_out").click().run()
         assert not at.exception
@@ -265,10 +284,11 @@ def test_full_game_with_the_optimal_answers():
     assert metric(at, "95 % interval") == f"{pct(lo)} – {pct(hi)}"
     assert metric(at, "Guarantee, 1/2 + η") == pct(MODEL.certified_accuracy) == "73.1 %"
     shown = shown_text(at)
-    assert f"Your lower bound, {pct(sc.lower_bound)}," in shown
+    assert f"Your 95 % interval, {pct(lo)} – {pct(hi)}," in shown
     phrase = {
         ScoreVerdict.ABOVE_CERTIFIED: "of beating the guarantee",
         ScoreVerdict.ABOVE_CHANCE: "evidence that you beat coin flips",
+        ScoreVerdict.BELOW_CHANCE: "as informative as beating the coin",
         ScoreVerdict.NO_EVIDENCE: "no evidence yet",
     }
     assert phrase[sc.verdict] in shown
@@ -283,10 +303,13 @@ def test_full_game_with_the_optimal_answers():
     assert not at.dataframe and len(history) == rounds
     assert list(history["target was"]) == ["in" if r.member else "out" for r in expected]
     assert list(history["you said"]) == list(history["optimal said"])
-    # New game: back to round 1, same seed, same first release
+    # New game: back to round 1 of a new game number, written into the link
+    assert at.button(key="play_new_game").label == "New game"
     at.button(key="play_new_game").click().run()
     assert heading(at) == f"### Round 1 of {rounds}"
-    assert metric(at, "Release y") == release_text(expected[0].release)
+    new = int(link(at, "seed"))
+    assert new != seed and 1 <= new <= 999_999
+    assert release_shown(at) == release_text(play_round(DEFAULT, new, 0, model=MODEL).release)
 
 
 def test_always_in_and_the_reveal_sentence():
@@ -335,10 +358,11 @@ def test_link_round_trip_shows_the_same_first_round():
     assert a.radio(key="cal").value is Calibration.ETA
     assert a.slider(key="eta").value == 0.2 and a.slider(key="n").value == 6
     assert a.slider(key="rounds").value == 40 and a.slider(key="players").value == 12
-    assert a.toggle(key="laws").value is False and a.number_input(key="seed").value == 777
+    assert a.toggle(key="laws").value is False and link(a, "seed") == "777"
+    assert "Game number 777 (seed=777 in the link)." in texts(a)
     s = GameSettings("prop11", "eta", 0.2, 6)
     r0 = play_round(s, 777, 0)
-    assert metric(a, "Release y") == metric(b, "Release y") == release_text(r0.release)
+    assert release_shown(a) == release_shown(b) == release_text(r0.release)
     assert heading(a) == "### Round 1 of 40"
     assert_clean(a)
     # the URL follows the widgets; the ε/η keys never both
@@ -350,31 +374,128 @@ def test_link_round_trip_shows_the_same_first_round():
 
 
 def test_each_control_changes_the_round():
-    at = load(seed="3")
-    before = metric(at, "Release y")
-    at.number_input(key="seed").set_value(4).run()
-    after = metric(at, "Release y")
-    assert after != before
-    assert after == release_text(play_round(DEFAULT, 4, 0, model=MODEL).release)
+    at = load(seed="4")
+    assert release_shown(at) == release_text(play_round(DEFAULT, 4, 0, model=MODEL).release)
     at.radio(key="mech").set_value(GameMechanism.PROP11).run()
     p = GameSettings.dp("prop11", 1.0)
-    assert metric(at, "Release y") == release_text(play_round(p, 4, 0).release)
+    assert release_shown(at) == release_text(play_round(p, 4, 0).release)
     at.slider(key="n").set_value(10).run()
     p10 = GameSettings.dp("prop11", 1.0, n=10)
-    assert metric(at, "Release y") == release_text(play_round(p10, 4, 0).release)
+    assert release_shown(at) == release_text(play_round(p10, 4, 0).release)
+    at.button(key="play_new_seed").click().run()  # the teacher deals a new game number
+    new = int(link(at, "seed"))
+    assert new != 4 and release_shown(at) == release_text(play_round(p10, new, 0).release)
     assert_clean(at)
 
 
-def test_settings_change_starts_a_new_game_and_new_seed_draws_one():
+def notice(at: AppTest) -> list[str]:
+    """The sidebar's sentences about a game in progress."""
+    return [w.value for w in at.sidebar.warning if "in progress" in w.value]
+
+
+def test_a_settings_change_says_what_it_does_and_changing_back_restores_the_game():
     at = load(seed="3")
+    assert not notice(at)  # nothing to lose yet
     at.button(key="play_in").click().run()
-    assert heading(at) == "### Round 2 of 30"
+    at.button(key="play_out").click().run()
+    assert heading(at) == "### Round 3 of 30"
+    (said,) = notice(at)
+    assert "**A game is in progress (2 answers).**" in said
+    assert "Changing the mechanism, the noise, ε or n starts a new game" in said
+    assert "come back when you set it back" in said
     at.slider(key="eps").set_value(3.0).run()
-    assert heading(at) == "### Round 1 of 30"
-    at.button(key="play_new_seed").click().run()
-    new = at.number_input(key="seed").value
-    assert new != 3 and 1 <= new <= 999_999
-    assert at.query_params["seed"] in (str(new), [str(new)])
+    assert heading(at) == "### Round 1 of 30" and not notice(at)
+    at.slider(key="eps").set_value(1.0).run()  # back: the game of ε = 1 with its 2 answers
+    assert heading(at) == "### Round 3 of 30"
+    assert metric(at, "You: ") in (pct(0), pct(0.5), pct(1))
+    # rounds, players and the laws toggle keep the game
+    at.slider(key="rounds").set_value(40).run()
+    at.slider(key="players").set_value(12).run()
+    at.toggle(key="laws").set_value(False).run()
+    assert heading(at) == "### Round 3 of 40"
+    # a finished game has nothing in progress
+    done = with_answers([True] * 10, seed=3, rounds="10")
+    assert heading(done).startswith("### Game over") and not notice(done)
+
+
+def test_new_game_deals_a_new_game_number_unless_the_link_fixes_it():
+    at = load(seed="8")
+    at.button(key="play_in").click().run()
+    (cap,) = [t for t in texts(at) if t.startswith("New rounds, under a new game number")]
+    assert "Your 1 answer to this game will be dropped." in cap
+    at.button(key="play_new_game").click().run()
+    seed = int(link(at, "seed"))
+    assert seed != 8 and heading(at) == "### Round 1 of 30"
+    assert release_shown(at) == release_text(play_round(DEFAULT, seed, 0, model=MODEL).release)
+    # the teacher's link: seed=<N>&fixed=1 -- the button replays the same rounds
+    fixed = load(seed="8", fixed="1")
+    assert fixed.toggle(key="fixed").value is True
+    button = fixed.button(key="play_new_game")
+    assert button.label == "Replay this game"
+    first = release_shown(fixed)
+    fixed.button(key="play_out").click().run()
+    fixed.button(key="play_out").click().run()
+    assert heading(fixed) == "### Round 3 of 30"
+    fixed.button(key="play_new_game").click().run()
+    assert link(fixed, "seed") == "8" and heading(fixed) == "### Round 1 of 30"
+    assert release_shown(fixed) == first
+    fixed.button(key="play_in").click().run()
+    assert any(t.startswith("**A replay: you have seen the truths") for t in texts(fixed))
+
+
+def test_a_link_without_a_game_number_deals_one_and_writes_it():
+    at = load()
+    seed = link(at, "seed")
+    assert 1 <= int(seed) <= 999_999
+    assert release_shown(at) == release_text(play_round(DEFAULT, int(seed), 0, model=MODEL).release)
+    assert f"Game number {seed} (seed={seed} in the link)." in texts(at)
+
+
+def answers_scoring(correct: int, rounds: int, seed: int, settings=DEFAULT) -> list[bool]:
+    """Answers to the first ``rounds`` rounds of ``seed`` of which exactly ``correct`` are right."""
+    model = game_model(settings)
+    truth = [play_round(settings, seed, k, model=model).member for k in range(rounds)]
+    return [t if k < correct else not t for k, t in enumerate(truth)]
+
+
+def verdict(at: AppTest) -> str:
+    """The verdict, its no-break spaces (before "%") read as spaces."""
+    (v,) = [
+        t for t in texts(at) if "% interval, " in t.replace("\u00a0", " ") and t.startswith("**")
+    ]
+    return v.replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize(
+    "correct, rounds, kind",
+    [
+        (4, 20, ScoreVerdict.BELOW_CHANCE),
+        (10, 20, ScoreVerdict.NO_EVIDENCE),
+        (16, 20, ScoreVerdict.ABOVE_CHANCE),
+        (30, 30, ScoreVerdict.ABOVE_CERTIFIED),
+    ],
+)
+def test_the_verdict_quotes_the_interval_the_score_shows(correct, rounds, kind):
+    """One interval: the verdict's numbers are exactly the ones in the score's metric."""
+    answers = answers_scoring(correct, rounds, seed=6)
+    sc = score_game(DEFAULT, 6, answers, model=MODEL)
+    assert sc.correct == correct and sc.verdict is kind
+    at = with_answers(answers, seed=6, rounds=str(rounds))
+    assert_clean(at)
+    shown = metric(at, "95 % interval")
+    lo, hi = (float(v.strip().rstrip("%").strip()) for v in shown.split("–"))
+    assert (lo, hi) == pytest.approx((100 * sc.interval[0], 100 * sc.interval[1]), abs=0.051)
+    v = verdict(at)
+    assert v.startswith(f"**Your 95 % interval, {shown}, ")
+    assert "lower bound" not in v and "one-sided" not in v  # no other bound is quoted
+    if kind is ScoreVerdict.BELOW_CHANCE:
+        flo, fhi = 1 - sc.interval[1], 1 - sc.interval[0]
+        assert "as informative as beating the coin" in v
+        assert f"Flipping every answer would have scored 16 of 20 ({pct(0.8)}, interval " in v
+        assert f"{pct(flo)} – {pct(fhi)}" in v
+        assert "bounded by the same guarantee" in v and pct(MODEL.certified_accuracy) in v
+    else:
+        assert "Flipping" not in v
 
 
 @pytest.mark.parametrize(

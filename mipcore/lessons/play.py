@@ -40,6 +40,7 @@ from ..game import (
     MAX_ROUNDS,
     GameModel,
     GameScore,
+    GameSettings,
     draw_round,
     log_densities,
     score_game,
@@ -52,6 +53,7 @@ __all__ = [
     "Reveal",
     "RoundHistory",
     "Turn",
+    "game_key",
     "play_state",
     "release_laws",
 ]
@@ -171,6 +173,32 @@ class PlayState:
     def show_luck(self) -> bool:
         """Enough answered rounds (:data:`LUCK_AFTER`) for the multiple-testing lesson."""
         return self.answered >= LUCK_AFTER
+
+
+def game_key(settings: GameSettings, seed: int) -> str:
+    """A short text naming one game: its settings and its seed (what a player's answers are
+    kept under). Two keys are equal exactly when the games deal the same rounds.
+
+    >>> from mipcore.game import GameSettings
+    >>> game_key(GameSettings.dp("mean", 1.0), 7)
+    'mean|epsilon|1.0|8|10.0|None|7'
+    """
+    if not isinstance(settings, GameSettings):
+        raise ValueError(f"settings={settings!r} must be a GameSettings (mipcore.game)")
+    seed = check_int("seed", seed, 0, _MAX_SEED)
+    s = settings
+    return "|".join(
+        str(v)
+        for v in (
+            s.mechanism.value,
+            s.calibration.value,
+            repr(s.level),
+            s.n,
+            s.canary,
+            s.target,
+            seed,
+        )
+    )
 
 
 def _check_model(model: object) -> GameModel:

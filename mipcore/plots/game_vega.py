@@ -33,12 +33,12 @@ from .vega import DASH, SHAPE, VegaLiteChart, by_field, every_other, layered
 
 __all__ = ["laws_vega", "score_table", "score_vega", "times_text"]
 
-LAWS_TITLE = "What the attacker knows: the two release laws"
+LAWS_TITLE = "The two laws the attacker knows"
 SCORE_TITLE = "Your score beside the guarantee"
-IN_NAME = "release law, target in"
-OUT_NAME = "release law, target out"
-PAST_IN = "past releases, target in"
-PAST_OUT = "past releases, target out"
+IN_NAME = "law, target in"  # short: two legend columns fit a 390 px phone
+OUT_NAME = "law, target out"
+PAST_IN = "past: target in"
+PAST_OUT = "past: target out"
 IN_COLOUR, OUT_COLOUR = style.SEQUENCE[0], style.SEQUENCE[1]
 # The legends draw every symbol at one size, large enough that a line's dash shows in its
 # 24 px stroke; the markers' shapes are SVG paths inside 0.6 of the unit square, so that they
@@ -48,6 +48,8 @@ BAR = "M0,-0.6L0,0.6"  # a past release whose target was in (outline)
 CROSS = "M-0.45,-0.45L0.45,0.45M-0.45,0.45L0.45,-0.45"  # ... whose target was out
 DIAMOND = "M0,-0.6L0.6,0L0,0.6L-0.6,0Z"
 _SMALL = 0.6**2  # a path above at size s looks like Vega's own shape at size s × 0.36
+LAWS_HEIGHT = 300  # px of plot of the laws chart
+PRESENTER_HEIGHT = 150  # ... in presenter mode: the round, In/Out and the chart on one screen
 _TOP = 1.12  # the y axis ends at 1.12 × the laws' peak; the round's label sits there
 _RULE_TOP = 1.03  # the release lines end here, below the label
 
@@ -74,8 +76,11 @@ def laws_vega(
     turn: Turn | None,
     last: Reveal | None,
     history: RoundHistory,
+    *,
+    height: int = LAWS_HEIGHT,
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
-    """The densities ``p_in`` and ``p_out`` of the release (``laws``), with
+    """The densities ``p_in`` and ``p_out`` of the release (``laws``), ``height`` px of plot
+    (80 to 600; the legend in two columns below it), with
 
     * the release of the round to answer (``turn``) as a thick black line labelled with it;
     * the last answered round (``last``) as a dotted line with its two densities as diamonds
@@ -92,6 +97,8 @@ def laws_vega(
         raise ValueError(f"laws must be a LawPicture (mipcore.lessons.play), got {laws!r}")
     if not isinstance(history, RoundHistory):
         raise ValueError(f"history must be a RoundHistory, got {history!r}")
+    if isinstance(height, bool) or not isinstance(height, int) or not 80 <= height <= 600:
+        raise ValueError(f"height={height!r} must be a whole number of pixels from 80 to 600")
     table = pd.DataFrame({"release": laws.grid, "p_in": laws.p_in, "p_out": laws.p_out})
     finite = np.isfinite(table.to_numpy()).all(axis=1)
     drawn = table[finite].reset_index(drop=True)
@@ -148,7 +155,7 @@ def laws_vega(
         peak = 1.0
     domain = [IN_NAME, OUT_NAME, PAST_IN, PAST_OUT]
     colours = [IN_COLOUR, OUT_COLOUR, IN_COLOUR, OUT_COLOUR]
-    legend = LEGEND
+    legend = {**LEGEND, "columns": 2}  # two rows of two: the chart stays short
     x = {
         "field": "release",
         "type": "quantitative",
@@ -261,7 +268,7 @@ def laws_vega(
             },
         },
     ]
-    spec = layered(LAWS_TITLE, layers, height=300)
+    spec = layered(LAWS_TITLE, layers, height=height)
     chart = VegaLiteChart(
         spec=spec,
         datasets={"laws": curves, "past": past, "now": now, "last": before},
@@ -311,7 +318,7 @@ def _reference_lines(score: GameScore) -> list[tuple[str, float]]:
         ("coin flip, 50 %", 0.5),
         (f"guarantee 1/2 + η, {100 * score.certified_accuracy:.1f} %", score.certified_accuracy),
         (
-            f"optimal attacker in the long run, {100 * score.optimal_accuracy:.1f} %",
+            f"optimal attacker, long run, {100 * score.optimal_accuracy:.1f} %",
             score.optimal_accuracy,
         ),
     ]
@@ -327,10 +334,9 @@ def score_vega(
     confidence level and the two reference accuracies (the game's settings), not on the score:
     the number of rounds is for the page's caption."""
     table = score_table(score, optimal_interval)
-    conf = round(100 * score.confidence)
     names = [
-        f"you ({conf} % interval)",
-        f"optimal attacker, same rounds ({conf} % interval)",
+        "you",
+        "optimal attacker, same rounds",
         *(n for n, _ in _reference_lines(score)),
     ]
     rows = table.iloc[:2]
