@@ -1,7 +1,8 @@
 """Numbers for sentences: how pages (and headless figure text) print a float.
 
 Pure Python so that both ``appkit`` (the Streamlit side) and ``mipcore.plots`` use the
-same rules: plain notation between 1e-4 and 1e6, ``m × 10ᵉ`` with a superscript exponent
+same rules -- :func:`fmt_pct` is the app's one precision rule for probabilities and shares --
+and :func:`fmt_num` plain notation between 1e-4 and 1e6, ``m × 10ᵉ`` with a superscript exponent
 outside (``5.679 × 10⁶``, ``1 × 10⁻³⁶``), and never the text ``nan``/``inf``. A negative
 number keeps the ASCII ``-`` (Streamlit reads it to point a metric's delta arrow down).
 """
@@ -47,7 +48,42 @@ def fmt_num(x: float | None, digits: int = 4) -> str:
 
 
 def fmt_pct(p: float | None, digits: int = 1) -> str:
-    """A probability as a percentage with a narrow space, e.g. ``73.1 %`` (never ``nan %``)."""
+    """A probability or share as a percentage, by the app's one precision rule.
+
+    * a value that is a whole number of 0.0001 % (a share someone chose, 0, 1/2, 1) is shown
+      exactly, without trailing zeros: ``1 %``, ``0.25 %``, ``50 %``, ``100 %``;
+    * any other value gets ``digits`` decimals (default 1: ``73.1 %``) and at least two
+      significant digits (``0.27 %``), and more -- up to 12 -- wherever fewer would show it as
+      one of the landmarks 0 %, 50 % or 100 % that it is not:
+      η = tanh(4)/2 = 0.499665… is ``49.97 %``, never ``50.0 %``; 1/2 + η = 0.999665… is
+      ``99.97 %``, never ``100.0 %``; 2.7·10⁻⁸ is ``0.0000027 %``, never ``0.0 %``.
+
+    Always a space before the ``%``; ``—`` for None or NaN (never ``nan %``).
+
+    Examples
+    --------
+    >>> import math
+    >>> eta = math.tanh(4) / 2
+    >>> fmt_pct(0.5 + math.tanh(0.5) / 2), fmt_pct(eta), fmt_pct(0.5 + eta), fmt_pct(2.7e-8)
+    ('73.1 %', '49.97 %', '99.97 %', '0.0000027 %')
+    >>> fmt_pct(0.0025), fmt_pct(0.5), fmt_pct(1.0), fmt_pct(0.6)
+    ('0.25 %', '50 %', '100 %', '60 %')
+    """
     if p is None or math.isnan(float(p)):
         return "—"
-    return f"{100 * float(p):.{digits}f} %"
+    x = 100.0 * float(p)
+    if math.isinf(x):
+        return "∞ %" if x > 0 else "−∞ %"
+    exact = round(x, 4)
+    if abs(x - exact) <= 1e-9 * max(1.0, abs(x)):
+        text = f"{exact:.4f}".rstrip("0").rstrip(".")
+        return f"{'0' if text in ('-0', '') else text} %"
+    d = max(0, int(digits))
+    if 0.0 < abs(x) < 10.0:  # two significant digits
+        d = max(d, 1 - math.floor(math.log10(abs(x))))
+    while d < 12:
+        shown = round(x, d)
+        if shown not in (0.0, 50.0, 100.0):
+            break
+        d += 1
+    return f"{x:.{d}f} %"
