@@ -90,6 +90,11 @@ def _of_members(count: int, members: int) -> str:
     return f"{_people(count)} of the {_people(members)} members"
 
 
+def _nb(text: str) -> str:
+    """A narrow table cell never breaks a number from its % sign (no orphaned %)."""
+    return text.replace(" %", "\u00a0%")
+
+
 def _no_limit(delta: float) -> str:
     """Why a (ε, δ) guarantee with δ > 0 bounds no single person's exposure, beside the number."""
     return (
@@ -567,9 +572,9 @@ def _live() -> None:
                 ]
             )
         appkit.tables.table(  # a Markdown table: no data grid to load (see appkit.tables)
-            {h: [row[i] for row in rows] for i, h in enumerate(header[:-1])},
-            right=[h for h in header[:-1] if h != "right when naming (anyone)"],
-            columns_help=dict(zip(header[:-1], header_help[:-1], strict=True)),
+            {_nb(h): [_nb(row[i]) for row in rows] for i, h in enumerate(header[:-1])},
+            right=[_nb(h) for h in header[:-1] if h != "right when naming (anyone)"],
+            columns_help={_nb(h): t for h, t in zip(header[:-1], header_help[:-1], strict=True)},
         )
         with st.expander("Each row in words"):
             st.markdown("\n".join(f"- {row[-1]}" for row in rows))

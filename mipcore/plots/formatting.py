@@ -53,10 +53,11 @@ def fmt_pct(p: float | None, digits: int = 1) -> str:
     * a value that is a whole number of 0.0001 % (a share someone chose, 0, 1/2, 1) is shown
       exactly, without trailing zeros: ``1 %``, ``0.25 %``, ``50 %``, ``100 %``;
     * any other value gets ``digits`` decimals (default 1: ``73.1 %``) and at least two
-      significant digits (``0.27 %``), and more -- up to 12 -- wherever fewer would show it as
-      one of the landmarks 0 %, 50 % or 100 % that it is not:
-      η = tanh(4)/2 = 0.499665… is ``49.97 %``, never ``50.0 %``; 1/2 + η = 0.999665… is
-      ``99.97 %``, never ``100.0 %``; 2.7·10⁻⁸ is ``0.0000027 %``, never ``0.0 %``.
+      significant digits (``0.27 %``), and more -- up to 4 -- wherever fewer would show it as
+      one of the landmarks 0 %, 50 % or 100 % that it is not: η = tanh(4)/2 = 0.499665… is
+      ``49.97 %``, never ``50.0 %``; 1/2 + η = 0.999665… is ``99.97 %``, never ``100.0 %``;
+    * a value within 0.0001 % of a landmark it is not says on which side it is:
+      ``< 0.0001 %``, ``> 50 %``, ``< 50 %``, ``> 99.9999 %``.
 
     Always a space before the ``%``; ``—`` for None or NaN (never ``nan %``).
 
@@ -64,8 +65,10 @@ def fmt_pct(p: float | None, digits: int = 1) -> str:
     --------
     >>> import math
     >>> eta = math.tanh(4) / 2
-    >>> fmt_pct(0.5 + math.tanh(0.5) / 2), fmt_pct(eta), fmt_pct(0.5 + eta), fmt_pct(2.7e-8)
-    ('73.1 %', '49.97 %', '99.97 %', '0.0000027 %')
+    >>> fmt_pct(0.5 + math.tanh(0.5) / 2), fmt_pct(eta), fmt_pct(0.5 + eta), fmt_pct(2.7e-6)
+    ('73.1 %', '49.97 %', '99.97 %', '0.0003 %')
+    >>> fmt_pct(2.7e-8), fmt_pct(0.5 + 1e-9), fmt_pct(1 - 1e-9), fmt_pct(0.0027)
+    ('< 0.0001 %', '> 50 %', '> 99.9999 %', '0.27 %')
     >>> fmt_pct(0.0025), fmt_pct(0.5), fmt_pct(1.0), fmt_pct(0.6)
     ('0.25 %', '50 %', '100 %', '60 %')
     """
@@ -75,15 +78,19 @@ def fmt_pct(p: float | None, digits: int = 1) -> str:
     if math.isinf(x):
         return "∞ %" if x > 0 else "−∞ %"
     exact = round(x, 4)
-    if abs(x - exact) <= 1e-9 * max(1.0, abs(x)):
+    if abs(x - exact) <= 1e-13 * max(1.0, abs(x)):  # exact up to float noise
         text = f"{exact:.4f}".rstrip("0").rstrip(".")
         return f"{'0' if text in ('-0', '') else text} %"
     d = max(0, int(digits))
-    if 0.0 < abs(x) < 10.0:  # two significant digits
-        d = max(d, 1 - math.floor(math.log10(abs(x))))
-    while d < 12:
-        shown = round(x, d)
-        if shown not in (0.0, 50.0, 100.0):
-            break
+    if 0.0 < abs(x) < 10.0:  # two significant digits (up to 4 decimals)
+        d = max(d, min(4, 1 - math.floor(math.log10(abs(x)))))
+    while round(x, d) in (0.0, 50.0, 100.0):
+        if d >= 4:  # within 0.0001 % of a landmark it is not: say on which side
+            landmark = round(x, d)
+            if landmark == 0.0:
+                return "< 0.0001 %" if x > 0 else "> −0.0001 %"
+            if landmark == 100.0:
+                return "> 99.9999 %" if x < 100 else "< 100.0001 %"
+            return "> 50 %" if x > 50 else "< 50 %"
         d += 1
     return f"{x:.{d}f} %"
