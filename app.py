@@ -225,7 +225,7 @@ def home() -> None:
             else:
                 appkit.takeaway(
                     f"With ε = {appkit.fmt_num(eps, 3)}, no attacker can tell members from non-members "
-                    f"more than {appkit.fmt_pct(acc)} of the time (η = {appkit.fmt_num(eta)}); "
+                    f"more than {appkit.fmt_pct(acc)} of the time (η = {appkit.fmt_pct(eta)}); "
                     "guessing gets 50 %."
                 )
 

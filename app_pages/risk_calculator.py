@@ -45,6 +45,7 @@ from mipcore.lessons.risk_calculator import (
     risk_report,
     steps_ceiling,
 )
+from mipcore.lessons.what_eps_means import DEFAULT_PRIOR
 from mipcore.plots.guarantee_vega import route_label, routes_roc_vega
 
 KINDS = {
@@ -80,45 +81,12 @@ _RDP_PROBLEMS = {
 }
 
 
-def _pc(p: float) -> str:
-    """A computed probability in %, never rounded to a misleading 0 % or 100 %."""
-    if p >= 1.0:
-        return "100 %"
-    if p >= 0.999:
-        return f"{fmt_num(100 * p, 6)} %"
-    if p < 0.001:
-        return f"{fmt_num(100 * p, 2)} %"
-    return fmt_pct(p)
-
-
-def _acc(accuracy: float, eta: float) -> str:
-    """The best attacker's accuracy 1/2 + η in %, never rounding the edge away."""
-    if eta == 0:
-        return "50 %"
-    if eta < 5e-4:
-        return f"50 % + {fmt_num(100 * eta, 3)} percentage points"
-    if 0.5 - eta < 5e-4:
-        return (
-            "100 %" if eta >= 0.5 else f"100 % − {fmt_num(100 * (0.5 - eta), 3)} percentage points"
-        )
+def _acc(accuracy: float) -> str:
+    """The best attacker's accuracy 1/2 + η, by the app's one precision rule."""
     return fmt_pct(accuracy)
 
 
-def _short(p: float) -> str:
-    """The same, short enough for a metric at 1024×768."""
-    if 0 < p < 0.01:
-        return f"{fmt_num(100 * p, 2)} %"
-    shown = fmt_pct(p)
-    if p < 1.0 and shown == "100.0 %":
-        return "< 100.0 %"
-    if p > 0.5 and shown == "50.0 %":
-        return "> 50.0 %"
-    return shown
-
-
-def _given(p: float) -> str:
-    """A share the user chose, exactly as chosen."""
-    return f"{fmt_num(100 * p, 4)} %"
+_pc = _short = _given = fmt_pct  # one precision rule for every probability and share
 
 
 def _set_eps(eps: float) -> None:
@@ -325,13 +293,13 @@ def _solve() -> None:
         else:
             m1, m2, m3 = st.columns(3)
             m1.metric("noise multiplier σ", fmt_num(sol.noise_multiplier))
-            m2.metric("η at this σ", fmt_num(sol.achieved_eta, 3))
+            m2.metric("η at this σ", fmt_pct(sol.achieved_eta))
             m3.metric("epochs", fmt_num(sol.epochs, 3))
             appkit.takeaway(
                 f"For {goal} with q = {fmt_num(sol.sampling_rate)} and {sol.steps:,} steps, "
                 f"DP-SGD needs a noise multiplier of at least {fmt_num(sol.noise_multiplier)}; "
                 f"the run is then {fmt_num(sol.achieved_eta)}-MIP (best accuracy "
-                f"{_acc(0.5 + sol.achieved_eta, sol.achieved_eta)})."
+                f"{_acc(0.5 + sol.achieved_eta)})."
             )
             st.markdown(
                 f"**Tolerance.** The search brackets σ and halves the bracket (on a log scale) "
@@ -465,7 +433,7 @@ def _assess() -> None:
         "prior",
         min_value=0.1,
         max_value=99.9,
-        default=1.0,
+        default=100 * DEFAULT_PRIOR,  # the stakeholder page's default too (see its lesson)
         step=0.5,
         format="%g",
         help="The membership prior: how likely a person is to be in the data before the release.",
@@ -531,17 +499,18 @@ def _assess() -> None:
     (m1, m2, m3), (m4, m5, m6) = st.columns(3), st.columns(3)
     m1.metric(
         "η (edge)",
-        fmt_num(L.eta, 4),
-        help=f"Membership advantage TPR − FPR ≤ 2η = {fmt_num(L.advantage)}.",
+        fmt_pct(L.eta),
+        help=f"Membership advantage TPR − FPR ≤ 2η = {fmt_pct(L.advantage)} (η = "
+        f"{fmt_num(L.eta, 6)}).",
     )
-    m2.metric("best accuracy", _short(L.accuracy), help=f"1/2 + η = {fmt_num(L.accuracy, 6)}.")
+    m2.metric("best accuracy", fmt_pct(L.accuracy), help=f"1/2 + η = {fmt_num(L.accuracy, 6)}.")
     m3.metric(
         f"right when naming (π = {_given(L.prior)})",
         _short(L.ppv),
         help=f"Precision of a rule that wrongly accuses at most {_given(L.ppv_fpr)} of non-members.",
     )
     for m, f, t in zip((m4, m5, m6), L.fpr_levels, L.tpr_at_fpr, strict=True):
-        m.metric(f"TPR at {fmt_num(100 * f)} % FPR", _short(t), help=f"TPR ≤ {fmt_num(t)}")
+        m.metric(f"TPR at {fmt_pct(f)} FPR", fmt_pct(t), help=f"TPR ≤ {fmt_num(t, 6)}")
 
     if kind is Kind.DPSGD:
         g = L.guarantee
@@ -592,7 +561,7 @@ def _assess() -> None:
     else:
         appkit.takeaway(
             f"With {name}, no attacker can tell whether a record was used more than "
-            f"{_acc(L.accuracy, L.eta)} of the time (a blind guess gets 50 %); the tightest "
+            f"{_acc(L.accuracy)} of the time (a blind guess gets 50 %); the tightest "
             f"sound route is “{route_label(L.route)}”."
         )
 
@@ -656,14 +625,14 @@ def _assess() -> None:
     # ---------------------------------------------------------------- the routes table
     st.subheader("Every route, side by side")
     ordered = sorted(L.routes, key=lambda r: (not r.valid, not r.tightest, r.eta))
-    tpr_head = f"TPR @ {fmt_num(100 * f0)} %"
+    tpr_head = f"TPR @ {fmt_pct(f0)}"
     appkit.tables.table(
         {
             "route": [
                 route_label(r.route) + (" (tightest)" if r.tightest else "") for r in ordered
             ],
             "valid": ["yes" if r.valid else "NO" for r in ordered],
-            "η": [fmt_num(r.eta, 4) for r in ordered],
+            "η": [fmt_pct(r.eta) for r in ordered],
             "best accuracy": [_pc(r.accuracy) for r in ordered],
             "× tightest": [fmt_num(r.over_tightest, 4) for r in ordered],
             tpr_head: [_pc(r.tpr_at_levels[0]) for r in ordered],
@@ -697,7 +666,7 @@ def _assess() -> None:
     st.subheader("For a stakeholder")
     stake = (
         f"Whoever sees the result and one person's record cannot tell whether that person's "
-        f"record was used more than **{_acc(L.accuracy, L.eta)}** of the time — a coin flip gets 50 %. "
+        f"record was used more than **{_acc(L.accuracy)}** of the time — a coin flip gets 50 %. "
         f"An attacker allowed to wrongly accuse only 1 in {round(1 / f0):,} of the people who "
         f"were not used finds at most **{_pc(t0)}** of those who were."
     )
@@ -714,24 +683,32 @@ def _assess() -> None:
     st.markdown(stake)
     link = L.link
     eta_url = f"{link.path}?{link.eta_query}"
+    share = fmt_pct(link.prior_pct / 100)
     lines = []
-    if link.eps_query is not None and link.epsilon is not None and link.delta is not None:
-        what = {
-            LinkSource.INPUT: "the same (ε, δ)",
-            LinkSource.GROUP: "the replace-one (ε, δ) it converts to",
-            LinkSource.REFERENCE_POINT: "one (ε, δ) pair it implies (its ε at δ = 10⁻⁵, replace-one)",
-        }[link.source or LinkSource.INPUT]
-        over = (
-            ""
-            if link.pair_ratio is None or link.pair_ratio <= 1.0 + 1e-9
-            else f" (that single pair overstates η by a factor of {fmt_num(link.pair_ratio, 3)})"
-        )
+    if link.same_query is not None:
         lines.append(
-            f"- [ε = {fmt_num(link.epsilon)}, δ = {fmt_num(link.delta, 3)}, "
-            f"{fmt_num(link.prior_pct, 4)} % in the data]({link.path}?{link.eps_query}) — "
-            f"{what}{over}"
+            f"- [{name}, {share} in the data]({link.path}?{link.same_query}) — **this guarantee "
+            "itself**, read by the same route: the same numbers as here"
         )
-    elif link.blocked is not None:
+    if link.eps_query is not None and link.epsilon is not None and link.delta is not None:
+        if link.eps_query != link.same_query:
+            what = {
+                LinkSource.INPUT: "the same (ε, δ)",
+                LinkSource.GROUP: "the replace-one (ε, δ) it converts to",
+                LinkSource.REFERENCE_POINT: "one (ε, δ) pair it implies (its ε at δ = 10⁻⁵, "
+                "replace-one)",
+            }[link.source or LinkSource.INPUT]
+            over = (
+                ""
+                if link.pair_ratio is None or link.pair_ratio <= 1.0 + 1e-9
+                else f"; that single pair overstates η by a factor of {fmt_num(link.pair_ratio, 3)}"
+            )
+            lines.append(
+                f"- [ε = {fmt_num(link.epsilon)}, δ = {fmt_num(link.delta, 3)}, "
+                f"{share} in the data]({link.path}?{link.eps_query}) — {what}{over}"
+                + (" (looser: for comparison only)" if link.same_query is not None else "")
+            )
+    elif link.blocked is not None and link.same_query is None:
         lines.append(
             "- (ε, δ): "
             + {
@@ -742,11 +719,11 @@ def _assess() -> None:
             + "; use the η link."
         )
     lines.append(
-        f"- [η = {fmt_num(link.eta)}, {fmt_num(link.prior_pct, 4)} % in the data]({eta_url}) — "
-        "the same η, read as η-MIP alone (looser at low false-positive rates)"
+        f"- [η = {fmt_pct(link.eta)}, {share} in the data]({eta_url}) — the same η, read as "
+        "η-MIP alone (looser at low false-positive rates)"
     )
     st.markdown(
-        "Show it as 100 people on the page “What does ε mean for the people in my data?”:\n"
+        "Show it as people on the page “What does ε mean for the people in my data?”:\n"
         + "\n".join(lines)
     )
 

@@ -1,69 +1,85 @@
-"""What does ε mean for the people in my data? A guarantee as 100 people, for a stakeholder.
+"""What does ε mean for the people in my data? A guarantee as people, for a stakeholder.
 
 Every number comes from :func:`mipcore.lessons.what_eps_means.what_eps_means_lesson` (built on
-:mod:`mipcore.risk`); the pictures from :mod:`mipcore.plots.risk_vega` (on screen) and
-:mod:`mipcore.plots.risk_figs` (the PNG export); the one-page summary
-from :func:`mipcore.lessons.what_eps_means.summary_html`. No formula on the surface: the
-formulas are in "The maths".
+:mod:`mipcore.risk`, and for μ-GDP and DP-SGD on the same attacker bound as the risk
+calculator); the pictures from :mod:`mipcore.plots.risk_vega` -- on screen, and through
+``vl-convert`` as the summary's inline SVG and the PNG files; the one-page summary from
+:func:`mipcore.lessons.what_eps_means.summary_html`. Probabilities are printed by the app's
+one precision rule, :func:`appkit.fmt_pct`. No formula on the surface: the formulas are in
+"The maths".
 """
 
 from __future__ import annotations
 
-import importlib.util
-
 import streamlit as st
 
 import appkit
-from appkit import fmt_num, fmt_pct, jobs
+from appkit import fmt_num, fmt_pct, jobs, settings
 from appkit.page import _view_url
+from mipcore.guarantees import Route
+from mipcore.lessons.risk_calculator import CIFAR10, steps_ceiling
 from mipcore.lessons.what_eps_means import (
-    PEOPLE,
+    DEFAULT_PRIOR,
     Confidence,
     GuaranteeKind,
     WhatEpsMeans,
+    export_file_name,
     summary_html,
     what_eps_means_lesson,
 )
-from mipcore.plots.risk_figs import IconPicture, IconView, icon_array_figure, icon_arrays_png
-from mipcore.plots.risk_vega import icon_array_vega
+from mipcore.plots.guarantee_vega import route_label
+from mipcore.plots.risk_figs import IconPicture, IconView
+from mipcore.plots.risk_vega import icon_array_vega, picture_png, picture_svg
 from mipcore.risk import ICON_FPR_CAPS
 
 EPS_MAX = 20.0
 DELTA_MAX = 0.1
+MU_MAX = 50.0
 QUICK_PRIORS = (1.0, 10.0, 50.0)  # % of the population in the data
 PRIOR_KEY = "prior"  # % in the URL: ?prior=1 is 1 %
-_PNG_KEY = "_what_eps_means_png"  # the pictures whose PNG files were asked for (plain key)
+CEILING = steps_ceiling(settings.WORK_LIMIT)  # the risk calculator's work limit
+KINDS = {
+    GuaranteeKind.DP: "ε and δ (differential privacy)",
+    GuaranteeKind.MIP: "η (membership privacy)",
+    GuaranteeKind.GDP: "μ (Gaussian differential privacy)",
+    GuaranteeKind.DPSGD: "a DP-SGD run",
+}
 
 
 def _set_prior(pct: float) -> None:
     st.session_state[PRIOR_KEY] = pct
 
 
-def _pc(p: float) -> str:
-    """A computed probability in %, never rounded to a misleading 0 % or 100 %."""
-    if p >= 1.0:
-        return "100 %"
-    if p >= 0.999:
-        return f"{fmt_num(100 * p, 6)} %"
-    if p < 0.001:
-        return f"{fmt_num(100 * p, 2)} %"
-    return fmt_pct(p)
+def _count(x: float) -> str:
+    """An average number of people: 4 significant digits below 1 000 (``2.718``, ``0.02718``),
+    one decimal above (``9 900``, ``9 900.1``), thousands apart by a space."""
+    if x < 1000:
+        return fmt_num(x, 4)
+    return f"{x:,.1f}".replace(",", " ").removesuffix(".0")
 
 
-def _given(p: float) -> str:
-    """A share the user chose (1 %, 0.25 %, 33.3 %), exactly as chosen."""
-    return f"{fmt_num(100 * p, 4)} %"
+def _people(n: int) -> str:
+    return f"{n:,}".replace(",", " ")
 
 
 def _share(L: WhatEpsMeans) -> str:
     if L.one_in is not None and L.one_in >= 2:
         return f"1 in {L.one_in} people is"
-    return f"{_given(L.prior)} of the people are"
+    return f"{fmt_pct(L.prior)} of the people are"
 
 
 def _guarantee(L: WhatEpsMeans) -> str:
+    """The guarantee the page shows, named as the risk calculator names it."""
     if L.kind is GuaranteeKind.MIP:
-        return f"η = {fmt_num(L.eta, 3)}"
+        return f"η = {fmt_pct(L.eta)} (membership privacy)"
+    if L.kind is GuaranteeKind.GDP:
+        return f"μ = {fmt_num(L.mu)} Gaussian DP (its exact trade-off curve)"
+    if L.kind is GuaranteeKind.DPSGD:
+        how = "PLD accountant" if L.route is Route.PLD else route_label(L.route or Route.PLD)
+        return (
+            f"DP-SGD: σ = {fmt_num(L.noise_multiplier)}, q = {fmt_num(L.sampling_rate)}, "
+            f"{_people(L.steps or 0)} steps ({how})"
+        )
     assert L.epsilon is not None
     return f"ε = {fmt_num(L.epsilon, 3)}" + (f", δ = {fmt_num(L.delta, 3)}" if L.delta else "")
 
@@ -71,15 +87,29 @@ def _guarantee(L: WhatEpsMeans) -> str:
 def _of_members(count: int, members: int) -> str:
     if members == 1:
         return "the one member" if count == 1 else "none of the members (there is one)"
-    return f"{count} of the {members} members"
+    return f"{_people(count)} of the {_people(members)} members"
+
+
+def _nb(text: str) -> str:
+    """A narrow table cell never breaks a number from its % sign (no orphaned %)."""
+    return text.replace(" %", "\u00a0%")
+
+
+def _no_limit(delta: float) -> str:
+    """Why a (ε, δ) guarantee with δ > 0 bounds no single person's exposure, beside the number."""
+    return (
+        f"no limit for every person: with δ = {fmt_num(delta, 3)} a rare release may expose "
+        "someone outright"
+    )
 
 
 page = appkit.page("what_eps_means")
 st.markdown(
     "A privacy guarantee limits what anyone can learn from a released model or statistic "
     "about **whether a given person's record was used** (“membership”). Here is what the "
-    "guarantee allows the *best possible* attacker to do, pictured as 100 people. Choose the "
-    "guarantee and how many of the people are in the data."
+    "guarantee allows the *best possible* attacker to do, pictured as people — 100, or 1 000 or "
+    "10 000 when fewer would have to draw a fraction of a person. Choose the guarantee (as the "
+    "risk calculator states it) and how many of the people are in the data."
 )
 main = page.slot()  # controls, the sentence, metrics and the two pictures: live
 st.subheader("How the numbers change with ε")
@@ -134,9 +164,16 @@ with appkit.folded("The maths") as shown:
             r"\mathrm{PPV} = \frac{\pi\,\mathrm{TPR}}{\pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}}"
         )
         st.markdown(
-            "of the time, with TPR as large as allowed. The picture shows ⌈100π⌉ members, "
-            "⌈TPR · members⌉ named and ⌊FPR · non-members⌋ wrongly accused: every rounding favours "
-            "the attacker. Sources: Izzo, Yoon, Arık, Zou, *Provable Membership Inference "
+            "of the time, with TPR as large as allowed. For μ-GDP the bound is "
+            "TPR ≤ Φ(Φ⁻¹(FPR) + μ) (Dong, Roth, Su, *Gaussian Differential Privacy*, JRSS-B 2022, "
+            "arXiv:1905.02383); for a DP-SGD run it is the risk calculator's: the PLD accountant "
+            "of Google's `dp_accounting` for the replace-one relation, with Poisson sampling. "
+            "**The picture** shows N people (N = 100, 1 000 or 10 000: the smallest at which it "
+            "names and wrongly accuses at least one person wherever the bound expects any), "
+            "⌊Nπ⌋ of them members. **One rounding rule:** the attacker wrongly accuses "
+            "⌊FPR · non-members⌋ people and names ⌊TPR · members⌋, with TPR the bound at the "
+            "share it really accused — every count it achieves is rounded down, so the picture "
+            "shows an attacker the guarantee allows, never a better one. Sources: Izzo, Yoon, Arık, Zou, *Provable Membership Inference "
             "Privacy*, TMLR 2024, arXiv:2211.06582 (Theorems 4 and 8); Kairouz, Oh, Viswanath, "
             "*The Composition Theorem for Differential Privacy*, ICML 2015, arXiv:1311.0776 "
             "(Theorem 2.1)."
@@ -147,14 +184,23 @@ st.subheader("For the meeting")
 export = page.slot()  # the summary download (carries the current view)
 st.caption(
     "The summary holds the sentences, both pictures, the table and the link that recreates "
-    "this view."
-    + (
-        " To save the pictures alone, make PNG files below."
-        if importlib.util.find_spec("kaleido") is not None
-        else ""
-    )
+    "this view; it is named by its settings. The PNG files hold the pictures alone."
 )
-png_area = page.slot()  # the PNG files, made on request
+png_area = page.slot()  # the PNG files, drawn when asked for
+
+
+def _steps_ok(steps: int) -> bool:
+    """Refuse more steps than this server converts per request, as the risk calculator does."""
+    if steps <= CEILING:
+        return True
+    st.error(
+        f"{_people(steps)} steps is more than this server converts in one request "
+        f"({_people(CEILING)} steps; a shared server must stay responsive for everyone). Lower "
+        "the steps — or run the app yourself and raise the ceiling with the setting "
+        "`MIP_EXPLORER_WORK_LIMIT` (see the README).",
+        icon="🚫",
+    )
+    return False
 
 
 def _live() -> None:
@@ -162,21 +208,22 @@ def _live() -> None:
         appkit.messages()
         # ---------------------------------------------------------------- controls
         c_guarantee, c_people = st.columns(2)
+        epsilon: float | None = None
+        delta = 0.0
+        eta: float | None = None
+        run: dict[str, float | int | None] = {}
         with c_guarantee:
             kind = appkit.url_select(
                 "The guarantee is stated as",
                 "kind",
-                list(GuaranteeKind),
+                list(KINDS),
                 default=GuaranteeKind.DP,
                 widget="radio",
-                format_func=lambda k: (
-                    "ε and δ (differential privacy)"
-                    if k is GuaranteeKind.DP
-                    else "η (membership privacy)"
-                ),
+                horizontal=False,
+                format_func=KINDS.get,
             )
             if kind is GuaranteeKind.DP:
-                epsilon: float | None = appkit.url_slider(
+                epsilon = appkit.url_slider(
                     "ε (smaller is more private)",
                     "eps",
                     min_value=0.0,
@@ -196,10 +243,9 @@ def _live() -> None:
                     format="%g",
                     help="The small probability with which the ε guarantee may fail. 0 for pure ε.",
                 )
-                eta: float | None = None
-            else:
+            elif kind is GuaranteeKind.MIP:
                 eta = appkit.url_slider(
-                    "η (the best attacker's edge over a coin flip)",
+                    "η, the best attacker's edge over a coin flip (0.1 is 10 %)",
                     "eta",
                     min_value=0.0,
                     max_value=0.5,
@@ -209,7 +255,51 @@ def _live() -> None:
                     help="η-MIP: when half the people are in the data, no attacker is right more "
                     "than 50 % + η of the time.",
                 )
-                epsilon, delta = None, 0.0
+            elif kind is GuaranteeKind.GDP:
+                run["mu"] = appkit.url_number(
+                    "μ (Gaussian differential privacy)",
+                    "mu",
+                    min_value=0.0,
+                    max_value=MU_MAX,
+                    default=1.0,
+                    step=0.1,
+                    format="%g",
+                    help="μ-GDP for neighbours that replace one record (the risk calculator "
+                    "converts an add/remove μ to 2μ).",
+                )
+            else:
+                run["noise_multiplier"] = appkit.url_number(
+                    "noise multiplier σ",
+                    "sigma",
+                    min_value=0.01,
+                    max_value=1e6,
+                    default=CIFAR10.noise_multiplier,
+                    step=0.1,
+                    format="%g",
+                    help="Per-step noise standard deviation / clipping norm (Opacus, TensorFlow "
+                    "Privacy).",
+                )
+                run["sampling_rate"] = appkit.url_number(
+                    "sampling rate q (batch / dataset size)",
+                    "q",
+                    min_value=1e-6,
+                    max_value=1.0,
+                    default=CIFAR10.sampling_rate,
+                    step=0.001,
+                    format="%g",
+                    help="Poisson sampling: each record joins each batch with probability q.",
+                )
+                run["steps"] = int(
+                    appkit.url_number(
+                        "steps T",
+                        "steps",
+                        min_value=1,
+                        max_value=10**7,
+                        default=CIFAR10.steps,
+                        step=100,
+                        help=f"Training steps. At most {_people(CEILING)} on this server.",
+                    )
+                )
         with c_people:
             st.markdown("**Share of the people who are in the data**")
             for col, pct in zip(st.columns(len(QUICK_PRIORS)), QUICK_PRIORS, strict=True):
@@ -225,7 +315,7 @@ def _live() -> None:
                 PRIOR_KEY,
                 min_value=0.1,
                 max_value=99.9,
-                default=50.0,
+                default=100 * DEFAULT_PRIOR,
                 step=1.0,
                 format="%g",
                 help="How likely a person is to be in the data before anything is released "
@@ -237,35 +327,43 @@ def _live() -> None:
                 ICON_FPR_CAPS,
                 default=ICON_FPR_CAPS[0],
                 widget="radio",
-                format_func=lambda c: f"{fmt_num(100 * c)} % of the others",
+                format_func=lambda c: f"{fmt_pct(c)} of the others",
                 help="How many people who are *not* in the data an attacker may wrongly call members "
                 "while it names people.",
             )
 
+        if kind is GuaranteeKind.DPSGD and not _steps_ok(int(run["steps"] or 0)):
+            return
         with appkit.guard("The picture for this guarantee", stop=True):
-            L = appkit.cached(
-                what_eps_means_lesson,
-                prior_pct / 100,
-                kind=kind,
-                epsilon=epsilon,
-                delta=delta,
-                eta=eta,
-                fpr_cap=fpr_cap,
-            )
+            args = dict(kind=kind, epsilon=epsilon, delta=delta, eta=eta, fpr_cap=fpr_cap, **run)
+            if (
+                kind is GuaranteeKind.DPSGD
+            ):  # the PLD accountant: its own process, as the calculator
+                L: WhatEpsMeans = jobs.run(
+                    what_eps_means_lesson,
+                    prior_pct / 100,
+                    **args,
+                    label="Reading the run through the PLD accountant",
+                    quick=int(run["steps"] or 0) <= CIFAR10.steps,
+                )
+            else:
+                L = appkit.cached(what_eps_means_lesson, prior_pct / 100, **args)
         ia, naming = L.icons, L.naming
+        n_text = _people(ia.people)
 
         # ---------------------------------------------------------------- the sentence
-        prior_text = _given(L.prior)
-        cap_text = _given(L.fpr_cap)
+        prior_text = fmt_pct(L.prior)
+        cap_text = fmt_pct(L.fpr_cap)
+        st.caption(f"The guarantee shown: {_guarantee(L)}.")
         if L.confidence_kind is Confidence.POSTERIOR:
             headline = (
                 f"If {_share(L)} in the data, an attacker who names someone is right at most "
-                f"{_pc(L.confidence)} of the time"
+                f"{fmt_pct(L.confidence)} of the time"
             )
         else:
             headline = (
                 f"If {_share(L)} in the data, an attacker who names people while wrongly accusing at "
-                f"most {cap_text} of the others is right at most {_pc(L.confidence)} of the time"
+                f"most {cap_text} of the others is right at most {fmt_pct(L.confidence)} of the time"
             )
         if L.tells_nothing:
             headline += (
@@ -282,12 +380,19 @@ def _live() -> None:
                     "such a release an attacker can be certain. So the useful limit is the attacker's "
                     "hit rate when it names people at a stated rate of false accusations."
                 )
-            else:
+            elif L.kind is GuaranteeKind.MIP:
                 why = (
                     "Why not a limit for every single person? η allows a release to give away a share "
-                    f"2η = {_pc(L.advantage)} of the members outright, and an attacker can be certain "
-                    "about those. So the useful limit is the attacker's hit rate when it names people "
-                    "at a stated rate of false accusations."
+                    f"2η = {fmt_pct(L.advantage)} of the members outright, and an attacker can be "
+                    "certain about those. So the useful limit is the attacker's hit rate when it names "
+                    "people at a stated rate of false accusations."
+                )
+            else:
+                why = (
+                    "Why not a limit for every single person? This guarantee bounds the privacy loss "
+                    "only in distribution, so a rare release may still give a person away. So the "
+                    "useful limit is the attacker's hit rate when it names people at a stated rate of "
+                    "false accusations — the number the risk calculator reports for the same run."
                 )
         appkit.takeaway(headline)
         if why:
@@ -296,57 +401,64 @@ def _live() -> None:
         m1, m2, m3 = st.columns(3)
         m1.metric(
             "best attacker is right",
-            f"{ia.correct} of {ia.people}",
-            help=f"On average {fmt_num(ia.correct_expected, 3)} of {ia.people} "
-            f"({fmt_pct(L.accuracy)}); the picture rounds in the attacker's favour.",
+            f"{_people(ia.correct)} of {n_text}",
+            help=f"At most {fmt_pct(L.accuracy)} on average ({_count(ia.correct_expected)} of "
+            f"{n_text}); the picture rounds down what the attacker gets right.",
         )
         m2.metric(
             f"members named (≤ {cap_text} wrong)",
-            f"{naming.named} of {ia.members}",
-            help=f"On average {fmt_num(naming.named_expected, 3)} of {ia.members}, while wrongly "
-            f"accusing at most {naming.accused} of the {ia.non_members} others.",
+            f"{_people(naming.named)} of {_people(ia.members)}",
+            help=f"At most {_count(naming.named_expected)} of {_people(ia.members)} on average, "
+            f"while wrongly accusing {_count(naming.accused_expected)} of the "
+            f"{_people(ia.non_members)} others.",
         )
         m3.metric(
             "right when naming",
-            _pc(L.confidence),
+            fmt_pct(L.confidence),
             help=f"Before the release, a blind guess is right {prior_text} of the time.",
         )
 
-        right = f"{ia.correct} right" + (
-            f" in the picture (on average {fmt_num(ia.correct_expected, 7)})"
-            if L.correct_excess >= 0.5
-            else f" ({fmt_pct(L.accuracy)} on average)"
-        )
-        if L.accuracy_gain * PEOPLE < 0.5:  # less than half a person in 100
+        right = f"{_people(ia.correct)} right (at most {_count(ia.correct_expected)} on average)"
+        if L.accuracy_gain * ia.people < 0.5:  # less than half a person more than the baseline
             likelier = "not in the data" if L.prior < 0.5 else "in the data"
             acc_line = (
-                f"Of {ia.people} people, the best possible attacker gets {right} — "
+                f"Of {n_text} people, the best possible attacker gets {right} — "
                 + ("no more" if L.accuracy_gain == 0 else "barely more")
-                + f" than answering “{likelier}” for everyone ({_pc(L.baseline)}): the risk is not its "
-                "accuracy, it is whom it can name (below)."
+                + f" than answering “{likelier}” for everyone ({fmt_pct(L.baseline)}): the risk is "
+                "not its accuracy, it is whom it can name (below)."
             )
         else:
-            acc_line = f"Of {ia.people} people, the best possible attacker gets {right}; " + (
+            acc_line = f"Of {n_text} people, the best possible attacker gets {right}; " + (
                 "guessing gets 50 %."
                 if L.baseline == 0.5
-                else f"always giving the likelier answer gets {_pc(L.baseline)}."
+                else f"always giving the likelier answer gets {fmt_pct(L.baseline)}."
             )
         name_line = (
             f"Allowed to wrongly accuse at most {cap_text} of the people who are not in the data "
-            f"({naming.accused} of {ia.non_members} here), an attacker can name "
-            f"{_of_members(naming.named, ia.members)} ({_pc(naming.tpr)} of members on average)."
+            f"({_people(naming.accused)} of {_people(ia.non_members)} here), an attacker can name "
+            f"{_of_members(naming.named, ia.members)} — at most {_count(naming.named_expected)} on "
+            f"average, {fmt_pct(naming.tpr)} of members."
+        )
+        why_size = (
+            ""
+            if ia.people == 100
+            else f" It shows {n_text} people because with 100 the attacker would name "
+            f"{_count(naming.tpr * L.prior * 100)} and wrongly accuse "
+            f"{_count(L.fpr_cap * (1 - L.prior) * 100)} people on average — fractions of a person "
+            "a picture cannot draw."
         )
         rounding = (
-            "The picture never understates the risk: it rounds the members, the people the attacker "
-            "gets right and the people it names up, and the false accusations down. Unrounded: "
-            f"members {fmt_num(L.members_expected, 3)}, right {fmt_num(ia.correct_expected, 3)}, "
-            f"named {fmt_num(naming.named_expected, 3)}, wrongly accused "
-            f"{fmt_num(naming.accused_expected, 3)}."
+            "How the picture counts: it shows an attacker the guarantee allows, in whole people — "
+            "every count the attacker achieves is rounded down, and it names only as many members "
+            "as the bound allows at the share of others it really accuses — so it never looks "
+            f"better for the attacker than the bound.{why_size} Averages the bound allows: "
+            f"members {_count(L.members_expected)}, right {_count(ia.correct_expected)}, named "
+            f"{_count(naming.named_expected)}, wrongly accused {_count(naming.accused_expected)}."
         )
-        if L.correct_excess >= 0.5 or L.named_excess >= 0.5:
+        if ia.members != round(L.members_expected, 9):
             rounding += (
-                " Here the rounding adds a visible amount: a small chance of harm still shows as a "
-                "whole person."
+                f" The picture's {_people(ia.members)} members are {fmt_pct(ia.shown_prior)} of "
+                f"{n_text} ({prior_text} rounded down to whole people)."
             )
 
         pictures = (
@@ -354,9 +466,9 @@ def _live() -> None:
                 ia.members,
                 ia.non_members,
                 ia.correct_members,
-                ia.non_members - ia.correct_non_members,
+                ia.wrongly_called,
                 IconView.ACCURACY,
-                f"Who the best attacker gets right, of {ia.people} people",
+                f"Who the best attacker gets right, of {n_text} people",
             ),
             IconPicture(
                 ia.members,
@@ -367,40 +479,40 @@ def _live() -> None:
                 f"Whom it can name, wrongly accusing ≤ {cap_text}",
             ),
         )
-        fig_acc, data_acc = appkit.cached(
-            icon_array_vega,
-            pictures[0].members,
-            pictures[0].non_members,
-            pictures[0].called_members,
-            pictures[0].called_non_members,
-            view=pictures[0].view,
-            title=pictures[0].title,
-        )
-        appkit.chart(fig_acc, data_acc, "icons_best_attacker", key="icons_accuracy")
-        appkit.takeaway(acc_line)
-
-        fig_name, data_name = appkit.cached(
-            icon_array_vega,
-            pictures[1].members,
-            pictures[1].non_members,
-            pictures[1].called_members,
-            pictures[1].called_non_members,
-            view=pictures[1].view,
-            title=pictures[1].title,
-        )
-        appkit.chart(fig_name, data_name, "icons_naming", key="icons_naming")
-        appkit.takeaway(name_line)
+        for p, key, name, line in zip(
+            pictures,
+            ("icons_accuracy", "icons_naming"),
+            ("icons_best_attacker", "icons_naming"),
+            (acc_line, name_line),
+            strict=True,
+        ):
+            fig, data = appkit.cached(
+                icon_array_vega,
+                p.members,
+                p.non_members,
+                p.called_members,
+                p.called_non_members,
+                view=p.view,
+                title=p.title,
+            )
+            appkit.chart(fig, data, name, key=key)
+            appkit.takeaway(line)
         st.caption(rounding)
     with table_area:
         table = L.table
-        t_prior, t_fpr = _given(table.prior), _given(table.fpr)
+        t_prior, t_fpr = fmt_pct(table.prior), fmt_pct(table.fpr)
+        st.markdown(
+            f"Every column at the page's one share: **{t_prior} of the people in the data**, and an "
+            f"attacker wrongly accusing at most {t_fpr} of the others. η is the guarantee's own "
+            "parameter (the edge over a coin flip when half the people are in the data)."
+        )
         header = [
             "ε",
             "δ",
             "η",
             "best accuracy",
             "members found",
-            "right when naming",
+            "right when naming (anyone)",
             f"… at ≤ {t_fpr} wrong",
             "in words",
         ]
@@ -408,21 +520,23 @@ def _live() -> None:
             "ε",
             "δ",
             "η",
-            "best accuracy (half in the data)",
+            f"best accuracy ({t_prior} in the data)",
             f"members found (≤ {t_fpr} wrongly accused)",
-            f"right when naming ({t_prior} in the data)",
-            f"right when naming, ≤ {t_fpr} wrongly accused",
+            f"right when naming anyone ({t_prior} in the data)",
+            f"right when naming, ≤ {t_fpr} wrongly accused ({t_prior} in the data)",
             "in words",
         ]
         header_help = [
             "The privacy parameter.",
             "The chance the ε guarantee may fail.",
-            "The best attacker's edge over a coin flip when half the people are in the data.",
-            "The best attacker's accuracy when half the people are in the data (50 % + η).",
+            "The guarantee's η: the best attacker's edge over a coin flip when half the people are "
+            "in the data.",
+            f"The best attacker's accuracy when {t_prior} of people are in the data.",
             f"The largest share of members an attacker finds while wrongly accusing at most {t_fpr} "
             "of the others.",
             f"When {t_prior} of people are in the data: how often someone the attacker names is a "
-            "member, at most, for every person (“no limit” when δ > 0).",
+            "member, at most, for every person — no such limit exists when δ > 0 (the cell says "
+            "why).",
             f"When {t_prior} of people are in the data: how often someone the attacker names is a "
             f"member, at most, for an attacker that wrongly accuses at most {t_fpr} of the others.",
             "The row in one sentence.",
@@ -434,33 +548,33 @@ def _live() -> None:
             )
             if r.delta == 0:
                 words = (
-                    f"{eps_text}: at best {fmt_pct(r.accuracy)} right when half the people are in the "
-                    f"data; finds {_pc(r.tpr)} of members at {t_fpr} false accusations; when "
-                    f"{t_prior} of people are in the data, someone it names is a member at most "
-                    f"{_pc(r.posterior)} of the time."
+                    f"{eps_text}: when {t_prior} of people are in the data, at best "
+                    f"{fmt_pct(r.accuracy_at_prior)} right; finds {fmt_pct(r.tpr)} of members at "
+                    f"{t_fpr} false accusations; someone it names is a member at most "
+                    f"{fmt_pct(r.posterior)} of the time."
                 )
             else:
                 words = (
                     f"{eps_text}: much the same on average, but a rare release can expose someone "
                     f"outright, so no limit holds for every person; naming at {t_fpr} false "
-                    f"accusations it is right at most {_pc(r.ppv)} of the time."
+                    f"accusations it is right at most {fmt_pct(r.ppv)} of the time."
                 )
             rows.append(
                 [
                     fmt_num(r.epsilon),
                     fmt_num(r.delta, 3),
-                    fmt_num(r.eta, 3),
-                    fmt_pct(r.accuracy),
-                    _pc(r.tpr),
-                    _pc(r.posterior) + (" (no limit)" if r.delta else ""),
-                    _pc(r.ppv),
+                    fmt_pct(r.eta),
+                    fmt_pct(r.accuracy_at_prior),
+                    fmt_pct(r.tpr),
+                    fmt_pct(r.posterior) if r.delta == 0 else _no_limit(r.delta),
+                    fmt_pct(r.ppv),
                     words,
                 ]
             )
         appkit.tables.table(  # a Markdown table: no data grid to load (see appkit.tables)
-            {h: [row[i] for row in rows] for i, h in enumerate(header[:-1])},
-            right=header[:-1],
-            columns_help=dict(zip(header[:-1], header_help[:-1], strict=True)),
+            {_nb(h): [_nb(row[i]) for row in rows] for i, h in enumerate(header[:-1])},
+            right=[_nb(h) for h in header[:-1] if h != "right when naming (anyone)"],
+            columns_help={_nb(h): t for h, t in zip(header[:-1], header_help[:-1], strict=True)},
         )
         with st.expander("Each row in words"):
             st.markdown("\n".join(f"- {row[-1]}" for row in rows))
@@ -470,32 +584,28 @@ def _live() -> None:
         if low is not None and high is not None:
             appkit.takeaway(
                 f"When {t_prior} of people are in the data, someone the attacker names is a member at "
-                f"most {_pc(low.posterior)} of the time up to ε = {fmt_num(low.epsilon)}, but up to "
-                f"{_pc(high.posterior)} at ε = {fmt_num(high.epsilon)}: beyond a few units of ε the "
-                "guarantee says little."
+                f"most {fmt_pct(low.posterior)} of the time up to ε = {fmt_num(low.epsilon)}, but up "
+                f"to {fmt_pct(high.posterior)} at ε = {fmt_num(high.epsilon)}: beyond a few units of "
+                "ε the guarantee says little."
             )
     with export:
-        sentences = [headline, *([why] if why else []), acc_line, name_line, rounding]
+        sentences = [
+            f"The guarantee shown: {_guarantee(L)}.",
+            headline,
+            *([why] if why else []),
+            acc_line,
+            name_line,
+            rounding,
+        ]
         view_url = _view_url()
-        st.download_button(
-            "Download a one-page summary (HTML, opens offline)",
-            lambda: summary_html(
-                title=f"What {_guarantee(L)} means for the people in our data",
+        title = f"What {_guarantee(L)} means for the people in our data"
+
+        def summary() -> bytes:  # built only when the button is clicked
+            return summary_html(
+                title=title,
                 sentences=sentences,
                 url=view_url,
-                # the standalone file carries the Plotly pictures (plotly.js inline, opens offline),
-                # built only when the button is clicked
-                figures=tuple(
-                    icon_array_figure(
-                        p.members,
-                        p.non_members,
-                        p.called_members,
-                        p.called_non_members,
-                        view=p.view,
-                        title=p.title,
-                    )[0]
-                    for p in pictures
-                ),
+                figures=tuple(appkit.cached(picture_svg, p) for p in pictures),
                 table_header=header_long,
                 table_rows=rows,
                 notes=(
@@ -503,38 +613,34 @@ def _live() -> None:
                     "Inference Privacy, TMLR 2024, arXiv:2211.06582, and Kairouz, Oh, Viswanath, The "
                     "Composition Theorem for Differential Privacy, ICML 2015, arXiv:1311.0776.",
                 ),
-            ).encode("utf-8"),
-            file_name="what_eps_means.html",
+            ).encode("utf-8")
+
+        st.download_button(
+            "Download a one-page summary (HTML, opens offline)",
+            summary,
+            file_name=export_file_name(L),
             mime="text/html",
             key="export_html",
             on_click="ignore",
             icon=":material/download:",
         )
     with png_area:
-        if importlib.util.find_spec("kaleido") is not None:  # server-side PNG files, on request
-            if st.button("Make PNG files of both pictures (a few seconds)", key="make_png"):
-                st.session_state[_PNG_KEY] = pictures
-            if st.session_state.get(_PNG_KEY) == pictures:
-                with appkit.guard("The PNG pictures"):
-                    pngs = jobs.run(
-                        icon_arrays_png, pictures, label="Drawing the pictures", quick=True
-                    )
-                    for col, png, name, label in zip(
-                        st.columns(2),
-                        pngs,
-                        ("who_it_gets_right.png", "whom_it_names.png"),
-                        ("first picture", "second picture"),
-                        strict=True,
-                    ):
-                        col.download_button(
-                            f"Download the {label} (PNG)",
-                            png,
-                            file_name=name,
-                            mime="image/png",
-                            key=f"png_{name}",
-                            on_click="ignore",
-                            icon=":material/image:",
-                        )
+        for col, p, name, label in zip(
+            st.columns(2),
+            pictures,
+            ("who_it_gets_right", "whom_it_names"),
+            ("first picture", "second picture"),
+            strict=True,
+        ):
+            col.download_button(
+                f"Download the {label} (PNG)",
+                lambda p=p: appkit.cached(picture_png, p),  # drawn when clicked
+                file_name=export_file_name(L, "png").replace("mip_", f"{name}_", 1),
+                mime="image/png",
+                key=f"png_{name}",
+                on_click="ignore",
+                icon=":material/image:",
+            )
 
 
 appkit.live(page, _live)

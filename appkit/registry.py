@@ -78,7 +78,7 @@ PAGES: tuple[PageSpec, ...] = (
         "what_eps_means",
         "app_pages/what_eps_means.py",
         "What does ε mean for the people in my data?",
-        "The best possible attacker's reach, as 100 people: Theorems 4 and 8 and the DP region",
+        "The best possible attacker's reach, as people: Theorems 4 and 8 and the DP region",
         "what_eps_means",
         "👥",
         START,

@@ -55,8 +55,11 @@ region: a linear objective over a convex polygon, so it is attained at a vertex 
 boundary, which is piecewise linear. For DP the vertices are ``(0, δ)``,
 ``((1−δ)/(1+e^ε), δ + (1−δ) e^ε/(1+e^ε))``, ``(1 − δ, 1)``; for MIP ``(0, 2η)``, ``(1 − 2η, 1)``;
 for both, also the crossings of their edges. At π = 1/2 the value is ``1/2 + min(η, η(ε, δ))``
-(Theorem 4). :func:`icon_array` turns these numbers into counts of 100 people, and
-:func:`comparison_table` tabulates them over ε and δ.
+(Theorem 4). :func:`icon_array` turns these numbers into whole people -- 100, 1 000 or
+10 000, an attacker the guarantee allows, every count rounded down (never better for the
+attacker than the bound) -- also for a guarantee given as a trade-off curve
+(:class:`TradeOffCurve`: μ-GDP, a DP-SGD run), and :func:`comparison_table` tabulates them
+over ε and δ at one prior.
 
 All formula functions broadcast over NumPy arrays and return a Python float for scalar input.
 Out-of-domain input raises ``ValueError`` naming the parameter.
@@ -71,6 +74,7 @@ Differential Privacy*. ICML 2015, arXiv:1311.0776 (Theorem 2.1, the (ε, δ) reg
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -84,10 +88,12 @@ __all__ = [
     "COMPARISON_DELTAS",
     "COMPARISON_EPSILONS",
     "ICON_FPR_CAPS",
+    "ICON_POPULATIONS",
     "ComparisonRow",
     "ComparisonTable",
     "IconArray",
     "NamingAtCap",
+    "TradeOffCurve",
     "best_accuracy",
     "best_operating_point",
     "best_tpr",
@@ -104,7 +110,7 @@ ICON_FPR_CAPS = (0.01, 0.05, 0.10)
 COMPARISON_EPSILONS = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0, 10.0)
 COMPARISON_DELTAS = (0.0, 1e-5)
 _ICON_PEOPLE_MAX = 10_000
-_ROUND_DECIMALS = 9  # expected counts are rounded to 9 decimals before ceil/floor
+_ROUND_DECIMALS = 9  # expected counts are rounded to 9 decimals before floor
 
 
 # --------------------------------------------------------------------------- validation
@@ -477,23 +483,78 @@ def ppv_bound(
 # --------------------------------------------------------------------------- icon array
 
 
-def _ceil(x: float) -> int:
-    return math.ceil(round(x, _ROUND_DECIMALS))
+@dataclass(frozen=True)
+class TradeOffCurve:
+    """A guarantee given as an upper bound on every attacker's ROC curve, on a grid of FPRs.
+
+    ``fpr`` is increasing from 0 to 1; ``tpr[i]`` bounds the TPR of every attacker whose FPR
+    is at most ``fpr[i]`` ... precisely: at FPR f, ``TPR <= tpr[i]`` for the first ``fpr[i] >= f``
+    (a trade-off bound is non-decreasing, so this step reading is sound between grid points).
+    ``eta``: the guarantee's η; the curve is also held to ``FPR + 2η`` (corrected Theorem 8).
+    This is how :func:`mipcore.guarantees.attacker_bound` reports μ-GDP and DP-SGD (its
+    ``roc_fpr``, ``roc_tpr`` and ``eta``; the values at its FPR levels are its refined ones).
+    Tuples, so the curve is hashable (a cache key, a job's argument).
+    """
+
+    fpr: tuple[float, ...]
+    tpr: tuple[float, ...]
+    eta: float
+
+    def __post_init__(self) -> None:
+        f = np.asarray(check_range("curve.fpr", list(self.fpr), 0.0, 1.0), dtype=float)
+        t = np.asarray(check_range("curve.tpr", list(self.tpr), 0.0, 1.0), dtype=float)
+        e = float(check_range("curve.eta", self.eta, 0.0, 0.5))
+        if f.ndim != 1 or f.size < 2 or f.shape != t.shape:
+            raise ValueError(
+                f"curve.fpr and curve.tpr must be two lists of equal length >= 2, got "
+                f"{f.size} and {t.size}"
+            )
+        if f[0] != 0.0 or f[-1] != 1.0 or np.any(np.diff(f) <= 0.0):
+            raise ValueError("curve.fpr must increase strictly from 0 to 1")
+        t = np.maximum.accumulate(np.clip(np.minimum(t, f + 2.0 * e), f, 1.0))
+        object.__setattr__(self, "fpr", tuple(float(x) for x in f))
+        object.__setattr__(self, "tpr", tuple(float(x) for x in t))
+        object.__setattr__(self, "eta", e)
+
+    def at(self, fpr: ArrayLike) -> NDArray[np.float64]:
+        """The bound at any FPR in [0, 1]: the grid value at the first grid FPR >= ``fpr``."""
+        f = np.asarray(fpr, dtype=float)
+        grid = np.asarray(self.fpr)
+        i = np.searchsorted(grid, f * (1.0 - 1e-12), side="left")
+        return np.asarray(self.tpr)[np.minimum(i, grid.size - 1)]
+
+    def accuracy(self, prior: float) -> float:
+        """An upper bound on the best accuracy at ``prior``: over each grid cell, the largest
+        TPR of the cell with its smallest FPR, and never above ``max(π, 1 − π) + 2η min(π, 1 − π)``
+        (TPR − FPR <= 2η). Exact at π = 1/2 when the curve's η is the guarantee's."""
+        f, t = np.asarray(self.fpr), np.asarray(self.tpr)
+        cells = prior * t[1:] + (1.0 - prior) * (1.0 - f[:-1])
+        grid_bound = float(max(np.max(cells), prior * t[0] + 1.0 - prior))
+        eta_bound = max(prior, 1.0 - prior) + 2.0 * self.eta * min(prior, 1.0 - prior)
+        return min(1.0, grid_bound, eta_bound)
+
+
+#: Populations the icon array may show, smallest first (see :func:`icon_array`).
+ICON_POPULATIONS = (100, 1_000, 10_000)
 
 
 def _floor(x: float) -> int:
+    # expected counts are rounded to 9 decimals first: 7.000000000000001 and 6.999999999999999
+    # are 7 people, not 7 and 6
     return math.floor(round(x, _ROUND_DECIMALS))
 
 
 @dataclass(frozen=True)
 class NamingAtCap:
-    """What the best attacker does when it may wrongly accuse at most a share ``fpr_cap``.
+    """What the attacker drawn in the picture does when it may wrongly accuse at most a share
+    ``fpr_cap`` of the non-members.
 
-    ``tpr`` = :func:`best_tpr` at the cap; ``named`` = ``ceil(tpr × members)`` members it
-    names; ``accused`` = ``floor(fpr_cap × non_members)`` non-members it wrongly accuses (at
-    most the cap); ``named_expected``/``accused_expected``: the same before rounding (expected
-    counts); ``ppv`` = :func:`ppv_bound` at the prior and the cap (exact, not from the rounded
-    counts).
+    ``tpr``: the bound at the cap (:func:`best_tpr`, or the curve's); ``named_expected =
+    tpr × members`` and ``accused_expected = fpr_cap × non_members``: the averages the bound
+    allows; ``accused = ⌊accused_expected⌋`` (never above the cap) and ``named = ⌊T(accused /
+    non_members) × members⌋`` (the bound at the share really accused): an attacker the bound
+    allows, in whole people. ``ppv``: the largest precision at the prior and the cap (exact, not
+    from the rounded counts).
     """
 
     fpr_cap: float
@@ -509,23 +570,21 @@ class NamingAtCap:
 class IconArray:
     """Counts for an icon array of ``people`` people at membership prior ``prior``.
 
-    ``members = ceil(people × prior)`` and ``non_members = people − members``. The
-    Bayes-optimal attacker (prior ``prior``) operates at ``(best_fpr, best_tpr)`` with exact
-    accuracy ``accuracy``; in the picture it classifies ``correct_members =
-    ceil(best_tpr × members)`` members and ``correct_non_members = ceil((1 − best_fpr) ×
-    non_members)`` non-members correctly; ``correct_expected`` is the expected number before
-    rounding, ``best_tpr × members + (1 − best_fpr) × non_members``. ``caps``: one
-    :class:`NamingAtCap` per FPR cap. ``epsilon``/``delta``/``eta``: the guarantee (None where
-    not given).
+    ``members = ⌊people × prior⌋`` (at least 1) and ``non_members = people − members``.
+    ``accuracy``: the best accuracy any attacker reaches at ``prior`` (exact for (ε, δ) and η; a
+    sound upper bound for a curve); ``correct_expected = accuracy × people``. The picture's
+    attacker operates at ``(best_fpr, best_tpr)``: it wrongly calls ``wrongly_called = ⌊best_fpr ×
+    non_members⌋`` non-members members and rightly calls ``correct_members = ⌊T × members⌋``
+    members, T the bound at the share it wrongly called; ``correct_non_members = non_members −
+    wrongly_called``. ``caps``: one :class:`NamingAtCap` per FPR cap; ``epsilon``/``delta``/
+    ``eta``: the guarantee (None where not given; ``curve`` when given as a trade-off curve).
 
-    Rounding rule: every count the attacker *achieves* is rounded up and the
-    complementary count down, within each group, so the picture never understates the risk
-    (all rounding favours the attacker) and each group still adds up. Expected counts are
-    first rounded to 9 decimals, so float noise (7.000000000000001) does not add a person.
-    The price: a small positive expected count shows as one whole person (e.g. the δ-event,
-    δ × members = 10⁻⁵, or a TPR of 2.7 % of a single member). The ``*_expected`` fields keep
-    the unrounded values so the page can say so whenever a count exceeds its expectation by
-    a large fraction of a person.
+    **Rounding rule** (one rule for every count): every count the attacker achieves -- the
+    people it calls members, rightly or wrongly -- is rounded *down*, and the members it names
+    are computed at the share of non-members it really accuses. So the picture always shows an
+    attacker the guarantee allows (its TPR is at most the bound at its FPR, and it never accuses
+    more than the cap): it never looks better for the attacker than the bound allows, and no
+    count below one person is drawn as a person. The ``*_expected`` fields keep the averages.
     """
 
     people: int
@@ -542,16 +601,68 @@ class IconArray:
     correct_non_members: int
     correct_expected: float
     caps: tuple[NamingAtCap, ...]
+    curve: TradeOffCurve | None = None
 
     @property
     def correct(self) -> int:
-        """People the Bayes-optimal attacker classifies correctly in the picture."""
+        """People the drawn attacker classifies correctly."""
         return self.correct_members + self.correct_non_members
 
     @property
+    def wrongly_called(self) -> int:
+        """Non-members the drawn attacker calls members."""
+        return self.non_members - self.correct_non_members
+
+    @property
     def shown_prior(self) -> float:
-        """The share of members the picture shows, ``members / people`` (>= ``prior``)."""
+        """The share of members the picture shows, ``members / people`` (<= ``prior``)."""
         return self.members / self.people
+
+
+def _counts(
+    people: int,
+    pi: float,
+    tpr_at: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+    candidates: NDArray[np.float64],
+    caps: tuple[float, ...],
+) -> tuple[int, int, float, float, int, int, list[tuple[int, int]]]:
+    """members, non-members, the picture's operating point and counts, and (named, accused)
+    per cap, all by the rounding rule of :class:`IconArray`."""
+    members = min(people - 1, max(1, _floor(people * pi)))
+    non_members = people - members
+    # the picture's best attacker: among the candidate FPRs (the region's vertices, or the
+    # curve's grid), the one whose rounded picture gets the most people right
+    called = np.array([_floor(float(f) * non_members) for f in candidates])
+    t = np.asarray(tpr_at(called / non_members), dtype=float)
+    right = np.array([_floor(float(x) * members) for x in t])
+    k = int(np.argmax(right + non_members - called))  # first maximum: a fixed tie-break
+    rows = []
+    for c in caps:
+        accused = _floor(c * non_members)
+        named = _floor(float(tpr_at(np.array([accused / non_members]))[0]) * members)
+        rows.append((min(named, members), accused))
+    return (
+        members,
+        non_members,
+        float(called[k] / non_members),
+        float(t[k]),
+        int(min(right[k], members)),
+        int(non_members - called[k]),
+        rows,
+    )
+
+
+def _chosen_people(pi: float, expected: Callable[[int], tuple[float, float, int, int]]) -> int:
+    """The smallest population of :data:`ICON_POPULATIONS` with at least one whole member
+    whose picture names and accuses at least one person wherever the bound expects any (else
+    the largest)."""
+    for n in ICON_POPULATIONS:
+        if _floor(n * pi) < 1:
+            continue
+        named_exp, accused_exp, named, accused = expected(n)
+        if (named >= 1 or named_exp <= 0.0) and (accused >= 1 or accused_exp <= 0.0):
+            return n
+    return ICON_POPULATIONS[-1]
 
 
 def icon_array(
@@ -560,34 +671,38 @@ def icon_array(
     epsilon: float | None = None,
     delta: float = 0.0,
     eta: float | None = None,
+    curve: TradeOffCurve | None = None,
     fpr_caps: tuple[float, ...] = ICON_FPR_CAPS,
-    people: int = 100,
+    people: int | None = None,
 ) -> IconArray:
-    r"""Counts for an icon array: ``people`` people, a share ``prior`` of them members.
+    r"""Counts for an icon array of people, a share ``prior`` of them members.
 
-    For the guarantee(s) given (as in :func:`best_tpr`):
+    For the guarantee(s) given -- (ε, δ) and/or η as in :func:`best_tpr`, or a
+    :class:`TradeOffCurve` (μ-GDP, a DP-SGD run) -- the picture shows an attacker the guarantee
+    allows, in whole people, by **one rounding rule**: every count the attacker achieves is
+    rounded down, and the members it names are those the bound allows at the share of
+    non-members it *really* accuses (see :class:`IconArray`):
 
-    * **members / non-members**: ``members = ceil(people·π)``, ``non_members = people −
-      members``. Rounding the members *up* never hides a person at risk (with π = 0.3 % one
-      member is still shown) and, since the non-members shrink accordingly, never makes the
-      attacker look less precise.
-    * **the best attacker** (Bayes-optimal at prior π, :func:`best_accuracy`) operates at
-      ``(best_fpr, best_tpr)``; it classifies ``ceil(best_tpr·members)`` members and
-      ``ceil((1 − best_fpr)·non_members)`` non-members correctly.
-    * **for each FPR cap c**: it names ``ceil(best_tpr(c)·members)`` members while wrongly
-      accusing ``floor(c·non_members)`` non-members -- at most the share c.
+    * **members** ``⌊people·π⌋`` (at least one), the rest non-members;
+    * **the best attacker** (Bayes-optimal at prior π): among the vertices of the region (or
+      the curve's grid points) the operating point whose rounded picture gets most people right;
+    * **for each FPR cap c**: it wrongly accuses ``⌊c·non_members⌋`` non-members and names
+      ``⌊T(accused/non_members)·members⌋`` members.
 
-    Every achieved count is rounded up, every complementary count down (see
-    :class:`IconArray`): the array may overstate the attacker by less than one person per
-    group, never understate it. At π = 1/2 and ``people = 100``, ``correct`` is within
-    ``[100(1/2 + η), 100(1/2 + η) + 2)``.
+    **The population.** With ``people=None`` it is the smallest of 100, 1 000 and 10 000 at
+    which ``people·π`` is at least one whole member and the picture, at the *first* cap of
+    ``fpr_caps``, names at least one member and wrongly accuses at least one non-member
+    wherever the bound's averages are above zero (else 10 000, with one member at least): at ε = 1 with 1 % of people in the data, 100 people would show 0.027 named
+    and 0.99 wrongly accused, so the picture shows 10 000 people (100 members, 2 named of 2.72,
+    99 wrongly accused). The averages are kept in the ``*_expected`` fields for the sentences.
 
     Parameters
     ----------
     prior : ``0 < prior < 1``, the membership prior π.
     epsilon, delta, eta : scalars, the guarantee(s), as in :func:`best_tpr`.
+    curve : a :class:`TradeOffCurve` instead of ``epsilon``/``delta``/``eta``.
     fpr_caps : non-empty tuple of FPR caps, each ``0 <= cap <= 1`` (default 1 %, 5 %, 10 %).
-    people : ``2 <= people <= 10000`` (default 100).
+    people : ``2 <= people <= 10000``, or None (default): chosen as above.
 
     Returns
     -------
@@ -595,39 +710,71 @@ def icon_array(
 
     Examples
     --------
-    >>> ia = icon_array(0.5, epsilon=1.0)
-    >>> ia.members, ia.non_members, ia.correct, round(ia.accuracy, 4)
-    (50, 50, 74, 0.7311)
-    >>> [(c.fpr_cap, c.named, c.accused) for c in ia.caps]
-    [(0.01, 2, 0), (0.05, 7, 2), (0.1, 14, 5)]
+    >>> ia = icon_array(0.5, epsilon=1.0, fpr_caps=(0.05,))
+    >>> ia.people, ia.members, ia.correct, round(ia.accuracy, 4)
+    (100, 50, 72, 0.7311)
+    >>> [(c.fpr_cap, c.named, c.accused) for c in ia.caps]  # 6.8 named, 2.5 accused on average
+    [(0.05, 5, 2)]
+    >>> one = icon_array(0.01, epsilon=1.0, fpr_caps=(0.01,))
+    >>> one.people, one.members, one.caps[0].named, one.caps[0].accused
+    (10000, 100, 2, 99)
     """
     for name, value in (("prior", prior), ("epsilon", epsilon), ("delta", delta), ("eta", eta)):
         if value is not None and np.ndim(value) != 0:
             raise ValueError(f"{name}={value!r} must be a scalar")
-    people = check_int("people", people, 2, _ICON_PEOPLE_MAX)
+    if people is not None:
+        people = check_int("people", people, 2, _ICON_PEOPLE_MAX)
     caps = tuple(float(c) for c in np.atleast_1d(check_range("fpr_caps", fpr_caps, 0.0, 1.0)))
     if not caps or np.ndim(fpr_caps) > 1:
         raise ValueError(f"fpr_caps={fpr_caps!r} must be a non-empty sequence of FPR caps")
     pi = float(_check_prior(prior))
-    acc, f_star, t_star = (float(v) for v in _best_point(pi, epsilon, delta, eta))
-    members = min(people, _ceil(people * pi))
-    non_members = people - members
-    cap_tpr = np.atleast_1d(best_tpr(np.array(caps), epsilon=epsilon, delta=delta, eta=eta))
-    cap_ppv = np.atleast_1d(ppv_bound(pi, np.array(caps), epsilon=epsilon, delta=delta, eta=eta))
-    rows = tuple(
+    if curve is not None:
+        if not isinstance(curve, TradeOffCurve):
+            raise ValueError(f"curve={curve!r} must be a TradeOffCurve")
+        if epsilon is not None or eta is not None or delta != 0.0:
+            raise ValueError("curve was given with epsilon, delta or eta: give one guarantee")
+        acc = curve.accuracy(pi)
+        cap_tpr = curve.at(np.array(caps))
+        cap_ppv = np.array([_ppv_from(pi, c, float(t)) for c, t in zip(caps, cap_tpr, strict=True)])
+        candidates = np.asarray(curve.fpr)
+
+        def tpr_at(f: NDArray[np.float64]) -> NDArray[np.float64]:
+            return curve.at(f)
+    else:
+        acc = float(_best_point(pi, epsilon, delta, eta)[0])
+        cap_tpr = np.atleast_1d(best_tpr(np.array(caps), epsilon=epsilon, delta=delta, eta=eta))
+        cap_ppv = np.atleast_1d(
+            ppv_bound(pi, np.array(caps), epsilon=epsilon, delta=delta, eta=eta)
+        )
+        eps_v, dlt_v, e_v = _guarantee(epsilon, delta, eta)
+        candidates = _candidates(eps_v, dlt_v, e_v).ravel()
+
+        def tpr_at(f: NDArray[np.float64]) -> NDArray[np.float64]:
+            return np.atleast_1d(best_tpr(f, epsilon=epsilon, delta=delta, eta=eta))
+
+    def expected(n: int) -> tuple[float, float, int, int]:
+        m = min(n - 1, max(1, _floor(n * pi)))
+        _, _, _, _, _, _, rows = _counts(n, pi, tpr_at, candidates[:1] * 0.0, caps[:1])
+        return float(cap_tpr[0]) * m, caps[0] * (n - m), rows[0][0], rows[0][1]
+
+    n = people if people is not None else _chosen_people(pi, expected)
+    members, non_members, f_star, t_star, right, cleared, rows = _counts(
+        n, pi, tpr_at, candidates, caps
+    )
+    naming = tuple(
         NamingAtCap(
             fpr_cap=c,
             tpr=float(t),
-            named=min(members, _ceil(float(t) * members)),
-            accused=min(non_members, _floor(c * non_members)),
+            named=named,
+            accused=accused,
             named_expected=float(t) * members,
             accused_expected=c * non_members,
             ppv=float(p),
         )
-        for c, t, p in zip(caps, cap_tpr, cap_ppv, strict=True)
+        for c, t, p, (named, accused) in zip(caps, cap_tpr, cap_ppv, rows, strict=True)
     )
     return IconArray(
-        people=people,
+        people=n,
         prior=pi,
         epsilon=None if epsilon is None else float(epsilon),
         delta=float(delta),
@@ -637,11 +784,20 @@ def icon_array(
         accuracy=acc,
         best_fpr=f_star,
         best_tpr=t_star,
-        correct_members=min(members, _ceil(t_star * members)),
-        correct_non_members=min(non_members, _ceil((1.0 - f_star) * non_members)),
-        correct_expected=t_star * members + (1.0 - f_star) * non_members,
-        caps=rows,
+        correct_members=right,
+        correct_non_members=cleared,
+        correct_expected=acc * n,
+        caps=naming,
+        curve=curve,
     )
+
+
+def _ppv_from(prior: float, fpr: float, tpr: float) -> float:
+    """π T/(π T + (1 − π) f) as expit(log(T/f) + logit π); 1 at f = 0 < T, π at T = 0 = f."""
+    if fpr <= 0.0:
+        return 1.0 if tpr > 0.0 else prior
+    t = max(tpr, fpr)
+    return float(special.expit(math.log(t / fpr) + math.log(prior) - math.log1p(-prior)))
 
 
 # --------------------------------------------------------------------------- comparison table
@@ -651,7 +807,8 @@ def icon_array(
 class ComparisonRow:
     """One (ε, δ) of :func:`comparison_table`.
 
-    ``eta`` (Theorem 4), ``accuracy`` = 1/2 + η (best accuracy at prior 1/2), ``tpr`` =
+    ``eta`` (Theorem 4), ``accuracy`` = 1/2 + η (best accuracy at prior 1/2),
+    ``accuracy_at_prior`` = :func:`best_accuracy` at the table's prior, ``tpr`` =
     :func:`best_tpr` at the table's FPR, ``posterior`` = :func:`member_posterior_bound` at the
     table's prior (1 when δ > 0), ``ppv`` = :func:`ppv_bound` at the table's prior and FPR,
     ``posterior_tail`` = :func:`member_posterior_tail_bound` at the table's failure probability.
@@ -661,6 +818,7 @@ class ComparisonRow:
     delta: float
     eta: float
     accuracy: float
+    accuracy_at_prior: float
     tpr: float
     posterior: float
     ppv: float
@@ -718,6 +876,7 @@ def comparison_table(
     E, D = (a.ravel() for a in np.meshgrid(eps, dlt, indexing="ij"))
     eta = np.asarray(eta_from_epsilon(E, D))
     tpr = np.asarray(best_tpr(f, epsilon=E, delta=D))
+    acc_pi = np.asarray(best_accuracy(pi, epsilon=E, delta=D))
     post = np.asarray(member_posterior_bound(pi, epsilon=E, delta=D))
     ppv = np.asarray(ppv_bound(pi, f, epsilon=E, delta=D))
     tail = np.asarray(member_posterior_tail_bound(pi, epsilon=E, delta=D, failure=beta))
@@ -727,6 +886,7 @@ def comparison_table(
             delta=float(D[i]),
             eta=float(eta[i]),
             accuracy=0.5 + float(eta[i]),
+            accuracy_at_prior=float(acc_pi[i]),
             tpr=float(tpr[i]),
             posterior=float(post[i]),
             ppv=float(ppv[i]),

@@ -1,13 +1,16 @@
 """Tests for mipcore.lessons.what_eps_means and mipcore.plots.risk_figs (the "What does ε mean
 for the people in my data?" page).
 
-Three ways: known values (the 2.7 % posterior at ε = 1 and 1 in 100, 74 of 100 right at ε = 1
-and half in the data), identities (δ > 0 or η > 0 make the worst case 1, ε = 0 tells nothing,
-the headline is the posterior or the precision), and brute force: the icon counts equal an
+Three ways: known values (the 2.7 % posterior at ε = 1 and 1 in 100; issue 25's pictures: at
+ε = 1 and 1 % in the data 2 of 100 members named and 99 of 9 900 wrongly accused, not "the one
+member named, 0 of 99 accused"; at ε = 3 and half in the data 100 of 500 named for 100.4, not
+"11 of 50" for 10.05), identities (δ > 0 or η > 0 make the worst case 1, ε = 0 tells nothing,
+the headline is the posterior or the precision), and brute force: the naming counts equal an
 independent enumeration of every test of randomised response with a δ-mass (the tightness
-construction of Theorem 4) and of the mechanism that reveals membership with probability 2η.
-The HTML summary parses, holds the sentences, the URL and the figures, and a crafted string
-cannot add markup to it.
+construction of Theorem 4) and of the mechanism that reveals membership with probability 2η,
+under the stated rounding rule and population rule, and the accuracy picture is an attacker
+those mechanisms allow. The HTML summary parses, holds the sentences, the URL and the SVG
+figures, stays small, and a crafted string cannot add markup to it.
 """
 
 from __future__ import annotations
@@ -19,19 +22,21 @@ import sys
 from html.parser import HTMLParser
 
 import numpy as np
-import plotly.graph_objects as go
 import pytest
 
+from mipcore.guarantees import DpSgd, Gdp, attacker_bound
 from mipcore.lessons.what_eps_means import (
-    PEOPLE,
     Confidence,
     GuaranteeKind,
+    curve_of,
+    export_file_name,
     summary_html,
     what_eps_means_lesson,
 )
 from mipcore.plots import style
-from mipcore.plots.risk_figs import IconPicture, IconView, icon_array_figure, icon_arrays_png
-from mipcore.risk import comparison_table
+from mipcore.plots.risk_figs import IconPicture, IconView
+from mipcore.plots.risk_vega import icon_array_vega, picture_png, picture_svg
+from mipcore.risk import ICON_POPULATIONS, comparison_table
 
 # --------------------------------------------------------------------------- brute force
 
@@ -68,40 +73,42 @@ def max_tpr(pts: list[tuple[float, float]], cap: float) -> float:
     return min(1.0, best)
 
 
-def up(x: float) -> int:
-    return math.ceil(round(x, 9))
-
-
 def down(x: float) -> int:
     return math.floor(round(x, 9))
 
 
-def expected_counts(p_in, p_out, prior: float, cap: float) -> list[tuple[int, ...]]:
-    """The icon counts, computed independently; one tuple per optimal test (ties)."""
+def expected_naming(p_in, p_out, prior: float, cap: float) -> tuple[int, int, int, int, int]:
+    """(people, members, non-members, named, accused), computed independently: the smallest of
+    100, 1 000, 10 000 people whose picture names and accuses at least one person wherever the
+    averages are positive; members ⌊Nπ⌋ (at least 1); accused ⌊cap · non-members⌋; named
+    ⌊T(accused / non-members) · members⌋ with T the enumerated frontier."""
     pts = points(p_in, p_out)
-    members = up(PEOPLE * prior)
-    non = PEOPLE - members
-    scores = [(prior * t + (1 - prior) * (1 - f), f, t) for f, t in pts]
-    top = max(s for s, _, _ in scores)
-    named = min(members, up(max_tpr(pts, cap) * members))
-    accused = min(non, down(cap * non))
-    return [
-        (members, non, min(members, up(t * members)), min(non, up((1 - f) * non)), named, accused)
-        for s, f, t in scores
-        if s >= top - 1e-15
-    ]
+    t_cap = max_tpr(pts, cap)
+    for n in ICON_POPULATIONS:
+        if down(n * prior) < 1 and n != ICON_POPULATIONS[-1]:
+            continue
+        m = min(n - 1, max(1, down(n * prior)))
+        accused = down(cap * (n - m))
+        named = down(max_tpr(pts, accused / (n - m)) * m)
+        ok_named = named >= 1 or t_cap * m <= 0
+        ok_accused = accused >= 1 or cap * (n - m) <= 0
+        if (ok_named and ok_accused) or n == ICON_POPULATIONS[-1]:
+            return n, m, n - m, named, accused
+    raise AssertionError("unreachable")
 
 
-def counts(r) -> tuple[int, ...]:
+def check_against(r, p_in, p_out, prior: float, cap: float) -> None:
     ia = r.icons
-    return (
-        ia.members,
-        ia.non_members,
-        ia.correct_members,
-        ia.correct_non_members,
-        r.naming.named,
-        r.naming.accused,
-    )
+    n, m, non, named, accused = expected_naming(p_in, p_out, prior, cap)
+    assert (ia.people, ia.members, ia.non_members) == (n, m, non)
+    assert (r.naming.named, r.naming.accused) == (named, accused)
+    # the accuracy picture is an attacker the mechanism allows, and never beats the bound
+    pts = points(p_in, p_out)
+    wrong = ia.wrongly_called
+    assert ia.correct_members <= max_tpr(pts, wrong / non) * m + 1e-9
+    assert ia.correct <= r.accuracy * n + 1e-9
+    best = max(prior * t + (1 - prior) * (1 - f) for f, t in pts)
+    assert r.accuracy == pytest.approx(best, abs=1e-14)
 
 
 @pytest.mark.parametrize("prior", [0.01, 0.1, 0.3, 0.5, 0.8])
@@ -110,11 +117,7 @@ def counts(r) -> tuple[int, ...]:
 @pytest.mark.parametrize("cap", [0.01, 0.05, 0.1])
 def test_icon_counts_equal_randomised_response_enumeration(prior, eps, delta, cap):
     r = what_eps_means_lesson(prior, epsilon=eps, delta=delta, fpr_cap=cap)
-    p_in, p_out = rr_laws(eps, delta)
-    assert counts(r) in expected_counts(p_in, p_out, prior, cap)
-    pts = points(p_in, p_out)
-    best = max(prior * t + (1 - prior) * (1 - f) for f, t in pts)
-    assert r.accuracy == pytest.approx(best, abs=1e-14)
+    check_against(r, *rr_laws(eps, delta), prior, cap)
 
 
 @pytest.mark.parametrize("prior", [0.01, 0.2, 0.5, 0.9])
@@ -122,7 +125,7 @@ def test_icon_counts_equal_randomised_response_enumeration(prior, eps, delta, ca
 @pytest.mark.parametrize("cap", [0.01, 0.1])
 def test_icon_counts_equal_leak_mechanism_enumeration(prior, eta, cap):
     r = what_eps_means_lesson(prior, kind="mip", epsilon=None, eta=eta, fpr_cap=cap)
-    assert counts(r) in expected_counts(*leak_laws(eta), prior, cap)
+    check_against(r, *leak_laws(eta), prior, cap)
 
 
 # --------------------------------------------------------------------------- known values
@@ -136,21 +139,34 @@ def test_known_values_one_in_a_hundred():
     assert r.confidence == pytest.approx(post, rel=1e-14) == r.worst_posterior
     assert round(100 * r.confidence, 1) == 2.7
     assert r.confidence_lift == pytest.approx(post / 0.01, rel=1e-14)
-    assert (r.icons.members, r.icons.non_members) == (1, 99)
+    # issue 25: 100 people would show the one member named and 0 of 99 accused (a perfect
+    # attack) for averages of 0.027 named and 0.99 accused; 10 000 people show the truth
+    assert (r.people, r.icons.members, r.icons.non_members) == (10_000, 100, 9_900)
+    assert (r.naming.named, r.naming.accused) == (2, 99)
+    assert r.naming.named_expected == pytest.approx(100 * math.e * 0.01, rel=1e-14)  # 2.72
     assert r.accuracy == pytest.approx(0.99) and r.baseline == 0.99  # never a member: best
-    assert r.accuracy_gain == 0.0 and r.members_expected == pytest.approx(1.0)
+    assert r.accuracy_gain == 0.0 and r.members_expected == pytest.approx(100.0)
     assert not r.tells_nothing and r.advantage == pytest.approx(math.tanh(0.5))
     assert r.eta == pytest.approx(math.tanh(0.5) / 2) and r.accuracy_half == 0.5 + r.eta
 
 
 def test_known_values_half_in_the_data():
     r = what_eps_means_lesson(0.5, epsilon=1.0, fpr_cap=0.05)
-    assert r.one_in == 2 and r.icons.correct == 74  # 73.1 % rounded in the attacker's favour
+    # 73.1 right on average; the picture's attacker gets 72 (counts rounded down)
+    assert r.people == 100 and r.one_in == 2 and r.icons.correct == 72
     assert r.accuracy_gain == pytest.approx(r.accuracy - 0.5) and r.members_expected == 50
     assert r.accuracy == pytest.approx(1 / (1 + math.exp(-1)), rel=1e-15)
-    assert r.naming.fpr_cap == 0.05 and r.naming.named == 7 and r.naming.accused == 2
-    assert r.correct_excess == pytest.approx(74 - r.icons.correct_expected)
-    assert 0 <= r.correct_excess < 2 and 0 <= r.named_excess < 1
+    # 2.5 accused -> 2; named at the 2 of 50 really accused: ⌊e · 0.04 · 50⌋ = ⌊5.44⌋ = 5
+    assert r.naming.fpr_cap == 0.05 and r.naming.named == 5 and r.naming.accused == 2
+
+
+def test_epsilon_three_half_in_the_data_is_not_rounded_up():
+    """Issue 25: "11 of 50 named" for 10.05. At 1 % false accusations 100 people would accuse
+    half a person, so the picture shows 1 000: 100 of 500 named for 100.4, 5 accused."""
+    r = what_eps_means_lesson(0.5, epsilon=3.0, fpr_cap=0.01)
+    assert (r.people, r.icons.members) == (1_000, 500)
+    assert r.naming.named_expected == pytest.approx(500 * math.exp(3) * 0.01, rel=1e-14)
+    assert (r.naming.named, r.naming.accused) == (100, 5)
 
 
 def test_delta_makes_the_worst_case_certain_and_the_precision_the_headline():
@@ -188,8 +204,57 @@ def test_one_in(prior, n):
     assert what_eps_means_lesson(prior).one_in == n
 
 
-def test_the_table_is_risk_comparison_table():
-    assert what_eps_means_lesson(0.2).table == comparison_table()
+def test_the_table_has_the_pages_one_share():
+    """One share of people per table: every column at the page's prior and cap (issue 25: one
+    table mixed "half in the data" and "1 % in the data")."""
+    r = what_eps_means_lesson(0.2, fpr_cap=0.05)
+    assert r.table == comparison_table(prior=0.2, fpr=0.05)
+    assert r.table.prior == r.prior and r.table.fpr == r.fpr_cap
+    row = next(x for x in r.table.rows if x.epsilon == 1.0 and x.delta == 0.0)
+    assert row.accuracy_at_prior == pytest.approx(r.accuracy, rel=1e-14)  # same share as the page
+    assert row.posterior == pytest.approx(r.worst_posterior, rel=1e-14)
+
+
+def test_curve_guarantees_read_the_calculators_bound():
+    """μ-GDP and DP-SGD are read through attacker_bound, the risk calculator's numbers."""
+    b = attacker_bound(Gdp(1.0))
+    r = what_eps_means_lesson(0.05, kind="gdp", epsilon=None, mu=1.0, fpr_cap=0.01)
+    assert r.eta == b.eta and r.route is b.route and r.mu == 1.0
+    t = b.tpr_at_fpr[1]  # FPR 1 %
+    assert r.naming.tpr == t
+    assert r.ppv == pytest.approx(0.05 * t / (0.05 * t + 0.95 * 0.01), rel=1e-12)
+    assert r.confidence_kind is Confidence.PRECISION and r.worst_posterior == 1.0
+    half = what_eps_means_lesson(0.5, kind="gdp", epsilon=None, mu=1.0)
+    assert half.accuracy == pytest.approx(0.5 + b.eta, rel=1e-14)  # exact at one half
+    curve = curve_of(b)
+    assert all(t2 >= t1 for t1, t2 in zip(curve.tpr, curve.tpr[1:], strict=False))
+
+
+@pytest.mark.slow
+def test_dpsgd_run_is_the_calculators_issue_example():
+    """σ 1.1, q 0.01, 10 000 steps: the risk calculator says 25.4 % at 1 % in the data."""
+    b = attacker_bound(DpSgd(1.1, 0.01, 10_000))
+    r = what_eps_means_lesson(
+        0.01,
+        kind="dpsgd",
+        epsilon=None,
+        noise_multiplier=1.1,
+        sampling_rate=0.01,
+        steps=10_000,
+    )
+    t = b.tpr_at_fpr[1]
+    assert r.naming.tpr == t and round(100 * r.ppv, 1) == 25.4
+    assert r.steps == 10_000 and r.route is b.route
+
+
+def test_export_file_name_is_the_settings():
+    r = what_eps_means_lesson(0.01, epsilon=1.0, delta=1e-5)
+    assert export_file_name(r) == "mip_eps1_delta1e-05_share1pct_cap1pct.html"
+    g = what_eps_means_lesson(0.5, kind="gdp", epsilon=None, mu=0.5, fpr_cap=0.1)
+    assert export_file_name(g, "png") == "mip_gdp_mu0.5_share50pct_cap10pct.png"
+    assert export_file_name(what_eps_means_lesson(0.0025)) == (
+        "mip_eps1_delta0_share0.25pct_cap1pct.html"
+    )
 
 
 @pytest.mark.parametrize(
@@ -207,6 +272,11 @@ def test_the_table_is_risk_comparison_table():
         ({"prior": 0.5, "kind": "mip", "eta": 0.6}, "eta"),
         ({"prior": 0.5, "kind": "mip", "eta": 0.1, "delta": 1e-5}, "delta"),
         ({"prior": 0.5, "kind": "xyz"}, "kind"),
+        ({"prior": 0.5, "kind": "gdp", "epsilon": None}, "mu"),
+        ({"prior": 0.5, "kind": "gdp", "epsilon": None, "mu": -1.0}, "mu"),
+        ({"prior": 0.5, "mu": 1.0}, "mu"),
+        ({"prior": 0.5, "kind": "dpsgd", "epsilon": None, "steps": 10}, "noise_multiplier"),
+        ({"prior": 0.5, "steps": 10}, "DP-SGD"),
         ({"prior": 0.5, "fpr_cap": 1.5}, "fpr_cap"),
     ],
 )
@@ -227,37 +297,37 @@ def test_monotone_in_epsilon_and_prior():
 # --------------------------------------------------------------------------- the figure
 
 
-def test_icon_figure_draws_its_table():
-    fig, table = icon_array_figure(37, 63, 20, 5, view=IconView.NAMING, title="t")
-    assert isinstance(fig, go.Figure) and len(table) == 100
-    assert list(table.person) == list(range(1, 101))
+def test_icon_chart_draws_its_table():
+    chart, table = icon_array_vega(37, 63, 20, 5, view=IconView.NAMING, title="t")
+    assert len(table) == 100 and list(table.person) == list(range(1, 101))
     assert table.member.sum() == 37 and (table.member & table.called_member).sum() == 20
     assert (~table.member & table.called_member).sum() == 5
-    drawn = sum(len(t.x) for t in fig.data)
-    assert drawn == 100
-    members = [t for t in fig.data if t.name.startswith("member")]
-    others = [t for t in fig.data if t.name.startswith("non-member")]
+    people = chart.datasets["people"]
+    assert len(people) == 100 and len(set(zip(people.x, people.y, strict=True))) == 100
+    enc = chart.spec["layer"][0]["encoding"]
     # told apart by colour AND shape; filled = called a member, outline = not
-    assert {t.marker.color for t in members} == {style.MIP.colour}
-    assert {t.marker.color for t in others} == {style.DP.colour}
-    assert {t.marker.symbol for t in members} == {"circle", "circle-open"}
-    assert {t.marker.symbol for t in others} == {"square", "square-open"}
-    for t in fig.data:  # no NaN, and the hover says who is who
-        assert not np.isnan(np.asarray(t.x, dtype=float)).any()
-        assert "Person %{customdata}" in t.hovertemplate
-    xy = {(x, y) for t in fig.data for x, y in zip(t.x, t.y, strict=True)}
-    assert len(xy) == 100  # every person in their own place of the 10 x 10 grid
+    assert enc["shape"]["scale"]["range"] == ["circle", "circle", "square", "square"]
+    assert enc["fill"]["scale"]["range"][1] == "#ffffff" and enc["fill"]["scale"]["range"][3]
+    assert enc["stroke"]["scale"]["range"][0] == style.MIP.colour
+    assert all(w.startswith("Person ") for w in people.who)
 
 
-def test_icon_figure_leaves_out_empty_groups_and_refuses_bad_counts():
-    fig, _ = icon_array_figure(1, 99, 0, 0)
-    assert [t.name for t in fig.data] == [
-        "member, missed (wrong)",
-        "non-member, called a non-member (right)",
-    ]
+@pytest.mark.parametrize("people", [1_000, 10_000])
+def test_large_pictures_are_a_grid_of_few_marks(people):
+    members = people // 100
+    chart, table = icon_array_vega(members, people - members, 2, 99, view=IconView.NAMING)
+    assert len(table) == people
+    runs = chart.datasets["runs"]
+    cells = ((runs.x2 - runs.x) * (runs.y2 - runs.y)).groupby(runs.group, sort=False).sum()
+    expected = table.group.value_counts()
+    assert {g: int(cells[g]) for g in cells.index} == {g: int(expected[g]) for g in cells.index}
+    assert len(runs) <= 12  # at most three rectangles per group, whatever the population
+
+
+def test_icon_chart_refuses_bad_counts():
     for args in [(-1, 10, 0, 0), (5, 5, 6, 0), (5, 5, 0, 6), (0, 0, 0, 0), (1.5, 3, 0, 0)]:
         with pytest.raises(ValueError):
-            icon_array_figure(*args)
+            icon_array_vega(*args)
 
 
 # --------------------------------------------------------------------------- HTML summary
@@ -294,13 +364,11 @@ def _parse(doc: str) -> _Doc:
 
 
 @pytest.fixture(scope="module")
-def figure() -> go.Figure:
-    r = what_eps_means_lesson(0.01, epsilon=1.0)
-    fig, _ = icon_array_figure(r.icons.members, r.icons.non_members, 0, 0, title="Who")
-    return fig
+def figure() -> str:
+    return picture_svg(IconPicture(100, 9_900, 2, 99, IconView.NAMING, "Whom"))
 
 
-def test_summary_html_is_standalone_and_holds_everything(figure):
+def test_summary_html_is_standalone_small_and_holds_everything(figure):
     sentences = ["If 1 in 100 people is in the data, … right at most 2.7 % — up from 1 %.", "B"]
     url = "https://mip.example/what_eps_means?prior=1&eps=2"
     doc = summary_html(
@@ -319,12 +387,17 @@ def test_summary_html_is_standalone_and_holds_everything(figure):
     assert "a & b" in text and "Sources." in text and "What ε = 2 means" in text
     links = [a for tag, a in p.tags if tag == "a"]
     assert links == [{"href": url}] and url in text
-    divs = [a.get("id") for tag, a in p.tags if tag == "div"]
-    assert "mip-figure-1" in divs and "mip-figure-2" in divs
-    scripts = [a for tag, a in p.tags if tag == "script"]
-    assert all("src" not in a for a in scripts)  # nothing fetched: plotly.js is inline
-    assert p.script_chars > 1_000_000
-    assert doc.count("plotly.js v") <= 2  # the library once, not per figure
+    ids = [a.get("id") for tag, a in p.tags if tag == "figure"]
+    assert ids == ["mip-figure-1", "mip-figure-2"]
+    assert [t for t, _ in p.tags].count("svg") == 2
+    assert not [t for t, _ in p.tags if t == "script"]  # no script at all: opens offline
+    assert len(doc.encode("utf-8")) < 1_000_000  # was 4.8 MB with plotly.js inline
+
+
+def test_summary_html_refuses_a_figure_that_is_not_a_plain_svg():
+    for bad in ("<div>x</div>", "<svg><script>alert(1)</script></svg>", '<svg onload="x()"/>'):
+        with pytest.raises(ValueError, match="figures"):
+            summary_html(title="T", sentences=[], url="", figures=(bad,))
 
 
 @pytest.mark.parametrize(
@@ -366,28 +439,20 @@ def test_summary_html_without_url_or_figures():
 
 PICTURES = (
     IconPicture(50, 50, 37, 13, IconView.ACCURACY, "Who"),
-    IconPicture(50, 50, 7, 2, IconView.NAMING, "Whom"),
+    IconPicture(500, 500, 100, 5, IconView.NAMING, "Whom"),
 )
 
 
-def test_png_needs_kaleido_and_says_so(monkeypatch):
-    monkeypatch.setitem(sys.modules, "kaleido", None)  # import kaleido -> ImportError
-    with pytest.raises(ValueError, match="kaleido"):
-        icon_arrays_png(PICTURES)
-
-
-@pytest.mark.parametrize("kwargs", [{"width": 10}, {"height": 5000}, {"width": 640.5}])
-def test_png_size_is_checked(kwargs):
-    with pytest.raises(ValueError, match=r"width|height"):
-        icon_arrays_png(PICTURES, **kwargs)
+def test_png_needs_vl_convert_and_says_so(monkeypatch):
+    monkeypatch.setitem(sys.modules, "vl_convert", None)  # import vl_convert -> ImportError
+    with pytest.raises(ValueError, match="vl-convert"):
+        picture_png(PICTURES[0])
 
 
 @pytest.mark.slow
-def test_png_files_are_rendered():
-    pytest.importorskip("kaleido")  # optional: only where the server offers PNG files
-    images = icon_arrays_png(PICTURES, width=800, height=500)
-    assert len(images) == 2
-    for png in images:
+def test_png_files_are_rendered_without_a_browser():
+    for p in PICTURES:
+        png = picture_png(p)
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
-        assert (width, height) == (800, 500)
+        assert width >= 1280 and height > 400  # 640 px wide at scale 2

@@ -87,10 +87,10 @@ def test_metric_values_are_short_at_every_setting():
         for m in load(**params).metric:
             assert len(m.value) <= 12, (m.label, m.value)  # e.g. "2.08 × 10⁻⁸"
     at = load(eps="0", logd="1", ldelta="-12")
-    assert metric(at, "best accuracy") == "> 50.0 %"  # the edge is not rounded away
+    assert metric(at, "best accuracy") == "> 50 %"  # the edge is not rounded away (fmt_pct)
     assert any("50 % + " in t and "percentage points" in t for t in texts(at))
     at = load(eps="10")
-    assert metric(at, "best accuracy") == "< 100.0 %"
+    assert metric(at, "best accuracy") == "99.995 %"  # fmt_pct: never "100.0 %" for 1/2 + η < 1
 
 
 def test_the_sentences_quote_the_lessons_numbers(default_page):

@@ -17,7 +17,7 @@ import pytest
 from pagetools import metric, snapshot, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
-from appkit import fmt_num
+from appkit import fmt_num, fmt_pct
 from appkit.registry import by_key
 from mipcore.guarantees import DpSgd, EpsDelta, Gdp, Kind, Rdp, Relation, Zcdp
 from mipcore.lessons.risk_calculator import (
@@ -97,12 +97,11 @@ def test_standalone_load_is_clean():
 def test_default_numbers_are_the_lessons(default_page):
     at = default_page
     L = risk_report(EpsDelta(1.0, 1e-5), prior=0.01, ppv_fpr=0.01)
-    assert eta_shown(at) == fmt_num(L.eta, 4) == "0.2311"
+    assert eta_shown(at) == fmt_pct(L.eta) == "23.1 %"  # η in %, the one precision rule
     assert metric(at, "best accuracy") == "73.1 %"
-    shown = [metric(at, f"TPR at {fmt_num(100 * f)} % FPR") for f in L.fpr_levels]
-    t1, t2, t3 = L.tpr_at_fpr  # two significant digits below 1 %, else one decimal
-    assert shown == [f"{fmt_num(100 * t1, 2)} %", f"{100 * t2:.1f} %", f"{100 * t3:.1f} %"]
-    assert shown == ["0.27 %", "2.7 %", "27.2 %"]
+    shown = [metric(at, f"TPR at {fmt_pct(f)} FPR") for f in L.fpr_levels]
+    # the one precision rule: one decimal, at least two significant digits
+    assert shown == [fmt_pct(t) for t in L.tpr_at_fpr] == ["0.27 %", "2.7 %", "27.2 %"]
     assert metric(at, "right when naming") == f"{100 * L.ppv:.1f} %"
     text = "\n".join(texts(at))
     assert f"]({L.link.path}?{L.link.eps_query})" in text  # the stakeholder link, same ε and δ
@@ -126,10 +125,10 @@ def test_each_kind_shows_the_lessons_numbers(params, guarantee):
     pagetools.assert_clean(at)
     assert not at.warning
     L = risk_report(guarantee, prior=0.01, ppv_fpr=0.01)
-    assert eta_shown(at) == fmt_num(L.eta, 4)
+    assert eta_shown(at) == fmt_pct(L.eta)
     df = table(at)
     ordered = sorted(L.routes, key=lambda r: (not r.valid, not r.tightest, r.eta))
-    assert list(df["η"]) == [fmt_num(r.eta, 4) for r in ordered]
+    assert list(df["η"]) == [fmt_pct(r.eta) for r in ordered]
     assert list(df["× tightest"]) == [fmt_num(r.over_tightest, 4) for r in ordered]
     assert df["route"][0] == route_label(L.route) + " (tightest)"
     text = "\n".join(texts(at))
@@ -151,7 +150,7 @@ def test_presets_set_the_widgets_and_the_url():
     assert at.number_input(key="sigma").value == CIFAR10.noise_multiplier
     assert at.number_input(key="steps").value == CIFAR10.steps
     L = risk_report(DpSgd(CIFAR10.noise_multiplier, CIFAR10.sampling_rate, CIFAR10.steps))
-    assert eta_shown(at) == fmt_num(L.eta, 4)
+    assert eta_shown(at) == fmt_pct(L.eta)
     (b,) = [b for b in at.button if b.label == "LLM (E2E)"]
     b.click().run()
     assert params_of(at) == {
@@ -161,12 +160,12 @@ def test_presets_set_the_widgets_and_the_url():
         "steps": str(E2E.steps),
     }
     L = risk_report(DpSgd(E2E.noise_multiplier, E2E.sampling_rate, E2E.steps))
-    assert eta_shown(at) == fmt_num(L.eta, 4)
+    assert eta_shown(at) == fmt_pct(L.eta)
     (b,) = [b for b in at.button if b.label == "ε = 8"]
     b.click().run()
     params = params_of(at)  # kind and δ are the defaults; the run's settings stay for later
     assert params["eps"] == "8" and "kind" not in params and "delta" not in params
-    assert eta_shown(at) == fmt_num(risk_report(EpsDelta(8.0, 1e-5)).eta, 4)
+    assert eta_shown(at) == fmt_pct(risk_report(EpsDelta(8.0, 1e-5)).eta)
     pagetools.assert_clean(at)
 
 
@@ -175,7 +174,7 @@ def test_solve_mode_gives_the_noise_and_hands_it_over():
     pagetools.assert_clean(at)
     sol = noise_for_target(Target.ETA, 0.1, 0.01, 1000)
     assert metric(at, "noise multiplier σ") == fmt_num(sol.noise_multiplier)
-    assert metric(at, "η at this σ") == fmt_num(sol.achieved_eta, 3)
+    assert metric(at, "η at this σ") == fmt_pct(sol.achieved_eta)
     text = "\n".join(texts(at))
     assert "1 + 0.001" in text and "upper end" in text  # the search's tolerance, stated
     (b,) = [b for b in at.button if b.key == "assess_sigma"]
@@ -183,7 +182,7 @@ def test_solve_mode_gives_the_noise_and_hands_it_over():
     assert at.radio(key="mode").value == "assess" and at.radio(key="kind").value is Kind.DPSGD
     assert at.number_input(key="sigma").value == sol.noise_multiplier
     L = risk_report(DpSgd(sol.noise_multiplier, 0.01, 1000))
-    assert eta_shown(at) == fmt_num(L.eta, 4) and L.eta <= 0.1
+    assert eta_shown(at) == fmt_pct(L.eta) and L.eta <= 0.1
     # a TPR target at an FPR
     at = load(mode="solve", q="0.01", steps="1000", target="tpr", ttpr="0.05", tfpr="0.001")
     sol = noise_for_target(Target.TPR, 0.05, 0.01, 1000, fpr=0.001)
@@ -217,7 +216,7 @@ def test_url_round_trip():
     fresh = load(**params)
     assert fresh.text_input(key="rdp").value == "2: 0.3, 4: 0.9"
     assert snapshot(fresh) == snapshot(at)
-    assert eta_shown(at) == fmt_num(risk_report(Rdp((2.0, 4.0), (0.3, 0.9))).eta, 4)
+    assert eta_shown(at) == fmt_pct(risk_report(Rdp((2.0, 4.0), (0.3, 0.9))).eta)
 
 
 def test_every_control_changes_the_output():
@@ -324,7 +323,7 @@ def test_invalid_url_values_warn_and_fall_back():
     shown = [unescaped(w.value) for w in at.warning]
     for key in ("kind=", "mode=", "pfpr=", "rel="):
         assert any(key in w for w in shown), (key, shown)
-    assert eta_shown(at) == "0.2311"  # the defaults
+    assert eta_shown(at) == "23.1 %"  # the defaults
     pagetools.assert_clean(at)
 
 
@@ -354,3 +353,39 @@ def test_the_link_opens_the_epsilon_page_with_the_same_values():
     q = {k: v[0] for k, v in parse_qs(L.link.eta_query).items()}
     eta_page = pagetools.load("app_pages/what_eps_means.py", via_app=True, timeout=60, **q)
     assert not eta_page.warning and eta_page.slider(key="eta").value == L.eta
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("params", "guarantee", "prior"),
+    [
+        (dict(kind="gdp", mu="1", prior="5"), Gdp(1.0), 0.05),
+        (
+            dict(kind="dpsgd", sigma="1.1", q="0.01", steps="10000", prior="1"),
+            DpSgd(1.1, 0.01, 10_000),
+            0.01,
+        ),
+    ],
+    ids=["gdp", "dpsgd"],
+)
+def test_the_link_carries_the_tightest_route_and_both_pages_agree(params, guarantee, prior):
+    """Issue 25: for σ 1.1, q 0.01, 10 000 steps the calculator says 25.4 % while its links
+    opened the stakeholder page at 50.2 % (via ε at δ = 10⁻⁵) or 40.3 % (via η). The first
+    link now carries the guarantee itself, and the page it opens shows the same numbers."""
+    L = risk_report(guarantee, prior=prior, ppv_fpr=0.01)
+    at = load(**params)
+    text = "\n".join(texts(at))
+    assert L.link.same_query is not None
+    assert f"]({L.link.path}?{L.link.same_query})" in text
+    assert text.index(L.link.same_query) < text.index(L.link.eta_query)  # offered first
+    q = {k: v[0] for k, v in parse_qs(L.link.same_query).items()}
+    page = pagetools.load("app_pages/what_eps_means.py", via_app=True, timeout=120, **q)
+    assert not page.warning and not page.error and not page.exception
+    shown_calc = metric(at, "right when naming")
+    shown_page = metric(page, "right when naming")
+    assert shown_calc == shown_page == fmt_pct(L.ppv)
+    if isinstance(guarantee, DpSgd):
+        assert shown_page == "25.4 %"
+        assert "DP-SGD: σ = 1.1, q = 0.01, 10 000 steps (PLD accountant)" in "\n".join(texts(page))
+    # the picture's naming row uses the same TPR bound at 1 % FPR as the calculator
+    assert L.ppv_fpr == 0.01 and metric(page, "members named (≤ 1 % wrong)")

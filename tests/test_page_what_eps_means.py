@@ -8,7 +8,6 @@ HTML export is taken from the page's own download button and parsed.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from html.parser import HTMLParser
 
@@ -19,7 +18,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from appkit.registry import by_key
-from mipcore.lessons.what_eps_means import what_eps_means_lesson
+from mipcore.lessons.what_eps_means import GuaranteeKind, what_eps_means_lesson
 
 PAGE = "app_pages/what_eps_means.py"
 
@@ -37,11 +36,16 @@ ICON_KEYS = ("icons_accuracy", "icons_naming")  # the page's two icon arrays, in
 
 
 def icons(at: AppTest, key: str) -> dict[str, int]:
-    """Icons per legend entry of the icon-array chart ``key`` (a Vega-Lite chart)."""
+    """People per legend entry of the icon-array chart ``key`` (a Vega-Lite chart): icons
+    counted one by one (100 people), or the grid's cells (1 000 or 10 000)."""
     charts = pagetools.vega_charts(at)
     assert len(charts) == len(ICON_KEYS)
     _spec, tables = charts[ICON_KEYS.index(key)]
-    return tables["people"]["group"].value_counts(sort=False).to_dict()
+    if "people" in tables:
+        return tables["people"]["group"].value_counts(sort=False).to_dict()
+    runs = tables["runs"]
+    cells = (runs["x2"] - runs["x"]) * (runs["y2"] - runs["y"])
+    return {str(g): int(v) for g, v in cells.groupby(runs["group"], sort=False).sum().items()}
 
 
 @pytest.fixture(scope="module")
@@ -89,22 +93,33 @@ def test_no_formula_on_the_surface():
 
 
 def test_default_numbers_are_the_lessons(default_page):
-    L = what_eps_means_lesson(0.5, epsilon=1.0, delta=0.0, fpr_cap=0.01)
+    # the default share is 1 %, as on the risk calculator
+    L = what_eps_means_lesson(0.01, epsilon=1.0, delta=0.0, fpr_cap=0.01)
     h = headline(default_page)
-    assert "1 in 2 people" in h and "right at most 73.1 % of the time — up from 50 %" in h
-    assert (
-        metric(default_page, "best attacker is right") == f"{L.icons.correct} of 100" == "74 of 100"
-    )
-    assert metric(default_page, "members named") == f"{L.naming.named} of {L.icons.members}"
-    assert metric(default_page, "right when naming") == "73.1 %"
+    assert "1 in 100 people" in h and "right at most 2.7 % of the time — up from 1 %" in h
+    assert metric(default_page, "best attacker is right") == "9 900 of 10 000"
+    assert L.icons.correct == 9_900
+    assert metric(default_page, "members named") == "2 of 100"
+    assert (L.naming.named, L.icons.members) == (2, 100)
+    assert metric(default_page, "right when naming") == "2.7 %"
     acc = icons(default_page, "icons_accuracy")
-    assert acc["member, called a member (right)"] == L.icons.correct_members == 37
-    assert acc["non-member, called a non-member (right)"] == L.icons.correct_non_members == 37
-    assert sum(acc.values()) == 100
+    assert acc.get("member, called a member (right)", 0) == L.icons.correct_members == 0
+    assert acc["non-member, called a non-member (right)"] == L.icons.correct_non_members == 9_900
+    assert sum(acc.values()) == 10_000
     named = icons(default_page, "icons_naming")
-    assert named["member, named"] == L.naming.named
-    assert named.get("non-member, wrongly accused", 0) == L.naming.accused == 0
-    assert sum(named.values()) == 100
+    assert named["member, named"] == L.naming.named == 2
+    assert named["non-member, wrongly accused"] == L.naming.accused == 99
+    assert sum(named.values()) == 10_000
+
+
+def test_half_in_the_data_at_epsilon_three():
+    at = load(prior="50", eps="3")
+    assert metric(at, "members named") == "100 of 500"  # 100.4 on average; not "11 of 50"
+    named = icons(at, "icons_naming")
+    assert (named["member, named"], named["non-member, wrongly accused"]) == (100, 5)
+    text = "\n".join(texts(at))
+    assert "It shows 1 000 people because with 100" in text
+    assert "named 100.4, wrongly accused 5" in text
 
 
 def test_the_managers_sentence_at_one_in_a_hundred():
@@ -126,8 +141,9 @@ def test_delta_gives_the_precision_and_says_why():
     L = what_eps_means_lesson(0.01, epsilon=1.0, delta=1e-5, fpr_cap=0.01)
     assert f"right at most {100 * L.ppv:.1f} %" in h
     assert any(t.startswith("Why not a limit for every single person?") for t in texts(at))
-    # the δ-event shows as a whole person: the page says the rounding adds a visible amount
-    assert any("rounding adds a visible amount" in t for t in texts(at))
+    # the δ-event (10⁻⁵ of a member on average) is never drawn as a whole person
+    assert any("every count the attacker achieves is rounded down" in t for t in texts(at))
+    assert L.icons.correct_members == 0
 
 
 def test_every_control_changes_the_output():
@@ -141,12 +157,12 @@ def test_every_control_changes_the_output():
     seen.add(snapshot(at))
     at.radio(key="cap").set_value(0.1).run()
     seen.add(snapshot(at))
-    for label in ("1 %", "10 %"):
+    for label in ("50 %", "10 %"):
         (b,) = [b for b in at.button if b.label == label]
         b.click().run()
         seen.add(snapshot(at))
     assert at.number_input(key="prior").value == 10.0
-    at.radio(key="kind").set_value(at.radio(key="kind").options[1]).run()
+    at.radio(key="kind").set_value(GuaranteeKind.MIP).run()
     assert [s.key for s in at.slider] == ["eta"] and "delta" not in [n.key for n in at.number_input]
     seen.add(snapshot(at))
     at.slider(key="eta").set_value(0.3).run()
@@ -157,10 +173,10 @@ def test_every_control_changes_the_output():
 
 def test_quick_prior_button_sets_the_url():
     at = load()
-    (b,) = [b for b in at.button if b.label == "1 %"]
+    (b,) = [b for b in at.button if b.label == "10 %"]
     b.click().run()
-    assert at.query_params.get("prior") == "1"
-    assert "1 in 100 people" in headline(at)
+    assert at.query_params.get("prior") == "10"
+    assert "1 in 10 people" in headline(at)
 
 
 def test_url_round_trip():
@@ -190,6 +206,10 @@ def test_url_round_trip():
         ({"eps": "-3"}, "eps"),
         ({"delta": "0.5"}, "delta"),
         ({"kind": "mip", "eta": "0.9"}, "eta"),
+        ({"kind": "gdp", "mu": "-1"}, "mu"),
+        ({"kind": "dpsgd", "sigma": "0"}, "sigma"),
+        ({"kind": "dpsgd", "q": "1.5"}, "q"),
+        ({"kind": "dpsgd", "steps": "2.5"}, "steps"),
     ],
 )
 def test_invalid_url_values_warn_and_fall_back(params, key):
@@ -203,7 +223,7 @@ def test_typed_prior_out_of_range_gives_a_sentence():
     at.number_input(key="prior").set_value(0.0).run()
     (err,) = at.error
     assert "outside the allowed range" in err.value
-    assert "1 in 2 people" in headline(at)  # still the last good value, 50 %
+    assert "1 in 100 people" in headline(at)  # still the last good value, 1 %
 
 
 @pytest.mark.parametrize(
@@ -255,8 +275,8 @@ class _Doc(HTMLParser):
 
 
 def test_html_export_from_the_page(monkeypatch):
-    """The page's download holds its sentences, both pictures and the view's URL; a crafted
-    URL parameter cannot add a script."""
+    """The page's download holds its sentences, both pictures as inline SVG and the view's URL,
+    is named by its settings, stays small, and a crafted URL parameter cannot add a script."""
     made = {}
     original = MediaFileManager.add_deferred
 
@@ -266,23 +286,42 @@ def test_html_export_from_the_page(monkeypatch):
 
     monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
     crafted = '"><script>alert(1)</script>'
-    at = load(prior="1", eps="2", zz=crafted)
-    doc = made["what_eps_means.html"]().decode("utf-8")
+    at = load(prior="2", eps="2", delta="1e-5", zz=crafted)
+    name = "mip_eps2_delta1e-05_share2pct_cap1pct.html"
+    assert name in made and "what_eps_means.html" not in made
+    data = made[name]()
+    assert len(data) < 1_000_000  # was 4.8 MB of inlined plotly.js
+    doc = data.decode("utf-8")
     p = _Doc()
     p.feed(doc)
     text = "".join(p.text)
     h = headline(at).strip("*")
     assert h in text
-    div_ids = [a.get("id") for t, a in p.tags if t == "div"]
-    assert "mip-figure-1" in div_ids and "mip-figure-2" in div_ids
-    scripts = [a for t, a in p.tags if t == "script"]
-    assert scripts and all("src" not in a for a in scripts)  # plotly.js inline: opens offline
+    assert [a.get("id") for t, a in p.tags if t == "figure"] == ["mip-figure-1", "mip-figure-2"]
+    assert [t for t, _ in p.tags].count("svg") == 2
+    assert not [a for t, a in p.tags if t == "script"]  # no script: opens offline
     assert "<script>alert(1)</script>" not in doc
-    (code,) = [t for t in p.text if "prior=1" in t]
+    (code,) = [t for t in p.text if "prior=2" in t]
     assert "eps=2" in code and "zz=" in code and "%3Cscript%3E" in code
-    assert "What ε = 2 means for the people in our data" in text
+    assert "What ε = 2, δ = 1 × 10⁻⁵ means for the people in our data" in text
+    # the "no limit" of δ > 0 is explained beside the number, in the export too
+    assert "no limit for every person: with δ = 1 × 10⁻⁵ a rare release may expose someone" in text
+    # both PNG files are offered, named by the settings, drawn by vl-convert when clicked
+    png = made["whom_it_names_eps2_delta1e-05_share2pct_cap1pct.png"]()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "who_it_gets_right_eps2_delta1e-05_share2pct_cap1pct.png" in made
 
 
-def test_png_button_only_where_the_server_can_draw(default_page):
-    can = importlib.util.find_spec("kaleido") is not None
-    assert any(b.key == "make_png" for b in default_page.button) is can
+def test_the_table_has_one_share_and_explains_no_limit_beside_the_number():
+    at = load(prior="10", cap="0.05")
+    text = unescaped("\n".join(texts(at, tables=True)))
+    assert "Every column at the page's one share: **10 % of the people in the data**" in text
+    assert "half in the data" not in text and "1 % in the data" not in text
+    assert "no limit for every person: with δ = 1 × 10⁻⁵" in text
+    assert "100 % (no limit)" not in text
+
+
+def test_dpsgd_steps_above_the_ceiling_give_a_sentence():
+    at = load(kind="dpsgd", steps="10000000")
+    assert any("more than this server converts in one request" in e.value for e in at.error)
+    assert not at.exception

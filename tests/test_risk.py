@@ -19,10 +19,12 @@ from hypothesis import strategies as st
 from scipy import special
 
 from mipcore.bounds import eta_from_epsilon
+from mipcore.guarantees import Gdp, attacker_bound, tpr_bound_gdp
 from mipcore.optimal_attack import optimal_attack_accuracy_discrete
 from mipcore.risk import (
     COMPARISON_DELTAS,
     COMPARISON_EPSILONS,
+    TradeOffCurve,
     best_accuracy,
     best_operating_point,
     best_tpr,
@@ -143,19 +145,24 @@ def test_comparison_table_numbers():
 
 
 def test_icon_array_known_values():
-    ia = icon_array(0.5, epsilon=1.0)
+    ia = icon_array(0.5, epsilon=1.0, people=100)
     assert (ia.members, ia.non_members) == (50, 50)
     assert ia.accuracy == pytest.approx(special.expit(1.0), rel=1e-15)
-    # best point: FPR 1/(1+e), TPR e/(1+e): 50 e/(1+e) = 36.55 -> 37 members, 36.55 -> 37 cleared
-    assert ia.best_fpr == pytest.approx(special.expit(-1.0), rel=1e-14)
-    assert (ia.correct_members, ia.correct_non_members, ia.correct) == (37, 37, 74)
     named = [(c.fpr_cap, c.named, c.accused) for c in ia.caps]
-    # TPR e*cap: 50 * 0.0272 = 1.36 -> 2; 50 * 0.1359 = 6.8 -> 7; 50 * 0.2718 = 13.6 -> 14
-    assert named == [(0.01, 2, 0), (0.05, 7, 2), (0.1, 14, 5)]
-    small = icon_array(0.003, epsilon=1.0)
-    assert (small.members, small.non_members) == (1, 99)  # rounded up: the member is shown
-    assert small.shown_prior == 0.01
-    assert icon_array(0.07, eta=0.1).members == 7  # 100 * 0.07 = 7.000000000000001 -> 7
+    # accused ⌊cap · 50⌋ = 0, 2, 5; named ⌊e · (accused/50) · 50⌋ = 0, ⌊5.44⌋, ⌊13.6⌋
+    assert named == [(0.01, 0, 0), (0.05, 5, 2), (0.1, 13, 5)]
+    assert ia.correct <= 73.106 and ia.correct == 72  # rounded down, never above 73.1
+    # the population rule: at 1 % false accusations 100 people accuse half a person
+    assert icon_array(0.5, epsilon=1.0).people == 1_000
+    assert icon_array(0.5, epsilon=1.0, fpr_caps=(0.05,)).people == 100
+    one = icon_array(0.01, epsilon=1.0, fpr_caps=(0.01,))  # issue 25: not "1 named, 0 accused"
+    assert (one.people, one.members, one.caps[0].named, one.caps[0].accused) == (
+        10_000,
+        100,
+        2,
+        99,
+    )
+    assert icon_array(0.07, eta=0.1, people=100).members == 7  # 7.000000000000001 -> 7
 
 
 # --------------------------------------------------------------------------- identities
@@ -280,23 +287,66 @@ def test_tail_bound_is_tight_on_its_extremal_mechanism():
     assert post_b > member_posterior_bound(prior, epsilon=eps)
 
 
-def test_icon_array_counts_add_up_and_favour_the_attacker():
-    for prior in (0.003, 0.01, 0.1, 0.37, 0.5, 0.9, 0.999):
-        for kw in ({"epsilon": 1.0}, {"epsilon": 1.0, "delta": 1e-5}, {"eta": 0.1}):
-            ia = icon_array(prior, **kw)
-            assert ia.members + ia.non_members == 100
-            assert ia.members >= 100 * prior - 1e-9  # never fewer members than the prior says
-            assert 0 <= ia.correct_members <= ia.members
-            assert 0 <= ia.correct_non_members <= ia.non_members
-            assert ia.correct >= ia.correct_expected - 1e-9
-            assert ia.correct < ia.correct_expected + 2
-            for c in ia.caps:
-                assert c.named >= c.named_expected - 1e-9 and c.named < c.named_expected + 1
-                assert c.accused <= c.accused_expected + 1e-9  # at most the cap
-                assert c.accused > c.accused_expected - 1
-    # a small positive expectation shows as one whole person (documented)
-    ia = icon_array(0.01, epsilon=1.0, delta=1e-5)
-    assert ia.best_tpr == pytest.approx(1e-5) and ia.correct_members == 1
+@settings(max_examples=300, deadline=None)
+@given(
+    prior=st.floats(0.001, 0.999),
+    cap=st.sampled_from([0.0, 0.01, 0.05, 0.1, 0.3]),
+    which=st.sampled_from(["dp", "mip", "both"]),
+    eps=st.floats(0.0, 12.0),
+    delta=st.sampled_from([0.0, 1e-5, 1e-3, 0.05]),
+    eta=st.floats(0.0, 0.5),
+)
+def test_drawn_counts_never_make_the_attacker_look_better_than_the_bound(
+    prior, cap, which, eps, delta, eta
+):
+    """The rounding rule, as a property: the picture is an attacker the bound allows (its TPR
+    at most the bound at its FPR, its FPR at most the cap), its precision at most the bound's
+    at the picture's share, its accuracy at most the bound's, and no average below one person
+    is drawn as a person."""
+    kw = {"dp": {"epsilon": eps, "delta": delta}, "mip": {"eta": eta}}.get(
+        which, {"epsilon": eps, "delta": delta, "eta": eta}
+    )
+    ia = icon_array(prior, fpr_caps=(cap,), **kw)
+    m, n, c = ia.members, ia.non_members, ia.caps[0]
+    assert m + n == ia.people in (100, 1_000, 10_000)
+    assert m <= ia.people * prior + 1e-9 or (ia.people == 10_000 and m == 1)  # rounded down
+    assert 0 <= c.accused <= c.accused_expected + 1e-9  # never more than the cap allows
+    assert c.named <= c.named_expected + 1e-9  # never more than the bound at the cap
+    assert c.named <= best_tpr(c.accused / n, **kw) * m + 1e-9  # allowed at its real FPR
+    if c.named + c.accused > 0:  # the picture's precision never beats the bound's
+        shown = m / ia.people
+        assert c.named / (c.named + c.accused) <= ppv_bound(shown, c.accused / n, **kw) + 1e-9
+    assert ia.correct <= best_accuracy(ia.shown_prior, **kw) * ia.people + 1e-9
+    assert ia.correct_members <= best_tpr(ia.wrongly_called / n, **kw) * m + 1e-9
+    assert c.named >= 1 or c.named_expected < 1 + 1e-9 or c.accused < c.accused_expected
+    assert c.named == 0 or c.named_expected >= 1 - 1e-9  # a fraction is never a whole person
+    assert c.accused == 0 or c.accused_expected >= 1 - 1e-9
+    if ia.people < 10_000:  # a smaller picture is only chosen where it draws no fraction
+        assert c.named >= 1 or c.named_expected == 0
+        assert c.accused >= 1 or c.accused_expected == 0
+
+
+def test_a_trade_off_curve_draws_the_same_way():
+    b = attacker_bound(Gdp(1.0))
+    curve = TradeOffCurve(tuple(b.roc_fpr), tuple(b.roc_tpr), b.eta)
+    for prior in (0.01, 0.3, 0.5, 0.9):
+        ia = icon_array(prior, curve=curve, fpr_caps=(0.01,))
+        c = ia.caps[0]
+        assert c.tpr == pytest.approx(float(tpr_bound_gdp(0.01, 1.0)), rel=1e-12)
+        assert c.named <= float(tpr_bound_gdp(c.accused / ia.non_members, 1.0)) * ia.members + 1e-9
+        assert ia.accuracy >= best_accuracy_gdp(prior, 1.0) - 1e-12  # a sound upper bound
+        assert ia.correct <= ia.accuracy * ia.people + 1e-9
+    assert icon_array(0.5, curve=curve).accuracy == pytest.approx(0.5 + b.eta, rel=1e-14)
+    with pytest.raises(ValueError, match="curve"):
+        icon_array(0.5, curve=curve, epsilon=1.0)
+    with pytest.raises(ValueError, match=r"curve\.fpr"):
+        TradeOffCurve((0.0, 0.5), (0.1, 1.0), 0.1)
+
+
+def best_accuracy_gdp(prior: float, mu: float) -> float:
+    """Bayes-optimal accuracy of μ-GDP at a prior, on a fine grid (a lower estimate)."""
+    f = np.concatenate(([0.0], np.logspace(-12, 0, 20001)))
+    return float(np.max(prior * np.asarray(tpr_bound_gdp(f, mu)) + (1 - prior) * (1 - f)))
 
 
 def test_best_operating_point_is_a_vertex():
@@ -345,15 +395,14 @@ def test_best_accuracy_equals_rr_optimum(eps, delta, prior):
 @pytest.mark.parametrize("delta", [0.0, 1e-5, 0.05])
 def test_icon_array_equals_rr_enumeration(eps, delta):
     p_in, p_out = rr_laws(eps, delta)
-    ia = icon_array(0.5, epsilon=eps, delta=delta)
-    acc, f, t = brute_accuracy(p_in, p_out, 0.5)  # unique optimum at prior 1/2, eps > 0
+    ia = icon_array(0.5, epsilon=eps, delta=delta, people=100)
+    acc, _f, _t = brute_accuracy(p_in, p_out, 0.5)
     assert ia.accuracy == pytest.approx(acc, abs=1e-15)
-    assert ia.correct_members == math.ceil(round(t * 50, 9))
-    assert ia.correct_non_members == math.ceil(round((1 - f) * 50, 9))
+    assert ia.correct <= math.floor(acc * 100 + 1e-9)
     for c in ia.caps:
-        tb = brute_tpr(p_in, p_out, c.fpr_cap)
-        assert c.named == math.ceil(round(tb * 50, 9))
-        assert c.accused == math.floor(round(c.fpr_cap * 50, 9))
+        accused = math.floor(round(c.fpr_cap * 50, 9))
+        assert c.accused == accused
+        assert c.named == math.floor(round(brute_tpr(p_in, p_out, accused / 50) * 50, 9))
 
 
 @settings(max_examples=40, deadline=None)

@@ -106,17 +106,14 @@ def test_home_bars_refuse_an_impossible_accuracy(bad):
         accuracy_bars(bad, "ε = 1")
 
 
-@pytest.mark.parametrize(
-    "args", [(37, 63, 20, 5), (1, 99, 0, 0), (0, 100, 0, 100), (500, 500, 250, 3)]
-)
+@pytest.mark.parametrize("args", [(37, 63, 20, 5), (1, 99, 0, 0), (0, 100, 0, 100)])
 def test_icon_array_draws_each_person_once_in_its_group(args):
-    from mipcore.plots.risk_figs import IconView, icon_array_figure
+    from mipcore.plots.risk_figs import IconView, icon_array_table
     from mipcore.plots.risk_vega import icon_array_vega
 
     members, non_members, called, accused = args
     chart, table = icon_array_vega(*args, view=IconView.NAMING, title="t")
-    _fig, plotly_table = icon_array_figure(*args, view=IconView.NAMING, title="t")
-    assert table.equals(plotly_table)  # the CSV is the Plotly picture's table
+    assert table.equals(icon_array_table(*args, view=IconView.NAMING))  # the CSV's table
     valid_vega_lite(chart)
     people = chart.datasets["people"]
     assert len(people) == members + non_members
@@ -194,30 +191,29 @@ def test_layered_spec_is_valid_and_styled():
     assert spec["autosize"] == vega.AUTOSIZE and spec["padding"] == vega.PADDING
 
 
-@pytest.mark.parametrize("args", [(37, 63, 20, 5), (3, 0, 1, 0), (0, 7, 0, 7)])
-def test_icon_array_table_lays_out_the_plotly_picture(args):
-    """Both pictures draw icon_array_table: each Plotly trace's people sit where the table says,
-    in the table's group, members as circles and the uncalled as open symbols."""
-    from mipcore.plots.risk_figs import icon_array_figure, icon_array_table
+@pytest.mark.parametrize("args", [(500, 500, 250, 3), (100, 9_900, 2, 99), (10, 990, 0, 9)])
+def test_a_large_icon_array_is_a_grid_whose_cells_are_the_tables_people(args):
+    """1 000 or 10 000 people: each group's rectangles cover exactly its people's cells of the
+    table's grid (row by row, members first), under one white line per grid line."""
+    from mipcore.plots.risk_figs import IconView
+    from mipcore.plots.risk_vega import grid_columns, icon_array_vega
 
-    fig, table = icon_array_figure(*args)
-    assert table.equals(icon_array_table(*args))
-    rows = int(table["row"].max())
-    seen = 0
-    for trace in fig.data:
-        people = table.set_index("person").loc[list(trace.customdata)]
-        assert set(people["group"]) == {trace.name}
-        assert list(trace.x) == (people["column"] - 1).tolist()
-        assert list(trace.y) == (rows - people["row"]).tolist()
-        member, called = bool(people["member"].iloc[0]), bool(people["called_member"].iloc[0])
-        assert trace.marker.symbol == ("circle" if member else "square") + (
-            "" if called else "-open"
-        )
-        seen += len(people)
-    assert seen == len(table) == args[0] + args[1]
-    assert table["member"].sum() == args[0]
-    assert (table["member"] & table["called_member"]).sum() == args[2]
-    assert (~table["member"] & table["called_member"]).sum() == args[3]
+    chart, table = icon_array_vega(*args, view=IconView.NAMING, title="t")
+    valid_vega_lite(chart)
+    columns = grid_columns(len(table))
+    covered = {}
+    for r in chart.datasets["runs"].itertuples():
+        for y in range(int(r.y), int(r.y2)):
+            for x in range(int(r.x), int(r.x2)):
+                assert (x, y) not in covered  # nobody drawn twice
+                covered[(x, y)] = r.group
+    expected = {
+        (int(c) - 1, int(w) - 1): g
+        for c, w, g in zip(table["column"], table["row"], table["group"], strict=True)
+    }
+    assert covered == expected and int(table["column"].max()) == columns
+    lines = chart.datasets["lines"]
+    assert len(lines) == columns + 1 + int(table["row"].max()) + 1
 
 
 def test_scaled_keeps_a_specs_own_config_settings():

@@ -18,8 +18,11 @@ in attacker terms with :func:`mipcore.guarantees.attacker_bound`:
   release expose a person), and the sound number is the precision of a naming rule at a
   stated FPR, π T/(π T + (1 − π) FPR) with T the TPR bound there (as
   :func:`mipcore.risk.ppv_bound`);
-* a link to the page "What does ε mean for the people in my data?" with the same (ε, δ) --
-  or, for other kinds, the guarantee's (ε, δ) at δ = 10⁻⁵ -- and one with the same η.
+* links to the page "What does ε mean for the people in my data?": first the one that carries
+  the tightest route -- the same replace-one (ε, δ), the same μ-GDP curve, or the same DP-SGD
+  run (which that page reads through the same PLD accountant) -- so both pages show the same
+  numbers; then, for comparison, the guarantee's (ε, δ) at δ = 10⁻⁵ and the same η, which
+  overstate the risk at low false-positive rates.
 
 :func:`risk_report` returns it all as one frozen :class:`RiskReport`; :func:`noise_for_target`
 solves the other way round (the DP-SGD noise multiplier for a target η, or a target TPR at a
@@ -94,6 +97,7 @@ __all__ = [
     "EPS_PRESETS",
     "LINK_DELTA_MAX",
     "LINK_EPS_MAX",
+    "LINK_MU_MAX",
     "MAX_STEPS",
     "PRESET_DELTA",
     "RDP_MAX_CHARS",
@@ -155,6 +159,7 @@ E2E = DpSgdPreset("e2e", 0.7184, 1024, 42_061, 10)
 WHAT_EPS_MEANS_PATH = "/what_eps_means"
 LINK_EPS_MAX = 20.0
 LINK_DELTA_MAX = 0.1
+LINK_MU_MAX = 50.0
 _LINK_PRIOR_PCT = (0.1, 99.9)
 
 #: DP-SGD steps one request may ask for (times the server's work limit; see steps_ceiling).
@@ -332,7 +337,11 @@ class StakeholderLink:
     η and the prior in %. ``eps_query`` (None with ``blocked`` set when impossible):
     ``kind=dp`` with ``epsilon``, ``delta`` (replace-one; see ``source``) and the prior;
     ``pair_eta``: Theorem 4's η of that pair and ``pair_ratio = pair_eta / eta`` (None when
-    η = 0), how much reading the guarantee as that one pair overstates η.
+    η = 0), how much reading the guarantee as that one pair overstates η. ``same_query``: the
+    link that carries the guarantee itself -- a replace-one (ε, δ) (``kind=dp``), a replace-one
+    μ (``kind=gdp``, an add/remove μ doubled) or a DP-SGD run (``kind=dpsgd``) -- so the page
+    shows exactly the calculator's numbers; None for kinds that page does not take (zCDP,
+    Rényi DP, an add/remove (ε, δ), a profile).
     """
 
     path: str
@@ -346,6 +355,7 @@ class StakeholderLink:
     eps_query: str | None
     pair_eta: float | None
     pair_ratio: float | None
+    same_query: str | None = None
 
 
 @dataclass(frozen=True)
@@ -601,6 +611,23 @@ def _link(
         )
         pair_eta = float(eta_from_epsilon(eps, dlt))
         pair_ratio = pair_eta / b.eta if b.eta > 0 else None
+    same_query: str | None = None
+    if isinstance(g, EpsDelta) and g.relation is Relation.REPLACE_ONE:
+        same_query = eps_query
+    elif isinstance(g, Gdp):
+        mu = 2.0 * g.mu if g.relation is Relation.ADD_OR_REMOVE_ONE else g.mu
+        if mu <= LINK_MU_MAX:
+            same_query = urlencode({"kind": "gdp", "mu": _fmt_query(mu), **base})
+    elif isinstance(g, DpSgd):
+        same_query = urlencode(
+            {
+                "kind": "dpsgd",
+                "sigma": _fmt_query(g.noise_multiplier),
+                "q": _fmt_query(g.sampling_rate),
+                "steps": str(g.steps),
+                **base,
+            }
+        )
     return StakeholderLink(
         path=WHAT_EPS_MEANS_PATH,
         prior_pct=prior_pct,
@@ -613,6 +640,7 @@ def _link(
         eps_query=eps_query,
         pair_eta=pair_eta,
         pair_ratio=pair_ratio,
+        same_query=same_query,
     )
 
 

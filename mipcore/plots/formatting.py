@@ -1,7 +1,8 @@
 """Numbers for sentences: how pages (and headless figure text) print a float.
 
 Pure Python so that both ``appkit`` (the Streamlit side) and ``mipcore.plots`` use the
-same rules: plain notation between 1e-4 and 1e6, ``m × 10ᵉ`` with a superscript exponent
+same rules -- :func:`fmt_pct` is the app's one precision rule for probabilities and shares --
+and :func:`fmt_num` plain notation between 1e-4 and 1e6, ``m × 10ᵉ`` with a superscript exponent
 outside (``5.679 × 10⁶``, ``1 × 10⁻³⁶``), and never the text ``nan``/``inf``. A negative
 number keeps the ASCII ``-`` (Streamlit reads it to point a metric's delta arrow down).
 """
@@ -47,7 +48,49 @@ def fmt_num(x: float | None, digits: int = 4) -> str:
 
 
 def fmt_pct(p: float | None, digits: int = 1) -> str:
-    """A probability as a percentage with a narrow space, e.g. ``73.1 %`` (never ``nan %``)."""
+    """A probability or share as a percentage, by the app's one precision rule.
+
+    * a value that is a whole number of 0.0001 % (a share someone chose, 0, 1/2, 1) is shown
+      exactly, without trailing zeros: ``1 %``, ``0.25 %``, ``50 %``, ``100 %``;
+    * any other value gets ``digits`` decimals (default 1: ``73.1 %``) and at least two
+      significant digits (``0.27 %``), and more -- up to 4 -- wherever fewer would show it as
+      one of the landmarks 0 %, 50 % or 100 % that it is not: η = tanh(4)/2 = 0.499665… is
+      ``49.97 %``, never ``50.0 %``; 1/2 + η = 0.999665… is ``99.97 %``, never ``100.0 %``;
+    * a value within 0.0001 % of a landmark it is not says on which side it is:
+      ``< 0.0001 %``, ``> 50 %``, ``< 50 %``, ``> 99.9999 %``.
+
+    Always a space before the ``%``; ``—`` for None or NaN (never ``nan %``).
+
+    Examples
+    --------
+    >>> import math
+    >>> eta = math.tanh(4) / 2
+    >>> fmt_pct(0.5 + math.tanh(0.5) / 2), fmt_pct(eta), fmt_pct(0.5 + eta), fmt_pct(2.7e-6)
+    ('73.1 %', '49.97 %', '99.97 %', '0.0003 %')
+    >>> fmt_pct(2.7e-8), fmt_pct(0.5 + 1e-9), fmt_pct(1 - 1e-9), fmt_pct(0.0027)
+    ('< 0.0001 %', '> 50 %', '> 99.9999 %', '0.27 %')
+    >>> fmt_pct(0.0025), fmt_pct(0.5), fmt_pct(1.0), fmt_pct(0.6)
+    ('0.25 %', '50 %', '100 %', '60 %')
+    """
     if p is None or math.isnan(float(p)):
         return "—"
-    return f"{100 * float(p):.{digits}f} %"
+    x = 100.0 * float(p)
+    if math.isinf(x):
+        return "∞ %" if x > 0 else "−∞ %"
+    exact = round(x, 4)
+    if abs(x - exact) <= 1e-13 * max(1.0, abs(x)):  # exact up to float noise
+        text = f"{exact:.4f}".rstrip("0").rstrip(".")
+        return f"{'0' if text in ('-0', '') else text} %"
+    d = max(0, int(digits))
+    if 0.0 < abs(x) < 10.0:  # two significant digits (up to 4 decimals)
+        d = max(d, min(4, 1 - math.floor(math.log10(abs(x)))))
+    while round(x, d) in (0.0, 50.0, 100.0):
+        if d >= 4:  # within 0.0001 % of a landmark it is not: say on which side
+            landmark = round(x, d)
+            if landmark == 0.0:
+                return "< 0.0001 %" if x > 0 else "> −0.0001 %"
+            if landmark == 100.0:
+                return "> 99.9999 %" if x < 100 else "< 100.0001 %"
+            return "> 50 %" if x > 50 else "< 50 %"
+        d += 1
+    return f"{x:.{d}f} %"

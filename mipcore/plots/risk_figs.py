@@ -1,34 +1,22 @@
-"""The icon array: 100 people, members and non-members, and whom the best attacker calls a member.
+"""The icon array's people: members and non-members, and whom the best attacker calls a member.
 
-Drawn for the page "What does ε mean for the people in my data?" from the counts of
+For the page "What does ε mean for the people in my data?", from the counts of
 :func:`mipcore.risk.icon_array` (the page's lesson, :mod:`mipcore.lessons.what_eps_means`).
-
-Colour-blind safe and readable without colour: **members are vermillion circles, non-members
-blue squares** (shape and colour), and **whom the attacker calls a member is filled**, the
-others are outlines. Each of the four groups is its own legend entry; the hover label of each
-icon says who the person is and what the attacker does. People are laid out row by row from
-the top left: members called members, members missed, non-members wrongly accused,
-non-members left alone.
-
-:func:`icon_arrays_png` renders pictures as PNG files on the server (kaleido and a
-Chrome/Chromium browser; several seconds: a page runs it as a heavy job, on request).
+:func:`icon_array_table` lays the people out row by row from the top left: members called
+members, members missed, non-members wrongly accused, non-members left alone; the legend's
+and the tooltips' wording per :class:`IconView`. The chart itself -- on the page and in the
+exports (SVG, PNG) -- is :func:`mipcore.plots.risk_vega.icon_array_vega`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
-from . import style
-
-__all__ = ["IconPicture", "IconView", "icon_array_figure", "icon_array_table", "icon_arrays_png"]
+__all__ = ["IconPicture", "IconView", "icon_array_table"]
 
 _COLUMNS = 10
 
@@ -77,11 +65,12 @@ def icon_array_table(
     called_non_members: int,
     *,
     view: IconView = IconView.ACCURACY,
+    columns: int = _COLUMNS,
 ) -> pd.DataFrame:
     """The people of an icon array, one row each: ``person`` (1-based), ``row``, ``column``,
     ``member``, ``called_member``, ``group`` (the legend's label in ``view``'s wording).
 
-    People are laid out row by row, ten per row, in four groups: members called members,
+    People are laid out row by row, ``columns`` per row (10 by default, 1-200), in four groups: members called members,
     members not called, non-members called members, non-members not called.
 
     Raises
@@ -108,6 +97,8 @@ def icon_array_table(
         raise ValueError(
             f"called_non_members={called_non_members} exceeds non_members={non_members}"
         )
+    if isinstance(columns, bool) or int(columns) != columns or not 1 <= columns <= 200:
+        raise ValueError(f"columns={columns!r} must be a whole number in 1-200")
     view = IconView(view)
     sizes = [
         int(called_members),
@@ -120,8 +111,8 @@ def icon_array_table(
     return pd.DataFrame(
         {
             "person": index + 1,
-            "row": index // _COLUMNS + 1,
-            "column": index % _COLUMNS + 1,
+            "row": index // int(columns) + 1,
+            "column": index % int(columns) + 1,
             "member": group < 2,
             "called_member": group % 2 == 0,
             "group": np.asarray(_NAMES[view], dtype=object)[group],
@@ -129,91 +120,10 @@ def icon_array_table(
     )
 
 
-def icon_array_figure(
-    members: int,
-    non_members: int,
-    called_members: int,
-    called_non_members: int,
-    *,
-    view: IconView = IconView.ACCURACY,
-    title: str | None = None,
-    height: int = 470,
-) -> tuple[go.Figure, pd.DataFrame]:
-    """An icon array of ``members + non_members`` people and the table it draws.
-
-    Parameters
-    ----------
-    members, non_members : how many people are and are not in the data (``>= 0``, at least one
-        person, at most 10 000).
-    called_members : members the attacker calls members (``0 <= called_members <= members``).
-    called_non_members : non-members it calls members (``0 <= … <= non_members``).
-    view : :class:`IconView`, the wording of the legend and hover labels.
-    title : the chart's title.
-    height : figure height in pixels.
-
-    Returns
-    -------
-    (figure, table)
-        The table is :func:`icon_array_table`'s.
-
-    Raises
-    ------
-    ValueError
-        If a count is negative, a called count exceeds its group, or there is nobody.
-    """
-    view = IconView(view)
-    table = icon_array_table(members, non_members, called_members, called_non_members, view=view)
-    rows_total = int(table["row"].max())
-    marker_size = 26 if rows_total <= 10 else max(4, int(260 / rows_total))
-    data: list[dict[str, Any]] = []
-    for g, name in enumerate(_NAMES[view]):
-        people = table[table["group"] == name]
-        if people.empty:
-            continue
-        is_member = g < 2
-        base = style.MIP if is_member else style.DP
-        symbol = base["symbol"] + ("" if g % 2 == 0 else "-open")
-        data.append(
-            dict(
-                type="scatter",
-                x=(people["column"] - 1).tolist(),
-                y=(rows_total - people["row"]).tolist(),
-                mode="markers",
-                name=name,
-                marker=dict(
-                    symbol=symbol,
-                    size=marker_size,
-                    color=base.colour,
-                    line=dict(color=base.colour, width=3),
-                ),
-                customdata=people["person"].tolist(),
-                hovertemplate=f"Person %{{customdata}}: {_HOVER[view][g]}<extra></extra>",
-            )
-        )
-    hidden = dict(
-        visible=True,
-        showticklabels=False,
-        showgrid=False,
-        zeroline=False,
-        showline=False,
-        ticks="",
-        title=None,
-        fixedrange=True,
-    )
-    layout = style.layout(
-        title=title,
-        height=height,
-        xaxis={**hidden, "range": [-0.6, _COLUMNS - 0.4]},
-        yaxis={**hidden, "range": [-0.6, rows_total - 0.4], "scaleanchor": "x", "scaleratio": 1},
-        hovermode="closest",
-    )
-    layout["legend"]["y"] = -0.04
-    return go.Figure(data=data, layout=layout), table
-
-
 @dataclass(frozen=True)
 class IconPicture:
-    """The arguments of :func:`icon_array_figure` for one picture (hashable: a job's input)."""
+    """The arguments of :func:`mipcore.plots.risk_vega.icon_array_vega` for one picture
+    (hashable: a cache key or a job's input)."""
 
     members: int
     non_members: int
@@ -221,64 +131,3 @@ class IconPicture:
     called_non_members: int
     view: IconView = IconView.ACCURACY
     title: str | None = None
-
-
-def icon_arrays_png(
-    pictures: tuple[IconPicture, ...], *, width: int = 1000, height: int = 640
-) -> tuple[bytes, ...]:
-    """The icon arrays of ``pictures`` as PNG files, ``width`` × ``height`` pixels each.
-
-    Rendered by kaleido (>= 1.0) in one headless Chrome/Chromium session (found on the PATH,
-    or through ``BROWSER_PATH``); MathJax is off, so nothing is fetched from the network.
-    Takes several seconds: call it as a heavy job.
-
-    Raises
-    ------
-    ValueError
-        If ``width``/``height`` are outside 200–4000, a picture's counts are invalid, or the
-        server cannot render (kaleido not installed, no browser): the message says which.
-    """
-    for name, value in (("width", width), ("height", height)):
-        if isinstance(value, bool) or int(value) != value or not 200 <= value <= 4000:
-            raise ValueError(f"{name}={value!r} must be a whole number of pixels in 200-4000")
-    figures = [icon_array_figure(**asdict(p))[0].to_dict() for p in pictures]
-    try:
-        import kaleido
-    except ImportError:
-        raise ValueError(
-            "PNG pictures need the kaleido package on the server (pip install kaleido) "
-            "and a Chrome or Chromium browser"
-        ) from None
-    opts = dict(format="png", width=int(width), height=int(height), scale=1)
-
-    async def render() -> list[bytes]:
-        async with kaleido.Kaleido(n=1, mathjax=False) as k:
-            return [await k.calc_fig(f, opts=opts) for f in figures]
-
-    def run_in_a_fresh_loop() -> list[bytes]:
-        # asyncio.run refuses to run inside a thread whose event loop is already running (a
-        # notebook, an async server, Playwright's sync API): give the render its own thread.
-        out: list[list[bytes]] = []
-        errors: list[BaseException] = []
-
-        def target() -> None:
-            try:
-                out.append(asyncio.run(render()))
-            except BaseException as exc:  # re-raised in the caller's thread
-                errors.append(exc)
-
-        worker = threading.Thread(target=target, name="kaleido-render")
-        worker.start()
-        worker.join()
-        if errors:
-            raise errors[0]
-        return out[0]
-
-    try:
-        images = run_in_a_fresh_loop()
-    except Exception as exc:  # the browser could not start or render: an environment problem
-        raise ValueError(
-            f"the server could not draw PNG pictures ({type(exc).__name__}: {exc}); "
-            "it needs a Chrome or Chromium browser that kaleido can start"
-        ) from None
-    return tuple(bytes(i) for i in images)
