@@ -689,7 +689,7 @@ def _outcomes(decisions: list[_Decisions], confidence: float) -> list[AttackOutc
         return []
     correct = np.array([d.correct for d in decisions], dtype=np.int64)
     trials = np.array([d.trials for d in decisions], dtype=np.int64)
-    lo, hi = clopper_pearson(correct, trials, confidence)
+    lo, hi = (np.asarray(b, float) for b in clopper_pearson(correct, trials, confidence))
     eta_lb = np.asarray(eta_lower_bound(correct, trials, confidence=confidence), float)
     eps_lb = np.asarray(epsilon_from_eta(eta_lb), float)
     acc = [d.correct / d.trials for d in decisions]
