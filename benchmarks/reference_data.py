@@ -14,13 +14,21 @@ The controls, by what a change costs:
 * **view**: the three selection-rule thresholds, the attack, the training-only toggle (they
   re-read the sweep); the theory's ε₀ and N_T/N_R sliders and its privacy axis (Figure 2,
   which has nothing to do with the sweep);
-* **data, new**: a control that defines the data or the sweep, moved to a value never used
-  in this run (the first seed, class separation, features, N_T, seeds): the sweep runs, in
-  its own process (``appkit.jobs``);
-* **data, again**: class separation moved back and forth between two values already swept
-  (the sweep is cached: computed once per data setting).
+* **data, new**: the first seed or the class separation moved to a value never used in this
+  run: a new sweep of the default's size, in its own process (``appkit.jobs``, the quick lane);
+* **data, larger**: features, N_T or seeds one step up: a new sweep larger than the default's,
+  which ``appkit.jobs`` runs in the long lane, at a lower CPU priority (``nice``);
+* **data, again**: the same control one step back, to a setting already swept (the sweep is
+  cached: computed once per data setting).
+
+Each round changes every control once, in this order, so the larger settings are left again
+before the next control: the seed and separation changes stay at the default's size.
 
 For each data change it also notes whether the page showed a progress bar while it waited.
+Each kind's times are also split into the server's script run(s) answering it and the rest
+(the browser drawing, Streamlit's own work). The bare page's press is measured in the same
+rounds as a yardstick for the machine's load, which is printed too (``/proc/loadavg``) at
+the start and the end: on a busy machine absolute times can triple.
 
 Before the browser, **the sweep's floor**, in this process with the ``--root`` checkout's
 ``mipcore`` (a subprocess): for a few data settings, the sweep the page asks for
@@ -29,17 +37,13 @@ changing the result -- generating the data (``make_splits``) and the 55 L-BFGS f
 (``_fit_werm``), timed alone -- and the rest (the attacks, the intervals, the tables); and
 the same sweep through ``appkit.jobs.run``, as the page runs it (its own process). A data
 change cannot settle faster than its data and fits take on this machine at this load.
-Each kind's times are also split into the server's script run(s) answering it and the rest
-(the browser drawing, Streamlit's own work). The bare page's press is measured in the same
-rounds as a yardstick for the machine's load, which is printed too (``/proc/loadavg``) at
-the start and the end: on a busy machine absolute times can triple.
 
 This script only reports: it never asserts and always exits 0.
 
     python benchmarks/reference_data.py [--root PATH] [--repeats 5] [--quick] [--no-floor]
 
-``--quick``: 2 changes per control and fewer controls (one of each kind), the floor of the
-default setting only; a minute or two. ``--no-floor``: the browser part only.
+``--quick``: 2 changes per control and fewer controls (a few of each kind), the floor of the
+default setting only; a few minutes on a busy machine. ``--no-floor``: the browser part only.
 ``--root``: another checkout to serve (e.g. an older one, for before/after).
 """
 
@@ -118,11 +122,13 @@ CONTROLS = (
     Control("view", "ratio", "theory: N_T/N_R", "slider"),
     Control("view", "unit", "theory: privacy axis (radio)", "radio"),
     Control("data, new", "seed", "first seed (+)", "number_up", quick=True),
-    Control("data, new", "sep", "class separation", "slider", "R", quick=True),
-    Control("data, new", "d", "features", "slider", "R"),
-    Control("data, new", "nt", "N_T, training records", "slider", "R"),
-    Control("data, new", "seeds", "seeds (repetitions)", "slider", "R"),
-    Control("data, again", "sep", "class separation, back and forth", "slider", "LR", quick=True),
+    Control("data, new", "sep", "class separation (+0.1)", "slider", "R", quick=True),
+    Control("data, larger", "d", "features (+10)", "slider", "R", quick=True),
+    Control("data, again", "d", "features, back (swept)", "slider", "L", quick=True),
+    Control("data, larger", "nt", "N_T, training records (+100)", "slider", "R"),
+    Control("data, again", "nt", "N_T, back (swept)", "slider", "L"),
+    Control("data, larger", "seeds", "seeds (+1)", "slider", "R"),
+    Control("data, again", "seeds", "seeds, back (swept)", "slider", "L"),
 )
 
 
@@ -369,7 +375,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=HERE.parent, help="app checkout to serve")
     parser.add_argument("--repeats", "-k", type=int, default=5, help="changes per control")
-    parser.add_argument("--quick", action="store_true", help="2 changes of 5 controls")
+    parser.add_argument("--quick", action="store_true", help="2 changes of 7 controls")
     parser.add_argument("--no-floor", action="store_true", help="skip the sweep's floor")
     parser.add_argument(
         "--floor-repeats", type=int, default=2, help="sweeps per data setting in the floor"
@@ -423,22 +429,13 @@ def main() -> int:
                 bpage, _ = B.open_settled(bctx, bare_server.url + "/")
                 binfo = B.slider_info(bpage)
                 bkey = "ArrowRight"
-                rounds = [s for s in samples if s.control.kind != "data, again"]
                 for rnd in range(args.repeats):
                     B.progress(f"round {rnd + 1} of {args.repeats}…")
-                    for s in rounds:
+                    for s in samples:
                         measure(page, runs, s, rnd)
                     with contextlib.suppress(Exception):
                         bare_ms.append(B.press_and_settle(bpage, binfo, bkey).ms)
                     bkey = B.flip(bkey)
-                # "data, again": its two values swept first (not timed), then back and forth
-                for s in samples:
-                    if s.control.kind == "data, again":
-                        B.progress(f"{s.control.name}…")
-                        for k in range(2):
-                            change(page, s.control, k, DATA_TIMEOUT_MS)
-                        for rnd in range(args.repeats):
-                            measure(page, runs, s, rnd)
             finally:
                 browser.close()
     except KeyboardInterrupt:

@@ -58,7 +58,7 @@ def test_every_control_is_found_and_each_kind_of_change_settles(bench, browser, 
             for c in bench.CONTROLS:
                 assert bench.locate(page, c).count() == 1, c.key
 
-            by_key = {c.key: c for c in bench.CONTROLS if c.kind != "data, again"}
+            by_key = {c.key: c for c in bench.CONTROLS if c.kind in ("view", "data, new")}
             expect = {  # each kind of widget, and the link's value after one change
                 "t_train": "51.5",  # slider, ArrowRight from 51.0
                 "attack": "gap",  # radio: the option after "confidence"
@@ -71,12 +71,14 @@ def test_every_control_is_found_and_each_kind_of_change_settles(bench, browser, 
                 assert ms >= 0 and isinstance(progress, bool)
                 assert runs.walls_since(mark), f"{key}: no script run answered the change"
                 assert _query(page).get(key) == value, (key, _query(page))
-            # a slider moved back and forth ("LR"): back to where it was
-            again = next(c for c in bench.CONTROLS if c.kind == "data, again")
-            before = _query(page).get(again.key, "0.8")
-            bench.change(page, again, 0, 120_000)
-            assert _query(page).get(again.key) != before
-            bench.change(page, again, 1, 120_000)
-            assert _query(page).get(again.key, "0.8") == before
+            # a data slider one step up (a larger sweep), then back to the setting swept
+            up = next(c for c in bench.CONTROLS if c.kind == "data, larger")
+            back = next(c for c in bench.CONTROLS if c.kind == "data, again")
+            assert up.key == back.key
+            before = _query(page).get(up.key, "10")
+            bench.change(page, up, 0, 120_000)
+            assert _query(page).get(up.key) != before
+            bench.change(page, back, 0, 120_000)
+            assert _query(page).get(up.key, "10") == before
         finally:
             context.close()
