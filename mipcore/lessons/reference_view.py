@@ -82,7 +82,10 @@ __all__ = [
 #: Work units (see :func:`sweep_work`) one request may ask for, before the server's factor
 #: ``MIP_EXPLORER_WORK_LIMIT``. The default sweep asks for 8.0 × 10⁷ (about 1.2 s on a busy
 #: 2-core machine); sweeps near the ceiling took 6–20 s there (1000 features: 6 s;
-#: 2 × 3000 records: 11 s; overlapping classes need more solver iterations).
+#: 2 × 3000 records: 11 s; overlapping classes need more solver iterations). Since the
+#: audit scores each matrix once, the sweep's CPU time is mostly its L-BFGS fits: measured
+#: on a 2-core machine at load 4–8, 1.8 s for the default (2.4–3.0 s before), 3.8 s for
+#: 1000 features, 5.8 s for 2 × 3000 records (``benchmarks/reference_data.py``).
 WORK_CEILING = 2.5e8
 #: Work units charged per fit on top of its records × features: a fit and its audit cost
 #: a few tens of milliseconds however small the data (solver set-up, predictions).
