@@ -343,15 +343,17 @@ def _live() -> None:
                     format="%.1f",
                 )
             with appkit.guard("The selection", stop=True):
-                ex = appkit.cached(
-                    rv.experiment,
+                # the picks for these thresholds and this attack, from the sweep (no refit);
+                # the chart below is keyed by this result, not by hashing its tables again
+                res = appkit.cached(
+                    rv.reselect,
                     result,
                     attack=attack,
                     max_train_attack=t_train / 100,
                     max_gap=t_gap / 100,
                     max_ref_attack=t_ref / 100,
                 )
-            res = ex.result
+                ex = appkit.cached(rv.view, res)
             lines = []
             for s in res.selections:
                 name, crit = RULE_TEXT[s.rule]

@@ -284,6 +284,89 @@ def test_audit_model_errors():
         audit_model(fit, splits, low_fpr=0.7)
 
 
+class _SklearnScorer(rl._Scorer):
+    """The audit's scorer asking scikit-learn itself, once per call (the audit before it
+    scored each matrix once from one product)."""
+
+    def predict(self, part: Part):
+        return self.est.predict(part.X)
+
+    def own_label_proba(self, part: Part):
+        return rl._true_class_proba(self.est, part)
+
+
+@pytest.mark.parametrize(
+    "n_classes, model",
+    [(2, ModelKind.LOGISTIC), (3, ModelKind.LOGISTIC), (5, ModelKind.LOGISTIC), (2, ModelKind.MLP)],
+)
+def test_scorer_is_scikit_learn_bit_for_bit(n_classes, model):
+    """Labels and f(x)_y from one product per matrix equal scikit-learn's predict and
+    predict_proba exactly, on every part (views, copies, one record), with a label the model
+    never saw (f(x)_y = 0)."""
+    cfg = dataclasses.replace(SMALL, n_classes=n_classes, n_informative=5, n_features=12)
+    splits = make_splits(cfg, 3)
+    fit = fit_werm(splits.train, splits.reference, 0.3, model=model, max_iter=300)
+    est = fit.estimator
+    score = rl._Scorer(est)
+    parts = [
+        splits.train_calib,
+        splits.holdout_eval,
+        splits.holdout_eval.head(17),  # a view of the same memory with another shape
+        splits.train,  # a fresh copy
+        splits.ref_eval.head(1),
+        Part(splits.ref_calib.X, np.full(len(splits.ref_calib), n_classes + 4)),  # unseen label
+    ]
+    for part in parts * 2:  # the second time from the scorer's memory
+        np.testing.assert_array_equal(score.predict(part), est.predict(part.X))
+        got, want = score.own_label_proba(part), rl._true_class_proba(est, part)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert not score.own_label_proba(parts[-1]).any()
+
+
+def test_audit_outcomes_equal_one_call_per_attack():
+    """The audit's intervals, computed for all attacks together, equal the scalar formulas;
+    with scikit-learn asked on every call instead of the scorer, the audit is the same."""
+    for seed, conf in ((0, 0.95), (1, 0.9), (2, 0.999)):
+        splits, fit = _splits_for(seed)
+        audit = audit_model(fit, splits, confidence=conf)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(rl, "_Scorer", _SklearnScorer)
+            slow = audit_model(fit, splits, confidence=conf)
+        assert audit == slow
+        for o in audit.outcomes:
+            lo, hi = clopper_pearson(o.correct, o.trials, conf)
+            eta_lb = float(rl.eta_lower_bound(o.correct, o.trials, confidence=conf))
+            assert (o.ci_low, o.ci_high) == (float(lo), float(hi))
+            assert o.eta_empirical_lower_bound == eta_lb
+            assert o.epsilon_empirical_lower_bound == float(epsilon_from_eta(eta_lb))
+            assert o.epsilon_empirical == float(epsilon_from_eta(o.eta_empirical))
+    # the ends: every guess right (η̂ = 1/2, ε̂ = ∞) and every guess wrong
+    ends = [
+        rl._Decisions(Attack.GAP, Target.TRAIN, None, 10, 10, 1.0, 0.0),
+        rl._Decisions(Attack.GAP, Target.REFERENCE, None, 0, 10, 0.0, 1.0),
+    ]
+    best, worst = rl._outcomes(ends, 0.95)
+    assert best.eta_empirical == 0.5 and best.epsilon_empirical == math.inf
+    assert best.ci_high == 1.0 and worst.ci_low == 0.0 and worst.eta_empirical == 0.0
+    assert rl._outcomes([], 0.95) == []
+
+
+def test_sweep_rows_are_each_models_audit(small_sweep):
+    """run_sweep's rows (intervals computed for the whole sweep at once) are audit_model's
+    outcomes for each (w, seed), fitted again."""
+    rows = small_sweep.rows.set_index(["w", "seed", "attack", "target"])
+    for seed in range(SMALL.n_seeds):
+        splits = make_splits(SMALL, seed)
+        for w in (SMALL.weights[0], SMALL.weights[2]):
+            fit = fit_werm(splits.train, splits.reference, w, l2=SMALL.l2, random_state=seed)
+            for o in audit_model(fit, splits, confidence=SMALL.confidence).outcomes:
+                row = rows.loc[(w, seed, o.attack.value, o.target.value)]
+                for name in ("correct", "trials", "accuracy", "ci_low", "ci_high", "tpr", "fpr"):
+                    assert row[name] == getattr(o, name), name
+                for name in ("eta_empirical_lower_bound", "epsilon_empirical_lower_bound"):
+                    assert row[name] == getattr(o, name), name
+
+
 def test_random_labels_leak_near_chance():
     """A 2-feature linear model on 8 000 random labels memorises almost nothing.
 

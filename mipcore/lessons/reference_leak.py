@@ -76,9 +76,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 from scipy import stats
+from scipy.special import expit
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.neural_network import MLPClassifier
+from sklearn.utils.extmath import softmax
 from threadpoolctl import threadpool_limits
 
 from .._validate import check_int, check_range
@@ -500,11 +502,67 @@ def _fit_werm(
 
 def _true_class_proba(est, part: Part) -> NDArray[np.float64]:
     """f(x)_y: the model's probability of each record's own label (0 for unseen labels)."""
-    P = est.predict_proba(part.X)
-    classes = est.classes_
-    idx = np.clip(np.searchsorted(classes, part.y), 0, classes.size - 1)
-    seen = classes[idx] == part.y
-    return np.where(seen, P[np.arange(len(part)), idx], 0.0)
+    return _own_label_proba(est.predict_proba(part.X), est.classes_, part.y)
+
+
+def _own_label_proba(
+    P: NDArray[np.float64], classes: NDArray, y: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    """Row i's entry of ``P`` (probabilities over ``classes``) for the label ``y[i]``."""
+    idx = np.clip(np.searchsorted(classes, y), 0, classes.size - 1)
+    seen = classes[idx] == y
+    return np.where(seen, P[np.arange(y.shape[0]), idx], 0.0)
+
+
+class _Scorer:
+    """A fitted model's predicted labels and f(x)_y for the parts of a replicate.
+
+    The audit asks for both on up to ten matrices per model, several of them twice (the
+    evaluation holdout's first k records serve both targets). Each distinct matrix (the
+    same memory, shape and strides) is scored once. For a logistic regression both come
+    from one product ``X @ coef_.T + intercept_`` with scikit-learn's own formulas
+    (``LinearClassifierMixin.decision_function``, ``.predict``; ``predict_proba``: expit
+    and [1 − p, p] for two classes, ``softmax`` for more), which
+    ``predict`` and ``predict_proba`` would each compute again behind input checks that cost
+    more than the product on matrices this small. The values are the same bit for bit
+    (``tests/test_reference_leak.py`` compares them with scikit-learn's); an MLP is asked
+    through scikit-learn as before.
+    """
+
+    def __init__(self, est: LogisticRegression | MLPClassifier) -> None:
+        self.est = est
+        self.seen: dict[tuple, tuple[NDArray[np.float64], NDArray, NDArray]] = {}
+
+    def _scores(self, X: NDArray[np.float64]) -> tuple[NDArray, NDArray[np.float64]]:
+        est = self.est
+        if isinstance(est, LogisticRegression):
+            coef_T = est.coef_.T if est.coef_.ndim == 2 else est.coef_
+            s = X @ coef_T + est.intercept_
+            if s.ndim > 1 and s.shape[1] == 1:
+                s = s.reshape(-1)
+            if s.ndim == 1:
+                pred = est.classes_[(s > 0).astype(np.intp)]
+                prob = expit(s)
+                return pred, np.stack([1 - prob, prob], axis=1)
+            return est.classes_[np.argmax(s, axis=1)], softmax(s, copy=True)
+        return est.predict(X), est.predict_proba(X)
+
+    def _get(self, part: Part) -> tuple[NDArray[np.float64], NDArray, NDArray]:
+        X = part.X
+        key = (X.__array_interface__["data"][0], X.shape, X.strides, X.dtype.str)
+        hit = self.seen.get(key)
+        if hit is None:
+            pred, P = self._scores(X)
+            hit = self.seen[key] = (X, pred, P)  # X kept: its memory cannot be reused meanwhile
+        return hit
+
+    def predict(self, part: Part) -> NDArray:
+        """The predicted label of each record of ``part`` (``est.predict``)."""
+        return self._get(part)[1]
+
+    def own_label_proba(self, part: Part) -> NDArray[np.float64]:
+        """f(x)_y for each record of ``part`` (:func:`_true_class_proba`)."""
+        return _own_label_proba(self._get(part)[2], self.est.classes_, part.y)
 
 
 def _loss(p: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -596,37 +654,69 @@ class ModelAudit:
         raise KeyError((attack, target))
 
 
-def _outcome(
+@dataclass(frozen=True)
+class _Decisions:
+    """An attack's guesses on one target, summed up: everything but the intervals."""
+
+    attack: Attack
+    target: Target
+    threshold: float | None
+    correct: int
+    trials: int
+    tpr: float
+    fpr: float
+
+
+def _decisions(
     attack: Attack,
     target: Target,
     threshold: float | None,
     dec_in: NDArray[np.bool_],
     dec_out: NDArray[np.bool_],
-    confidence: float,
-) -> AttackOutcome:
+) -> _Decisions:
     k = int(dec_in.size)
     correct = int(dec_in.sum()) + int((~dec_out).sum())
-    trials = 2 * k
-    acc = correct / trials
-    lo, hi = clopper_pearson(correct, trials, confidence)
-    eta = max(acc - 0.5, 0.0)
-    eta_lb = float(eta_lower_bound(correct, trials, confidence=confidence))
-    return AttackOutcome(
-        attack=attack,
-        target=target,
-        threshold=threshold,
-        correct=correct,
-        trials=trials,
-        accuracy=acc,
-        ci_low=float(lo),
-        ci_high=float(hi),
-        tpr=float(dec_in.mean()),
-        fpr=float(dec_out.mean()),
-        eta_empirical=eta,
-        eta_empirical_lower_bound=eta_lb,
-        epsilon_empirical=math.inf if eta >= 0.5 else float(epsilon_from_eta(eta)),
-        epsilon_empirical_lower_bound=float(epsilon_from_eta(eta_lb)),
+    return _Decisions(
+        attack, target, threshold, correct, 2 * k, float(dec_in.mean()), float(dec_out.mean())
     )
+
+
+def _outcomes(decisions: list[_Decisions], confidence: float) -> list[AttackOutcome]:
+    """Each attack's :class:`AttackOutcome`: the intervals and bounds of all of them computed
+    together (one array call each instead of one per attack: SciPy's per-call overhead
+    dominated the audit; the element-wise values are the same)."""
+    if not decisions:
+        return []
+    correct = np.array([d.correct for d in decisions], dtype=np.int64)
+    trials = np.array([d.trials for d in decisions], dtype=np.int64)
+    lo, hi = (np.asarray(b, float) for b in clopper_pearson(correct, trials, confidence))
+    eta_lb = np.asarray(eta_lower_bound(correct, trials, confidence=confidence), float)
+    eps_lb = np.asarray(epsilon_from_eta(eta_lb), float)
+    acc = [d.correct / d.trials for d in decisions]
+    eta = np.array([max(a - 0.5, 0.0) for a in acc])
+    eps = np.full(eta.shape, math.inf)
+    finite = eta < 0.5
+    if finite.any():
+        eps[finite] = np.asarray(epsilon_from_eta(eta[finite]), float)
+    return [
+        AttackOutcome(
+            attack=d.attack,
+            target=d.target,
+            threshold=d.threshold,
+            correct=d.correct,
+            trials=d.trials,
+            accuracy=acc[i],
+            ci_low=float(lo[i]),
+            ci_high=float(hi[i]),
+            tpr=d.tpr,
+            fpr=d.fpr,
+            eta_empirical=float(eta[i]),
+            eta_empirical_lower_bound=float(eta_lb[i]),
+            epsilon_empirical=float(eps[i]),
+            epsilon_empirical_lower_bound=float(eps_lb[i]),
+        )
+        for i, d in enumerate(decisions)
+    ]
 
 
 def audit_model(
@@ -662,34 +752,38 @@ def audit_model(
 
 def _audit_model(fit: WermFit, splits: Splits, *, confidence: float, low_fpr: float) -> ModelAudit:
     conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
+    accuracies, decisions, lows = _audit_decisions(fit, splits, low_fpr=low_fpr)
+    return ModelAudit(*accuracies, outcomes=tuple(_outcomes(decisions, conf)), low_fpr=lows)
+
+
+def _audit_decisions(
+    fit: WermFit, splits: Splits, *, low_fpr: float
+) -> tuple[tuple[float, float, float], list[_Decisions], tuple[LowFprOutcome, ...]]:
+    """Every attack's guesses on one model (intervals to be added by :func:`_outcomes`), and
+    the model's test, D_T and D_R accuracies."""
     lf = float(check_range("low_fpr", low_fpr, 0.0, 0.5, lo_open=True))
-    est = fit.estimator
-    p_hold_cal = _true_class_proba(est, splits.holdout_calib)
-    outcomes: list[AttackOutcome] = []
+    score = _Scorer(fit.estimator)
+    p_hold_cal = score.own_label_proba(splits.holdout_calib)
+    decisions: list[_Decisions] = []
     lows: list[LowFprOutcome] = []
     for target in Target:
         mem_cal, mem_eval = splits.members(target)
         k = min(len(mem_eval), len(splits.holdout_eval))
         ev_in, ev_out = mem_eval.head(k), splits.holdout_eval.head(k)
         # gap attack (5): correctly classified -> member
-        g_in = est.predict(ev_in.X) == ev_in.y
-        g_out = est.predict(ev_out.X) == ev_out.y
-        outcomes.append(_outcome(Attack.GAP, target, None, g_in, g_out, conf))
+        g_in = score.predict(ev_in) == ev_in.y
+        g_out = score.predict(ev_out) == ev_out.y
+        decisions.append(_decisions(Attack.GAP, target, None, g_in, g_out))
         # confidence attack (6): f(x)_y > tau, tau from the calibration parts only
-        p_cal = _true_class_proba(est, mem_cal)
+        p_cal = score.own_label_proba(mem_cal)
         tau = _best_threshold(p_cal, p_hold_cal)
-        p_in, p_out = _true_class_proba(est, ev_in), _true_class_proba(est, ev_out)
-        outcomes.append(_outcome(Attack.CONFIDENCE, target, tau, p_in > tau, p_out > tau, conf))
+        p_in, p_out = score.own_label_proba(ev_in), score.own_label_proba(ev_out)
+        decisions.append(_decisions(Attack.CONFIDENCE, target, tau, p_in > tau, p_out > tau))
         # loss attack (Yeom et al.): loss <= mean loss of the known members
         tau_loss = float(np.mean(_loss(p_cal)))
-        outcomes.append(
-            _outcome(
-                Attack.LOSS,
-                target,
-                tau_loss,
-                _loss(p_in) <= tau_loss,
-                _loss(p_out) <= tau_loss,
-                conf,
+        decisions.append(
+            _decisions(
+                Attack.LOSS, target, tau_loss, _loss(p_in) <= tau_loss, _loss(p_out) <= tau_loss
             )
         )
         # TPR at low FPR: tau set on the calibration holdout
@@ -704,15 +798,15 @@ def _audit_model(fit: WermFit, splits: Splits, *, confidence: float, low_fpr: fl
                 k,
             )
         )
-    test_acc = float(np.mean(est.predict(splits.holdout_eval.X) == splits.holdout_eval.y))
+    hold = splits.holdout_eval
+    test_acc = float(np.mean(score.predict(hold) == hold.y))
     tr, rf = splits.train, splits.reference
-    return ModelAudit(
-        test_accuracy=test_acc,
-        train_fit_accuracy=float(np.mean(est.predict(tr.X) == tr.y)),
-        ref_fit_accuracy=float(np.mean(est.predict(rf.X) == rf.y)),
-        outcomes=tuple(outcomes),
-        low_fpr=tuple(lows),
+    accuracies = (
+        test_acc,
+        float(np.mean(score.predict(tr) == tr.y)),
+        float(np.mean(score.predict(rf) == rf.y)),
     )
+    return accuracies, decisions, tuple(lows)
 
 
 # --------------------------------------------------------------------------- verdicts
@@ -1112,7 +1206,7 @@ def run_sweep(
     if progress is not None:
         progress(0.0, 0, total)
     fit_rows: list[dict] = []
-    rows: list[dict] = []
+    guesses: list[tuple[float, int, _Decisions]] = []
     with _one_blas_thread():
         for rep in range(cfg.n_seeds):
             splits = make_splits(cfg, rep)
@@ -1131,15 +1225,17 @@ def run_sweep(
                     hidden_layer_sizes=cfg.hidden_layer_sizes,
                     random_state=rep,
                 )
-                audit = _audit_model(fit, splits, confidence=cfg.confidence, low_fpr=cfg.low_fpr)
-                low = {lo.target: lo for lo in audit.low_fpr}
+                (test_acc, train_acc, ref_acc), decisions, lows = _audit_decisions(
+                    fit, splits, low_fpr=cfg.low_fpr
+                )
+                low = {lo.target: lo for lo in lows}
                 fit_rows.append(
                     dict(
                         w=w,
                         seed=rep,
-                        test_accuracy=audit.test_accuracy,
-                        train_fit_accuracy=audit.train_fit_accuracy,
-                        ref_fit_accuracy=audit.ref_fit_accuracy,
+                        test_accuracy=test_acc,
+                        train_fit_accuracy=train_acc,
+                        ref_fit_accuracy=ref_acc,
                         converged=fit.converged,
                         n_iter=fit.n_iter,
                         low_fpr_tpr_train=low[Target.TRAIN].tpr,
@@ -1148,30 +1244,33 @@ def run_sweep(
                         low_fpr_fpr_ref=low[Target.REFERENCE].fpr,
                     )
                 )
-                for o in audit.outcomes:
-                    rows.append(
-                        dict(
-                            w=w,
-                            seed=rep,
-                            attack=o.attack.value,
-                            target=o.target.value,
-                            accuracy=o.accuracy,
-                            ci_low=o.ci_low,
-                            ci_high=o.ci_high,
-                            correct=o.correct,
-                            trials=o.trials,
-                            tpr=o.tpr,
-                            fpr=o.fpr,
-                            eta_empirical=o.eta_empirical,
-                            eta_empirical_lower_bound=o.eta_empirical_lower_bound,
-                            epsilon_empirical=o.epsilon_empirical,
-                            epsilon_empirical_lower_bound=o.epsilon_empirical_lower_bound,
-                        )
-                    )
+                guesses.extend((w, rep, d) for d in decisions)
                 done += 1
                 if progress is not None:
                     progress(done / total, done, total)
 
+    # every attack's intervals at once (one SciPy call, not one per attack and fit)
+    outcomes = _outcomes([d for _w, _rep, d in guesses], cfg.confidence)
+    rows = [
+        dict(
+            w=w,
+            seed=rep,
+            attack=o.attack.value,
+            target=o.target.value,
+            accuracy=o.accuracy,
+            ci_low=o.ci_low,
+            ci_high=o.ci_high,
+            correct=o.correct,
+            trials=o.trials,
+            tpr=o.tpr,
+            fpr=o.fpr,
+            eta_empirical=o.eta_empirical,
+            eta_empirical_lower_bound=o.eta_empirical_lower_bound,
+            epsilon_empirical=o.epsilon_empirical,
+            epsilon_empirical_lower_bound=o.epsilon_empirical_lower_bound,
+        )
+        for (w, rep, _d), o in zip(guesses, outcomes, strict=True)
+    ]
     fits = pd.DataFrame(fit_rows)
     rows_df = pd.DataFrame(rows)
     per_w = _aggregate(rows_df, cfg.confidence)

@@ -21,7 +21,8 @@ selection rules of Table 2) and the experiment in :mod:`mipcore.lessons.referenc
   evaluator's pick: the attack on D_T that such an evaluator reports, and the attack on
   D_R that it does not.
 * :func:`experiment` -- all of it for one page view: the reselected sweep, the reading, the
-  two trend verdicts of the chosen attack and the fits that did not converge.
+  two trend verdicts of the chosen attack and the fits that did not converge
+  (:func:`view` collects them for a sweep already reselected).
 * :func:`check_work` -- the work one request asks for, against the ceiling a server allows.
 
 Every attack accuracy is measured; the empirical η and ε derived from it are LOWER BOUNDS on
@@ -74,13 +75,17 @@ __all__ = [
     "sweep",
     "sweep_work",
     "theory",
+    "view",
     "weight_grid",
 ]
 
 #: Work units (see :func:`sweep_work`) one request may ask for, before the server's factor
 #: ``MIP_EXPLORER_WORK_LIMIT``. The default sweep asks for 8.0 × 10⁷ (about 1.2 s on a busy
 #: 2-core machine); sweeps near the ceiling took 6–20 s there (1000 features: 6 s;
-#: 2 × 3000 records: 11 s; overlapping classes need more solver iterations).
+#: 2 × 3000 records: 11 s; overlapping classes need more solver iterations). Since the
+#: audit scores each matrix once, the sweep's CPU time is mostly its L-BFGS fits: measured
+#: on a 2-core machine at load 4–8, 1.8 s for the default (2.4–3.0 s before), 3.8 s for
+#: 1000 features, 5.8 s for 2 × 3000 records (``benchmarks/reference_data.py``).
 WORK_CEILING = 2.5e8
 #: Work units charged per fit on top of its records × features: a fit and its audit cost
 #: a few tens of milliseconds however small the data (solver set-up, predictions).
@@ -492,13 +497,31 @@ def experiment(
         max_gap=max_gap,
         max_ref_attack=max_ref_attack,
     )
-    sel = res.config.selection_attack
-    converged = res.fits["converged"].to_numpy(bool)
+    return view(res)
+
+
+def view(result: SweepResult) -> ExperimentView:
+    """What the page quotes about ``result`` as it is (no reselection; see :func:`experiment`).
+
+    A page that caches :func:`reselect`'s result and this view separately can key the
+    triad chart by that result, which a cache would otherwise hash anew on every rerun.
+
+    Examples
+    --------
+    >>> cfg = LeakConfig(n_train=60, n_ref=60, n_calib=60, n_eval=60, n_features=10,
+    ...                  weights=(0.0, 0.5, 1.0), n_seeds=2)
+    >>> res = reselect(run_sweep(cfg), attack="loss")
+    >>> v = view(res)
+    >>> v.result is res, v.reading == experiment(res).reading, v.trend_train.attack.value
+    (True, True, 'loss')
+    """
+    sel = result.config.selection_attack
+    converged = result.fits["converged"].to_numpy(bool)
     return ExperimentView(
-        result=res,
-        reading=reading(res),
-        trend_reference=res.trend(sel, Target.REFERENCE),
-        trend_train=res.trend(sel, Target.TRAIN),
+        result=result,
+        reading=reading(result),
+        trend_reference=result.trend(sel, Target.REFERENCE),
+        trend_train=result.trend(sel, Target.TRAIN),
         unconverged_fits=int((~converged).sum()),
         fits=int(converged.size),
     )
