@@ -78,8 +78,8 @@ LESSON: tuple[LessonStep, ...] = (
         8,
         "what_eps_means",
         {"eps": "1"},
-        "ε = 1, drawn as people: would you accept it for your own health record? What changes "
-        "when only 1 % of the people are in the data?",
+        "ε = 1, drawn as people, 1 % of them in the data: would you accept it for your own "
+        "health record? What changes when half of them are?",
     ),
     LessonStep(
         7,
