@@ -30,6 +30,7 @@ PLOTLY_CONFIG = {
 _CSS = """
 <style>
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] > div,
+[data-testid="stMetricValue"] p,
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] p,
 [data-testid="stMetricLabel"] > div {
   white-space: normal !important; overflow: visible !important;
