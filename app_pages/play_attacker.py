@@ -192,7 +192,7 @@ def _seed_from_link() -> int:
             value = -1
         if 0 <= value <= SEED_MAX and len(raw) == 1:
             return value
-        limit = f"{SEED_MAX:,}".replace(",", " ")
+        limit = appkit.fmt_count(SEED_MAX)
         appkit.warn(
             f"The link set seed={appkit.plain(text, max_chars=40)}, which is not a game number "
             f"(a whole number from 0 to {limit}); dealing a new game instead."

@@ -12,7 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 import appkit
-from appkit import fmt_num, fmt_pct, jobs, settings
+from appkit import dpsgd, fmt_num, fmt_pct, jobs
 from mipcore.guarantees import (
     FPR_LEVELS,
     PLD_MIN_NOISE,
@@ -43,7 +43,6 @@ from mipcore.lessons.risk_calculator import (
     noise_for_target,
     parse_rdp,
     risk_report,
-    steps_ceiling,
 )
 from mipcore.lessons.what_eps_means import DEFAULT_PRIOR
 from mipcore.plots.guarantee_vega import route_label, routes_roc_vega
@@ -66,7 +65,6 @@ MODES = {
 }
 TARGETS = {Target.ETA: "a largest η (accuracy)", Target.TPR: "a largest TPR at an FPR"}
 RDP_DEFAULT = "2: 0.5, 4: 1, 8: 2, 16: 4, 32: 8"
-CEILING = steps_ceiling(settings.WORK_LIMIT)
 _RDP_PROBLEMS = {
     RdpProblem.EMPTY: "it holds no pair",
     RdpProblem.TOO_LONG: f"it is longer than {RDP_MAX_CHARS} characters",
@@ -132,45 +130,6 @@ def _url_text(label: str, key: str, *, default: str, max_chars: int, help: str) 
     return value
 
 
-def _steps_ok(steps: int) -> bool:
-    """Refuse more steps than this server computes per request, with a sentence."""
-    if steps <= CEILING:
-        return True
-    st.error(
-        f"{steps:,} steps is more than this server converts in one request "
-        f"({CEILING:,} steps; a shared server must stay responsive for everyone). Lower the "
-        "steps — or run the app yourself and raise the ceiling with the setting "
-        "`MIP_EXPLORER_WORK_LIMIT` (see the README).",
-        icon="🚫",
-    )
-    return False
-
-
-def _dpsgd_controls() -> tuple[float, int]:
-    """The sampling rate and steps of a DP-SGD run (shared by both modes)."""
-    q = appkit.url_number(
-        "sampling rate q (batch / dataset size)",
-        "q",
-        min_value=1e-6,
-        max_value=1.0,
-        default=CIFAR10.sampling_rate,
-        step=0.001,
-        format="%g",
-        help="Poisson sampling: each record joins each batch independently with probability q "
-        "(e.g. 256/50 000 = 0.00512).",
-    )
-    steps = appkit.url_number(
-        "steps T",
-        "steps",
-        min_value=1,
-        max_value=10**7,
-        default=CIFAR10.steps,
-        step=100,
-        help=f"Training steps; epochs = T · q. At most {CEILING:,} on this server.",
-    )
-    return float(q), int(steps)
-
-
 def _describe(L: RiskReport) -> str:
     """The guarantee in words, for the sentences."""
     g = L.guarantee
@@ -208,7 +167,7 @@ def _solve() -> None:
     )
     c1, c2 = st.columns(2)
     with c1:
-        q, steps = _dpsgd_controls()
+        q, steps = dpsgd.rate_and_steps_controls()
     with c2:
         target = appkit.url_select(
             "Target", "target", list(Target), default=Target.ETA, format_func=TARGETS.get
@@ -246,7 +205,7 @@ def _solve() -> None:
                 format="%g",
                 help="… while wrongly accusing this share of non-members.",
             )
-    ok = _steps_ok(steps)
+    ok = dpsgd.steps_ok(steps)
     if ok and target is Target.TPR and not t_tpr > t_fpr:
         st.error(
             f"A TPR of {_given(t_tpr)} at an FPR of {_given(t_fpr)} is no target: guessing "
@@ -402,19 +361,10 @@ def _assess() -> None:
                 "Separate pairs by commas; the default is the Gaussian mechanism with ρ = 1/4.",
             )
         else:
-            sigma = appkit.url_number(
-                "noise multiplier σ",
-                "sigma",
-                min_value=0.01,
-                max_value=1e6,
-                default=CIFAR10.noise_multiplier,
-                step=0.1,
-                format="%g",
-                help="Per-step noise standard deviation / clipping norm (Opacus, TensorFlow Privacy).",
-            )
+            sigma = dpsgd.sigma_control()
     with c2:
         if kind is Kind.DPSGD:
-            q, steps = _dpsgd_controls()
+            q, steps = dpsgd.rate_and_steps_controls()
         else:
             relation = appkit.url_select(
                 "stated for neighbours that",
@@ -468,7 +418,7 @@ def _assess() -> None:
                 icon="🚫",
             )
             return
-    if kind is Kind.DPSGD and not _steps_ok(steps):
+    if kind is Kind.DPSGD and not dpsgd.steps_ok(steps):
         return
     with appkit.guard("This guarantee", stop=True):
         if kind is Kind.EPS_DELTA:

@@ -14,10 +14,9 @@ from __future__ import annotations
 import streamlit as st
 
 import appkit
-from appkit import fmt_num, fmt_pct, jobs, settings
-from appkit.page import _view_url
+from appkit import dpsgd, fmt_count, fmt_num, fmt_pct, jobs
 from mipcore.guarantees import Route
-from mipcore.lessons.risk_calculator import CIFAR10, steps_ceiling
+from mipcore.lessons.risk_calculator import CIFAR10
 from mipcore.lessons.what_eps_means import (
     DEFAULT_PRIOR,
     Confidence,
@@ -37,7 +36,6 @@ DELTA_MAX = 0.1
 MU_MAX = 50.0
 QUICK_PRIORS = (1.0, 10.0, 50.0)  # % of the population in the data
 PRIOR_KEY = "prior"  # % in the URL: ?prior=1 is 1 %
-CEILING = steps_ceiling(settings.WORK_LIMIT)  # the risk calculator's work limit
 KINDS = {
     GuaranteeKind.DP: "ε and δ (differential privacy)",
     GuaranteeKind.MIP: "η (membership privacy)",
@@ -55,11 +53,7 @@ def _count(x: float) -> str:
     one decimal above (``9 900``, ``9 900.1``), thousands apart by a space."""
     if x < 1000:
         return fmt_num(x, 4)
-    return f"{x:,.1f}".replace(",", " ").removesuffix(".0")
-
-
-def _people(n: int) -> str:
-    return f"{n:,}".replace(",", " ")
+    return f"{x:,.1f}".replace(",", " ").removesuffix(".0")  # fmt_count, with a decimal
 
 
 def _share(L: WhatEpsMeans) -> str:
@@ -78,7 +72,7 @@ def _guarantee(L: WhatEpsMeans) -> str:
         how = "PLD accountant" if L.route is Route.PLD else route_label(L.route or Route.PLD)
         return (
             f"DP-SGD: σ = {fmt_num(L.noise_multiplier)}, q = {fmt_num(L.sampling_rate)}, "
-            f"{_people(L.steps or 0)} steps ({how})"
+            f"{fmt_count(L.steps or 0)} steps ({how})"
         )
     assert L.epsilon is not None
     return f"ε = {fmt_num(L.epsilon, 3)}" + (f", δ = {fmt_num(L.delta, 3)}" if L.delta else "")
@@ -87,7 +81,7 @@ def _guarantee(L: WhatEpsMeans) -> str:
 def _of_members(count: int, members: int) -> str:
     if members == 1:
         return "the one member" if count == 1 else "none of the members (there is one)"
-    return f"{_people(count)} of the {_people(members)} members"
+    return f"{fmt_count(count)} of the {fmt_count(members)} members"
 
 
 def _nb(text: str) -> str:
@@ -189,20 +183,6 @@ st.caption(
 png_area = page.slot()  # the PNG files, drawn when asked for
 
 
-def _steps_ok(steps: int) -> bool:
-    """Refuse more steps than this server converts per request, as the risk calculator does."""
-    if steps <= CEILING:
-        return True
-    st.error(
-        f"{_people(steps)} steps is more than this server converts in one request "
-        f"({_people(CEILING)} steps; a shared server must stay responsive for everyone). Lower "
-        "the steps — or run the app yourself and raise the ceiling with the setting "
-        "`MIP_EXPLORER_WORK_LIMIT` (see the README).",
-        icon="🚫",
-    )
-    return False
-
-
 def _live() -> None:
     with main:
         appkit.messages()
@@ -268,38 +248,8 @@ def _live() -> None:
                     "converts an add/remove μ to 2μ).",
                 )
             else:
-                run["noise_multiplier"] = appkit.url_number(
-                    "noise multiplier σ",
-                    "sigma",
-                    min_value=0.01,
-                    max_value=1e6,
-                    default=CIFAR10.noise_multiplier,
-                    step=0.1,
-                    format="%g",
-                    help="Per-step noise standard deviation / clipping norm (Opacus, TensorFlow "
-                    "Privacy).",
-                )
-                run["sampling_rate"] = appkit.url_number(
-                    "sampling rate q (batch / dataset size)",
-                    "q",
-                    min_value=1e-6,
-                    max_value=1.0,
-                    default=CIFAR10.sampling_rate,
-                    step=0.001,
-                    format="%g",
-                    help="Poisson sampling: each record joins each batch with probability q.",
-                )
-                run["steps"] = int(
-                    appkit.url_number(
-                        "steps T",
-                        "steps",
-                        min_value=1,
-                        max_value=10**7,
-                        default=CIFAR10.steps,
-                        step=100,
-                        help=f"Training steps. At most {_people(CEILING)} on this server.",
-                    )
-                )
+                run["noise_multiplier"] = dpsgd.sigma_control()
+                run["sampling_rate"], run["steps"] = dpsgd.rate_and_steps_controls()
         with c_people:
             st.markdown("**Share of the people who are in the data**")
             for col, pct in zip(st.columns(len(QUICK_PRIORS)), QUICK_PRIORS, strict=True):
@@ -332,7 +282,7 @@ def _live() -> None:
                 "while it names people.",
             )
 
-        if kind is GuaranteeKind.DPSGD and not _steps_ok(int(run["steps"] or 0)):
+        if kind is GuaranteeKind.DPSGD and not dpsgd.steps_ok(int(run["steps"] or 0)):
             return
         with appkit.guard("The picture for this guarantee", stop=True):
             args = dict(kind=kind, epsilon=epsilon, delta=delta, eta=eta, fpr_cap=fpr_cap, **run)
@@ -349,7 +299,7 @@ def _live() -> None:
             else:
                 L = appkit.cached(what_eps_means_lesson, prior_pct / 100, **args)
         ia, naming = L.icons, L.naming
-        n_text = _people(ia.people)
+        n_text = fmt_count(ia.people)
 
         # ---------------------------------------------------------------- the sentence
         prior_text = fmt_pct(L.prior)
@@ -401,16 +351,16 @@ def _live() -> None:
         m1, m2, m3 = st.columns(3)
         m1.metric(
             "best attacker is right",
-            f"{_people(ia.correct)} of {n_text}",
+            f"{fmt_count(ia.correct)} of {n_text}",
             help=f"At most {fmt_pct(L.accuracy)} on average ({_count(ia.correct_expected)} of "
             f"{n_text}); the picture rounds down what the attacker gets right.",
         )
         m2.metric(
             f"members named (≤ {cap_text} wrong)",
-            f"{_people(naming.named)} of {_people(ia.members)}",
-            help=f"At most {_count(naming.named_expected)} of {_people(ia.members)} on average, "
+            f"{fmt_count(naming.named)} of {fmt_count(ia.members)}",
+            help=f"At most {_count(naming.named_expected)} of {fmt_count(ia.members)} on average, "
             f"while wrongly accusing {_count(naming.accused_expected)} of the "
-            f"{_people(ia.non_members)} others.",
+            f"{fmt_count(ia.non_members)} others.",
         )
         m3.metric(
             "right when naming",
@@ -418,7 +368,7 @@ def _live() -> None:
             help=f"Before the release, a blind guess is right {prior_text} of the time.",
         )
 
-        right = f"{_people(ia.correct)} right (at most {_count(ia.correct_expected)} on average)"
+        right = f"{fmt_count(ia.correct)} right (at most {_count(ia.correct_expected)} on average)"
         if L.accuracy_gain * ia.people < 0.5:  # less than half a person more than the baseline
             likelier = "not in the data" if L.prior < 0.5 else "in the data"
             acc_line = (
@@ -435,7 +385,7 @@ def _live() -> None:
             )
         name_line = (
             f"Allowed to wrongly accuse at most {cap_text} of the people who are not in the data "
-            f"({_people(naming.accused)} of {_people(ia.non_members)} here), an attacker can name "
+            f"({fmt_count(naming.accused)} of {fmt_count(ia.non_members)} here), an attacker can name "
             f"{_of_members(naming.named, ia.members)} — at most {_count(naming.named_expected)} on "
             f"average, {fmt_pct(naming.tpr)} of members."
         )
@@ -457,7 +407,7 @@ def _live() -> None:
         )
         if ia.members != round(L.members_expected, 9):
             rounding += (
-                f" The picture's {_people(ia.members)} members are {fmt_pct(ia.shown_prior)} of "
+                f" The picture's {fmt_count(ia.members)} members are {fmt_pct(ia.shown_prior)} of "
                 f"{n_text} ({prior_text} rounded down to whole people)."
             )
 
@@ -597,7 +547,7 @@ def _live() -> None:
             name_line,
             rounding,
         ]
-        view_url = _view_url()
+        view_url = appkit.view_url()
         title = f"What {_guarantee(L)} means for the people in our data"
 
         def summary() -> bytes:  # built only when the button is clicked

@@ -7,7 +7,7 @@ widgets (``url_*``), safe display of user-derived text (:func:`plain`), and the 
 registry (:mod:`appkit.registry`).
 """
 
-from mipcore.plots.formatting import fmt_num, fmt_pct
+from mipcore.plots.formatting import fmt_count, fmt_num, fmt_pct
 
 from . import cache, heap, jobs, progress, registry, settings, tables
 from .cache import cached
@@ -24,6 +24,7 @@ from .page import (
     presenter,
     presenter_toggle,
     takeaway,
+    view_url,
 )
 from .registry import navigation
 from .safe import plain, quote
@@ -46,6 +47,7 @@ __all__ = [
     "chart",
     "explain",
     "finish",
+    "fmt_count",
     "fmt_num",
     "fmt_pct",
     "folded",
@@ -72,5 +74,6 @@ __all__ = [
     "url_select",
     "url_slider",
     "url_toggle",
+    "view_url",
     "warn",
 ]

@@ -61,6 +61,7 @@ __all__ = [
     "page",
     "presenter",
     "takeaway",
+    "view_url",
 ]
 
 _URLS = "_appkit_page_urls"  # page key -> its last query string (plain session key)
@@ -302,7 +303,7 @@ def finish(current: Page) -> None:
                         icon=":material/download:",
                     )
     with cols[1], st.expander("Link to this view"):
-        url = _view_url()
+        url = view_url()
         # Plain text, not st.code: a code block loads a 1.6 MB syntax highlighter on every
         # page's first load for one line (measured in Chromium: its only lazily loaded chunk).
         st.text(url)
@@ -317,7 +318,7 @@ def finish(current: Page) -> None:
             st.rerun()
 
 
-def _view_url() -> str:
+def view_url() -> str:
     """The full URL of this view (host from the browser's request when known)."""
     try:
         base = str(st.context.url or "").split("?")[0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["fmt_num", "fmt_pct", "superscript"]
+__all__ = ["fmt_count", "fmt_num", "fmt_pct", "superscript"]
 
 _SUP = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
 
@@ -45,6 +45,18 @@ def fmt_num(x: float | None, digits: int = 4) -> str:
     if "." in mant:
         mant = mant.rstrip("0").rstrip(".")
     return f"{mant} × 10{superscript(int(exp))}"
+
+
+def fmt_count(n: int) -> str:
+    """A whole number of people, steps or games, thousands apart by a space (the app's one
+    style for counts; a comma would read as a decimal point to half the room).
+
+    Examples
+    --------
+    >>> fmt_count(9900), fmt_count(10_000_000), fmt_count(42)
+    ('9 900', '10 000 000', '42')
+    """
+    return f"{int(n):,}".replace(",", " ")
 
 
 def fmt_pct(p: float | None, digits: int = 1) -> str:
