@@ -130,7 +130,9 @@ def test_vega_chart_text_is_read():
     assert any(RAW.search(t) for t in text)
 
 
-@pytest.mark.parametrize("name", ["README.md", "benchmarks/README.md", "CHANGELOG.md", "docs/speed.md"])
+@pytest.mark.parametrize(
+    "name", ["README.md", "benchmarks/README.md", "CHANGELOG.md", "docs/speed.md"]
+)
 def test_no_file_ids_or_issues_in_the_readmes(name):
     text = (ROOT / name).read_text(encoding="utf-8")
     assert not FILE_ID.search(text), FILE_ID.search(text).group(0)
