@@ -28,9 +28,11 @@ the real Streamlit classes.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import streamlit as st
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.script_requests import (
@@ -44,9 +46,11 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import (
     ThreadState,
 )
 from streamlit.web.server.starlette.starlette_app_utils import decode_xsrf_token_string
+from streamlit.web.server.starlette.starlette_server_config import XSRF_COOKIE_NAME
 
 __all__ = [
     "RunInfo",
+    "browser_id",
     "browser_token",
     "check",
     "in_fragment",
@@ -122,6 +126,17 @@ def browser_token(xsrf_cookie: str) -> bytes | None:
     """The token inside an XSRF cookie (the same for every tab of a browser), or None."""
     token, _ = decode_xsrf_token_string(xsrf_cookie)
     return token
+
+
+def browser_id() -> str | None:
+    """This run's browser: a digest of the token inside its XSRF cookie (the same for every
+    tab and every reload of one browser), never the token itself; None outside a browser
+    session (no script run, no cookie, or a cookie that is not Streamlit's)."""
+    if script_run() is None:
+        return None
+    cookie = st.context.cookies.get(XSRF_COOKIE_NAME)
+    token = browser_token(cookie) if isinstance(cookie, str) and cookie else None
+    return hashlib.blake2b(token, digest_size=12).hexdigest() if token else None
 
 
 def check() -> None:

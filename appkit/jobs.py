@@ -46,7 +46,6 @@ The Streamlit internals this needs (is a newer input waiting, is the tab still t
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import inspect
 import itertools
 import multiprocessing as mp
@@ -78,7 +77,6 @@ MEMORY_POLL_S = 0.2  # how often the dispatcher reads a running job's memory
 STATUS_S = 0.5  # how often a waiting page redraws its status when nothing else changed
 QUICK_SLOTS = 1  # processes of the quick lane, beside settings.HEAVY_JOBS long ones
 LONG_NICE = 10  # a long run's CPU priority: below the server's and the quick lane's
-XSRF_COOKIE = "_streamlit_xsrf"
 RULE = (
     "Each visitor (a browser, all its tabs together) has one place in line at a time, and "
     "short computations have a lane of their own, so nobody's long run keeps a default view "
@@ -607,11 +605,8 @@ def visitor() -> str:
     run_info = internals.script_run()
     if run_info is None:
         return "thread:" + str(threading.get_ident())
-    cookie = st.context.cookies.get(XSRF_COOKIE)
-    token = internals.browser_token(cookie) if isinstance(cookie, str) else None
-    if token:
-        return "browser:" + hashlib.blake2b(token, digest_size=12).hexdigest()
-    return "session:" + run_info.session_id
+    browser = internals.browser_id()
+    return "browser:" + browser if browser else "session:" + run_info.session_id
 
 
 def _give_way(status: Any) -> None:

@@ -2,15 +2,15 @@
 
 Phones discard background tabs, and a reload starts a new Streamlit session: session state
 is gone. :class:`ProgressStore` keeps each game's answers in the server's memory, keyed by
-the browser (:func:`browser_id`: a digest of the token inside Streamlit's XSRF cookie, the
-same for every tab and every reload of one browser; see :func:`appkit.internals.browser_token`)
+the browser (:func:`appkit.internals.browser_id`: a digest of the token inside Streamlit's XSRF
+cookie, the same for every tab and every reload of one browser)
 and a game key (for the "Play the attacker" page: the settings and the seed). The answers
 never go into the link: a link can be edited, and a student could rewrite past answers after
 seeing the truths.
 
 Bounded: at most ``max_games`` games (least recently used dropped first) of at most
 ``max_answers`` answers each, stored as bytes. :data:`STORE` holds 4 096 games of up to 200
-answers; ``tests/test_progress.py`` measures its full size with ``tracemalloc`` (about 2 MB).
+answers; ``tests/test_game_progress.py`` measures its full size with ``tracemalloc`` (about 2 MB).
 Thread-safe: every session runs in its own thread, and one browser's tabs may answer at once;
 an answer is appended only if it is for the next round (:meth:`ProgressStore.answer`), under
 one lock.
@@ -21,34 +21,14 @@ None and the page keeps the answers in its session only.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-import streamlit as st
-
-from . import internals
+from .internals import browser_id
 
 __all__ = ["STORE", "Progress", "ProgressStore", "browser_id"]
-
-XSRF_COOKIE = "_streamlit_xsrf"
-
-
-def browser_id() -> str | None:
-    """This browser, as a short digest of its XSRF token (never the token itself), or None
-    outside a browser session (no script run, no cookie, or a cookie that is not Streamlit's)."""
-    if internals.script_run() is None:
-        return None
-    try:
-        cookie = st.context.cookies.get(XSRF_COOKIE)
-    except Exception:  # pragma: no cover - a context without cookies
-        return None
-    token = internals.browser_token(cookie) if isinstance(cookie, str) and cookie else None
-    if not token:
-        return None
-    return hashlib.blake2b(token, digest_size=12).hexdigest()
 
 
 @dataclass(frozen=True)
