@@ -15,13 +15,13 @@ import streamlit as st
 import appkit
 from appkit import fmt_num, fmt_pct
 from mipcore.lessons.eta_epsilon import InverseStatus, eta_epsilon_lesson
-from mipcore.plots import bounds_figs, bounds_vega
+from mipcore.plots import bounds_vega
 
 EPS_MAX = 10.0
 DELTA_MAX = 0.5  # linear δ slider
 DELTA_STEP = 0.001
 LOG_DELTA_RANGE = (-12.0, -1.0)  # log10 δ slider
-REFERENCE_DELTAS = bounds_figs.REFERENCE_DELTAS  # the reference curves of the η(ε) chart
+REFERENCE_DELTAS = bounds_vega.REFERENCE_DELTAS  # the reference curves of the η(ε) chart
 _MODE_KEY = "_eta_epsilon_prev_logd"  # plain session keys (not widgets): survive mode switches
 _DELTA_KEY = "_eta_epsilon_last_delta"
 

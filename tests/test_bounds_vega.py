@@ -1,18 +1,25 @@
-"""The η and ε page's charts drawn by Vega-Lite (mipcore.plots.bounds_vega): the same numbers
-as the Plotly builders, drawn exactly, and a specification that ε does not change."""
+"""The η and ε page's charts (mipcore.plots.bounds_vega): tables that hold Theorem 4's and
+Theorem 8's numbers with their exact kinks, charts that draw exactly those tables, and a
+specification that ε does not change."""
 
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
 from test_vega import valid_vega_lite
 
-from mipcore.bounds import dp_region_kink, eta_from_epsilon, tpr_bound_dp
-from mipcore.plots import bounds_figs, style
-from mipcore.plots.bounds_vega import eta_epsilon_vega, roc_vega
-from mipcore.plots.vega import DASH, plain_label
+from mipcore.bounds import dp_region_kink, eta_from_epsilon, eta_small_epsilon_approx, tpr_bound_dp
+from mipcore.plots import bounds_vega, style
+from mipcore.plots.bounds_vega import (
+    eta_epsilon_table,
+    eta_epsilon_vega,
+    roc_table,
+    roc_vega,
+)
+from mipcore.plots.vega import DASH
 
 SETTINGS = [(0.0, 0.0), (1.0, 0.0), (1.0, 1e-5), (2.5, 0.01), (10.0, 0.5), (0.37, 0.123)]
 
@@ -22,23 +29,60 @@ def spec_text(chart) -> str:
 
 
 @pytest.mark.parametrize(
-    "label,plain",
-    [
-        ("δ = 0", "δ = 0"),
-        ("δ = 10<sup>−5</sup>", "δ = 10⁻⁵"),
-        ("δ = 1.5·10<sup>−12</sup>", "δ = 1.5·10⁻¹²"),
-    ],
-)
-def test_plain_label(label, plain):
-    assert plain_label(label) == plain
+    "delta,label",
+    [(0.0, "δ = 0"), (1e-5, "δ = 10⁻⁵"), (1e-12, "δ = 10⁻¹²"), (2.5e-6, "δ = 2.5·10⁻⁶"),
+     (1.5e-12, "δ = 1.5·10⁻¹²"), (0.013, "δ = 0.013"), (0.1, "δ = 0.1")],
+)  # fmt: skip
+def test_delta_label(delta, label):
+    assert bounds_vega.delta_label(delta) == label
+
+
+def test_eta_table_holds_theorem4_for_every_delta_and_the_rule_of_thumb():
+    table = eta_epsilon_table(0.37, 0.013)
+    exact = table[table.curve == "exact (Theorem 4)"]
+    deltas = list(dict.fromkeys(exact.delta))
+    assert deltas == [0.0, 1e-5, 1e-3, 1e-2, 0.1, 0.013]  # the reference deltas + the chosen one
+    for d in deltas:
+        rows = exact[exact.delta == d]
+        assert rows.epsilon.is_monotonic_increasing and 0.37 in set(rows.epsilon)  # meets the dot
+        assert rows.epsilon.iloc[0] == 0.0 and rows.epsilon.iloc[-1] == 10.0
+        np.testing.assert_allclose(rows.eta, eta_from_epsilon(rows.epsilon.to_numpy(), d))
+    np.testing.assert_allclose(table.attacker_accuracy, 0.5 + table.eta)
+    approx = table[table.curve == "small-epsilon approximation"]
+    assert (approx.delta == 0.013).all() and 0 < len(approx) < len(exact) / 6
+    np.testing.assert_allclose(approx.eta, eta_small_epsilon_approx(approx.epsilon, 0.013))
+    assert approx.eta.max() <= 0.52  # the rule of thumb stops where the chart's y-axis ends
+    # a reference δ is not drawn twice
+    again = eta_epsilon_table(1.0, 1e-5)
+    assert again[again.curve == "exact (Theorem 4)"].delta.nunique() == 5
+
+
+@pytest.mark.parametrize("eps,delta", [(1.3, 0.02), (0.0, 0.5), (10.0, 0.0), (0.8, 1e-5)])
+@pytest.mark.parametrize("log_axes", [False, True])
+def test_roc_table_holds_the_bounds_with_their_exact_kinks(eps, delta, log_axes):
+    eta = float(eta_from_epsilon(eps, delta))
+    f_star = (1 - delta) / (1 + math.exp(eps))
+    assert f_star == pytest.approx(float(dp_region_kink(eps, delta)), rel=1e-15)
+    table = roc_table(eps, delta, log_axes=log_axes, extra_fpr=(1e-3,))
+    assert not table.isna().to_numpy().any()
+    fpr = table.fpr.to_numpy()
+    assert (np.diff(fpr) > 0).all() and fpr[-1] == 1.0
+    assert fpr[0] == (1e-6 if log_axes else 0.0)
+    for kink in (float(dp_region_kink(eps, delta)), 1 - delta, 1 - 2 * eta, 1 - eta, 1e-3):
+        if (1e-6 if log_axes else 0.0) <= kink <= 1.0:
+            assert kink in set(fpr)
+    np.testing.assert_allclose(table.tpr_max_mip_2eta, np.minimum(1, fpr + 2 * eta))
+    np.testing.assert_allclose(table.tpr_max_theorem8_as_printed, np.minimum(1, fpr + eta))
+    np.testing.assert_allclose(table.tpr_max_dp, tpr_bound_dp(fpr, eps, delta))
+    assert (table.random_guessing == table.fpr).all()
 
 
 @pytest.mark.parametrize("eps,delta", SETTINGS)
 def test_eta_chart_draws_theorem4(eps, delta):
     chart, table = eta_epsilon_vega(eps, delta)
-    _fig, plotly_table = bounds_figs.eta_epsilon_chart(eps, delta)
+    expected = eta_epsilon_table(eps, delta)
     body = table[table["curve"] != "your setting"].reset_index(drop=True)
-    assert body[list(plotly_table.columns)].equals(plotly_table)  # the same numbers, every row
+    assert body[list(expected.columns)].equals(expected)  # the CSV: the table, every row
     (point,) = table[table["curve"] == "your setting"].itertuples()
     assert point.epsilon == eps and point.eta == pytest.approx(float(eta_from_epsilon(eps, delta)))
     valid_vega_lite(chart)
@@ -62,7 +106,7 @@ def test_eta_chart_styles_the_chosen_delta_and_the_rule_of_thumb():
     chart, _ = eta_epsilon_vega(1.0, 1e-3)
     enc = chart.spec["layer"][0]["layer"][1]["encoding"]
     domain = enc["color"]["scale"]["domain"]
-    assert "δ = 10⁻³ (chosen)" in domain and domain[-1] == bounds_figs.APPROX_NAME
+    assert "δ = 10⁻³ (chosen)" in domain and domain[-1] == bounds_vega.APPROX_NAME
     i = domain.index("δ = 10⁻³ (chosen)")
     assert enc["color"]["scale"]["range"][i] == style.INK
     assert enc["strokeWidth"]["scale"]["range"][i] == 4.0
@@ -91,15 +135,14 @@ def test_epsilon_changes_the_tables_not_the_spec(log_axes):
 @pytest.mark.parametrize("log_axes", [False, True])
 def test_roc_chart_draws_theorem8_exactly(eps, delta, log_axes):
     chart, table = roc_vega(eps, delta, log_axes=log_axes)
-    _fig, plotly_table = bounds_figs.roc_chart(eps, delta, log_axes=log_axes)
-    assert table.equals(plotly_table)  # the CSV: the same numbers as before
+    assert table.equals(roc_table(eps, delta, log_axes=log_axes))  # the CSV: the table
     valid_vega_lite(chart)
     curves = chart.datasets["curves"]
     names = {
-        "tpr_max_mip_2eta": bounds_figs.MIP_NAME,
-        "tpr_max_dp": bounds_figs.DP_NAME,
-        "tpr_max_theorem8_as_printed": bounds_figs.PRINTED_NAME,
-        "random_guessing": bounds_figs.GUESS_NAME,
+        "tpr_max_mip_2eta": bounds_vega.MIP_NAME,
+        "tpr_max_dp": bounds_vega.DP_NAME,
+        "tpr_max_theorem8_as_printed": bounds_vega.PRINTED_NAME,
+        "random_guessing": bounds_vega.GUESS_NAME,
     }
     for column, name in names.items():
         rows = curves[curves["name"] == name]
@@ -117,7 +160,7 @@ def test_roc_chart_draws_theorem8_exactly(eps, delta, log_axes):
         assert touch.fpr == pytest.approx(f_star, abs=1e-12)
         assert touch.tpr == pytest.approx(float(tpr_bound_dp(f_star, eps, delta)), abs=1e-12)
     markers = chart.datasets["markers"]
-    assert set(markers["name"]) <= {bounds_figs.MIP_NAME, bounds_figs.DP_NAME}
+    assert set(markers["name"]) <= {bounds_vega.MIP_NAME, bounds_vega.DP_NAME}
     assert 0 < len(markers) <= 18
     if log_axes:
         assert (curves[["fpr", "tpr"]] > 0).all().all()
@@ -135,11 +178,11 @@ def test_roc_chart_tells_mip_from_dp_by_more_than_colour():
     line = next(layer for layer in chart.spec["layer"] if layer["mark"]["type"] == "line")
     domain = line["encoding"]["color"]["scale"]["domain"]
     dash = dict(zip(domain, line["encoding"]["strokeDash"]["scale"]["range"], strict=True))
-    assert dash[bounds_figs.MIP_NAME] == DASH["solid"] != dash[bounds_figs.DP_NAME]
+    assert dash[bounds_vega.MIP_NAME] == DASH["solid"] != dash[bounds_vega.DP_NAME]
     points = next(layer for layer in chart.spec["layer"] if layer["data"]["name"] == "markers")
     shape = dict(zip(domain, points["encoding"]["shape"]["scale"]["range"], strict=True))
-    assert (shape[bounds_figs.MIP_NAME], shape[bounds_figs.DP_NAME]) == ("circle", "square")
-    assert shape[bounds_figs.TOUCH_NAME] == "diamond"
+    assert (shape[bounds_vega.MIP_NAME], shape[bounds_vega.DP_NAME]) == ("circle", "square")
+    assert shape[bounds_vega.TOUCH_NAME] == "diamond"
 
 
 def test_log_axes_label_powers_of_ten_with_superscripts():

@@ -149,18 +149,6 @@ def test_icon_array_spec_does_not_follow_the_counts():
         icon_array_vega(3, 3, 4, 0)
 
 
-@pytest.mark.parametrize(
-    ("label", "plain"),
-    [
-        ("δ = 10<sup>−5</sup>", "δ = 10⁻⁵"),
-        ("<b>bold</b> and<br>next", "bold and next"),
-        ("no tags", "no tags"),
-    ],
-)
-def test_plain_label_drops_html_and_keeps_powers(label, plain):
-    assert vega.plain_label(label) == plain
-
-
 def test_bends_redraw_the_same_polyline():
     rng = np.random.default_rng(7)
     knots = np.sort(rng.uniform(0, 1, 5))

@@ -6,8 +6,8 @@ Every page has the bare page's slider and line of text (``benchmarks/bare_page.p
 * ``bare``: nothing else (the bare page inside a navigation, as the app's pages are);
 * ``static_chart``: a two-point Plotly chart that never changes;
 * ``live_chart``: a two-point Plotly chart whose second point follows the slider;
-* ``app_chart``: the app's own η(ε) chart (``mipcore.plots.bounds_figs.eta_epsilon_chart``),
-  redrawn for the slider's ε as the η and ε page does;
+* ``app_chart``: the η and ε page's η(ε) chart as the app drew it with Plotly (before its
+  charts moved to Vega-Lite), redrawn for the slider's ε as the η and ε page does;
 * ``app_chart_presized``: the same chart with its margins given up front (the values Plotly's
   auto-margin settles on at 1024×768), so that Plotly draws it once instead of twice;
 * ``app_two_charts``: the η(ε) chart and the ROC chart of the same page, both following the slider;
@@ -19,6 +19,7 @@ Every page has the bare page's slider and line of text (``benchmarks/bare_page.p
 
 It shows what a page with a chart costs in the browser before any of the app's own content:
 what the browser targets can and cannot ask of a page that draws Plotly charts in Streamlit.
+The Plotly pages need ``pip install plotly`` (the app itself does not depend on it).
 """
 
 import streamlit as st

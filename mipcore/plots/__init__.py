@@ -7,6 +7,6 @@ anew, and a page without Plotly does not load its 4.7 MB bundle. Builders take r
 arrays, DataFrames, the typed results of :mod:`mipcore.lessons`), never widgets, and return a
 :class:`~mipcore.plots.vega.VegaLiteChart` with the table it draws (the chart's CSV). Plotly
 figures remain where a picture leaves the app (:mod:`mipcore.plots.risk_figs`: the PNG and HTML
-exports) and as the reference the benchmarks compare with (:mod:`mipcore.plots.bounds_figs`).
+exports).
 Every builder starts from :mod:`mipcore.plots.style`, the one chart style of the app.
 """

@@ -1,10 +1,15 @@
 """Theorem 4's η(ε) curves and Theorem 8's ROC bounds for one (ε, δ), drawn by Vega-Lite.
 
-The same pictures as :func:`mipcore.plots.bounds_figs.eta_epsilon_chart` and
-:func:`~mipcore.plots.bounds_figs.roc_chart`, from the same numbers, for the page whose two
-charts follow the ε and δ sliders on every step (see :mod:`mipcore.plots.vega` for why). Each
-builder returns a :class:`~mipcore.plots.vega.VegaLiteChart` and the table it draws, which is
-also the chart's CSV.
+Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
+Sections 3.4–3.5; the (ε, δ)-DP region is Theorem 2.1 of Kairouz, Oh, Viswanath, *The
+Composition Theorem for Differential Privacy*, ICML 2015, arXiv:1311.0776.
+
+:func:`eta_epsilon_table` and :func:`roc_table` evaluate :mod:`mipcore.bounds` on a grid for
+one ``(ε, δ)``; :func:`eta_epsilon_vega` and :func:`roc_vega` draw those tables for the page
+whose two charts follow the ε and δ sliders on every step (see :mod:`mipcore.plots.vega` for
+why). Each builder returns a :class:`~mipcore.plots.vega.VegaLiteChart` and the table it
+draws, which is also the chart's CSV. Nothing here caches: the page caches through
+``appkit.cached``.
 
 The specification of a chart depends only on what changes its look (δ, which curves there
 are, linear or log axes); the ε slider only changes its tables, so Streamlit redraws the
@@ -25,18 +30,147 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mipcore.bounds import dp_region_kink, eta_from_epsilon
+from mipcore.bounds import (
+    dp_region_kink,
+    eta_from_epsilon,
+    eta_small_epsilon_approx,
+    tpr_bound_dp,
+    tpr_bound_mip,
+)
 
-from . import bounds_figs, style
-from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, bends, config, log_ticks, plain_label
+from . import style
+from .formatting import superscript
+from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, bends, config, log_ticks
 
-__all__ = ["eta_epsilon_vega", "roc_vega"]
+__all__ = [
+    "REFERENCE_DELTAS",
+    "delta_label",
+    "eta_epsilon_table",
+    "eta_epsilon_vega",
+    "roc_table",
+    "roc_vega",
+]
+
+#: The reference curves of the η(ε) chart.
+REFERENCE_DELTAS = (0.0, 1e-5, 1e-3, 1e-2, 0.1)
 
 ETA_TITLE = "Theorem 4: the η that (ε, δ)-DP implies"
 ROC_TITLE = "Theorem 8: which (FPR, TPR) can an attacker reach?"
-POINT_NAME = bounds_figs.POINT_NAME
-APPROX_NAME = bounds_figs.APPROX_NAME
+MIP_NAME = "η-MIP: TPR ≤ min(1, FPR + 2η)"
+DP_NAME = "(ε, δ)-DP (Kairouz et al.)"
+PRINTED_NAME = "Theorem 8 as printed: FPR + η"
+GUESS_NAME = "random guessing (TPR = FPR)"
+TOUCH_NAME = "where they touch: TPR − FPR = 2η"
+POINT_NAME = "your (ε, δ)"
+APPROX_NAME = "small-ε rule δ/2 + (1−δ)ε/4"
 _MARKERS = 9  # markers on each ROC boundary (the legend's second cue)
+
+
+def delta_label(delta: float) -> str:
+    """A legend label for δ: ``'δ = 0'``, ``'δ = 10⁻⁵'``, ``'δ = 2.5·10⁻⁶'``, ``'δ = 0.013'``.
+
+    Examples
+    --------
+    >>> delta_label(0.0), delta_label(1e-5), delta_label(2.5e-6), delta_label(0.013)
+    ('δ = 0', 'δ = 10⁻⁵', 'δ = 2.5·10⁻⁶', 'δ = 0.013')
+    """
+    d = float(delta)
+    if d == 0.0:
+        return "δ = 0"
+    k = math.log10(d)
+    if abs(k - round(k)) < 1e-9 and k <= -2:
+        return f"δ = 10{superscript(round(k))}"
+    if d < 1e-3:
+        mant, exp = f"{d:.2e}".split("e")
+        mant = mant.rstrip("0").rstrip(".")
+        return f"δ = {mant}·10{superscript(int(exp))}"
+    return f"δ = {d:.4g}"
+
+
+def eta_epsilon_table(
+    epsilon: float,
+    delta: float,
+    *,
+    eps_max: float = 10.0,
+    reference_deltas: tuple[float, ...] = REFERENCE_DELTAS,
+    points: int = 201,
+) -> pd.DataFrame:
+    """Theorem 4's η(ε) for the setting ``(epsilon, delta)``, one row per point of a curve.
+
+    Theorem 4's curve for every δ of ``reference_deltas`` plus ``delta`` itself (last, unless
+    it is one of them), on ``points`` equally spaced ε in ``[0, eps_max]`` plus ``epsilon`` (so
+    the chosen curve passes exactly through the chosen point), and the small-ε rule of thumb
+    at ``delta`` while it stays below η = 0.52. Columns: ``curve`` ("exact (Theorem 4)" or
+    "small-epsilon approximation"), ``delta``, ``epsilon``, ``eta``, ``attacker_accuracy``
+    (1/2 + η).
+    """
+    epsilon, delta = float(epsilon), float(delta)
+    eps_grid = np.union1d(np.linspace(0.0, eps_max, points), [epsilon])
+    deltas = [float(d) for d in reference_deltas]
+    if not any(math.isclose(delta, d, rel_tol=1e-9, abs_tol=0.0) for d in deltas):
+        deltas.append(delta)
+    curves_eta = eta_from_epsilon(eps_grid[None, :], np.asarray(deltas)[:, None])
+    limit = 4.0 * (0.52 - delta / 2) / (1.0 - delta) if delta < 1 else 0.0
+    eps_ap = eps_grid[eps_grid <= limit]
+    eta_ap = np.asarray(eta_small_epsilon_approx(eps_ap, delta), dtype=float)
+    n, m = eps_grid.size, eps_ap.size
+    eta_all = np.concatenate([curves_eta.ravel(), eta_ap])
+    return pd.DataFrame(
+        {
+            "curve": ["exact (Theorem 4)"] * (n * len(deltas))
+            + ["small-epsilon approximation"] * m,
+            "delta": np.concatenate(
+                [np.repeat(np.asarray(deltas, dtype=float), n), np.full(m, delta)]
+            ),
+            "epsilon": np.concatenate([np.tile(eps_grid, len(deltas)), eps_ap]),
+            "eta": eta_all,
+            "attacker_accuracy": 0.5 + eta_all,
+        }
+    )
+
+
+def roc_table(
+    epsilon: float,
+    delta: float,
+    *,
+    log_axes: bool = False,
+    extra_fpr: tuple[float, ...] = (),
+    points: int = 361,
+    log_points: int = 360,
+    log_min_fpr: float = 1e-6,
+) -> pd.DataFrame:
+    """The largest TPR at each FPR under (ε, δ)-DP, under η-MIP (corrected Theorem 8, η being
+    Theorem 4's η for ``(epsilon, delta)``), under Theorem 8 as printed, and random guessing.
+
+    The false-positive rates are ``points`` equally spaced values in ``[0, 1]``
+    (``log_points`` log-spaced values in ``[log_min_fpr, 1]`` when ``log_axes``) plus the exact
+    kinks of the boundaries -- FPR* (:func:`mipcore.bounds.dp_region_kink`), 1 − δ, 1 − 2η,
+    1 − η -- and ``extra_fpr``: the piecewise-linear boundaries are drawn exactly on linear
+    axes. Columns: ``fpr, tpr_max_dp, tpr_max_mip_2eta, tpr_max_theorem8_as_printed,
+    random_guessing``.
+    """
+    epsilon, delta = float(epsilon), float(delta)
+    eta = float(eta_from_epsilon(epsilon, delta))
+    f_star = float(dp_region_kink(epsilon, delta))
+    kinks = [f_star, 1.0 - delta, 1.0 - 2.0 * eta, 1.0 - eta, *extra_fpr]
+    if log_axes:
+        lo = math.log10(log_min_fpr)
+        fpr = np.union1d(
+            np.logspace(lo, 0.0, log_points), [k for k in kinks if log_min_fpr <= k <= 1.0]
+        )
+    else:
+        fpr = np.union1d(np.linspace(0.0, 1.0, points), [k for k in kinks if 0.0 <= k <= 1.0])
+    return pd.DataFrame(
+        {
+            "fpr": fpr,
+            "tpr_max_dp": np.asarray(tpr_bound_dp(fpr, epsilon, delta), dtype=float),
+            "tpr_max_mip_2eta": np.asarray(tpr_bound_mip(fpr, eta), dtype=float),
+            "tpr_max_theorem8_as_printed": np.asarray(
+                tpr_bound_mip(fpr, eta, as_printed=True), dtype=float
+            ),
+            "random_guessing": fpr,
+        }
+    )
 
 
 def _kinks(long: pd.DataFrame) -> np.ndarray:
@@ -52,29 +186,25 @@ def eta_epsilon_vega(
     delta: float,
     *,
     eps_max: float = 10.0,
-    reference_deltas: tuple[float, ...] = bounds_figs.REFERENCE_DELTAS,
+    reference_deltas: tuple[float, ...] = REFERENCE_DELTAS,
     points: int = 201,
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
     """The η(ε) chart for the setting ``(epsilon, delta)`` and the table it draws.
 
-    The numbers are :func:`mipcore.plots.bounds_figs.eta_epsilon_chart`'s (Theorem 4 for every
-    δ of ``reference_deltas`` and ``delta``, the small-ε rule of thumb), and one more row, the
-    chosen setting. The table's columns: ``curve`` ("exact (Theorem 4)", "small-epsilon
+    The numbers are :func:`eta_epsilon_table`'s (Theorem 4 for every δ of ``reference_deltas``
+    and ``delta``, the small-ε rule of thumb), and one more row, the chosen setting. The table's columns: ``curve`` ("exact (Theorem 4)", "small-epsilon
     approximation", "your setting"), ``line`` (the legend's label), ``delta``, ``epsilon``,
     ``eta``, ``attacker_accuracy``. The right-hand axis reads the same curves as the best
     attacker's accuracy in %.
     """
     epsilon, delta = float(epsilon), float(delta)
-    table = bounds_figs.eta_epsilon_table(
+    table = eta_epsilon_table(
         epsilon, delta, eps_max=eps_max, reference_deltas=reference_deltas, points=points
     )
     exact = table["curve"] == "exact (Theorem 4)"
     deltas = list(dict.fromkeys(float(d) for d in table["delta"][exact]))
     chosen = next(d for d in deltas if math.isclose(delta, d, rel_tol=1e-9, abs_tol=0.0))
-    names = {
-        d: plain_label(bounds_figs.delta_label(d)) + (" (chosen)" if d == chosen else "")
-        for d in deltas
-    }
+    names = {d: delta_label(d) + (" (chosen)" if d == chosen else "") for d in deltas}
     line = np.where(exact, table["delta"].map(names), APPROX_NAME)
     eta = float(eta_from_epsilon(epsilon, delta))
     point = pd.DataFrame(
@@ -261,8 +391,8 @@ def roc_vega(
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
     """The ROC bounds at ``(epsilon, delta)`` (DP, η-MIP, Theorem 8 as printed) and their table.
 
-    The numbers and the table are :func:`mipcore.plots.bounds_figs.roc_chart`'s (columns
-    ``fpr, tpr_max_dp, tpr_max_mip_2eta, tpr_max_theorem8_as_printed, random_guessing``). The
+    The numbers and the table are :func:`roc_table`'s (columns ``fpr, tpr_max_dp,
+    tpr_max_mip_2eta, tpr_max_theorem8_as_printed, random_guessing``). The
     chart draws them as four boundaries, marks the MIP and DP boundaries with circles and
     squares at about nine points each, and the point where they touch (FPR* of
     :func:`mipcore.bounds.dp_region_kink`) with a black diamond. On linear axes both regions
@@ -270,13 +400,13 @@ def roc_vega(
     title does not name the setting, so that moving ε redraws the chart in place.
     """
     epsilon, delta = float(epsilon), float(delta)
-    table = bounds_figs.roc_table(epsilon, delta, log_axes=log_axes, extra_fpr=extra_fpr)
+    table = roc_table(epsilon, delta, log_axes=log_axes, extra_fpr=extra_fpr)
     fpr = table["fpr"].to_numpy()
     names = {
-        "tpr_max_mip_2eta": bounds_figs.MIP_NAME,
-        "tpr_max_dp": bounds_figs.DP_NAME,
-        "tpr_max_theorem8_as_printed": bounds_figs.PRINTED_NAME,
-        "random_guessing": bounds_figs.GUESS_NAME,
+        "tpr_max_mip_2eta": MIP_NAME,
+        "tpr_max_dp": DP_NAME,
+        "tpr_max_theorem8_as_printed": PRINTED_NAME,
+        "random_guessing": GUESS_NAME,
     }
     long = pd.concat(
         [
@@ -307,13 +437,13 @@ def roc_vega(
         {
             "fpr": [fpr[i_star]],
             "tpr": [float(table["tpr_max_dp"].iloc[i_star])],
-            "name": [bounds_figs.TOUCH_NAME],
+            "name": [TOUCH_NAME],
         }
     )
     if log_axes and not (touch["fpr"].iloc[0] > 0 and touch["tpr"].iloc[0] > 0):
         touch = touch.iloc[:0]
 
-    domain = [*names.values(), bounds_figs.TOUCH_NAME]
+    domain = [*names.values(), TOUCH_NAME]
     colours = [
         style.MIP.colour,
         style.DP.colour,

@@ -1,11 +1,10 @@
 """Charts as Vega-Lite specifications, in the app's one style (:mod:`mipcore.plots.style`).
 
-Why a second chart grammar: in a browser, a page that draws a Plotly chart through Streamlit
-loads a 4.7 MB chunk before its first chart, and every slider step that changes the figure
-removes the chart and draws it anew. The same chart as a Vega-Lite specification loads and
-redraws in a fraction of that time (``benchmarks/floor``, 1024×768 headless Chromium, in one
-run against a bare one-slider page: first load 2.4× → 1.6×, slider press 4.0× → 2.6× for the
-η(ε) chart). Pages whose chart follows a slider on every step use this module.
+Why Vega-Lite: in a browser, Streamlit redraws a Vega-Lite chart whose specification is
+unchanged in place from its new tables, where a changed Plotly figure is removed and drawn
+anew, after a 4.7 MB chunk loaded for a page's first Plotly chart (``benchmarks/floor``,
+1024×768 headless Chromium, in one run against a bare one-slider page: the η(ε) chart's first
+load 2.1× as Plotly, 1.3× as Vega-Lite; a slider press 4.3× and 2.7×).
 
 A :class:`VegaLiteChart` is the specification *without* its data plus the data as a table: the
 table is what the chart draws and also the CSV a reader downloads, so both are always the same
@@ -22,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,13 +45,12 @@ __all__ = [
     "every_other",
     "layered",
     "log_ticks",
-    "plain_label",
     "power_axis",
     "scaled",
 ]
 
 # Streamlit's own web font first ("Source Sans"; the app's text is set in it), then the
-# Plotly charts' choice.
+# fonts a machine without it is likely to have.
 FONT = '"Source Sans", "Source Sans Pro", Helvetica, Arial, sans-serif'
 
 
@@ -68,7 +65,7 @@ PADDING = {"top": 10, "bottom": 5, "left": 5, "right": 5}
 AUTOSIZE = {"type": "fit-x", "contains": "padding"}
 
 
-#: Plotly's dash names (:func:`mipcore.plots.style.dashes`) as Vega-Lite ``strokeDash``
+#: The style's dash names (:func:`mipcore.plots.style.dashes`) as Vega-Lite ``strokeDash``
 #: arrays (px on, px off, ...).
 DASH: dict[str, list[int]] = {
     "solid": [1, 0],
@@ -79,7 +76,7 @@ DASH: dict[str, list[int]] = {
     "longdashdot": [18, 5, 2, 5],
 }
 
-#: Plotly's marker symbols (the ``symbol`` of :mod:`mipcore.plots.style`'s styles) as
+#: The style's marker symbols (the ``symbol`` of :mod:`mipcore.plots.style`'s styles) as
 #: Vega-Lite point shapes.
 SHAPE: dict[str, str] = {
     "circle": "circle",
@@ -127,18 +124,6 @@ def power_axis(**extra: Any) -> dict[str, Any]:
         f"({mantissa} == 1 ? '' : format({mantissa}, '.0f') + '×') + '10' + {_sup(e)}"
     )
     return {"labelExpr": label, "grid": True, "tickCount": 6, **extra}
-
-
-def plain_label(label: str) -> str:
-    """A Plotly HTML label as plain text: ``δ = 10<sup>−5</sup>`` → ``δ = 10⁻⁵`` (other tags
-    dropped, ``<br>`` a space)."""
-
-    def sup(m: re.Match[str]) -> str:
-        return superscript(int(m.group(1).replace("−", "-")))
-
-    text = re.sub(r"<sup>([−-]?\d+)</sup>", sup, label)
-    text = re.sub(r"<br\s*/?>", " ", text)
-    return re.sub(r"</?[a-zA-Z][^>]*>", "", text)
 
 
 def bends(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -269,7 +254,7 @@ def log_ticks(lo: float, hi: float) -> dict[str, Any]:
 
 def scaled(spec: dict[str, Any], factor: float) -> dict[str, Any]:
     """A copy of ``spec`` with its ``config`` font sizes scaled by ``factor`` and text marks'
-    font sizes with them (presenter mode); the title keeps its size, as in the Plotly charts."""
+    font sizes with them (presenter mode); the title keeps its size (it is large already)."""
     out = copy.deepcopy(spec)
     own = out.get("config", {})
     out["config"] = {  # the scaled style over the spec's config, keeping its other settings

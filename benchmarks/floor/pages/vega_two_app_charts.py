@@ -5,13 +5,13 @@ but the slider, no footer. What a page with the app's two charts costs before it
 import streamlit as st
 from floor_common import slider, vega
 
-from mipcore.plots import bounds_figs, bounds_vega
+from mipcore.plots import bounds_vega
 
 
 @st.cache_data(max_entries=1000)
 def charts(epsilon: float):
     eta, _ = bounds_vega.eta_epsilon_vega(
-        epsilon, 0.0, eps_max=10.0, reference_deltas=bounds_figs.REFERENCE_DELTAS
+        epsilon, 0.0, eps_max=10.0, reference_deltas=bounds_vega.REFERENCE_DELTAS
     )
     roc, _ = bounds_vega.roc_vega(epsilon, 0.0, log_axes=False, extra_fpr=(0.01,))
     return eta, roc
