@@ -16,7 +16,7 @@ import streamlit as st
 import appkit
 from appkit import registry
 from mipcore.bounds import attacker_accuracy, epsilon_from_eta, eta_from_epsilon
-from mipcore.plots.home_figs import accuracy_bars
+from mipcore.plots.home_vega import accuracy_bars
 
 AUDIENCES = (
     (

@@ -27,8 +27,7 @@ from mipcore.lessons.what_eps_means import (
     what_eps_means_lesson,
 )
 from mipcore.plots.guarantee_vega import route_label
-from mipcore.plots.risk_figs import IconPicture, IconView
-from mipcore.plots.risk_vega import icon_array_vega, picture_png, picture_svg
+from mipcore.plots.risk_vega import IconPicture, IconView, icon_array_vega, picture_png, picture_svg
 from mipcore.risk import ICON_FPR_CAPS
 
 EPS_MAX = 20.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import struct
 
 import altair
 import jsonschema
@@ -11,7 +12,7 @@ import pandas as pd
 import pytest
 
 from mipcore.plots import style, vega
-from mipcore.plots.home_figs import TITLE, accuracy_bars
+from mipcore.plots.home_vega import TITLE, accuracy_bars
 
 SCHEMA = altair.vegalite.v6.schema.core.load_schema()
 
@@ -108,8 +109,7 @@ def test_home_bars_refuse_an_impossible_accuracy(bad):
 
 @pytest.mark.parametrize("args", [(37, 63, 20, 5), (1, 99, 0, 0), (0, 100, 0, 100)])
 def test_icon_array_draws_each_person_once_in_its_group(args):
-    from mipcore.plots.risk_figs import IconView, icon_array_table
-    from mipcore.plots.risk_vega import icon_array_vega
+    from mipcore.plots.risk_vega import IconView, icon_array_table, icon_array_vega
 
     members, non_members, called, accused = args
     chart, table = icon_array_vega(*args, view=IconView.NAMING, title="t")
@@ -183,8 +183,7 @@ def test_layered_spec_is_valid_and_styled():
 def test_a_large_icon_array_is_a_grid_whose_cells_are_the_tables_people(args):
     """1 000 or 10 000 people: each group's rectangles cover exactly its people's cells of the
     table's grid (row by row, members first), under one white line per grid line."""
-    from mipcore.plots.risk_figs import IconView
-    from mipcore.plots.risk_vega import grid_columns, icon_array_vega
+    from mipcore.plots.risk_vega import IconView, grid_columns, icon_array_vega
 
     chart, table = icon_array_vega(*args, view=IconView.NAMING, title="t")
     valid_vega_lite(chart)
@@ -219,3 +218,31 @@ def test_scaled_keeps_a_specs_own_config_settings():
 @pytest.mark.parametrize(("n", "kept"), [(0, []), (1, [0]), (4, [0, 2, 3]), (5, [0, 2, 4])])
 def test_every_other_keeps_both_ends(n, kept):
     assert list(np.flatnonzero(vega.every_other(n))) == kept
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"  # a PNG file
+    width, height = struct.unpack(">II", png[16:24])  # its IHDR chunk
+    return width, height
+
+
+def test_exports_draw_a_chart_from_its_own_spec_without_a_browser():
+    """The one export route (vega.chart_spec -> vl-convert): any chart, its tables inlined,
+    its width fixed; the PNG's size follows the spec's width and the scale."""
+    chart, table = accuracy_bars(0.7, "ε = 1")
+    spec = vega.chart_spec(chart, width=640)
+    assert spec["width"] == 640 and spec["data"]["values"] == table.to_dict(orient="records")
+    assert "data" not in chart.spec and chart.spec["width"] == "container"  # left as it was
+    w1, h1 = _png_size(vega.chart_png(chart, width=640, scale=1.0))
+    w2, h2 = _png_size(vega.chart_png(chart, width=640, scale=2.0))
+    w3, _ = _png_size(vega.chart_png(chart, width=900, scale=1.0))
+    assert w1 >= 640 and h1 >= 3 * 52  # three bars of 52 px, plus the title and the axis
+    assert abs(w2 - 2 * w1) <= 2 and abs(h2 - 2 * h1) <= 2
+    assert w3 - w1 == 900 - 640
+    svg = vega.chart_svg(chart, width=640)
+    assert svg.startswith("<svg") and "Perfect attacker" in svg and "<script" not in svg
+    for bad in (99, 4001):
+        with pytest.raises(ValueError, match="width"):
+            vega.chart_png(chart, width=bad)
+    with pytest.raises(ValueError, match="scale"):
+        vega.chart_png(chart, scale=8.0)

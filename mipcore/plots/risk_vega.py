@@ -1,12 +1,16 @@
 """The icon array -- members and non-members, and whom the best attacker calls a member --
 drawn by Vega-Lite, on the page and in its exports.
 
-The page "What does ε mean for the people in my data?" redraws its two icon arrays on every
+For the page "What does ε mean for the people in my data?", from the counts of
+:func:`mipcore.risk.icon_array` (the page's lesson, :mod:`mipcore.lessons.what_eps_means`).
+:func:`icon_array_table` lays the people out row by row from the top left: members called
+members, members missed, non-members wrongly accused, non-members left alone; the legend's
+and the tooltips' wording per :class:`IconView`. The page redraws its two icon arrays on every
 step of its sliders; drawn by Vega-Lite they are updated in place (see
-:mod:`mipcore.plots.vega`). The people, their groups and the table are
-:func:`mipcore.plots.risk_figs.icon_array_table`'s. The same specification makes the exports:
-:func:`chart_svg` (the HTML summary's inline pictures) and :func:`chart_png` (PNG files), by
-``vl-convert`` -- no browser on the server.
+:mod:`mipcore.plots.vega`). The same specification makes the exports: :func:`picture_svg`
+(the HTML summary's inline pictures) and :func:`picture_png` (PNG files), through
+:func:`mipcore.plots.vega.chart_svg` and :func:`~mipcore.plots.vega.chart_png` -- no browser
+on the server.
 
 **100 people** are drawn one icon each: members are vermillion circles, non-members blue
 squares (shape and colour), and whom the attacker calls a member is filled, the others are
@@ -22,24 +26,141 @@ view, the title and the population, not on the counts, so a new ε only changes 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from . import style
-from .risk_figs import _COLUMNS, _HOVER, _NAMES, IconPicture, IconView, icon_array_table
-from .vega import AUTOSIZE, PADDING, VegaLiteChart, config
+from .vega import AUTOSIZE, PADDING, VegaLiteChart, chart_png, chart_svg, config
 
 __all__ = [
-    "chart_png",
-    "chart_spec",
-    "chart_svg",
+    "IconPicture",
+    "IconView",
     "grid_columns",
+    "icon_array_table",
     "icon_array_vega",
     "picture_chart",
     "picture_png",
     "picture_svg",
 ]
+
+_COLUMNS = 10
+
+
+class IconView(StrEnum):
+    """What the filled icons mean."""
+
+    ACCURACY = "accuracy"  # the best attacker's answer for each person (right or wrong)
+    NAMING = "naming"  # whom an attacker names while capping its false accusations
+
+
+_NAMES = {
+    IconView.ACCURACY: (
+        "member, called a member (right)",
+        "member, missed (wrong)",
+        "non-member, called a member (wrong)",
+        "non-member, called a non-member (right)",
+    ),
+    IconView.NAMING: (
+        "member, named",
+        "member, not named",
+        "non-member, wrongly accused",
+        "non-member, not accused",
+    ),
+}
+_HOVER = {
+    IconView.ACCURACY: (
+        "a member; the attacker says “member” (right)",
+        "a member; the attacker says “not a member” (wrong)",
+        "not a member; the attacker says “member” (wrong)",
+        "not a member; the attacker says “not a member” (right)",
+    ),
+    IconView.NAMING: (
+        "a member; the attacker names them",
+        "a member; the attacker does not name them",
+        "not a member; the attacker wrongly accuses them",
+        "not a member; the attacker leaves them alone",
+    ),
+}
+
+
+def icon_array_table(
+    members: int,
+    non_members: int,
+    called_members: int,
+    called_non_members: int,
+    *,
+    view: IconView = IconView.ACCURACY,
+    columns: int = _COLUMNS,
+) -> pd.DataFrame:
+    """The people of an icon array, one row each: ``person`` (1-based), ``row``, ``column``,
+    ``member``, ``called_member``, ``group`` (the legend's label in ``view``'s wording).
+
+    People are laid out row by row, ``columns`` per row (10 by default, 1-200), in four groups: members called members,
+    members not called, non-members called members, non-members not called.
+
+    Raises
+    ------
+    ValueError
+        If a count is negative or not whole, a called count exceeds its group, or the number
+        of people is not between 1 and 10 000.
+    """
+    counts = {
+        "members": members,
+        "non_members": non_members,
+        "called_members": called_members,
+        "called_non_members": called_non_members,
+    }
+    for name, value in counts.items():
+        if isinstance(value, bool) or int(value) != value or value < 0:
+            raise ValueError(f"{name}={value!r} must be a whole number >= 0")
+    total = members + non_members
+    if not 1 <= total <= 10_000:
+        raise ValueError(f"members + non_members = {total} must be between 1 and 10000")
+    if called_members > members:
+        raise ValueError(f"called_members={called_members} exceeds members={members}")
+    if called_non_members > non_members:
+        raise ValueError(
+            f"called_non_members={called_non_members} exceeds non_members={non_members}"
+        )
+    if isinstance(columns, bool) or int(columns) != columns or not 1 <= columns <= 200:
+        raise ValueError(f"columns={columns!r} must be a whole number in 1-200")
+    view = IconView(view)
+    sizes = [
+        int(called_members),
+        int(members - called_members),
+        int(called_non_members),
+        int(non_members - called_non_members),
+    ]
+    index = np.arange(int(total))
+    group = np.repeat(np.arange(4), sizes)
+    return pd.DataFrame(
+        {
+            "person": index + 1,
+            "row": index // int(columns) + 1,
+            "column": index % int(columns) + 1,
+            "member": group < 2,
+            "called_member": group % 2 == 0,
+            "group": np.asarray(_NAMES[view], dtype=object)[group],
+        }
+    )
+
+
+@dataclass(frozen=True)
+class IconPicture:
+    """The arguments of :func:`icon_array_vega` for one picture
+    (hashable: a cache key or a job's input)."""
+
+    members: int
+    non_members: int
+    called_members: int
+    called_non_members: int
+    view: IconView = IconView.ACCURACY
+    title: str | None = None
+
 
 _STEP = 34  # px per person, across and down (100 people)
 #: Columns of the grid for a population above 100 (40 × 25 for 1 000, 100 × 100 for 10 000).
@@ -89,7 +210,7 @@ def icon_array_vega(
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
     """An icon array of ``members + non_members`` people and the table it draws.
 
-    Same arguments and checks as :func:`mipcore.plots.risk_figs.icon_array_table` (at most
+    Same arguments and checks as :func:`icon_array_table` (at most
     10 000 people); the table is its table (``person, row, column, member, called_member,
     group``; above 100 people, rows and columns of the grid of :func:`grid_columns`).
     """
@@ -202,65 +323,6 @@ def _cells(field: str, n: int, *, edges: bool = False, down: bool = False) -> di
         "title": None,
         "axis": None,
     }
-
-
-def chart_spec(chart: VegaLiteChart, *, width: int = 640) -> dict[str, Any]:
-    """A self-contained Vega-Lite specification of ``chart``: its tables inlined as
-    ``datasets`` and a fixed ``width`` in px (an export has no container to fit)."""
-    if not 100 <= int(width) <= 4000:
-        raise ValueError(f"width={width!r} must be a whole number of pixels in 100-4000")
-    spec = {**chart.spec, "width": int(width)}
-    spec["autosize"] = {"type": "pad", "contains": "padding"}
-    datasets = {name: table.to_dict(orient="records") for name, table in chart.datasets.items()}
-    if chart.data is not None:
-        spec["data"] = {"values": chart.data.to_dict(orient="records")}
-    if datasets:
-        spec["datasets"] = datasets
-    return spec
-
-
-def chart_svg(chart: VegaLiteChart, *, width: int = 640) -> str:
-    """``chart`` as an SVG document, drawn by ``vl-convert`` (no browser).
-
-    Raises
-    ------
-    ValueError
-        If ``vl-convert-python`` is not installed, or cannot draw the chart (the message says).
-    """
-    vlc = _vl_convert()
-    try:
-        return str(vlc.vegalite_to_svg(chart_spec(chart, width=width)))
-    except Exception as exc:  # vl-convert's own errors: say so, as a ValueError
-        raise ValueError(f"the picture could not be drawn ({type(exc).__name__}: {exc})") from None
-
-
-def chart_png(chart: VegaLiteChart, *, width: int = 640, scale: float = 2.0) -> bytes:
-    """``chart`` as a PNG file (``scale`` × its size in px), drawn by ``vl-convert``.
-
-    Raises
-    ------
-    ValueError
-        If ``scale`` is outside 0.5–4, ``vl-convert-python`` is not installed, or it cannot
-        draw the chart.
-    """
-    if not 0.5 <= float(scale) <= 4.0:
-        raise ValueError(f"scale={scale!r} must be in 0.5-4")
-    vlc = _vl_convert()
-    try:
-        return bytes(vlc.vegalite_to_png(chart_spec(chart, width=width), scale=float(scale)))
-    except Exception as exc:
-        raise ValueError(f"the picture could not be drawn ({type(exc).__name__}: {exc})") from None
-
-
-def _vl_convert() -> Any:
-    try:
-        import vl_convert
-    except ImportError:
-        raise ValueError(
-            "pictures for export need the vl-convert-python package on the server "
-            "(pip install vl-convert-python)"
-        ) from None
-    return vl_convert
 
 
 def picture_chart(picture: IconPicture) -> VegaLiteChart:

@@ -4,7 +4,9 @@ Why Vega-Lite: in a browser, Streamlit redraws a Vega-Lite chart whose specifica
 unchanged in place from its new tables, where a changed Plotly figure is removed and drawn
 anew, after a 4.7 MB chunk loaded for a page's first Plotly chart (``benchmarks/floor``,
 1024×768 headless Chromium, in one run against a bare one-slider page: the η(ε) chart's first
-load 2.1× as Plotly, 1.3× as Vega-Lite; a slider press 4.3× and 2.7×).
+load 2.1× as Plotly, 1.3× as Vega-Lite; a slider press 4.3× and 2.7×). The same specification
+also makes a chart's pictures for export on the server, with ``vl-convert`` and no browser:
+:func:`chart_svg` and :func:`chart_png` (the one route for every PNG and SVG the app offers).
 
 A :class:`VegaLiteChart` is the specification *without* its data plus the data as a table: the
 table is what the chart draws and also the CSV a reader downloads, so both are always the same
@@ -41,6 +43,9 @@ __all__ = [
     "VegaLiteChart",
     "bends",
     "by_field",
+    "chart_png",
+    "chart_spec",
+    "chart_svg",
     "config",
     "every_other",
     "layered",
@@ -303,6 +308,65 @@ class VegaLiteChart:
             raise ValueError(
                 f"spec reads datasets {sorted(names - set(self.datasets))} that are not given"
             )
+
+
+def chart_spec(chart: VegaLiteChart, *, width: int = 640) -> dict[str, Any]:
+    """A self-contained Vega-Lite specification of ``chart``: its tables inlined as
+    ``datasets`` and a fixed ``width`` in px (an export has no container to fit)."""
+    if not 100 <= int(width) <= 4000:
+        raise ValueError(f"width={width!r} must be a whole number of pixels in 100-4000")
+    spec = {**chart.spec, "width": int(width)}
+    spec["autosize"] = {"type": "pad", "contains": "padding"}
+    datasets = {name: table.to_dict(orient="records") for name, table in chart.datasets.items()}
+    if chart.data is not None:
+        spec["data"] = {"values": chart.data.to_dict(orient="records")}
+    if datasets:
+        spec["datasets"] = datasets
+    return spec
+
+
+def chart_svg(chart: VegaLiteChart, *, width: int = 640) -> str:
+    """``chart`` as an SVG document, drawn by ``vl-convert`` (no browser).
+
+    Raises
+    ------
+    ValueError
+        If ``vl-convert-python`` is not installed, or cannot draw the chart (the message says).
+    """
+    vlc = _vl_convert()
+    try:
+        return str(vlc.vegalite_to_svg(chart_spec(chart, width=width)))
+    except Exception as exc:  # vl-convert's own errors: say so, as a ValueError
+        raise ValueError(f"the picture could not be drawn ({type(exc).__name__}: {exc})") from None
+
+
+def chart_png(chart: VegaLiteChart, *, width: int = 640, scale: float = 2.0) -> bytes:
+    """``chart`` as a PNG file (``scale`` × its size in px), drawn by ``vl-convert``.
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is outside 0.5–4, ``vl-convert-python`` is not installed, or it cannot
+        draw the chart.
+    """
+    if not 0.5 <= float(scale) <= 4.0:
+        raise ValueError(f"scale={scale!r} must be in 0.5-4")
+    vlc = _vl_convert()
+    try:
+        return bytes(vlc.vegalite_to_png(chart_spec(chart, width=width), scale=float(scale)))
+    except Exception as exc:
+        raise ValueError(f"the picture could not be drawn ({type(exc).__name__}: {exc})") from None
+
+
+def _vl_convert() -> Any:
+    try:
+        import vl_convert
+    except ImportError:
+        raise ValueError(
+            "pictures for export need the vl-convert-python package on the server "
+            "(pip install vl-convert-python)"
+        ) from None
+    return vl_convert
 
 
 def _dicts(node: Any) -> Iterator[dict[str, Any]]:
