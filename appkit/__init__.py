@@ -12,7 +12,6 @@ from mipcore.plots.formatting import fmt_count, fmt_num, fmt_pct
 from . import cache, heap, jobs, progress, registry, settings, tables
 from .cache import cached
 from .errors import guard
-from .figures import ReadOnlyFigure, freeze
 from .page import (
     Page,
     chart,
@@ -41,7 +40,6 @@ from .state import (
 
 __all__ = [
     "Page",
-    "ReadOnlyFigure",
     "cache",
     "cached",
     "chart",
@@ -51,7 +49,6 @@ __all__ = [
     "fmt_num",
     "fmt_pct",
     "folded",
-    "freeze",
     "guard",
     "heap",
     "jobs",

@@ -4,8 +4,8 @@
 distinct argument values for the whole server and kept in one least-recently-used store:
 
 * **Bounded by memory, not only by count.** Every entry's size is measured when it is
-  stored (NumPy arrays by ``nbytes``, DataFrames by ``memory_usage(deep=True)``, figures by
-  their serialised form, the rest recursively); the store evicts the least recently used
+  stored (NumPy arrays by ``nbytes``, DataFrames by ``memory_usage(deep=True)``, the rest --
+  a chart's specification and tables included -- recursively); the store evicts the least recently used
   entries until all of them fit in :data:`appkit.settings.CACHE_BYTES` (256 MB by default),
   and each function also keeps at most ``max_entries`` entries. A stream of distinct links
   therefore cannot grow the server's memory without limit. A single result larger than a
@@ -16,8 +16,7 @@ distinct argument values for the whole server and kept in one least-recently-use
   rejected upload) is cached like a result and raised again on a hit, so a bad upload is
   parsed once, not on every rerun.
 * **Shared, so read-only.** Results are shared between sessions: NumPy arrays are marked
-  read-only and Plotly figures are frozen (:class:`appkit.figures.ReadOnlyFigure`, which
-  also makes their serialisation a one-time cost); pages must only read what they get.
+  read-only (a chart is a frozen dataclass); pages must only read what they get.
 
 Keys are built from the function's module and name and the argument values: hashable
 values are used as they are; NumPy arrays, DataFrames, lists and dicts by their content.
@@ -29,7 +28,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import pickle
 import sys
 import threading
 from collections import OrderedDict
@@ -39,10 +37,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from . import settings
-from .figures import ReadOnlyFigure, freeze
 
 __all__ = ["cached", "clear", "stats"]
 
@@ -99,7 +95,7 @@ class _Store:
 _STORE = _Store(settings.CACHE_BYTES)
 
 # id(result) -> (its key, the result): a cached result handed to another cached call (a
-# lesson's result to a figure builder) is keyed by where it came from, not by hashing its
+# lesson's result to a chart builder) is keyed by where it came from, not by hashing its
 # arrays again on every rerun. Results are immutable (frozen, read-only arrays) and the entry
 # (also referenced here) keeps the object alive, so its id cannot be reused while it is known.
 _ORIGIN: dict[int, tuple[Hashable, Any]] = {}
@@ -107,7 +103,7 @@ _ORIGIN: dict[int, tuple[Hashable, Any]] = {}
 
 def _parts(value: Any) -> tuple[Any, ...]:
     """A result and, for a tuple result (``fig, table``), each of its elements that cannot
-    change once shared: read-only arrays, frozen figures, frozen dataclasses. Scalars and
+    change once shared: read-only arrays and frozen dataclasses (a chart). Scalars and
     strings are left out (cheap to key, and small ones are shared objects); lists, dicts and
     frames too (a page could change them, and then their origin would no longer say what
     they hold)."""
@@ -118,8 +114,6 @@ def _parts(value: Any) -> tuple[Any, ...]:
 def _unchanging(value: Any) -> bool:
     if isinstance(value, np.ndarray):
         return not value.flags.writeable
-    if isinstance(value, go.Figure):
-        return True  # frozen by _share
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return bool(type(value).__dataclass_params__.frozen)  # type: ignore[attr-defined]
     return False
@@ -174,11 +168,6 @@ def _size(value: Any, seen: set[int] | None = None) -> int:
     if isinstance(value, (pd.DataFrame, pd.Series)):
         mem = value.memory_usage(deep=True)
         return int(mem.sum() if isinstance(mem, pd.Series) else mem) + 1000
-    if isinstance(value, ReadOnlyFigure):
-        # the figure's own arrays plus its pickled serialisation
-        return 2 * len(value.serialised()) + 2000
-    if isinstance(value, go.Figure):
-        return 2 * len(pickle.dumps(value.to_dict(), pickle.HIGHEST_PROTOCOL)) + 2000
     if isinstance(value, (str, bytes, bytearray)):
         return sys.getsizeof(value)
     if isinstance(value, dict):
@@ -193,15 +182,13 @@ def _size(value: Any, seen: set[int] | None = None) -> int:
 
 
 def _share(value: Any, seen: set[int] | None = None) -> Any:
-    """Make a result safe to share: arrays read-only, figures frozen (in place)."""
+    """Make a result safe to share: arrays read-only (in place)."""
     seen = set() if seen is None else seen
     if id(value) in seen:
         return value
     seen.add(id(value))
     if isinstance(value, np.ndarray):
         value.flags.writeable = False
-    elif isinstance(value, go.Figure):
-        freeze(value)
     elif isinstance(value, (list, tuple)):
         for v in value:
             _share(v, seen)

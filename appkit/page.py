@@ -29,8 +29,6 @@ presenter mode); :func:`takeaway` is the one sentence a chart must leave (always
 from __future__ import annotations
 
 import copy
-import html
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -38,17 +36,15 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from mipcore.plots.vega import VegaLiteChart, scaled
 
 from .errors import LIVE, Halt
-from .figures import ReadOnlyFigure
 from .registry import PageSpec, by_key
 from .safe import plain
 from .state import messages, url_toggle
-from .theme import PLOTLY_CONFIG, inject
+from .theme import inject
 
 __all__ = [
     "Page",
@@ -182,34 +178,8 @@ def takeaway(markdown: str) -> None:
     st.markdown(f"**{markdown}**" if not markdown.startswith("**") else markdown)
 
 
-def _scaled(fig: go.Figure, factor: float) -> dict[str, Any]:
-    """A copy of ``fig`` with its font sizes (but the title's) and the height scaled
-    (presenter mode)."""
-    spec = fig.to_dict()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k == "size" and isinstance(v, (int, float)):
-                    node[k] = v * factor
-                else:
-                    walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    layout = spec.get("layout", {})
-    title_font = (layout.get("title") or {}).get("font", {}).get("size")
-    walk(layout)
-    if title_font is not None:  # titles already large, and Plotly never wraps them
-        layout["title"]["font"]["size"] = title_font
-    layout = spec.setdefault("layout", {})
-    layout["height"] = int((layout.get("height") or 420) * 1.15)
-    return spec
-
-
 def chart(
-    fig: go.Figure | VegaLiteChart,
+    fig: VegaLiteChart,
     data: pd.DataFrame | None = None,
     name: str | None = None,
     *,
@@ -218,25 +188,21 @@ def chart(
 ) -> None:
     """Show a chart with the app's configuration; its ``data`` goes to the footer.
 
-    ``fig`` is a Plotly figure or a :class:`~mipcore.plots.vega.VegaLiteChart` (drawn by
-    Vega-Lite from its own table, much lighter in the browser). ``name`` names the CSV
-    (``name.csv``) in the page's "Data behind the charts" section (:func:`finish`).
+    ``fig`` is a :class:`~mipcore.plots.vega.VegaLiteChart` (drawn by Vega-Lite from its own
+    tables, sent as Arrow tables and updated in place when only they change). ``name`` names
+    the CSV (``name.csv``) in the page's "Data behind the charts" section (:func:`finish`).
     Streamlit's own chart theme is off: the chart carries the app's style
     (:mod:`mipcore.plots.style`). In presenter mode its text is 1.25× larger.
     """
-    if isinstance(fig, VegaLiteChart):
-        spec = scaled(fig.spec, 1.25) if presenter() else copy.deepcopy(fig.spec)
-        if fig.datasets:
-            spec["datasets"] = dict(fig.datasets)  # sent as Arrow tables, updated in place
-        st.vega_lite_chart(fig.data, spec, key=key, theme=None, width="stretch")
-        title = fig.title
-    else:
-        shown: Any = _scaled(fig, 1.25) if presenter() else fig
-        st.plotly_chart(shown, key=key, theme=None, config=PLOTLY_CONFIG)
-        title = ""
-        if isinstance(fig, (go.Figure, ReadOnlyFigure)) and fig.layout.title.text:
-            text = re.sub(r"<br\s*/?>", " ", fig.layout.title.text)
-            title = " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
+    if not isinstance(fig, VegaLiteChart):
+        raise TypeError(
+            f"appkit.chart draws a VegaLiteChart (mipcore.plots), not a {type(fig).__name__}"
+        )
+    spec = scaled(fig.spec, 1.25) if presenter() else copy.deepcopy(fig.spec)
+    if fig.datasets:
+        spec["datasets"] = dict(fig.datasets)  # sent as Arrow tables, updated in place
+    st.vega_lite_chart(fig.data, spec, key=key, theme=None, width="stretch")
+    title = fig.title
     if caption:
         st.caption(caption)
     current = _current()

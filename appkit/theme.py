@@ -9,23 +9,13 @@
   at spaces (a number never breaks inside), and a table still too wide scrolls on its own;
 * in presenter mode (``?present=1``, a toggle in the sidebar) all text is larger (charts are
   scaled by :func:`appkit.chart`).
-
-:data:`PLOTLY_CONFIG` is the one Plotly configuration: no logo, a PNG export at projector
-size, and no scroll-zoom (a page must scroll, not zoom, under a teacher's mouse wheel).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["PLOTLY_CONFIG", "inject"]
-
-PLOTLY_CONFIG = {
-    "displaylogo": False,
-    "scrollZoom": False,
-    "toImageButtonOptions": {"format": "png", "width": 1280, "height": 720, "scale": 1},
-    "modeBarButtonsToRemove": ["lasso2d", "select2d"],
-}
+__all__ = ["inject"]
 
 _CSS = """
 <style>

@@ -16,6 +16,7 @@ import math
 import re
 import textwrap
 
+import pagetools
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -505,11 +506,16 @@ def test_visitors_never_see_a_traceback():
 CHART = """
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
+from mipcore.plots.vega import VegaLiteChart
 x = np.array([0.0, 0.5, 1.0, 2.0])
 y = np.array([1.5, np.nan, np.inf, -np.inf])
 page = appkit.page("eta_epsilon")
-fig = go.Figure(go.Scatter(x=x, y=y), layout=dict(title=dict(text="A <b>title</b>")))
+encoding = {f: {"field": f, "type": "quantitative"} for f in ("x", "y")}
+fig = VegaLiteChart(
+    spec={"title": "A title", "mark": "line", "encoding": encoding},
+    data=pd.DataFrame({"x": x, "y": [1.5, 0.0, 0.0, 0.0]}),
+    title="A title",
+)
 appkit.chart(fig, pd.DataFrame({"x": x, "y": y, "label": ["a", "b", None, "d"]}),
              "demo_data", key="demo", caption="A caption.")
 appkit.finish(page)
@@ -534,11 +540,13 @@ def captured_downloads(monkeypatch):
 
 def test_chart_shows_chart_caption_and_its_clean_csv_in_the_footer(captured_downloads):
     at = run(CHART)
-    charts = at.get("plotly_chart")
-    assert len(charts) == 1 and charts[0].key == "demo"
+    (chart,) = pagetools.vega_charts(at)
+    spec, tables = chart
+    assert spec["title"] == "A title" and spec["mark"] == "line"
+    assert tables[""]["x"].tolist() == [0.0, 0.5, 1.0, 2.0]  # the chart's own table
     assert "A caption." in [c.value for c in at.caption]
     (button,) = at.get("download_button")
-    assert "demo_data.csv" in button.label and "A title" in button.label  # title, no HTML
+    assert "demo_data.csv" in button.label and "A title" in button.label  # the chart's title
     (call,) = [c for c in captured_downloads if c.get("file_name") == "demo_data.csv"]
     assert call["mime"] == "text/csv"
     assert callable(call["data"]), "the CSV must be built on click, not on every rerun"
@@ -567,7 +575,7 @@ def test_one_footer_section_for_all_charts_of_a_page():
 LIVE = """
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
+from mipcore.plots.vega import VegaLiteChart
 page = appkit.page("eta_epsilon")
 main = st.container()
 st.markdown("static text below the live part")
@@ -576,8 +584,10 @@ def _live():
     with main:
         x = appkit.url_slider("x", "x", min_value=0.0, max_value=1.0, default=0.5, step=0.1)
         st.markdown(f"value={x}")
-        fig = go.Figure(go.Scatter(x=[0, x], y=[0, 1]))
-        appkit.chart(fig, pd.DataFrame({"x": [0, x]}), "live_data", key="live")
+        points = pd.DataFrame({"x": [0, x], "y": [0, 1]})
+        encoding = {f: {"field": f, "type": "quantitative"} for f in ("x", "y")}
+        fig = VegaLiteChart(spec={"mark": "line", "encoding": encoding}, data=points)
+        appkit.chart(fig, points[["x"]], "live_data", key="live")
 
 appkit.live(page, _live)
 """
@@ -645,33 +655,36 @@ def test_a_shared_link_reproduces_the_view_without_warnings(move):
     assert _state(fresh) == _state(at)
 
 
-# --------------------------------------------------------------------------- cached figures
+def test_chart_refuses_anything_but_a_vega_lite_chart():
+    with pytest.raises(TypeError, match=r"draws a VegaLiteChart .*, not a dict"):
+        appkit.chart({"data": [], "layout": {}})  # a Plotly figure's dict, say
+
+
+# --------------------------------------------------------------------------- cached charts
 
 _BUILDS = []
 
 
 def _builder(n, *, colour="red"):
-    """A figure builder that counts its calls (module level: the cache keys on the function)."""
-    import plotly.graph_objects as go
+    """A chart builder that counts its calls (module level: the cache keys on the function)."""
+    from mipcore.plots.vega import VegaLiteChart
 
     _BUILDS.append((n, colour))
-    return go.Figure(data=[dict(type="bar", x=[0], y=[n], marker=dict(color=colour))]), {"n": n}
+    spec = {"mark": {"type": "bar", "color": colour}, "encoding": {"y": {"field": "n"}}}
+    return VegaLiteChart(spec=spec, data=pd.DataFrame({"n": [n]})), {"n": n}
 
 
-def test_cached_figures_are_built_once_per_argument_values_and_frozen():
-    from appkit.figures import ReadOnlyFigure
-
+def test_cached_charts_are_built_once_per_argument_values():
     appkit.cache.clear()
     _BUILDS.clear()
     a = appkit.cached(_builder, 3, colour="blue")
     b = appkit.cached(_builder, 3, colour="blue")
     assert a[0] is b[0] and _BUILDS == [(3, "blue")]  # the same object, built once
-    assert isinstance(a[0], ReadOnlyFigure)  # shared between sessions: frozen by appkit
     c = appkit.cached(_builder, 4, colour="blue")
     d = appkit.cached(_builder, 3, colour="green")
     assert c[0] is not a[0] and d[0] is not a[0]
     assert _BUILDS == [(3, "blue"), (4, "blue"), (3, "green")]
-    assert c[0].to_dict()["data"][0]["y"] == [4]
+    assert c[0].data["n"].tolist() == [4] and d[0].spec["mark"]["color"] == "green"
 
 
 def test_the_link_to_this_view_is_plain_text_with_the_query():

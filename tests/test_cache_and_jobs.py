@@ -8,11 +8,10 @@ import time
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import pytest
 
 from appkit import cache
-from appkit.figures import ReadOnlyFigure
+from mipcore.plots.vega import VegaLiteChart
 
 CALLS: list = []
 
@@ -32,8 +31,16 @@ def _refuse(x):
     raise ValueError(f"x={x} is refused")
 
 
-def _figure(x):
-    return go.Figure(data=[dict(type="scatter", x=[0, 1], y=[x, x])])
+def _chart(n: int):
+    CALLS.append(n)
+    table = pd.DataFrame({"x": np.arange(float(n)), "label": [f"point {i}" for i in range(n)]})
+    return VegaLiteChart(spec={"mark": "point", "encoding": {"x": {"field": "x"}}}, data=table)
+
+
+def _rows(chart: VegaLiteChart) -> int:
+    CALLS.append("rows")
+    assert chart.data is not None
+    return len(chart.data)
 
 
 def _slow(x):
@@ -108,12 +115,17 @@ def test_refusals_are_cached_and_raised_again():
     assert CALLS == [7]
 
 
-def test_figures_are_frozen_when_cached():
-    fig = cache.cached(_figure, 1.0)
-    assert isinstance(fig, ReadOnlyFigure)
-    d = fig.to_dict()
-    d["data"].clear()  # a caller's copy; the shared figure is untouched
-    assert len(fig.to_dict()["data"]) == 1
+def test_charts_are_sized_by_their_tables_and_passed_on_by_origin():
+    """A cached chart counts against the memory budget with its tables, and handed to another
+    cached call it is keyed by where it came from (a frozen dataclass: it cannot change)."""
+    small, big = cache._size(_chart(10)), cache._size(_chart(20_000))
+    assert big - small >= 20_000 * 8  # the table's floats, at least
+    chart = cache.cached(_chart, 1000)
+    assert cache.stats()["bytes"] >= chart.data.memory_usage(deep=True).sum()
+    CALLS.clear()
+    assert cache.cached(_rows, chart) == cache.cached(_rows, chart) == 1000
+    assert CALLS == ["rows"]
+    assert cache._content_key(chart) == cache._content_key(cache.cached(_chart, 1000))
 
 
 def test_single_flight_under_a_crowd():
