@@ -107,9 +107,8 @@ def markdown_tables(at: AppTest) -> list[pd.DataFrame]:
 
 def snapshot(at: AppTest) -> tuple:
     """Texts and charts: two runs showing the same thing give equal snapshots. A chart is its
-    Plotly spec, or a Vega-Lite chart's spec followed by a digest of the table it draws
-    (Plotly charts first, each kind in page order)."""
-    vega = tuple(
+    Vega-Lite spec followed by a digest of the tables it draws (in page order)."""
+    charts = tuple(
         c.proto.spec
         + "\n"
         + hashlib.sha256(
@@ -117,7 +116,7 @@ def snapshot(at: AppTest) -> tuple:
         ).hexdigest()
         for c in at.get("vega_lite_chart")
     )
-    return tuple(texts(at)), tuple(c.proto.spec for c in at.get("plotly_chart")) + vega
+    return tuple(texts(at)), charts
 
 
 def metric(at: AppTest, label_start: str) -> str:
@@ -130,51 +129,17 @@ def assert_clean(
     at: AppTest, *, banned: tuple[str, ...] = ("nan", "inf"), errors: bool = False
 ) -> None:
     """No exception; no ``st.error`` unless ``errors``; none of the ``banned`` words (whole words,
-    any case) in the page's text; no NaN in a chart's spec."""
+    any case) in the page's text; no NaN in a number column of a chart's tables."""
     assert not at.exception, [e.value for e in at.exception]
     if not errors:
         assert not at.error, [e.value for e in at.error]
     pattern = re.compile(r"\b(" + "|".join(banned) + r")\b", flags=re.IGNORECASE)
     for t in texts(at):
         assert not pattern.search(t), t
-    for c in at.get("plotly_chart"):
-        assert not chart_nans(c.proto.spec), "a chart's data holds NaN"
     for _spec, tables in vega_charts(at):
         for table in tables.values():
             numbers = table.select_dtypes("number")
             assert numbers.notna().all().all(), "a chart's table holds NaN"
-
-
-def chart_nans(spec: str) -> int:
-    """How many NaN numbers a Plotly JSON spec holds, in plain lists and in the base64 typed
-    arrays Plotly writes for NumPy data (``{"dtype": "f8", "bdata": ...}``; the letters "NaN"
-    can occur inside base64 text, so the spec is decoded, not searched)."""
-    import base64
-    import json
-    import math
-
-    import numpy as np
-
-    count = 0
-
-    def walk(node) -> None:
-        nonlocal count
-        if isinstance(node, float):
-            count += math.isnan(node)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-        elif isinstance(node, dict):
-            if "bdata" in node and "dtype" in node:
-                arr = np.frombuffer(base64.b64decode(node["bdata"]), dtype=np.dtype(node["dtype"]))
-                if arr.dtype.kind == "f":
-                    count += int(np.isnan(arr).sum())
-            else:
-                for v in node.values():
-                    walk(v)
-
-    walk(json.loads(spec))
-    return count
 
 
 def unescaped(markdown: str) -> str:

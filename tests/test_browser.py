@@ -11,7 +11,6 @@ Screenshots of every page go to ``tests/artifacts/<page>.png`` (gitignored). Wit
 Streamlit DOM hooks used (checked against Streamlit 1.67):
 ``[data-testid="stApp"][data-test-script-state="notRunning"]`` (the script run finished),
 ``stSkeleton`` (placeholder of a lazily loaded element, e.g. a chart, until its code loads),
-``stPlotlyChart`` + ``.js-plotly-plot .main-svg`` (a chart, and Plotly has drawn it),
 ``stVegaLiteChart`` + ``svg.marks`` (a chart, and Vega has drawn it),
 ``stException`` (an uncaught exception with its traceback), ``stAlertContentWarning``
 (``st.warning``), ``stSlider`` / ``stSliderThumbValue``, ``stMain`` (the scrolling column).
@@ -40,7 +39,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-DRAW_TIMEOUT = 30_000  # ms: Plotly drawing the charts once the run is done
+DRAW_TIMEOUT = 30_000  # ms: Vega drawing the charts once the run is done
 VIEWPORT = {"width": 1280, "height": 900}
 
 
@@ -64,21 +63,17 @@ def page(browser, server):
 # --------------------------------------------------------------------------- helpers
 
 
-CHARTS = '[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]'
-# Every chart drawn: Plotly's main SVG, or Vega-Lite's rendered SVG (or canvas).
-ALL_DRAWN_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-                  .every(c => c.querySelector('.js-plotly-plot .main-svg'))
-             && [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+CHARTS = '[data-testid="stVegaLiteChart"]'
+# Every chart drawn: Vega-Lite's rendered SVG (or canvas) in each.
+ALL_DRAWN_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
                   .every(c => c.querySelector('svg.marks, canvas.marks'))"""
 
 
 def wait_for_charts(page) -> int:
-    """Wait until every chart on the page (Plotly or Vega-Lite) has been drawn; return their
-    number.
+    """Wait until every chart on the page has been drawn; return their number.
 
     Streamlit loads a chart component lazily: right after the run an element shows a
-    ``stSkeleton`` placeholder, replaced by ``stPlotlyChart``/``stVegaLiteChart`` once the
-    chunk has loaded.
+    ``stSkeleton`` placeholder, replaced by ``stVegaLiteChart`` once the chunk has loaded.
     """
     page.wait_for_function(
         """() => !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')""",
@@ -101,7 +96,7 @@ def screenshot(page, name: str) -> Path:
     page.set_viewport_size(
         {"width": VIEWPORT["width"], "height": max(VIEWPORT["height"], min(int(height), 8000))}
     )
-    page.wait_for_timeout(300)  # let Plotly re-layout after the resize
+    page.wait_for_timeout(300)  # let the charts re-layout after the resize
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     out = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(out), full_page=True)
@@ -131,9 +126,7 @@ def test_every_page_renders_its_charts(page, server, app_page):
     open_app(page, server, page_path(app_page))
     assert_no_exception(page)
     n = wait_for_charts(page)
-    drawn = page.locator(
-        '.js-plotly-plot .main-svg, [data-testid="stVegaLiteChart"] :is(svg.marks, canvas.marks)'
-    )
+    drawn = page.locator('[data-testid="stVegaLiteChart"] :is(svg.marks, canvas.marks)')
     assert drawn.count() >= n
     assert_no_exception(page)  # again: drawing the charts must not raise either
     shot = screenshot(page, app_page.name)
@@ -440,13 +433,6 @@ CLIPPED_JS = """() => {
     // a Markdown table may scroll on its own (appkit.theme), but at a page's defaults it fits
     if (el.getBoundingClientRect().width > 0 && el.scrollWidth > el.clientWidth + 1)
       out.push(['table', el.scrollWidth, el.clientWidth, (el.textContent || '').slice(0, 80)]);
-  }
-  for (const el of document.querySelectorAll('.js-plotly-plot .gtitle')) {  // chart titles
-    const r = el.getBoundingClientRect();
-    const chart = el.closest('.js-plotly-plot').getBoundingClientRect();
-    if (r.width > 0 && (r.right > chart.right + 1 || r.left < chart.left - 1))
-      out.push(['chart title', Math.round(r.width), Math.round(chart.width),
-                (el.textContent || '').slice(0, 80)]);
   }
   for (const svg of document.querySelectorAll('[data-testid="stVegaLiteChart"] svg.marks')) {
     const box = svg.getBoundingClientRect();  // a Vega-Lite chart's text outside its SVG is cut

@@ -1,48 +1,52 @@
-"""The page tests' helper ``pagetools.chart_nans``: it must find NaN in chart data, in plain
-lists and in Plotly's base64 typed arrays, and must not mistake base64 letters for NaN."""
+"""The page tests' helpers (tests/pagetools.py): they must see what a page's Vega-Lite charts
+draw -- a NaN in a chart's table, a change in its tables -- and read Markdown tables back."""
 
 from __future__ import annotations
 
-import base64
-
-import numpy as np
 import pagetools
-import plotly.graph_objects as go
-import plotly.io as pio
-from pagetools import chart_nans
+import pytest
+from streamlit.testing.v1 import AppTest
+
+CHART = """
+import pandas as pd
+import appkit
+from mipcore.plots.vega import VegaLiteChart
+page = appkit.page("eta_epsilon")
+y = [float(v) for v in {y!r}]
+encoding = {{"x": {{"field": "x", "type": "quantitative"}}}}
+points = pd.DataFrame({{"x": [0.0, 1.0]}})
+lines = pd.DataFrame({{"x": [0.0, 1.0], "y": y}})
+layer = {{"data": {{"name": "lines"}}, "mark": "line", "encoding": encoding}}
+spec = {{"layer": [{{"mark": "point", "encoding": encoding}}, layer]}}
+appkit.chart(VegaLiteChart(spec=spec, data=points, datasets={{"lines": lines}}), points, "c")
+"""
 
 
-def test_counts_nan_in_lists_and_typed_arrays():
-    # NumPy data: Plotly writes base64 typed arrays (plain-list NaN it turns into null)
-    fig = go.Figure(
-        data=[dict(type="scatter", x=np.arange(4.0), y=np.array([1.0, np.nan, np.nan, 3.0]))]
-    )
-    assert chart_nans(pio.to_json(fig)) == 2
-    assert (
-        chart_nans(
-            pio.to_json(go.Figure(data=[dict(type="scatter", x=[0, 1], y=[1.0, float("nan")])]))
-        )
-        == 0
-    )
-    # a NaN literal in a plain list (what json.dumps writes for float('nan'))
-    assert chart_nans('{"data": [{"y": [1.0, NaN, 2.0], "x": [0, 1, 2]}]}') == 1
+def _chart_page(y: list) -> AppTest:
+    at = AppTest.from_string(CHART.format(y=y), default_timeout=30).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
-def test_base64_letters_are_not_nan():
-    rng = np.random.default_rng(0)
-    for _ in range(100_000):  # find finite data whose base64 text happens to contain "NaN"
-        arr = rng.normal(size=6)
-        if "NaN" in base64.b64encode(arr.tobytes()).decode():
-            break
-    else:
-        raise AssertionError("no such array found")
-    spec = pio.to_json(go.Figure(data=[dict(type="scatter", x=np.arange(6.0), y=arr)]))
-    assert "NaN" in spec and chart_nans(spec) == 0
+def test_vega_charts_read_every_table_a_chart_draws():
+    ((spec, tables),) = pagetools.vega_charts(_chart_page([0.25, 0.5]))
+    assert [layer["mark"] for layer in spec["layer"]] == ["point", "line"]
+    assert tables[""]["x"].tolist() == [0.0, 1.0]
+    assert tables["lines"]["y"].tolist() == [0.25, 0.5]
+
+
+def test_assert_clean_finds_nan_in_a_charts_named_table():
+    pagetools.assert_clean(_chart_page([0.25, 0.5]))
+    with pytest.raises(AssertionError, match="holds NaN"):
+        pagetools.assert_clean(_chart_page([0.25, "nan"]))
+
+
+def test_snapshots_differ_when_only_a_charts_table_does():
+    a, b, c = (pagetools.snapshot(_chart_page(y)) for y in ([0.25, 0.5], [0.25, 0.5], [0.25, 0.6]))
+    assert a == b and a[1] != c[1] and a[0] == c[0]
 
 
 def test_markdown_tables_read_back_what_appkit_tables_shows():
-    from streamlit.testing.v1 import AppTest
-
     at = AppTest.from_string(
         "import appkit\n"
         "appkit.tables.table({'a | b': ['[x](y)', '1.5'], 'c': ['*', '']}, right=['c'])\n"

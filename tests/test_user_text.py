@@ -4,7 +4,6 @@ benchmarks' README."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -16,27 +15,6 @@ ROOT = Path(__file__).resolve().parents[1]
 FILE_ID = re.compile(r"\b\d{3}_[0-9a-f]{16}\b|`00[0-4]`|\.\./shared|\bshared/papers\b")
 ISSUE = re.compile(r"\b(design card|issue[- ]\d+)\b", re.IGNORECASE)
 RAW = re.compile(r"_\{|\^\(|\b10\^-?\d|\^\{")
-
-
-def _chart_text(spec: str) -> list[str]:
-    """Titles, axis titles, legend names and annotations of a Plotly spec."""
-    fig = json.loads(spec)
-    out = []
-    layout = fig.get("layout", {})
-
-    def title(node):
-        t = node.get("title") if isinstance(node, dict) else None
-        if isinstance(t, dict):
-            return t.get("text") or ""
-        return t or ""
-
-    out.append(title(layout))
-    for key, value in layout.items():
-        if key.startswith(("xaxis", "yaxis")) and isinstance(value, dict):
-            out.append(title(value))
-    out += [a.get("text", "") for a in layout.get("annotations", [])]
-    out += [str(t.get("name", "")) for t in fig.get("data", [])]
-    return [t for t in out if t]
 
 
 def _vega_text(spec: dict, tables: dict) -> list[str]:
@@ -83,8 +61,6 @@ def page_text(at) -> list[str]:
     out += (
         [t.value for t in at.title] + [h.value for h in at.header] + [s.value for s in at.subheader]
     )
-    for c in at.get("plotly_chart"):
-        out += _chart_text(c.proto.spec)
     for spec, tables in pagetools.vega_charts(at):
         out += _vega_text(spec, tables)
     return out
