@@ -32,7 +32,7 @@ Theory, one module per concept of the papers:
 * :mod:`mipcore.tabular` -- an upload parser no file can stall.
 
 Lessons and experiments (one typed result per page): :mod:`mipcore.lessons`.
-Figure builders (Plotly, headless): :mod:`mipcore.plots`.
+Chart builders (Vega-Lite specifications, headless; PNG and SVG by vl-convert): :mod:`mipcore.plots`.
 
 mipcore never imports Streamlit and never caches; the app's ``appkit`` does both.
 """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
 import tomllib
@@ -40,6 +41,55 @@ def test_mipcore_never_imports_streamlit():
         "assert 'streamlit' not in sys.modules, 'streamlit imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=300)
+
+
+_NO_PLOTLY = """
+import ast, importlib, pathlib, pkgutil, sys
+
+sys.modules["plotly"] = None  # import plotly -> ImportError, also from inside another module
+sys.modules["kaleido"] = None
+import appkit, mipcore
+
+for package in (appkit, mipcore):
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        importlib.import_module(info.name)
+# app.py and the page scripts run inside Streamlit: import what each of them imports (also
+# inside a function), and the submodule an ``from a import b`` names.
+for script in [pathlib.Path("app.py"), *sorted(pathlib.Path("app_pages").glob("*.py"))]:
+    for node in ast.walk(ast.parse(script.read_text(), str(script))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                importlib.import_module(alias.name)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            module = importlib.import_module(node.module)
+            for alias in node.names:
+                if not hasattr(module, alias.name):
+                    importlib.import_module(f"{node.module}.{alias.name}")
+loaded = sorted(m for m in sys.modules if m.startswith(("appkit", "mipcore", "app_pages")))
+print(len(loaded))
+"""
+
+
+def test_no_plotly():
+    """The app and mipcore need neither plotly nor kaleido: every module of appkit and mipcore,
+    and everything app.py and each page script import, load with both made unimportable (in a
+    fresh interpreter), and the requirements do not name them."""
+    done = subprocess.run(
+        [sys.executable, "-c", _NO_PLOTLY],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert int(done.stdout.split()[-1]) > 60  # the walk reached the modules
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    for text in [
+        *cfg["project"]["dependencies"],
+        (ROOT / "requirements.txt").read_text(),
+        (ROOT / "requirements-dev.txt").read_text(),
+    ]:
+        assert not re.search(r"^\s*(plotly|kaleido)\b", text, re.IGNORECASE | re.MULTILINE), text
 
 
 def test_one_source_for_the_version():
