@@ -787,7 +787,7 @@ if result is not None:
         for c in result.clipping:
             if c.error >= c.clip_only_error:
                 share = (
-                    f"**{fmt_num(100 * c.clip_only_error / c.error, 3)} % of DP-SGD's error is "
+                    f"**{fmt_num(100 * c.clip_only_error / c.error, 3)} % of DP-SGD's error is "
                     f"clipping bias**; the noise adds {num(c.error - c.clip_only_error)}"
                 )
             else:
@@ -797,7 +797,7 @@ if result is not None:
                     "DP-SGD's error is clipping bias**"
                 )
             lo_s, hi_s = fmt_num(100 * c.share_min, 3), fmt_num(100 * c.share_max, 3)
-            spread = f"{lo_s} % at every η" if lo_s == hi_s else f"from {lo_s} % to {hi_s} %"
+            spread = f"{lo_s} % at every η" if lo_s == hi_s else f"from {lo_s} % to {hi_s} %"
             lines.append(
                 f"- {DP_NAME[c.calibration]}, at the most private η = {num(c.eta)} (noise "
                 f"multiplier z = {num(c.z)}): DP-SGD's error is {num(c.error)}, the "
@@ -805,7 +805,7 @@ if result is not None:
                 f"grid the clipping-only share is {spread}. The noise is averaged over the "
                 f"m = {fmt_num(cfg.m)} training rows: a step adds standard deviation "
                 f"lr·z·2C/m = {num(c.step_sd)} per entry of A, "
-                f"{fmt_num(100 * c.step_sd_rel, 3)} % of ‖Σ‖."
+                f"{fmt_num(100 * c.step_sd_rel, 3)} % of ‖Σ‖."
             )
         why.append("\n".join(lines))
     if DpCal.PAPER in cfg.dp_calibrations:
