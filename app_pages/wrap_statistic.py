@@ -12,6 +12,8 @@ Column and file names are shown as text (``appkit.plain``; the charts draw them 
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
@@ -632,7 +634,7 @@ def _live() -> None:
         )
 
         tab = res.table()
-        view = {"#": list(range(1, k + 1))}  # the charts' x positions
+        view: dict[str, list[Any]] = {"#": list(range(1, k + 1))}  # the charts' x positions
         view |= {col: [fmt_num(v) for v in tab[col]] for col in tab.columns[1:]}
         view["quantity"] = list(res.labels)  # last: a long name never hides a number
         if k > SHOWN_ROWS:
