@@ -4,11 +4,14 @@ lists and in Plotly's base64 typed arrays, and must not mistake base64 letters f
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 
 import numpy as np
 import pagetools
 import plotly.graph_objects as go
 import plotly.io as pio
+import pytest
+from conftest import app_pages
 from pagetools import chart_nans
 
 
@@ -53,3 +56,15 @@ def test_markdown_tables_read_back_what_appkit_tables_shows():
     (table,) = pagetools.markdown_tables(at)
     assert list(table.columns) == ["a | b", "c"]
     assert table.to_dict("list") == {"a | b": ["[x](y)", "1.5"], "c": ["*", ""]}
+
+
+@pytest.mark.parametrize(
+    "spec", [p for p in app_pages() if p.script is not None], ids=lambda p: p.name
+)
+def test_load_runs_the_page_it_names(spec):
+    """``load`` selects a page before AppTest's first run, where AppTest finds it by its file
+    name: every page's URL path must be its file's name, and the run must be that page's
+    (its title), with app.py's navigation around it."""
+    assert Path(spec.script).stem == spec.url_path
+    at = pagetools.load(spec.script)
+    assert [t.value for t in at.title] == [spec.title]
