@@ -13,6 +13,7 @@ import streamlit as st
 
 import appkit
 from appkit import dpsgd, fmt_num, fmt_pct, jobs
+from appkit.guarantee_inputs import rdp_control, read_rdp, relation_control
 from mipcore.guarantees import (
     FPR_LEVELS,
     PLD_MIN_NOISE,
@@ -30,18 +31,14 @@ from mipcore.lessons.risk_calculator import (
     E2E,
     EPS_PRESETS,
     PRESET_DELTA,
-    RDP_MAX_CHARS,
-    RDP_MAX_PAIRS,
     Confidence,
     CurveSource,
     DpSgdPreset,
     LinkBlock,
     LinkSource,
-    RdpProblem,
     RiskReport,
     Target,
     noise_for_target,
-    parse_rdp,
     risk_report,
 )
 from mipcore.lessons.what_eps_means import DEFAULT_PRIOR
@@ -55,28 +52,11 @@ KINDS = {
     Kind.DPSGD: "DP-SGD run",
 }
 HEAVY = (Kind.ZCDP, Kind.RDP, Kind.DPSGD)  # a second or more: in their own process
-RELATIONS = {
-    Relation.REPLACE_ONE: "replace one record (MIP's game)",
-    Relation.ADD_OR_REMOVE_ONE: "add or remove one record (most DP-SGD libraries)",
-}
 MODES = {
     "assess": "What does my guarantee mean?",
     "solve": "How much DP-SGD noise for a target?",
 }
 TARGETS = {Target.ETA: "a largest η (accuracy)", Target.TPR: "a largest TPR at an FPR"}
-RDP_DEFAULT = "2: 0.5, 4: 1, 8: 2, 16: 4, 32: 8"
-_RDP_PROBLEMS = {
-    RdpProblem.EMPTY: "it holds no pair",
-    RdpProblem.TOO_LONG: f"it is longer than {RDP_MAX_CHARS} characters",
-    RdpProblem.TOO_MANY: f"it has more than {RDP_MAX_PAIRS} pairs",
-    RdpProblem.NOT_A_PAIR: "it is not one order and one value separated by “:”",
-    RdpProblem.NOT_A_NUMBER: "a side is not a plain number (like 2, 0.5 or 1e-3)",
-    RdpProblem.NOT_FINITE: "a number is too large",
-    RdpProblem.ORDER_TOO_SMALL: "Rényi orders must be above 1",
-    RdpProblem.ORDER_TOO_LARGE: "orders above 10⁶ are not taken",
-    RdpProblem.NEGATIVE_VALUE: "a Rényi divergence bound cannot be negative",
-    RdpProblem.DUPLICATE_ORDER: "this order appears twice",
-}
 
 
 def _acc(accuracy: float) -> str:
@@ -103,31 +83,6 @@ def _set_dpsgd(p: DpSgdPreset) -> None:
 
 def _assess_sigma(sigma: float) -> None:
     st.session_state.update(mode="assess", kind=Kind.DPSGD, sigma=sigma)
-
-
-def _url_text(label: str, key: str, *, default: str, max_chars: int, help: str) -> str:
-    """A text box bound to the URL parameter ``key`` (appkit has numbers and choices only).
-
-    The text is shown in the box (never as Markdown); a link with a longer text is refused
-    with a sentence.
-    """
-    if key not in st.session_state:
-        raw = st.query_params.get_all(key)
-        text = raw[-1] if raw else default
-        if len(text) > max_chars:
-            appkit.warn(
-                f"The link's Rényi-DP text is {len(text)} characters long; this box takes at "
-                f"most {max_chars}. Using the default, {default}."
-            )
-            text = default
-        st.session_state[key] = text
-    value = str(st.text_input(label, key=key, max_chars=max_chars, help=help))
-    if value == default:
-        if key in st.query_params:
-            del st.query_params[key]
-    elif st.query_params.get(key) != value:
-        st.query_params[key] = value
-    return value
 
 
 def _describe(L: RiskReport) -> str:
@@ -352,30 +307,14 @@ def _assess() -> None:
                 "ρ", "rho", min_value=0.0, max_value=1000.0, default=0.5, step=0.05, format="%g"
             )
         elif kind is Kind.RDP:
-            rdp_text = _url_text(
-                "orders and values, “α: ε(α), …”",
-                "rdp",
-                default=RDP_DEFAULT,
-                max_chars=RDP_MAX_CHARS,
-                help="Rényi-DP bounds ε(α) at orders α > 1, e.g. from an RDP accountant. "
-                "Separate pairs by commas; the default is the Gaussian mechanism with ρ = 1/4.",
-            )
+            rdp_text = rdp_control()
         else:
             sigma = dpsgd.sigma_control()
     with c2:
         if kind is Kind.DPSGD:
             q, steps = dpsgd.rate_and_steps_controls()
         else:
-            relation = appkit.url_select(
-                "stated for neighbours that",
-                "rel",
-                list(RELATIONS),
-                default=Relation.REPLACE_ONE,
-                widget="radio",
-                horizontal=False,
-                format_func=RELATIONS.get,
-                help="MIP's game swaps one record; an add/remove guarantee is converted soundly.",
-            )
+            relation = relation_control()
 
     c3, c4, c5 = st.columns(3)
     prior_pct = appkit.url_number(
@@ -408,15 +347,8 @@ def _assess() -> None:
 
     # ---------------------------------------------------------------- the guarantee
     if kind is Kind.RDP:
-        parsed = appkit.cached(parse_rdp, rdp_text)
-        if not parsed.ok:
-            where = f" (pair {parsed.position}, {appkit.quote(parsed.item)})" if parsed.item else ""
-            st.error(
-                f"The Rényi-DP values could not be read{where}: "
-                f"{_RDP_PROBLEMS[parsed.problem] if parsed.problem else 'not understood'}. "
-                f"Write them as order: value pairs separated by commas, e.g. {RDP_DEFAULT}.",
-                icon="🚫",
-            )
+        parsed = read_rdp(rdp_text)
+        if parsed is None:  # a sentence said why
             return
     if kind is Kind.DPSGD and not dpsgd.steps_ok(steps):
         return
