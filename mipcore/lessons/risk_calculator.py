@@ -98,6 +98,7 @@ __all__ = [
     "LINK_DELTA_MAX",
     "LINK_EPS_MAX",
     "LINK_MU_MAX",
+    "LINK_RHO_MAX",
     "MAX_STEPS",
     "PRESET_DELTA",
     "RDP_MAX_CHARS",
@@ -154,12 +155,13 @@ CIFAR10 = DpSgdPreset("cifar10", 1.1, 256, 50_000, 50)
 #: add/remove RDP accountant to ε = 8 at δ = 8·10⁻⁶ (≈ 42 061^−1.1): σ = 0.7184 gives ε = 7.998.
 E2E = DpSgdPreset("e2e", 0.7184, 1024, 42_061, 10)
 
-#: Where the page "What does ε mean for the people in my data?" lives, and the largest ε and
-#: δ its controls take (its ``eps`` slider and ``delta`` box); its prior is 0.1 %–99.9 %.
+#: Where the page "What does ε mean for the people in my data?" lives, and the largest ε, δ,
+#: μ and ρ its controls take (that page reads them from here); its prior is 0.1 %–99.9 %.
 WHAT_EPS_MEANS_PATH = "/what_eps_means"
 LINK_EPS_MAX = 20.0
 LINK_DELTA_MAX = 0.1
 LINK_MU_MAX = 50.0
+LINK_RHO_MAX = 1000.0
 _LINK_PRIOR_PCT = (0.1, 99.9)
 
 #: DP-SGD steps one request may ask for (times the server's work limit; see steps_ceiling).
