@@ -12,7 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 import appkit
-from appkit import dpsgd, fmt_num, fmt_pct, jobs
+from appkit import dpsgd, fmt_count, fmt_num, fmt_pct, jobs
 from appkit.guarantee_inputs import rdp_control, read_rdp, relation_control
 from mipcore.guarantees import (
     FPR_LEVELS,
@@ -30,7 +30,13 @@ from mipcore.lessons.risk_calculator import (
     CIFAR10,
     E2E,
     EPS_PRESETS,
+    LINK_DELTA_MAX,
+    LINK_EPS_MAX,
+    LINK_MU_MAX,
+    LINK_RHO_MAX,
     PRESET_DELTA,
+    RDP_MAX_CHARS,
+    RDP_MAX_PAIRS,
     Confidence,
     CurveSource,
     DpSgdPreset,
@@ -57,6 +63,19 @@ MODES = {
     "solve": "How much DP-SGD noise for a target?",
 }
 TARGETS = {Target.ETA: "a largest η (accuracy)", Target.TPR: "a largest TPR at an FPR"}
+
+
+_LINK_BLOCKS = {  # why a link to "What does ε mean?" cannot carry a guarantee
+    LinkBlock.NO_POINT: "no single (ε, δ) pair was computed for this run",
+    LinkBlock.EPS_TOO_LARGE: f"its ε is above {fmt_num(LINK_EPS_MAX)}, more than that page shows",
+    LinkBlock.DELTA_TOO_LARGE: f"its δ is above {fmt_num(LINK_DELTA_MAX)}, more than that page "
+    "shows",
+    LinkBlock.MU_TOO_LARGE: f"its μ is above {fmt_num(LINK_MU_MAX)}, more than that page shows",
+    LinkBlock.RHO_TOO_LARGE: f"its ρ is above {fmt_num(LINK_RHO_MAX)}, more than that page shows",
+    LinkBlock.RDP_TOO_LONG: "its Rényi-DP values, written out in full, are more than that page's "
+    f"box takes ({fmt_count(RDP_MAX_CHARS)} characters, {RDP_MAX_PAIRS} pairs)",
+    LinkBlock.NOT_TAKEN: "that page does not take it as it is stated",
+}
 
 
 def _acc(accuracy: float) -> str:
@@ -101,6 +120,51 @@ def _describe(L: RiskReport) -> str:
         f"DP-SGD with noise multiplier {fmt_num(g.noise_multiplier)}, sampling rate "
         f"{fmt_num(g.sampling_rate)} and {g.steps:,} steps"
     )
+
+
+def _stakeholder_links(L: RiskReport, name: str) -> list[str]:
+    """The links to "What does ε mean?" as Markdown list items: the guarantee itself first (or
+    why it cannot be carried), then the looser readings."""
+    link = L.link
+    share = fmt_pct(link.prior_pct / 100)
+    if L.relation is Relation.ADD_OR_REMOVE_ONE:
+        name += " (add/remove)"
+    lines = []
+    if link.same_query is not None:
+        lines.append(
+            f"- [{name}, {share} in the data]({link.path}?{link.same_query}) — **this guarantee "
+            "itself**, read by the same route: the same numbers as here"
+        )
+    elif link.same_blocked is not None:
+        lines.append(
+            f"- {name} itself cannot be carried there: {_LINK_BLOCKS[link.same_blocked]}; "
+            "below are looser readings only"
+        )
+    if link.eps_query is not None and link.epsilon is not None and link.delta is not None:
+        if link.eps_query != link.same_query:
+            what = {
+                LinkSource.INPUT: "the same (ε, δ)",
+                LinkSource.GROUP: "the replace-one (ε, δ) it converts to",
+                LinkSource.REFERENCE_POINT: "one (ε, δ) pair it implies (its ε at δ = 10⁻⁵, "
+                "replace-one)",
+            }[link.source or LinkSource.INPUT]
+            over = (
+                ""
+                if link.pair_ratio is None or link.pair_ratio <= 1.0 + 1e-9
+                else f"; that single pair overstates η by a factor of {fmt_num(link.pair_ratio, 3)}"
+            )
+            lines.append(
+                f"- [ε = {fmt_num(link.epsilon)}, δ = {fmt_num(link.delta, 3)}, "
+                f"{share} in the data]({link.path}?{link.eps_query}) — {what}{over}"
+                + (" (looser: for comparison only)" if link.same_query is not None else "")
+            )
+    elif link.blocked is not None and link.same_query is None and link.blocked != link.same_blocked:
+        lines.append(f"- (ε, δ): {_LINK_BLOCKS[link.blocked]}; use the η link.")
+    lines.append(
+        f"- [η = {fmt_pct(link.eta)}, {share} in the data]({link.path}?{link.eta_query}) — the "
+        "same η, read as η-MIP alone (looser at low false-positive rates)"
+    )
+    return lines
 
 
 page = appkit.page("risk_calculator")
@@ -563,50 +627,9 @@ def _assess() -> None:
             "person's record was used better than a coin flip."
         )
     st.markdown(stake)
-    link = L.link
-    eta_url = f"{link.path}?{link.eta_query}"
-    share = fmt_pct(link.prior_pct / 100)
-    lines = []
-    if link.same_query is not None:
-        lines.append(
-            f"- [{name}, {share} in the data]({link.path}?{link.same_query}) — **this guarantee "
-            "itself**, read by the same route: the same numbers as here"
-        )
-    if link.eps_query is not None and link.epsilon is not None and link.delta is not None:
-        if link.eps_query != link.same_query:
-            what = {
-                LinkSource.INPUT: "the same (ε, δ)",
-                LinkSource.GROUP: "the replace-one (ε, δ) it converts to",
-                LinkSource.REFERENCE_POINT: "one (ε, δ) pair it implies (its ε at δ = 10⁻⁵, "
-                "replace-one)",
-            }[link.source or LinkSource.INPUT]
-            over = (
-                ""
-                if link.pair_ratio is None or link.pair_ratio <= 1.0 + 1e-9
-                else f"; that single pair overstates η by a factor of {fmt_num(link.pair_ratio, 3)}"
-            )
-            lines.append(
-                f"- [ε = {fmt_num(link.epsilon)}, δ = {fmt_num(link.delta, 3)}, "
-                f"{share} in the data]({link.path}?{link.eps_query}) — {what}{over}"
-                + (" (looser: for comparison only)" if link.same_query is not None else "")
-            )
-    elif link.blocked is not None and link.same_query is None:
-        lines.append(
-            "- (ε, δ): "
-            + {
-                LinkBlock.NO_POINT: "no single (ε, δ) pair was computed for this run",
-                LinkBlock.EPS_TOO_LARGE: "its ε is above 20, more than that page shows",
-                LinkBlock.DELTA_TOO_LARGE: "its δ is above 0.1, more than that page shows",
-            }[link.blocked]
-            + "; use the η link."
-        )
-    lines.append(
-        f"- [η = {fmt_pct(link.eta)}, {share} in the data]({eta_url}) — the same η, read as "
-        "η-MIP alone (looser at low false-positive rates)"
-    )
     st.markdown(
         "Show it as people on the page “What does ε mean for the people in my data?”:\n"
-        + "\n".join(lines)
+        + "\n".join(_stakeholder_links(L, name))
     )
 
     # ---------------------------------------------------------------- maths
