@@ -203,9 +203,8 @@ with appkit.folded("The maths") as shown:
         st.markdown(
             "of the time, with TPR as large as allowed. For μ-GDP the bound is "
             "TPR ≤ Φ(Φ⁻¹(FPR) + μ) (Dong, Roth, Su, *Gaussian Differential Privacy*, JRSS-B 2022, "
-            "arXiv:1905.02383); for ρ-zCDP and Rényi DP it is the Rényi trade-off bound, the "
-            "tightest of the risk calculator's routes; for a DP-SGD run it is the risk "
-            "calculator's: the PLD accountant of Google's `dp_accounting` for the replace-one "
+            "arXiv:1905.02383); for ρ-zCDP and Rényi DP it is the Rényi trade-off bound, as on "
+            "the risk calculator; for a DP-SGD run it is the risk calculator's: the PLD accountant of Google's `dp_accounting` for the replace-one "
             "relation, with Poisson sampling. A guarantee stated for neighbours that add or "
             "remove one record is read for MIP's game, which replaces one (a removal and an "
             "addition), by group privacy for two, as on the calculator: μ → 2μ, ρ → 4ρ, "
