@@ -35,6 +35,7 @@ from .state import (
     url_range_slider,
     url_select,
     url_slider,
+    url_text,
     url_toggle,
     warn,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "url_range_slider",
     "url_select",
     "url_slider",
+    "url_text",
     "url_toggle",
     "view_url",
     "warn",
