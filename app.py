@@ -64,7 +64,7 @@ LESSON: tuple[LessonStep, ...] = (
         4,
         "home",
         {},
-        "A coin flip is right half the time. How far above 50 % would an attacker have to get "
+        "A coin flip is right half the time. How far above 50 % would an attacker have to get "
         "before you worried about your own record?",
     ),
     LessonStep(
@@ -78,7 +78,7 @@ LESSON: tuple[LessonStep, ...] = (
         8,
         "what_eps_means",
         {"eps": "1"},
-        "ε = 1, drawn as people, 1 % of them in the data: would you accept it for your own "
+        "ε = 1, drawn as people, 1 % of them in the data: would you accept it for your own "
         "health record? What changes when half of them are?",
     ),
     LessonStep(
@@ -185,9 +185,9 @@ def home() -> None:
         "**Membership inference privacy (MIP)** asks one concrete question about a released "
         "model or statistic: *can an attacker tell whether your record was used?* "
         "The data owner trains on a random half of the dataset; the attacker sees the release "
-        "and one record, and guesses “in” or “out”. Guessing blindly is right 50 % of the "
+        "and one record, and guesses “in” or “out”. Guessing blindly is right 50 % of the "
         "time. A release is **η-MIP** when *no* attacker, however clever, is right more than "
-        "**50 % + η** of the time. Differential privacy with parameter ε implies MIP with "
+        "**50 % + η** of the time. Differential privacy with parameter ε implies MIP with "
         "η = tanh(ε/2)/2; when a statistic's spread is far smaller than its worst-case "
         "sensitivity, MIP can be certified with less noise than DP (the pages show when, "
         "and when not)."
@@ -226,7 +226,7 @@ def home() -> None:
                 appkit.takeaway(
                     f"With ε = {appkit.fmt_num(eps, 3)}, no attacker can tell members from non-members "
                     f"more than {appkit.fmt_pct(acc)} of the time (η = {appkit.fmt_pct(eta)}); "
-                    "guessing gets 50 %."
+                    "guessing gets 50 %."
                 )
 
     appkit.live(current, _live)

@@ -58,8 +58,8 @@ appkit.explain(
     "the posterior log-odds of membership), as in Game 1 of Malek Esmaeili, Mironov, Prasad, "
     "Shilov and Tramèr, *Antipodes of Label Differential Privacy* (NeurIPS 2021, "
     "arXiv:2106.03408), whose Theorem B.1 turns the correct-guess rate into a lower bound "
-    "on ε. Results are stated as the attacker's **accuracy**: 50 % is a blind guess, and "
-    "η = accuracy − 50 %, the membership advantage TPR − FPR = 2η."
+    "on ε. Results are stated as the attacker's **accuracy**: 50 % is a blind guess, and "
+    "η = accuracy − 50 %, the membership advantage TPR − FPR = 2η."
 )
 main = page.slot()  # URL warnings and controls: rerun on each change
 st.caption(
@@ -305,11 +305,11 @@ def _live() -> None:
         lo_eta, hi_eta = summary.exact_eta_interval
         if game.monte_carlo:
             m2.caption(
-                f"η = {fmt_num(summary.exact_eta)} (Monte Carlo, {AUDIT_MC_SAMPLES:,} draws; 99 % "
+                f"η = {fmt_num(summary.exact_eta)} (Monte Carlo, {AUDIT_MC_SAMPLES:,} draws; 99 % "
                 f"interval [{fmt_num(lo_eta)}, {fmt_num(hi_eta)}])"
             )
             exact_text = (
-                f"the best attacker's η is {fmt_num(summary.exact_eta)} (Monte Carlo; 99 % interval "
+                f"the best attacker's η is {fmt_num(summary.exact_eta)} (Monte Carlo; 99 % interval "
                 f"[{fmt_num(lo_eta)}, {fmt_num(hi_eta)}])"
             )
         else:

@@ -25,7 +25,7 @@ def _even(v) -> None:
 page = appkit.page("looseness")
 st.markdown(
     "The theorems give **upper bounds** on η, the best attacker's edge over a blind guess "
-    "(accuracy = 50 % + η). For the Proposition 11 mechanism (𝒜(D) = 1/Σx) with Laplace "
+    "(accuracy = 50 % + η). For the Proposition 11 mechanism (𝒜(D) = 1/Σx) with Laplace "
     "noise and small n, the *exact* η can be computed by enumerating every training half. "
     "This page puts the exact value beside what MIP (Theorem 9's noise) and DP (Theorem 4) "
     "certify for the same noise, and shows why the release's dimension mattered only for "
@@ -300,7 +300,7 @@ def _live() -> None:
                 f"{fmt_num(demand.route(Route.MIP_PRINTED).exact_eta)} for the Proposition 11 mechanism "
                 f"(n = {n}, d = 1, exact) and η = {fmt_num(gap.covariance_eta)} for the audit's "
                 f"covariance release (d = {gap.covariance_dim}, Monte Carlo with "
-                f"{gap.covariance_samples:,} draws, 99 % interval [{fmt_num(lo_cov)}, "
+                f"{gap.covariance_samples:,} draws, 99 % interval [{fmt_num(lo_cov)}, "
                 f"{fmt_num(hi_cov)}]), where the repaired proof certifies only "
                 f"{fmt_num(gap.covariance_chain_eta)}. The proof loses because it controls the "
                 "attacker's posterior only on a ball of radius about cσ·log c, while the noise's "

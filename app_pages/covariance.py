@@ -27,7 +27,8 @@ from mipcore.plots import covariance_vega as figs
 PRESET_NAMES = ["Quick", "Paper"]
 DEFAULT_PRESET = "Quick"
 DEFAULT_C = 5.0  # the fixed clipping norm offered first (the median rule gives ≈ 6 at d = 3)
-Claim, DpCal, Mip = cv.Claim, cv.DpCalibration, MipCalibration
+Claim, DpCal = cv.Claim, cv.DpCalibration
+Mip = MipCalibration
 MIP_ORDER = (Mip.TIGHT, Mip.PAPER, Mip.AS_PRINTED)  # the order the page names them in
 MIP_OPTION = {
     Mip.AS_PRINTED: "as printed (Laplace radius) — not certified for d > 1",
@@ -530,9 +531,9 @@ if result is not None:
     # only then does the page call a release η-MIP
     certified = {m: all(x.is_certified for x in result.plan.mip if x.calibration is m) for m in Mip}
     ref_bias = result.bias(vs) if vs is not None else None
-    wins = [(m, result.verdict(Claim.MIP_BEATS_DP_FROM_01, mip=m, dp=vs)) for m in mips]
-    wins = [(m, v) for m, v in wins if v is not None and v.checked]
-    if ref_bias is not None and wins:
+    judged = [(m, result.verdict(Claim.MIP_BEATS_DP_FROM_01, mip=m, dp=vs)) for m in mips]
+    wins = [(m, v) for m, v in judged if v is not None and v.checked]
+    if vs is not None and ref_bias is not None and wins:
         appkit.takeaway(
             f"What this run shows: at η ≥ 0.1, MIP beats DP-SGD ({DP_NAME[vs]}) "
             + "; ".join(
@@ -596,7 +597,7 @@ if result is not None:
     )
     # Tabs that track state are lazy: only the open tab's chart is built and sent.
     tabs = st.tabs([z[0] for z in ZOOMS], key="zoom", bind="query-params")
-    for tab, (title, (lo, hi), drop_M, slug, note) in zip(tabs, ZOOMS, strict=True):
+    for tab, (title, (lo, hi), drop_M, slug, zoom_note) in zip(tabs, ZOOMS, strict=True):
         if tab.open is False:
             continue
         with tab:
@@ -611,7 +612,7 @@ if result is not None:
             if frame.empty:
                 st.info("No η of this run's grid lies in this range.", icon="ℹ️")
                 continue
-            notes = [note] if note else []
+            notes = [zoom_note] if zoom_note else []
             if not shown_M:
                 notes.append("No M is chosen above: only Raw and DP-SGD are drawn.")
             if log_y and figs.band_clipped(frame):
@@ -630,7 +631,7 @@ if result is not None:
                 chart, table, f"covariance_{slug}", key=f"cov_chart_{slug}", caption=" ".join(notes)
             )
     drawn = [s for s in result.scales if s.M in shown_M]
-    if drawn and ref_bias is not None:
+    if drawn and vs is not None and ref_bias is not None:
         best = min(drawn, key=lambda s: s.error_ref)
         appkit.takeaway(
             f"At η = {num(best.eta_ref)} the lowest MIP curve drawn is M = {best.M} with "
@@ -787,7 +788,7 @@ if result is not None:
         for c in result.clipping:
             if c.error >= c.clip_only_error:
                 share = (
-                    f"**{fmt_num(100 * c.clip_only_error / c.error, 3)} % of DP-SGD's error is "
+                    f"**{fmt_num(100 * c.clip_only_error / c.error, 3)} % of DP-SGD's error is "
                     f"clipping bias**; the noise adds {num(c.error - c.clip_only_error)}"
                 )
             else:
@@ -797,7 +798,7 @@ if result is not None:
                     "DP-SGD's error is clipping bias**"
                 )
             lo_s, hi_s = fmt_num(100 * c.share_min, 3), fmt_num(100 * c.share_max, 3)
-            spread = f"{lo_s} % at every η" if lo_s == hi_s else f"from {lo_s} % to {hi_s} %"
+            spread = f"{lo_s} % at every η" if lo_s == hi_s else f"from {lo_s} % to {hi_s} %"
             lines.append(
                 f"- {DP_NAME[c.calibration]}, at the most private η = {num(c.eta)} (noise "
                 f"multiplier z = {num(c.z)}): DP-SGD's error is {num(c.error)}, the "
@@ -805,7 +806,7 @@ if result is not None:
                 f"grid the clipping-only share is {spread}. The noise is averaged over the "
                 f"m = {fmt_num(cfg.m)} training rows: a step adds standard deviation "
                 f"lr·z·2C/m = {num(c.step_sd)} per entry of A, "
-                f"{fmt_num(100 * c.step_sd_rel, 3)} % of ‖Σ‖."
+                f"{fmt_num(100 * c.step_sd_rel, 3)} % of ‖Σ‖."
             )
         why.append("\n".join(lines))
     if DpCal.PAPER in cfg.dp_calibrations:

@@ -29,21 +29,21 @@ _DELTA_KEY = "_eta_epsilon_last_delta"
 def _pct(accuracy: float, eta: float) -> str:
     """The best attacker's accuracy 1/2 + η in %, never rounding the edge away."""
     if eta == 0:
-        return "50 %"
+        return "50 %"
     if eta < 5e-4:
-        return f"50 % + {fmt_num(100 * eta, 3)} percentage points"
+        return f"50 % + {fmt_num(100 * eta, 3)} percentage points"
     if 0.5 - eta < 5e-4:
-        return f"100 % − {fmt_num(100 * (0.5 - eta), 3)} percentage points"
+        return f"100 % − {fmt_num(100 * (0.5 - eta), 3)} percentage points"
     return fmt_pct(accuracy)
 
 
 def _pct_short(accuracy: float, eta: float) -> str:
     """The same, short enough for a metric at 1024×768 (the sentence gives the details)."""
     shown = fmt_pct(accuracy)
-    if eta > 0 and shown == "50.0 %":
-        return "> 50.0 %"
-    if eta < 0.5 and shown == "100.0 %":
-        return "< 100.0 %"
+    if eta > 0 and shown == "50.0 %":
+        return "> 50.0 %"
+    if eta < 0.5 and shown == "100.0 %":
+        return "< 100.0 %"
     return shown
 
 
@@ -229,7 +229,7 @@ def _live() -> None:
                 default=0.1,
                 step=0.001,
                 format="%.6f",
-                help="For example 0.01: no attacker may be right more than 51 % of the time.",
+                help="For example 0.01: no attacker may be right more than 51 % of the time.",
             )
             inverse_box = st.container()
 
@@ -259,7 +259,7 @@ def _live() -> None:
             quality_help = (
                 "exact at ε = 0"
                 if L.approx_quality is None
-                else f"{fmt_num(100 * L.approx_relative_error, 3)} % of η: "
+                else f"{fmt_num(100 * L.approx_relative_error, 3)} % of η: "
                 f"a {L.approx_quality.value} approximation"
             )
             m4.metric(
@@ -272,12 +272,12 @@ def _live() -> None:
             if L.eta == 0:
                 reading = (
                     f"With {setting} the release reveals nothing about membership: "
-                    "no attacker can beat blind guessing, which is right 50 % of the time."
+                    "no attacker can beat blind guessing, which is right 50 % of the time."
                 )
             else:
                 reading = (
                     f"With {setting}, no attacker can be right about membership more than "
-                    f"**{_pct(L.accuracy, L.eta)}** of the time; guessing gets 50 %."
+                    f"**{_pct(L.accuracy, L.eta)}** of the time; guessing gets 50 %."
                 )
             if L.delta > 0:
                 reading += (
@@ -288,7 +288,7 @@ def _live() -> None:
             if L.approx_quality is not None:
                 st.caption(
                     f"The rule of thumb η ≈ δ/2 + (1−δ)ε/4 gives {fmt_num(L.approx)}, "
-                    f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value: "
+                    f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value: "
                     f"a {L.approx_quality.value} approximation at this ε"
                     + (
                         " (it even exceeds 1/2, the largest possible η)."

@@ -56,9 +56,9 @@ st.markdown(
 appkit.explain(
     "**One leak, three units.** MACE's advantage is 2·accuracy − 1 of the best attacker "
     "(TPR − FPR at p = ½). The rest of the app speaks of MIP's η, how far the best attacker's "
-    "accuracy can rise above a coin flip's 50 %. So **advantage = 2η = 2·accuracy − 1**: "
+    "accuracy can rise above a coin flip's 50 %. So **advantage = 2η = 2·accuracy − 1**: "
     "MACE's tanh bound tanh(ε/2) = 0.4621 at ε = 1 is η = 0.2311 on the η–ε page, an attacker "
-    "right at most 73.1 % of the time. Every advantage below is given in all three units.",
+    "right at most 73.1 % of the time. Every advantage below is given in all three units.",
     label="Advantage, η and accuracy",
 )
 
@@ -66,7 +66,7 @@ main = page.slot()  # controls, metrics and sentences: rerun on each change
 st.subheader("The samples and the estimated privacy loss f̂")
 chart1 = page.slot()
 appkit.takeaway(
-    "Where few samples fall, f̂ is mostly noise: its 95 % intervals are widest in the tails."
+    "Where few samples fall, f̂ is mostly noise: its 95 % intervals are widest in the tails."
 )
 explain1 = page.slot()
 st.subheader("Estimated advantage against the truth and the DP bound")
@@ -221,10 +221,10 @@ def _live() -> None:
                 "The advantage of the fitted attacker sgn(f̂) on the held-out half.",
             ),
             (
-                "held-out 95 % lower bound",
+                "held-out 95 % lower bound",
                 view.heldout_lower,
                 None,
-                "Advₚ is at least this with probability ≥ 95 % (shown as max(0, ·)).",
+                "Advₚ is at least this with probability ≥ 95 % (shown as max(0, ·)).",
             ),
             (
                 f"tanh bound at ε = {fmt_num(eps)}",
@@ -261,9 +261,9 @@ def _live() -> None:
             f"The held-out lower bound {fmt_num(view.heldout_lower.advantage)} "
         )
         reading += (
-            "is below the truth, as it should be with probability ≥ 95 %."
+            "is below the truth, as it should be with probability ≥ 95 %."
             if view.covered
-            else "is *above* the truth: one of the ≤ 5 % of runs where the bound fails."
+            else "is *above* the truth: one of the ≤ 5 % of runs where the bound fails."
         )
         st.markdown(reading)
 
@@ -277,7 +277,7 @@ def _live() -> None:
             )
             if view.lower_bound_proves_not_dp:
                 dp_text += (
-                    " The held-out lower bound alone already proves it (with 95 % confidence): "
+                    " The held-out lower bound alone already proves it (with 95 % confidence): "
                     "this is how MACE audits a DP claim."
                 )
         else:
@@ -306,7 +306,7 @@ def _live() -> None:
         appkit.chart(loss_chart, key="mace_chart_loss")  # same table: one CSV for both panels
     with explain1:
         appkit.explain(
-            "f̂ is fitted on the first half of each sample; its 95 % intervals are per bin / per "
+            "f̂ is fitted on the first half of each sample; its 95 % intervals are per bin / per "
             "point, not simultaneous. Fewer samples or more bins (smaller h) make them wider. "
             "Where fₚ > 0 the best attacker says “member”."
             + (
@@ -328,7 +328,7 @@ def _live() -> None:
             "average interval, not a confidence interval.",
         )
         appkit.takeaway(
-            "Only the held-out lower bound is a guarantee: with 95 % confidence "
+            "Only the held-out lower bound is a guarantee: with 95 % confidence "
             f"{in_units(view.heldout_lower, '≥')}; the plug-in ({fmt_num(view.plugin.advantage)}) "
             "is no bound at all."
         )
@@ -336,7 +336,7 @@ def _live() -> None:
             "The held-out value is the advantage of the attacker sgn(f̂) and can only fall short of "
             "the best one. The plug-in and Algorithm 1 values are neither lower nor upper bounds: "
             "the average of |f̂| picks up the noise of f̂ and tends to land above the truth. "
-            "The top axis reads the same advantage as the attacker's accuracy, 50 % + 50 % × advantage."
+            "The top axis reads the same advantage as the attacker's accuracy, 50 % + 50 % × advantage."
         )
     with chart3:
         # ---------------------------------------------------------------- chart 3
@@ -366,7 +366,7 @@ def _live() -> None:
                 )
                 + "The held-out estimate scatters around or below the truth and its lower bound stays "
                 f"below it (in {drift.lower_above_truth} of {drift.runs * len(drift.n_values)} runs it "
-                "lies above, each run allowed ≤ 5 %); both tighten as N grows. Bars: range over the "
+                "lies above, each run allowed ≤ 5 %); both tighten as N grows. Bars: range over the "
                 "seeds; values below 0 are drawn at 0."
                 + (
                     f" (KDE: N up to {mv.KDE_MAX_N}.)"

@@ -352,7 +352,7 @@ def _live() -> None:
                 notes = ["**What to notice:** " + "; ".join(notice) + "."]
                 if len(view.rows) > 1 and view.mip_curves_coincide:
                     notes.append(
-                        f"The MIP curves of all chosen n coincide ({sig} equal to within 0.1 %), so "
+                        f"The MIP curves of all chosen n coincide ({sig} equal to within 0.1 %), so "
                         "they show as one line, as in the paper."
                     )
                 if view.y_top is not None:

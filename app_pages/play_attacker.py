@@ -97,7 +97,7 @@ def _even(v) -> None:
 def _pct(p: float) -> str:
     """An accuracy in %, with enough digits that 99.99 % never shows as 100 %."""
     if 0.5 < p < 1.0 and 1.0 - p < 5e-4:
-        return f"{fmt_num(100 * p, 6)} %"
+        return f"{fmt_num(100 * p, 6)} %"
     return appkit.fmt_pct(p)
 
 
@@ -105,9 +105,9 @@ def _prob(p: float) -> str:
     """A probability in %, never rounded to a false 0 % or 100 % (luck never reaches 100 %;
     a float 1.0 here is 1 − something below 10⁻¹⁶)."""
     if 0.0 < p < 0.001:
-        return "less than 0.1 %"
+        return "less than 0.1 %"
     if p > 0.999:
-        return "more than 99.9 %"
+        return "more than 99.9 %"
     return appkit.fmt_pct(p)
 
 
@@ -285,22 +285,22 @@ def _verdict(score, cert: float, shown_interval: str, replays: int) -> str:
     """The verdict, in the words of the interval the score shows (``shown_interval``)."""
     conf = round(100 * score.confidence)
     luck = fmt_num((100 - 100 * score.confidence) / 2, 3)
-    itv = f"Your {conf} % interval, {shown_interval},"
+    itv = f"Your {conf} % interval, {shown_interval},"
     if score.verdict is ScoreVerdict.ABOVE_CERTIFIED:
         text = (
             f"{itv} lies above {_pct(cert)}: evidence of beating the guarantee — which a correct "
-            f"guarantee lets one player reach by luck at most {luck} % of the time."
+            f"guarantee lets one player reach by luck at most {luck} % of the time."
         )
     elif score.verdict is ScoreVerdict.ABOVE_CHANCE:
         text = (
-            f"{itv} lies above 50 %: evidence that you beat coin flips, but not that you beat "
+            f"{itv} lies above 50 %: evidence that you beat coin flips, but not that you beat "
             f"{_pct(cert)}."
         )
     elif score.verdict is ScoreVerdict.BELOW_CHANCE:
         flo, fhi = score.flipped_interval
         flipped = score.flipped_correct
         text = (
-            f"{itv} lies below 50 %: as informative as beating the coin. Flipping every answer "
+            f"{itv} lies below 50 %: as informative as beating the coin. Flipping every answer "
             f"would have scored {flipped} of {score.rounds} ({_pct(flipped / score.rounds)}, "
             f"interval {_pct(flo)} – {_pct(fhi)}): your answers do tell in from out, read "
             "backwards. The flipped strategy is an attacker too, bounded by the same guarantee: "
@@ -309,21 +309,16 @@ def _verdict(score, cert: float, shown_interval: str, replays: int) -> str:
         if flo > cert:
             text += (
                 f" Flipped, the interval lies above {_pct(cert)}: evidence of beating the "
-                f"guarantee — which a correct guarantee allows by luck at most {luck} % of the time."
+                f"guarantee — which a correct guarantee allows by luck at most {luck} % of the time."
             )
     else:
-        text = f"{itv} contains 50 %: no evidence yet that you beat a coin, or do worse than one."
+        text = f"{itv} contains 50 %: no evidence yet that you beat a coin, or do worse than one."
     if replays:
         text = (
             "A replay: you have seen the truths of these rounds before, so this score says "
             "nothing about the guarantee. " + text
         )
-    return _nbsp(text)
-
-
-def _nbsp(text: str) -> str:
-    """A sentence whose "%" never starts a line (a no-break space before it)."""
-    return text.replace(" %", "\u00a0%")
+    return text
 
 
 def _answers(k: int) -> str:
@@ -524,7 +519,7 @@ def _live() -> None:
             shown_interval = f"{_pct(lo)} – {_pct(hi)}"
             r1, r2 = st.columns(2)
             r1.metric(f"You: {score.correct} of {score.rounds}", _pct(score.accuracy))
-            r2.metric(f"{conf} % interval", shown_interval)
+            r2.metric(f"{conf} % interval", shown_interval)
             r3, r4 = st.columns(2)
             r3.metric(
                 "Guarantee, 1/2 + η",
@@ -544,17 +539,17 @@ def _live() -> None:
                 "score",
                 key="play_score",
                 caption=f"After {score.rounds} round{'s' if score.rounds != 1 else ''}; the bars are "
-                f"{conf} % intervals.",
+                f"{conf} % intervals.",
             )
             appkit.takeaway(_verdict(score, cert, shown_interval, progress.replays))
             luck = fmt_num((100 - 100 * score.confidence) / 2, 3)
             appkit.explain(
-                _nbsp(
-                    f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
-                    f"player's long-run accuracy at least {conf} % of the time. The verdict reads this "
-                    f"one interval: entirely above {_pct(cert)} (beating the guarantee), above 50 % "
-                    "(beating coin flips), below 50 % (doing worse than coin flips: flip the answers), "
-                    f"or around 50 %; each claim is wrong by luck at most {luck} % of the time. The "
+                (
+                    f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
+                    f"player's long-run accuracy at least {conf} % of the time. The verdict reads this "
+                    f"one interval: entirely above {_pct(cert)} (beating the guarantee), above 50 % "
+                    "(beating coin flips), below 50 % (doing worse than coin flips: flip the answers), "
+                    f"or around 50 %; each claim is wrong by luck at most {luck} % of the time. The "
                     f"optimal attacker knows the two release laws and answers the likelier one; in the "
                     f"long run it is right **{_pct(model.optimal_accuracy)}** of the time, the most any "
                     f"attacker can reach on this mechanism (the guarantee allows {_pct(cert)}). A player "

@@ -92,7 +92,7 @@ appkit.explain(
     f"{BASE.n_eval} to evaluate them (and to measure test accuracy). A logistic regression "
     "is fitted by WERM for every w of the grid, on every seed; each model is attacked on "
     "$D_T$ and on $D_R$ by black-box attacks that know each record's label, scored on half of "
-    "each set against as many fresh records (a coin flip gets 50 %). The paper uses neural "
+    "each set against as many fresh records (a coin flip gets 50 %). The paper uses neural "
     "networks; a small MLP took about 8 s per fit here, too slow for a page, so this page "
     "fits logistic regressions only.",
     label="What is run",
@@ -357,8 +357,8 @@ def _live() -> None:
             lines = []
             for s in res.selections:
                 name, crit = RULE_TEXT[s.rule]
-                limit = f"{fmt_num(100 * s.threshold, 3)} " + (
-                    "points" if s.rule is SelectionRule.EQUAL_PRIVACY else "%"
+                limit = fmt_num(100 * s.threshold, 3) + (
+                    " points" if s.rule is SelectionRule.EQUAL_PRIVACY else " %"
                 )
                 if s.w is None:
                     lines.append(f"- **{name}** ({crit} {limit}): no w qualifies on this run.")
@@ -389,30 +389,30 @@ def _live() -> None:
             r = ex.reading
             if r is None:
                 appkit.takeaway(
-                    f"No w keeps the attack on the training data at or below {fmt_num(t_train, 3)} %: "
+                    f"No w keeps the attack on the training data at or below {fmt_num(t_train, 3)} %: "
                     "the training-only evaluator has nothing to report (raise its threshold)."
                 )
             elif train_only:
                 appkit.takeaway(
                     f"The defense's report: at w = {fmt_num(r.w, 3)}, test accuracy "
                     f"{pct(r.test_accuracy)} and an attack on the training data right "
-                    f"{pct(r.train.accuracy)} of the time (95 % interval {pct(r.train.ci_low)}–"
+                    f"{pct(r.train.accuracy)} of the time (95 % interval {pct(r.train.ci_low)}–"
                     f"{pct(r.train.ci_high)}): the training data look private. Nothing is said about "
                     "the reference data."
                 )
                 st.caption("Turn the toggle off to see what this report leaves out.")
             else:
                 train_part = (
-                    f"the training data look private (attack accuracy {pct(r.train.accuracy)}, 95 % "
+                    f"the training data look private (attack accuracy {pct(r.train.accuracy)}, 95 % "
                     f"interval {pct(r.train.ci_low)}–{pct(r.train.ci_high)})"
                     if not r.train.beats_chance
                     else f"the attack on the training data stays within the rule's "
-                    f"{fmt_num(t_train, 3)} % ({pct(r.train.accuracy)})"
+                    f"{fmt_num(t_train, 3)} % ({pct(r.train.accuracy)})"
                 )
                 if r.reference.beats_chance:
                     ref_part = (
                         f"but the reference data are exposed (attack accuracy "
-                        f"{pct(r.reference.accuracy)}, 95 % interval {pct(r.reference.ci_low)}–"
+                        f"{pct(r.reference.accuracy)}, 95 % interval {pct(r.reference.ci_low)}–"
                         f"{pct(r.reference.ci_high)}; empirical η ≥ {fmt_num(r.reference.eta_lower_bound, 3)}, "
                         f"ε ≥ {fmt_num(r.reference.epsilon_lower_bound, 3)} — lower bounds from this "
                         "attack, not guarantees)"
@@ -420,8 +420,8 @@ def _live() -> None:
                 else:
                     ref_part = (
                         f"and on this run the reference data show no leak either (attack accuracy "
-                        f"{pct(r.reference.accuracy)}, 95 % interval {pct(r.reference.ci_low)}–"
-                        f"{pct(r.reference.ci_high)}, which includes 50 %)"
+                        f"{pct(r.reference.accuracy)}, 95 % interval {pct(r.reference.ci_low)}–"
+                        f"{pct(r.reference.ci_high)}, which includes 50 %)"
                     )
                 appkit.takeaway(f"At w = {fmt_num(r.w, 3)}, {train_part}, {ref_part}.")
             if ex.unconverged_fits:
@@ -468,8 +468,8 @@ def _live() -> None:
                     verdict_text(h.holds, "nothing picked"),
                     "no w qualifies"
                     if h.w_pick is None or h.ref_ci_low is None or h.ref_ci_high is None
-                    else f"w = {fmt_num(h.w_pick, 3)}: reference attack 95 % interval "
-                    f"{pct(h.ref_ci_low)}–{pct(h.ref_ci_high)}; holds if it lies above 50 %",
+                    else f"w = {fmt_num(h.w_pick, 3)}: reference attack 95 % interval "
+                    f"{pct(h.ref_ci_low)}–{pct(h.ref_ci_high)}; holds if it lies above 50 %",
                 )
             )
             appkit.tables.table(
@@ -479,7 +479,7 @@ def _live() -> None:
                 "Attack accuracies are measured, so every empirical η and ε here is a **lower bound** "
                 "on the leakage of this procedure from one kind of attack — evidence that data leak, "
                 "never a guarantee that they do not: a stronger attack may do better. The bands show "
-                "the spread over seeds; the intervals pool the seeds' guesses (Clopper–Pearson, 95 %).",
+                "the spread over seeds; the intervals pool the seeds' guesses (Clopper–Pearson, 95 %).",
                 label="What the numbers can and cannot say",
             )
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import streamlit as st
 
 import appkit
-from appkit import dpsgd, fmt_num, fmt_pct, jobs
+from appkit import dpsgd, fmt_count, fmt_num, fmt_pct, jobs
+from appkit.guarantee_inputs import rdp_control, read_rdp, relation_control
 from mipcore.guarantees import (
     FPR_LEVELS,
     PLD_MIN_NOISE,
@@ -29,6 +30,10 @@ from mipcore.lessons.risk_calculator import (
     CIFAR10,
     E2E,
     EPS_PRESETS,
+    LINK_DELTA_MAX,
+    LINK_EPS_MAX,
+    LINK_MU_MAX,
+    LINK_RHO_MAX,
     PRESET_DELTA,
     RDP_MAX_CHARS,
     RDP_MAX_PAIRS,
@@ -37,11 +42,9 @@ from mipcore.lessons.risk_calculator import (
     DpSgdPreset,
     LinkBlock,
     LinkSource,
-    RdpProblem,
     RiskReport,
     Target,
     noise_for_target,
-    parse_rdp,
     risk_report,
 )
 from mipcore.lessons.what_eps_means import DEFAULT_PRIOR
@@ -55,27 +58,23 @@ KINDS = {
     Kind.DPSGD: "DP-SGD run",
 }
 HEAVY = (Kind.ZCDP, Kind.RDP, Kind.DPSGD)  # a second or more: in their own process
-RELATIONS = {
-    Relation.REPLACE_ONE: "replace one record (MIP's game)",
-    Relation.ADD_OR_REMOVE_ONE: "add or remove one record (most DP-SGD libraries)",
-}
 MODES = {
     "assess": "What does my guarantee mean?",
     "solve": "How much DP-SGD noise for a target?",
 }
 TARGETS = {Target.ETA: "a largest η (accuracy)", Target.TPR: "a largest TPR at an FPR"}
-RDP_DEFAULT = "2: 0.5, 4: 1, 8: 2, 16: 4, 32: 8"
-_RDP_PROBLEMS = {
-    RdpProblem.EMPTY: "it holds no pair",
-    RdpProblem.TOO_LONG: f"it is longer than {RDP_MAX_CHARS} characters",
-    RdpProblem.TOO_MANY: f"it has more than {RDP_MAX_PAIRS} pairs",
-    RdpProblem.NOT_A_PAIR: "it is not one order and one value separated by “:”",
-    RdpProblem.NOT_A_NUMBER: "a side is not a plain number (like 2, 0.5 or 1e-3)",
-    RdpProblem.NOT_FINITE: "a number is too large",
-    RdpProblem.ORDER_TOO_SMALL: "Rényi orders must be above 1",
-    RdpProblem.ORDER_TOO_LARGE: "orders above 10⁶ are not taken",
-    RdpProblem.NEGATIVE_VALUE: "a Rényi divergence bound cannot be negative",
-    RdpProblem.DUPLICATE_ORDER: "this order appears twice",
+
+
+_LINK_BLOCKS = {  # why a link to "What does ε mean?" cannot carry a guarantee
+    LinkBlock.NO_POINT: "no single (ε, δ) pair was computed for this run",
+    LinkBlock.EPS_TOO_LARGE: f"its ε is above {fmt_num(LINK_EPS_MAX)}, more than that page shows",
+    LinkBlock.DELTA_TOO_LARGE: f"its δ is above {fmt_num(LINK_DELTA_MAX)}, more than that page "
+    "shows",
+    LinkBlock.MU_TOO_LARGE: f"its μ is above {fmt_num(LINK_MU_MAX)}, more than that page shows",
+    LinkBlock.RHO_TOO_LARGE: f"its ρ is above {fmt_num(LINK_RHO_MAX)}, more than that page shows",
+    LinkBlock.RDP_TOO_LONG: "its Rényi-DP values, written out in full, are more than that page's "
+    f"box takes ({fmt_count(RDP_MAX_CHARS)} characters, {RDP_MAX_PAIRS} pairs)",
+    LinkBlock.NOT_TAKEN: "that page does not take it as it is stated",
 }
 
 
@@ -105,31 +104,6 @@ def _assess_sigma(sigma: float) -> None:
     st.session_state.update(mode="assess", kind=Kind.DPSGD, sigma=sigma)
 
 
-def _url_text(label: str, key: str, *, default: str, max_chars: int, help: str) -> str:
-    """A text box bound to the URL parameter ``key`` (appkit has numbers and choices only).
-
-    The text is shown in the box (never as Markdown); a link with a longer text is refused
-    with a sentence.
-    """
-    if key not in st.session_state:
-        raw = st.query_params.get_all(key)
-        text = raw[-1] if raw else default
-        if len(text) > max_chars:
-            appkit.warn(
-                f"The link's Rényi-DP text is {len(text)} characters long; this box takes at "
-                f"most {max_chars}. Using the default, {default}."
-            )
-            text = default
-        st.session_state[key] = text
-    value = str(st.text_input(label, key=key, max_chars=max_chars, help=help))
-    if value == default:
-        if key in st.query_params:
-            del st.query_params[key]
-    elif st.query_params.get(key) != value:
-        st.query_params[key] = value
-    return value
-
-
 def _describe(L: RiskReport) -> str:
     """The guarantee in words, for the sentences."""
     g = L.guarantee
@@ -146,6 +120,51 @@ def _describe(L: RiskReport) -> str:
         f"DP-SGD with noise multiplier {fmt_num(g.noise_multiplier)}, sampling rate "
         f"{fmt_num(g.sampling_rate)} and {g.steps:,} steps"
     )
+
+
+def _stakeholder_links(L: RiskReport, name: str) -> list[str]:
+    """The links to "What does ε mean?" as Markdown list items: the guarantee itself first (or
+    why it cannot be carried), then the looser readings."""
+    link = L.link
+    share = fmt_pct(link.prior_pct / 100)
+    if L.relation is Relation.ADD_OR_REMOVE_ONE:
+        name += " (add/remove)"
+    lines = []
+    if link.same_query is not None:
+        lines.append(
+            f"- [{name}, {share} in the data]({link.path}?{link.same_query}) — **this guarantee "
+            "itself**, read by the same route: the same numbers as here"
+        )
+    elif link.same_blocked is not None:
+        lines.append(
+            f"- {name} itself cannot be carried there: {_LINK_BLOCKS[link.same_blocked]}; "
+            "below are looser readings only"
+        )
+    if link.eps_query is not None and link.epsilon is not None and link.delta is not None:
+        if link.eps_query != link.same_query:
+            what = {
+                LinkSource.INPUT: "the same (ε, δ)",
+                LinkSource.GROUP: "the replace-one (ε, δ) it converts to",
+                LinkSource.REFERENCE_POINT: "one (ε, δ) pair it implies (its ε at δ = 10⁻⁵, "
+                "replace-one)",
+            }[link.source or LinkSource.INPUT]
+            over = (
+                ""
+                if link.pair_ratio is None or link.pair_ratio <= 1.0 + 1e-9
+                else f"; that single pair overstates η by a factor of {fmt_num(link.pair_ratio, 3)}"
+            )
+            lines.append(
+                f"- [ε = {fmt_num(link.epsilon)}, δ = {fmt_num(link.delta, 3)}, "
+                f"{share} in the data]({link.path}?{link.eps_query}) — {what}{over}"
+                + (" (looser: for comparison only)" if link.same_query is not None else "")
+            )
+    elif link.blocked is not None and link.same_query is None and link.blocked != link.same_blocked:
+        lines.append(f"- (ε, δ): {_LINK_BLOCKS[link.blocked]}; use the η link.")
+    lines.append(
+        f"- [η = {fmt_pct(link.eta)}, {share} in the data]({link.path}?{link.eta_query}) — the "
+        "same η, read as η-MIP alone (looser at low false-positive rates)"
+    )
+    return lines
 
 
 page = appkit.page("risk_calculator")
@@ -352,30 +371,14 @@ def _assess() -> None:
                 "ρ", "rho", min_value=0.0, max_value=1000.0, default=0.5, step=0.05, format="%g"
             )
         elif kind is Kind.RDP:
-            rdp_text = _url_text(
-                "orders and values, “α: ε(α), …”",
-                "rdp",
-                default=RDP_DEFAULT,
-                max_chars=RDP_MAX_CHARS,
-                help="Rényi-DP bounds ε(α) at orders α > 1, e.g. from an RDP accountant. "
-                "Separate pairs by commas; the default is the Gaussian mechanism with ρ = 1/4.",
-            )
+            rdp_text = rdp_control()
         else:
             sigma = dpsgd.sigma_control()
     with c2:
         if kind is Kind.DPSGD:
             q, steps = dpsgd.rate_and_steps_controls()
         else:
-            relation = appkit.url_select(
-                "stated for neighbours that",
-                "rel",
-                list(RELATIONS),
-                default=Relation.REPLACE_ONE,
-                widget="radio",
-                horizontal=False,
-                format_func=RELATIONS.get,
-                help="MIP's game swaps one record; an add/remove guarantee is converted soundly.",
-            )
+            relation = relation_control()
 
     c3, c4, c5 = st.columns(3)
     prior_pct = appkit.url_number(
@@ -408,15 +411,8 @@ def _assess() -> None:
 
     # ---------------------------------------------------------------- the guarantee
     if kind is Kind.RDP:
-        parsed = appkit.cached(parse_rdp, rdp_text)
-        if not parsed.ok:
-            where = f" (pair {parsed.position}, {appkit.quote(parsed.item)})" if parsed.item else ""
-            st.error(
-                f"The Rényi-DP values could not be read{where}: "
-                f"{_RDP_PROBLEMS[parsed.problem] if parsed.problem else 'not understood'}. "
-                f"Write them as order: value pairs separated by commas, e.g. {RDP_DEFAULT}.",
-                icon="🚫",
-            )
+        parsed = read_rdp(rdp_text)
+        if parsed is None:  # a sentence said why
             return
     if kind is Kind.DPSGD and not dpsgd.steps_ok(steps):
         return
@@ -631,50 +627,9 @@ def _assess() -> None:
             "person's record was used better than a coin flip."
         )
     st.markdown(stake)
-    link = L.link
-    eta_url = f"{link.path}?{link.eta_query}"
-    share = fmt_pct(link.prior_pct / 100)
-    lines = []
-    if link.same_query is not None:
-        lines.append(
-            f"- [{name}, {share} in the data]({link.path}?{link.same_query}) — **this guarantee "
-            "itself**, read by the same route: the same numbers as here"
-        )
-    if link.eps_query is not None and link.epsilon is not None and link.delta is not None:
-        if link.eps_query != link.same_query:
-            what = {
-                LinkSource.INPUT: "the same (ε, δ)",
-                LinkSource.GROUP: "the replace-one (ε, δ) it converts to",
-                LinkSource.REFERENCE_POINT: "one (ε, δ) pair it implies (its ε at δ = 10⁻⁵, "
-                "replace-one)",
-            }[link.source or LinkSource.INPUT]
-            over = (
-                ""
-                if link.pair_ratio is None or link.pair_ratio <= 1.0 + 1e-9
-                else f"; that single pair overstates η by a factor of {fmt_num(link.pair_ratio, 3)}"
-            )
-            lines.append(
-                f"- [ε = {fmt_num(link.epsilon)}, δ = {fmt_num(link.delta, 3)}, "
-                f"{share} in the data]({link.path}?{link.eps_query}) — {what}{over}"
-                + (" (looser: for comparison only)" if link.same_query is not None else "")
-            )
-    elif link.blocked is not None and link.same_query is None:
-        lines.append(
-            "- (ε, δ): "
-            + {
-                LinkBlock.NO_POINT: "no single (ε, δ) pair was computed for this run",
-                LinkBlock.EPS_TOO_LARGE: "its ε is above 20, more than that page shows",
-                LinkBlock.DELTA_TOO_LARGE: "its δ is above 0.1, more than that page shows",
-            }[link.blocked]
-            + "; use the η link."
-        )
-    lines.append(
-        f"- [η = {fmt_pct(link.eta)}, {share} in the data]({eta_url}) — the same η, read as "
-        "η-MIP alone (looser at low false-positive rates)"
-    )
     st.markdown(
         "Show it as people on the page “What does ε mean for the people in my data?”:\n"
-        + "\n".join(lines)
+        + "\n".join(_stakeholder_links(L, name))
     )
 
     # ---------------------------------------------------------------- maths

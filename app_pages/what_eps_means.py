@@ -1,24 +1,36 @@
 """What does ε mean for the people in my data? A guarantee as people, for a stakeholder.
 
 Every number comes from :func:`mipcore.lessons.what_eps_means.what_eps_means_lesson` (built on
-:mod:`mipcore.risk`, and for μ-GDP and DP-SGD on the same attacker bound as the risk
-calculator); the pictures from :mod:`mipcore.plots.risk_vega` -- on screen, and through
+:mod:`mipcore.risk`, and for μ-GDP, ρ-zCDP, Rényi DP, DP-SGD and every add/remove guarantee on
+the same attacker bound as the risk calculator, so the calculator's link opens this page on
+the same numbers); the pictures from :mod:`mipcore.plots.risk_vega` -- on screen, and through
 ``vl-convert`` as the summary's inline SVG and the PNG files; the one-page summary from
-:func:`mipcore.lessons.what_eps_means.summary_html`. Probabilities are printed by the app's
-one precision rule, :func:`appkit.fmt_pct`. No formula on the surface: the formulas are in
+:func:`mipcore.lessons.what_eps_means.summary_html`. The relation and Rényi-DP controls are the
+calculator's (:mod:`appkit.guarantee_inputs`). Probabilities are printed by the app's one
+precision rule, :func:`appkit.fmt_pct`. No formula on the surface: the formulas are in
 "The maths".
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 import appkit
 from appkit import dpsgd, fmt_count, fmt_num, fmt_pct, jobs
-from mipcore.guarantees import Route
-from mipcore.lessons.risk_calculator import CIFAR10
+from appkit.guarantee_inputs import rdp_control, read_rdp, relation_control
+from mipcore.guarantees import Relation, Route
+from mipcore.lessons.risk_calculator import (
+    CIFAR10,
+    LINK_DELTA_MAX,
+    LINK_EPS_MAX,
+    LINK_MU_MAX,
+    LINK_RHO_MAX,
+)
 from mipcore.lessons.what_eps_means import (
     DEFAULT_PRIOR,
+    RELATION_KINDS,
     Confidence,
     GuaranteeKind,
     WhatEpsMeans,
@@ -30,17 +42,18 @@ from mipcore.plots.guarantee_vega import route_label
 from mipcore.plots.risk_vega import IconPicture, IconView, icon_array_vega, picture_png, picture_svg
 from mipcore.risk import ICON_FPR_CAPS
 
-EPS_MAX = 20.0
-DELTA_MAX = 0.1
-MU_MAX = 50.0
 QUICK_PRIORS = (1.0, 10.0, 50.0)  # % of the population in the data
 PRIOR_KEY = "prior"  # % in the URL: ?prior=1 is 1 %
 KINDS = {
     GuaranteeKind.DP: "ε and δ (differential privacy)",
     GuaranteeKind.MIP: "η (membership privacy)",
     GuaranteeKind.GDP: "μ (Gaussian differential privacy)",
+    GuaranteeKind.ZCDP: "ρ (zero-concentrated DP)",
+    GuaranteeKind.RDP: "Rényi DP (orders and values)",
     GuaranteeKind.DPSGD: "a DP-SGD run",
 }
+# a second or more: in their own process, as on the calculator
+HEAVY = (GuaranteeKind.ZCDP, GuaranteeKind.RDP, GuaranteeKind.DPSGD)
 
 
 def _set_prior(pct: float) -> None:
@@ -61,20 +74,50 @@ def _share(L: WhatEpsMeans) -> str:
     return f"{fmt_pct(L.prior)} of the people are"
 
 
-def _guarantee(L: WhatEpsMeans) -> str:
-    """The guarantee the page shows, named as the risk calculator names it."""
+def _guarantee(L: WhatEpsMeans, *, relation: bool = True) -> str:
+    """The guarantee the page shows, named as the risk calculator names it (the title);
+    ``relation``: say "(add/remove)" for an add/remove guarantee."""
     if L.kind is GuaranteeKind.MIP:
         return f"η = {fmt_pct(L.eta)} (membership privacy)"
-    if L.kind is GuaranteeKind.GDP:
-        return f"μ = {fmt_num(L.mu)} Gaussian DP (its exact trade-off curve)"
     if L.kind is GuaranteeKind.DPSGD:
         how = "PLD accountant" if L.route is Route.PLD else route_label(L.route or Route.PLD)
         return (
             f"DP-SGD: σ = {fmt_num(L.noise_multiplier)}, q = {fmt_num(L.sampling_rate)}, "
             f"{fmt_count(L.steps or 0)} steps ({how})"
         )
-    assert L.epsilon is not None
-    return f"ε = {fmt_num(L.epsilon, 3)}" + (f", δ = {fmt_num(L.delta, 3)}" if L.delta else "")
+    if L.kind is GuaranteeKind.GDP:
+        name = f"μ = {fmt_num(L.mu)} Gaussian DP"
+    elif L.kind is GuaranteeKind.ZCDP:
+        name = f"ρ = {fmt_num(L.rho)} zero-concentrated DP"
+    elif L.kind is GuaranteeKind.RDP:
+        n = len(L.orders or ())
+        name = f"Rényi DP at {n} order{'s' if n != 1 else ''}"
+    else:
+        assert L.epsilon is not None
+        name = f"ε = {fmt_num(L.epsilon, 3)}" + (f", δ = {fmt_num(L.delta, 3)}" if L.delta else "")
+    add_remove = relation and L.relation is Relation.ADD_OR_REMOVE_ONE
+    return name + (" (add/remove)" if add_remove else "")
+
+
+def _guarantee_in_full(L: WhatEpsMeans) -> str:
+    """The guarantee with its values, its relation and the route it is read through."""
+    text = _guarantee(L, relation=False)
+    if L.kind is GuaranteeKind.RDP:
+        pairs = zip(L.orders or (), L.rdp_values or (), strict=True)
+        text += ", α: ε(α) = " + ", ".join(f"{fmt_num(a)}: {fmt_num(v)}" for a, v in pairs)
+    if L.kind in RELATION_KINDS:
+        text += (
+            ", stated for neighbours that replace one record (MIP's game)"
+            if L.relation is Relation.REPLACE_ONE
+            else ", stated for neighbours that add or remove one record, converted to MIP's "
+            "replace-one game by group privacy for two"
+        )
+    if L.route is not None and L.kind is not GuaranteeKind.DPSGD:
+        text += (
+            f"; read through its tightest route, “{route_label(L.route)}”, as the risk "
+            "calculator reads it"
+        )
+    return text
 
 
 def _of_members(count: int, members: int) -> str:
@@ -159,8 +202,13 @@ with appkit.folded("The maths") as shown:
         st.markdown(
             "of the time, with TPR as large as allowed. For μ-GDP the bound is "
             "TPR ≤ Φ(Φ⁻¹(FPR) + μ) (Dong, Roth, Su, *Gaussian Differential Privacy*, JRSS-B 2022, "
-            "arXiv:1905.02383); for a DP-SGD run it is the risk calculator's: the PLD accountant "
-            "of Google's `dp_accounting` for the replace-one relation, with Poisson sampling. "
+            "arXiv:1905.02383); for ρ-zCDP and Rényi DP it is the Rényi trade-off bound, as on "
+            "the risk calculator; for a DP-SGD run it is the risk calculator's: the PLD accountant of Google's `dp_accounting` for the replace-one "
+            "relation, with Poisson sampling. A guarantee stated for neighbours that add or "
+            "remove one record is read for MIP's game, which replaces one (a removal and an "
+            "addition), by group privacy for two, as on the calculator: μ → 2μ, ρ → 4ρ, "
+            "(ε, δ) → (2ε, (1 + e^ε)δ), and a trade-off bound g → g∘g; a pure add/remove ε "
+            "bounds a named person's posterior with 2ε in place of ε. "
             "**The picture** shows N people (N = 100, 1 000 or 10 000: the smallest at which it "
             "names and wrongly accuses at least one person wherever the bound expects any), "
             "⌊Nπ⌋ of them members. **One rounding rule:** the attacker wrongly accuses "
@@ -182,128 +230,192 @@ st.caption(
 png_area = page.slot()  # the PNG files, drawn when asked for
 
 
+def _dp_controls() -> dict[str, Any]:
+    epsilon = appkit.url_slider(
+        "ε (smaller is more private)",
+        "eps",
+        min_value=0.0,
+        max_value=LINK_EPS_MAX,
+        default=1.0,
+        step=0.05,
+        format="%.2f",
+        help="The privacy parameter of a differentially private release.",
+    )
+    delta = appkit.url_number(
+        "δ (usually tiny, e.g. 1e-5)",
+        "delta",
+        min_value=0.0,
+        max_value=LINK_DELTA_MAX,
+        default=0.0,
+        step=1e-6,
+        format="%g",
+        help="The small probability with which the ε guarantee may fail. 0 for pure ε.",
+    )
+    return {"epsilon": epsilon, "delta": delta}
+
+
+def _eta_control() -> float:
+    return appkit.url_slider(
+        "η, the best attacker's edge over a coin flip (0.1 is 10 %)",
+        "eta",
+        min_value=0.0,
+        max_value=0.5,
+        default=0.1,
+        step=0.005,
+        format="%.3f",
+        help="η-MIP: when half the people are in the data, no attacker is right more "
+        "than 50 % + η of the time.",
+    )
+
+
+def _mu_control() -> float:
+    return appkit.url_number(
+        "μ (Gaussian differential privacy)",
+        "mu",
+        min_value=0.0,
+        max_value=LINK_MU_MAX,
+        default=1.0,
+        step=0.1,
+        format="%g",
+        help="μ-GDP, e.g. from a GDP accountant; say below which neighbours it is stated for.",
+    )
+
+
+def _rho_control() -> float:
+    return appkit.url_number(
+        "ρ (zero-concentrated differential privacy)",
+        "rho",
+        min_value=0.0,
+        max_value=LINK_RHO_MAX,
+        default=0.5,
+        step=0.05,
+        format="%g",
+        help="ρ-zCDP: Rényi DP ε(α) = ρα at every order α (the Gaussian mechanism with noise "
+        "σ per unit of sensitivity has ρ = 1/(2σ²)).",
+    )
+
+
+def _guarantee_controls() -> tuple[GuaranteeKind, dict[str, Any]]:
+    """The guarantee's controls: its kind and what the page read for it (the Rényi-DP text
+    still as text, under ``rdp_text``; see :func:`_lesson_args`)."""
+    kind = appkit.url_select(
+        "The guarantee is stated as",
+        "kind",
+        list(KINDS),
+        default=GuaranteeKind.DP,
+        widget="radio",
+        horizontal=False,
+        format_func=KINDS.get,
+    )
+    args: dict[str, Any]
+    if kind is GuaranteeKind.DP:
+        args = _dp_controls()
+    elif kind is GuaranteeKind.MIP:
+        args = {"eta": _eta_control()}
+    elif kind is GuaranteeKind.GDP:
+        args = {"mu": _mu_control()}
+    elif kind is GuaranteeKind.ZCDP:
+        args = {"rho": _rho_control()}
+    elif kind is GuaranteeKind.RDP:
+        args = {"rdp_text": rdp_control()}
+    else:
+        sigma = dpsgd.sigma_control()
+        q, steps = dpsgd.rate_and_steps_controls()
+        args = {"noise_multiplier": sigma, "sampling_rate": q, "steps": steps}
+    if kind in RELATION_KINDS:
+        args["relation"] = relation_control()
+    return kind, args
+
+
+def _lesson_args(kind: GuaranteeKind, read: dict[str, Any]) -> dict[str, Any] | None:
+    """The lesson's arguments, or None after a sentence that says why there are none (Rényi-DP
+    text that cannot be read, more DP-SGD steps than the server converts)."""
+    args = {k: v for k, v in read.items() if k != "rdp_text"}
+    if kind is GuaranteeKind.RDP:
+        parsed = read_rdp(read["rdp_text"])
+        if parsed is None:
+            return None
+        args.update(orders=parsed.orders, rdp_values=parsed.values)
+    if kind is GuaranteeKind.DPSGD and not dpsgd.steps_ok(int(args["steps"])):
+        return None
+    return {"kind": kind, **args}
+
+
+def _lesson(prior: float, fpr_cap: float, args: dict[str, Any]) -> WhatEpsMeans:
+    """The page's numbers; a DP-SGD run, ρ-zCDP and Rényi DP (a second or more) in their own
+    process, as on the calculator."""
+    kind = args["kind"]
+    if kind not in HEAVY:
+        return appkit.cached(what_eps_means_lesson, prior, **args, fpr_cap=fpr_cap)
+    dpsgd_run = kind is GuaranteeKind.DPSGD
+    return jobs.run(
+        what_eps_means_lesson,
+        prior,
+        **args,
+        fpr_cap=fpr_cap,
+        label="Reading the run through the PLD accountant"
+        if dpsgd_run
+        else "Reading the guarantee through its tightest route",
+        quick=not dpsgd_run or args["steps"] <= CIFAR10.steps,
+    )
+
+
+def _people_controls() -> tuple[float, float]:
+    """The share of people in the data (%) and the false-accusation cap."""
+    st.markdown("**Share of the people who are in the data**")
+    for col, pct in zip(st.columns(len(QUICK_PRIORS)), QUICK_PRIORS, strict=True):
+        col.button(
+            f"{fmt_num(pct)} %",
+            key=f"prior_{fmt_num(pct)}",
+            on_click=_set_prior,
+            args=(pct,),
+            width="stretch",
+        )
+    prior_pct = appkit.url_number(
+        "in the data (%)",
+        PRIOR_KEY,
+        min_value=0.1,
+        max_value=99.9,
+        default=100 * DEFAULT_PRIOR,
+        step=1.0,
+        format="%g",
+        help="How likely a person is to be in the data before anything is released "
+        "(the “prior”): 1 % if 1 in 100 people of the population is in it.",
+    )
+    fpr_cap = appkit.url_select(
+        "Wrongly accuse at most",
+        "cap",
+        ICON_FPR_CAPS,
+        default=ICON_FPR_CAPS[0],
+        widget="radio",
+        format_func=lambda c: f"{fmt_pct(c)} of the others",
+        help="How many people who are *not* in the data an attacker may wrongly call members "
+        "while it names people.",
+    )
+    return prior_pct, fpr_cap
+
+
 def _live() -> None:
     with main:
         appkit.messages()
         # ---------------------------------------------------------------- controls
         c_guarantee, c_people = st.columns(2)
-        epsilon: float | None = None
-        delta = 0.0
-        eta: float | None = None
-        run: dict[str, float | int | None] = {}
         with c_guarantee:
-            kind = appkit.url_select(
-                "The guarantee is stated as",
-                "kind",
-                list(KINDS),
-                default=GuaranteeKind.DP,
-                widget="radio",
-                horizontal=False,
-                format_func=KINDS.get,
-            )
-            if kind is GuaranteeKind.DP:
-                epsilon = appkit.url_slider(
-                    "ε (smaller is more private)",
-                    "eps",
-                    min_value=0.0,
-                    max_value=EPS_MAX,
-                    default=1.0,
-                    step=0.05,
-                    format="%.2f",
-                    help="The privacy parameter of a differentially private release.",
-                )
-                delta = appkit.url_number(
-                    "δ (usually tiny, e.g. 1e-5)",
-                    "delta",
-                    min_value=0.0,
-                    max_value=DELTA_MAX,
-                    default=0.0,
-                    step=1e-6,
-                    format="%g",
-                    help="The small probability with which the ε guarantee may fail. 0 for pure ε.",
-                )
-            elif kind is GuaranteeKind.MIP:
-                eta = appkit.url_slider(
-                    "η, the best attacker's edge over a coin flip (0.1 is 10 %)",
-                    "eta",
-                    min_value=0.0,
-                    max_value=0.5,
-                    default=0.1,
-                    step=0.005,
-                    format="%.3f",
-                    help="η-MIP: when half the people are in the data, no attacker is right more "
-                    "than 50 % + η of the time.",
-                )
-            elif kind is GuaranteeKind.GDP:
-                run["mu"] = appkit.url_number(
-                    "μ (Gaussian differential privacy)",
-                    "mu",
-                    min_value=0.0,
-                    max_value=MU_MAX,
-                    default=1.0,
-                    step=0.1,
-                    format="%g",
-                    help="μ-GDP for neighbours that replace one record (the risk calculator "
-                    "converts an add/remove μ to 2μ).",
-                )
-            else:
-                run["noise_multiplier"] = dpsgd.sigma_control()
-                run["sampling_rate"], run["steps"] = dpsgd.rate_and_steps_controls()
+            kind, read = _guarantee_controls()
         with c_people:
-            st.markdown("**Share of the people who are in the data**")
-            for col, pct in zip(st.columns(len(QUICK_PRIORS)), QUICK_PRIORS, strict=True):
-                col.button(
-                    f"{fmt_num(pct)} %",
-                    key=f"prior_{fmt_num(pct)}",
-                    on_click=_set_prior,
-                    args=(pct,),
-                    width="stretch",
-                )
-            prior_pct = appkit.url_number(
-                "in the data (%)",
-                PRIOR_KEY,
-                min_value=0.1,
-                max_value=99.9,
-                default=100 * DEFAULT_PRIOR,
-                step=1.0,
-                format="%g",
-                help="How likely a person is to be in the data before anything is released "
-                "(the “prior”): 1 % if 1 in 100 people of the population is in it.",
-            )
-            fpr_cap = appkit.url_select(
-                "Wrongly accuse at most",
-                "cap",
-                ICON_FPR_CAPS,
-                default=ICON_FPR_CAPS[0],
-                widget="radio",
-                format_func=lambda c: f"{fmt_pct(c)} of the others",
-                help="How many people who are *not* in the data an attacker may wrongly call members "
-                "while it names people.",
-            )
-
-        if kind is GuaranteeKind.DPSGD and not dpsgd.steps_ok(int(run["steps"] or 0)):
+            prior_pct, fpr_cap = _people_controls()
+        args = _lesson_args(kind, read)
+        if args is None:  # a sentence said why
             return
         with appkit.guard("The picture for this guarantee", stop=True):
-            args = dict(kind=kind, epsilon=epsilon, delta=delta, eta=eta, fpr_cap=fpr_cap, **run)
-            if (
-                kind is GuaranteeKind.DPSGD
-            ):  # the PLD accountant: its own process, as the calculator
-                L: WhatEpsMeans = jobs.run(
-                    what_eps_means_lesson,
-                    prior_pct / 100,
-                    **args,
-                    label="Reading the run through the PLD accountant",
-                    quick=int(run["steps"] or 0) <= CIFAR10.steps,
-                )
-            else:
-                L = appkit.cached(what_eps_means_lesson, prior_pct / 100, **args)
+            L = _lesson(prior_pct / 100, fpr_cap, args)
         ia, naming = L.icons, L.naming
         n_text = fmt_count(ia.people)
 
         # ---------------------------------------------------------------- the sentence
         prior_text = fmt_pct(L.prior)
         cap_text = fmt_pct(L.fpr_cap)
-        st.caption(f"The guarantee shown: {_guarantee(L)}.")
+        st.caption(f"The guarantee shown: {_guarantee_in_full(L)}.")
         if L.confidence_kind is Confidence.POSTERIOR:
             headline = (
                 f"If {_share(L)} in the data, an attacker who names someone is right at most "
@@ -341,7 +453,8 @@ def _live() -> None:
                     "Why not a limit for every single person? This guarantee bounds the privacy loss "
                     "only in distribution, so a rare release may still give a person away. So the "
                     "useful limit is the attacker's hit rate when it names people at a stated rate of "
-                    "false accusations — the number the risk calculator reports for the same run."
+                    "false accusations — the number the risk calculator reports for the same "
+                    "guarantee."
                 )
         appkit.takeaway(headline)
         if why:
@@ -539,7 +652,7 @@ def _live() -> None:
             )
     with export:
         sentences = [
-            f"The guarantee shown: {_guarantee(L)}.",
+            f"The guarantee shown: {_guarantee_in_full(L)}.",
             headline,
             *([why] if why else []),
             acc_line,

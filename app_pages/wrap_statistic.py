@@ -12,6 +12,8 @@ Column and file names are shown as text (``appkit.plain``; the charts draw them 
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
@@ -335,7 +337,7 @@ def _maths() -> None:
 page = appkit.page("wrap")
 st.markdown(
     "**Algorithm 1** of the paper releases any statistic so that no membership-inference "
-    "attacker is right more than 50 % + η of the time: compute it on a random half of the "
+    "attacker is right more than 50 % + η of the time: compute it on a random half of the "
     "data (θ), measure how much it varies over further random halves (σ), and add noise in "
     "proportion to σ. The classical alternative, the **DP Laplace mechanism**, adds noise in "
     "proportion to the *sensitivity* Δ instead. Pick data, a statistic and η, and compare how "
@@ -474,8 +476,8 @@ def _live() -> None:
                 default=ETA_DEFAULT,
                 step=0.01,
                 format="%.2f",
-                help="The target: no attacker right more than 50 % + η of the time "
-                "(η = 0.2: at most 70 %).",
+                help="The target: no attacker right more than 50 % + η of the time "
+                "(η = 0.2: at most 70 %).",
             )
         with c2:
             M = appkit.url_select(
@@ -601,7 +603,7 @@ def _live() -> None:
             "no guarantee"
             if res.certified_eta is None
             else f"≤ {fmt_pct(0.5 + res.certified_eta, 1 if res.certified_eta > 1e-3 else 2)}",
-            help="The certified η as the best attacker's accuracy, 50 % + η (Theorem 9: ½(1 − exp(−1/c))).",
+            help="The certified η as the best attacker's accuracy, 50 % + η (Theorem 9: ½(1 − exp(−1/c))).",
         )
         m4, m5, m6 = st.columns(3)
         m4.metric(
@@ -632,7 +634,7 @@ def _live() -> None:
         )
 
         tab = res.table()
-        view = {"#": list(range(1, k + 1))}  # the charts' x positions
+        view: dict[str, list[Any]] = {"#": list(range(1, k + 1))}  # the charts' x positions
         view |= {col: [fmt_num(v) for v in tab[col]] for col in tab.columns[1:]}
         view["quantity"] = list(res.labels)  # last: a long name never hides a number
         if k > SHOWN_ROWS:
@@ -673,7 +675,7 @@ def _live() -> None:
             f"wrap_spread_{slug}",
             key="wrap_spread",
             caption=f"{comp.spread.draws} further releases of the same θ with fresh noise: dots are "
-            "the median |noise|, bars span 10 % to 90 %; the black dash is σⱼ. The y axis is "
+            "the median |noise|, bars span 10 % to 90 %; the black dash is σⱼ. The y axis is "
             "logarithmic." + (f" {by_position}" if by_position else ""),
         )
         _verdict(comp)

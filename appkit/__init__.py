@@ -34,6 +34,7 @@ from .state import (
     url_range_slider,
     url_select,
     url_slider,
+    url_text,
     url_toggle,
     warn,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "url_range_slider",
     "url_select",
     "url_slider",
+    "url_text",
     "url_toggle",
     "view_url",
     "warn",

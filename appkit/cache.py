@@ -126,12 +126,22 @@ def _content_key(value: Any) -> Hashable:
     if origin is not None and origin[1] is value:
         return origin[0]
     if isinstance(value, np.ndarray):
-        digest = hashlib.blake2b(np.ascontiguousarray(value).view(np.uint8), digest_size=16)
-        return ("ndarray", value.shape, value.dtype.str, digest.hexdigest())
+        raw = np.ascontiguousarray(value).view(np.uint8).data
+        return (
+            "ndarray",
+            value.shape,
+            value.dtype.str,
+            hashlib.blake2b(raw, digest_size=16).hexdigest(),
+        )
     if isinstance(value, pd.DataFrame):
         h = pd.util.hash_pandas_object(value, index=True).to_numpy()
-        digest = hashlib.blake2b(h.view(np.uint8), digest_size=16).hexdigest()
-        return ("DataFrame", tuple(map(str, value.columns)), tuple(map(str, value.dtypes)), digest)
+        hexdigest = hashlib.blake2b(h.view(np.uint8).data, digest_size=16).hexdigest()
+        return (
+            "DataFrame",
+            tuple(map(str, value.columns)),
+            tuple(map(str, value.dtypes)),
+            hexdigest,
+        )
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(_content_key(v) for v in value))
     if isinstance(value, dict):
@@ -243,7 +253,7 @@ def cached(
         break
     if entry.error is not None:
         raise entry.error
-    return entry.value  # type: ignore[no-any-return]
+    return entry.value
 
 
 def clear() -> None:

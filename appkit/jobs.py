@@ -674,7 +674,7 @@ def run(
     if hit is not None:
         if hit.error is not None:
             raise hit.error
-        return hit.value  # type: ignore[no-any-return]
+        return hit.value
     # Every Streamlit call may raise the rerun that a newer input requested: none may stand
     # between joining the line and the ``try`` whose ``finally`` leaves it (a job left in line
     # with a watcher that is gone would hold a place nobody uses).
@@ -706,7 +706,7 @@ def run(
     if job.error is None:
         value = _share(job.result)
         _STORE.put(key, _Entry(value, None, _size(value), name), max_entries)
-        return value  # type: ignore[no-any-return]
+        return value
     if isinstance(job.error, ValueError):
         _STORE.put(key, _Entry(None, job.error, 1000, name), max_entries)
     raise job.error

@@ -32,6 +32,7 @@ __all__ = [
     "url_range_slider",
     "url_select",
     "url_slider",
+    "url_text",
     "url_toggle",
     "warn",
 ]
@@ -404,7 +405,7 @@ def url_select(
     *,
     default,
     widget: str = "selectbox",
-    format_func: Callable[[Any], str] = str,
+    format_func: Callable[[Any], str | None] = str,
     help: str | None = None,
     container=None,
     horizontal: bool = True,
@@ -445,7 +446,7 @@ def url_multiselect(
     options: Sequence,
     *,
     default: Sequence,
-    format_func: Callable[[Any], str] = str,
+    format_func: Callable[[Any], str | None] = str,
     help: str | None = None,
     container=None,
     min_selected: int = 0,
@@ -526,3 +527,37 @@ def url_toggle(
     value = box.toggle(label, help=help, key=key)
     _write_url(key, bool(value), default)
     return bool(value)
+
+
+def url_text(
+    label: str,
+    key: str,
+    *,
+    default: str,
+    max_chars: int,
+    help: str | None = None,
+    container=None,
+) -> str:
+    """A ``st.text_input`` bound to the URL parameter ``key`` (at most ``max_chars``).
+
+    The text is shown in the box, never as Markdown; the page reads it and answers text it
+    cannot use with a sentence. A link with a longer text is refused with a sentence and the
+    default is used.
+    """
+
+    def parse(raw):
+        if not isinstance(raw, str):
+            raise ValueError("given more than once")
+        if len(raw) > max_chars:
+            raise ValueError(f"{len(raw)} characters long")
+        return raw
+
+    def accepts(v):
+        return isinstance(v, str) and len(v) <= max_chars
+
+    describe = f"a text of at most {max_chars} characters"
+    _init_from_url(key, default, parse, describe, accepts, label=label)
+    box = container if container is not None else st
+    value = str(box.text_input(label, key=key, max_chars=max_chars, help=help))
+    _write_url(key, value, default)
+    return value

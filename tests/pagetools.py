@@ -39,13 +39,14 @@ def unfold(at: AppTest, label: str = "The maths"):
 def load(page: str, *, via_app: bool = True, timeout: float = 60, **params: str) -> AppTest:
     """Run ``page`` ("app_pages/x.py") with ``params`` as the URL's query, as a shared link would.
 
-    ``via_app=True`` runs app.py (st.navigation, shared page config) and switches to the page
-    -- the way a user reaches it; the query is set after the home page's run so that only
-    the page sees it. ``via_app=False`` runs the page script on its own.
+    ``via_app=True`` runs app.py (st.navigation, shared page config) with the page selected
+    -- the way a deep link reaches it: one run, the page's, not the home page's first (before
+    a first run AppTest finds a page by its file name, which is every page's URL path here;
+    :func:`test_pagetools.test_load_runs_the_page_it_names` checks that). ``via_app=False``
+    runs the page script on its own.
     """
     if via_app:
         at = AppTest.from_file(APP, default_timeout=timeout)
-        at.run()  # AppTest needs one run before switching pages (st.navigation registers them)
         for key, value in params.items():
             at.query_params[key] = value
         at.switch_page(page).run()

@@ -294,6 +294,34 @@ def test_toggle_bad_url_and_write_back():
     assert at.query_params == {}
 
 
+# --------------------------------------------------------------------------- url_text
+
+TEXT = """
+v = appkit.url_text("values", "rdp", default="2: 0.5", max_chars=20)
+st.write(f"value={v!r}")
+"""
+
+
+def test_text_from_url_round_trip_and_write_back():
+    at = run(TEXT, {"rdp": "[x](https://e)"})
+    assert at.text_input(key="rdp").value == "[x](https://e)" and warnings(at) == []
+    at.text_input(key="rdp").input("4: 1").run()
+    assert at.query_params == {"rdp": "4: 1"} and shown(at) == "value='4: 1'"
+    at.text_input(key="rdp").input("2: 0.5").run()
+    assert at.query_params == {}  # the default leaves the URL
+
+
+def test_text_longer_than_the_box_takes_is_refused_with_a_sentence():
+    at = run(TEXT, {"rdp": "2: 0.5, 4: 1, 8: 2, 16: 4"})
+    (text,) = warnings(at)
+    assert "rdp=2: 0.5, 4: 1, 8: 2, 16: 4" in text and "25 characters long" in text, text
+    assert "at most 20 characters" in text and "default, 2: 0.5." in text, text
+    assert at.text_input(key="rdp").value == "2: 0.5"
+    at = run(TEXT, {"rdp": ["4: 1", "8: 2"]})
+    (text,) = warnings(at)
+    assert "given more than once" in text and at.text_input(key="rdp").value == "2: 0.5"
+
+
 # --------------------------------------------------------------------------- url_range_slider
 
 RANGE = """

@@ -100,8 +100,10 @@ def _shot(page, name: str) -> None:
 
 def assert_no_precision_slips(body: str) -> None:
     """The one precision rule: no long decimals, no landmark shown for a value that is not it,
-    every % after a number with a space."""
+    every % after a number with a no-break space (so that it never starts a line)."""
     assert not re.search(r"\d\.\d{6,}", body), re.findall(r"\S*\d\.\d{6,}\S*", body)
+    assert not re.search(r"\d %", body), re.findall(r"\S*\d %", body)  # an ordinary space
+    body = body.replace("\u00a0", " ")
     assert "100.0 %" not in body and "50.0 %" not in body and " 0.0 %" not in body
     assert not re.search(r"\d%", body), re.findall(r"\S*\d%\S*", body)
     assert "nan" not in body.lower().split() and "NaN" not in body

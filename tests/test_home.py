@@ -33,7 +33,7 @@ def test_home_loads_with_chart_and_data(apptest):
     labels = [b.label for b in at.get("download_button")]
     assert any("attacker_accuracy.csv" in label for label in labels), labels
     assert not at.warning and not at.error
-    assert "With ε = 1, no attacker" in home_text(at) and "73.1 %" in home_text(at)
+    assert "With ε = 1, no attacker" in home_text(at) and "73.1 %" in home_text(at)
     assert at.query_params == {}
 
 
@@ -43,7 +43,7 @@ def test_slider_changes_text_chart_and_url(apptest):
     assert not at.exception
     text = home_text(at)
     acc = 0.5 + float(eta_from_epsilon(3.0))
-    assert "With ε = 3," in text and f"{100 * acc:.1f} %" in text, text
+    assert "With ε = 3," in text and f"{100 * acc:.1f} %" in text, text
     assert bars(at) == pytest.approx([50.0, 100 * acc, 100.0])
     assert at.query_params == {"eps": "3"}
 

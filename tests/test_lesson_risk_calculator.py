@@ -25,6 +25,7 @@ from mipcore.guarantees import (
     DpSgd,
     EpsDelta,
     Gdp,
+    Profile,
     Rdp,
     Relation,
     Route,
@@ -44,9 +45,11 @@ from mipcore.lessons.risk_calculator import (
     Target,
     noise_for_target,
     parse_rdp,
+    rdp_text,
     risk_report,
     steps_ceiling,
 )
+from mipcore.lessons.what_eps_means import what_eps_means_lesson
 from mipcore.plots.guarantee_vega import INVALID_SUFFIX, route_label, routes_roc_vega
 from mipcore.risk import member_posterior_bound, ppv_bound
 
@@ -232,7 +235,90 @@ def test_links_that_the_epsilon_page_cannot_show_are_refused():
     assert risk_report(EpsDelta(1.0), prior=0.007).link.prior_pct == 0.7
 
 
+@pytest.mark.parametrize(
+    ("guarantee", "expected"),
+    [
+        (EpsDelta(1.3, 2e-6), {"kind": "dp", "eps": "1.3", "delta": "2e-06"}),
+        (
+            EpsDelta(0.5, 1e-5, AR),
+            {"kind": "dp", "eps": "0.5", "delta": "1e-05", "rel": "add_or_remove_one"},
+        ),
+        (Gdp(1.0), {"kind": "gdp", "mu": "1.0"}),
+        (Gdp(30.0, AR), {"kind": "gdp", "mu": "30.0", "rel": "add_or_remove_one"}),
+        (Zcdp(0.1 + 0.2), {"kind": "zcdp", "rho": repr(0.1 + 0.2)}),
+        (Zcdp(1000.0, AR), {"kind": "zcdp", "rho": "1000.0", "rel": "add_or_remove_one"}),
+        (Rdp((8.0, 2.0), (1.0, 0.2)), {"kind": "rdp", "rdp": "2: 0.2, 8: 1"}),
+        (
+            Rdp((2.0, 4.0), (0.5, 1.0), AR),
+            {"kind": "rdp", "rdp": "2: 0.5, 4: 1", "rel": "add_or_remove_one"},
+        ),
+        (DpSgd(1.1, 0.01, 100), {"kind": "dpsgd", "sigma": "1.1", "q": "0.01", "steps": "100"}),
+    ],
+)
+def test_the_first_link_carries_the_guarantee_itself_with_its_relation(guarantee, expected):
+    """Every kind the calculator takes goes to the stakeholder page as it was stated (the
+    relation only when add/remove, as that page's own URL has it), and the lesson of that
+    page reads the query to the calculator's numbers."""
+    r = risk_report(guarantee, prior=0.05)
+    link = r.link
+    assert link.same_blocked is None
+    assert _q(link.same_query) == {**expected, "prior": "5.0"}
+    q = _q(link.same_query)
+    kw: dict = {"relation": q.get("rel", "replace_one")}
+    if q["kind"] == "dp":
+        kw.update(epsilon=float(q["eps"]), delta=float(q["delta"]))
+    elif q["kind"] in ("gdp", "zcdp"):
+        key = "mu" if q["kind"] == "gdp" else "rho"
+        kw[key] = float(q[key])
+    elif q["kind"] == "rdp":
+        read = parse_rdp(q["rdp"])
+        kw.update(orders=read.orders, rdp_values=read.values)
+    else:
+        kw = dict(
+            noise_multiplier=float(q["sigma"]), sampling_rate=float(q["q"]), steps=int(q["steps"])
+        )
+    w = what_eps_means_lesson(float(q["prior"]) / 100, kind=q["kind"], **kw, fpr_cap=0.01)
+    assert w.eta == pytest.approx(r.eta, abs=1e-12)
+    assert w.ppv == pytest.approx(r.ppv, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("guarantee", "block"),
+    [
+        (EpsDelta(25.0, 1e-5), LinkBlock.EPS_TOO_LARGE),
+        (EpsDelta(1.0, 0.2, AR), LinkBlock.DELTA_TOO_LARGE),
+        (Gdp(60.0), LinkBlock.MU_TOO_LARGE),
+        (Zcdp(1001.0), LinkBlock.RHO_TOO_LARGE),
+        (Rdp(tuple(2.0 + k for k in range(65)), (1.0,) * 65), LinkBlock.RDP_TOO_LONG),
+        (Rdp(tuple(1.0 + 1 / 3 + k for k in range(40)), (1 / 3,) * 40), LinkBlock.RDP_TOO_LONG),
+        (Rdp((2.0, 2e6), (0.5, 1.0)), LinkBlock.NOT_TAKEN),  # orders above 10⁶ are not taken
+        (Profile((1.0, 2.0), (1e-5, 1e-6)), LinkBlock.NOT_TAKEN),
+    ],
+)
+def test_a_guarantee_the_stakeholder_page_cannot_take_says_why(guarantee, block):
+    link = risk_report(guarantee).link
+    assert link.same_query is None and link.same_blocked is block
+    assert link.eta_query.startswith("kind=mip&eta=")  # the η link is always there
+
+
 # --------------------------------------------------------------------------- Rényi text
+
+
+@settings(max_examples=100)
+@given(
+    st.dictionaries(
+        st.floats(1.0, 1e6, allow_nan=False, exclude_min=True),
+        st.floats(0.0, 1e300, allow_nan=False),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_rdp_text_is_read_back_bit_for_bit(pairs):
+    text = rdp_text(tuple(pairs), tuple(pairs.values()))
+    r = parse_rdp(text)
+    assert r.ok and dict(zip(r.orders, r.values, strict=True)) == pairs
+    assert list(r.orders) == sorted(pairs)
+    assert rdp_text(r.orders, r.values) == text  # one text per guarantee
 
 
 def test_parse_rdp_reads_pairs_in_any_order_and_separator():

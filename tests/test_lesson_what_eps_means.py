@@ -24,7 +24,8 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from mipcore.guarantees import DpSgd, Gdp, attacker_bound
+from mipcore.guarantees import DpSgd, EpsDelta, Gdp, Rdp, Relation, Zcdp, attacker_bound
+from mipcore.lessons.risk_calculator import risk_report
 from mipcore.lessons.what_eps_means import (
     Confidence,
     GuaranteeKind,
@@ -42,7 +43,9 @@ from mipcore.plots.risk_vega import (
     picture_png,
     picture_svg,
 )
-from mipcore.risk import ICON_POPULATIONS, comparison_table
+from mipcore.risk import ICON_POPULATIONS, TradeOffCurve, comparison_table, icon_array
+
+AR = Relation.ADD_OR_REMOVE_ONE
 
 # --------------------------------------------------------------------------- brute force
 
@@ -222,7 +225,8 @@ def test_the_table_has_the_pages_one_share():
 
 
 def test_curve_guarantees_read_the_calculators_bound():
-    """μ-GDP and DP-SGD are read through attacker_bound, the risk calculator's numbers."""
+    """μ-GDP and DP-SGD are read through attacker_bound, the risk calculator's numbers (so
+    are ρ-zCDP, Rényi DP and add/remove guarantees: see the test below)."""
     b = attacker_bound(Gdp(1.0))
     r = what_eps_means_lesson(0.05, kind="gdp", epsilon=None, mu=1.0, fpr_cap=0.01)
     assert r.eta == b.eta and r.route is b.route and r.mu == 1.0
@@ -234,6 +238,61 @@ def test_curve_guarantees_read_the_calculators_bound():
     assert half.accuracy == pytest.approx(0.5 + b.eta, rel=1e-14)  # exact at one half
     curve = curve_of(b)
     assert all(t2 >= t1 for t1, t2 in zip(curve.tpr, curve.tpr[1:], strict=False))
+
+
+RENYI = ((2.0, 4.0, 8.0, 16.0, 32.0), (0.5, 1.0, 2.0, 4.0, 8.0))  # the calculator's default
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "guarantee"),
+    [
+        (dict(kind="zcdp", rho=0.5), Zcdp(0.5)),
+        (dict(kind="zcdp", rho=0.3, relation="add_or_remove_one"), Zcdp(0.3, AR)),
+        (dict(kind="rdp", orders=RENYI[0], rdp_values=RENYI[1]), Rdp(*RENYI)),
+        (
+            dict(kind="rdp", orders=(2, 8), rdp_values=(0.2, 1), relation=AR),
+            Rdp((2, 8), (0.2, 1), AR),
+        ),
+        (dict(epsilon=1.0, delta=1e-5, relation=AR), EpsDelta(1.0, 1e-5, AR)),
+        (dict(epsilon=3.0, relation=AR), EpsDelta(3.0, 0.0, AR)),
+        (dict(kind="gdp", mu=1.0, relation=AR), Gdp(1.0, AR)),
+    ],
+    ids=["zcdp", "zcdp_ar", "rdp", "rdp_ar", "eps_delta_ar", "pure_eps_ar", "gdp_ar"],
+)
+@pytest.mark.parametrize("prior", [0.01, 0.2])
+def test_new_kinds_and_relations_are_the_calculators_numbers(kwargs, guarantee, prior):
+    """ρ-zCDP, Rényi DP and every add/remove guarantee read exactly as the risk calculator
+    reads them: η, the route, the TPR bound and precision at 1 %, the worst posterior, and a
+    picture counted on the report's own ROC bound."""
+    r = risk_report(guarantee, prior=prior, ppv_fpr=0.01)
+    w = what_eps_means_lesson(prior, **kwargs, fpr_cap=0.01)
+    assert w.eta == pytest.approx(r.eta, abs=1e-12) and w.route is r.route
+    assert w.naming.tpr == pytest.approx(r.ppv_tpr, abs=1e-12)
+    assert w.ppv == pytest.approx(r.ppv, abs=1e-12)
+    assert w.worst_posterior == pytest.approx(r.worst_posterior, abs=1e-12)
+    assert w.confidence_kind.value == r.confidence_kind.value
+    assert w.relation is getattr(guarantee, "relation", Relation.REPLACE_ONE)
+    curve = TradeOffCurve(tuple(r.roc_fpr), tuple(r.roc_tpr), r.eta)
+    ia = icon_array(prior, curve=curve, fpr_caps=(0.01,))
+    assert (w.people, w.icons.members) == (ia.people, ia.members)
+    assert (w.naming.named, w.naming.accused) == (ia.caps[0].named, ia.caps[0].accused)
+    assert w.naming.named <= r.ppv_tpr * w.icons.members  # the picture never beats the bound
+    if isinstance(guarantee, Zcdp):
+        assert w.rho == guarantee.rho and w.mu is None and w.orders is None
+    if isinstance(guarantee, Rdp):
+        assert (w.orders, w.rdp_values) == (guarantee.orders, guarantee.values)
+    if getattr(guarantee, "relation", None) is AR:  # read as replace-one it would be smaller
+        as_replace = {"relation": Relation.REPLACE_ONE}
+        loose = what_eps_means_lesson(prior, **{**kwargs, **as_replace})
+        assert loose.eta < w.eta
+
+
+def test_pure_eps_add_remove_bounds_every_named_person_by_two_eps():
+    """Pure ε-DP for add/remove is pure 2ε-DP for replace-one: π e^{2ε}/(π e^{2ε} + 1 − π)."""
+    w = what_eps_means_lesson(0.01, epsilon=1.0, relation="add_or_remove_one")
+    assert w.confidence_kind is Confidence.POSTERIOR
+    pe = 0.01 * math.exp(2.0)
+    assert w.worst_posterior == pytest.approx(pe / (pe + 0.99), rel=1e-12)
 
 
 @pytest.mark.slow
@@ -261,6 +320,12 @@ def test_export_file_name_is_the_settings():
     assert export_file_name(what_eps_means_lesson(0.0025)) == (
         "mip_eps1_delta0_share0.25pct_cap1pct.html"
     )
+    z = what_eps_means_lesson(0.05, kind="zcdp", rho=0.25)
+    assert export_file_name(z) == "mip_zcdp_rho0.25_share5pct_cap1pct.html"
+    rdp = what_eps_means_lesson(0.01, kind="rdp", orders=RENYI[0], rdp_values=RENYI[1])
+    assert export_file_name(rdp) == "mip_rdp_5orders_alpha2-32_share1pct_cap1pct.html"
+    ar = what_eps_means_lesson(0.01, epsilon=2.0, relation="add_or_remove_one")
+    assert export_file_name(ar) == "mip_eps2_delta0_addremove_share1pct_cap1pct.html"
 
 
 @pytest.mark.parametrize(
@@ -284,6 +349,33 @@ def test_export_file_name_is_the_settings():
         ({"prior": 0.5, "kind": "dpsgd", "epsilon": None, "steps": 10}, "noise_multiplier"),
         ({"prior": 0.5, "steps": 10}, "DP-SGD"),
         ({"prior": 0.5, "fpr_cap": 1.5}, "fpr_cap"),
+        ({"prior": 0.5, "kind": "zcdp"}, "rho"),
+        ({"prior": 0.5, "kind": "zcdp", "rho": -0.1}, "rho"),
+        ({"prior": 0.5, "kind": "zcdp", "rho": math.inf}, "rho"),
+        ({"prior": 0.5, "kind": "zcdp", "rho": math.nan}, "rho"),
+        ({"prior": 0.5, "rho": 0.5}, "rho"),
+        ({"prior": 0.5, "kind": "gdp", "mu": 1.0, "rho": 0.5}, "rho"),
+        ({"prior": 0.5, "kind": "rdp"}, "orders"),
+        ({"prior": 0.5, "kind": "rdp", "orders": (2.0,)}, "rdp_values"),
+        ({"prior": 0.5, "kind": "rdp", "orders": (1.0,), "rdp_values": (0.5,)}, "orders"),
+        ({"prior": 0.5, "kind": "rdp", "orders": (2.0,), "rdp_values": (-1.0,)}, "rdp_values"),
+        ({"prior": 0.5, "kind": "rdp", "orders": (2.0, 3.0), "rdp_values": (1.0,)}, "rdp_values"),
+        ({"prior": 0.5, "orders": (2.0,)}, "orders"),
+        ({"prior": 0.5, "kind": "zcdp", "rho": 0.5, "rdp_values": (1.0,)}, "rdp_values"),
+        ({"prior": 0.5, "relation": "sideways"}, "relation"),
+        ({"prior": 0.5, "kind": "gdp", "mu": 1.0, "relation": None}, "relation"),
+        ({"prior": 0.5, "kind": "mip", "eta": 0.1, "relation": "add_or_remove_one"}, "relation"),
+        (
+            {
+                "prior": 0.5,
+                "kind": "dpsgd",
+                "noise_multiplier": 1.0,
+                "sampling_rate": 1.0,
+                "steps": 1,
+                "relation": "add_or_remove_one",
+            },
+            "relation",
+        ),
     ],
 )
 def test_out_of_domain_input_names_the_parameter(kwargs, name):

@@ -113,7 +113,7 @@ def test_advantage_chart_draws_the_table_in_three_units(view):
     )
     assert est.loc["held-out", "advantage"] == value["held-out advantage, max(0, raw) (drawn)"]
     assert est.loc["held-out", "raw"] == value["held-out advantage of sgn(f_hat) (raw)"]
-    lower = "held-out 95 % lower bound"
+    lower = "held-out 95 % lower bound"
     assert est.loc["lower bound", "advantage"] == value[f"{lower}, max(0, raw) (drawn)"]
     assert est.loc["lower bound", "raw"] == value[f"{lower} (raw)"]
     assert (est["advantage"] >= 0).all()
@@ -140,7 +140,7 @@ def test_advantage_chart_draws_the_table_in_three_units(view):
 def test_drift_chart_draws_the_table(drift):
     chart, table = mace_vega.drift_vega(drift)
     assert list(table["N"]) == list(mv.DRIFT_N)
-    assert "held-out 95 % lower bound: raw mean" in table.columns
+    assert "held-out 95 % lower bound: raw mean" in table.columns
     means = chart.datasets["means"]
     for name, *_ in mace_vega.DRIFT_SERIES:
         key = name.replace("f̂", "f_hat")

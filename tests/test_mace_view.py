@@ -98,11 +98,11 @@ def test_negative_lower_bound_is_shown_as_zero_and_kept_raw():
     assert v.heldout_lower_raw < 0
     assert v.heldout_lower.advantage == 0.0 and v.heldout_lower.accuracy == 0.5
     chart, table = mace_vega.advantage_vega(v)
-    raw = table.loc[table["quantity"] == "held-out 95 % lower bound (raw)", "advantage"]
+    raw = table.loc[table["quantity"] == "held-out 95 % lower bound (raw)", "advantage"]
     drawn = table.loc[table["quantity"].str.contains("lower bound, max"), "advantage"]
     assert raw.item() == v.heldout_lower_raw and drawn.item() == 0.0
     (point,) = (
-        chart.datasets["estimates"].query("name.str.startswith('held-out 95 %')").itertuples()
+        chart.datasets["estimates"].query("name.str.startswith('held-out 95 %')").itertuples()
     )
     assert point.advantage == 0.0 and point.raw == v.heldout_lower_raw
 
@@ -225,4 +225,4 @@ def test_figures_headless_without_nan(kw):
         for data in chart.datasets.values():
             assert np.isfinite(data.select_dtypes("number").to_numpy(dtype=float)).all()
     assert list(table["N"]) == list(mv.DRIFT_N)
-    assert "held-out 95 % lower bound: raw mean" in table.columns
+    assert "held-out 95 % lower bound: raw mean" in table.columns

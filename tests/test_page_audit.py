@@ -27,7 +27,7 @@ def load(**params: str) -> AppTest:
 
 def pct(text: str) -> float:
     """A metric's percentage as a probability: "68.9 %" -> 0.689."""
-    return float(text.replace("−", "-").rstrip(" %")) / 100
+    return float(text.replace("−", "-").rstrip(" %")) / 100
 
 
 def body(at: AppTest) -> str:
@@ -255,7 +255,7 @@ def test_covariance_release_shows_monte_carlo_optimum_beside_the_bounds(noise, p
     assert not at.warning
     text = body(at)
     assert "second-moment estimate" in text and "Δ₁ =" in text and "Δ₂ =" in text
-    assert "Monte Carlo" in text and "99 % interval" in text
+    assert "Monte Carlo" in text and "99 % interval" in text
     # the page's optimum is the library's, computed independently here
     ref = run_canary_audit(
         100,

@@ -33,7 +33,7 @@ def eta_theorem4(eps: float, delta: float = 0.0) -> float:
 
 
 def pct(eta: float) -> str:
-    return f"{100 * (0.5 + eta):.1f} %"
+    return f"{100 * (0.5 + eta):.1f} %"
 
 
 def sig4(x: float) -> str:
@@ -75,7 +75,7 @@ def test_standalone_load_is_clean():
 def test_default_numbers_follow_theorem4(default_page):
     eta = eta_theorem4(1.0)  # 0.2311, accuracy 73.1 %
     assert metric(default_page, "η") == sig4(eta)
-    assert metric(default_page, "best accuracy") == "73.1 %"  # short: no 73.1059… cut off
+    assert metric(default_page, "best accuracy") == "73.1 %"  # short: no 73.1059… cut off
     assert any(f"more than **{pct(eta)}**" in t for t in texts(default_page))
     approx = 1.0 / 4
     assert metric(default_page, "small-ε") == sig4(approx)
@@ -87,10 +87,10 @@ def test_metric_values_are_short_at_every_setting():
         for m in load(**params).metric:
             assert len(m.value) <= 12, (m.label, m.value)  # e.g. "2.08 × 10⁻⁸"
     at = load(eps="0", logd="1", ldelta="-12")
-    assert metric(at, "best accuracy") == "> 50 %"  # the edge is not rounded away (fmt_pct)
-    assert any("50 % + " in t and "percentage points" in t for t in texts(at))
+    assert metric(at, "best accuracy") == "> 50 %"  # the edge is not rounded away (fmt_pct)
+    assert any("50 % + " in t and "percentage points" in t for t in texts(at))
     at = load(eps="10")
-    assert metric(at, "best accuracy") == "99.995 %"  # fmt_pct: never "100.0 %" for 1/2 + η < 1
+    assert metric(at, "best accuracy") == "99.995 %"  # fmt_pct: never "100.0 %" for 1/2 + η < 1
 
 
 def test_the_sentences_quote_the_lessons_numbers(default_page):
@@ -101,7 +101,7 @@ def test_the_sentences_quote_the_lessons_numbers(default_page):
     assert f"({fmt_num(L.tpr_ratio, 3)} times as much)" in text
     assert f"FPR* = {fmt_num(L.kink_fpr)}" in text and fmt_num(L.kink_fpr) == "0.2689"
     assert f"at a false-positive rate of {fmt_pct(L.ref_fpr)}" in text.lower()
-    assert f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value" in text
+    assert f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value" in text
     assert f"a {L.approx_quality.value} approximation" in text
     assert f"only {fmt_num(L.tpr_printed_ref)} where {fmt_num(L.tpr_mip_ref)}" in text
 
@@ -113,7 +113,7 @@ def test_the_maths_cites_papers_not_files_and_states_the_advantage():
     assert "arXiv:2211.06582" in text and "arXiv:2009.05683" in text
     assert "arXiv:1311.0776" in text
     # MACE's tanh(1/2) ≈ 0.462 is an advantage, i.e. 2η, i.e. accuracy ≤ 73.1 %
-    assert "0.462 = 2η, i.e. accuracy ≤ 73.1 %" in text
+    assert "0.462 = 2η, i.e. accuracy ≤ 73.1 %" in text
     latex = [x.value for x in exp.latex]
     # the corrected Theorem 8 is split: no single formula holds both Pr[correct] and the bound
     assert not any(r"\Pr[" in x and "2\\eta)" in x for x in latex)

@@ -77,7 +77,7 @@ def test_numbers_shown_are_the_lessons(default_page):
     assert metric(at, "true advantage") == fmt_num(v.truth.advantage)
     assert metric(at, "plug-in estimate") == fmt_num(v.plugin.advantage)
     assert metric(at, "held-out estimate") == fmt_num(v.heldout.advantage)
-    assert metric(at, "held-out 95 % lower bound") == fmt_num(v.heldout_lower.advantage)
+    assert metric(at, "held-out 95 % lower bound") == fmt_num(v.heldout_lower.advantage)
     assert metric(at, "tanh bound") == fmt_num(v.tanh_bound.advantage)
     captions = [c.value for c in at.caption]
     for u in (v.truth, v.plugin, v.heldout, v.heldout_lower, v.tanh_bound):
@@ -90,7 +90,7 @@ def test_the_unit_bridge_is_explicit(default_page):
     """Advantage, η and accuracy side by side: 0.4621 = 2 × 0.2311, 73.1 %."""
     t = text(default_page)
     assert "advantage = 2η = 2·accuracy − 1" in t
-    assert "advantage ≤ 0.4621, i.e. η ≤ 0.2311, i.e. an attacker is right at most 73.1 %" in t
+    assert "advantage ≤ 0.4621, i.e. η ≤ 0.2311, i.e. an attacker is right at most 73.1 %" in t
     assert "z_{1-\\delta/4}" not in t and "z_{1−δ/4}" not in t  # the quantile is in st.latex
     maths = pagetools.unfold(load())
     assert any("\\Phi^{-1}(1-\\delta/4) = 2.241" in x.value for x in maths.latex)
@@ -102,7 +102,7 @@ def test_other_page_values_for_mixture_and_prior():
         mace_synthetic.true_advantage("mixture", 2.5, 0.3)
     )
     assert metric(at, "tanh bound") == fmt_num(mace.dp_privacy_loss_bound(0.5, 0.3))
-    assert "blind guess of the majority is right 70 %" in text(at)  # an exact share, exactly
+    assert "blind guess of the majority is right 70 %" in text(at)  # an exact share, exactly
     assert_clean(at)
 
 
@@ -148,7 +148,7 @@ def test_negative_lower_bound_is_shown_as_zero_with_the_raw_value_kept():
     at = load(sep="0", N="50")
     v = mv.mace_view("normal", 0.0, n=50)
     assert v.heldout_lower_raw < 0
-    assert metric(at, "held-out 95 % lower bound") == "0"
+    assert metric(at, "held-out 95 % lower bound") == "0"
     assert any(fmt_num(v.heldout_lower_raw, 3) in c.value for c in at.caption)
     ((spec, tables),) = [
         (s, t)

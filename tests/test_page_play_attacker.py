@@ -73,8 +73,8 @@ def metric(at: AppTest, start: str) -> str:
 
 
 def shown_text(at: AppTest) -> str:
-    """Everything the page says, headers included (no-break spaces read as spaces)."""
-    return " ".join(texts(at) + [h.value for h in at.subheader]).replace("\u00a0", " ")
+    """Everything the page says, headers included."""
+    return " ".join(texts(at) + [h.value for h in at.subheader])
 
 
 def charts(at: AppTest) -> list[dict]:
@@ -95,8 +95,8 @@ def release_text(x: float) -> str:
 def prob(p: float) -> str:
     """The page's format of a probability (luck): never a false 0 % or 100 %."""
     if 0 < p < 0.001:
-        return "less than 0.1 %"
-    return "more than 99.9 %" if p > 0.999 else fmt_pct(p)
+        return "less than 0.1 %"
+    return "more than 99.9 %" if p > 0.999 else fmt_pct(p)
 
 
 def pct(p: float) -> str:
@@ -241,7 +241,7 @@ def test_a_click_changes_the_charts_tables_not_their_specs():
     assert not after[0][1]["past"].equals(before[0][1]["past"])
     assert not after[1][1]["scores"].equals(before[1][1]["scores"])
     captions = [c.value for c in at.caption]
-    assert "After 2 rounds; the bars are 95 % intervals." in captions
+    assert "After 2 rounds; the bars are 95 % intervals." in captions
     r = play_round(DEFAULT, 3, 2, model=MODEL)
     assert after[0][1]["now"]["release"].tolist() == [r.release]  # the round to answer
     assert_clean(at)
@@ -281,10 +281,10 @@ def test_full_game_with_the_optimal_answers():
     assert metric(at, f"You: {sc.correct} of {rounds}") == pct(sc.accuracy)
     assert metric(at, f"Optimal attacker: {sc.optimal_correct} of {rounds}") == pct(sc.accuracy)
     lo, hi = sc.interval
-    assert metric(at, "95 % interval") == f"{pct(lo)} – {pct(hi)}"
-    assert metric(at, "Guarantee, 1/2 + η") == pct(MODEL.certified_accuracy) == "73.1 %"
+    assert metric(at, "95 % interval") == f"{pct(lo)} – {pct(hi)}"
+    assert metric(at, "Guarantee, 1/2 + η") == pct(MODEL.certified_accuracy) == "73.1 %"
     shown = shown_text(at)
-    assert f"Your 95 % interval, {pct(lo)} – {pct(hi)}," in shown
+    assert f"Your 95 % interval, {pct(lo)} – {pct(hi)}," in shown
     phrase = {
         ScoreVerdict.ABOVE_CERTIFIED: "of beating the guarantee",
         ScoreVerdict.ABOVE_CHANCE: "evidence that you beat coin flips",
@@ -294,7 +294,7 @@ def test_full_game_with_the_optimal_answers():
     assert phrase[sc.verdict] in shown
     luck = luck_lesson(30, rounds, MODEL.certified_eta)
     assert "Luck in a class of 30" in shown
-    assert f"someone scores above 73.1 % with probability {prob(luck.p_any)}" in shown
+    assert f"someone scores above 73.1 % with probability {prob(luck.p_any)}" in shown
     assert f"{luck.alarm_correct} of {rounds} or more would be evidence" in shown
     assert "play_in" not in [b.key for b in at.button]  # nothing left to answer
     assert laws_shown(at)
@@ -459,11 +459,9 @@ def answers_scoring(correct: int, rounds: int, seed: int, settings=DEFAULT) -> l
 
 
 def verdict(at: AppTest) -> str:
-    """The verdict, its no-break spaces (before "%") read as spaces."""
-    (v,) = [
-        t for t in texts(at) if "% interval, " in t.replace("\u00a0", " ") and t.startswith("**")
-    ]
-    return v.replace("\u00a0", " ")
+    """The verdict (every "%" after a no-break space, as the page writes it)."""
+    (v,) = [t for t in texts(at) if "\u00a0% interval, " in t and t.startswith("**")]
+    return v
 
 
 @pytest.mark.parametrize(
@@ -482,11 +480,11 @@ def test_the_verdict_quotes_the_interval_the_score_shows(correct, rounds, kind):
     assert sc.correct == correct and sc.verdict is kind
     at = with_answers(answers, seed=6, rounds=str(rounds))
     assert_clean(at)
-    shown = metric(at, "95 % interval")
+    shown = metric(at, "95 % interval")
     lo, hi = (float(v.strip().rstrip("%").strip()) for v in shown.split("–"))
     assert (lo, hi) == pytest.approx((100 * sc.interval[0], 100 * sc.interval[1]), abs=0.051)
     v = verdict(at)
-    assert v.startswith(f"**Your 95 % interval, {shown}, ")
+    assert v.startswith(f"**Your 95 % interval, {shown}, ")
     assert "lower bound" not in v and "one-sided" not in v  # no other bound is quoted
     if kind is ScoreVerdict.BELOW_CHANCE:
         flo, fhi = 1 - sc.interval[1], 1 - sc.interval[0]
@@ -502,8 +500,8 @@ def test_the_verdict_quotes_the_interval_the_score_shows(correct, rounds, kind):
     "params, sentence",
     [
         (dict(cal="eta", eta="0.49"), "someone scores above 99"),
-        (dict(eps="10"), "someone scores above 99.9955 % with probability more than 99.9 %"),
-        (dict(eps="0.1"), "someone scores above 52.5 %"),
+        (dict(eps="10"), "someone scores above 99.9955 % with probability more than 99.9 %"),
+        (dict(eps="0.1"), "someone scores above 52.5 %"),
         (dict(mech="prop11", n="12", eps="10"), "no score is evidence of beating the guarantee"),
     ],
 )
@@ -554,7 +552,7 @@ def test_class_size_sets_the_luck_lesson():
     luck = luck_lesson(12, 22, MODEL.certified_eta)
     shown = shown_text(at)
     assert "Luck in a class of 12" in shown
-    assert f"someone scores above 73.1 % with probability {prob(luck.p_any)}" in shown
+    assert f"someone scores above 73.1 % with probability {prob(luck.p_any)}" in shown
     assert f"by luck with probability {prob(luck.p_one)}" in shown
     assert f"expected to score {pct(luck.expected_best_accuracy)}" in shown
     assert f"{luck.alarm_correct} of 22 or more would be evidence" in shown

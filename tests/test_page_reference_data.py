@@ -136,7 +136,7 @@ def test_rules_and_attack_change_the_verdicts_as_the_sweep_does(params, threshol
 
 def test_nothing_picked_gives_a_sentence():
     at = load(**SMALL, t_train="50")
-    assert "No w keeps the attack on the training data at or below 50 %" in text(at)
+    assert "No w keeps the attack on the training data at or below 50 %" in text(at)
     assert "no w qualifies on this run" in text(at)
 
 

@@ -25,9 +25,17 @@ from mipcore.lessons.risk_calculator import (
     E2E,
     Target,
     noise_for_target,
+    parse_rdp,
     risk_report,
 )
+from mipcore.lessons.what_eps_means import (
+    RELATION_KINDS,
+    GuaranteeKind,
+    WhatEpsMeans,
+    what_eps_means_lesson,
+)
 from mipcore.plots.guarantee_vega import INVALID_SUFFIX, TITLE, route_label
+from mipcore.risk import TradeOffCurve, icon_array
 
 PAGE = "app_pages/risk_calculator.py"
 AR = Relation.ADD_OR_REMOVE_ONE
@@ -357,37 +365,137 @@ def test_the_link_opens_the_epsilon_page_with_the_same_values():
     assert not eta_page.warning and eta_page.slider(key="eta").value == L.eta
 
 
-@pytest.mark.slow
+RENYI = ((2.0, 4.0, 8.0, 16.0, 32.0), (0.5, 1.0, 2.0, 4.0, 8.0))  # the default text's values
+OTHER_RENYI = ((2.0, 8.0), (0.2, 1.0))
+
+
+def stakeholder_lesson(page: AppTest) -> WhatEpsMeans:
+    """The numbers of "What does ε mean?" for the guarantee its controls hold, read off the
+    controls themselves (kind, parameters, relation, share in the data, cap)."""
+    kind = page.radio(key="kind").value
+    kw: dict = {"kind": kind}
+    if kind is GuaranteeKind.DP:
+        kw.update(epsilon=page.slider(key="eps").value, delta=page.number_input(key="delta").value)
+    elif kind is GuaranteeKind.GDP:
+        kw["mu"] = page.number_input(key="mu").value
+    elif kind is GuaranteeKind.ZCDP:
+        kw["rho"] = page.number_input(key="rho").value
+    elif kind is GuaranteeKind.RDP:
+        read = parse_rdp(page.text_input(key="rdp").value)
+        kw.update(orders=read.orders, rdp_values=read.values)
+    else:
+        kw.update(
+            noise_multiplier=page.number_input(key="sigma").value,
+            sampling_rate=page.number_input(key="q").value,
+            steps=page.number_input(key="steps").value,
+        )
+    if kind in RELATION_KINDS:
+        kw["relation"] = page.radio(key="rel").value
+    prior = page.number_input(key="prior").value / 100
+    return what_eps_means_lesson(prior, **kw, fpr_cap=page.radio(key="cap").value)
+
+
 @pytest.mark.parametrize(
     ("params", "guarantee", "prior"),
     [
         (dict(kind="gdp", mu="1", prior="5"), Gdp(1.0), 0.05),
-        (
+        (dict(kind="gdp", mu="30", rel="add_or_remove_one"), Gdp(30.0, AR), 0.01),
+        pytest.param(
             dict(kind="dpsgd", sigma="1.1", q="0.01", steps="10000", prior="1"),
             DpSgd(1.1, 0.01, 10_000),
             0.01,
+            marks=pytest.mark.slow,
+        ),
+        (dict(kind="zcdp"), Zcdp(0.5), 0.01),
+        (dict(kind="zcdp", rho="0.3", rel="add_or_remove_one", prior="5"), Zcdp(0.3, AR), 0.05),
+        (dict(kind="rdp"), Rdp(*RENYI), 0.01),
+        (dict(kind="rdp", rel="add_or_remove_one"), Rdp(*RENYI, AR), 0.01),
+        (dict(kind="rdp", rdp="8: 1, 2: 0.2", prior="10"), Rdp(*OTHER_RENYI), 0.1),
+        (
+            dict(kind="rdp", rdp="8: 1, 2: 0.2", rel="add_or_remove_one"),
+            Rdp(*OTHER_RENYI, AR),
+            0.01,
+        ),
+        (dict(rel="add_or_remove_one"), EpsDelta(1.0, 1e-5, AR), 0.01),
+        (
+            dict(eps="3", delta="0", rel="add_or_remove_one", prior="5"),
+            EpsDelta(3.0, 0.0, AR),
+            0.05,
         ),
     ],
-    ids=["gdp", "dpsgd"],
+    ids=[
+        "gdp",
+        "gdp_add_remove",
+        "dpsgd",
+        "zcdp",
+        "zcdp_add_remove",
+        "rdp_default",
+        "rdp_default_add_remove",
+        "rdp_other",
+        "rdp_other_add_remove",
+        "eps_delta_add_remove",
+        "pure_eps_add_remove",
+    ],
 )
 def test_the_link_carries_the_tightest_route_and_both_pages_agree(params, guarantee, prior):
     """Issue 25: for σ 1.1, q 0.01, 10 000 steps the calculator says 25.4 % while its links
     opened the stakeholder page at 50.2 % (via ε at δ = 10⁻⁵) or 40.3 % (via η). The first
-    link now carries the guarantee itself, and the page it opens shows the same numbers."""
+    link carries the guarantee itself -- for every kind and relation the calculator takes --
+    and the page it opens reads it to the same numbers: η, the TPR bound and precision at 1 %,
+    the worst posterior, and the people named and wrongly accused in its picture."""
     L = risk_report(guarantee, prior=prior, ppv_fpr=0.01)
     at = load(**params)
     text = "\n".join(texts(at))
     assert L.link.same_query is not None
-    assert f"]({L.link.path}?{L.link.same_query})" in text
+    assert f"]({L.link.path}?{L.link.same_query}) — **this guarantee itself**" in text
     assert text.index(L.link.same_query) < text.index(L.link.eta_query)  # offered first
+    if L.link.eps_query not in (None, L.link.same_query):  # a looser (ε, δ) link stays labelled
+        assert f"?{L.link.eps_query}) — " in text and "(looser: for comparison only)" in text
     q = {k: v[0] for k, v in parse_qs(L.link.same_query).items()}
     page = pagetools.load("app_pages/what_eps_means.py", via_app=True, timeout=120, **q)
     assert not page.warning and not page.error and not page.exception
-    shown_calc = metric(at, "right when naming")
+    W = stakeholder_lesson(page)
+    assert W.relation is getattr(guarantee, "relation", Relation.REPLACE_ONE)
+    assert W.eta == pytest.approx(L.eta, abs=1e-12) and W.route is L.route
+    assert W.naming.tpr == pytest.approx(L.ppv_tpr, abs=1e-12)
+    assert W.ppv == pytest.approx(L.ppv, abs=1e-12)
+    assert W.worst_posterior == pytest.approx(L.worst_posterior, abs=1e-12)
+    assert W.confidence_kind.value == L.confidence_kind.value
+    # the page's picture, counted on the calculator's own ROC bound
+    ia = icon_array(prior, curve=TradeOffCurve(tuple(L.roc_fpr), tuple(L.roc_tpr), L.eta))
+    cap = ia.caps[0]  # 1 %, the page's default cap and the calculator's stated FPR
+    assert (W.naming.named, W.naming.accused) == (cap.named, cap.accused)
+    assert metric(page, "members named") == f"{cap.named} of {ia.members}"
     shown_page = metric(page, "right when naming")
-    assert shown_calc == shown_page == fmt_pct(L.ppv)
+    if L.confidence_kind.value == "precision":
+        assert metric(at, "right when naming") == shown_page == fmt_pct(L.ppv)
+    else:  # pure ε: the page quotes the bound for every named person
+        assert shown_page == fmt_pct(L.worst_posterior)
     if isinstance(guarantee, DpSgd):
-        assert shown_page == "25.4 %"
+        # the % held to its number by a no-break space or not
+        assert shown_page.replace("\u00a0", " ") == "25.4 %"
         assert "DP-SGD: σ = 1.1, q = 0.01, 10 000 steps (PLD accountant)" in "\n".join(texts(page))
-    # the picture's naming row uses the same TPR bound at 1 % FPR as the calculator
-    assert L.ppv_fpr == 0.01 and metric(page, "members named (≤ 1 % wrong)")
+
+
+@pytest.mark.parametrize(
+    ("params", "says"),
+    [
+        (
+            {"eps": "30", "delta": "1e-5"},
+            "(ε, δ) = (30, 1 × 10⁻⁵) itself cannot be carried there: its ε is above 20",
+        ),
+        (
+            {"eps": "1", "delta": "0.5", "rel": "add_or_remove_one"},
+            "(ε, δ) = (1, 0.5) (add/remove) itself cannot be carried there: its δ is above 0.1",
+        ),
+    ],
+)
+def test_a_guarantee_the_stakeholder_page_cannot_take_is_explained(params, says):
+    at = load(**params)
+    L = risk_report(
+        EpsDelta(float(params["eps"]), float(params["delta"]), params.get("rel", "replace_one"))
+    )
+    assert L.link.same_query is None and L.link.same_blocked is not None
+    text = "\n".join(texts(at))
+    assert says in text, text
+    assert f"]({L.link.path}?{L.link.eta_query})" in text  # the η link is always there

@@ -17,8 +17,11 @@ from pagetools import metric, snapshot, texts, unescaped
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
+from appkit import fmt_pct
 from appkit.registry import by_key
+from mipcore.guarantees import Relation
 from mipcore.lessons.what_eps_means import GuaranteeKind, what_eps_means_lesson
+from mipcore.plots.guarantee_vega import route_label
 
 PAGE = "app_pages/what_eps_means.py"
 
@@ -171,6 +174,109 @@ def test_every_control_changes_the_output():
     pagetools.assert_clean(at)
 
 
+def guarantee_caption(at: AppTest) -> str:
+    (c,) = [c.value for c in at.caption if c.value.startswith("The guarantee shown: ")]
+    return c
+
+
+RENYI = ((2.0, 4.0, 8.0, 16.0, 32.0), (0.5, 1.0, 2.0, 4.0, 8.0))  # the default text's values
+
+
+@pytest.mark.parametrize(
+    ("params", "kwargs", "names"),
+    [
+        (
+            {"kind": "zcdp", "rho": "0.3", "rel": "add_or_remove_one"},
+            dict(kind="zcdp", rho=0.3, relation=Relation.ADD_OR_REMOVE_ONE),
+            ("ρ = 0.3 zero-concentrated DP", "add or remove one record"),
+        ),
+        (
+            {"kind": "rdp"},
+            dict(kind="rdp", orders=RENYI[0], rdp_values=RENYI[1]),
+            ("Rényi DP at 5 orders, α: ε(α) = 2: 0.5, 4: 1, 8: 2, 16: 4, 32: 8", "replace one"),
+        ),
+        (
+            {"kind": "rdp", "rdp": "8: 1; 2: 0.2", "rel": "add_or_remove_one"},
+            dict(
+                kind="rdp",
+                orders=(2.0, 8.0),
+                rdp_values=(0.2, 1.0),
+                relation=Relation.ADD_OR_REMOVE_ONE,
+            ),
+            ("Rényi DP at 2 orders, α: ε(α) = 2: 0.2, 8: 1", "add or remove one record"),
+        ),
+        (
+            {"eps": "2", "delta": "1e-6", "rel": "add_or_remove_one", "prior": "5"},
+            dict(epsilon=2.0, delta=1e-6, relation=Relation.ADD_OR_REMOVE_ONE),
+            ("ε = 2, δ = 1 × 10⁻⁶", "add or remove one record"),
+        ),
+    ],
+    ids=["zcdp_add_remove", "rdp_default", "rdp_add_remove", "eps_delta_add_remove"],
+)
+def test_new_kinds_and_relations_show_the_lessons_numbers_and_name_the_guarantee(
+    params, kwargs, names
+):
+    at = load(**params)
+    pagetools.assert_clean(at)
+    assert not at.warning
+    prior = float(params.get("prior", "1")) / 100
+    L = what_eps_means_lesson(prior, **kwargs, fpr_cap=0.01)
+    assert metric(at, "right when naming") == fmt_pct(L.confidence)
+    assert metric(at, "members named") == f"{L.naming.named} of {L.icons.members}"
+    named = icons(at, "icons_naming")
+    assert named["non-member, wrongly accused"] == L.naming.accused
+    assert named.get("member, named", 0) == L.naming.named
+    caption = guarantee_caption(at)
+    for words in names:
+        assert words in caption, caption
+    assert f"“{route_label(L.route)}”" in caption  # the route, as the calculator names it
+    assert at.radio(key="rel").value is kwargs.get("relation", Relation.REPLACE_ONE)
+
+
+def test_the_relation_is_asked_only_where_it_means_something():
+    for kind, asked in [("dp", True), ("gdp", True), ("zcdp", True), ("rdp", True), ("mip", False)]:
+        at = load(kind=kind)
+        assert ("rel" in [r.key for r in at.radio]) is asked, kind
+    at = load(kind="dpsgd", steps="10")
+    assert "rel" not in [r.key for r in at.radio]
+
+
+def test_renyi_and_relation_url_round_trip():
+    at = load(kind="rdp")
+    at.text_input(key="rdp").input("2: 0.3, 4: 0.9").run()
+    at.radio(key="rel").set_value(Relation.ADD_OR_REMOVE_ONE).run()
+    params = {k: at.query_params[k] for k in at.query_params}
+    assert params == {"kind": "rdp", "rdp": "2: 0.3, 4: 0.9", "rel": "add_or_remove_one"}
+    fresh = load(**params)
+    assert not fresh.warning and snapshot(fresh) == snapshot(at)
+    assert "Rényi DP at 2 orders, α: ε(α) = 2: 0.3, 4: 0.9" in guarantee_caption(fresh)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("2: 0.5, 3 0.7", "pair 2"),
+        ("1: 0.5", "above 1"),
+        ("2: -1", "cannot be negative"),
+        ("", "no pair"),
+    ],
+)
+def test_bad_renyi_text_gives_a_sentence(text, words):
+    at = load(kind="rdp", rdp=text)
+    (err,) = at.error
+    assert words in unescaped(err.value) and "e.g. 2: 0.5" in err.value
+    assert not at.get("vega_lite_chart")
+    pagetools.assert_clean(at, errors=True)
+
+
+def test_crafted_renyi_text_is_shown_as_text():
+    evil = "x` [Official privacy notice: click](https://evil.example) `"
+    at = load(kind="rdp", rdp=evil)
+    (err,) = at.error
+    assert "](https://evil" not in err.value and "Official privacy notice" in unescaped(err.value)
+    assert at.text_input(key="rdp").value == evil  # in the box, as typed
+
+
 def test_quick_prior_button_sets_the_url():
     at = load()
     (b,) = [b for b in at.button if b.label == "10 %"]
@@ -210,6 +316,13 @@ def test_url_round_trip():
         ({"kind": "dpsgd", "sigma": "0"}, "sigma"),
         ({"kind": "dpsgd", "q": "1.5"}, "q"),
         ({"kind": "dpsgd", "steps": "2.5"}, "steps"),
+        ({"kind": "zcdp", "rho": "-1"}, "rho"),
+        ({"kind": "zcdp", "rho": "1e6"}, "rho"),
+        ({"kind": "zcdp", "rho": "abc"}, "rho"),
+        ({"kind": "gdp", "rel": "sideways"}, "rel"),
+        ({"kind": "rdp", "rel": "add_remove"}, "rel"),
+        ({"rel": "[x](https://evil.example)"}, "rel"),
+        ({"kind": "rdp", "rdp": "2: 1, " * 200}, "rdp"),
     ],
 )
 def test_invalid_url_values_warn_and_fall_back(params, key):

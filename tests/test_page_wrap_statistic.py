@@ -177,7 +177,7 @@ def test_default_numbers_equal_mipcore(default_page):
     same = wrap.wrap_statistic(generated(p), "mean", 0.2, M=2, B=64, rng=0)
     np.testing.assert_array_equal(same.dp, res.dp)
     np.testing.assert_array_equal(same.mip, res.mip)
-    assert metric(default_page, "Certified: best attacker") == "≤ 70 %"  # 1/2 + 0.2, exact
+    assert metric(default_page, "Certified: best attacker") == "≤ 70 %"  # 1/2 + 0.2, exact
 
 
 def test_default_is_the_tight_certified_calibration(default_page):
@@ -185,7 +185,7 @@ def test_default_is_the_tight_certified_calibration(default_page):
     res = expected(generated(DEFAULTS), DEFAULTS)
     comp = wrap.compare_generated("mean", 2000, 3, 0, 0.2)
     assert res.calibration is wrap.MipCalibration.TIGHT
-    assert "**Certified η-MIP with η = 0.2:** no attacker is right more than 70 %" in shown
+    assert "**Certified η-MIP with η = 0.2:** no attacker is right more than 70 %" in shown
     assert f"c = {fmt_num(res.mip_c, 4)} is the smallest c" in shown
     assert f"c = {fmt_num(comp.paper_c)}, would add {fmt_num(comp.paper_to_tight, 3)}×" in shown
 

@@ -1,10 +1,14 @@
 """The page tests' helpers (tests/pagetools.py): they must see what a page's Vega-Lite charts
-draw -- a NaN in a chart's table, a change in its tables -- and read Markdown tables back."""
+draw -- a NaN in a chart's table, a change in its tables --, read Markdown tables back and
+load the page they name."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pagetools
 import pytest
+from conftest import app_pages
 from streamlit.testing.v1 import AppTest
 
 CHART = """
@@ -57,3 +61,15 @@ def test_markdown_tables_read_back_what_appkit_tables_shows():
     (table,) = pagetools.markdown_tables(at)
     assert list(table.columns) == ["a | b", "c"]
     assert table.to_dict("list") == {"a | b": ["[x](y)", "1.5"], "c": ["*", ""]}
+
+
+@pytest.mark.parametrize(
+    "spec", [p for p in app_pages() if p.script is not None], ids=lambda p: p.name
+)
+def test_load_runs_the_page_it_names(spec):
+    """``load`` selects a page before AppTest's first run, where AppTest finds it by its file
+    name: every page's URL path must be its file's name, and the run must be that page's
+    (its title), with app.py's navigation around it."""
+    assert Path(spec.script).stem == spec.url_path
+    at = pagetools.load(spec.script)
+    assert [t.value for t in at.title] == [spec.title]

@@ -4,6 +4,7 @@ benchmarks' README."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -15,6 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 FILE_ID = re.compile(r"\b\d{3}_[0-9a-f]{16}\b|`00[0-4]`|\.\./shared|\bshared/papers\b")
 ISSUE = re.compile(r"\b(design card|issue[- ]\d+)\b", re.IGNORECASE)
 RAW = re.compile(r"_\{|\^\(|\b10\^-?\d|\^\{")
+# A "%" after an ordinary space may be set alone at the start of a line ("73.1" | "%"): the
+# app keeps it with its number by a no-break space (U+00A0), as fmt_pct writes it.
+ORPHAN_PCT = re.compile(r"(?<=\S) %")
 
 
 def _vega_text(spec: dict, tables: dict) -> list[str]:
@@ -66,7 +70,7 @@ def page_text(at) -> list[str]:
     return out
 
 
-def test_no_file_ids_issues_or_raw_notation_on_any_page(app_page):
+def test_no_file_ids_issues_raw_notation_or_orphaned_percent_on_any_page(app_page):
     at = pagetools.load(app_page.script, via_app=True) if app_page.script else None
     if at is None:
         from streamlit.testing.v1 import AppTest
@@ -78,6 +82,8 @@ def test_no_file_ids_issues_or_raw_notation_on_any_page(app_page):
         assert not FILE_ID.search(text), f"/{app_page.url_path}: {text[:300]}"
         assert not ISSUE.search(text), f"/{app_page.url_path}: {text[:300]}"
         assert not RAW.search(pagetools.unescaped(text)), f"/{app_page.url_path}: {text[:300]}"
+        orphan = ORPHAN_PCT.search(text)
+        assert not orphan, f"/{app_page.url_path}: a % that can wrap alone: {text[:300]!r}"
 
 
 def test_vega_chart_text_is_read():
@@ -113,3 +119,48 @@ def test_no_file_ids_or_issues_in_the_readmes(name):
     text = (ROOT / name).read_text(encoding="utf-8")
     assert not FILE_ID.search(text), FILE_ID.search(text).group(0)
     assert not ISSUE.search(text), ISSUE.search(text).group(0)
+
+
+def _orphan_percents(path: Path) -> list[str]:
+    """String literals (not docstrings) of ``path`` in which a "%" follows an ordinary space
+    after a word or number: ``"50 %"``, or ``f"{x} %"`` (a literal part starting with " %"
+    after a formatted value)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            for before, part in itertools.pairwise(node.values):
+                if (
+                    isinstance(before, ast.FormattedValue)
+                    and isinstance(part, ast.Constant)
+                    and str(part.value).startswith(" %")
+                ):
+                    found.append(f"{path.name}:{part.lineno}: {ast.unparse(node)[:80]}")
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and ORPHAN_PCT.search(node.value)
+        ):
+            found.append(f"{path.name}:{node.lineno}: {node.value[:80]!r}")
+    return found
+
+
+def test_no_percent_sign_can_wrap_alone_in_the_app_source():
+    """Every "%" the app writes after a number or word is held to it by a no-break space, in
+    every state of every page (the page check above sees the default state only): the
+    string literals of the pages, appkit and mipcore's lessons and plots hold none after an
+    ordinary space. Format strings (``"%.1f"``) are not matched: no space before their %."""
+    files = [ROOT / "app.py"]
+    for folder in ("app_pages", "appkit", "mipcore/lessons", "mipcore/plots"):
+        files += sorted((ROOT / folder).glob("*.py"))
+    found = [hit for f in files for hit in _orphan_percents(f)]
+    assert not found, "\n".join(found)

@@ -19,15 +19,18 @@ in attacker terms with :func:`mipcore.guarantees.attacker_bound`:
   stated FPR, π T/(π T + (1 − π) FPR) with T the TPR bound there (as
   :func:`mipcore.risk.ppv_bound`);
 * links to the page "What does ε mean for the people in my data?": first the one that carries
-  the tightest route -- the same replace-one (ε, δ), the same μ-GDP curve, or the same DP-SGD
-  run (which that page reads through the same PLD accountant) -- so both pages show the same
-  numbers; then, for comparison, the guarantee's (ε, δ) at δ = 10⁻⁵ and the same η, which
-  overstate the risk at low false-positive rates.
+  the guarantee itself -- the same (ε, δ), μ, ρ or Rényi-DP values with the relation they are
+  stated for, or the same DP-SGD run -- which that page reads through the same tightest route,
+  so both pages show the same numbers (or why it cannot be carried: a value beyond that
+  page's controls); then, for comparison, the guarantee's replace-one (ε, δ) (at δ = 10⁻⁵ for
+  the kinds without one) and the same η, which overstate the risk at low false-positive
+  rates.
 
 :func:`risk_report` returns it all as one frozen :class:`RiskReport`; :func:`noise_for_target`
 solves the other way round (the DP-SGD noise multiplier for a target η, or a target TPR at a
 given FPR) as a frozen :class:`NoiseSolution`; :func:`parse_rdp` reads Rényi-DP values typed
-as text ("2: 0.5, 4: 1.2") without ``eval``, returning a structured verdict for bad input.
+as text ("2: 0.5, 4: 1.2") without ``eval``, returning a structured verdict for bad input, and
+:func:`rdp_text` writes them back as the text it reads exactly (the link's ``rdp``).
 Pure Python, no Streamlit, no caching.
 
 References
@@ -98,6 +101,7 @@ __all__ = [
     "LINK_DELTA_MAX",
     "LINK_EPS_MAX",
     "LINK_MU_MAX",
+    "LINK_RHO_MAX",
     "MAX_STEPS",
     "PRESET_DELTA",
     "RDP_MAX_CHARS",
@@ -117,6 +121,7 @@ __all__ = [
     "Target",
     "noise_for_target",
     "parse_rdp",
+    "rdp_text",
     "risk_report",
     "steps_ceiling",
 ]
@@ -154,12 +159,13 @@ CIFAR10 = DpSgdPreset("cifar10", 1.1, 256, 50_000, 50)
 #: add/remove RDP accountant to ε = 8 at δ = 8·10⁻⁶ (≈ 42 061^−1.1): σ = 0.7184 gives ε = 7.998.
 E2E = DpSgdPreset("e2e", 0.7184, 1024, 42_061, 10)
 
-#: Where the page "What does ε mean for the people in my data?" lives, and the largest ε and
-#: δ its controls take (its ``eps`` slider and ``delta`` box); its prior is 0.1 %–99.9 %.
+#: Where the page "What does ε mean for the people in my data?" lives, and the largest ε, δ,
+#: μ and ρ its controls take (that page reads them from here); its prior is 0.1 %–99.9 %.
 WHAT_EPS_MEANS_PATH = "/what_eps_means"
 LINK_EPS_MAX = 20.0
 LINK_DELTA_MAX = 0.1
 LINK_MU_MAX = 50.0
+LINK_RHO_MAX = 1000.0
 _LINK_PRIOR_PCT = (0.1, 99.9)
 
 #: DP-SGD steps one request may ask for (times the server's work limit; see steps_ceiling).
@@ -276,6 +282,28 @@ def parse_rdp(text: str) -> RdpParse:
     return RdpParse(orders, tuple(pairs[o] for o in orders))
 
 
+def _rdp_number(x: float) -> str:
+    """The shortest decimal that reads back as ``x`` (whole numbers without ``.0``)."""
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
+
+
+def rdp_text(orders: tuple[float, ...], values: tuple[float, ...]) -> str:
+    """Rényi-DP values as the text :func:`parse_rdp` reads back exactly, sorted by order.
+
+    The pages' format, ``"α: ε(α), α: ε(α), …"``, each number the shortest decimal that is
+    the same float (so a link carries the values bit for bit).
+
+    Examples
+    --------
+    >>> rdp_text((4.0, 2.0), (1.0, 0.5))
+    '2: 0.5, 4: 1'
+    >>> rdp_text((1.5,), (1e-300,)), parse_rdp(rdp_text((1.5,), (1e-300,))).values
+    ('1.5: 1e-300', (1e-300,))
+    """
+    pairs = sorted(zip((float(o) for o in orders), (float(v) for v in values), strict=True))
+    return ", ".join(f"{_rdp_number(o)}: {_rdp_number(v)}" for o, v in pairs)
+
+
 def steps_ceiling(work_limit: float = 1.0) -> int:
     """The most DP-SGD steps one request may ask for: ``MAX_STEPS · work_limit``, at most 10⁷.
 
@@ -322,11 +350,15 @@ class LinkSource(StrEnum):
 
 
 class LinkBlock(StrEnum):
-    """Why no (ε, δ) link can be made (the η link is always there)."""
+    """Why a link to the ε page cannot be made (the η link is always there)."""
 
     NO_POINT = "no_point"  # no (ε, δ) point was computed (DP-SGD with σ < 0.1)
     EPS_TOO_LARGE = "eps_too_large"  # ε above what the ε page takes (20)
     DELTA_TOO_LARGE = "delta_too_large"  # δ above what the ε page takes (0.1)
+    MU_TOO_LARGE = "mu_too_large"  # μ above what the ε page takes (50)
+    RHO_TOO_LARGE = "rho_too_large"  # ρ above what the ε page takes (1000)
+    RDP_TOO_LONG = "rdp_too_long"  # the Rényi-DP text beyond the box (1000 characters, 64 pairs)
+    NOT_TAKEN = "not_taken"  # a kind (a privacy profile) or a Rényi text the ε page does not take
 
 
 @dataclass(frozen=True)
@@ -338,10 +370,12 @@ class StakeholderLink:
     ``kind=dp`` with ``epsilon``, ``delta`` (replace-one; see ``source``) and the prior;
     ``pair_eta``: Theorem 4's η of that pair and ``pair_ratio = pair_eta / eta`` (None when
     η = 0), how much reading the guarantee as that one pair overstates η. ``same_query``: the
-    link that carries the guarantee itself -- a replace-one (ε, δ) (``kind=dp``), a replace-one
-    μ (``kind=gdp``, an add/remove μ doubled) or a DP-SGD run (``kind=dpsgd``) -- so the page
-    shows exactly the calculator's numbers; None for kinds that page does not take (zCDP,
-    Rényi DP, an add/remove (ε, δ), a profile).
+    link that carries the guarantee itself -- an (ε, δ) (``kind=dp``), μ (``kind=gdp``), ρ
+    (``kind=zcdp``) or Rényi-DP values (``kind=rdp``, ``rdp`` = :func:`rdp_text`), each with
+    ``rel=add_or_remove_one`` when stated for add/remove neighbours, or a DP-SGD run
+    (``kind=dpsgd``) -- so the page shows exactly the calculator's numbers; None with
+    ``same_blocked`` saying why when the page cannot take it (a value beyond its controls, a
+    privacy profile).
     """
 
     path: str
@@ -356,6 +390,7 @@ class StakeholderLink:
     pair_eta: float | None
     pair_ratio: float | None
     same_query: str | None = None
+    same_blocked: LinkBlock | None = None
 
 
 @dataclass(frozen=True)
@@ -574,6 +609,47 @@ def _fmt_query(x: float) -> str:
     return repr(float(x))
 
 
+def _same_query(g: Guarantee, base: dict[str, str]) -> tuple[str | None, LinkBlock | None]:
+    """The query that carries ``g`` itself to the ε page (its relation only when add/remove,
+    as that page's own URL has it), or why there is none."""
+    query: dict[str, str]
+    if isinstance(g, EpsDelta):
+        if not g.epsilon <= LINK_EPS_MAX:
+            return None, LinkBlock.EPS_TOO_LARGE
+        if not g.delta <= LINK_DELTA_MAX:
+            return None, LinkBlock.DELTA_TOO_LARGE
+        query = {"kind": "dp", "eps": _fmt_query(g.epsilon), "delta": _fmt_query(g.delta)}
+    elif isinstance(g, Gdp):
+        if not g.mu <= LINK_MU_MAX:
+            return None, LinkBlock.MU_TOO_LARGE
+        query = {"kind": "gdp", "mu": _fmt_query(g.mu)}
+    elif isinstance(g, Zcdp):
+        if not g.rho <= LINK_RHO_MAX:
+            return None, LinkBlock.RHO_TOO_LARGE
+        query = {"kind": "zcdp", "rho": _fmt_query(g.rho)}
+    elif isinstance(g, Rdp):
+        text = rdp_text(g.orders, g.values)
+        if len(text) > RDP_MAX_CHARS or len(g.orders) > RDP_MAX_PAIRS:
+            return None, LinkBlock.RDP_TOO_LONG
+        read = parse_rdp(text)  # refused: e.g. an order above 10⁶ or the same order twice
+        pairs = sorted(zip(g.orders, g.values, strict=True))
+        if not read.ok or list(zip(read.orders, read.values, strict=True)) != pairs:
+            return None, LinkBlock.NOT_TAKEN
+        query = {"kind": "rdp", "rdp": text}
+    elif isinstance(g, DpSgd):
+        query = {
+            "kind": "dpsgd",
+            "sigma": _fmt_query(g.noise_multiplier),
+            "q": _fmt_query(g.sampling_rate),
+            "steps": str(g.steps),
+        }
+    else:  # a privacy profile
+        return None, LinkBlock.NOT_TAKEN
+    if getattr(g, "relation", Relation.REPLACE_ONE) is Relation.ADD_OR_REMOVE_ONE:
+        query["rel"] = Relation.ADD_OR_REMOVE_ONE.value
+    return urlencode({**query, **base}), None
+
+
 def _link(
     g: Guarantee,
     b: AttackerBound,
@@ -611,23 +687,7 @@ def _link(
         )
         pair_eta = float(eta_from_epsilon(eps, dlt))
         pair_ratio = pair_eta / b.eta if b.eta > 0 else None
-    same_query: str | None = None
-    if isinstance(g, EpsDelta) and g.relation is Relation.REPLACE_ONE:
-        same_query = eps_query
-    elif isinstance(g, Gdp):
-        mu = 2.0 * g.mu if g.relation is Relation.ADD_OR_REMOVE_ONE else g.mu
-        if mu <= LINK_MU_MAX:
-            same_query = urlencode({"kind": "gdp", "mu": _fmt_query(mu), **base})
-    elif isinstance(g, DpSgd):
-        same_query = urlencode(
-            {
-                "kind": "dpsgd",
-                "sigma": _fmt_query(g.noise_multiplier),
-                "q": _fmt_query(g.sampling_rate),
-                "steps": str(g.steps),
-                **base,
-            }
-        )
+    same_query, same_blocked = _same_query(g, base)
     return StakeholderLink(
         path=WHAT_EPS_MEANS_PATH,
         prior_pct=prior_pct,
@@ -641,6 +701,7 @@ def _link(
         pair_eta=pair_eta,
         pair_ratio=pair_ratio,
         same_query=same_query,
+        same_blocked=same_blocked,
     )
 
 

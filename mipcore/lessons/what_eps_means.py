@@ -1,9 +1,10 @@
 r"""What does a privacy guarantee mean for the people in the data? Every number of the page.
 
 The page "What does ε mean for the people in my data?" is for a stakeholder. It takes a
-guarantee -- (ε, δ)-DP, η-MIP, μ-GDP, or a DP-SGD run (noise multiplier, sampling rate, steps)
-read through the same PLD accountant as the risk calculator
-(:func:`mipcore.guarantees.attacker_bound`) -- and the share π of the population that is in
+guarantee -- (ε, δ)-DP, η-MIP, μ-GDP, ρ-zCDP, Rényi DP at a few orders, or a DP-SGD run
+(noise multiplier, sampling rate, steps) read through the same PLD accountant as the risk
+calculator (:func:`mipcore.guarantees.attacker_bound`); the DP kinds stated for replace-one or
+add/remove neighbours, as on the calculator -- and the share π of the population that is in
 the data (the membership prior), and shows, with :mod:`mipcore.risk`:
 
 * an icon array (:func:`mipcore.risk.icon_array`) of 100, 1 000 or 10 000 people -- the
@@ -22,9 +23,11 @@ the data (the membership prior), and shows, with :mod:`mipcore.risk`:
 * the comparison table ε → η → best accuracy → TPR at the cap → posterior, all at the page's
   one share of people (:func:`mipcore.risk.comparison_table`).
 
-For μ-GDP and DP-SGD the numbers come from the trade-off curve of
-:func:`~mipcore.guarantees.attacker_bound` (its ROC bound, η and refined TPRs at FPR 0.1 %, 1 %
-and 10 %), exactly as the risk calculator shows them, so both pages agree.
+For μ-GDP, ρ-zCDP, Rényi DP, DP-SGD and every add/remove guarantee the numbers come from the
+trade-off curve of :func:`~mipcore.guarantees.attacker_bound` (its ROC bound, η and refined
+TPRs at FPR 0.1 %, 1 % and 10 %; an add/remove guarantee converted to MIP's replace-one game
+by group privacy for two), exactly as the risk calculator shows them, so both pages agree. A
+replace-one (ε, δ) is read in closed form (Theorem 4 and the (ε, δ) region).
 
 :func:`what_eps_means_lesson` returns it all as one frozen :class:`WhatEpsMeans`.
 :func:`summary_html` builds the one-page, standalone HTML summary a page offers for download
@@ -37,7 +40,9 @@ References
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582
 (Theorem 4; Theorem 8, corrected). Kairouz, Oh, Viswanath. *The Composition Theorem for
 Differential Privacy*. ICML 2015, arXiv:1311.0776 (Theorem 2.1). Dong, Roth, Su. *Gaussian
-Differential Privacy*. JRSS-B 2022, arXiv:1905.02383.
+Differential Privacy*. JRSS-B 2022, arXiv:1905.02383. Bun, Steinke. *Concentrated
+Differential Privacy*. TCC 2016, arXiv:1605.02065. Mironov. *Rényi Differential Privacy*.
+CSF 2017, arXiv:1702.07476.
 """
 
 from __future__ import annotations
@@ -51,7 +56,18 @@ from enum import StrEnum
 
 from .._validate import check_range
 from ..bounds import eta_from_epsilon
-from ..guarantees import AttackerBound, DpSgd, Gdp, Route, attacker_bound
+from ..guarantees import (
+    AttackerBound,
+    DpSgd,
+    EpsDelta,
+    Gdp,
+    Guarantee,
+    Rdp,
+    Relation,
+    Route,
+    Zcdp,
+    attacker_bound,
+)
 from ..risk import (
     ComparisonTable,
     IconArray,
@@ -66,6 +82,7 @@ from ..risk import (
 __all__ = [
     "DEFAULT_PRIOR",
     "PEOPLE",
+    "RELATION_KINDS",
     "Confidence",
     "GuaranteeKind",
     "WhatEpsMeans",
@@ -87,8 +104,14 @@ class GuaranteeKind(StrEnum):
 
     DP = "dp"  # (ε, δ)-differential privacy
     MIP = "mip"  # η-membership inference privacy
-    GDP = "gdp"  # μ-Gaussian DP (replace-one): its exact trade-off curve
+    GDP = "gdp"  # μ-Gaussian DP: its exact trade-off curve
+    ZCDP = "zcdp"  # ρ-zero-concentrated DP: the Rényi trade-off curve
+    RDP = "rdp"  # Rényi DP at a few orders: the Rényi trade-off curve
     DPSGD = "dpsgd"  # a DP-SGD run through the PLD accountant (replace-one)
+
+
+#: The kinds stated for a neighbouring relation (η-MIP and a DP-SGD run are replace-one).
+RELATION_KINDS = (GuaranteeKind.DP, GuaranteeKind.GDP, GuaranteeKind.ZCDP, GuaranteeKind.RDP)
 
 
 class Confidence(StrEnum):
@@ -105,10 +128,15 @@ class WhatEpsMeans:
     Attributes
     ----------
     kind : how the guarantee was given; ``epsilon`` (None unless "dp"), ``delta`` (0 unless
-        "dp"), ``mu`` (μ-GDP), ``noise_multiplier``, ``sampling_rate``, ``steps`` (DP-SGD):
-        None where not given.
-    route : for μ-GDP and DP-SGD, the tightest route of
-        :func:`mipcore.guarantees.attacker_bound` (the one whose η is reported), else None.
+        "dp"), ``mu`` (μ-GDP), ``rho`` (ρ-zCDP), ``orders`` and ``rdp_values`` (Rényi DP,
+        as tuples), ``noise_multiplier``, ``sampling_rate``, ``steps`` (DP-SGD): None
+        where not given.
+    relation : the neighbouring relation the guarantee was stated for (replace-one for
+        η-MIP and DP-SGD); an add/remove guarantee is read for MIP's replace-one game by
+        group privacy for two, as :func:`mipcore.guarantees.attacker_bound` does.
+    route : the tightest route of :func:`mipcore.guarantees.attacker_bound` (the one whose η
+        is reported) for every kind read through it; None for η-MIP and a replace-one
+        (ε, δ), read in closed form.
     eta : the guarantee's η (given, Theorem 4's η(ε, δ), or the attacker bound's);
         ``accuracy_half = 1/2 + η`` is the best accuracy when half the people are members.
     prior : π, the share of people in the data; ``one_in`` is N when π = 1/N exactly
@@ -123,7 +151,8 @@ class WhatEpsMeans:
         ``baseline = max(π, 1 − π)`` is what always giving the likelier answer achieves;
         ``accuracy_gain = accuracy − baseline`` (>= 0).
     worst_posterior : the largest posterior probability of membership for a named person
-        (1 unless the guarantee is pure ε-DP, or η = 0).
+        (1 unless the guarantee is pure ε-DP -- a likelihood ratio of at most e^ε, e^2ε for
+        add/remove neighbours -- or η = 0).
     confidence_kind, confidence : the headline: the worst posterior when it is below 1 for
         structural reasons (pure ε-DP, or η = 0), else the precision ``ppv`` of a naming rule
         at ``fpr_cap``; ``confidence_lift = confidence / prior``; ``tells_nothing``: the
@@ -133,9 +162,13 @@ class WhatEpsMeans:
     """
 
     kind: GuaranteeKind
+    relation: Relation
     epsilon: float | None
     delta: float
     mu: float | None
+    rho: float | None
+    orders: tuple[float, ...] | None
+    rdp_values: tuple[float, ...] | None
     noise_multiplier: float | None
     sampling_rate: float | None
     steps: int | None
@@ -176,6 +209,87 @@ def curve_of(bound: AttackerBound) -> TradeOffCurve:
     )
 
 
+def _relation(kind: GuaranteeKind, relation: Relation | str) -> Relation:
+    try:
+        rel = Relation(relation)
+    except ValueError:
+        allowed = ", ".join(repr(r.value) for r in Relation)
+        raise ValueError(
+            f"relation={relation!r} is not a neighbouring relation: allowed {allowed}"
+        ) from None
+    if rel is not Relation.REPLACE_ONE and kind not in RELATION_KINDS:
+        raise ValueError(
+            f"relation={relation!r} was given with kind={kind.value!r}: η-MIP and a DP-SGD run "
+            "are stated for MIP's replace-one game, so only relation='replace_one' is allowed"
+        )
+    return rel
+
+
+def _refuse_foreign(
+    kind: GuaranteeKind,
+    delta: float,
+    eta: float | None,
+    mu: float | None,
+    rho: float | None,
+    rdp: tuple[Sequence[float] | None, Sequence[float] | None],
+    run: tuple[float | None, float | None, int | None],
+) -> None:
+    """Refuse a parameter of another kind (``epsilon`` is ignored unless "dp")."""
+    if kind is not GuaranteeKind.DP and float(check_range("delta", delta, 0.0, 1.0)) != 0.0:
+        raise ValueError(f"delta={delta!r} was given with kind={kind.value!r}: only (ε, δ) has δ")
+    if kind is not GuaranteeKind.MIP and eta is not None:
+        raise ValueError(f"eta={eta!r} was given with kind={kind.value!r}; use kind='mip' for η")
+    if kind is not GuaranteeKind.GDP and mu is not None:
+        raise ValueError(f"mu={mu!r} was given with kind={kind.value!r}; use kind='gdp' for μ")
+    if kind is not GuaranteeKind.ZCDP and rho is not None:
+        raise ValueError(f"rho={rho!r} was given with kind={kind.value!r}; use kind='zcdp' for ρ")
+    for name, value in zip(("orders", "rdp_values"), rdp, strict=True):
+        if kind is not GuaranteeKind.RDP and value is not None:
+            raise ValueError(
+                f"{name}={value!r} was given with kind={kind.value!r}; use kind='rdp' for Rényi DP"
+            )
+    if kind is not GuaranteeKind.DPSGD and any(x is not None for x in run):
+        raise ValueError(f"a DP-SGD run was given with kind={kind.value!r}; use kind='dpsgd'")
+
+
+def _curve_guarantee(
+    kind: GuaranteeKind,
+    relation: Relation,
+    epsilon: float,
+    delta: float,
+    mu: float | None,
+    rho: float | None,
+    rdp: tuple[Sequence[float] | None, Sequence[float] | None],
+    run: tuple[float | None, float | None, int | None],
+) -> Guarantee:
+    """The guarantee read through :func:`attacker_bound` (every kind but η-MIP and a
+    replace-one (ε, δ)); a missing parameter is refused by name, the rest by its class."""
+    if kind is GuaranteeKind.DP:
+        return EpsDelta(epsilon, delta, relation)
+    if kind is GuaranteeKind.GDP:
+        if mu is None:
+            raise ValueError("mu=None: a μ-GDP guarantee needs mu")
+        return Gdp(mu, relation)
+    if kind is GuaranteeKind.ZCDP:
+        if rho is None:
+            raise ValueError("rho=None: a ρ-zCDP guarantee needs rho")
+        return Zcdp(rho, relation)
+    if kind is GuaranteeKind.RDP:
+        orders, values = rdp
+        if orders is None or values is None:
+            raise ValueError(
+                f"orders={orders!r}, rdp_values={values!r}: a Rényi-DP guarantee needs orders "
+                "and rdp_values"
+            )
+        return Rdp(orders, values, relation)  # type: ignore[arg-type]  # Rdp makes tuples
+    if any(x is None for x in run):
+        raise ValueError(
+            "a DP-SGD run needs noise_multiplier, sampling_rate and steps "
+            f"(got {run[0]!r}, {run[1]!r}, {run[2]!r})"
+        )
+    return DpSgd(*run)  # type: ignore[arg-type]
+
+
 def what_eps_means_lesson(
     prior: float = DEFAULT_PRIOR,
     *,
@@ -184,9 +298,13 @@ def what_eps_means_lesson(
     delta: float = 0.0,
     eta: float | None = None,
     mu: float | None = None,
+    rho: float | None = None,
+    orders: Sequence[float] | None = None,
+    rdp_values: Sequence[float] | None = None,
     noise_multiplier: float | None = None,
     sampling_rate: float | None = None,
     steps: int | None = None,
+    relation: Relation | str = Relation.REPLACE_ONE,
     fpr_cap: float = 0.01,
     progress: Callable[[float, str], None] | None = None,
 ) -> WhatEpsMeans:
@@ -197,15 +315,22 @@ def what_eps_means_lesson(
     prior : float
         ``0 < prior < 1``, the share of the population that is in the data.
     kind : GuaranteeKind or its value
-        ``"dp"``: (``epsilon``, ``delta``)-DP; ``"mip"``: ``eta``-MIP; ``"gdp"``: ``mu``-GDP
-        (replace-one); ``"dpsgd"``: a DP-SGD run (``noise_multiplier``, ``sampling_rate``,
-        ``steps``; Poisson sampling, replace-one, the PLD accountant -- seconds for many
-        steps). Parameters of other kinds must be left at their defaults (``epsilon`` is
-        ignored unless ``"dp"``).
+        ``"dp"``: (``epsilon``, ``delta``)-DP; ``"mip"``: ``eta``-MIP; ``"gdp"``: ``mu``-GDP;
+        ``"zcdp"``: ``rho``-zCDP; ``"rdp"``: Rényi DP, ε(α) = ``rdp_values`` at ``orders``;
+        ``"dpsgd"``: a DP-SGD run (``noise_multiplier``, ``sampling_rate``, ``steps``;
+        Poisson sampling, replace-one, the PLD accountant -- seconds for many steps).
+        Parameters of other kinds must be left at their defaults (``epsilon`` is ignored
+        unless ``"dp"``).
     epsilon : ``0 <= epsilon < inf``. delta : ``0 <= delta < 1``. eta : ``0 <= eta <= 1/2``.
-    mu : ``0 <= mu < inf``.
+    mu : ``0 <= mu < inf``. rho : ``0 <= rho < inf``.
+    orders, rdp_values : sequences of equal length, as :class:`mipcore.guarantees.Rdp`
+        (orders ``> 1``, values ``>= 0``).
     noise_multiplier, sampling_rate, steps : as :class:`mipcore.guarantees.DpSgd`
         (``> 0``, ``(0, 1]``, ``1 <= steps <= 10**7``; a page applies its own work ceiling).
+    relation : Relation or its value
+        The neighbours the guarantee is stated for (kinds "dp", "gdp", "zcdp", "rdp");
+        ``"add_or_remove_one"`` is read for MIP's replace-one game by group privacy for two,
+        as the risk calculator reads it. η-MIP and a DP-SGD run take only ``"replace_one"``.
     fpr_cap : float
         ``0 <= fpr_cap <= 1``, the share of non-members the naming attacker may wrongly accuse.
     progress : optional ``progress(fraction, message)`` callback (a page's job runner).
@@ -213,11 +338,16 @@ def what_eps_means_lesson(
     Returns
     -------
     WhatEpsMeans
+        For every kind but η-MIP and a replace-one (ε, δ), η, the icon array and the
+        precision come from the trade-off curve of :func:`mipcore.guarantees.attacker_bound`
+        for the same guarantee, so they equal the risk calculator's
+        (:func:`mipcore.lessons.risk_calculator.risk_report`).
 
     Raises
     ------
     ValueError
-        If a parameter is missing for its ``kind``, NaN or out of range (the message names it).
+        If a parameter is missing for its ``kind``, given with another kind, NaN or out of
+        range (the message names it).
 
     Examples
     --------
@@ -232,12 +362,18 @@ def what_eps_means_lesson(
     >>> d = what_eps_means_lesson(0.01, epsilon=1.0, delta=1e-5)
     >>> d.worst_posterior, d.confidence_kind.value, round(d.confidence, 4)
     (1.0, 'precision', 0.0267)
+    >>> z = what_eps_means_lesson(0.01, kind="zcdp", rho=0.5)  # the Rényi trade-off curve
+    >>> z.route.value, round(z.eta, 4), z.confidence_kind.value
+    ('renyi_tradeoff', 0.2395, 'precision')
+    >>> round(what_eps_means_lesson(0.01, kind="zcdp", rho=0.5, relation="add_or_remove_one").eta, 4)
+    0.4168
     """
     try:
         kind = GuaranteeKind(kind)
     except ValueError:
         allowed = ", ".join(repr(k.value) for k in GuaranteeKind)
         raise ValueError(f"kind={kind!r} is not a guarantee kind: allowed {allowed}") from None
+    rel = _relation(kind, relation)
     pi = float(
         check_range(
             "prior",
@@ -250,26 +386,19 @@ def what_eps_means_lesson(
         )
     )
     cap = float(check_range("fpr_cap", fpr_cap, 0.0, 1.0))
-    if kind is not GuaranteeKind.DP and float(check_range("delta", delta, 0.0, 1.0)) != 0.0:
-        raise ValueError(f"delta={delta!r} was given with kind={kind.value!r}: only (ε, δ) has δ")
-    if kind is not GuaranteeKind.MIP and eta is not None:
-        raise ValueError(f"eta={eta!r} was given with kind={kind.value!r}; use kind='mip' for η")
-    if kind is not GuaranteeKind.GDP and mu is not None:
-        raise ValueError(f"mu={mu!r} was given with kind={kind.value!r}; use kind='gdp' for μ")
     run = (noise_multiplier, sampling_rate, steps)
-    if kind is not GuaranteeKind.DPSGD and any(x is not None for x in run):
-        raise ValueError(f"a DP-SGD run was given with kind={kind.value!r}; use kind='dpsgd'")
+    _refuse_foreign(kind, delta, eta, mu, rho, (orders, rdp_values), run)
     eps: float | None = None
     dlt = 0.0
     route: Route | None = None
-    mu_v: float | None = None
-    sgd: DpSgd | None = None
-    curve: TradeOffCurve | None = None
+    g: Guarantee | None = None
     if kind is GuaranteeKind.DP:
         if epsilon is None:
             raise ValueError("epsilon=None: an (epsilon, delta) guarantee needs epsilon")
         eps = float(check_range("epsilon", epsilon, 0.0, math.inf, hi_open=True))
         dlt = float(check_range("delta", delta, 0.0, 1.0, hi_open=True))
+    if kind is GuaranteeKind.DP and rel is Relation.REPLACE_ONE:  # closed form
+        assert eps is not None
         e = float(eta_from_epsilon(eps, dlt))
         icons = icon_array(pi, epsilon=eps, delta=dlt, fpr_caps=(cap,))
         worst = float(member_posterior_bound(pi, epsilon=eps, delta=dlt))
@@ -284,43 +413,34 @@ def what_eps_means_lesson(
         ppv = float(ppv_bound(pi, cap, eta=e))
         bounded = e == 0.0
     else:
-        if kind is GuaranteeKind.GDP:
-            if mu is None:
-                raise ValueError("mu=None: a μ-GDP guarantee needs mu")
-            gdp = Gdp(mu)
-            g: Gdp | DpSgd = gdp
-            mu_v = gdp.mu
-        else:
-            if any(x is None for x in run):
-                raise ValueError(
-                    "a DP-SGD run needs noise_multiplier, sampling_rate and steps "
-                    f"(got {noise_multiplier!r}, {sampling_rate!r}, {steps!r})"
-                )
-            g = sgd = DpSgd(noise_multiplier, sampling_rate, steps)  # type: ignore[arg-type]
+        g = _curve_guarantee(kind, rel, eps or 0.0, dlt, mu, rho, (orders, rdp_values), run)
         if progress is not None:
             progress(0.05, "reading the guarantee through its tightest route")
         b = attacker_bound(g)
         route, e = b.route, float(b.eta)
-        curve = curve_of(b)
-        icons = icon_array(pi, curve=curve, fpr_caps=(cap,))
+        icons = icon_array(pi, curve=curve_of(b), fpr_caps=(cap,))
         ppv = icons.caps[0].ppv
-        worst = 1.0 if e > 0 else pi
-        bounded = e == 0.0
+        if isinstance(g, EpsDelta) and dlt == 0.0:  # pure 2ε-DP for replace-one
+            worst, bounded = float(member_posterior_bound(pi, epsilon=2.0 * g.epsilon)), True
+        else:
+            worst, bounded = (1.0 if e > 0 else pi), e == 0.0
     naming = icons.caps[0]
-    if kind in (GuaranteeKind.GDP, GuaranteeKind.DPSGD):
-        ppv = naming.ppv
     confidence = worst if bounded else ppv
     baseline = max(pi, 1.0 - pi)
     if progress is not None:
         progress(1.0, "done")
     return WhatEpsMeans(
         kind=kind,
+        relation=rel,
         epsilon=eps,
         delta=dlt,
-        mu=mu_v,
-        noise_multiplier=None if sgd is None else sgd.noise_multiplier,
-        sampling_rate=None if sgd is None else sgd.sampling_rate,
-        steps=None if sgd is None else sgd.steps,
+        mu=g.mu if isinstance(g, Gdp) else None,
+        rho=g.rho if isinstance(g, Zcdp) else None,
+        orders=g.orders if isinstance(g, Rdp) else None,
+        rdp_values=g.values if isinstance(g, Rdp) else None,
+        noise_multiplier=g.noise_multiplier if isinstance(g, DpSgd) else None,
+        sampling_rate=g.sampling_rate if isinstance(g, DpSgd) else None,
+        steps=g.steps if isinstance(g, DpSgd) else None,
         route=route,
         eta=e,
         accuracy_half=0.5 + e,
@@ -354,12 +474,19 @@ def _short(x: float) -> str:
 def export_file_name(L: WhatEpsMeans, suffix: str = "html") -> str:
     """The summary's file name, made of its settings.
 
+    Rényi DP is named by its number of orders and their range; an add/remove guarantee has
+    ``_addremove`` after its parameters.
+
     Examples
     --------
     >>> export_file_name(what_eps_means_lesson(0.01, epsilon=1.0, delta=1e-5))
     'mip_eps1_delta1e-05_share1pct_cap1pct.html'
     >>> export_file_name(what_eps_means_lesson(0.5, kind="mip", epsilon=None, eta=0.1))
     'mip_eta0.1_share50pct_cap1pct.html'
+    >>> export_file_name(what_eps_means_lesson(0.01, kind="zcdp", rho=0.5, relation="add_or_remove_one"))
+    'mip_zcdp_rho0.5_addremove_share1pct_cap1pct.html'
+    >>> export_file_name(what_eps_means_lesson(0.01, kind="rdp", orders=(2, 32), rdp_values=(0.5, 8)))
+    'mip_rdp_2orders_alpha2-32_share1pct_cap1pct.html'
     """
     if L.kind is GuaranteeKind.DP:
         what = f"eps{_short(L.epsilon or 0.0)}_delta{_short(L.delta)}"
@@ -367,11 +494,18 @@ def export_file_name(L: WhatEpsMeans, suffix: str = "html") -> str:
         what = f"eta{_short(L.eta)}"
     elif L.kind is GuaranteeKind.GDP:
         what = f"gdp_mu{_short(L.mu or 0.0)}"
+    elif L.kind is GuaranteeKind.ZCDP:
+        what = f"zcdp_rho{_short(L.rho or 0.0)}"
+    elif L.kind is GuaranteeKind.RDP:
+        o = L.orders or (0.0,)
+        what = f"rdp_{len(o)}orders_alpha{_short(min(o))}-{_short(max(o))}"
     else:
         what = (
             f"dpsgd_sigma{_short(L.noise_multiplier or 0.0)}_q{_short(L.sampling_rate or 0.0)}"
             f"_steps{L.steps}"
         )
+    if L.relation is Relation.ADD_OR_REMOVE_ONE:
+        what += "_addremove"
     share = _short(100.0 * L.prior)
     cap = _short(100.0 * L.fpr_cap)
     return f"mip_{what}_share{share}pct_cap{cap}pct.{suffix}"

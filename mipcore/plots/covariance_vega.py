@@ -277,7 +277,7 @@ def error_vega(
     x = {
         "field": "eta",
         "type": "quantitative",
-        "title": "target η (best attacker's accuracy ≤ 50 % + η)",
+        "title": "target η (best attacker's accuracy ≤ 50 % + η)",
         "scale": {"domain": [x_lo - pad, x_hi + pad], "nice": False},
     }
     y_title = "relative error ‖A − Σ‖ / ‖Σ‖"

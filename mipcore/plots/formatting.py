@@ -71,28 +71,32 @@ def fmt_pct(p: float | None, digits: int = 1) -> str:
     * a value within 0.0001 % of a landmark it is not says on which side it is:
       ``< 0.0001 %``, ``> 50 %``, ``< 50 %``, ``> 99.9999 %``.
 
-    Always a space before the ``%``; ``—`` for None or NaN (never ``nan %``).
+    Always a no-break space (U+00A0) before the ``%``, so that a line never starts with it
+    (the app's text wraps at ordinary spaces); ``—`` for None or NaN (never ``nan %``).
 
     Examples
     --------
     >>> import math
     >>> eta = math.tanh(4) / 2
-    >>> fmt_pct(0.5 + math.tanh(0.5) / 2), fmt_pct(eta), fmt_pct(0.5 + eta), fmt_pct(2.7e-6)
-    ('73.1 %', '49.97 %', '99.97 %', '0.0003 %')
-    >>> fmt_pct(2.7e-8), fmt_pct(0.5 + 1e-9), fmt_pct(1 - 1e-9), fmt_pct(0.0027)
-    ('< 0.0001 %', '> 50 %', '> 99.9999 %', '0.27 %')
-    >>> fmt_pct(0.0025), fmt_pct(0.5), fmt_pct(1.0), fmt_pct(0.6)
-    ('0.25 %', '50 %', '100 %', '60 %')
+    >>> shown = fmt_pct(0.5 + math.tanh(0.5) / 2), fmt_pct(eta), fmt_pct(0.5 + eta)
+    >>> shown == ("73.1\\u00a0%", "49.97\\u00a0%", "99.97\\u00a0%")  # U+00A0 before each %
+    True
+    >>> print(*shown, fmt_pct(2.7e-6), sep=" | ")
+    73.1 % | 49.97 % | 99.97 % | 0.0003 %
+    >>> print(fmt_pct(2.7e-8), fmt_pct(0.5 + 1e-9), fmt_pct(1 - 1e-9), fmt_pct(0.0027), sep=" | ")
+    < 0.0001 % | > 50 % | > 99.9999 % | 0.27 %
+    >>> print(fmt_pct(0.0025), fmt_pct(0.5), fmt_pct(1.0), fmt_pct(0.6), sep=" | ")
+    0.25 % | 50 % | 100 % | 60 %
     """
     if p is None or math.isnan(float(p)):
         return "—"
     x = 100.0 * float(p)
     if math.isinf(x):
-        return "∞ %" if x > 0 else "−∞ %"
+        return "∞ %" if x > 0 else "−∞ %"
     exact = round(x, 4)
     if abs(x - exact) <= 1e-13 * max(1.0, abs(x)):  # exact up to float noise
         text = f"{exact:.4f}".rstrip("0").rstrip(".")
-        return f"{'0' if text in ('-0', '') else text} %"
+        return f"{'0' if text in ('-0', '') else text} %"
     d = max(0, int(digits))
     if 0.0 < abs(x) < 10.0:  # two significant digits (up to 4 decimals)
         d = max(d, min(4, 1 - math.floor(math.log10(abs(x)))))
@@ -100,9 +104,9 @@ def fmt_pct(p: float | None, digits: int = 1) -> str:
         if d >= 4:  # within 0.0001 % of a landmark it is not: say on which side
             landmark = round(x, d)
             if landmark == 0.0:
-                return "< 0.0001 %" if x > 0 else "> −0.0001 %"
+                return "< 0.0001 %" if x > 0 else "> −0.0001 %"
             if landmark == 100.0:
-                return "> 99.9999 %" if x < 100 else "< 100.0001 %"
-            return "> 50 %" if x > 50 else "< 50 %"
+                return "> 99.9999 %" if x < 100 else "< 100.0001 %"
+            return "> 50 %" if x > 50 else "< 50 %"
         d += 1
-    return f"{x:.{d}f} %"
+    return f"{x:.{d}f} %"

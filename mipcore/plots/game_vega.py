@@ -315,10 +315,10 @@ def score_table(score: GameScore, optimal_interval: tuple[float, float]) -> pd.D
 
 def _reference_lines(score: GameScore) -> list[tuple[str, float]]:
     return [
-        ("coin flip, 50 %", 0.5),
-        (f"guarantee 1/2 + η, {100 * score.certified_accuracy:.1f} %", score.certified_accuracy),
+        ("coin flip, 50 %", 0.5),
+        (f"guarantee 1/2 + η, {100 * score.certified_accuracy:.1f} %", score.certified_accuracy),
         (
-            f"optimal attacker, long run, {100 * score.optimal_accuracy:.1f} %",
+            f"optimal attacker, long run, {100 * score.optimal_accuracy:.1f} %",
             score.optimal_accuracy,
         ),
     ]

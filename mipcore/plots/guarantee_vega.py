@@ -63,7 +63,7 @@ TIGHTEST_SUFFIX = " — tightest"
 ETA_ONLY_SUFFIX = " (η only)"
 TITLE = "The best attacker's ROC, by conversion route"
 GUESS_NAME = "random guessing (TPR = FPR)"
-LEVELS_NAME = "TPR bound at FPR 0.1 %, 1 %, 10 %"
+LEVELS_NAME = "TPR bound at FPR 0.1 %, 1 %, 10 %"
 TABLE_COLUMNS = ["route", "route_label", "valid", "tightest", "curve", "fpr", "tpr_bound"]
 # Valid routes other than the tightest (which is near-black); purple marks the invalid route.
 _PALETTE = (style.BLUE, style.VERMILLION, style.GREEN, style.ORANGE, style.SKY)

@@ -92,11 +92,11 @@ CHAIN_NAME = "the paper's proof, redone in d dimensions"
 TIGHT_ETA_NAME = "Theorem 9 density, ½(1 − exp(−1/c)): any d"
 PROMISED_NAME = "what Corollary 14 promises"
 EXACT_D1_NAME = "best attack: Proposition 11 (exact)"
-COVARIANCE_NAME = "best attack: covariance release (Monte Carlo, 99 %)"
+COVARIANCE_NAME = "best attack: covariance release (Monte Carlo, 99 %)"
 PRESCRIBED_NAME = "Corollary 14 prescribes"
 TIGHT_NOISE_NAME = "Theorem 9 density, −1/ln(1 − 2η): any d"
 ENOUGH_NAME = "enough: Proposition 11 (exact)"
-T4_BOUND_NAME = "Theorem 4: 50 % + η(ε, δ)"
+T4_BOUND_NAME = "Theorem 4: 50 % + η(ε, δ)"
 T4_EXACT_NAME = "exact attacker on 𝒟 = {0, 1}, k = 1"
 T5_INDICATOR_NAME = "TMLR version: 1{D = D*}, η = 1/C(n, n/2)"
 T5_PUBLISH_NAME = "arXiv version: publish each record w.p. q = 2η"
@@ -211,7 +211,7 @@ def eta_vs_scale_vega(
     names = [c[1] for c in CURVES]
     colour = by_field("line", names, [c[2] for c in CURVES], _POINT_LEGEND)
     x = _at(_log("Laplace noise scale b", *SCALE_RANGE, every=2), "scale")
-    y_title = "η (accuracy − 50 %)"
+    y_title = "η (accuracy − 50 %)"
     y = _at(_log(y_title, *ETA_RANGE) if log_y else _linear(y_title, 0.0, 0.52), "eta")
     tooltip = [
         _tip("line", "curve"),
@@ -544,7 +544,7 @@ def dimension_eta_vega(
     The table is ``gap.table``."""
     d = gap.dimensions
     ends = d[[0, -1]]
-    y = _at(_log("η (accuracy − 50 %)", *ETA_RANGE), "value")
+    y = _at(_log("η (accuracy − 50 %)", *ETA_RANGE), "value")
     exact = _rows([1], [demand.route(Route.MIP_PRINTED).exact_eta])
     lo, hi = gap.covariance_interval
     value = max(gap.covariance_eta, lo, 0.0)
@@ -566,7 +566,7 @@ def dimension_eta_vega(
             "y": {**y, "field": "lo"},
             "y2": {"field": "hi"},
             "tooltip": [
-                _tip("lo", "99 % interval from", ".3~g"),
+                _tip("lo", "99 % interval from", ".3~g"),
                 _tip("hi", "to", ".3~g"),
             ],
         },

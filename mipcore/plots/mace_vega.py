@@ -53,14 +53,14 @@ _Y_AXIS = {"minExtent": 48}  # the two panels of the samples chart keep aligned 
 
 MEMBERS = "members: sample histogram and true density P"
 NONMEMBERS = "non-members: sample histogram and true density Q"
-F_BINS = "f̂ per bin (95 % interval)"
-F_KDE = "f̂ (KDE) in its 95 % band (Lemmas 6–7)"
+F_BINS = "f̂ per bin (95 % interval)"
+F_KDE = "f̂ (KDE) in its 95 % band (Lemmas 6–7)"
 F_TRUE = "true fₚ"
 
 PLUGIN = "plug-in mean |f̂| (in-sample)"
 ALG1 = "Algorithm 1 (bar: the paper's average interval)"
 HELDOUT = "held-out sgn(f̂) (bar: down to its lower bound)"
-LOWER = "held-out 95 % lower bound, max(0, ·)"
+LOWER = "held-out 95 % lower bound, max(0, ·)"
 TRUTH = "true advantage"
 TANH = "tanh bound at the chosen ε (Theorem 1)"
 #: The advantage chart's rows, top to bottom, and the estimate each one draws.
@@ -70,7 +70,7 @@ ROWS = {"plug-in": PLUGIN, "Algorithm 1": ALG1, "held-out": HELDOUT, "lower boun
 DRIFT_SERIES = (
     ("plug-in (in-sample)", _PLUGIN, "circle", "solid"),
     ("held-out sgn(f̂)", _EST, "diamond", "dot"),
-    ("held-out 95 % lower bound", _LOWER, "triangle-up", "dash"),
+    ("held-out 95 % lower bound", _LOWER, "triangle-up", "dash"),
 )
 
 
@@ -254,7 +254,7 @@ def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.
         "axis": {**_Y_AXIS, "values": [-1.0, -0.5, 0.0, 0.5, 1.0]},
     }
     f_tip = [_q("z", "z", ".3g"), _q("f", "f̂", ".3f")]
-    band_tip = [*f_tip, _q("lower", "95 % interval from", ".3f"), _q("upper", "to", ".3f")]
+    band_tip = [*f_tip, _q("lower", "95 % interval from", ".3f"), _q("upper", "to", ".3f")]
     if view.estimator is Estimator.HISTOGRAM:
         domain = [F_BINS, F_TRUE]
         colours, shapes, dashes = [_EST, style.EXACT.colour], ["diamond", "stroke"], [[1, 0]] * 2
@@ -358,8 +358,8 @@ def advantage_table(view: MaceView) -> pd.DataFrame:
                 "paper's average interval: high",
                 "held-out advantage of sgn(f_hat) (raw)",
                 "held-out advantage, max(0, raw) (drawn)",
-                "held-out 95 % lower bound (raw)",
-                "held-out 95 % lower bound, max(0, raw) (drawn)",
+                "held-out 95 % lower bound (raw)",
+                "held-out 95 % lower bound, max(0, raw) (drawn)",
                 "true advantage",
                 f"tanh bound (eps={view.epsilon:g})",
             ],
@@ -509,7 +509,7 @@ def advantage_vega(view: MaceView) -> tuple[VegaLiteChart, pd.DataFrame]:
                     "orient": "top",
                     "grid": False,
                     "values": [0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
-                    "labelExpr": "format(datum.value * 100, '.0f') + ' %'",
+                    "labelExpr": "format(datum.value * 100, '.0f') + ' %'",
                 },
             },
         },
@@ -541,7 +541,7 @@ def _drift_series(result: DriftResult) -> list[tuple[str, np.ndarray, np.ndarray
     return [
         ("plug-in (in-sample)", result.plugin, result.plugin),
         ("held-out sgn(f̂)", np.maximum(result.heldout, 0.0), result.heldout),
-        ("held-out 95 % lower bound", result.heldout_lower, result.heldout_lower_raw),
+        ("held-out 95 % lower bound", result.heldout_lower, result.heldout_lower_raw),
     ]
 
 

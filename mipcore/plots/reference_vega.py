@@ -131,7 +131,7 @@ def theory_vega(view: TheoryView, unit: Unit) -> tuple[VegaLiteChart, pd.DataFra
         xt = 100 * table["accuracy_bound_train"].to_numpy(float)
         xr = 100 * table["accuracy_bound_ref"].to_numpy(float)
         x_star = 100 * float(view.accuracy_star)
-        x_title, x_format = "best attacker's accuracy, 50 % + η (%)", ".3f"
+        x_title, x_format = "best attacker's accuracy, 50 % + η (%)", ".3f"
     curves = pd.concat(
         [
             pd.DataFrame(
@@ -392,7 +392,7 @@ def triad_vega(result: SweepResult, training_only: bool) -> tuple[VegaLiteChart,
                     "encoding": {
                         "x": {"datum": 0.25, "type": "quantitative"},
                         "y": {"datum": 50, "type": "quantitative"},
-                        "text": {"value": "coin flip (50 %)"},
+                        "text": {"value": "coin flip (50 %)"},
                     },
                 },
             ],

@@ -161,7 +161,7 @@ def spread_vega(comp: Comparison) -> tuple[VegaLiteChart, pd.DataFrame]:
     position = {name: i + 1 for i, name in enumerate(labels)}
     mechs = list(dict.fromkeys(str(m) for m in table["mechanism"]))
     draws = int(comp.spread.draws)
-    names = {m: f"{_MECH[m]}: median, 10–90 % of {draws} draws" for m in mechs}
+    names = {m: f"{_MECH[m]}: median, 10–90 % of {draws} draws" for m in mechs}
     rows = pd.DataFrame(
         {
             "position": table["quantity"].map(position).to_numpy(),
@@ -193,8 +193,8 @@ def spread_vega(comp: Comparison) -> tuple[VegaLiteChart, pd.DataFrame]:
         {"field": "quantity", "type": "nominal", "title": "number"},
         {"field": "release", "type": "nominal", "title": "release"},
         {"field": "median", "type": "quantitative", "title": "median |noise|", "format": ".4~g"},
-        {"field": "q10", "type": "quantitative", "title": "10 %", "format": ".4~g"},
-        {"field": "q90", "type": "quantitative", "title": "90 %", "format": ".4~g"},
+        {"field": "q10", "type": "quantitative", "title": "10 %", "format": ".4~g"},
+        {"field": "q90", "type": "quantitative", "title": "90 %", "format": ".4~g"},
     ]
     y = _log_y("median", "|noise|")
     layers: list[dict[str, Any]] = [
