@@ -27,6 +27,7 @@ Class mode's storage (:mod:`appkit.classroom`):
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -49,6 +50,8 @@ def _number(name: str, default: float, lo: float, hi: float) -> float:
     try:
         value = float(raw)
     except ValueError:
+        return default
+    if math.isnan(value):  # "nan" parses, and would pass through min/max as nan
         return default
     return min(max(value, lo), hi)
 

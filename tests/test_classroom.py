@@ -709,6 +709,41 @@ def test_the_default_is_a_private_sqlite_file_in_wal_mode(tmp_path, monkeypatch)
         store.dispose()
 
 
+def _settings_with(env: dict[str, str]):
+    """appkit/settings.py executed afresh under ``env`` (it reads the environment once)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("fresh_settings", ROOT / "appkit" / "settings.py")
+    module = importlib.util.module_from_spec(spec)
+    saved = dict(os.environ)
+    try:
+        for key in [k for k in os.environ if k.startswith(("MIP_EXPLORER_", "XDG_CACHE_HOME"))]:
+            del os.environ[key]
+        os.environ.update(env)
+        spec.loader.exec_module(module)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return module
+
+
+def test_the_storage_settings_come_from_the_environment(tmp_path):
+    def read(env: dict[str, str]) -> tuple[str | None, Path, float]:
+        fresh = _settings_with(env)
+        return fresh.DATABASE_URL, fresh.DATA_DIR, fresh.CLASS_SECONDS
+
+    assert read({"HOME": str(tmp_path)}) == (None, tmp_path / ".cache/mip-explorer", 86400.0)
+    assert read({"XDG_CACHE_HOME": "/x"})[1] == Path("/x/mip-explorer")
+    given = {
+        "MIP_EXPLORER_DATABASE_URL": " postgresql://u@h/mip ",
+        "MIP_EXPLORER_DATA_DIR": str(tmp_path / "d"),
+        "MIP_EXPLORER_CLASS_HOURS": "2",
+    }
+    assert read(given) == ("postgresql://u@h/mip", tmp_path / "d", 7200.0)
+    for raw, hours in [("0", 0.1), ("1e9", 720), ("nan", 24), ("soon", 24), ("", 24)]:
+        assert read({"MIP_EXPLORER_CLASS_HOURS": raw})[2] == pytest.approx(hours * 3600)
+
+
 def test_a_busy_sqlite_file_is_retried_with_backoff(tmp_path):
     path = tmp_path / "classes.sqlite3"
     store = Store(f"sqlite:///{path}", limits=Limits(busy_seconds=5.0))
