@@ -46,8 +46,10 @@ answer. Nothing else about a person: no time of an answer, no address, no browse
   (``O``/``I``/``L`` typed by mistake read as ``0``/``1``/``1``; dashes and spaces are
   ignored). A code only lets one join as a student. With 1 000 classes alive at once a
   random guess finds one with probability 1000/2^40 ≈ 10^-9; a client that guesses wrong
-  ``lookup_burst`` times (20) then gets one more guess every 30 s
-  (:class:`Limits`), so guessing a code takes longer than any class lives.
+  ``lookup_burst`` times (20) then gets one more guess every 30 s (:class:`Limits`): about
+  3 000 guesses a day, a hit expected after some 10^5 days. The UI passes the client key
+  (``client=``): a hash of the client's address (``st.context.ip_address``) where it has one
+  (a browser's cookie can be dropped at will, an address not as easily).
 * *Joins are rate-limited per class* by a token bucket (``join_burst`` = 100 joins at once,
   then ``join_per_second`` = 2): a class of 60 joins in the same second, and a script
   cannot fill a class to its 500 players at once. The bucket lives in the class's row: every
