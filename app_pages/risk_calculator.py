@@ -20,6 +20,7 @@ from mipcore.guarantees import (
     DpSgd,
     EpsDelta,
     Gdp,
+    Guarantee,
     Kind,
     Rdp,
     Relation,
@@ -397,7 +398,7 @@ def _assess() -> None:
         "pfpr",
         list(FPR_LEVELS),
         default=0.01,
-        format_func=lambda f: f"{fmt_num(100 * f)} %",
+        format_func=lambda f: f"{fmt_num(100 * f)} %",
         help="The share of non-members a rule that names members may wrongly accuse.",
         container=c4,
     )
@@ -410,12 +411,12 @@ def _assess() -> None:
     )
 
     # ---------------------------------------------------------------- the guarantee
-    if kind is Kind.RDP:
-        parsed = read_rdp(rdp_text)
-        if parsed is None:  # a sentence said why
-            return
+    parsed = read_rdp(rdp_text) if kind is Kind.RDP else None
+    if kind is Kind.RDP and parsed is None:  # a sentence said why
+        return
     if kind is Kind.DPSGD and not dpsgd.steps_ok(steps):
         return
+    guarantee: Guarantee
     with appkit.guard("This guarantee", stop=True):
         if kind is Kind.EPS_DELTA:
             guarantee = EpsDelta(eps, delta, relation)
@@ -423,7 +424,7 @@ def _assess() -> None:
             guarantee = Gdp(mu, relation)
         elif kind is Kind.ZCDP:
             guarantee = Zcdp(rho, relation)
-        elif kind is Kind.RDP:
+        elif parsed is not None:  # Rényi DP
             guarantee = Rdp(parsed.orders, parsed.values, relation)
         else:
             guarantee = DpSgd(sigma, q, steps)
@@ -507,7 +508,7 @@ def _assess() -> None:
     else:
         appkit.takeaway(
             f"With {name}, no attacker can tell whether a record was used more than "
-            f"{_acc(L.accuracy)} of the time (a blind guess gets 50 %); the tightest "
+            f"{_acc(L.accuracy)} of the time (a blind guess gets 50 %); the tightest "
             f"sound route is “{route_label(L.route)}”."
         )
 
@@ -612,7 +613,7 @@ def _assess() -> None:
     st.subheader("For a stakeholder")
     stake = (
         f"Whoever sees the result and one person's record cannot tell whether that person's "
-        f"record was used more than **{_acc(L.accuracy)}** of the time — a coin flip gets 50 %. "
+        f"record was used more than **{_acc(L.accuracy)}** of the time — a coin flip gets 50 %. "
         f"An attacker allowed to wrongly accuse only 1 in {round(1 / f0):,} of the people who "
         f"were not used finds at most **{_pc(t0)}** of those who were."
     )

@@ -13,6 +13,7 @@ precision rule, :func:`appkit.fmt_pct`. No formula on the surface: the formulas 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import streamlit as st
@@ -128,7 +129,7 @@ def _of_members(count: int, members: int) -> str:
 
 def _nb(text: str) -> str:
     """A narrow table cell never breaks a number from its % sign (no orphaned %)."""
-    return text.replace(" %", "\u00a0%")
+    return text.replace(" %", "\u00a0%")
 
 
 def _no_limit(delta: float) -> str:
@@ -165,7 +166,7 @@ with st.expander("Glossary"):
         "- **Advantage**: the share of members an attacker finds minus the share of "
         "non-members it wrongly accuses; 0 for a blind guess, 1 for a perfect attacker.\n"
         "- **η**: when half the people are members, no attacker is right more than "
-        "50 % + η of the time; the advantage is at most 2η.\n"
+        "50 % + η of the time; the advantage is at most 2η.\n"
         "- **ε**: the privacy parameter of differential privacy: any one person's record "
         "changes the chance of any outcome of the release by at most a factor that grows "
         "quickly with ε.\n"
@@ -256,7 +257,7 @@ def _dp_controls() -> dict[str, Any]:
 
 def _eta_control() -> float:
     return appkit.url_slider(
-        "η, the best attacker's edge over a coin flip (0.1 is 10 %)",
+        "η, the best attacker's edge over a coin flip (0.1 is 10 %)",
         "eta",
         min_value=0.0,
         max_value=0.5,
@@ -264,7 +265,7 @@ def _eta_control() -> float:
         step=0.005,
         format="%.3f",
         help="η-MIP: when half the people are in the data, no attacker is right more "
-        "than 50 % + η of the time.",
+        "than 50 % + η of the time.",
     )
 
 
@@ -365,7 +366,7 @@ def _people_controls() -> tuple[float, float]:
     st.markdown("**Share of the people who are in the data**")
     for col, pct in zip(st.columns(len(QUICK_PRIORS)), QUICK_PRIORS, strict=True):
         col.button(
-            f"{fmt_num(pct)} %",
+            f"{fmt_num(pct)} %",
             key=f"prior_{fmt_num(pct)}",
             on_click=_set_prior,
             args=(pct,),
@@ -380,7 +381,7 @@ def _people_controls() -> tuple[float, float]:
         step=1.0,
         format="%g",
         help="How likely a person is to be in the data before anything is released "
-        "(the “prior”): 1 % if 1 in 100 people of the population is in it.",
+        "(the “prior”): 1 % if 1 in 100 people of the population is in it.",
     )
     fpr_cap = appkit.url_select(
         "Wrongly accuse at most",
@@ -491,7 +492,7 @@ def _live() -> None:
             )
         else:
             acc_line = f"Of {n_text} people, the best possible attacker gets {right}; " + (
-                "guessing gets 50 %."
+                "guessing gets 50 %."
                 if L.baseline == 0.5
                 else f"always giving the likelier answer gets {fmt_pct(L.baseline)}."
             )
@@ -696,7 +697,7 @@ def _live() -> None:
         ):
             col.download_button(
                 f"Download the {label} (PNG)",
-                lambda p=p: appkit.cached(picture_png, p),  # drawn when clicked
+                functools.partial(appkit.cached, picture_png, p),  # drawn when clicked
                 file_name=export_file_name(L, "png").replace("mip_", f"{name}_", 1),
                 mime="image/png",
                 key=f"png_{name}",

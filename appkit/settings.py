@@ -13,13 +13,34 @@ them, e.g. ``MIP_EXPLORER_WORK_LIMIT=20 streamlit run app.py`` (see the README):
   process may hold; a run that needs more is stopped with a sentence. Default 1024.
 * ``MIP_EXPLORER_JOB_MINUTES`` -- the longest one computation may run, times the work limit;
   a longer run is stopped with a sentence. Default 20.
+
+Class mode's storage (:mod:`appkit.classroom`):
+
+* ``MIP_EXPLORER_DATABASE_URL`` -- a SQLAlchemy URL of the database that keeps the classes,
+  e.g. ``postgresql+psycopg://user:password@host/mip`` when several app processes serve one
+  course. Default: none, i.e. a SQLite file in the data folder (nothing else to run).
+* ``MIP_EXPLORER_DATA_DIR`` -- the folder of that SQLite file (``classes.sqlite3``). Default
+  ``$XDG_CACHE_HOME/mip-explorer``, i.e. ``~/.cache/mip-explorer``.
+* ``MIP_EXPLORER_CLASS_HOURS`` -- how long a class is kept after it is created; then it and
+  every nickname and answer in it are deleted. Default 24 (at least 0.1, at most 720).
 """
 
 from __future__ import annotations
 
+import math
 import os
+from pathlib import Path
 
-__all__ = ["CACHE_BYTES", "HEAVY_JOBS", "JOB_BYTES", "JOB_SECONDS", "WORK_LIMIT"]
+__all__ = [
+    "CACHE_BYTES",
+    "CLASS_SECONDS",
+    "DATABASE_URL",
+    "DATA_DIR",
+    "HEAVY_JOBS",
+    "JOB_BYTES",
+    "JOB_SECONDS",
+    "WORK_LIMIT",
+]
 
 
 def _number(name: str, default: float, lo: float, hi: float) -> float:
@@ -30,7 +51,25 @@ def _number(name: str, default: float, lo: float, hi: float) -> float:
         value = float(raw)
     except ValueError:
         return default
+    if math.isnan(value):  # "nan" parses, and would pass through min/max as nan
+        return default
     return min(max(value, lo), hi)
+
+
+def _text(name: str) -> str | None:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return None
+    return raw.strip()
+
+
+def _data_dir() -> Path:
+    explicit = _text("MIP_EXPLORER_DATA_DIR")
+    if explicit is not None:
+        return Path(explicit).expanduser()
+    cache = _text("XDG_CACHE_HOME")
+    base = Path(cache).expanduser() if cache is not None else Path.home() / ".cache"
+    return base / "mip-explorer"
 
 
 WORK_LIMIT: float = _number("MIP_EXPLORER_WORK_LIMIT", 1.0, 1.0, 10_000.0)
@@ -40,3 +79,6 @@ HEAVY_JOBS: int = int(
 )
 JOB_BYTES: int = int(_number("MIP_EXPLORER_JOB_MB", 1024.0, 16.0, 1_048_576.0) * 2**20)
 JOB_SECONDS: float = _number("MIP_EXPLORER_JOB_MINUTES", 20.0, 0.05, 100_000.0) * 60.0 * WORK_LIMIT
+DATABASE_URL: str | None = _text("MIP_EXPLORER_DATABASE_URL")
+DATA_DIR: Path = _data_dir()
+CLASS_SECONDS: float = _number("MIP_EXPLORER_CLASS_HOURS", 24.0, 0.1, 720.0) * 3600.0

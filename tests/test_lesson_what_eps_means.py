@@ -467,7 +467,7 @@ def figure() -> str:
 
 
 def test_summary_html_is_standalone_small_and_holds_everything(figure):
-    sentences = ["If 1 in 100 people is in the data, … right at most 2.7 % — up from 1 %.", "B"]
+    sentences = ["If 1 in 100 people is in the data, … right at most 2.7 % — up from 1 %.", "B"]
     url = "https://mip.example/what_eps_means?prior=1&eps=2"
     doc = summary_html(
         title="What ε = 2 means",

@@ -105,12 +105,12 @@ def test_standalone_load_is_clean():
 def test_default_numbers_are_the_lessons(default_page):
     at = default_page
     L = risk_report(EpsDelta(1.0, 1e-5), prior=0.01, ppv_fpr=0.01)
-    assert eta_shown(at) == fmt_pct(L.eta) == "23.1 %"  # η in %, the one precision rule
-    assert metric(at, "best accuracy") == "73.1 %"
+    assert eta_shown(at) == fmt_pct(L.eta) == "23.1 %"  # η in %, the one precision rule
+    assert metric(at, "best accuracy") == "73.1 %"
     shown = [metric(at, f"TPR at {fmt_pct(f)} FPR") for f in L.fpr_levels]
     # the one precision rule: one decimal, at least two significant digits
-    assert shown == [fmt_pct(t) for t in L.tpr_at_fpr] == ["0.27 %", "2.7 %", "27.2 %"]
-    assert metric(at, "right when naming") == f"{100 * L.ppv:.1f} %"
+    assert shown == [fmt_pct(t) for t in L.tpr_at_fpr] == ["0.27 %", "2.7 %", "27.2 %"]
+    assert metric(at, "right when naming") == f"{100 * L.ppv:.1f} %"
     text = "\n".join(texts(at))
     assert f"]({L.link.path}?{L.link.eps_query})" in text  # the stakeholder link, same ε and δ
     assert f"]({L.link.path}?{L.link.eta_query})" in text
@@ -146,7 +146,7 @@ def test_each_kind_shows_the_lessons_numbers(params, guarantee):
         assert "add/remove" in text and f"η = {fmt_num(L.invalid_eta)}" in text
         assert "NO" in list(df["valid"])
     if isinstance(guarantee, EpsDelta) and guarantee.delta == 0:  # pure ε: a posterior bound
-        assert f"**{100 * L.worst_posterior:.1f} %**" in text
+        assert f"**{100 * L.worst_posterior:.1f} %**" in text
         assert f"ε = {fmt_num(2 * guarantee.epsilon)}" in text  # the replace-one pair, linked
 
 
@@ -333,7 +333,7 @@ def test_invalid_url_values_warn_and_fall_back():
     shown = [unescaped(w.value) for w in at.warning]
     for key in ("kind=", "mode=", "pfpr=", "rel="):
         assert any(key in w for w in shown), (key, shown)
-    assert eta_shown(at) == "23.1 %"  # the defaults
+    assert eta_shown(at) == "23.1 %"  # the defaults
     pagetools.assert_clean(at)
 
 
@@ -472,8 +472,7 @@ def test_the_link_carries_the_tightest_route_and_both_pages_agree(params, guaran
     else:  # pure ε: the page quotes the bound for every named person
         assert shown_page == fmt_pct(L.worst_posterior)
     if isinstance(guarantee, DpSgd):
-        # the % held to its number by a no-break space or not
-        assert shown_page.replace("\u00a0", " ") == "25.4 %"
+        assert shown_page == "25.4\u00a0%"  # the % held to its number by a no-break space
         assert "DP-SGD: σ = 1.1, q = 0.01, 10 000 steps (PLD accountant)" in "\n".join(texts(page))
 
 

@@ -99,12 +99,12 @@ def test_default_numbers_are_the_lessons(default_page):
     # the default share is 1 %, as on the risk calculator
     L = what_eps_means_lesson(0.01, epsilon=1.0, delta=0.0, fpr_cap=0.01)
     h = headline(default_page)
-    assert "1 in 100 people" in h and "right at most 2.7 % of the time — up from 1 %" in h
+    assert "1 in 100 people" in h and "right at most 2.7 % of the time — up from 1 %" in h
     assert metric(default_page, "best attacker is right") == "9 900 of 10 000"
     assert L.icons.correct == 9_900
     assert metric(default_page, "members named") == "2 of 100"
     assert (L.naming.named, L.icons.members) == (2, 100)
-    assert metric(default_page, "right when naming") == "2.7 %"
+    assert metric(default_page, "right when naming") == "2.7 %"
     acc = icons(default_page, "icons_accuracy")
     assert acc.get("member, called a member (right)", 0) == L.icons.correct_members == 0
     assert acc["non-member, called a non-member (right)"] == L.icons.correct_non_members == 9_900
@@ -131,7 +131,7 @@ def test_the_managers_sentence_at_one_in_a_hundred():
     assert f"{100 * post:.1f}" == "2.7"
     assert headline(at) == (
         "**If 1 in 100 people is in the data, an attacker who names someone is right at most "
-        "2.7 % of the time — up from 1 %.**"
+        "2.7 % of the time — up from 1 %.**"
     )
     # at 1 in 100, answering "not in the data" for everyone is already the best accuracy
     assert any("no more than answering “not in the data”" in t for t in texts(at))
@@ -140,9 +140,9 @@ def test_the_managers_sentence_at_one_in_a_hundred():
 def test_delta_gives_the_precision_and_says_why():
     at = load(prior="1", delta="1e-5")
     h = headline(at)
-    assert "while wrongly accusing at most 1 % of the others" in h
+    assert "while wrongly accusing at most 1 % of the others" in h
     L = what_eps_means_lesson(0.01, epsilon=1.0, delta=1e-5, fpr_cap=0.01)
-    assert f"right at most {100 * L.ppv:.1f} %" in h
+    assert f"right at most {100 * L.ppv:.1f} %" in h
     assert any(t.startswith("Why not a limit for every single person?") for t in texts(at))
     # the δ-event (10⁻⁵ of a member on average) is never drawn as a whole person
     assert any("every count the attacker achieves is rounded down" in t for t in texts(at))
@@ -160,7 +160,7 @@ def test_every_control_changes_the_output():
     seen.add(snapshot(at))
     at.radio(key="cap").set_value(0.1).run()
     seen.add(snapshot(at))
-    for label in ("50 %", "10 %"):
+    for label in ("50 %", "10 %"):
         (b,) = [b for b in at.button if b.label == label]
         b.click().run()
         seen.add(snapshot(at))
@@ -279,7 +279,7 @@ def test_crafted_renyi_text_is_shown_as_text():
 
 def test_quick_prior_button_sets_the_url():
     at = load()
-    (b,) = [b for b in at.button if b.label == "10 %"]
+    (b,) = [b for b in at.button if b.label == "10 %"]
     b.click().run()
     assert at.query_params.get("prior") == "10"
     assert "1 in 10 people" in headline(at)
@@ -428,10 +428,10 @@ def test_html_export_from_the_page(monkeypatch):
 def test_the_table_has_one_share_and_explains_no_limit_beside_the_number():
     at = load(prior="10", cap="0.05")
     text = unescaped("\n".join(texts(at, tables=True)))
-    assert "Every column at the page's one share: **10 % of the people in the data**" in text
-    assert "half in the data" not in text and "1 % in the data" not in text
+    assert "Every column at the page's one share: **10 % of the people in the data**" in text
+    assert "half in the data" not in text and "1 % in the data" not in text
     assert "no limit for every person: with δ = 1 × 10⁻⁵" in text
-    assert "100 % (no limit)" not in text
+    assert "100 % (no limit)" not in text
 
 
 def test_dpsgd_steps_above_the_ceiling_give_a_sentence():
