@@ -45,7 +45,7 @@ def accuracy_bars(accuracy: float, guarantee: str) -> tuple[VegaLiteChart, pd.Da
         "autosize": dict(AUTOSIZE),
         "transform": [
             {"calculate": "100 * datum.accuracy", "as": "percent"},
-            {"calculate": "format(100 * datum.accuracy, '.1f') + ' %'", "as": "label"},
+            {"calculate": "format(100 * datum.accuracy, '.1f') + ' %'", "as": "label"},
         ],
         "layer": [
             {
