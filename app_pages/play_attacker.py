@@ -541,8 +541,8 @@ def _teacher_action(action: str) -> None:
     handle = st.session_state.get(TEACHER)
     if handle is None:
         return
-    s = classui.store()
     try:
+        s = classui.store()
         if action == "close":
             s.close(handle.code, handle.teacher_token)
         elif action == "reopen":
