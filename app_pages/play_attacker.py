@@ -15,13 +15,16 @@ touched: a small script (:data:`_KEYS`) takes the two keys before any focused co
 
 from __future__ import annotations
 
+import functools
+import itertools
 import secrets
 from collections import OrderedDict
 
+import segno
 import streamlit as st
 
 import appkit
-from appkit import fmt_num
+from appkit import classroom, classui, fmt_num, registry
 from appkit.progress import STORE, Progress, browser_id
 from mipcore.game import (
     Calibration,
@@ -281,6 +284,137 @@ with appkit.folded("The maths") as shown:
         maths_caption = st.empty()  # this game's numbers
 
 
+# ---------------------------------------------------------------- a game's parts (single and class)
+
+
+def _round(model, turn, rounds: int, on_answer, args: tuple) -> None:
+    """The round to answer: its heading, the target and the In/Out buttons, which call
+    ``on_answer(*args, turn.index, said_in)``."""
+    st.markdown(
+        f"### Round {turn.index + 1} of {rounds} — release y\u00a0=\u00a0{fmt_num(turn.release, 4)}"
+    )
+    st.caption(f"Target record: {_target_name(model)}. In the training half, or out?")
+    with st.container(horizontal=True, key="play_buttons"):
+        st.button(
+            "In",
+            key="play_in",
+            shortcut="Left",
+            type="primary",
+            width="stretch",
+            on_click=on_answer,
+            args=(*args, turn.index, True),
+            help="The target was in the training half (key ←).",
+        )
+        st.button(
+            "Out",
+            key="play_out",
+            shortcut="Right",
+            type="primary",
+            width="stretch",
+            on_click=on_answer,
+            args=(*args, turn.index, False),
+            help="The target was not in the training half (key →).",
+        )
+
+
+def _reveal(last) -> None:
+    """The last answered round, revealed: its truth, the player's and the optimal answer."""
+    if last is None:
+        return
+    truth, opt = _said(last.member), _said(last.optimal_guess)
+    other = _said(not last.optimal_guess)
+    ratio = game_vega.times_text(last.log10_ratio)
+    if ratio == "1":
+        why = "the release is as likely with the target in as out, so it said in (its tie rule)"
+    else:
+        why = f"this release is {ratio} times as likely with the target {opt} as {other}"
+    appkit.takeaway(
+        f"Round {last.index + 1} was {truth}: you said {_said(last.answer)} "
+        f"{_mark(last.correct)}, and the optimal attacker said {opt} "
+        f"{_mark(last.optimal_correct)}, because {why}."
+    )
+
+
+def _laws_chart(laws, state, presenting: bool) -> None:
+    """The two release laws with this round's release; on a projector the last round's
+    reveal under it."""
+    turn, last = state.turn, state.last
+    fig, table = appkit.cached(
+        game_vega.laws_vega,
+        laws,
+        turn,
+        last,
+        state.history,
+        height=game_vega.PRESENTER_HEIGHT if presenting else game_vega.LAWS_HEIGHT,
+    )
+    appkit.chart(
+        fig,
+        table,
+        "release_laws",
+        key="play_laws",
+        caption="Black line: this round's release. Dotted line and diamonds: the last round's "
+        "release and its two densities. Ticks on the axis: the past releases (a bar where the "
+        "target was in, a cross where it was out).",
+    )
+    if presenting:
+        _reveal(last)
+    appkit.takeaway(
+        "The optimal attacker answers whichever curve is higher at the release; where the "
+        "curves overlap, even it must guess."
+    )
+
+
+def _score(model, state, replays: int) -> None:
+    """The player's score: metrics, the score chart, the verdict and how it works."""
+    score = state.score
+    cert = model.certified_accuracy
+    st.subheader("Score")
+    lo, hi = score.interval
+    conf = round(100 * score.confidence)
+    shown_interval = f"{_pct(lo)} – {_pct(hi)}"
+    r1, r2 = st.columns(2)
+    r1.metric(f"You: {score.correct} of {score.rounds}", _pct(score.accuracy))
+    r2.metric(f"{conf} % interval", shown_interval)
+    r3, r4 = st.columns(2)
+    r3.metric(
+        "Guarantee, 1/2 + η",
+        _pct(cert),
+        help="Nobody is right more often in the long run. The exact best on this mechanism: "
+        f"{_pct(model.optimal_accuracy)}.",
+    )
+    r4.metric(
+        f"Optimal attacker: {score.optimal_correct} of {score.rounds}",
+        _pct(score.optimal_correct / score.rounds),
+        help="The Bayes-optimal attacker's answers on the same rounds.",
+    )
+    fig, table = appkit.cached(game_vega.score_vega, score, state.optimal_interval)
+    appkit.chart(
+        fig,
+        table,
+        "score",
+        key="play_score",
+        caption=f"After {score.rounds} round{'s' if score.rounds != 1 else ''}; the bars are "
+        f"{conf} % intervals.",
+    )
+    appkit.takeaway(_verdict(score, cert, shown_interval, replays))
+    luck = fmt_num((100 - 100 * score.confidence) / 2, 3)
+    appkit.explain(
+        (
+            f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
+            f"player's long-run accuracy at least {conf} % of the time. The verdict reads this "
+            f"one interval: entirely above {_pct(cert)} (beating the guarantee), above 50 % "
+            "(beating coin flips), below 50 % (doing worse than coin flips: flip the answers), "
+            f"or around 50 %; each claim is wrong by luck at most {luck} % of the time. The "
+            f"optimal attacker knows the two release laws and answers the likelier one; in the "
+            f"long run it is right **{_pct(model.optimal_accuracy)}** of the time, the most any "
+            f"attacker can reach on this mechanism (the guarantee allows {_pct(cert)}). A player "
+            f"right exactly {_pct(cert)} of the time would score {score.correct} or more out of "
+            f"{score.rounds} with probability {_prob(score.p_value)}."
+        ),
+        label="How the interval and the verdict work",
+    )
+
+
 def _verdict(score, cert: float, shown_interval: str, replays: int) -> str:
     """The verdict, in the words of the interval the score shows (``shown_interval``)."""
     conf = round(100 * score.confidence)
@@ -325,9 +459,422 @@ def _answers(k: int) -> str:
     return f"{k} answer{'s' if k != 1 else ''}"
 
 
+# ---------------------------------------------------------------- class mode
+#
+# A teacher starts a class from the page's settings; students join at ?class=<code> and play
+# its rounds; the answers go to the class storage (appkit.classroom, one Store per process:
+# appkit.classui.store). The player's key goes into the student's link after joining
+# (?class=<code>&player=<token>): a reload, a discarded phone tab or another device comes back
+# to the same player, with no cookie; the page says that this link is personal. The teacher's
+# key never stays in the address bar (a projector shows it): the private teacher link
+# ?teach=<link token> is read once, kept in the session and taken out of the address bar.
+
+TEACHER = "_class_teacher"  # session: the TeacherHandle of the class this session runs
+PLAYERS = "_class_players"  # session: class code -> this session's player token
+CLASS_NOTE = "_class_note"  # session: a refusal from a button's callback, shown on the next run
+CLASS_REFRESH = 2  # seconds between two refreshes of the teacher's dashboard
+_CONFIDENCE = 0.95
+
+
+def _sentence(exc: Exception) -> str:
+    """A storage error's message as text that never acts as Markdown (it may hold a code or a
+    nickname from a link)."""
+    return appkit.plain(str(exc), max_chars=600)
+
+
+def _unavailable(exc: Exception) -> None:
+    st.warning(
+        "Class mode is unavailable right now: "
+        + _sentence(exc)
+        + " The single-player game below still works.",
+        icon="⚠️",
+    )
+
+
+def _refused(exc: Exception) -> None:
+    st.warning(_sentence(exc), icon="⚠️")
+
+
+def _origin() -> str:
+    try:
+        return str(st.context.url or "").split("?")[0].rsplit("/", 1)[0].rstrip("/")
+    except Exception:  # pragma: no cover - outside a browser session
+        return ""
+
+
+def _join_url(code: str) -> str:
+    return f"{_origin()}/{registry.by_key('play').url_path}?class={code}"
+
+
+def _teacher_url(link_token: str) -> str:
+    return f"{_origin()}/{registry.by_key('play').url_path}?teach={link_token}"
+
+
+def _note(text: str) -> None:
+    st.session_state[CLASS_NOTE] = text
+
+
+def _show_note() -> None:
+    text = st.session_state.pop(CLASS_NOTE, None)
+    if text:
+        st.warning(text, icon="⚠️")
+
+
+def _start_class(settings: GameSettings, rounds: int) -> None:
+    """ "Start a class": a class of the page's settings and a fresh 63-bit game number (a
+    6-digit one could be found from the releases by trying every number, and with it every
+    truth)."""
+    try:
+        handle = classui.store().create_class(
+            settings, rounds, 1 + secrets.randbelow(classroom.MAX_SEED)
+        )
+    except classroom.StorageUnavailable as exc:
+        _note("Class mode is unavailable right now: " + _sentence(exc))
+        return
+    except classroom.Refused as exc:
+        _note(_sentence(exc))
+        return
+    st.session_state[TEACHER] = handle
+
+
+def _teacher_action(action: str) -> None:
+    handle = st.session_state.get(TEACHER)
+    if handle is None:
+        return
+    try:
+        s = classui.store()
+        if action == "close":
+            s.close(handle.code, handle.teacher_token)
+        elif action == "reopen":
+            s.reopen(handle.code, handle.teacher_token)
+        elif action == "reveal":
+            s.reveal(handle.code, handle.teacher_token)
+        elif action == "delete":
+            s.delete(handle.code, handle.teacher_token)
+            del st.session_state[TEACHER]
+            _note(f"Class {handle.display_code} is deleted, with every nickname and answer in it.")
+    except classroom.ClassroomError as exc:
+        _note(_sentence(exc))
+
+
+def _leave_class() -> None:
+    st.session_state.pop(TEACHER, None)
+
+
+def _class_csv(code: str, token: str) -> bytes:
+    """The class's answers as CSV (built on click), UTF-8 with a BOM for Excel."""
+    try:
+        return classui.store().results_csv(code, token).encode("utf-8-sig")
+    except classroom.ClassroomError as exc:
+        return f"error\n{exc}\n".encode("utf-8-sig")
+
+
+def _resume_teacher() -> None:
+    """``?teach=<link token>``: the teacher's class back in this session; the token leaves the
+    address bar at once."""
+    raw = st.query_params.get_all("teach")
+    if not raw:
+        return
+    del st.query_params["teach"]
+    try:
+        st.session_state[TEACHER] = classui.store().resume_teacher(str(raw[-1]))
+    except classroom.StorageUnavailable as exc:
+        _unavailable(exc)
+    except classroom.Refused as exc:
+        _refused(exc)
+
+
+def _class_reading(sc, luck_l, corrected: float | None, players: int) -> str:
+    """One sentence on the best score against the threshold corrected for the class size."""
+    best = max((p for p in sc.players if p.answered), key=lambda p: p.accuracy or 0.0)
+    said = f"The best score, {best.correct} of {best.answered} ({_pct(best.accuracy)}),"
+    who = f"{players} player{'s' if players != 1 else ''}"
+    if corrected is None:
+        return (
+            f"{said} cannot be evidence yet: with {best.answered} rounds no score passes the "
+            f"threshold corrected for {who}."
+        )
+    if best.accuracy > corrected:
+        return (
+            f"{said} passes {_pct(corrected)}, the threshold corrected for {who}: evidence "
+            "that someone beat the guarantee, which a correct guarantee allows by luck at most "
+            f"{fmt_num(100 * (1 - _CONFIDENCE) / 2, 3)}\u00a0% of the time."
+        )
+    side = "above" if best.accuracy > sc.certified_accuracy else "not above"
+    return (
+        f"{said} is {side} the guarantee {_pct(sc.certified_accuracy)} but below "
+        f"{_pct(corrected)}, the threshold corrected for {who}: no evidence — luck alone "
+        f"lifts someone in such a class above {_pct(sc.certified_accuracy)} with probability "
+        f"{_prob(luck_l.p_any)}."
+    )
+
+
+def _class_picture(res, model, *, key: str) -> None:
+    """The class's picture: players, guesses, the pooled accuracy beside 1/2 + η and the
+    optimal attacker on the same rounds, the distribution of scores and one reading."""
+    sc = classroom.score_class(res, confidence=_CONFIDENCE, model=model)
+    view = res.view
+    c1, c2 = st.columns(2)
+    c1.metric("Players", appkit.fmt_count(view.players))
+    c2.metric("Guesses so far", appkit.fmt_count(view.guesses))
+    c3, c4 = st.columns(2)
+    pooled = sc.pooled_accuracy
+    c3.metric(
+        "The class (every guess)",
+        "–" if pooled is None else _pct(pooled),
+        help=f"Every guess of every player counted. The guarantee, 1/2 + η: "
+        f"{_pct(sc.certified_accuracy)}.",
+    )
+    guesses = [c.answers for c in res.per_round]
+    total = sum(guesses)
+    opt = (
+        sum(n for n, t, o in zip(guesses, sc.truth, sc.optimal, strict=True) if t == o) / total
+        if total
+        else None
+    )
+    c4.metric(
+        "Optimal attacker, same rounds",
+        "–" if opt is None else _pct(opt),
+        help="The Bayes-optimal attacker's answers to the rounds the class answered, weighted "
+        "as the class's guesses are.",
+    )
+    st.caption(
+        f"The guarantee, 1/2 + η: {_pct(sc.certified_accuracy)}; the optimal attacker's "
+        f"long-run accuracy: {_pct(sc.optimal_accuracy)}."
+    )
+    answered = [p for p in sc.players if p.answered]
+    if not answered:
+        st.caption("The distribution of scores appears with the first answer.")
+        return
+    players = len(answered)
+    rounds = max(p.answered for p in answered)
+    eta = model.certified_eta
+    luck_l = appkit.cached(luck_lesson, players, rounds, eta)
+    strict = appkit.cached(
+        luck_lesson, players, rounds, eta, confidence=1 - (1 - _CONFIDENCE) / players
+    )
+    corrected = None if strict.alarm_correct is None else strict.alarm_correct / rounds
+    fig, _table = classui.scores_vega(sc, corrected=corrected)
+    appkit.chart(  # no CSV in the footer: the dashboard refreshes on its own (the teacher
+        fig,  # has the class's CSV)
+        None,
+        "class_scores",
+        key=key,
+        caption="Bars: how many players scored in each 10-point band. Solid line: the "
+        "guarantee. Dashed line: the score the best of this many players must pass to be "
+        "evidence (each player's interval at a level corrected for the number of players).",
+    )
+    appkit.takeaway(_class_reading(sc, luck_l, corrected, players))
+
+
+@st.fragment(run_every=CLASS_REFRESH)
+def _dashboard(code: str, token: str) -> None:
+    """The teacher's live numbers, refreshed every CLASS_REFRESH seconds on their own (the
+    teacher's controls are outside: a refresh never reruns them)."""
+    try:
+        res = classui.store().results(code, token)
+    except classroom.StorageUnavailable as exc:
+        _unavailable(exc)
+        return
+    except classroom.Refused as exc:
+        _refused(exc)
+        return
+    model = appkit.cached(game_model, res.view.settings)
+    state = {
+        classroom.ClassState.OPEN: "open: students can join and answer",
+        classroom.ClassState.CLOSED: "closed: no more joins or answers",
+        classroom.ClassState.REVEALED: "revealed: the students see the class picture",
+    }[res.view.state]
+    st.caption(f"The class is {state}. This panel refreshes every {CLASS_REFRESH} s.")
+    _class_picture(res, model, key="class_dashboard_scores")
+
+
+def _teacher(handle) -> None:
+    """The teacher's panel: the join link, its QR code, the code, the dashboard, the buttons."""
+    url = _join_url(handle.code)
+    st.subheader(f"Class {handle.display_code}")
+    qr_col, text_col = st.columns([1, 2])
+    with qr_col:
+        qr = segno.make(url, error="m")
+        st.image(qr.svg_inline(scale=6, border=2), width=240)
+    with text_col:
+        st.markdown("**Join on your phone** (scan the code), or open:")
+        st.text(url)
+        st.markdown(f"**Class code: {handle.display_code}**")
+    with st.container(key="class_dashboard"):
+        _dashboard(handle.code, handle.teacher_token)
+    try:
+        view = classui.store().class_view(handle.code)
+    except classroom.ClassroomError:
+        view = None
+    with st.container(horizontal=True, key="class_controls"):
+        if view is not None and view.state is classroom.ClassState.CLOSED:
+            st.button("Reopen the class", on_click=_teacher_action, args=("reopen",))
+        else:
+            st.button(
+                "Close the class",
+                on_click=_teacher_action,
+                args=("close",),
+                disabled=view is None or not view.is_open,
+                help="No more joins or answers (you can reopen it).",
+            )
+        st.button(
+            "Reveal",
+            on_click=_teacher_action,
+            args=("reveal",),
+            disabled=view is None or view.state is classroom.ClassState.REVEALED,
+            help="Close the class for good and show the students the class picture.",
+        )
+        st.download_button(
+            "Download results (CSV)",
+            functools.partial(_class_csv, handle.code, handle.teacher_token),
+            file_name=f"class-{handle.code}.csv",
+            mime="text/csv",
+            on_click="ignore",
+            key="class_csv",
+        )
+        st.button(
+            "Delete the class",
+            on_click=_teacher_action,
+            args=("delete",),
+            help="Its nicknames and answers are deleted now (else 24 h after its start).",
+        )
+    with st.expander("Your private teacher link (to get this panel back after a reload)"):
+        st.warning(
+            "Keep this link private: whoever opens it controls the class (close, reveal, "
+            "download, delete). Do not show it on the projector.",
+            icon="🔒",
+        )
+        st.text(_teacher_url(handle.link_token))
+    st.button("Back to the single game (the class keeps running)", on_click=_leave_class)
+
+
+def _class_answer(code: str, token: str, index: int, said_in: bool) -> None:
+    try:
+        classui.store().answer(code, token, index, said_in)  # a Duplicate changes nothing
+    except classroom.StorageUnavailable as exc:
+        _note("Your answer could not be stored: " + _sentence(exc))
+    except classroom.Refused as exc:
+        _note("Your answer was not counted: " + _sentence(exc))
+
+
+def _student(raw_code: str) -> bool:
+    """The student's view of ``?class=``; False if the storage is unreachable (the page then
+    shows the single game)."""
+    s = classui.store()
+    client = classui.client_key()
+    try:
+        view = s.class_view(raw_code, client=client)
+    except classroom.StorageUnavailable as exc:
+        _unavailable(exc)
+        return False
+    except classroom.Refused as exc:
+        _refused(exc)
+        return True
+    code = view.code
+    tokens = st.session_state.setdefault(PLAYERS, {})
+    token = tokens.get(code)
+    linked = st.query_params.get_all("player")
+    if token is None and linked:
+        token = str(linked[-1])
+    st.subheader(f"Class {view.display_code}")
+    mine = None
+    if token is not None:
+        try:
+            mine = s.player_view(code, token)
+        except classroom.StorageUnavailable as exc:
+            _unavailable(exc)
+            return False
+        except classroom.Refused as exc:
+            _refused(exc)
+            tokens.pop(code, None)
+            if "player" in st.query_params:
+                del st.query_params["player"]
+    if mine is None:
+        if not view.is_open:
+            st.info("This class takes no new players: the teacher has closed it.")
+            return True
+        form = st.empty()
+        with form.container():
+            nickname = st.text_input(
+                "Your nickname", max_chars=s.limits.nickname_chars, key="class_nickname"
+            )
+            joined = st.button("Join", key="class_join", type="primary")
+        if not joined:
+            st.caption(
+                f"{view.rounds} rounds of the game, the same for the whole class. Your nickname "
+                "is shown to your teacher only."
+            )
+            return True
+        try:
+            handle = s.join(code, nickname, client=client)
+            mine = s.player_view(code, handle.player_token)
+        except classroom.StorageUnavailable as exc:
+            _unavailable(exc)
+            return False
+        except classroom.Refused as exc:
+            _refused(exc)
+            return True
+        form.empty()
+        token = handle.player_token
+        tokens[code] = token
+        st.query_params["player"] = token
+    tokens[code] = token
+    st.markdown(f"You play as {appkit.quote(mine.nickname, max_chars=80)}.")
+    st.caption(
+        "This page's link now holds your player key: it brings you back to your answers after a "
+        "reload, also on another device. It is personal: do not share it (whoever opens it "
+        "answers as you)."
+    )
+    _show_note()
+    model = appkit.cached(game_model, view.settings)
+    laws = appkit.cached(play.release_laws, model)
+    answers = tuple(itertools.takewhile(lambda a: a is not None, mine.answers))
+    state = appkit.cached(play.play_state, model, view.seed, answers, view.rounds)
+    if state.turn is not None and mine.state is classroom.ClassState.OPEN:
+        _round(model, state.turn, view.rounds, _class_answer, (code, token))
+    elif state.turn is not None:
+        st.markdown(f"### The teacher has closed the class after {_answers(state.answered)}")
+    else:
+        st.markdown(f"### All {view.rounds} rounds answered")
+    _reveal(state.last)
+    if state.turn is not None:
+        _laws_chart(laws, state, False)
+    if state.score is not None:
+        _score(model, state, 0)
+    if mine.state is classroom.ClassState.REVEALED:
+        st.subheader("The class")
+        try:
+            res = s.revealed_results(code, client=client)
+        except classroom.ClassroomError as exc:
+            _refused(exc)
+        else:
+            _class_picture(res, model, key="class_picture_scores")
+    else:
+        st.caption("The class picture appears here when your teacher reveals the class.")
+    return True
+
+
 def _live() -> None:
     with main:
         appkit.messages()
+    raw_class = st.query_params.get_all("class")
+    if raw_class:
+        with main:
+            try:
+                in_class = _student(str(raw_class[-1]))
+            except classroom.StorageUnavailable as exc:
+                _unavailable(exc)
+                in_class = False
+        if in_class:
+            with settings_area:
+                st.caption("You play in a class: your teacher chose the game's settings.")
+            return
+    with main:
+        try:
+            _resume_teacher()
+        except classroom.StorageUnavailable as exc:
+            _unavailable(exc)
     with settings_area:
         notice = st.empty()  # a game in progress: what a change of setting does to it
         mech = appkit.url_select(
@@ -395,6 +942,25 @@ def _live() -> None:
             + (": the link fixes it." if fixed else ".")
         )
         st.button("Deal a new game number", on_click=_deal, key="play_new_seed")
+        st.subheader("Play as a class")
+        handle = st.session_state.get(TEACHER)
+        if handle is None:
+            st.button(
+                "Start a class",
+                key="class_start",
+                on_click=_start_class,
+                args=(GameSettings(mech, cal, float(level), int(n)), int(rounds)),
+                help="Every student plays these settings' rounds on their phone; you see the "
+                "class's answers live. The class and its answers are deleted after "
+                f"{fmt_num(appkit.settings.CLASS_SECONDS / 3600, 3)} h.",
+            )
+        else:
+            st.caption(f"Class {handle.display_code} is running: its panel is in the page.")
+    with main:
+        _show_note()
+        if handle is not None:
+            _teacher(handle)
+            return
     with main:
         # ---------------------------------------------------------------- the lesson
 
@@ -424,32 +990,7 @@ def _live() -> None:
         # ---------------------------------------------------------------- the round
 
         if turn is not None:
-            st.markdown(
-                f"### Round {turn.index + 1} of {rounds} — release y\u00a0=\u00a0"
-                f"{fmt_num(turn.release, 4)}"
-            )
-            st.caption(f"Target record: {_target_name(model)}. In the training half, or out?")
-            with st.container(horizontal=True, key="play_buttons"):
-                st.button(
-                    "In",
-                    key="play_in",
-                    shortcut="Left",
-                    type="primary",
-                    width="stretch",
-                    on_click=_answer,
-                    args=(game, browser, turn.index, True),
-                    help="The target was in the training half (key ←).",
-                )
-                st.button(
-                    "Out",
-                    key="play_out",
-                    shortcut="Right",
-                    type="primary",
-                    width="stretch",
-                    on_click=_answer,
-                    args=(game, browser, turn.index, False),
-                    help="The target was not in the training half (key →).",
-                )
+            _round(model, turn, int(rounds), _answer, (game, browser))
         else:
             st.markdown(
                 f"### Game over: {score.correct} of {rounds} right" if score else "### Game over"
@@ -457,52 +998,14 @@ def _live() -> None:
 
         # ---------------------------------------------------------------- the reveal of the last round
 
-        def reveal() -> None:
-            if last is None:
-                return
-            truth, opt = _said(last.member), _said(last.optimal_guess)
-            other = _said(not last.optimal_guess)
-            ratio = game_vega.times_text(last.log10_ratio)
-            if ratio == "1":
-                why = "the release is as likely with the target in as out, so it said in (its tie rule)"
-            else:
-                why = f"this release is {ratio} times as likely with the target {opt} as {other}"
-            appkit.takeaway(
-                f"Round {last.index + 1} was {truth}: you said {_said(last.answer)} "
-                f"{_mark(last.correct)}, and the optimal attacker said {opt} "
-                f"{_mark(last.optimal_correct)}, because {why}."
-            )
-
         if not presenting:
-            reveal()  # right under the buttons (on a projector, under the chart)
+            _reveal(last)  # right under the buttons (on a projector, under the chart)
 
         if show_laws or turn is None:
-            fig, table = appkit.cached(
-                game_vega.laws_vega,
-                laws,
-                turn,
-                last,
-                state.history,
-                height=game_vega.PRESENTER_HEIGHT if presenting else game_vega.LAWS_HEIGHT,
-            )
-            appkit.chart(
-                fig,
-                table,
-                "release_laws",
-                key="play_laws",
-                caption="Black line: this round's release. Dotted line and diamonds: the last round's "
-                "release and its two densities. Ticks on the axis: the past releases (a bar where the "
-                "target was in, a cross where it was out).",
-            )
-            if presenting:
-                reveal()
-            appkit.takeaway(
-                "The optimal attacker answers whichever curve is higher at the release; where the "
-                "curves overlap, even it must guess."
-            )
+            _laws_chart(laws, state, presenting)
         else:
             if presenting:
-                reveal()
+                _reveal(last)
             st.caption(
                 "The teacher has hidden the two release laws: you see the release and the target "
                 "only. They appear when the game is over."
@@ -513,51 +1016,7 @@ def _live() -> None:
         # ---------------------------------------------------------------- the score
 
         if score is not None:
-            st.subheader("Score")
-            lo, hi = score.interval
-            conf = round(100 * score.confidence)
-            shown_interval = f"{_pct(lo)} – {_pct(hi)}"
-            r1, r2 = st.columns(2)
-            r1.metric(f"You: {score.correct} of {score.rounds}", _pct(score.accuracy))
-            r2.metric(f"{conf} % interval", shown_interval)
-            r3, r4 = st.columns(2)
-            r3.metric(
-                "Guarantee, 1/2 + η",
-                _pct(cert),
-                help="Nobody is right more often in the long run. The exact best on this mechanism: "
-                f"{_pct(model.optimal_accuracy)}.",
-            )
-            r4.metric(
-                f"Optimal attacker: {score.optimal_correct} of {score.rounds}",
-                _pct(score.optimal_correct / score.rounds),
-                help="The Bayes-optimal attacker's answers on the same rounds.",
-            )
-            fig, table = appkit.cached(game_vega.score_vega, score, state.optimal_interval)
-            appkit.chart(
-                fig,
-                table,
-                "score",
-                key="play_score",
-                caption=f"After {score.rounds} round{'s' if score.rounds != 1 else ''}; the bars are "
-                f"{conf} % intervals.",
-            )
-            appkit.takeaway(_verdict(score, cert, shown_interval, progress.replays))
-            luck = fmt_num((100 - 100 * score.confidence) / 2, 3)
-            appkit.explain(
-                (
-                    f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
-                    f"player's long-run accuracy at least {conf} % of the time. The verdict reads this "
-                    f"one interval: entirely above {_pct(cert)} (beating the guarantee), above 50 % "
-                    "(beating coin flips), below 50 % (doing worse than coin flips: flip the answers), "
-                    f"or around 50 %; each claim is wrong by luck at most {luck} % of the time. The "
-                    f"optimal attacker knows the two release laws and answers the likelier one; in the "
-                    f"long run it is right **{_pct(model.optimal_accuracy)}** of the time, the most any "
-                    f"attacker can reach on this mechanism (the guarantee allows {_pct(cert)}). A player "
-                    f"right exactly {_pct(cert)} of the time would score {score.correct} or more out of "
-                    f"{score.rounds} with probability {_prob(score.p_value)}."
-                ),
-                label="How the interval and the verdict work",
-            )
+            _score(model, state, progress.replays)
         else:
             st.caption(f"Your score appears after the first answer. The guarantee: {_pct(cert)}.")
 

@@ -1164,37 +1164,72 @@ class Store:
         now = self._now()
 
         def work(conn: Connection) -> ClassResults:
-            row = self._teacher_row(conn, code, token, now, False)
-            view = self._view(conn, row)
-            people = conn.execute(
-                sa.select(players.c.id, players.c.number, players.c.nickname)
-                .where(players.c.class_id == row.id)
-                .order_by(players.c.number)
-            ).all()
-            answers: dict[int, list[bool | None]] = {p.id: [None] * view.rounds for p in people}
-            said_in = [0] * view.rounds
-            said_out = [0] * view.rounds
-            for g in conn.execute(
-                sa.select(guesses.c.player_id, guesses.c.round, guesses.c.said_in).where(
-                    guesses.c.class_id == row.id
-                )
-            ):
-                answers[g.player_id][g.round] = bool(g.said_in)
-                if g.said_in:
-                    said_in[g.round] += 1
-                else:
-                    said_out[g.round] += 1
-            return ClassResults(
-                view=view,
-                players=tuple(
-                    PlayerAnswers(int(p.number), p.nickname, tuple(answers[p.id])) for p in people
-                ),
-                per_round=tuple(
-                    RoundCounts(k, said_in[k], said_out[k]) for k in range(view.rounds)
-                ),
-            )
+            return self._results(conn, self._teacher_row(conn, code, token, now, False))
 
         return self._run(work, write=False)
+
+    def revealed_results(self, code: str, *, client: str | None = None) -> ClassResults:
+        """The class picture for anyone with the code, once the teacher has revealed the class:
+        :meth:`results` with every nickname left out (``""``), the answers in join order.
+
+        Raises
+        ------
+        InvalidInput, ClassNotFound, ClassClosed (not revealed yet), RateLimited,
+        StorageUnavailable
+        """
+        code = normalize_code(code)
+        now = self._now()
+        self._check_client(client, now)
+
+        def work(conn: Connection) -> ClassResults:
+            row = self._class_row(conn, code, now)
+            if row.state != ClassState.REVEALED.value:
+                raise ClassClosed(
+                    f"Class {display_code(code)} is not revealed yet: its answers and truths are "
+                    "shown once the teacher reveals it."
+                )
+            res = self._results(conn, row)
+            return ClassResults(
+                view=res.view,
+                players=tuple(PlayerAnswers(p.player_id, "", p.answers) for p in res.players),
+                per_round=res.per_round,
+            )
+
+        try:
+            return self._run(work, write=False)
+        except ClassNotFound:
+            if client is not None:
+                self._lookups.spend(client, now)
+            raise
+
+    def _results(self, conn: Connection, row: Any) -> ClassResults:
+        """Every player's answers and the counts per round of the class ``row``."""
+        view = self._view(conn, row)
+        people = conn.execute(
+            sa.select(players.c.id, players.c.number, players.c.nickname)
+            .where(players.c.class_id == row.id)
+            .order_by(players.c.number)
+        ).all()
+        answers: dict[int, list[bool | None]] = {p.id: [None] * view.rounds for p in people}
+        said_in = [0] * view.rounds
+        said_out = [0] * view.rounds
+        for g in conn.execute(
+            sa.select(guesses.c.player_id, guesses.c.round, guesses.c.said_in).where(
+                guesses.c.class_id == row.id
+            )
+        ):
+            answers[g.player_id][g.round] = bool(g.said_in)
+            if g.said_in:
+                said_in[g.round] += 1
+            else:
+                said_out[g.round] += 1
+        return ClassResults(
+            view=view,
+            players=tuple(
+                PlayerAnswers(int(p.number), p.nickname, tuple(answers[p.id])) for p in people
+            ),
+            per_round=tuple(RoundCounts(k, said_in[k], said_out[k]) for k in range(view.rounds)),
+        )
 
     def results_csv(self, code: str, teacher_token: str, *, model: GameModel | None = None) -> str:
         """The class's answers as CSV, one row per guess, in join order then round order:

@@ -245,6 +245,21 @@ def test_the_lifecycle_open_closed_revealed(store):
     assert store.class_view(h.code).guesses == 1
 
 
+def test_revealed_results_are_public_once_revealed_without_nicknames(store):
+    h = store.create_class(SETTINGS, rounds=3, seed=5)
+    p = store.join(h.code, "Ada")
+    store.answer(h.code, p.player_token, 0, True)
+    with pytest.raises(ClassClosed, match="is not revealed yet"):
+        store.revealed_results(h.code)
+    store.reveal(h.code, h.teacher_token)
+    res = store.revealed_results(h.code.lower())
+    assert [q.nickname for q in res.players] == [""]
+    assert res.players[0].answers == (True, None, None)
+    assert res.per_round == store.results(h.code, h.teacher_token).per_round
+    with pytest.raises(ClassNotFound):
+        store.revealed_results("ZZZZZZZZ")
+
+
 def test_delete_removes_everything_of_the_class(store):
     keep = store.create_class(SETTINGS, rounds=2, seed=1)
     store.answer(keep.code, store.join(keep.code, "Kim").player_token, 0, True)

@@ -125,7 +125,7 @@ def test_score_chart_draws_the_score_and_the_references():
     assert tuple(table.iloc[0][["interval_low", "interval_high"]]) == pytest.approx(sc.interval)
     opt = clopper_pearson(sc.optimal_correct, 25, 0.95)
     assert tuple(table.iloc[1][["interval_low", "interval_high"]]) == pytest.approx(opt)
-    assert table.iloc[3]["who"] == "guarantee 1/2 + η, 73.1 %"
+    assert table.iloc[3]["who"] == "guarantee 1/2 + η, 73.1 %"
     # drawn in %, from the table's numbers
     scores = chart.datasets["scores"]
     np.testing.assert_allclose(scores["accuracy"], 100 * table["accuracy"][:2].astype(float))
@@ -160,7 +160,7 @@ def test_more_than_colour_tells_the_series_apart():
     colours = dict(
         zip(point["color"]["scale"]["domain"], point["color"]["scale"]["range"], strict=True)
     )
-    assert colours["guarantee 1/2 + η, 73.1 %"] == style.MIP.colour
+    assert colours["guarantee 1/2 + η, 73.1 %"] == style.MIP.colour
 
 
 def test_text_is_plain():

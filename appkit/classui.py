@@ -1,0 +1,158 @@
+"""Class mode's glue for the "Play the attacker" page: the process's one :class:`Store`, the
+client key for its rate limits, and the chart of a class's individual scores.
+
+**One Store per process and database URL** (:func:`store`). A Store holds a connection pool,
+so it is made once, lazily, on the first class-mode request, and kept for every session of
+the process, like :data:`appkit.progress.STORE`. The key is the URL of
+:func:`appkit.classroom.default_url`, read on every call, so a test that points
+``appkit.settings.DATABASE_URL`` elsewhere gets a Store of its own. Bounded: at most
+:data:`_MAX_STORES` (the least recently used is disposed of), so a changing setting cannot
+pile up pools. A URL that cannot make a Store raises :class:`StorageUnavailable` each time
+(nothing is cached for it: the storage may come back).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+
+import pandas as pd
+import streamlit as st
+
+from mipcore.plots import vega
+from mipcore.plots.vega import VegaLiteChart
+
+from .classroom import ClassScore, Store, default_url
+
+__all__ = ["client_key", "scores_vega", "store"]
+
+_MAX_STORES = 4
+_STORES: OrderedDict[str, Store] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def store() -> Store:
+    """The process's Store for the configured database (made on first use).
+
+    Raises
+    ------
+    StorageUnavailable
+        If the configured URL cannot make a Store (a bad URL, a missing driver).
+    """
+    url = default_url()
+    with _LOCK:
+        held = _STORES.get(url)
+        if held is not None:
+            _STORES.move_to_end(url)
+            return held
+        made = Store(url)
+        _STORES[url] = made
+        while len(_STORES) > _MAX_STORES:
+            _, old = _STORES.popitem(last=False)
+            old.dispose()
+        return made
+
+
+def client_key() -> str | None:
+    """A key of the asking client for the store's limit on wrong class codes: a digest of its
+    address (``st.context.ip_address``), None where there is none (AppTest, a local socket)."""
+    try:
+        address = st.context.ip_address
+    except Exception:  # pragma: no cover - outside a script run
+        address = None
+    if not address:
+        return None
+    return hashlib.sha256(f"mip-class-client:{address}".encode()).hexdigest()[:32]
+
+
+_BINS = 10  # accuracy bins of 10 points: 0–10 %, …, 90–100 %
+
+
+def scores_vega(
+    score: ClassScore, *, corrected: float | None, height: int = 220
+) -> tuple[VegaLiteChart, pd.DataFrame]:
+    """The distribution of the players' accuracies (players with at least one answer) in
+    bins of 10 points, the guarantee ``1/2 + η`` (solid rule), ``corrected`` -- the accuracy
+    the best of the class must pass to be evidence once the number of players is accounted
+    for (dashed rule; None: no score can be) -- and the best player (a star, no name).
+
+    Returns the chart and its table (one row per bin), for the page's CSV download.
+    """
+    accs = [p.accuracy for p in score.players if p.accuracy is not None]
+    counts = [0] * _BINS
+    for a in accs:
+        counts[min(int(a * _BINS), _BINS - 1)] += 1
+    table = pd.DataFrame(
+        {
+            "accuracy_from": [k / _BINS for k in range(_BINS)],
+            "accuracy_to": [(k + 1) / _BINS for k in range(_BINS)],
+            "players": counts,
+        }
+    )
+    lines = [("guarantee 1/2 + η", score.certified_accuracy, "solid")]
+    if corrected is not None:
+        lines.append(("evidence threshold for this class", corrected, "dash"))
+    rules = pd.DataFrame(
+        {
+            "accuracy": [v for _, v, _ in lines],
+            "line": [n for n, _, _ in lines],
+        }
+    )
+    best = pd.DataFrame({"accuracy": [max(accs)] if accs else [], "players": [0] * bool(accs)})
+    x = {
+        "field": "accuracy_from",
+        "type": "quantitative",
+        "title": "accuracy of a player",
+        "scale": {"domain": [0, 1]},
+        "axis": {"format": ".0%"},
+    }
+    layers = [
+        {
+            "mark": {"type": "bar", "color": "#0072B2", "opacity": 0.8},
+            "encoding": {
+                "x": x,
+                "x2": {"field": "accuracy_to"},
+                "y": {
+                    "field": "players",
+                    "type": "quantitative",
+                    "title": "players",
+                    "axis": {"tickMinStep": 1},
+                },
+            },
+        },
+        {
+            "data": {"name": "rules"},
+            "mark": {"type": "rule", "color": "#D55E00", "strokeWidth": 2},
+            "encoding": {
+                "x": {"field": "accuracy", "type": "quantitative"},
+                "strokeDash": {
+                    "field": "line",
+                    "type": "nominal",
+                    "title": None,
+                    "scale": {
+                        "domain": [n for n, _, _ in lines],
+                        "range": [vega.DASH[d] for _, _, d in lines],
+                    },
+                    "legend": {"orient": "bottom"},
+                },
+            },
+        },
+    ]
+    datasets = {"rules": rules}
+    if accs:
+        datasets["best"] = best
+        layers.append(
+            {
+                "data": {"name": "best"},
+                "mark": {"type": "point", "shape": vega.STAR, "size": 260, "filled": True},
+                "encoding": {
+                    "x": {"field": "accuracy", "type": "quantitative"},
+                    "y": {"field": "players", "type": "quantitative"},
+                    "color": {"value": "#000000"},
+                },
+            }
+        )
+    title = "The players' scores (★ the best)"
+    spec = vega.layered(title, layers, height=height)
+    return VegaLiteChart(spec, table, datasets, title=title), table

@@ -1,0 +1,192 @@
+"""Class mode on the "Play the attacker" page (app_pages/play_attacker.py, appkit.classui):
+a teacher starts a class (join link, QR code, code, dashboard), students join at ``?class=``
+and answer rounds through the class storage, the teacher closes and reveals, downloads the
+CSV and gets the panel back through the private teacher link; an unreachable storage is a
+sentence and the single game still plays; a crafted nickname shows as text.
+
+Every test uses a SQLite store of its own (``appkit.settings.DATABASE_URL`` pointed at a
+temporary file; :func:`appkit.classui.store` keeps one Store per URL).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pagetools
+import pytest
+from pagetools import texts, unescaped
+from streamlit.testing.v1 import AppTest
+
+import appkit
+from appkit import classroom, classui
+
+PAGE = "app_pages/play_attacker.py"
+TEACHER = "_class_teacher"
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    """A class storage of this test only; its Store (the one the page uses)."""
+    monkeypatch.setattr(appkit.settings, "DATABASE_URL", f"sqlite:///{tmp_path}/classes.sqlite3")
+    return classui.store()
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """Every st.download_button call's arguments (the class CSV is built on click)."""
+    import streamlit as st_mod
+
+    calls: list[dict] = []
+    original = st_mod.download_button
+
+    def spy(label, data, *args, **kwargs):
+        calls.append({"label": label, "data": data, **kwargs})
+        return original(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(st_mod, "download_button", spy)
+    return calls
+
+
+def load(**params: str) -> AppTest:
+    return pagetools.load(PAGE, via_app=True, timeout=60, **params)
+
+
+def run(x) -> AppTest:
+    """Run an AppTest, or the AppTest of an element just clicked or filled in."""
+    at = x.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown(at: AppTest) -> str:
+    return " ".join(texts(at) + [h.value for h in at.subheader])
+
+
+def metric(at: AppTest, start: str) -> str:
+    return pagetools.metric(at, start)
+
+
+def start_class(rounds: str = "10") -> tuple[AppTest, classroom.TeacherHandle]:
+    at = load(rounds=rounds, seed="7")
+    at = run(at.button(key="class_start").click())
+    handle = at.session_state[TEACHER]
+    return at, handle
+
+
+def join(code: str, nickname: str) -> AppTest:
+    at = load(**{"class": code})
+    at.text_input(key="class_nickname").input(nickname)
+    return run(at.button(key="class_join").click())
+
+
+def heading(at: AppTest) -> str:
+    (h,) = [m.value for m in at.markdown if m.value.startswith("### ")]
+    return h.split(" — ")[0]
+
+
+def test_a_teacher_starts_a_class_and_students_play_it(db, downloads):
+    at, h = start_class()
+    text = shown(at)
+    assert f"Class {h.display_code}" in text
+    assert f"/play_attacker?class={h.code}" in next(t.value for t in at.text)
+    assert f"Class code: {h.display_code}" in text
+    assert at.get("image"), "the QR code of the join link"
+    assert metric(at, "Players") == "0" and metric(at, "Guesses so far") == "0"
+    assert not at.get("vega_lite_chart")  # no scores yet
+    view = db.class_view(h.code)
+    assert view.rounds == 10 and view.settings == classroom.GameSettings()
+
+    # a student joins with the code as the projector shows it, answers three rounds
+    student = join(h.display_code, "Ada")
+    assert student.query_params["player"], "the personal link holds the player key"
+    assert "You play as “Ada”." in [unescaped(m.value) for m in student.markdown]
+    assert heading(student) == "### Round 1 of 10"
+    for k in range(3):
+        run(student.button(key="play_in" if k % 2 else "play_out").click())
+    assert heading(student) == "### Round 4 of 10"
+    assert metric(student, "You: ").endswith("%")
+    # a reload (a new session of the same link) comes back to the same player and rounds
+    token = student.query_params["player"]
+    token = token[-1] if isinstance(token, list) else token
+    again = load(**{"class": h.code, "player": token})
+    assert heading(again) == "### Round 4 of 10"
+
+    # many more players through the store: the teacher's dashboard counts them all
+    for i in range(40):
+        p = db.join(h.code, f"p{i}")
+        for k in range(10):
+            db.answer(h.code, p.player_token, k, (k + i) % 3 == 0)
+    run(at)
+    assert metric(at, "Players") == "41"
+    assert metric(at, "Guesses so far") == f"{3 + 400}"
+    assert metric(at, "The class").endswith("%")
+    assert metric(at, "Optimal attacker, same rounds").endswith("%")
+    ((_spec, tables),) = pagetools.vega_charts(at)
+    assert tables[""]["players"].sum() == 41
+    assert "threshold corrected for 41 players" in shown(at)
+
+    # the CSV, built on click, UTF-8 with a BOM
+    (call,) = [c for c in downloads if c["label"] == "Download results (CSV)"][-1:]
+    raw = call["data"]()
+    assert raw.startswith("\ufeff".encode())
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert rows[0] == ["nickname", "round", "answer", "truth", "correct"]
+    assert len(rows) == 1 + 403 and rows[1][:3] == ["Ada", "1", "out"]
+
+    # close: the student's next click is refused with a sentence
+    (close,) = [b for b in at.button if b.label == "Close the class"]
+    run(close.click())
+    assert db.class_view(h.code).state is classroom.ClassState.CLOSED
+    run(student.button(key="play_in").click())
+    assert any("not counted" in w.value and "closed" in w.value for w in student.warning)
+    assert heading(student).startswith("### The teacher has closed the class after 3 answers")
+
+    # reveal: the student sees the class picture
+    (reveal,) = [b for b in at.button if b.label == "Reveal"]
+    run(reveal.click())
+    run(student)
+    assert "The class" in [s.value for s in student.subheader]
+    assert metric(student, "Players") == "41"
+    assert len(pagetools.vega_charts(student)) >= 1
+
+    # the private teacher link: the panel comes back, and the token leaves the address bar
+    back = load(teach=h.link_token)
+    assert f"Class {h.display_code}" in shown(back)
+    assert "teach" not in back.query_params
+    assert any("Keep this link private" in w.value for w in back.warning)
+
+    # delete
+    (delete,) = [b for b in at.button if b.label == "Delete the class"]
+    run(delete.click())
+    with pytest.raises(classroom.ClassNotFound):
+        db.class_view(h.code)
+    assert heading(at) == "### Round 1 of 10"  # the single game again
+
+
+def test_refusals_are_sentences_and_nicknames_are_text(db):
+    h = db.create_class(classroom.GameSettings(), 10, 99)
+    unknown = load(**{"class": "ZZZZ-ZZZZ"})
+    assert any("is not a live class" in unescaped(w.value) for w in unknown.warning)
+    bad = load(teach="nope")
+    assert bad.warning and "teach" not in bad.query_params
+
+    crafted = "**bold** <b>x</b>"
+    student = join(h.code, crafted)
+    (md,) = [m.value for m in student.markdown if m.value.startswith("You play as")]
+    assert "**bold**" not in md and "<b>" not in md
+    assert unescaped(md) == f"You play as “{crafted}”."
+    blank = join(h.code, "\u202e ")
+    assert any("nickname" in unescaped(w.value) for w in blank.warning)
+
+
+def test_an_unreachable_storage_is_a_sentence_and_the_game_still_plays(monkeypatch):
+    monkeypatch.setattr(appkit.settings, "DATABASE_URL", "postgresql+psycopg://u@127.0.0.1:1/x")
+    at = load(**{"class": "ABCD-EFGH"})
+    assert any("Class mode is unavailable" in w.value for w in at.warning)
+    assert heading(at) == "### Round 1 of 30"
+    run(at.button(key="play_in").click())
+    assert heading(at) == "### Round 2 of 30"
+    run(at.button(key="class_start").click())
+    assert any("Class mode is unavailable" in w.value for w in at.warning)
+    assert TEACHER not in at.session_state
