@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -107,7 +108,7 @@ def scores_vega(
         "scale": {"domain": [0, 1]},
         "axis": {"format": ".0%"},
     }
-    layers = [
+    layers: list[dict[str, Any]] = [
         {
             "mark": {"type": "bar", "color": "#0072B2", "opacity": 0.8},
             "encoding": {

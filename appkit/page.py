@@ -29,6 +29,7 @@ presenter mode); :func:`takeaway` is the one sentence a chart must leave (always
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -261,7 +262,7 @@ def finish(current: Page) -> None:
                 for i, (label, title, data) in enumerate(current.downloads):
                     st.download_button(
                         f"{label}.csv" + (f" — {plain(title, max_chars=90)}" if title else ""),
-                        lambda d=data: csv_bytes(d),  # built only when clicked
+                        functools.partial(csv_bytes, data),  # built only when clicked
                         file_name=f"{label}.csv",
                         mime="text/csv",
                         key=f"_csv_{current.spec.key}_{i}",
