@@ -130,3 +130,20 @@ def browser(chromium_path):
         b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """Every ``st.download_button`` call's arguments, in order (a download's data may be a
+    callable, built only on click: a test calls it)."""
+    import streamlit as st_mod
+
+    calls: list[dict] = []
+    original = st_mod.download_button
+
+    def spy(label, data, *args, **kwargs):
+        calls.append({"label": label, "data": data, **kwargs})
+        return original(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(st_mod, "download_button", spy)
+    return calls

@@ -550,23 +550,7 @@ appkit.finish(page)
 """
 
 
-@pytest.fixture
-def captured_downloads(monkeypatch):
-    """Record the arguments of every st.download_button call (the CSV is built lazily, on click)."""
-    import streamlit as st_mod
-
-    calls: list[dict] = []
-    original = st_mod.download_button
-
-    def spy(label, data, *args, **kwargs):
-        calls.append({"label": label, "data": data, **kwargs})
-        return original(label, data, *args, **kwargs)
-
-    monkeypatch.setattr(st_mod, "download_button", spy)
-    return calls
-
-
-def test_chart_shows_chart_caption_and_its_clean_csv_in_the_footer(captured_downloads):
+def test_chart_shows_chart_caption_and_its_clean_csv_in_the_footer(downloads):
     at = run(CHART)
     (chart,) = pagetools.vega_charts(at)
     spec, tables = chart
@@ -575,7 +559,7 @@ def test_chart_shows_chart_caption_and_its_clean_csv_in_the_footer(captured_down
     assert "A caption." in [c.value for c in at.caption]
     (button,) = at.get("download_button")
     assert "demo_data.csv" in button.label and "A title" in button.label  # the chart's title
-    (call,) = [c for c in captured_downloads if c.get("file_name") == "demo_data.csv"]
+    (call,) = [c for c in downloads if c.get("file_name") == "demo_data.csv"]
     assert call["mime"] == "text/csv"
     assert callable(call["data"]), "the CSV must be built on click, not on every rerun"
     text = call["data"]().decode("utf-8")

@@ -32,22 +32,6 @@ def db(tmp_path, monkeypatch):
     return classui.store()
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    """Every st.download_button call's arguments (the class CSV is built on click)."""
-    import streamlit as st_mod
-
-    calls: list[dict] = []
-    original = st_mod.download_button
-
-    def spy(label, data, *args, **kwargs):
-        calls.append({"label": label, "data": data, **kwargs})
-        return original(label, data, *args, **kwargs)
-
-    monkeypatch.setattr(st_mod, "download_button", spy)
-    return calls
-
-
 def load(**params: str) -> AppTest:
     return pagetools.load(PAGE, via_app=True, timeout=60, **params)
 
