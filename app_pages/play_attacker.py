@@ -686,6 +686,17 @@ def _dashboard(code: str, token: str) -> None:
         classroom.ClassState.REVEALED: "revealed: the students see the class picture",
     }[res.view.state]
     st.caption(f"The class is {state}. This panel refreshes every {CLASS_REFRESH} s.")
+    if res.view.state is classroom.ClassState.OPEN:
+        # A projected accuracy that moves after one student's answer gives that round's truth
+        # away to the room: while the class plays, the panel counts only.
+        c1, c2 = st.columns(2)
+        c1.metric("Players", appkit.fmt_count(res.view.players))
+        c2.metric("Guesses so far", appkit.fmt_count(res.view.guesses))
+        st.caption(
+            "The class's accuracy and the scores appear when you close the class: shown live, "
+            "a number that moves after one answer would tell the room that round's truth."
+        )
+        return
     _class_picture(res, model, key="class_dashboard_scores")
 
 
@@ -837,10 +848,19 @@ def _student(raw_code: str) -> bool:
         st.markdown(f"### The teacher has closed the class after {_answers(state.answered)}")
     else:
         st.markdown(f"### All {view.rounds} rounds answered")
-    _reveal(state.last)
+    if mine.state is classroom.ClassState.OPEN:
+        # The whole class plays the same rounds: a truth shown now could be passed around the
+        # room, so answers stay sealed until the teacher closes the class.
+        st.caption(
+            f"{_answers(state.answered).capitalize()} recorded. Whether you were right — and "
+            "your score — appear when your teacher closes the class: the class plays the same "
+            "rounds, so nobody can pass the answers around."
+        )
+    else:
+        _reveal(state.last)
     if state.turn is not None:
         _laws_chart(laws, state, False)
-    if state.score is not None:
+    if state.score is not None and mine.state is not classroom.ClassState.OPEN:
         _score(model, state, 0)
     if mine.state is classroom.ClassState.REVEALED:
         st.subheader("The class")

@@ -89,7 +89,10 @@ def test_a_teacher_starts_a_class_and_students_play_it(db, downloads):
     for k in range(3):
         run(student.button(key="play_in" if k % 2 else "play_out").click())
     assert heading(student) == "### Round 4 of 10"
-    assert metric(student, "You: ").endswith("%")
+    # the class plays the same rounds: while it is open no truth and no score is shown
+    assert not [m for m in student.metric if m.label.startswith("You: ")]
+    assert not [m for m in student.markdown if " was in:" in m.value or " was out:" in m.value]
+    assert "3 answers recorded" in shown(student)
     # a reload (a new session of the same link) comes back to the same player and rounds
     token = student.query_params["player"]
     token = token[-1] if isinstance(token, list) else token
@@ -104,6 +107,13 @@ def test_a_teacher_starts_a_class_and_students_play_it(db, downloads):
     run(at)
     assert metric(at, "Players") == "41"
     assert metric(at, "Guesses so far") == f"{3 + 400}"
+    # while the class plays, the projected panel counts only (a moving accuracy would tell
+    # the room a round's truth)
+    assert not [m for m in at.metric if m.label.startswith("The class")]
+    assert not pagetools.vega_charts(at)
+    (close,) = [b for b in at.button if b.label == "Close the class"]
+    run(close.click())
+    assert db.class_view(h.code).state is classroom.ClassState.CLOSED
     assert metric(at, "The class").endswith("%")
     assert metric(at, "Optimal attacker, same rounds").endswith("%")
     ((_spec, tables),) = pagetools.vega_charts(at)
@@ -118,13 +128,11 @@ def test_a_teacher_starts_a_class_and_students_play_it(db, downloads):
     assert rows[0] == ["nickname", "round", "answer", "truth", "correct"]
     assert len(rows) == 1 + 403 and rows[1][:3] == ["Ada", "1", "out"]
 
-    # close: the student's next click is refused with a sentence
-    (close,) = [b for b in at.button if b.label == "Close the class"]
-    run(close.click())
-    assert db.class_view(h.code).state is classroom.ClassState.CLOSED
+    # closed: the student's next click is refused with a sentence, and the score appears
     run(student.button(key="play_in").click())
     assert any("not counted" in w.value and "closed" in w.value for w in student.warning)
     assert heading(student).startswith("### The teacher has closed the class after 3 answers")
+    assert metric(student, "You: ").endswith("%")
 
     # reveal: the student sees the class picture
     (reveal,) = [b for b in at.button if b.label == "Reveal"]
