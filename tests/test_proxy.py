@@ -1,0 +1,275 @@
+"""Two app processes, one PostgreSQL, behind Debian's nginx running ``deploy/nginx.conf``.
+
+* A teacher starts a class on process 1; a student opens the join link on process 2, joins and
+  answers 3 rounds; the teacher's dashboard (refreshing every 2 s) shows 1 player and 3 guesses:
+  the class lives in the shared database, not in a process.
+* Through nginx (the README's example configuration, ports and paths replaced): the page loads,
+  its websocket connects (the page renders its title), a student joins the same class and
+  answers a round, and ``/_stcore/metrics`` is denied.
+
+ip_hash sends every request from 127.0.0.1 to one upstream, so the cross-process part goes to
+process 2 directly. Needs ``nginx`` and MIP_EXPLORER_TEST_POSTGRES_URL (``.ci/postgres``): skips
+without them, fails under ``CI=true``. The class tables live in a schema of this module's own,
+dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+from browsertools import RUN_TIMEOUT, assert_no_exception, free_port, open_app, streamlit_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.postgres, pytest.mark.proxy]
+
+ROOT = Path(__file__).resolve().parents[1]
+NGINX_CONF = ROOT / "deploy" / "nginx.conf"
+PAGE = "/play_attacker"
+POSTGRES_URL = os.environ.get("MIP_EXPLORER_TEST_POSTGRES_URL", "").strip()
+IN_CI = os.environ.get("CI") == "true"
+STEP_TIMEOUT = 15_000  # ms: one click's rerun on a loaded machine
+DASHBOARD_TIMEOUT = 10_000  # ms: the teacher's panel refreshes every 2 s
+
+
+def _unavailable(reason: str):
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: the proxy test must run)", pytrace=False)
+    pytest.skip(reason)
+
+
+def _nginx() -> str:
+    path = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/sbin/nginx") if os.access(p, os.X_OK)), None
+    )
+    if not path:
+        _unavailable("nginx is not installed (Debian: apt-get install nginx; .ci/run does)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def database_url():
+    """The test PostgreSQL, in a fresh schema (the store creates its tables on first use)."""
+    if not POSTGRES_URL:
+        _unavailable(
+            "MIP_EXPLORER_TEST_POSTGRES_URL is not set: the proxy test needs a PostgreSQL "
+            "(.ci/run starts one; by hand: bash -c 'source .ci/postgres && python -m pytest ...')"
+        )
+    import sqlalchemy as sa
+
+    url = sa.make_url(POSTGRES_URL)
+    if url.drivername in ("postgresql", "postgres"):
+        url = url.set(drivername="postgresql+psycopg")
+    admin = sa.create_engine(url, connect_args={"connect_timeout": 5})
+    schema = f"test_proxy_{uuid.uuid4().hex[:12]}"
+    try:
+        with admin.begin() as conn:
+            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    except sa.exc.OperationalError as exc:
+        pytest.fail(f"the test PostgreSQL cannot be reached: {exc.orig}", pytrace=False)
+    scoped = url.update_query_dict({"options": f"-csearch_path={schema}"})
+    yield scoped.render_as_string(hide_password=False)
+    with admin.begin() as conn:
+        conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+def _replace(text: str, old: str, new: str) -> str:
+    assert old in text, f"deploy/nginx.conf no longer contains {old!r}: update the test"
+    return text.replace(old, new)
+
+
+@contextlib.contextmanager
+def nginx_proxy(upstreams: list[int], tmp: Path):
+    """Debian's nginx on a free port, running deploy/nginx.conf with the upstream ports and
+    its pid, log and temporary paths moved into ``tmp``; stopped afterwards."""
+    nginx = _nginx()
+    port = free_port()
+    conf = NGINX_CONF.read_text(encoding="utf-8")
+    conf = _replace(conf, "server 127.0.0.1:8501;", f"server 127.0.0.1:{upstreams[0]};")
+    conf = _replace(conf, "server 127.0.0.1:8502;", f"server 127.0.0.1:{upstreams[1]};")
+    conf = _replace(conf, "listen 80;", f"listen 127.0.0.1:{port};")
+    conf = _replace(conf, "/var/log/nginx/mip-explorer.error.log", str(tmp / "error.log"))
+    conf = _replace(conf, "/var/log/nginx/mip-explorer.access.log", str(tmp / "access.log"))
+    temp_paths = "".join(
+        f"    {kind}_temp_path {tmp / kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    conf = _replace(conf, "http {\n", "http {\n" + temp_paths)
+    conf = f"pid {tmp / 'nginx.pid'};\ndaemon off;\n" + conf
+    (tmp / "nginx.conf").write_text(conf, encoding="utf-8")
+    log = tmp / "nginx.out"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [nginx, "-p", str(tmp), "-c", str(tmp / "nginx.conf")],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+
+    def output() -> str:
+        texts = [p.read_text("utf-8", "replace") for p in (log, tmp / "error.log") if p.exists()]
+        return "\n".join(texts)[-4000:]
+
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read().decode().strip() == "ok":
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            if proc.poll() is not None:
+                pytest.fail(f"nginx exited with code {proc.returncode}:\n{output()}", pytrace=False)
+            if time.monotonic() > deadline:
+                pytest.fail(f"nginx on {url} did not pass /_stcore/health:\n{output()}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # nginx's own process group only
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def servers(chromium_path, database_url, tmp_path_factory):
+    """(process 1's URL, process 2's URL, nginx's URL)."""
+    _nginx()  # skip (or fail) before starting anything
+    env = {"MIP_EXPLORER_DATABASE_URL": database_url}
+    with (
+        streamlit_server(env=env) as one,
+        streamlit_server(env=env) as two,
+        nginx_proxy(
+            [int(one.url.rsplit(":", 1)[1]), int(two.url.rsplit(":", 1)[1])],
+            tmp_path_factory.mktemp("nginx"),
+        ) as proxy,
+    ):
+        yield one.url, two.url, proxy
+
+
+@pytest.fixture
+def new_page(browser):
+    contexts = []
+
+    def make():
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(context)
+        pg = context.new_page()
+        pg.js_errors = []
+        pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
+        return pg
+
+    yield make
+    for c in contexts:
+        c.close()
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def main_text(pg) -> str:
+    return pg.locator('[data-testid="stMain"]').inner_text()
+
+
+def start_class(pg, server: str) -> str:
+    """The teacher starts a class on ``server``; returns its code (``ABCDEFGH``)."""
+    open_app(pg, server, PAGE)
+    pg.get_by_role("button", name=re.compile("Start a class")).click()
+    pg.get_by_text(re.compile(r"Class code: [A-Z0-9]{4}-[A-Z0-9]{4}")).wait_for(timeout=RUN_TIMEOUT)
+    found = re.search(r"Class code: ([A-Z0-9]{4})-([A-Z0-9]{4})", main_text(pg))
+    assert found, f"no class code on the teacher's page:\n{main_text(pg)[:2000]}"
+    return found[1] + found[2]
+
+
+def wait_round(pg, number: int) -> None:
+    try:
+        pg.wait_for_function(
+            """(n) => [...document.querySelectorAll('[data-testid="stMain"] h3')]
+                      .some(h => h.innerText.trim().startsWith('Round ' + n + ' of'))""",
+            arg=number,
+            timeout=STEP_TIMEOUT,
+        )
+    except Exception:
+        pytest.fail(f"expected round {number}; the page shows:\n{main_text(pg)[:2000]}")
+
+
+def join_and_answer(pg, server: str, code: str, nickname: str, rounds: int) -> None:
+    """A student opens the join link on ``server``, joins as ``nickname``, answers ``rounds``."""
+    open_app(pg, server, f"{PAGE}?class={code}")
+    box = pg.get_by_label("Your nickname")
+    box.fill(nickname)
+    box.press("Enter")
+    pg.get_by_role("button", name="Join", exact=True).click()
+    pg.get_by_text(f"You play as “{nickname}”").wait_for(timeout=STEP_TIMEOUT)
+    for k in range(1, rounds + 1):
+        wait_round(pg, k)
+        name = "In" if k % 2 else "Out"
+        pg.locator(f".st-key-play_{name.lower()} button:visible").click()
+        wait_round(pg, k + 1)
+    assert_no_exception(pg)
+
+
+def wait_metric(pg, label: str, value: str) -> None:
+    """Wait for the teacher's metric ``label`` to show ``value``."""
+    js = """([label, value]) => [...document.querySelectorAll('[data-testid="stMetric"]')]
+        .some(m => {
+            const l = m.querySelector('[data-testid="stMetricLabel"]');
+            const v = m.querySelector('[data-testid="stMetricValue"]');
+            return l && v && l.innerText.trim() === label && v.innerText.trim() === value;
+        })"""
+    try:
+        pg.wait_for_function(js, arg=[label, value], timeout=DASHBOARD_TIMEOUT)
+    except Exception:
+        pytest.fail(
+            f"the teacher's dashboard did not show {label} = {value} within "
+            f"{DASHBOARD_TIMEOUT / 1000:g} s; it shows:\n{main_text(pg)[:2000]}"
+        )
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def test_nginx_denies_metrics(servers):
+    _one, _two, proxy = servers
+    with pytest.raises(urllib.error.HTTPError) as denied:
+        urllib.request.urlopen(f"{proxy}/_stcore/metrics", timeout=5)
+    assert denied.value.code == 403
+
+
+def test_a_class_spans_two_processes_and_nginx(servers, new_page):
+    one, two, proxy = servers
+    teacher = new_page()
+    code = start_class(teacher, one)
+
+    # A student on the other process: the class is in the shared database.
+    join_and_answer(new_page(), two, code, "Ada", rounds=3)
+    wait_metric(teacher, "Players", "1")
+    wait_metric(teacher, "Guesses so far", "3")
+
+    # Through nginx: the page loads, its websocket connects (the title renders), a student
+    # joins and answers a round.
+    student = new_page()
+    open_app(student, proxy, PAGE)
+    student.get_by_role("heading", name=re.compile("Play the attacker")).first.wait_for(
+        timeout=RUN_TIMEOUT
+    )
+    join_and_answer(student, proxy, code, "Grace", rounds=1)
+    wait_metric(teacher, "Players", "2")
+    wait_metric(teacher, "Guesses so far", "4")
+    assert_no_exception(teacher)
