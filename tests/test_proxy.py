@@ -3,7 +3,7 @@
 * A teacher starts a class on process 1; a student opens the join link on process 2, joins and
   answers 3 rounds; the teacher's dashboard (refreshing every 2 s) shows 1 player and 3 guesses:
   the class lives in the shared database, not in a process.
-* Through nginx (the README's example configuration, ports and paths replaced): the page loads,
+* Through nginx (the example configuration of docs/deploy.md, ports and paths replaced): the page loads,
   its websocket connects (the page renders its title), a student joins the same class and
   answers a round, and ``/_stcore/metrics`` is denied.
 
