@@ -25,6 +25,7 @@ import streamlit as st
 
 import appkit
 from appkit import classroom, classui, fmt_num, registry
+from appkit import settings as app_settings
 from appkit.progress import STORE, Progress, browser_id
 from mipcore.game import (
     Calibration,
@@ -744,12 +745,18 @@ def _teacher(handle) -> None:
             on_click="ignore",
             key="class_csv",
         )
-        st.button(
-            "Delete the class",
-            on_click=_teacher_action,
-            args=("delete",),
-            help="Its nicknames and answers are deleted now (else 24 h after its start).",
-        )
+        with st.popover("Delete the class…", key="class_delete"):
+            st.markdown(
+                f"Delete class {handle.display_code} with every nickname and answer in it? "
+                "This cannot be undone (download the results first if you want them); "
+                f"otherwise it is deleted {app_settings.CLASS_SECONDS / 3600:g} h after its start."
+            )
+            st.button(
+                f"Yes, delete class {handle.display_code}",
+                on_click=_teacher_action,
+                args=("delete",),
+                type="primary",
+            )
     with st.expander("Your private teacher link (to get this panel back after a reload)"):
         st.warning(
             "Keep this link private: whoever opens it controls the class (close, reveal, "

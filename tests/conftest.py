@@ -133,6 +133,25 @@ def browser(chromium_path):
 
 
 @pytest.fixture
+def new_page(browser):
+    """``new_page(viewport=None)``: a page in a context of its own (its own cookies, so its own
+    Streamlit session and client), 1280×900 unless told."""
+    contexts = []
+
+    def make(viewport: dict[str, int] | None = None):
+        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        contexts.append(context)
+        pg = context.new_page()
+        pg.js_errors = []
+        pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
+        return pg
+
+    yield make
+    for c in contexts:
+        c.close()
+
+
+@pytest.fixture
 def downloads(monkeypatch):
     """Every ``st.download_button`` call's arguments, in order (a download's data may be a
     callable, built only on click: a test calls it)."""

@@ -149,7 +149,7 @@ def test_a_teacher_starts_a_class_and_students_play_it(db, downloads):
     assert any("Keep this link private" in w.value for w in back.warning)
 
     # delete
-    (delete,) = [b for b in at.button if b.label == "Delete the class"]
+    (delete,) = [b for b in at.button if b.label == f"Yes, delete class {h.display_code}"]
     run(delete.click())
     with pytest.raises(classroom.ClassNotFound):
         db.class_view(h.code)

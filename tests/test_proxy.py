@@ -29,16 +29,14 @@ from pathlib import Path
 
 import pytest
 from browsertools import RUN_TIMEOUT, assert_no_exception, free_port, open_app, streamlit_server
+from classtools import PAGE, join_and_answer, start_class, wait_metric
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.postgres, pytest.mark.proxy]
 
 ROOT = Path(__file__).resolve().parents[1]
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
-PAGE = "/play_attacker"
 POSTGRES_URL = os.environ.get("MIP_EXPLORER_TEST_POSTGRES_URL", "").strip()
 IN_CI = os.environ.get("CI") == "true"
-STEP_TIMEOUT = 15_000  # ms: one click's rerun on a loaded machine
-DASHBOARD_TIMEOUT = 10_000  # ms: the teacher's panel refreshes every 2 s
 
 
 def _unavailable(reason: str):
@@ -161,85 +159,6 @@ def servers(chromium_path, database_url, tmp_path_factory):
         ) as proxy,
     ):
         yield one.url, two.url, proxy
-
-
-@pytest.fixture
-def new_page(browser):
-    contexts = []
-
-    def make():
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        contexts.append(context)
-        pg = context.new_page()
-        pg.js_errors = []
-        pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
-        return pg
-
-    yield make
-    for c in contexts:
-        c.close()
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def main_text(pg) -> str:
-    return pg.locator('[data-testid="stMain"]').inner_text()
-
-
-def start_class(pg, server: str) -> str:
-    """The teacher starts a class on ``server``; returns its code (``ABCDEFGH``)."""
-    open_app(pg, server, PAGE)
-    pg.get_by_role("button", name=re.compile("Start a class")).click()
-    pg.get_by_text(re.compile(r"Class code: [A-Z0-9]{4}-[A-Z0-9]{4}")).wait_for(timeout=RUN_TIMEOUT)
-    found = re.search(r"Class code: ([A-Z0-9]{4})-([A-Z0-9]{4})", main_text(pg))
-    assert found, f"no class code on the teacher's page:\n{main_text(pg)[:2000]}"
-    return found[1] + found[2]
-
-
-def wait_round(pg, number: int) -> None:
-    try:
-        pg.wait_for_function(
-            """(n) => [...document.querySelectorAll('[data-testid="stMain"] h3')]
-                      .some(h => h.innerText.trim().startsWith('Round ' + n + ' of'))""",
-            arg=number,
-            timeout=STEP_TIMEOUT,
-        )
-    except Exception:
-        pytest.fail(f"expected round {number}; the page shows:\n{main_text(pg)[:2000]}")
-
-
-def join_and_answer(pg, server: str, code: str, nickname: str, rounds: int) -> None:
-    """A student opens the join link on ``server``, joins as ``nickname``, answers ``rounds``."""
-    open_app(pg, server, f"{PAGE}?class={code}")
-    box = pg.get_by_label("Your nickname")
-    box.fill(nickname)
-    box.press("Enter")
-    pg.get_by_role("button", name="Join", exact=True).click()
-    pg.get_by_text(f"You play as “{nickname}”").wait_for(timeout=STEP_TIMEOUT)
-    for k in range(1, rounds + 1):
-        wait_round(pg, k)
-        name = "In" if k % 2 else "Out"
-        pg.locator(f".st-key-play_{name.lower()} button:visible").click()
-        wait_round(pg, k + 1)
-    assert_no_exception(pg)
-
-
-def wait_metric(pg, label: str, value: str) -> None:
-    """Wait for the teacher's metric ``label`` to show ``value``."""
-    js = """([label, value]) => [...document.querySelectorAll('[data-testid="stMetric"]')]
-        .some(m => {
-            const l = m.querySelector('[data-testid="stMetricLabel"]');
-            const v = m.querySelector('[data-testid="stMetricValue"]');
-            return l && v && l.innerText.trim() === label && v.innerText.trim() === value;
-        })"""
-    try:
-        pg.wait_for_function(js, arg=[label, value], timeout=DASHBOARD_TIMEOUT)
-    except Exception:
-        pytest.fail(
-            f"the teacher's dashboard did not show {label} = {value} within "
-            f"{DASHBOARD_TIMEOUT / 1000:g} s; it shows:\n{main_text(pg)[:2000]}"
-        )
 
 
 # --------------------------------------------------------------------------- tests
