@@ -62,7 +62,8 @@ answer. Nothing else about a person: no time of an answer, no address, no browse
   :class:`LimitReached`.
 * *Nicknames* (:func:`clean_nickname`): control characters, direction overrides and other
   invisible characters removed, spaces collapsed, at most 24 characters, at least one visible
-  character; unique within a class regardless of case (a second "ada" becomes "ada 2").
+  character; unique within a class regardless of case and of look-alike letters (a second
+  "ada", or a Cyrillic "Аda", becomes "ada 2").
 
 **Backends.** SQLite by default: a file ``classes.sqlite3`` in ``MIP_EXPLORER_DATA_DIR``
 (``~/.cache/mip-explorer``), in WAL mode, so ``streamlit run app.py`` needs nothing else.
@@ -91,6 +92,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import hashlib
 import hmac
 import io
@@ -539,8 +541,30 @@ def clean_nickname(nickname: object, max_chars: int = 24) -> str:
 
 
 def _nickname_key(nickname: str) -> str:
-    """What two nicknames must not share in one class: NFKC, case folded."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", nickname).casefold())
+    """What two nicknames must not share in one class: NFKC, case folded, and every character
+    that looks like a Latin letter or digit read as it (Unicode's confusables, through
+    ``confusable_homoglyphs``): a Cyrillic "Аda" and "Ada" share a key, so the second one gets a
+    number, and nobody passes for someone else on the projector.
+
+    >>> _nickname_key("\u0410da") == _nickname_key("ADA") == "ada"
+    True
+    """
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", nickname).casefold())
+    return "".join(_latin_look_alike(ch) for ch in folded)
+
+
+@functools.lru_cache(maxsize=4096)
+def _latin_look_alike(ch: str) -> str:
+    """The ASCII letter or digit ``ch`` is confusable with (case folded), else ``ch``."""
+    if ch.isascii():
+        return ch
+    from confusable_homoglyphs import confusables  # 0.5 s to load its table: on first use
+
+    found = confusables.is_confusable(ch, greedy=True, preferred_aliases=["latin"])
+    for glyph in found[0]["homoglyphs"] if found else ():
+        if len(glyph["c"]) == 1 and glyph["c"].isascii() and glyph["c"].isalnum():
+            return glyph["c"].casefold()
+    return ch
 
 
 def _unique_nickname(nickname: str, taken: set[str], max_chars: int) -> str:

@@ -456,6 +456,13 @@ def test_nicknames_are_unique_in_a_class_whatever_the_case(store):
     long = "L" * 24
     assert store.join(h.code, long).nickname == long
     assert store.join(h.code, long.lower()).nickname == "l" * 22 + " 2"  # still 24 characters
+    # Look-alikes from other scripts: Cyrillic А and а, Greek Α, Armenian օ.
+    assert store.join(h.code, "\u0410da").nickname == "\u0410da 5"
+    assert store.join(h.code, "Ad\u0430").nickname == "Ad\u0430 6"
+    assert store.join(h.code, "\u0391da").nickname == "\u0391da 7"
+    assert store.join(h.code, "Bob").nickname == "Bob"
+    assert store.join(h.code, "B\u0585b").nickname == "B\u0585b 2"  # Armenian oh
+    assert store.join(h.code, "Ада").nickname == "Ада"  # a Russian name is not a look-alike
     other = store.create_class(SETTINGS, rounds=1, seed=1)
     assert store.join(other.code, "Ada").nickname == "Ada"  # unique within a class only
     with pytest.raises(InvalidInput, match="nickname=None"):
