@@ -97,7 +97,7 @@ def test_one_source_for_the_version():
     assert "version" not in cfg["project"] and "version" in cfg["project"]["dynamic"]
     assert cfg["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "mipcore.__version__"}
     changelog = (ROOT / "CHANGELOG.md").read_text()
-    assert f"## {mipcore.__version__}" in changelog
+    assert f"## [{mipcore.__version__}]" in changelog  # Keep a Changelog: "## [0.2.0] - date"
 
 
 MAX_DOCTEST_DIGITS = 13  # the last bits of log, exp and a sum's order differ between CPUs

@@ -1,6 +1,6 @@
 """What a user or a newcomer reads never names a paper by file id, a path they do not have,
-an issue, or raw notation (``_{``, ``^(``, ``10^-36``): on every page, in the README and in the
-benchmarks' README."""
+an issue, or raw notation (``_{``, ``^(``, ``10^-36``): on every page, in the READMEs, the
+changelog and the docs (whose notes on the paper alone keep their plain-text derivations)."""
 
 from __future__ import annotations
 
@@ -112,13 +112,42 @@ def test_vega_chart_text_is_read():
     assert any(RAW.search(t) for t in text)
 
 
-@pytest.mark.parametrize(
-    "name", ["README.md", "benchmarks/README.md", "CHANGELOG.md", "docs/speed.md"]
-)
+#: The Markdown a reader meets: the READMEs, the changelog and every page of docs/.
+READMES = [
+    "README.md",
+    "benchmarks/README.md",
+    "CHANGELOG.md",
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md")),
+]
+#: The notes on the paper keep their derivations in the plain-text notation they were
+#: written in (``p^(−1/2)``, ``Σ_{x∈D}``); every other file writes none.
+RAW_NOTATION_ALLOWED = {"docs/paper-notes.md"}
+FENCED_CODE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
+
+
+def test_the_readme_list_holds_the_docs():
+    assert {"docs/paper-notes.md", "docs/speed.md", "docs/deploy.md"} <= set(READMES)
+
+
+@pytest.mark.parametrize("name", READMES)
 def test_no_file_ids_or_issues_in_the_readmes(name):
     text = (ROOT / name).read_text(encoding="utf-8")
     assert not FILE_ID.search(text), FILE_ID.search(text).group(0)
     assert not ISSUE.search(text), ISSUE.search(text).group(0)
+
+
+@pytest.mark.parametrize("name", READMES)
+def test_no_orphaned_percent_or_raw_notation_in_the_readmes(name):
+    """In prose (code blocks aside) every "%" is held to its number by a no-break space, and
+    no raw notation is written outside the notes on the paper."""
+    prose = FENCED_CODE.sub("", (ROOT / name).read_text(encoding="utf-8"))
+    # Lines joined as Markdown renders them: a "%" that opens a line follows a plain space too.
+    joined = " ".join(line.strip() for line in prose.splitlines())
+    orphans = [joined[max(m.start() - 40, 0) : m.end()] for m in ORPHAN_PCT.finditer(joined)]
+    assert not orphans, f"a % after an ordinary space: {orphans[:5]}"
+    if name not in RAW_NOTATION_ALLOWED:
+        raw = [line for line in prose.splitlines() if RAW.search(line)]
+        assert not raw, f"raw notation: {raw[:5]}"
 
 
 def _orphan_percents(path: Path) -> list[str]:
