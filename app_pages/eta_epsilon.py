@@ -14,6 +14,8 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num, fmt_pct
+from appkit.prose import prose
+from appkit.prose import text as prose_text
 from mipcore.lessons.eta_epsilon import InverseStatus, eta_epsilon_lesson
 from mipcore.plots import bounds_vega
 
@@ -74,86 +76,224 @@ def _tiny_delta_link() -> None:
 
 
 page = appkit.page("eta_epsilon")
-st.markdown(
-    "A differentially private release with parameters **(ε, δ)** is also membership-inference "
-    "private: this page shows *how* private, i.e. the best attacker's accuracy at telling "
-    "members from non-members, 1/2 + **η** (Theorem 4), and what that means for an attacker's "
-    "true- and false-positive rates (Theorem 8)."
-)
+prose("eta_epsilon", "intro")
 main = page.slot()
-appkit.takeaway(
-    "η grows almost linearly for small ε, then saturates at 1/2: beyond ε ≈ 5 a DP "
-    "guarantee says little about membership."
-)
-appkit.explain(
-    "The slope at ε = 0 is (1−δ)/4. A small δ (10⁻⁵) is indistinguishable from δ = 0 here; "
-    "δ matters once it is comparable to η, because it adds δ/2 to η at every ε. The "
-    "dotted grey line is the small-ε rule of thumb, which always overestimates η. The "
-    "right-hand axis reads the same curves as the best attacker's accuracy."
-)
+appkit.takeaway(prose_text("eta_epsilon", "takeaway"))
+appkit.explain(prose_text("eta_epsilon", "explain"))
 second = page.slot()
 st.subheader("The other way round: which ε certifies a target η?")
 inverse_area = page.slot()
-
-# ---------------------------------------------------------------- maths
 advantage_slot = None  # the advantage at this ε, drawn by the live part while the maths is open
 with appkit.folded("The maths") as shown:
     if shown:
-        st.markdown(
-            "**Theorem 4** (DP ⇒ MIP, tight). If an algorithm is (ε, δ)-DP, then it is η-MIP with"
-        )
-        st.latex(
-            r"\begin{aligned}\eta &= \delta + \frac{1-\delta}{1+e^{-\varepsilon}} - \frac12\\"
-            r"&= \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2},\end{aligned}"
-        )
-        st.markdown(
-            "using 1/(1 + exp(−ε)) − 1/2 = tanh(ε/2)/2. The tanh form is the one computed: it keeps "
-            "full precision for tiny ε, where the printed form subtracts two numbers close to 1/2. "
-            "For every ε > 0 and 0 ≤ δ < 1 some (ε, δ)-DP algorithm reaches it. For small ε:"
-        )
-        st.latex(r"\eta \approx \frac{\delta}{2} + \frac{(1-\delta)\,\varepsilon}{4},")
-        st.latex(r"0 \le \text{error} \le \frac{(1-\delta)\,\varepsilon^3}{48}.")
-        st.markdown("**The inverse**, for δ/2 ≤ η < 1/2:")
-        st.latex(
-            r"\begin{aligned}\varepsilon &= 2\,\operatorname{artanh}\frac{2\eta-\delta}{1-\delta}\\"
-            r"&= \log\frac{1 + 2\eta - 2\delta}{1 - 2\eta}.\end{aligned}"
-        )
-        st.markdown(
-            "**The DP region** (Kairouz, Oh and Viswanath, *The Composition Theorem for "
-            "Differential Privacy*, ICML 2015, arXiv:1311.0776, Theorem 2.1): every test of an "
-            "(ε, δ)-DP algorithm satisfies"
-        )
-        st.latex(
-            r"\begin{aligned}\mathrm{TPR} \le \min\bigl(&1,\; e^{\varepsilon}\,\mathrm{FPR} + \delta,"
-            r"\\ &1 - e^{-\varepsilon}(1 - \delta - \mathrm{FPR})\bigr).\end{aligned}"
-        )
-        st.markdown(
-            "Its two sloped pieces meet at FPR* = (1 − δ)/(1 + exp(ε)), where TPR − FPR = "
-            "δ + (1 − δ) tanh(ε/2) = 2η. Since the accuracy at prior 1/2 is (1 + TPR − FPR)/2, "
-            "the best test has accuracy 1/2 + η: this is Theorem 4 and why it is tight."
-        )
-        st.markdown("**Theorem 8** (MIP at low FPR), as printed:")
-        st.latex(r"\mathrm{TPR} \le \mathrm{FPR} + \eta.")
-        st.markdown("Corrected: membership has prior 1/2, so for any attacker")
-        st.latex(
-            r"\tfrac12 + \eta \;\ge\; \Pr[\text{correct}]"
-            r"= \tfrac12\,\mathrm{TPR} + \tfrac12(1-\mathrm{FPR}),"
-        )
-        st.latex(r"\text{hence}\quad \mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta),")
-        st.markdown(
-            "and the DP region above meets this line at FPR*, so 2η cannot be improved. "
-            "Source: Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR 2024, "
-            "arXiv:2211.06582, Sections 3.4–3.5 and Appendices B–C."
-        )
+        prose("eta_epsilon", "maths")
         advantage_slot = st.empty()
+
+
+def _delta_control() -> float:
+    """The δ control: a linear slider, or one for log₁₀ δ; δ carried across a switch."""
+    log_delta = appkit.url_toggle(
+        "log scale for δ",
+        "logd",
+        default=False,
+        help="Pick δ by its order of magnitude, from 10⁻¹² to 10⁻¹.",
+    )
+    # Carry δ across a switch of the δ control (the hidden widget's state is dropped by Streamlit).
+    prev_mode, last_delta = st.session_state.get(_MODE_KEY), st.session_state.get(_DELTA_KEY)
+    if prev_mode is not None and prev_mode != log_delta and last_delta is not None:
+        if log_delta:
+            lg = math.log10(last_delta) if last_delta > 0 else LOG_DELTA_RANGE[0]
+            lo, hi = LOG_DELTA_RANGE
+            st.session_state["ldelta"] = min(max(round(lg, 2), lo), hi)
+        else:
+            st.session_state["delta"] = min(round(last_delta, 3), DELTA_MAX)
+    if log_delta:
+        log10_delta = appkit.url_slider(
+            "log₁₀ δ",
+            "ldelta",
+            min_value=LOG_DELTA_RANGE[0],
+            max_value=LOG_DELTA_RANGE[1],
+            default=-5.0,
+            step=0.01,
+            format="%.2f",
+            help="δ = 10 to the power of this value. Switch the log scale off to choose δ = 0.",
+        )
+        delta = float(10.0**log10_delta)
+        st.caption(f"δ = {fmt_num(delta, 3)}")
+        stale = "delta"
+    else:
+        delta = appkit.url_slider(
+            "δ (chance the ε guarantee fails)",
+            "delta",
+            min_value=0.0,
+            max_value=DELTA_MAX,
+            default=0.0,
+            step=DELTA_STEP,
+            format="%.3f",
+            help="δ = 0 is pure ε-DP. Typical deployments use δ far below 1/n: "
+            "switch on the log scale to choose such a δ.",
+        )
+        if round(delta, 3) != delta:  # from a link, between the slider's steps
+            st.caption(f"δ = {fmt_num(delta, 4)} (the slider shows it rounded)")
+        stale = "ldelta"
+    if stale in st.query_params:  # keep shared links unambiguous: one δ parameter at a time
+        del st.query_params[stale]
+    st.session_state[_MODE_KEY] = log_delta
+    st.session_state[_DELTA_KEY] = delta
+    return delta
+
+
+def _metrics(L) -> None:
+    (m1, m2), (m3, m4) = st.columns(2), st.columns(2)  # 2 × 2: values never cut at 1024 px
+    m1.metric(
+        "η (edge)",
+        fmt_num(L.eta),
+        help="The best attacker's accuracy is 1/2 + η; its membership advantage "
+        f"TPR − FPR is 2η = {fmt_num(L.advantage)}.",
+    )
+    m2.metric(
+        "best accuracy",
+        _pct_short(L.accuracy, L.eta),
+        help=f"1/2 + η = {fmt_num(L.accuracy, 6)}: no attacker is right more often.",
+    )
+    m3.metric("small-ε rule", fmt_num(L.approx), help="The rule of thumb η ≈ δ/2 + (1−δ)ε/4.")
+    quality_help = (
+        "exact at ε = 0"
+        if L.approx_quality is None
+        else f"{fmt_num(100 * L.approx_relative_error, 3)} % of η: "
+        f"a {L.approx_quality.value} approximation"
+    )
+    m4.metric(
+        "approximation error",
+        fmt_num(L.approx_error, 3),
+        help="rule of thumb − exact η; never negative (the rule overestimates), "
+        f"about (1−δ)ε³/48 for small ε. Here: {quality_help}.",
+    )
+
+
+def _reading(L, setting: str) -> None:
+    """What this (ε, δ) means in one sentence, and how good the rule of thumb is here."""
+    if L.eta == 0:
+        reading = (
+            f"With {setting} the release reveals nothing about membership: "
+            "no attacker can beat blind guessing, which is right 50 % of the time."
+        )
+    else:
+        reading = (
+            f"With {setting}, no attacker can be right about membership more than "
+            f"**{_pct(L.accuracy, L.eta)}** of the time; guessing gets 50 %."
+        )
+    if L.delta > 0:
+        reading += (
+            f" Of the edge η = {fmt_num(L.eta)}, δ/2 = {fmt_num(L.delta_share)} comes from δ "
+            "alone: it is as if, with probability δ, the record leaked outright."
+        )
+    st.markdown(reading)
+    if L.approx_quality is not None:
+        above = " (it even exceeds 1/2, the largest possible η)." if L.approx_exceeds_half else "."
+        st.caption(
+            f"The rule of thumb η ≈ δ/2 + (1−δ)ε/4 gives {fmt_num(L.approx)}, "
+            f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value: "
+            f"a {L.approx_quality.value} approximation at this ε{above}"
+        )
+
+
+def _roc(L, epsilon: float, delta: float, setting: str) -> None:
+    """The ROC bounds of DP, of MIP and of Theorem 8 as printed, and what they say."""
+    log_fpr = appkit.url_toggle(
+        "low-FPR view (log axes)",
+        "logfpr",
+        default=False,
+        help="Plot from FPR = 10⁻⁶, on logarithmic axes, "
+        "to see what happens when the attacker may not err often.",
+    )
+    with appkit.guard("The ROC bounds"):
+        # The title stays the same while ε moves (the chart is then redrawn in place, not
+        # rebuilt); the setting is in the caption.
+        fig, data = appkit.cached(
+            bounds_vega.roc_vega, epsilon, delta, log_axes=log_fpr, extra_fpr=(L.ref_fpr,)
+        )
+        appkit.chart(
+            fig,
+            data,
+            "roc_bounds",
+            key="roc_chart",
+            caption=f"The bounds at {setting}, where η = {fmt_num(L.eta, 3)}.",
+        )
+    times = (
+        f" ({fmt_num(L.tpr_ratio, 3)} times as much)"
+        if L.tpr_ratio is not None and L.tpr_mip_ref > L.tpr_dp_ref
+        else ""
+    )
+    appkit.takeaway(
+        f"At a false-positive rate of {fmt_pct(L.ref_fpr)}, DP caps the true-positive rate at "
+        f"{fmt_num(L.tpr_dp_ref)}, while η-MIP with the same η allows up to "
+        f"{fmt_num(L.tpr_mip_ref)}{times}."
+    )
+    appkit.explain(
+        f"At FPR → 0, DP allows TPR = δ = {fmt_num(L.tpr_dp_at_zero, 3)}, MIP allows "
+        f"2η = {fmt_num(L.tpr_mip_at_zero)}: DP's bound is multiplicative (exp(ε)·FPR + δ), "
+        "MIP's only additive, so MIP says much less about an attacker who flags a few records "
+        "with near certainty. The two boundaries touch once, at "
+        f"FPR* = {fmt_num(L.kink_fpr)} (black diamond), where TPR − FPR = 2η: that attacker "
+        f"is right {_pct(L.accuracy, L.eta)} of the time, so Theorem 4 is tight."
+        + (" Turn on the low-FPR view to see this regime." if not log_fpr else "")
+    )
+    st.info(
+        "**Theorem 8 as printed (TPR ≤ FPR + η, purple dash-dot) is too strict by a factor "
+        "of 2.** Membership has probability 1/2, so an attacker's accuracy is "
+        "(1 + TPR − FPR)/2 and η-MIP only gives TPR − FPR ≤ 2η; the proof in Appendix C drops "
+        "that factor 1/2. The corrected bound is tight: the blue DP curve belongs to an η-MIP "
+        "algorithm (Theorem 4) and crosses the printed line. At this setting, at "
+        f"FPR = {fmt_pct(L.ref_fpr)}, the printed line would allow only "
+        f"{fmt_num(L.tpr_printed_ref)} where {fmt_num(L.tpr_mip_ref)} is possible.",
+        icon="ℹ️",
+    )
+
+
+def _inverse(inv) -> None:
+    """Which ε certifies the target η at this δ (or why none does)."""
+    if inv.status is InverseStatus.NO_GUARANTEE:
+        st.warning(prose_text("eta_epsilon", "no_guarantee"))
+    elif inv.status is InverseStatus.BELOW_DELTA:
+        st.warning(
+            f"With δ = {fmt_num(inv.delta, 3)} no ε can certify η = {fmt_num(inv.target_eta)}: "
+            f"δ alone already gives the attacker an edge of δ/2 = {fmt_num(inv.delta_floor)} "
+            "(Theorem 4 at ε = 0). Lower δ or raise the target η."
+        )
+    else:
+        assert inv.epsilon is not None and inv.rule_of_thumb is not None
+        rule = (
+            "exact here."
+            if inv.rule_is_exact
+            else "safe, but smaller than the ε you may actually use."
+        )
+        st.markdown(
+            f"At δ = {fmt_num(inv.delta, 3)}, every (ε, δ)-DP algorithm with "
+            f"**ε ≤ {fmt_num(inv.epsilon)}** is {fmt_num(inv.target_eta)}-MIP: no attacker "
+            f"is right more than {_pct(inv.target_accuracy, inv.target_eta)} of the time. "
+            "A larger ε does not certify it (Theorem 4 is tight). The small-ε rule of thumb "
+            f"would say ε ≈ 4(η − δ/2)/(1 − δ) = {fmt_num(inv.rule_of_thumb)}: {rule}"
+        )
+
+
+def _advantage(L) -> None:
+    """The advantage form of the bound, inside the open maths section."""
+    assert advantage_slot is not None
+    advantage_slot.markdown(
+        "**Advantage = 2η.** The membership advantage TPR − FPR = 2·accuracy − 1 is at most "
+        f"2η (here {fmt_num(L.advantage)}). MACE (Liu, Xu, Mukherjee, Lavista Ferres, "
+        "*MACE: A Flexible Framework for Membership Privacy Estimation in Generative Models*, "
+        "arXiv:2009.05683, Theorem 1) states its ε-DP bound at prior 1/2 as an advantage, "
+        f"tanh(ε/2): at ε = {fmt_num(L.mace_epsilon)} that is "
+        f"{fmt_num(L.mace_advantage, 3)} = 2η, i.e. accuracy ≤ {fmt_pct(L.mace_accuracy)}."
+    )
 
 
 def _live() -> None:
     with main:
         appkit.messages()
         _tiny_delta_link()
-
-        # ---------------------------------------------------------------- controls
         c_eps, c_delta = st.columns(2)
         with c_eps:
             epsilon = appkit.url_slider(
@@ -167,58 +307,7 @@ def _live() -> None:
                 help="Smaller ε = stronger privacy. ε = 0 means the output ignores any single record.",
             )
         with c_delta:
-            log_delta = appkit.url_toggle(
-                "log scale for δ",
-                "logd",
-                default=False,
-                help="Pick δ by its order of magnitude, from 10⁻¹² to 10⁻¹.",
-            )
-            # Carry δ across a switch of the δ control (the hidden widget's state is dropped by Streamlit).
-            prev_mode, last_delta = (
-                st.session_state.get(_MODE_KEY),
-                st.session_state.get(_DELTA_KEY),
-            )
-            if prev_mode is not None and prev_mode != log_delta and last_delta is not None:
-                if log_delta:
-                    lg = math.log10(last_delta) if last_delta > 0 else LOG_DELTA_RANGE[0]
-                    lo, hi = LOG_DELTA_RANGE
-                    st.session_state["ldelta"] = min(max(round(lg, 2), lo), hi)
-                else:
-                    st.session_state["delta"] = min(round(last_delta, 3), DELTA_MAX)
-            if log_delta:
-                log10_delta = appkit.url_slider(
-                    "log₁₀ δ",
-                    "ldelta",
-                    min_value=LOG_DELTA_RANGE[0],
-                    max_value=LOG_DELTA_RANGE[1],
-                    default=-5.0,
-                    step=0.01,
-                    format="%.2f",
-                    help="δ = 10 to the power of this value. Switch the log scale off to choose δ = 0.",
-                )
-                delta = float(10.0**log10_delta)
-                st.caption(f"δ = {fmt_num(delta, 3)}")
-                stale = "delta"
-            else:
-                delta = appkit.url_slider(
-                    "δ (chance the ε guarantee fails)",
-                    "delta",
-                    min_value=0.0,
-                    max_value=DELTA_MAX,
-                    default=0.0,
-                    step=DELTA_STEP,
-                    format="%.3f",
-                    help="δ = 0 is pure ε-DP. Typical deployments use δ far below 1/n: "
-                    "switch on the log scale to choose such a δ.",
-                )
-                if round(delta, 3) != delta:  # from a link, between the slider's steps
-                    st.caption(f"δ = {fmt_num(delta, 4)} (the slider shows it rounded)")
-                stale = "ldelta"
-            if stale in st.query_params:  # keep shared links unambiguous: one δ parameter at a time
-                del st.query_params[stale]
-            st.session_state[_MODE_KEY] = log_delta
-            st.session_state[_DELTA_KEY] = delta
-
+            delta = _delta_control()
         results = st.container()
         with inverse_area:
             target = appkit.url_number(
@@ -232,171 +321,27 @@ def _live() -> None:
                 help="For example 0.01: no attacker may be right more than 51 % of the time.",
             )
             inverse_box = st.container()
-
-        # ---------------------------------------------------------------- numbers
         with appkit.guard("η for this (ε, δ)", stop=True):
             L = appkit.cached(eta_epsilon_lesson, epsilon, delta, target)
-
         setting = f"ε = {fmt_num(epsilon)}" + (f" and δ = {fmt_num(delta, 3)}" if delta > 0 else "")
         with results:
-            (m1, m2), (m3, m4) = st.columns(2), st.columns(2)  # 2 × 2: values never cut at 1024 px
-            m1.metric(
-                "η (edge)",
-                fmt_num(L.eta),
-                help="The best attacker's accuracy is 1/2 + η; its membership advantage "
-                f"TPR − FPR is 2η = {fmt_num(L.advantage)}.",
-            )
-            m2.metric(
-                "best accuracy",
-                _pct_short(L.accuracy, L.eta),
-                help=f"1/2 + η = {fmt_num(L.accuracy, 6)}: no attacker is right more often.",
-            )
-            m3.metric(
-                "small-ε rule",
-                fmt_num(L.approx),
-                help="The rule of thumb η ≈ δ/2 + (1−δ)ε/4.",
-            )
-            quality_help = (
-                "exact at ε = 0"
-                if L.approx_quality is None
-                else f"{fmt_num(100 * L.approx_relative_error, 3)} % of η: "
-                f"a {L.approx_quality.value} approximation"
-            )
-            m4.metric(
-                "approximation error",
-                fmt_num(L.approx_error, 3),
-                help="rule of thumb − exact η; never negative (the rule overestimates), "
-                f"about (1−δ)ε³/48 for small ε. Here: {quality_help}.",
-            )
-
-            if L.eta == 0:
-                reading = (
-                    f"With {setting} the release reveals nothing about membership: "
-                    "no attacker can beat blind guessing, which is right 50 % of the time."
-                )
-            else:
-                reading = (
-                    f"With {setting}, no attacker can be right about membership more than "
-                    f"**{_pct(L.accuracy, L.eta)}** of the time; guessing gets 50 %."
-                )
-            if L.delta > 0:
-                reading += (
-                    f" Of the edge η = {fmt_num(L.eta)}, δ/2 = {fmt_num(L.delta_share)} comes from δ "
-                    "alone: it is as if, with probability δ, the record leaked outright."
-                )
-            st.markdown(reading)
-            if L.approx_quality is not None:
-                st.caption(
-                    f"The rule of thumb η ≈ δ/2 + (1−δ)ε/4 gives {fmt_num(L.approx)}, "
-                    f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value: "
-                    f"a {L.approx_quality.value} approximation at this ε"
-                    + (
-                        " (it even exceeds 1/2, the largest possible η)."
-                        if L.approx_exceeds_half
-                        else "."
-                    )
-                )
-
-            # ------------------------------------------------------------ charts
+            _metrics(L)
+            _reading(L, setting)
             with appkit.guard("The η(ε) curves"):
-                fig1, data1 = appkit.cached(
+                fig, data = appkit.cached(
                     bounds_vega.eta_epsilon_vega,
                     epsilon,
                     delta,
                     eps_max=EPS_MAX,
                     reference_deltas=REFERENCE_DELTAS,
                 )
-                appkit.chart(fig1, data1, "eta_vs_epsilon", key="eta_eps_chart")
+                appkit.chart(fig, data, "eta_vs_epsilon", key="eta_eps_chart")
         with second:
-            log_fpr = appkit.url_toggle(
-                "low-FPR view (log axes)",
-                "logfpr",
-                default=False,
-                help="Plot from FPR = 10⁻⁶, on logarithmic axes, "
-                "to see what happens when the attacker may not err often.",
-            )
-            with appkit.guard("The ROC bounds"):
-                # The title stays the same while ε moves (the chart is then redrawn in place, not
-                # rebuilt); the setting is in the caption.
-                fig2, data2 = appkit.cached(
-                    bounds_vega.roc_vega, epsilon, delta, log_axes=log_fpr, extra_fpr=(L.ref_fpr,)
-                )
-                appkit.chart(
-                    fig2,
-                    data2,
-                    "roc_bounds",
-                    key="roc_chart",
-                    caption=f"The bounds at {setting}, where η = {fmt_num(L.eta, 3)}.",
-                )
-            times = (
-                f" ({fmt_num(L.tpr_ratio, 3)} times as much)"
-                if L.tpr_ratio is not None and L.tpr_mip_ref > L.tpr_dp_ref
-                else ""
-            )
-            appkit.takeaway(
-                f"At a false-positive rate of {fmt_pct(L.ref_fpr)}, DP caps the true-positive rate at "
-                f"{fmt_num(L.tpr_dp_ref)}, while η-MIP with the same η allows up to "
-                f"{fmt_num(L.tpr_mip_ref)}{times}."
-            )
-            appkit.explain(
-                f"At FPR → 0, DP allows TPR = δ = {fmt_num(L.tpr_dp_at_zero, 3)}, MIP allows "
-                f"2η = {fmt_num(L.tpr_mip_at_zero)}: DP's bound is multiplicative (exp(ε)·FPR + δ), "
-                "MIP's only additive, so MIP says much less about an attacker who flags a few records "
-                "with near certainty. The two boundaries touch once, at "
-                f"FPR* = {fmt_num(L.kink_fpr)} (black diamond), where TPR − FPR = 2η: that attacker "
-                f"is right {_pct(L.accuracy, L.eta)} of the time, so Theorem 4 is tight."
-                + (" Turn on the low-FPR view to see this regime." if not log_fpr else "")
-            )
-            st.info(
-                "**Theorem 8 as printed (TPR ≤ FPR + η, purple dash-dot) is too strict by a factor "
-                "of 2.** Membership has probability 1/2, so an attacker's accuracy is "
-                "(1 + TPR − FPR)/2 and η-MIP only gives TPR − FPR ≤ 2η; the proof in Appendix C drops "
-                "that factor 1/2. The corrected bound is tight: the blue DP curve belongs to an η-MIP "
-                "algorithm (Theorem 4) and crosses the printed line. At this setting, at "
-                f"FPR = {fmt_pct(L.ref_fpr)}, the printed line would allow only "
-                f"{fmt_num(L.tpr_printed_ref)} where {fmt_num(L.tpr_mip_ref)} is possible.",
-                icon="ℹ️",
-            )
-
-        # ---------------------------------------------------------------- inverse
-        inv = L.inverse
+            _roc(L, epsilon, delta, setting)
         with inverse_box:
-            if inv.status is InverseStatus.NO_GUARANTEE:
-                st.warning(
-                    "η = 1/2 is no guarantee at all (an attacker may always be right), so every ε, "
-                    "even ε = ∞, “certifies” it. Choose a target η below 1/2."
-                )
-            elif inv.status is InverseStatus.BELOW_DELTA:
-                st.warning(
-                    f"With δ = {fmt_num(inv.delta, 3)} no ε can certify η = {fmt_num(inv.target_eta)}: "
-                    f"δ alone already gives the attacker an edge of δ/2 = {fmt_num(inv.delta_floor)} "
-                    "(Theorem 4 at ε = 0). Lower δ or raise the target η."
-                )
-            else:
-                assert inv.epsilon is not None and inv.rule_of_thumb is not None
-                st.markdown(
-                    f"At δ = {fmt_num(inv.delta, 3)}, every (ε, δ)-DP algorithm with "
-                    f"**ε ≤ {fmt_num(inv.epsilon)}** is {fmt_num(inv.target_eta)}-MIP: no attacker "
-                    f"is right more than {_pct(inv.target_accuracy, inv.target_eta)} of the time. "
-                    "A larger ε does not certify it (Theorem 4 is tight). The small-ε rule of thumb "
-                    f"would say ε ≈ 4(η − δ/2)/(1 − δ) = {fmt_num(inv.rule_of_thumb)}: "
-                    + (
-                        "exact here."
-                        if inv.rule_is_exact
-                        else "safe, but smaller than the ε you may actually use."
-                    )
-                )
-
-    if advantage_slot is None:
-        return
-    advantage_slot.markdown(
-        "**Advantage = 2η.** The membership advantage TPR − FPR = 2·accuracy − 1 is at most "
-        f"2η (here {fmt_num(L.advantage)}). MACE (Liu, Xu, Mukherjee, Lavista Ferres, "
-        "*MACE: A Flexible Framework for Membership Privacy Estimation in Generative Models*, "
-        "arXiv:2009.05683, Theorem 1) states its ε-DP bound at prior 1/2 as an advantage, "
-        f"tanh(ε/2): at ε = {fmt_num(L.mace_epsilon)} that is "
-        f"{fmt_num(L.mace_advantage, 3)} = 2η, i.e. accuracy ≤ {fmt_pct(L.mace_accuracy)}."
-    )
+            _inverse(L.inverse)
+    if advantage_slot is not None:
+        _advantage(L)
 
 
 appkit.live(page, _live)

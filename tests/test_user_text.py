@@ -112,21 +112,25 @@ def test_vega_chart_text_is_read():
     assert any(RAW.search(t) for t in text)
 
 
-#: The Markdown a reader meets: the READMEs, the changelog and every page of docs/.
+#: The Markdown a reader meets: the READMEs, the changelog, every page of docs/ and the
+#: pages' own prose (app_pages/*.md, drawn by appkit.prose).
 READMES = [
     "README.md",
     "benchmarks/README.md",
     "CHANGELOG.md",
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md")),
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "app_pages").glob("*.md")),
 ]
 #: The notes on the paper keep their derivations in the plain-text notation they were
 #: written in (``p^(−1/2)``, ``Σ_{x∈D}``); every other file writes none.
 RAW_NOTATION_ALLOWED = {"docs/paper-notes.md"}
 FENCED_CODE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
+DISPLAY_MATH = re.compile(r"^\$\$\s*\n.*?\n\$\$\s*$", re.M | re.S)  # LaTeX, drawn by st.latex
 
 
 def test_the_readme_list_holds_the_docs():
     assert {"docs/paper-notes.md", "docs/speed.md", "docs/deploy.md"} <= set(READMES)
+    assert "app_pages/eta_epsilon.md" in READMES
 
 
 @pytest.mark.parametrize("name", READMES)
@@ -138,9 +142,9 @@ def test_no_file_ids_or_issues_in_the_readmes(name):
 
 @pytest.mark.parametrize("name", READMES)
 def test_no_orphaned_percent_or_raw_notation_in_the_readmes(name):
-    """In prose (code blocks aside) every "%" is held to its number by a no-break space, and
+    """In prose (code blocks and display maths aside) every "%" is held to its number by a no-break space, and
     no raw notation is written outside the notes on the paper."""
-    prose = FENCED_CODE.sub("", (ROOT / name).read_text(encoding="utf-8"))
+    prose = DISPLAY_MATH.sub("", FENCED_CODE.sub("", (ROOT / name).read_text(encoding="utf-8")))
     # Lines joined as Markdown renders them: a "%" that opens a line follows a plain space too.
     joined = " ".join(line.strip() for line in prose.splitlines())
     orphans = [joined[max(m.start() - 40, 0) : m.end()] for m in ORPHAN_PCT.finditer(joined)]

@@ -1,0 +1,91 @@
+"""A page's static prose, read from the Markdown file beside its script.
+
+A page ``app_pages/<name>.py`` keeps the text that carries no computed number (its
+introduction, its explanations, "The maths") in ``app_pages/<name>.md``, cut into named
+sections by HTML comments on a line of their own::
+
+    <!-- intro -->
+    A differentially private release …
+
+    <!-- maths -->
+    **Theorem 4** (DP ⇒ MIP, tight). If an algorithm is (ε, δ)-DP, then it is η-MIP with
+
+    $$
+    \\eta = \\frac{\\delta}{2} + \\frac{1-\\delta}{2}\\tanh\\frac{\\varepsilon}{2}
+    $$
+
+:func:`prose` draws one section: each ``$$ … $$`` block (on lines of its own) through
+``st.latex``, the text between through ``st.markdown``. The file is the app's own, never a
+user's, so its Markdown is trusted; it is read once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+import streamlit as st
+
+from .registry import by_key
+
+__all__ = ["prose", "sections"]
+
+_PAGES = Path(__file__).resolve().parents[1] / "app_pages"
+_MARK = re.compile(r"^<!--\s*([a-z0-9_]+)\s*-->\s*$", re.M)
+_MATH = re.compile(r"^\$\$\s*\n(.*?)\n\$\$\s*$", re.S | re.M)
+
+
+@functools.cache
+def sections(name: str) -> dict[str, list[tuple[str, str]]]:
+    """The sections of ``app_pages/<name>.md``: for each, its parts in order, each
+    ``("markdown", text)`` or ``("latex", formula)``.
+
+    Raises
+    ------
+    KeyError
+        If a section name appears twice.
+    FileNotFoundError
+        If the page has no Markdown file.
+    """
+    text = (_PAGES / f"{name}.md").read_text(encoding="utf-8")
+    marks = list(_MARK.finditer(text))
+    out: dict[str, list[tuple[str, str]]] = {}
+    for mark, following in zip(marks, [*marks[1:], None], strict=True):
+        body = text[mark.end() : following.start() if following else len(text)]
+        if mark[1] in out:
+            raise KeyError(f"app_pages/{name}.md has two sections named {mark[1]!r}")
+        parts: list[tuple[str, str]] = []
+        last = 0
+        for math in _MATH.finditer(body):
+            parts.append(("markdown", body[last : math.start()]))
+            parts.append(("latex", math[1].strip()))
+            last = math.end()
+        parts.append(("markdown", body[last:]))
+        out[mark[1]] = [(kind, s.strip()) for kind, s in parts if s.strip()]
+    return out
+
+
+def text(page_key: str, section: str) -> str:
+    """Section ``section`` of page ``page_key`` as one Markdown string (for a section with no
+    formula, e.g. to hand to :func:`appkit.explain` or :func:`appkit.takeaway`)."""
+    parts = sections(_script_name(page_key))[section]
+    if any(kind == "latex" for kind, _ in parts):
+        raise ValueError(f"section {section!r} of page {page_key!r} holds formulas: use prose()")
+    return "\n\n".join(s for _, s in parts)
+
+
+def prose(page_key: str, section: str) -> None:
+    """Draw section ``section`` of page ``page_key``'s Markdown file."""
+    for kind, s in sections(_script_name(page_key))[section]:
+        if kind == "latex":
+            st.latex(s)
+        else:
+            st.markdown(s)
+
+
+def _script_name(page_key: str) -> str:
+    script = by_key(page_key).script
+    if script is None:
+        raise ValueError(f"page {page_key!r} has no script, so no Markdown file")
+    return Path(script).stem
