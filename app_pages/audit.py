@@ -12,6 +12,7 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num, fmt_pct, jobs, settings
+from appkit.prose import prose
 from mipcore.canary_audit import (
     AUDIT_MC_SAMPLES,
     COVARIANCE_AUDIT_LR,
@@ -43,13 +44,7 @@ ATTACKERS = {
 CEILING = audit.trial_ceiling(settings.WORK_LIMIT)
 
 page = appkit.page("audit")
-st.markdown(
-    "An audit plays the **membership game** many times: each trial draws a random half of a "
-    "small dataset, releases the mechanism's noisy output, and an attacker says whether the "
-    "planted record, the **canary**, was in. The counts prove a *lower* bound on how much "
-    "the mechanism leaks; the noise promises an *upper* bound. An audit catches a leaky "
-    "mechanism when its lower bound rises above the promise."
-)
+prose("audit", "intro")
 appkit.explain(
     "The game is Definition 1 of Izzo, Yoon, Arık and Zou, *Provable Membership Inference "
     "Privacy* (TMLR 2024, arXiv:2211.06582): the training set is a uniformly random half "
@@ -84,30 +79,7 @@ trap_area = page.slot()  # only with the multiple-testing trap on
 
 with appkit.folded("The maths") as shown:
     if shown:
-        st.markdown(
-            "At threshold τ the attacker guesses on a share g of the N trials and is right on a "
-            "share CGR of its guesses:"
-        )
-        st.latex(r"\varepsilon \ge \log\frac{\mathrm{CGR}_{lo}}{1-\mathrm{CGR}_{lo}}")
-        st.latex(r"\eta \ge g_{lo}\,\bigl(\mathrm{CGR}_{lo} - \tfrac12\bigr)")
-        st.markdown(
-            "(lower ends of one-sided Clopper–Pearson intervals). What the noise certifies:"
-        )
-        st.latex(r"\mathrm{Laplace}(\Delta_1/\varepsilon):\ \eta \le \tfrac12\tanh(\varepsilon/2)")
-        st.latex(
-            r"\mathcal N(0, (\Delta_2/\varepsilon)^2):\ \eta \le \Phi(\varepsilon/2) - \tfrac12"
-        )
-        st.latex(
-            r"\text{Theorem 9 noise, multiplier } c:\ \eta \le \tfrac12\bigl(1 - e^{-1/c}\bigr)"
-        )
-        st.latex(r"\text{accuracy} = \tfrac12 + \eta,\qquad \mathrm{TPR} - \mathrm{FPR} \le 2\eta")
-        st.markdown(
-            "The Theorem 9 certificate holds for every dimension d of the release: the noise "
-            "around two outputs a and b is at least exp(−‖a − b‖/(2cσ)) times the noise around "
-            "their midpoint, so the two overlap by at least that much; total variation is jointly "
-            "convex, and the mean distance between two outputs is at most 2σ. Two outputs ±σ "
-            "attain it exactly."
-        )
+        prose("audit", "maths")
 
 
 def _live() -> None:

@@ -12,6 +12,7 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num, fmt_pct, jobs
+from appkit.prose import prose
 from mipcore.lessons import certificate_gap as gap_lesson
 from mipcore.lessons.certificate_gap import Route
 from mipcore.plots import looseness_vega as figs
@@ -23,14 +24,7 @@ def _even(v) -> None:
 
 
 page = appkit.page("looseness")
-st.markdown(
-    "The theorems give **upper bounds** on η, the best attacker's edge over a blind guess "
-    "(accuracy = 50 % + η). For the Proposition 11 mechanism (𝒜(D) = 1/Σx) with Laplace "
-    "noise and small n, the *exact* η can be computed by enumerating every training half. "
-    "This page puts the exact value beside what MIP (Theorem 9's noise) and DP (Theorem 4) "
-    "certify for the same noise, and shows why the release's dimension mattered only for "
-    "the paper's proof."
-)
+prose("looseness", "intro")
 main = page.slot()  # URL warnings, controls and the heavy runs: rerun on each change
 st.subheader("η against the noise scale")
 eta_area = page.slot()
@@ -44,22 +38,7 @@ dim_area = page.slot()
 
 with appkit.folded("The maths") as shown:
     if shown:
-        st.markdown("Laplace noise of scale b on an output with M-th moment bound σ; c = b/σ.")
-        st.latex(r"\text{Theorem 9 density (any } d):\ \eta \le \tfrac12\bigl(1 - e^{-1/c}\bigr)")
-        st.latex(r"\text{needs}\ c \ge -1/\ln(1-2\eta)")
-        st.latex(r"\text{Corollary 14 as printed:}\ c = (6.16/\eta)^{1+2/M}")
-        st.latex(r"\text{i.e.}\ \eta = 6.16\,(\sigma/b)^{M/(M+2)}\ \text{(Theorem 9: 7.5)}")
-        st.latex(r"\text{DP + Theorem 4:}\ \eta \le \tfrac12\tanh\bigl(\Delta/(2b)\bigr)")
-        st.latex(
-            r"\text{exact (Proposition 2):}\ \tfrac12 + \eta = \tfrac12\int \max(p_{in}, p_{out})"
-        )
-        st.markdown(
-            "The first line: the noise's density around a is at least exp(−‖a − b‖/(2cσ)) times "
-            "the density around the midpoint of a and b, and so is the density around b, so two "
-            "outputs a and b are at total variation at most 1 − exp(−‖a − b‖/(2cσ)); total "
-            "variation is jointly convex and 1 − exp(−x) concave, and two independent outputs are "
-            "on average at most 2σ apart. Two outputs ±σ attain it exactly."
-        )
+        prose("looseness", "maths")
 
 
 def _live() -> None:

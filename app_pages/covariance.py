@@ -19,6 +19,7 @@ import streamlit as st
 import appkit
 import appkit.jobs
 from appkit import fmt_num, fmt_pct, settings
+from appkit.prose import prose
 from mipcore.lessons import figure2 as cv
 from mipcore.mechanism import MipCalibration
 from mipcore.noise import COROLLARY14_CONSTANT, THEOREM9_CONSTANT
@@ -178,14 +179,7 @@ def stop_run(config: cv.ExperimentConfig) -> None:
 # ================================================================== page
 page = appkit.page("covariance")
 page_started = time.time()
-st.markdown(
-    "Section 5.2 of the paper learns a covariance matrix Σ from n samples by gradient descent "
-    "and makes the result private in two ways: **MIP** adds noise scaled to how much the "
-    "learned matrix varies over random halves of the data (Corollary 10), **DP-SGD** clips "
-    "every per-example gradient and adds Gaussian noise. Both are calibrated to the same "
-    "target η; the chart compares their relative error ‖A − Σ‖ / ‖Σ‖, and the table checks "
-    "the paper's reading of its Figure 2 on *this* run."
-)
+prose("covariance", "intro")
 
 # ------------------------------------------------------------------ controls
 p_col, p_note = st.columns([1, 2], vertical_alignment="center")
@@ -826,85 +820,5 @@ if result is not None:
 # ------------------------------------------------------------------ maths
 with appkit.folded("The maths") as shown:
     if shown:
-        st.markdown(
-            "**The base algorithm.** Train on a random half (m = n/2 rows) and learn A by "
-            "gradient descent from A₀ = 0:"
-        )
-        st.latex(r"S = \frac1m\sum_{i\in\text{train}} x_i x_i^\top,\qquad \min_A \|A - S\|_F^2,")
-        st.latex(
-            r"A_{t+1} = A_t - 2\,\mathrm{lr}\,(A_t - S)\ \Rightarrow\ A_T = \bigl(1-(1-2\,\mathrm{lr})^T\bigr)S,"
-        )
-        st.markdown(
-            "scored by the relative error ‖A − Σ‖ / ‖Σ‖ (Frobenius norms; the paper's y-axis)."
-        )
-        st.markdown(
-            "**MIP (Corollary 10, Algorithm 1).** θ = the p = d² entries of A. From B random "
-            "halves θ⁽ᵇ⁾ of the training set:"
-        )
-        st.latex(
-            r"\sigma_j = \Bigl(\frac1B\sum_{b=1}^B\bigl|\theta^{(b)}_j-\bar\theta_j\bigr|^M\Bigr)^{1/M},"
-        )
-        st.latex(
-            r"\|x\|_{\sigma,M} = \Bigl(\sum_{j=1}^{p}\frac{|x_j|^M}{p\,\sigma_j^M}\Bigr)^{1/M}."
-        )
-        st.markdown(
-            "The noise is X = rU with U uniform (cone measure) on the unit sphere of ‖·‖σ,M and "
-            "density ∝ exp(−‖x‖σ,M / c) when the radius is Gamma(p, c) (the ball of radius r has "
-            "volume ∝ rᵖ). The three calibrations:"
-        )
-        st.latex(
-            r"\text{paper's constant: } r\sim\mathrm{Gamma}(p,\,c),\quad c=\Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}"
-        )
-        st.latex(
-            r"\text{as printed: } r\sim\mathrm{Laplace}(c),\ \text{density}\ \propto \frac{e^{-\|x\|/c}}{\|x\|^{p-1}}"
-        )
-        st.latex(
-            r"\text{smallest certified: } r\sim\mathrm{Gamma}(p,\,c),\quad c = \frac{-1}{\ln(1-2\eta)}"
-        )
-        st.markdown(
-            "**Why Theorem 9's density is certified in every dimension.** For outputs a, b the "
-            "density of a + X is at least exp(−‖a − b‖/2c) times that of m + X, m their midpoint, "
-            "and so is the density of b + X (triangle inequality), so their total variation is at "
-            "most 1 − exp(−‖a − b‖/2c); total variation is jointly convex and 1 − exp(−x) concave, "
-            "and E‖θ − θ′‖ ≤ 2 (in Corollary 10's norm, whose σ is 1) for two outputs with the "
-            "moment bound, so the best attacker's edge is"
-        )
-        st.latex(r"\eta \;\le\; \tfrac12\bigl(1 - e^{-1/c}\bigr)\qquad\text{in every dimension }p.")
-        st.markdown(
-            "The printed Laplace radius is not certified for p > 1: its likelihood ratios are "
-            "unbounded near 0, so no such bound holds. Algorithm 1 writes (θ − θ̄)ᴹ; for odd M "
-            "the moment must be |θ − θ̄|ᴹ."
-        )
-        st.markdown(
-            "**DP-SGD, full batch (Abadi et al.).** Per-example gradients are clipped to "
-            "Frobenius norm C and Gaussian noise is added to their sum:"
-        )
-        st.latex(
-            r"g_i = 2\bigl(A - x_i x_i^\top\bigr),\qquad "
-            r"\bar g_i = g_i\min\Bigl(1,\frac{C}{\|g_i\|_F}\Bigr),"
-        )
-        st.latex(
-            r"A \leftarrow A - \frac{\mathrm{lr}}{m}\Bigl(\sum_i \bar g_i"
-            r" + \mathcal N\bigl(0,\,z^2(2C)^2 I\bigr)\Bigr)."
-        )
-        st.markdown(
-            "Replacing one record changes Σᵢ ḡᵢ by at most **2C** (the neighbouring notion of "
-            "MIP's half-splits), hence the 2C. T steps with noise multiplier z are μ-GDP with "
-            "μ = √T/z. Two ways to choose z for a target η:"
-        )
-        st.latex(
-            r"\textbf{paper: }\ \varepsilon = \log\frac{1+2\eta-2\delta}{1-2\eta}"
-            r"\ \text{(Theorem 4)},\quad z = \sqrt T\,\sigma_{\mathrm{AG}}(\varepsilon,\delta)"
-        )
-        st.latex(
-            r"\textbf{tight: }\ \eta = \Phi\Bigl(\frac{\mu}{2}\Bigr) - \frac12"
-            r"\ \Longrightarrow\ z = \frac{\sqrt T}{2\,\Phi^{-1}(1/2+\eta)}"
-        )
-        st.markdown(
-            "σ_AG is the analytic Gaussian mechanism's noise for (ε, δ)-DP (Balle and Wang, "
-            "ICML 2018, arXiv:1805.06530). The best membership test against a μ-GDP mechanism "
-            "at prior 1/2 has edge Φ(μ/2) − 1/2 (Dong, Roth and Su, *Gaussian Differential "
-            "Privacy*, arXiv:1905.02383), so the tight route needs less noise than going "
-            "through (ε, δ)."
-        )
+        prose("covariance", "maths")
 appkit.finish(page)

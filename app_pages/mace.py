@@ -13,6 +13,7 @@ import streamlit as st
 import appkit
 import appkit.jobs
 from appkit import fmt_num, fmt_pct
+from appkit.prose import prose
 from mipcore import mace
 from mipcore.lessons import mace_view as mv
 from mipcore.lessons.mace_synthetic import Shape
@@ -44,15 +45,7 @@ def in_units(u: mv.Units, relation: str = "=") -> str:
 
 
 page = appkit.page("mace")
-st.markdown(
-    "An attacker sees one number z per record (a loss, a score). Members and non-members have "
-    "different laws P and Q of z. **MACE** (Liu, Xu, Mukherjee, Lavista Ferres, *MACE: A "
-    "Flexible Framework for Membership Privacy Estimation in Generative Models*, "
-    "arXiv:2009.05683) estimates, **from samples only**, the individual privacy loss "
-    "fₚ(z) = (pP − (1−p)Q)/(pP + (1−p)Q) and the best attacker's **membership advantage** "
-    "Advₚ = E|fₚ(z)| for a membership prior p. Here the laws are known, so every estimate "
-    "can be compared with the exact truth."
-)
+prose("mace", "intro")
 appkit.explain(
     "**One leak, three units.** MACE's advantage is 2·accuracy − 1 of the best attacker "
     "(TPR − FPR at p = ½). The rest of the app speaks of MIP's η, how far the best attacker's "
@@ -76,33 +69,12 @@ chart3 = page.slot()
 
 with appkit.folded("The maths") as shown:
     if shown:
-        st.latex(r"f_p(z) = \frac{pP(z) - (1-p)Q(z)}{pP(z) + (1-p)Q(z)}")
-        st.latex(
-            r"= \tanh\frac{\log\frac{P(z)}{Q(z)} + \lambda}{2},\qquad \lambda = \log\frac{p}{1-p}"
-        )
-        st.latex(
-            r"\mathrm{Adv}_p = \mathbb{E}_{z\sim pP+(1-p)Q}\,|f_p(z)| = \int |pP - (1-p)Q|\,dz"
-        )
-        st.latex(r"\mathrm{Adv}_p = 2\,\mathrm{accuracy} - 1 = 2\eta\quad(p = \tfrac12)")
-        st.latex(
-            r"\varepsilon\text{-DP} \Rightarrow |f_p(z)| \le "
-            r"\max\{|\tanh\tfrac{\varepsilon+\lambda}{2}|,\ |\tanh\tfrac{\lambda-\varepsilon}{2}|\}"
-        )
+        prose("mace", "maths")
         st.latex(
             rf"z_{{1-\delta/4}} = \Phi^{{-1}}(1-\delta/4) = "
             rf"{fmt_num(mace.lemma6_quantile(mv.DELTA))}\quad(\delta = {mv.DELTA})"
         )
-        st.markdown(
-            "The true advantage is exact: log P/Q is non-decreasing in z for the three shapes, so "
-            "the best attacker thresholds z at t with log P/Q(t) = −λ, and "
-            "Advₚ = 2[p P(z > t) − (1−p) Q(z > t)] − (2p − 1) with normal / Laplace CDFs "
-            "(checked against numerical integration to 10⁻⁸). Intervals: Lemma 5 (Clopper–Pearson "
-            "per bin) and Lemmas 6–7 (KDE, with the normal quantile above: each density needs a "
-            "two-sided interval at level 1 − δ/2, so the quantile is the 1 − δ/4 one, not the "
-            "“1 − δ/2 quantile” the paper's text names), δ = 0.05. The held-out lower bound uses "
-            "one-sided Clopper–Pearson bounds on the fitted attacker's TPR and FPR; it holds because "
-            "no attacker beats the Bayes-optimal one."
-        )
+        prose("mace", "maths_notes")
 
 
 def _live() -> None:

@@ -15,6 +15,7 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num, jobs
+from appkit.prose import prose
 from mipcore.lessons import figure1
 from mipcore.lessons.figure1 import Coverage
 from mipcore.noise import COROLLARY14_CONSTANT, THEOREM9_CONSTANT
@@ -61,16 +62,7 @@ def gap_text(row: figure1.NoiseRow) -> str:
 
 
 page = appkit.page("noise_vs_eta")
-st.markdown(
-    "How much noise must a release get so that no attacker beats blind guessing about "
-    "membership by more than **η**? Certifying η-MIP **directly** (Theorem 9) needs noise "
-    "proportional to the output's *spread* σ; going **through differential privacy** (Laplace "
-    "mechanism + Theorem 4, **dashed**) needs noise proportional to its *sensitivity* Δ. "
-    "Proposition 11's dataset makes the gap extreme: σ stays about 1 while Δ grows like √(2ⁿ). "
-    "Two MIP curves: the paper's, **Theorem 9 as printed** (solid, the curve of its Figure 1), "
-    "and the **smallest noise Theorem 9's mechanism is certified for** (dotted), which is far "
-    "lower."
-)
+prose("noise_vs_eta", "intro")
 
 main = page.slot()  # controls, charts, table and readings: rerun on each change
 
@@ -82,84 +74,7 @@ with st.container(border=True):
 # ------------------------------------------------------------------------------ the maths
 with appkit.folded("The maths") as shown:
     if shown:
-        st.markdown(
-            "**MIP as printed** (Theorem 9; Corollary 14 for M ≥ 2): noise with density "
-            "∝ exp(−‖x‖/(cσ)) and the multiplier below certifies η-MIP; in one dimension that is "
-            "Laplace noise of scale"
-        )
-        st.latex(
-            r"b_{\mathrm{MIP}}(\eta) = \Bigl(\frac{C}{\eta}\Bigr)^{1+2/M}\sigma_M,\qquad "
-            r"\sigma_M^M \ge \mathbb{E}\,\bigl|\mathcal{A}(D) - \mathbb{E}\mathcal{A}(D)\bigr|^M,"
-        )
-        st.markdown(
-            "with C = 7.5 (Theorem 9, any M > 0) or C = 6.16 (Corollary 14, M ≥ 2). The paper's "
-            "Figure 1 uses M = 2 and C = 6.16, i.e. (6.16/η)²·σ. Section 5.1 calls σ “an upper "
-            "bound on the *variance*”: a slip, the theorem needs σ² ≥ Var, so σ is a **standard "
-            "deviation** (σ₂ ≈ 1 here, so the figure looks the same either way)."
-        )
-        st.markdown(
-            "**MIP, the smallest certified noise.** With the same noise and multiplier c, the "
-            "release is the output plus noise. For two possible outputs a and b, the noise "
-            "density around a is at least e to the power −‖a − b‖/(2cσ) times the density around "
-            "their midpoint, and so is the one around b (triangle inequality); so “a + noise” and "
-            "“b + noise” share at least that much probability. Total variation is jointly "
-            "convex, 1 − exp(−x) is concave, and an “in” output and an “out” output are on average "
-            "at most 2σ apart (for any σ bounding a moment of order M ≥ 1). So, with X an “in” "
-            "and Y an “out” output:"
-        )
-        st.latex(
-            r"\mathrm{TV}(P_{\mathrm{in}}\!*K,\,P_{\mathrm{out}}\!*K)"
-            r"\le 1-e^{-\mathbb{E}\lVert X-Y\rVert/(2c\sigma)}\le 1-e^{-1/c},"
-        )
-        st.latex(
-            r"\eta \le \tfrac12\bigl(1-e^{-1/c}\bigr)\quad\Longrightarrow\quad "
-            r"b_{\mathrm{cert}}(\eta) = \frac{\sigma_M}{\ln\frac{1}{1-2\eta}}."
-        )
-        st.markdown(
-            "It holds in every dimension and is tight: two outputs ±σ with Laplace noise attain "
-            "it exactly. At η = 0.1 the multiplier is 4.48 against the printed "
-            "(6.16/0.1)² = 3795: 847 times less noise. (Bounding the likelihood ratio alone, "
-            "as ε-DP does, gives only ½·tanh(1/c), which asks for the multiplier 4.93.)"
-        )
-        st.markdown(
-            "**Through DP** (Laplace mechanism + Theorem 4 at δ = 0): ε-DP certifies "
-            "η = tanh(ε/2)/2, so η needs ε(η) and Laplace(Δ/ε) noise:"
-        )
-        st.latex(
-            r"\varepsilon(\eta) = \log\frac{1+2\eta}{1-2\eta},"
-            r"\qquad b_{\mathrm{DP}}(\eta) = \frac{\Delta}{\varepsilon(\eta)},"
-        )
-        st.latex(
-            r"\Delta = \max_{D\sim D'}\bigl|\mathcal{A}(D)-\mathcal{A}(D')\bigr|,"
-            r"\qquad \frac{b_{\mathrm{DP}}}{b_{\mathrm{cert}}} = \frac{\Delta}{\sigma_M}\,"
-            r"\frac{\ln\frac{1}{1-2\eta}}{\ln\frac{1+2\eta}{1-2\eta}}"
-            r"\ \text{ rising from } \frac{\Delta}{2\sigma_M} \text{ to } \frac{\Delta}{\sigma_M}."
-        )
-        st.markdown(
-            "**The Proposition 11 dataset** (even n, k = n/2, p = 1/C(n, k)): records "
-            "2⁰, 2¹, …, 2ⁿ⁻² and A = √p − (2ᵏ⁻¹ − 1); the algorithm outputs 𝒜(D) = 1/Σₓ x, one "
-            "over the sum of the records of a random half D (the appendix's Σ 1/x is a slip: only "
-            "1/Σx works). One half sums to √p, so one output is 1/√p, with probability p; all "
-            "others lie in (0, 1]. Hence"
-        )
-        st.latex(
-            r"\Delta = p^{-1/2} - \frac{1}{2^{\,n-2} + 2^{\,k-1} - 1}"
-            r"\;\approx\; \frac{2^{n/2}}{(\pi n/2)^{1/4}},"
-        )
-        st.latex(r"\sigma_2 \approx \sqrt{p\cdot p^{-1}} = 1,\qquad \sigma_M \approx p^{1/M-1/2}.")
-        st.markdown(
-            "**Where the printed curve crosses DP's.** The ratio of the two noise scales is"
-        )
-        st.latex(
-            r"\frac{b_{\mathrm{DP}}}{b_{\mathrm{MIP}}} = "
-            r"\frac{\Delta}{\sigma_M\,C^{1+2/M}}\cdot\frac{\eta^{1+2/M}}{\varepsilon(\eta)}."
-        )
-        st.markdown(
-            "As η → 0, ε(η) ≈ 4η and the ratio tends to 0 like η to the power 2/M, so DP is "
-            "cheaper for tiny η; as η → 1/2, ε → ∞ and the ratio → 0 again. In between it exceeds "
-            "1 (MIP cheaper) exactly between the two crossovers of the table, which are found by "
-            "root-finding in log ε."
-        )
+        prose("noise_vs_eta", "maths")
 
 
 def _live() -> None:

@@ -11,6 +11,7 @@ import streamlit as st
 
 import appkit
 from appkit import fmt_num, jobs
+from appkit.prose import prose
 from mipcore.lessons import prop11_view as lesson
 from mipcore.lessons.prop11_view import Float64Outcome
 from mipcore.plots import prop11_vega as charts
@@ -66,15 +67,7 @@ def big(x: int) -> str:
 
 
 page = appkit.page("proposition11")
-st.markdown(
-    "Differential privacy adds noise proportional to the **sensitivity Δ** (the largest "
-    "change of the output when one record is swapped); MIP only needs noise proportional to "
-    "the **spread σ** of the output over random halves of the data (Theorem 9). Proposition "
-    "11 builds a natural algorithm, 𝒜(D) = 1/Σx (one over the sum of the records in D), and a "
-    "dataset of n numbers for which σ stays about 1 while Δ grows exponentially in n. "
-    "Everything below is computed **exactly** (big integers and certified interval "
-    "arithmetic), because float64 gets this example wrong."
-)
+prose("proposition11", "intro")
 
 main = page.slot()  # controls: rerun on each change
 
@@ -118,67 +111,7 @@ st.info(
 # ------------------------------------------------------------------------------ the maths
 with appkit.folded("The maths") as shown:
     if shown:
-        st.markdown("**The construction** (Appendix D, even n, k = n/2):")
-        st.latex(
-            r"p = \binom{n}{k}^{-1},\qquad A = \sqrt{p} - \sum_{i=0}^{k-2} 2^i "
-            r"= \sqrt{p} - (2^{k-1}-1),"
-        )
-        st.latex(r"\mathcal{D} = \{2^0, 2^1, \dots, 2^{n-2}\} \cup \{A\},")
-        st.latex(
-            r"\mathcal{A}(D) = \frac{1}{\sum_{x\in D} x},\qquad "
-            r"D \sim \mathrm{Unif}\{D \subseteq \mathcal{D}: |D| = k\},"
-        )
-        st.latex(
-            r"\mathcal{A}(D^*) = \mathcal{A}(\{2^0,\dots,2^{k-2},A\}) = \frac{1}{\sqrt{p}}"
-            r"\quad\text{with probability } p."
-        )
-        st.markdown(
-            "Every other half either lacks A (its sum is a sum of k ≥ 2 distinct powers of two, "
-            "≥ 3) or contains A and a power 2ᵗ with t ≥ k − 1 (its sum is at least √p + 2ᵏ⁻² ≥ 1), "
-            "so 0 < 𝒜(D) ≤ 1."
-        )
-        st.markdown(
-            "**The sensitivity** (closed form; D\\* against the neighbour that swaps A for 2ⁿ⁻²):"
-        )
-        st.latex(
-            r"\Delta = \max_{D\sim D'} \lvert\mathcal{A}(D)-\mathcal{A}(D')\rvert"
-            r"= p^{-1/2} - \frac{1}{2^{n-2} + 2^{k-1} - 1},"
-        )
-        st.latex(r"\Delta \approx \sqrt{\binom{n}{n/2}} \approx \frac{2^{n/2}}{(\pi n/2)^{1/4}}.")
-        st.markdown(
-            "Swapping a power 2ⁱ of D\\* for 2ⁿ⁻² instead gives the sum √p + 2ⁿ⁻² − 2ⁱ, which is "
-            "smaller, so its output is larger and the difference smaller."
-        )
-        st.markdown("**The variance** (μ = E𝒜(D), which is tiny):")
-        st.latex(
-            r"\operatorname{Var}\mathcal{A}(D) = p\,(p^{-1/2}-\mu)^2"
-            r" + \sum_{D\ne D^*} p\,(\mathcal{A}(D)-\mu)^2"
-        )
-        st.latex(r"= (1-\mu\sqrt{p})^2 + O\bigl(\max_{D\ne D^*}\mathcal{A}(D)^2\bigr) \approx 1,")
-        st.latex(
-            r"\sigma_M = \bigl(\mathbb{E}\lvert\mathcal{A}(D)-\mu\rvert^M\bigr)^{1/M}"
-            r" \approx p^{1/M-1/2},\qquad \frac{\Delta}{\sigma_M} \approx \binom{n}{n/2}^{1/M}."
-        )
-        st.markdown("**The noise for η-MIP** (one dimension):")
-        st.latex(
-            r"b_{\mathrm{DP}} = \frac{\Delta}{\ln\frac{1+2\eta}{1-2\eta}},\qquad "
-            r"b_{\mathrm{printed}} = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}\sigma_M,"
-        )
-        st.latex(
-            r"b_{\mathrm{cert}} = \frac{\sigma_M}{\ln\frac{1}{1-2\eta}},\qquad "
-            r"\frac{b_{\mathrm{DP}}}{b_{\mathrm{cert}}} = \frac{\Delta}{\sigma_M}\,"
-            r"\frac{\ln\frac{1}{1-2\eta}}{\ln\frac{1+2\eta}{1-2\eta}}"
-            r"\in\Bigl(\frac{\Delta}{2\sigma_M},\,\frac{\Delta}{\sigma_M}\Bigr)."
-        )
-        st.markdown(
-            "**How the numbers are certified.** There are C(n, n/2) halves (about 9·10⁵⁸ at "
-            "n = 200), so they are grouped by the high binary digits of their sums; for each group "
-            "the mean and variance of the free low digits are known exactly, which brackets the "
-            "group's contribution to E𝒜 and to the M-th moment from both sides. Groups are split, "
-            "widest bracket first, until the total is certified to about 12 digits; all "
-            "arithmetic is interval arithmetic with outward rounding, so the true value provably "
-            "lies in the reported interval."
-        )
+        prose("proposition11", "maths")
 
 
 def _live() -> None:

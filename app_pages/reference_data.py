@@ -14,6 +14,7 @@ import streamlit as st
 import appkit
 import appkit.jobs
 from appkit import fmt_num, fmt_pct, settings
+from appkit.prose import prose
 from mipcore.lessons import reference_view as rv
 from mipcore.lessons.reference_leak import LeakConfig, TrendTest, TrendVerdict
 from mipcore.plots import reference_vega
@@ -67,16 +68,7 @@ def trend_evidence(t: TrendVerdict) -> str:
 
 
 page = appkit.page("reference_data")
-st.markdown(
-    "Empirical privacy defenses (adversarial regularisation, MMD, …) train on their private "
-    "**training data** $D_T$ *and* on a **reference set** $D_R$ that they treat as free to "
-    "spend. Kaplan, Xu, Marfoq, Neglia and Santana de Oliveira (*A Cautionary Tale: On the "
-    "Role of Reference Data in Empirical Privacy Defenses*, PETS 2024, arXiv:2310.12112) show "
-    "that such a defense can look private on $D_T$ while it leaks $D_R$, and propose a "
-    "transparent baseline, **weighted ERM (WERM)**: minimise (1 − w)·loss on $D_T$ + w·loss "
-    "on $D_R$. The weight w moves privacy from one set to the other. Judge a defense on the "
-    "triad the paper insists on: utility, privacy of $D_T$ *and* privacy of $D_R$."
-)
+prose("reference_data", "intro")
 
 # ================================================================= theory
 st.subheader("1. What the theory predicts (the paper's Figure 2)")
@@ -101,26 +93,7 @@ experiment = page.slot()
 
 with appkit.folded("The maths") as shown:
     if shown:
-        st.latex(r"L^w_D(\theta) = (1-w)\,L_{D_T}(\theta) + w\,L_{D_R}(\theta),\quad w\in[0,1]")
-        st.latex(
-            r"\varepsilon_T = \varepsilon_0\,\frac{1-w}{N_T},\qquad \varepsilon_R = \varepsilon_0\,\frac{w}{N_R}"
-        )
-        st.latex(r"N_{\mathrm{eff}} = \Big[\frac{(1-w)^2}{N_T} + \frac{w^2}{N_R}\Big]^{-1} \le N")
-        st.latex(
-            r"w^* = \frac{N_R}{N}:\quad \varepsilon_T = \varepsilon_R = \frac{\varepsilon_0}{N},\ N_{\mathrm{eff}} = N"
-        )
-        st.latex(
-            r"\text{accuracy} = \tfrac12 + \hat\eta,\qquad \hat\varepsilon = \log\frac{1+2\hat\eta}{1-2\hat\eta}"
-        )
-        st.markdown(
-            "The first line is WERM's objective (equation (13)); the next three are Theorems 3.1 "
-            "and 3.2 (domain $0 < \\varepsilon_0 < \\min(N_T/(1-w), N_R/w)$). The last turns an "
-            "attack's accuracy "
-            "into an empirical η̂ and the smallest pure ε that would allow it (Theorem 4 of Izzo et "
-            "al.); with the one-sided Clopper–Pearson bound on the accuracy instead of its value "
-            "they become the lower bounds quoted above. The selection rules follow Table 2; the "
-            "equal-privacy threshold reads as percentage points of attack accuracy."
-        )
+        prose("reference_data", "maths")
 
 
 def _live() -> None:

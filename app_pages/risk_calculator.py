@@ -14,6 +14,7 @@ import streamlit as st
 import appkit
 from appkit import dpsgd, fmt_count, fmt_num, fmt_pct, jobs
 from appkit.guarantee_inputs import rdp_control, read_rdp, relation_control
+from appkit.prose import prose
 from mipcore.guarantees import (
     FPR_LEVELS,
     PLD_MIN_NOISE,
@@ -169,12 +170,7 @@ def _stakeholder_links(L: RiskReport, name: str) -> list[str]:
 
 
 page = appkit.page("risk_calculator")
-st.markdown(
-    "State a privacy guarantee the way your accountant reports it — or the settings of a "
-    "DP-SGD run — and read it in attacker terms: how often the best possible attacker can "
-    "tell whether a record was used (accuracy 1/2 + **η**), how many members it finds at a "
-    "low false-positive rate, and which conversion gives the tightest sound answer."
-)
+prose("risk_calculator", "intro")
 main = page.slot()  # slot: everything below depends on the mode and the inputs
 
 

@@ -21,6 +21,7 @@ import streamlit as st
 import appkit
 from appkit import dpsgd, fmt_count, fmt_num, fmt_pct, jobs
 from appkit.guarantee_inputs import rdp_control, read_rdp, relation_control
+from appkit.prose import prose
 from mipcore.guarantees import Relation, Route
 from mipcore.lessons.risk_calculator import (
     CIFAR10,
@@ -141,85 +142,17 @@ def _no_limit(delta: float) -> str:
 
 
 page = appkit.page("what_eps_means")
-st.markdown(
-    "A privacy guarantee limits what anyone can learn from a released model or statistic "
-    "about **whether a given person's record was used** (“membership”). Here is what the "
-    "guarantee allows the *best possible* attacker to do, pictured as people — 100, or 1 000 or "
-    "10 000 when fewer would have to draw a fraction of a person. Choose the guarantee (as the "
-    "risk calculator states it) and how many of the people are in the data."
-)
+prose("what_eps_means", "intro")
 main = page.slot()  # controls, the sentence, metrics and the two pictures: live
 st.subheader("How the numbers change with ε")
 table_area = page.slot()  # the table, its rows in words and its sentence
 
 # ---------------------------------------------------------------- glossary and maths
 with st.expander("Glossary"):
-    st.markdown(
-        "- **Member**: a person whose record is in the data the release was computed from.\n"
-        "- **Non-member**: a person of the same population whose record is not in it.\n"
-        "- **Attacker**: anyone who sees the release and a person's record and tries to tell "
-        "whether that person is a member. *The best possible attacker* knows everything "
-        "except that one fact; the limits on this page hold for every attacker.\n"
-        "- **Prior**: the share of the population that is in the data — how likely a person "
-        "is to be a member before anything is released.\n"
-        "- **False accusation**: calling a non-member a member (a false positive).\n"
-        "- **Advantage**: the share of members an attacker finds minus the share of "
-        "non-members it wrongly accuses; 0 for a blind guess, 1 for a perfect attacker.\n"
-        "- **η**: when half the people are members, no attacker is right more than "
-        "50 % + η of the time; the advantage is at most 2η.\n"
-        "- **ε**: the privacy parameter of differential privacy: any one person's record "
-        "changes the chance of any outcome of the release by at most a factor that grows "
-        "quickly with ε.\n"
-        "- **δ**: the small probability with which that limit may fail — for instance a "
-        "release that happens to give a person away."
-    )
+    prose("what_eps_means", "glossary")
 with appkit.folded("The maths") as shown:
     if shown:
-        st.markdown(
-            "A membership attacker is a test with a true-positive rate (TPR, the share of members "
-            "it names) and a false-positive rate (FPR, the share of non-members it accuses). "
-            "(ε, δ)-DP limits every test to"
-        )
-        st.latex(
-            r"\begin{aligned}\mathrm{TPR} \le \min\bigl(&1,\; e^{\varepsilon}\,\mathrm{FPR}"
-            r" + \delta,\\ &1 - e^{-\varepsilon}(1 - \delta - \mathrm{FPR})\bigr),\end{aligned}"
-        )
-        st.markdown("and η-MIP (Theorem 8, corrected: the paper prints FPR + η) to")
-        st.latex(r"\mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta).")
-        st.markdown("With a share π of members, the best accuracy is the largest")
-        st.latex(r"\pi\,\mathrm{TPR} + (1-\pi)(1-\mathrm{FPR})")
-        st.markdown(
-            "over these tests; at π = 1/2 it is 1/2 + η with η = δ/2 + (1 − δ) tanh(ε/2)/2 "
-            "(Theorem 4). The attacker's confidence in a named person is at most"
-        )
-        st.latex(
-            r"\frac{\pi e^{\varepsilon}}{\pi e^{\varepsilon} + 1 - \pi}\quad(\delta = 0),"
-            r"\qquad 1\quad(\delta > 0),"
-        )
-        st.markdown("and a rule that accuses a share FPR of non-members is right at most")
-        st.latex(
-            r"\mathrm{PPV} = \frac{\pi\,\mathrm{TPR}}{\pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}}"
-        )
-        st.markdown(
-            "of the time, with TPR as large as allowed. For μ-GDP the bound is "
-            "TPR ≤ Φ(Φ⁻¹(FPR) + μ) (Dong, Roth, Su, *Gaussian Differential Privacy*, JRSS-B 2022, "
-            "arXiv:1905.02383); for ρ-zCDP and Rényi DP it is the Rényi trade-off bound, as on "
-            "the risk calculator; for a DP-SGD run it is the risk calculator's: the PLD accountant of Google's `dp_accounting` for the replace-one "
-            "relation, with Poisson sampling. A guarantee stated for neighbours that add or "
-            "remove one record is read for MIP's game, which replaces one (a removal and an "
-            "addition), by group privacy for two, as on the calculator: μ → 2μ, ρ → 4ρ, "
-            "(ε, δ) → (2ε, (1 + e^ε)δ), and a trade-off bound g → g∘g; a pure add/remove ε "
-            "bounds a named person's posterior with 2ε in place of ε. "
-            "**The picture** shows N people (N = 100, 1 000 or 10 000: the smallest at which it "
-            "names and wrongly accuses at least one person wherever the bound expects any), "
-            "⌊Nπ⌋ of them members. **One rounding rule:** the attacker wrongly accuses "
-            "⌊FPR · non-members⌋ people and names ⌊TPR · members⌋, with TPR the bound at the "
-            "share it really accused — every count it achieves is rounded down, so the picture "
-            "shows an attacker the guarantee allows, never a better one. Sources: Izzo, Yoon, Arık, Zou, *Provable Membership Inference "
-            "Privacy*, TMLR 2024, arXiv:2211.06582 (Theorems 4 and 8); Kairouz, Oh, Viswanath, "
-            "*The Composition Theorem for Differential Privacy*, ICML 2015, arXiv:1311.0776 "
-            "(Theorem 2.1)."
-        )
+        prose("what_eps_means", "maths")
 
 # ---------------------------------------------------------------- export
 st.subheader("For the meeting")

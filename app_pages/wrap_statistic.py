@@ -19,6 +19,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 import appkit
 from appkit import fmt_num, fmt_pct, jobs, plain
+from appkit.prose import prose
 from mipcore import tabular
 from mipcore.lessons import statistic_release as lesson
 from mipcore.lessons.statistic_release import Comparison, Statistic, Verdict
@@ -248,101 +249,12 @@ def _maths() -> None:
     refused file or a failed release end the page before them), so the live part draws them."""
     with appkit.folded("The maths") as shown:
         if shown:
-            st.markdown(
-                "**Algorithm 1** (MIP via noise addition) with the statistic 𝒜 and k released numbers "
-                "(the paper calls this number d; here d is the number of data columns):"
-            )
-            st.latex(
-                r"D_{\text{train}} \leftarrow \text{random half of } \mathcal{D},\qquad "
-                r"\theta = \mathcal{A}(D_{\text{train}}),"
-            )
-            st.latex(
-                r"D^{(i)} \leftarrow \text{random half of } D_{\text{train}},\quad "
-                r"\theta^{(i)} = \mathcal{A}(D^{(i)}),\quad i = 1,\dots,B,"
-            )
-            st.latex(
-                r"\sigma_j = \Bigl(\frac1B\sum_{i=1}^B "
-                r"\bigl|\theta^{(i)}_j-\bar\theta_j\bigr|^M\Bigr)^{1/M}."
-            )
-            st.markdown(
-                "The paper prints (θ − θ̄)ᴹ; for odd M that can be negative, so the absolute value "
-                "is used (the moment the theorem needs). **The noise** (Corollary 10, with the radius "
-                "Theorem 9 needs):"
-            )
-            st.latex(
-                r"\|x\|_{\sigma,M} = \Bigl(\frac1k\sum_{j=1}^k "
-                r"\frac{|x_j|^M}{\sigma_j^M}\Bigr)^{1/M},\qquad "
-                r"U = \frac{Y}{\|Y\|_{\sigma,M}},"
-            )
-            st.latex(
-                r"Y_j \sim \mathrm{GenNormal}(0,\sigma_j,M),\qquad r \sim \mathrm{Gamma}(k,\ c),"
-            )
-            st.latex(r"\hat\theta = \theta + rU.")
-            st.markdown(
-                "Then X = rU has density ∝ exp(−‖x‖/c) in the σ,M norm, which is what Theorem 9 "
-                "assumes: in k dimensions the radius of such a density has the Gamma law below. "
-                "Corollary 10 and Algorithm 1 print r ~ Laplace(c), which is that density only for "
-                "k = 1."
-            )
-            st.latex(
-                r"p(r) \propto r^{k-1} e^{-r/c}\quad\text{(Gamma)},\qquad p(x) \propto e^{-\|x\|/c}."
-            )
-            st.markdown(
-                "**What it certifies.** Two shifted copies of this density both lie above a "
-                "fraction of the copy shifted to their midpoint m (triangle inequality), so they "
-                "overlap by at least that fraction; total variation is jointly convex and "
-                "E‖θ − θ′‖ ≤ 2σ, so in every dimension:"
-            )
-            st.latex(
-                r"p(y-a),\ p(y-b)\ \ge\ e^{-\|a-b\|/(2c)}\,p(y-m),\qquad "
-                r"\mathrm{TV} \le 1 - e^{-\|a-b\|/(2c)},"
-            )
-            st.latex(
-                r"\eta \;\le\; \tfrac12\bigl(1 - e^{-1/c}\bigr),\qquad "
-                r"c_{\text{tight}} = \frac{-1}{\ln(1-2\eta)},"
-            )
-            st.latex(
-                r"c_{\text{paper}} = \Bigl(\frac{6.16}{\eta}\Bigr)^{1+2/M}\quad\text{(Corollary 14)}."
-            )
-            st.markdown(
-                "The certificate assumes σ bounds the spread of θ; Algorithm 1 estimates it from the "
-                "data, as the paper does. **The Laplace mechanism** (pure ε-DP) at the same η "
-                "(Theorem 4):"
-            )
-            st.latex(
-                r"\hat\theta^{\mathrm{DP}} = \theta + (L_1,\dots,L_k),\quad "
-                r"L_j \sim \mathrm{Laplace}(\Delta/\varepsilon),"
-            )
-            st.latex(r"\varepsilon = \log\frac{1+2\eta}{1-2\eta}.")
-            st.markdown(
-                "**The sensitivities** (L1, one of the m training rows replaced, every column clipped "
-                "to [loⱼ, hiⱼ], bⱼ = max(|loⱼ|, |hiⱼ|)):"
-            )
-            st.latex(r"\Delta_{\text{mean}} = \frac1m\sum_j (\mathrm{hi}_j - \mathrm{lo}_j),")
-            st.latex(
-                r"\Delta_{\text{second moments}} = \frac{2\,(\sum_j b_j)^2}{m},\qquad "
-                r"\Delta_{\text{least squares}} = \infty."
-            )
-            st.markdown(
-                "The second-moment matrix is the covariance when the columns are centred (it is not "
-                "centred here: centring by the data's own mean would need its own sensitivity "
-                "analysis). Least squares has no bounded sensitivity without assumptions on the "
-                "design, so no DP release is offered for it. Source: Izzo, Yoon, Arık, Zou, *Provable "
-                "Membership Inference Privacy*, TMLR 2024, arXiv:2211.06582 (Theorems 4 and 9, "
-                "Corollaries 10 and 14, Algorithm 1)."
-            )
+            prose("wrap", "maths")
 
 
 # ---------------------------------------------------------------- page
 page = appkit.page("wrap")
-st.markdown(
-    "**Algorithm 1** of the paper releases any statistic so that no membership-inference "
-    "attacker is right more than 50 % + η of the time: compute it on a random half of the "
-    "data (θ), measure how much it varies over further random halves (σ), and add noise in "
-    "proportion to σ. The classical alternative, the **DP Laplace mechanism**, adds noise in "
-    "proportion to the *sensitivity* Δ instead. Pick data, a statistic and η, and compare how "
-    "much noise each needs for the same η."
-)
+prose("wrap", "intro")
 
 # ---------------------------------------------------------------- data and statistic
 st.subheader("1. Data and statistic")

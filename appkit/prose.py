@@ -15,7 +15,8 @@ sections by HTML comments on a line of their own::
     $$
 
 :func:`prose` draws one section: each ``$$ … $$`` block (on lines of its own) through
-``st.latex``, the text between through ``st.markdown``. The file is the app's own, never a
+``st.latex``, the text between through ``st.markdown`` (a line ``<!-- -->`` ends one
+Markdown element and starts the next, as two ``st.markdown`` calls would). The file is the app's own, never a
 user's, so its Markdown is trusted; it is read once per process.
 """
 
@@ -34,6 +35,7 @@ __all__ = ["prose", "sections"]
 _PAGES = Path(__file__).resolve().parents[1] / "app_pages"
 _MARK = re.compile(r"^<!--\s*([a-z0-9_]+)\s*-->\s*$", re.M)
 _MATH = re.compile(r"^\$\$\s*\n(.*?)\n\$\$\s*$", re.S | re.M)
+_BREAK = re.compile(r"^<!--\s*-->\s*$", re.M)  # ends one Markdown element, starts the next
 
 
 @functools.cache
@@ -58,10 +60,10 @@ def sections(name: str) -> dict[str, list[tuple[str, str]]]:
         parts: list[tuple[str, str]] = []
         last = 0
         for math in _MATH.finditer(body):
-            parts.append(("markdown", body[last : math.start()]))
+            parts += [("markdown", s) for s in _BREAK.split(body[last : math.start()])]
             parts.append(("latex", math[1].strip()))
             last = math.end()
-        parts.append(("markdown", body[last:]))
+        parts += [("markdown", s) for s in _BREAK.split(body[last:])]
         out[mark[1]] = [(kind, s.strip()) for kind, s in parts if s.strip()]
     return out
 

@@ -47,7 +47,7 @@ def test_every_section_a_page_draws_exists_and_every_section_is_drawn():
 def test_sections_split_text_and_formulas(tmp_path, monkeypatch):
     (tmp_path / "demo.md").write_text(
         "ignored before the first mark\n<!-- intro -->\nSome *text*.\n\n$$\n"
-        "a^2 + b^2\n$$\n\nMore text.\n<!-- other -->\nOnly text.\n",
+        "a^2 + b^2\n$$\n\nMore text.\n<!-- -->\nA second element.\n<!-- other -->\nOnly text.\n",
         encoding="utf-8",
     )
     monkeypatch.setattr(prose_mod, "_PAGES", tmp_path)
@@ -57,7 +57,12 @@ def test_sections_split_text_and_formulas(tmp_path, monkeypatch):
     finally:
         prose_mod.sections.cache_clear()
     assert got == {
-        "intro": [("markdown", "Some *text*."), ("latex", "a^2 + b^2"), ("markdown", "More text.")],
+        "intro": [
+            ("markdown", "Some *text*."),
+            ("latex", "a^2 + b^2"),
+            ("markdown", "More text."),
+            ("markdown", "A second element."),
+        ],
         "other": [("markdown", "Only text.")],
     }
 
