@@ -91,8 +91,8 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special
 from scipy.stats import norm
 
-from ._validate import check_int, check_range, scalar_or_array
-from .bounds import eta_from_epsilon, tpr_bound_dp
+from .._validate import check_int, check_range, scalar_or_array
+from ..bounds import eta_from_epsilon, tpr_bound_dp
 
 __all__ = [
     "FPR_LEVELS",
