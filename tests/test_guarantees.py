@@ -375,7 +375,8 @@ def test_dpsgd_full_batch_skips_the_accountant(monkeypatch):
     def no_accountant(*args, **kwargs):
         raise AssertionError("the PLD accountant was built for q = 1")
 
-    monkeypatch.setattr(G, "_pld_accountant", no_accountant)
+    # Patched where it is looked up: _dpsgd_eta lives in mipcore.guarantees.dpsgd.
+    monkeypatch.setattr("mipcore.guarantees.dpsgd._pld_accountant", no_accountant)
     steps = 10**7
     got = eta_from_dpsgd(3.0, 1.0, steps)
     assert got == pytest.approx(eta_from_gdp(2.0 * math.sqrt(steps) / 3.0), rel=1e-12)
