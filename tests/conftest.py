@@ -10,6 +10,9 @@
   Playwright's sync API, one per test process for the whole session (Playwright refuses a
   second sync instance while one is open, so every browser test shares this one). Without
   Chromium or Playwright the browser tests skip, except under ``CI=true``, where they fail.
+* ``AppTest`` scans every installed distribution for Streamlit components once per ``AppTest``
+  (~0.2 s of CPU each, some 800 times in a run); the scan's answer -- a property of the installed
+  packages, which no test changes -- is computed once per test process.
 * Hypothesis: the ``"ci"`` profile (derandomized: the same examples on every run, no
   deadline, failing examples printed as reproducible blobs) when ``CI=true``, else ``"dev"``
   (random examples, no deadline: this machine's load makes timings meaningless). Tests set
@@ -56,6 +59,23 @@ def app_pages() -> list[AppPage]:
     from appkit.registry import PAGES
 
     return [AppPage(p.key, p.script, p.title, p.url_path) for p in PAGES]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_component_scan():
+    """AppTest's scan for installed Streamlit components, done once per test process."""
+    if "streamlit" in sys.modules:
+        import functools
+
+        from streamlit.components.v2 import manifest_scanner
+
+        scan = manifest_scanner.scan_component_manifests
+        cached = functools.cache(scan)
+        manifest_scanner.scan_component_manifests = lambda *a, **k: list(cached(*a, **k))
+        yield
+        manifest_scanner.scan_component_manifests = scan
+    else:
+        yield
 
 
 def pytest_generate_tests(metafunc):
