@@ -10,6 +10,13 @@
   Playwright's sync API, one per test process for the whole session (Playwright refuses a
   second sync instance while one is open, so every browser test shares this one). Without
   Chromium or Playwright the browser tests skip, except under ``CI=true``, where they fail.
+* Markers: every test that runs the app through ``AppTest`` (the ``apptest`` fixture, the
+  loaders of ``tests/pagetools.py``, ``AppTest`` itself, or a helper or fixture of its module
+  that does) is marked ``apptest``; a test that uses the ``browser`` fixture without the
+  ``browser`` marker is a usage error (the quick loop deselects browser tests by marker).
+* ``AppTest`` scans every installed distribution for Streamlit components once per ``AppTest``
+  (~0.2 s of CPU each, some 800 times in a run); the scan's answer -- a property of the installed
+  packages, which no test changes -- is computed once per test process.
 * Hypothesis: the ``"ci"`` profile (derandomized: the same examples on every run, no
   deadline, failing examples printed as reproducible blobs) when ``CI=true``, else ``"dev"``
   (random examples, no deadline: this machine's load makes timings meaningless). Tests set
@@ -56,6 +63,73 @@ def app_pages() -> list[AppPage]:
     from appkit.registry import PAGES
 
     return [AppPage(p.key, p.script, p.title, p.url_path) for p in PAGES]
+
+
+def _code_names(code) -> set[str]:
+    """The global and attribute names a code object (and the functions nested in it) use."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _code_names(const)
+    return names
+
+
+def _runs_apptest(func, seen: set) -> bool:
+    """Whether ``func`` runs the app through AppTest: it names ``AppTest``, calls a loader of
+    pagetools (``pagetools.load``/``unfold``), or calls a function of its own module or of
+    pagetools that does."""
+    func = getattr(func, "__wrapped__", func)
+    code = getattr(func, "__code__", None)
+    if code is None or func in seen:
+        return False
+    seen.add(func)
+    names = _code_names(code)
+    if "AppTest" in names or ("pagetools" in names and names & {"load", "unfold"}):
+        return True
+    module = sys.modules.get(func.__module__)
+    for name in names & set(vars(module) if module else ()):
+        obj = getattr(module, name)
+        here = getattr(obj, "__module__", None) in (func.__module__, "pagetools")
+        if callable(obj) and here and _runs_apptest(obj, seen):
+            return True
+    return False
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()) and not item.get_closest_marker(
+            "browser"
+        ):
+            raise pytest.UsageError(f"{item.nodeid} uses the browser fixture: mark it `browser`")
+        func = getattr(item, "function", None)
+        if func is None:
+            continue
+        fixtures = [
+            d.func
+            for defs in item._fixtureinfo.name2fixturedefs.values()
+            for d in defs
+            if d.argname != "request"
+        ]
+        seen: set = set()
+        if any(_runs_apptest(f, seen) for f in [func, *fixtures]):
+            item.add_marker(pytest.mark.apptest)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_component_scan():
+    """AppTest's scan for installed Streamlit components, done once per test process."""
+    if "streamlit" in sys.modules:
+        import functools
+
+        from streamlit.components.v2 import manifest_scanner
+
+        scan = manifest_scanner.scan_component_manifests
+        cached = functools.cache(scan)
+        manifest_scanner.scan_component_manifests = lambda *a, **k: list(cached(*a, **k))
+        yield
+        manifest_scanner.scan_component_manifests = scan
+    else:
+        yield
 
 
 def pytest_generate_tests(metafunc):
