@@ -9,6 +9,8 @@ sentences. Every number quoted is a field of ``RiskReport`` or ``NoiseSolution``
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import streamlit as st
 
 import appkit
@@ -44,6 +46,7 @@ from mipcore.lessons.risk_calculator import (
     DpSgdPreset,
     LinkBlock,
     LinkSource,
+    NoiseSolution,
     RiskReport,
     Target,
     noise_for_target,
@@ -175,125 +178,163 @@ main = page.slot()  # slot: everything below depends on the mode and the inputs
 
 
 # ================================================================= solve mode
+class Goal(NamedTuple):
+    """What solve mode's controls chose: the run's sampling rate and steps, and the target."""
+
+    q: float
+    steps: int
+    target: Target
+    value: float  # the largest η (Target.ETA) or the largest TPR (Target.TPR)
+    fpr: float | None  # Target.TPR: the FPR the TPR is taken at; None for Target.ETA
+
+
+def _target_controls() -> tuple[Target, float, float | None]:
+    """Solve mode's target: a largest η, or a largest TPR at an FPR."""
+    target = appkit.url_select(
+        "Target", "target", list(Target), default=Target.ETA, format_func=TARGETS.get
+    )
+    if target is Target.ETA:
+        t_eta = appkit.url_number(
+            "largest η",
+            "teta",
+            min_value=1e-6,
+            max_value=0.499,
+            default=0.1,
+            step=0.01,
+            format="%g",
+            help="No attacker may be right more than 1/2 + η of the time.",
+        )
+        st.caption(f"Best accuracy at most {_given(0.5 + t_eta)}.")
+        return target, t_eta, None
+    t_tpr = appkit.url_number(
+        "largest TPR",
+        "ttpr",
+        min_value=1e-6,
+        max_value=1.0,
+        default=0.05,
+        step=0.01,
+        format="%g",
+        help="The share of members any attacker may find …",
+    )
+    t_fpr = appkit.url_number(
+        "at FPR",
+        "tfpr",
+        min_value=1e-6,
+        max_value=0.5,
+        default=0.01,
+        step=0.001,
+        format="%g",
+        help="… while wrongly accusing this share of non-members.",
+    )
+    return target, t_tpr, t_fpr
+
+
+def _solve_controls() -> Goal:
+    """Solve mode's controls: the run's rate and steps on the left, the target on the right."""
+    c1, c2 = st.columns(2)
+    with c1:
+        q, steps = dpsgd.rate_and_steps_controls()
+    with c2:
+        target, value, fpr = _target_controls()
+    return Goal(q, steps, target, value, fpr)
+
+
+def _goal_ok(c: Goal) -> bool:
+    """Whether the run's steps and the target can be searched for (if not, a sentence why)."""
+    ok = dpsgd.steps_ok(c.steps)
+    if ok and c.target is Target.TPR:
+        assert c.fpr is not None  # a TPR target comes with its FPR
+        if not c.value > c.fpr:
+            st.error(
+                f"A TPR of {_given(c.value)} at an FPR of {_given(c.fpr)} is no target: guessing "
+                "at random already finds as many members as it wrongly accuses (TPR = FPR). "
+                "Choose a TPR above the FPR.",
+                icon="🚫",
+            )
+            ok = False
+    return ok
+
+
+def _noise_search(c: Goal) -> NoiseSolution:
+    """The smallest noise multiplier for the target (a job)."""
+    if c.target is Target.ETA:
+        return jobs.run(
+            noise_for_target,
+            Target.ETA,
+            float(c.value),
+            c.q,
+            c.steps,
+            label="Searching for the noise multiplier",
+            quick=c.steps <= CIFAR10.steps,
+        )
+    assert c.fpr is not None  # a TPR target comes with its FPR
+    return jobs.run(
+        noise_for_target,
+        Target.TPR,
+        float(c.value),
+        c.q,
+        c.steps,
+        fpr=float(c.fpr),
+        label="Searching for the noise multiplier",
+        quick=c.steps <= CIFAR10.steps,
+    )
+
+
+def _solution(sol: NoiseSolution) -> None:
+    """The answer: the noise multiplier, its η and epochs, the tolerance and the way back."""
+    goal = (
+        f"η ≤ {fmt_num(sol.eta)} (accuracy ≤ {_given(0.5 + (sol.eta or 0.0))})"
+        if sol.target is Target.ETA
+        else f"TPR ≤ {_given(sol.tpr or 0.0)} at FPR {_given(sol.fpr or 0.0)}"
+    )
+    if sol.no_noise_needed:
+        appkit.takeaway(
+            f"No noise is needed for {goal}: with q = {fmt_num(sol.sampling_rate)} and "
+            f"{sol.steps:,} steps a record takes part in training only by chance, and "
+            f"sampling alone already keeps η ≤ {fmt_num(sol.sampling_only_eta)}."
+        )
+        return
+    m1, m2, m3 = st.columns(3)
+    m1.metric("noise multiplier σ", fmt_num(sol.noise_multiplier))
+    m2.metric("η at this σ", fmt_pct(sol.achieved_eta))
+    m3.metric("epochs", fmt_num(sol.epochs, 3))
+    appkit.takeaway(
+        f"For {goal} with q = {fmt_num(sol.sampling_rate)} and {sol.steps:,} steps, "
+        f"DP-SGD needs a noise multiplier of at least {fmt_num(sol.noise_multiplier)}; "
+        f"the run is then {fmt_num(sol.achieved_eta)}-MIP (best accuracy "
+        f"{_acc(0.5 + sol.achieved_eta)})."
+    )
+    st.markdown(
+        f"**Tolerance.** The search brackets σ and halves the bracket (on a log scale) "
+        f"until its ends differ by a factor of at most 1 + {fmt_num(sol.tolerance)}; "
+        "it returns the upper end, where the accountant certifies the target, so the "
+        f"answer is sound and at most {fmt_pct(sol.tolerance)} above the smallest σ the "
+        "accountant certifies. It never returns a σ between 0 and "
+        f"{fmt_num(sol.min_noise)}: below that, sampling alone is the bound."
+    )
+    if sol.noise_multiplier > 1e6:
+        st.caption("The assessment takes noise multipliers up to 10⁶; this one is larger.")
+    else:
+        st.button(
+            "Read a run with this noise in attacker terms",
+            key="assess_sigma",
+            on_click=_assess_sigma,
+            args=(sol.noise_multiplier,),
+            icon=":material/arrow_forward:",
+        )
+
+
 def _solve() -> None:
     """The smallest noise multiplier for a target (mode "solve")."""
     st.markdown(
         "The smallest noise multiplier (noise std / clipping norm, the Opacus and TensorFlow "
         "Privacy convention) whose DP-SGD run meets a target for MIP's replace-one game."
     )
-    c1, c2 = st.columns(2)
-    with c1:
-        q, steps = dpsgd.rate_and_steps_controls()
-    with c2:
-        target = appkit.url_select(
-            "Target", "target", list(Target), default=Target.ETA, format_func=TARGETS.get
-        )
-        if target is Target.ETA:
-            t_eta = appkit.url_number(
-                "largest η",
-                "teta",
-                min_value=1e-6,
-                max_value=0.499,
-                default=0.1,
-                step=0.01,
-                format="%g",
-                help="No attacker may be right more than 1/2 + η of the time.",
-            )
-            st.caption(f"Best accuracy at most {_given(0.5 + t_eta)}.")
-        else:
-            t_tpr = appkit.url_number(
-                "largest TPR",
-                "ttpr",
-                min_value=1e-6,
-                max_value=1.0,
-                default=0.05,
-                step=0.01,
-                format="%g",
-                help="The share of members any attacker may find …",
-            )
-            t_fpr = appkit.url_number(
-                "at FPR",
-                "tfpr",
-                min_value=1e-6,
-                max_value=0.5,
-                default=0.01,
-                step=0.001,
-                format="%g",
-                help="… while wrongly accusing this share of non-members.",
-            )
-    ok = dpsgd.steps_ok(steps)
-    if ok and target is Target.TPR and not t_tpr > t_fpr:
-        st.error(
-            f"A TPR of {_given(t_tpr)} at an FPR of {_given(t_fpr)} is no target: guessing "
-            "at random already finds as many members as it wrongly accuses (TPR = FPR). "
-            "Choose a TPR above the FPR.",
-            icon="🚫",
-        )
-        ok = False
-    if not ok:
+    c = _solve_controls()
+    if not _goal_ok(c):
         return
     with appkit.guard("The noise multiplier for this target"):
-        if target is Target.ETA:
-            sol = jobs.run(
-                noise_for_target,
-                Target.ETA,
-                float(t_eta),
-                q,
-                steps,
-                label="Searching for the noise multiplier",
-                quick=steps <= CIFAR10.steps,
-            )
-        else:
-            sol = jobs.run(
-                noise_for_target,
-                Target.TPR,
-                float(t_tpr),
-                q,
-                steps,
-                fpr=float(t_fpr),
-                label="Searching for the noise multiplier",
-                quick=steps <= CIFAR10.steps,
-            )
-        goal = (
-            f"η ≤ {fmt_num(sol.eta)} (accuracy ≤ {_given(0.5 + (sol.eta or 0.0))})"
-            if sol.target is Target.ETA
-            else f"TPR ≤ {_given(sol.tpr or 0.0)} at FPR {_given(sol.fpr or 0.0)}"
-        )
-        if sol.no_noise_needed:
-            appkit.takeaway(
-                f"No noise is needed for {goal}: with q = {fmt_num(sol.sampling_rate)} and "
-                f"{sol.steps:,} steps a record takes part in training only by chance, and "
-                f"sampling alone already keeps η ≤ {fmt_num(sol.sampling_only_eta)}."
-            )
-        else:
-            m1, m2, m3 = st.columns(3)
-            m1.metric("noise multiplier σ", fmt_num(sol.noise_multiplier))
-            m2.metric("η at this σ", fmt_pct(sol.achieved_eta))
-            m3.metric("epochs", fmt_num(sol.epochs, 3))
-            appkit.takeaway(
-                f"For {goal} with q = {fmt_num(sol.sampling_rate)} and {sol.steps:,} steps, "
-                f"DP-SGD needs a noise multiplier of at least {fmt_num(sol.noise_multiplier)}; "
-                f"the run is then {fmt_num(sol.achieved_eta)}-MIP (best accuracy "
-                f"{_acc(0.5 + sol.achieved_eta)})."
-            )
-            st.markdown(
-                f"**Tolerance.** The search brackets σ and halves the bracket (on a log scale) "
-                f"until its ends differ by a factor of at most 1 + {fmt_num(sol.tolerance)}; "
-                "it returns the upper end, where the accountant certifies the target, so the "
-                f"answer is sound and at most {fmt_pct(sol.tolerance)} above the smallest σ the "
-                "accountant certifies. It never returns a σ between 0 and "
-                f"{fmt_num(sol.min_noise)}: below that, sampling alone is the bound."
-            )
-            if sol.noise_multiplier > 1e6:
-                st.caption("The assessment takes noise multipliers up to 10⁶; this one is larger.")
-            else:
-                st.button(
-                    "Read a run with this noise in attacker terms",
-                    key="assess_sigma",
-                    on_click=_assess_sigma,
-                    args=(sol.noise_multiplier,),
-                    icon=":material/arrow_forward:",
-                )
+        _solution(_noise_search(c))
     appkit.explain(
         "The accountant is the privacy-loss-distribution (PLD) accountant of Google's "
         "`dp_accounting` for the **replace-one** relation of MIP's game, with Poisson "
@@ -305,8 +346,19 @@ def _solve() -> None:
 
 
 # ================================================================= assess mode
-def _assess() -> None:
-    """A guarantee read in attacker terms (mode "assess")."""
+class Stated(NamedTuple):
+    """What assess mode's controls chose: the guarantee, and how to read it for people."""
+
+    kind: Kind
+    relation: Relation
+    read: dict[str, Any]  # the kind's own values (see _guarantee_controls)
+    prior_pct: float
+    ppv_fpr: float
+    show_invalid: bool
+
+
+def _presets() -> None:
+    """The preset buttons from practice, and what they set."""
     st.markdown("**Presets from practice**")
     cols = st.columns(len(EPS_PRESETS) + 2)
     for col, eps_p in zip(cols, EPS_PRESETS, strict=False):
@@ -334,6 +386,9 @@ def _assess() -> None:
         "calibrates to ε = 8 at δ = 8 × 10⁻⁶."
     )
 
+
+def _guarantee_controls() -> tuple[Kind, Relation, dict[str, Any]]:
+    """The guarantee's kind, its own values (by variable name) and the relation it is stated for."""
     kind = appkit.url_select(
         "The guarantee",
         "kind",
@@ -344,12 +399,13 @@ def _assess() -> None:
     )
     c1, c2 = st.columns(2)
     relation = Relation.REPLACE_ONE
+    read: dict[str, Any] = {}
     with c1:
         if kind is Kind.EPS_DELTA:
-            eps = appkit.url_number(
+            read["eps"] = appkit.url_number(
                 "ε", "eps", min_value=0.0, max_value=50.0, default=1.0, step=0.1, format="%g"
             )
-            delta = appkit.url_number(
+            read["delta"] = appkit.url_number(
                 "δ",
                 "delta",
                 min_value=0.0,
@@ -360,23 +416,28 @@ def _assess() -> None:
                 help="0 for pure ε-DP; typically far below 1/n.",
             )
         elif kind is Kind.GDP:
-            mu = appkit.url_number(
+            read["mu"] = appkit.url_number(
                 "μ", "mu", min_value=0.0, max_value=50.0, default=1.0, step=0.1, format="%g"
             )
         elif kind is Kind.ZCDP:
-            rho = appkit.url_number(
+            read["rho"] = appkit.url_number(
                 "ρ", "rho", min_value=0.0, max_value=1000.0, default=0.5, step=0.05, format="%g"
             )
         elif kind is Kind.RDP:
-            rdp_text = rdp_control()
+            read["rdp_text"] = rdp_control()
         else:
-            sigma = dpsgd.sigma_control()
+            read["sigma"] = dpsgd.sigma_control()
     with c2:
         if kind is Kind.DPSGD:
-            q, steps = dpsgd.rate_and_steps_controls()
+            read["q"], read["steps"] = dpsgd.rate_and_steps_controls()
         else:
             relation = relation_control()
+    return kind, relation, read
 
+
+def _assess_controls() -> Stated:
+    """Assess mode's controls: the guarantee, the share in the data, the naming FPR, the toggle."""
+    kind, relation, read = _guarantee_controls()
     c3, c4, c5 = st.columns(3)
     prior_pct = appkit.url_number(
         "share of people in the data (%)",
@@ -405,26 +466,30 @@ def _assess() -> None:
         help="An add/remove number read as if it were replace-one (shown for comparison).",
         container=c5,
     )
+    return Stated(kind, relation, read, prior_pct, ppv_fpr, show_invalid)
 
-    # ---------------------------------------------------------------- the guarantee
-    parsed = read_rdp(rdp_text) if kind is Kind.RDP else None
+
+def _report(c: Stated) -> RiskReport | None:
+    """The guarantee converted by every route (None after a sentence that says why not)."""
+    kind, relation, read = c.kind, c.relation, c.read
+    parsed = read_rdp(read["rdp_text"]) if kind is Kind.RDP else None
     if kind is Kind.RDP and parsed is None:  # a sentence said why
-        return
-    if kind is Kind.DPSGD and not dpsgd.steps_ok(steps):
-        return
+        return None
+    if kind is Kind.DPSGD and not dpsgd.steps_ok(read["steps"]):
+        return None
     guarantee: Guarantee
     with appkit.guard("This guarantee", stop=True):
         if kind is Kind.EPS_DELTA:
-            guarantee = EpsDelta(eps, delta, relation)
+            guarantee = EpsDelta(read["eps"], read["delta"], relation)
         elif kind is Kind.GDP:
-            guarantee = Gdp(mu, relation)
+            guarantee = Gdp(read["mu"], relation)
         elif kind is Kind.ZCDP:
-            guarantee = Zcdp(rho, relation)
+            guarantee = Zcdp(read["rho"], relation)
         elif parsed is not None:  # Rényi DP
             guarantee = Rdp(parsed.orders, parsed.values, relation)
         else:
-            guarantee = DpSgd(sigma, q, steps)
-        args = dict(prior=prior_pct / 100.0, ppv_fpr=float(ppv_fpr))
+            guarantee = DpSgd(read["sigma"], read["q"], read["steps"])
+        args: dict[str, Any] = dict(prior=c.prior_pct / 100.0, ppv_fpr=float(c.ppv_fpr))
         if kind in HEAVY:
             L: RiskReport = jobs.run(
                 risk_report,
@@ -432,13 +497,15 @@ def _assess() -> None:
                 **args,
                 label="Converting the guarantee by every route",
                 # a DP-SGD run's accounting grows with its steps: the default's or fewer is quick
-                quick=kind is not Kind.DPSGD or steps <= CIFAR10.steps,
+                quick=kind is not Kind.DPSGD or read["steps"] <= CIFAR10.steps,
             )
         else:
             L = appkit.cached(risk_report, guarantee, **args)
+    return L
 
-    # ---------------------------------------------------------------- the headline
-    name = _describe(L)
+
+def _metrics(L: RiskReport) -> None:
+    """The headline's metrics: η, best accuracy, right when naming, TPR at three FPRs."""
     (m1, m2, m3), (m4, m5, m6) = st.columns(3), st.columns(3)
     m1.metric(
         "η (edge)",
@@ -455,6 +522,9 @@ def _assess() -> None:
     for m, f, t in zip((m4, m5, m6), L.fpr_levels, L.tpr_at_fpr, strict=True):
         m.metric(f"TPR at {fmt_pct(f)} FPR", fmt_pct(t), help=f"TPR ≤ {fmt_num(t, 6)}")
 
+
+def _relation_text(L: RiskReport, kind: Kind, relation: Relation) -> str:
+    """The relation the guarantee is stated for, and how it was converted to replace-one."""
     if kind is Kind.DPSGD:
         g = L.guarantee
         assert isinstance(g, DpSgd)
@@ -468,30 +538,32 @@ def _assess() -> None:
                 "bound is then the sampling-only one, which noise this small essentially attains "
                 "(every step that samples the record reveals it)."
             )
-    elif relation is Relation.REPLACE_ONE:
-        relation_text = (
-            "Stated for **replace-one** neighbours, the relation of MIP's game: used as it is."
+        return relation_text
+    if relation is Relation.REPLACE_ONE:
+        return "Stated for **replace-one** neighbours, the relation of MIP's game: used as it is."
+    conv = {
+        Kind.EPS_DELTA: f"the pair becomes (2ε, (1 + eᵋ)δ) = ({fmt_num(L.replace_epsilon)}, "
+        f"{fmt_num(L.replace_delta, 3)}), and the trade-off curve is applied twice",
+        Kind.GDP: f"μ doubles to {fmt_num(L.replace_mu)}",
+        Kind.ZCDP: f"ρ quadruples to {fmt_num(L.replace_rho)}",
+        Kind.RDP: "each (ε, δ) point of the conversions becomes (2ε, (1 + eᵋ)δ), and the Rényi "
+        "trade-off curve is applied twice",
+    }[kind]
+    relation_text = (
+        "Stated for **add/remove** neighbours; MIP's game replaces a record (a removal and an "
+        f"addition), so it was converted by group privacy for two: {conv}."
+    )
+    if L.invalid_eta is not None and L.understated_by is not None:
+        relation_text += (
+            f" Reading the add/remove number as if it were replace-one would report "
+            f"η = {fmt_num(L.invalid_eta)}: {fmt_num(L.understated_by, 3)} times too small, and "
+            "not valid for MIP."
         )
-    else:
-        conv = {
-            Kind.EPS_DELTA: f"the pair becomes (2ε, (1 + eᵋ)δ) = ({fmt_num(L.replace_epsilon)}, "
-            f"{fmt_num(L.replace_delta, 3)}), and the trade-off curve is applied twice",
-            Kind.GDP: f"μ doubles to {fmt_num(L.replace_mu)}",
-            Kind.ZCDP: f"ρ quadruples to {fmt_num(L.replace_rho)}",
-            Kind.RDP: "each (ε, δ) point of the conversions becomes (2ε, (1 + eᵋ)δ), and the Rényi "
-            "trade-off curve is applied twice",
-        }[kind]
-        relation_text = (
-            "Stated for **add/remove** neighbours; MIP's game replaces a record (a removal and an "
-            f"addition), so it was converted by group privacy for two: {conv}."
-        )
-        if L.invalid_eta is not None and L.understated_by is not None:
-            relation_text += (
-                f" Reading the add/remove number as if it were replace-one would report "
-                f"η = {fmt_num(L.invalid_eta)}: {fmt_num(L.understated_by, 3)} times too small, and "
-                "not valid for MIP."
-            )
-    st.markdown(relation_text)
+    return relation_text
+
+
+def _headline(L: RiskReport, name: str) -> None:
+    """The headline's takeaway: what the best attacker can do, and the tightest route."""
     if L.eta == 0:
         appkit.takeaway(
             f"With {name}, the release ignores every single record: no attacker beats a blind guess."
@@ -508,7 +580,9 @@ def _assess() -> None:
             f"sound route is “{route_label(L.route)}”."
         )
 
-    # ---------------------------------------------------------------- the prior
+
+def _prior(L: RiskReport, kind: Kind) -> None:
+    """The prior: what an attacker naming people achieves when a share is in the data."""
     prior_text = _given(L.prior)
     if L.confidence_kind is Confidence.POSTERIOR:
         st.markdown(
@@ -532,11 +606,18 @@ def _assess() -> None:
             f"{_pc(L.ppv_tpr)} of the members. No limit holds for every single person: {why}."
         )
 
-    # ---------------------------------------------------------------- the ROC chart
+
+def _loosest(L: RiskReport):
+    """The loosest valid route (the comparison the page quotes against the tightest)."""
+    return next(r for r in L.routes if r.valid and r.route is L.loosest_route)
+
+
+def _roc(L: RiskReport, name: str, show_invalid: bool) -> None:
+    """The ROC chart of every route, its takeaway and how to read it."""
     with appkit.guard("The ROC chart"):
         fig, data = appkit.cached(routes_roc_vega, L, show_invalid=show_invalid)
         appkit.chart(fig, data, "roc_by_route", key="roc_routes", caption=f"For {name}.")
-    loose = next(r for r in L.routes if r.valid and r.route is L.loosest_route)
+    loose = _loosest(L)
     # the comparison a reader knows: one (ε, δ) pair, else the loosest valid route
     versus = next((r for r in L.routes if r.valid and r.route is Route.SINGLE_POINT), loose)
     t0, f0 = L.tpr_at_fpr[0], L.fpr_levels[0]
@@ -565,10 +646,13 @@ def _assess() -> None:
         + "On log axes the low-FPR regime, where membership attacks are judged, is visible."
     )
 
-    # ---------------------------------------------------------------- the routes table
+
+def _routes(L: RiskReport) -> None:
+    """Every route, side by side: the table and how loose the loosest valid route is."""
     st.subheader("Every route, side by side")
+    loose = _loosest(L)
     ordered = sorted(L.routes, key=lambda r: (not r.valid, not r.tightest, r.eta))
-    tpr_head = f"TPR @ {fmt_pct(f0)}"
+    tpr_head = f"TPR @ {fmt_pct(L.fpr_levels[0])}"
     appkit.tables.table(
         {
             "route": [
@@ -605,8 +689,11 @@ def _assess() -> None:
             f"η = {fmt_num(single.eta)}. Reporting only (ε, δ) discards the rest of the curve."
         )
 
-    # ---------------------------------------------------------------- for a stakeholder
+
+def _stakeholder(L: RiskReport, name: str) -> None:
+    """For a stakeholder: the guarantee in one plain sentence, and the links to show it."""
     st.subheader("For a stakeholder")
+    t0, f0 = L.tpr_at_fpr[0], L.fpr_levels[0]
     stake = (
         f"Whoever sees the result and one person's record cannot tell whether that person's "
         f"record was used more than **{_acc(L.accuracy)}** of the time — a coin flip gets 50 %. "
@@ -629,68 +716,25 @@ def _assess() -> None:
         + "\n".join(_stakeholder_links(L, name))
     )
 
-    # ---------------------------------------------------------------- maths
+
+def _assess() -> None:
+    """A guarantee read in attacker terms (mode "assess")."""
+    _presets()
+    c = _assess_controls()
+    L = _report(c)
+    if L is None:
+        return
+    name = _describe(L)
+    _metrics(L)
+    st.markdown(_relation_text(L, c.kind, c.relation))
+    _headline(L, name)
+    _prior(L, c.kind)
+    _roc(L, name, c.show_invalid)
+    _routes(L)
+    _stakeholder(L, name)
     with appkit.folded("The maths") as shown:
         if shown:
-            st.markdown(
-                "In MIP's game (Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR "
-                "2024, arXiv:2211.06582) the training set is a random half of the data; pairing the "
-                "halves with and without a record as replace-one neighbours (their Lemma 12) gives"
-            )
-            st.latex(
-                r"\eta = \tfrac12 \sup_{\text{replace-one}} \mathrm{TV}(P, Q) = \tfrac12\,\delta(0),"
-            )
-            st.markdown(
-                "half the hockey-stick divergence at ε = 0. Theorem 4 is the largest value an (ε, δ) "
-                "pair allows:"
-            )
-            st.latex(r"\eta = \frac{\delta}{2} + \frac{1-\delta}{2}\tanh\frac{\varepsilon}{2}.")
-            st.markdown(
-                "μ-GDP (Dong, Roth, Su, *Gaussian Differential Privacy*, JRSS-B 2022, "
-                "arXiv:1905.02383) gives η and the trade-off curve exactly:"
-            )
-            st.latex(r"\eta = \Phi(\mu/2) - \tfrac12,")
-            st.latex(r"\mathrm{TPR} \le \Phi\bigl(\Phi^{-1}(\mathrm{FPR}) + \mu\bigr).")
-            st.markdown(
-                "Rényi DP and ρ-zCDP (ε(α) = ρα) bound the divergences of every test's outcome: "
-                "a test with rates (FPR, TPR) = (a, t) needs, at every order α,"
-            )
-            st.latex(
-                r"D_\alpha\bigl(\mathrm{Bern}(t)\,\|\,\mathrm{Bern}(a)\bigr) \le \varepsilon(\alpha)"
-                r"\ \text{both ways},"
-            )
-            st.markdown(
-                "which gives the tight Rényi trade-off route; the (ε, δ) conversions of Mironov "
-                "(CSF 2017, arXiv:1702.07476), Bun and Steinke (TCC 2016, arXiv:1605.02065) and "
-                "Canonne, Kamath and Steinke (NeurIPS 2020, arXiv:2004.00010) followed by Theorem 4 "
-                "are sound but looser. **Add/remove → replace-one**, by group privacy for two:"
-            )
-            st.latex(r"\mu \to 2\mu,\qquad \rho \to 4\rho,")
-            st.latex(r"(\varepsilon, \delta) \to (2\varepsilon,\ (1 + e^{\varepsilon})\,\delta),")
-            st.latex(
-                r"\mathrm{TPR} \le g\bigl(g(\mathrm{FPR})\bigr)\ \text{for a trade-off bound } g."
-            )
-            st.markdown(
-                "**DP-SGD** (Abadi et al., CCS 2016, arXiv:1607.00133): a replacement moves the "
-                "clipped gradient sum by up to 2C, so at sampling rate 1 the run is exactly"
-            )
-            st.latex(r"\mu = 2\sqrt{T}/\sigma \text{-GDP (replace-one)};")
-            st.markdown(
-                "with Poisson sampling the PLD accountant of `dp_accounting` composes the exact "
-                "per-step loss. A route that gives only η allows the line of Theorem 8 (corrected):"
-            )
-            st.latex(r"\mathrm{TPR} \le \min(1,\ \mathrm{FPR} + 2\eta).")
-            st.markdown("A naming rule at prior π is right at most")
-            st.latex(
-                r"\mathrm{PPV} = \frac{\pi\,\mathrm{TPR}}{\pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}}"
-            )
-            st.markdown(
-                "of the time, with TPR as large as allowed; pure ε-DP also bounds every named "
-                "person's posterior:"
-            )
-            st.latex(
-                r"\Pr[\text{member} \mid \text{output}] \le \frac{\pi e^{\varepsilon}}{\pi e^{\varepsilon} + 1 - \pi}."
-            )
+            prose("risk_calculator", "maths")
 
 
 def _live() -> None:
