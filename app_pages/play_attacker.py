@@ -19,6 +19,7 @@ import functools
 import itertools
 import secrets
 from collections import OrderedDict
+from typing import NamedTuple
 
 import segno
 import streamlit as st
@@ -776,6 +777,52 @@ def _class_answer(code: str, token: str, index: int, said_in: bool) -> None:
         _note("Your answer was not counted: " + _sentence(exc))
 
 
+def _student_game(s, view, mine, code: str, token: str, client: str | None) -> None:
+    """A joined student's rounds, sealed while the class is open; the class picture after
+    "Reveal"."""
+    st.markdown(f"You play as {appkit.quote(mine.nickname, max_chars=80)}.")
+    st.caption(
+        "This page's link now holds your player key: it brings you back to your answers after a "
+        "reload, also on another device. It is personal: do not share it (whoever opens it "
+        "answers as you)."
+    )
+    _show_note()
+    model = appkit.cached(game_model, view.settings)
+    laws = appkit.cached(play.release_laws, model)
+    answers = tuple(itertools.takewhile(lambda a: a is not None, mine.answers))
+    state = appkit.cached(play.play_state, model, view.seed, answers, view.rounds)
+    if state.turn is not None and mine.state is classroom.ClassState.OPEN:
+        _round(model, state.turn, view.rounds, _class_answer, (code, token))
+    elif state.turn is not None:
+        st.markdown(f"### The teacher has closed the class after {_answers(state.answered)}")
+    else:
+        st.markdown(f"### All {view.rounds} rounds answered")
+    if mine.state is classroom.ClassState.OPEN:
+        # The whole class plays the same rounds: a truth shown now could be passed around the
+        # room, so answers stay sealed until the teacher closes the class.
+        st.caption(
+            f"{_answers(state.answered).capitalize()} recorded. Whether you were right — and "
+            "your score — appear when your teacher closes the class: the class plays the same "
+            "rounds, so nobody can pass the answers around."
+        )
+    else:
+        _reveal(state.last)
+    if state.turn is not None:
+        _laws_chart(laws, state, False)
+    if state.score is not None and mine.state is not classroom.ClassState.OPEN:
+        _score(model, state, 0)
+    if mine.state is classroom.ClassState.REVEALED:
+        st.subheader("The class")
+        try:
+            res = s.revealed_results(code, client=client)
+        except classroom.ClassroomError as exc:
+            _refused(exc)
+        else:
+            _class_picture(res, model, key="class_picture_scores")
+    else:
+        st.caption("The class picture appears here when your teacher reveals the class.")
+
+
 def _student(raw_code: str) -> bool:
     """The student's view of ``?class=``; False if the storage is unreachable (the page then
     shows the single game)."""
@@ -838,48 +885,284 @@ def _student(raw_code: str) -> bool:
         tokens[code] = token
         st.query_params["player"] = token
     tokens[code] = token
-    st.markdown(f"You play as {appkit.quote(mine.nickname, max_chars=80)}.")
-    st.caption(
-        "This page's link now holds your player key: it brings you back to your answers after a "
-        "reload, also on another device. It is personal: do not share it (whoever opens it "
-        "answers as you)."
+    _student_game(s, view, mine, code, token, client)
+    return True
+
+
+class Chosen(NamedTuple):
+    """What the sidebar's controls chose for the single game."""
+
+    settings: GameSettings
+    level_name: str
+    rounds: int
+    players: int
+    show_laws: bool
+    fixed: bool
+    seed: int
+
+
+def _controls() -> Chosen:
+    """The sidebar's game settings, the game number and its button."""
+    mech = appkit.url_select(
+        "Mechanism",
+        "mech",
+        list(GameMechanism),
+        default=GameMechanism.MEAN,
+        widget="radio",
+        horizontal=False,
+        format_func=MECH_NAMES.get,
     )
-    _show_note()
-    model = appkit.cached(game_model, view.settings)
-    laws = appkit.cached(play.release_laws, model)
-    answers = tuple(itertools.takewhile(lambda a: a is not None, mine.answers))
-    state = appkit.cached(play.play_state, model, view.seed, answers, view.rounds)
-    if state.turn is not None and mine.state is classroom.ClassState.OPEN:
-        _round(model, state.turn, view.rounds, _class_answer, (code, token))
-    elif state.turn is not None:
-        st.markdown(f"### The teacher has closed the class after {_answers(state.answered)}")
+    cal = appkit.url_select(
+        "Noise set",
+        "cal",
+        list(Calibration),
+        default=Calibration.EPSILON,
+        widget="radio",
+        horizontal=False,
+        format_func=CAL_NAMES.get,
+    )
+    if cal is Calibration.EPSILON:
+        level = appkit.url_slider(
+            "ε", "eps", min_value=0.1, max_value=10.0, default=1.0, step=0.1, format="%.1f"
+        )
+        stale, level_name = "eta", "ε"
     else:
-        st.markdown(f"### All {view.rounds} rounds answered")
-    if mine.state is classroom.ClassState.OPEN:
-        # The whole class plays the same rounds: a truth shown now could be passed around the
-        # room, so answers stay sealed until the teacher closes the class.
-        st.caption(
-            f"{_answers(state.answered).capitalize()} recorded. Whether you were right — and "
-            "your score — appear when your teacher closes the class: the class plays the same "
-            "rounds, so nobody can pass the answers around."
+        level = appkit.url_slider(
+            "η", "eta", min_value=0.01, max_value=0.49, default=0.1, step=0.01, format="%.2f"
+        )
+        stale, level_name = "eps", "η"
+    if stale in st.query_params:  # one privacy level in a link at a time
+        del st.query_params[stale]
+    n = appkit.url_slider(
+        "Records n", "n", min_value=4, max_value=12, default=8, step=2, validate=_even
+    )
+    rounds = appkit.url_slider(
+        "Rounds in a game", "rounds", min_value=10, max_value=200, default=30, step=5
+    )
+    players = appkit.url_slider(
+        "Players in the class",
+        "players",
+        min_value=2,
+        max_value=300,
+        default=30,
+        help="For the luck lesson shown after 20 rounds.",
+    )
+    show_laws = appkit.url_toggle(
+        "Show the player the two release laws",
+        "laws",
+        default=True,
+        help="What the attacker of the definition knows. Off: release and target only "
+        "(the laws appear when the game is over).",
+    )
+    fixed = appkit.url_toggle(
+        "Same game for the whole class",
+        "fixed",
+        default=False,
+        help="Fixes the game number in the link (fixed=1): everyone who opens the link "
+        "plays the same rounds, and “New game” becomes “Replay this game”. Share the link "
+        "from “Link to this view” at the bottom of the page.",
+    )
+    seed = _seed_from_link()
+    st.caption(
+        f"Game number {seed} (seed={seed} in the link)" + (": the link fixes it." if fixed else ".")
+    )
+    st.button("Deal a new game number", on_click=_deal, key="play_new_seed")
+    return Chosen(
+        GameSettings(mech, cal, float(level), int(n)),
+        level_name,
+        int(rounds),
+        int(players),
+        show_laws,
+        fixed,
+        int(seed),
+    )
+
+
+def _class_controls(c: Chosen):
+    """The sidebar's "Play as a class": start one, or say which one runs; its handle."""
+    mech, cal, level, n = (
+        c.settings.mechanism,
+        c.settings.calibration,
+        c.settings.level,
+        c.settings.n,
+    )
+    rounds = c.rounds
+    st.subheader("Play as a class")
+    handle = st.session_state.get(TEACHER)
+    if handle is None:
+        st.button(
+            "Start a class",
+            key="class_start",
+            on_click=_start_class,
+            args=(GameSettings(mech, cal, float(level), int(n)), int(rounds)),
+            help="Every student plays these settings' rounds on their phone; you see the "
+            "class's answers live. The class and its answers are deleted after "
+            f"{fmt_num(appkit.settings.CLASS_SECONDS / 3600, 3)} h.",
         )
     else:
-        _reveal(state.last)
-    if state.turn is not None:
-        _laws_chart(laws, state, False)
-    if state.score is not None and mine.state is not classroom.ClassState.OPEN:
-        _score(model, state, 0)
-    if mine.state is classroom.ClassState.REVEALED:
-        st.subheader("The class")
-        try:
-            res = s.revealed_results(code, client=client)
-        except classroom.ClassroomError as exc:
-            _refused(exc)
-        else:
-            _class_picture(res, model, key="class_picture_scores")
+        st.caption(f"Class {handle.display_code} is running: its panel is in the page.")
+    return handle
+
+
+def _game(c: Chosen, notice) -> None:
+    """The single game: the round, the reveal, the laws, the rules, the score and the rest."""
+    settings, rounds, seed = c.settings, c.rounds, c.seed
+    level_name, show_laws = c.level_name, c.show_laws
+    with appkit.guard("This game", stop=True):
+        model = appkit.cached(game_model, settings)
+        laws = appkit.cached(play.release_laws, model)
+    game = play.game_key(settings, int(seed))
+    browser = browser_id()
+    progress = _progress(game, browser)
+    answers = progress.answers[: int(rounds)]  # a shorter game shows its first rounds
+    with appkit.guard("This round", stop=True):
+        state = appkit.cached(play.play_state, model, int(seed), answers, int(rounds))
+    score, turn, last = state.score, state.turn, state.last
+    cert = model.certified_accuracy
+    presenting = appkit.presenter()
+
+    if 0 < state.answered < int(rounds):
+        a = state.answered
+        notice.warning(
+            f"**A game is in progress ({_answers(a)}).** Changing the "
+            f"mechanism, the noise, {level_name} or n starts a new game: your answers are put "
+            "aside, and come back when you set it back. A new game number drops them.",
+            icon="⚠️",
+        )
+
+    # ---------------------------------------------------------------- the round
+
+    if turn is not None:
+        _round(model, turn, int(rounds), _answer, (game, browser))
     else:
-        st.caption("The class picture appears here when your teacher reveals the class.")
-    return True
+        st.markdown(
+            f"### Game over: {score.correct} of {rounds} right" if score else "### Game over"
+        )
+
+    # ---------------------------------------------------------------- the reveal of the last round
+
+    if not presenting:
+        _reveal(last)  # right under the buttons (on a projector, under the chart)
+
+    if show_laws or turn is None:
+        _laws_chart(laws, state, presenting)
+    else:
+        if presenting:
+            _reveal(last)
+        st.caption(
+            "The teacher has hidden the two release laws: you see the release and the target "
+            "only. They appear when the game is over."
+        )
+
+    _rules(model)  # inline; folded in presenter mode (the teacher explains them aloud)
+
+    # ---------------------------------------------------------------- the score
+
+    if score is not None:
+        _score(model, state, progress.replays)
+    else:
+        st.caption(f"Your score appears after the first answer. The guarantee: {_pct(cert)}.")
+
+    _again(game, browser, state, c)
+    if state.show_luck:
+        _luck(model, state, c.players)
+    if state.answered:
+        _history(state)
+    _maths_caption(model)
+
+
+def _again(game: str, browser: str | None, state, c: Chosen) -> None:
+    """A new game (or a replay of a fixed one), away from In/Out, with what it does."""
+    rounds, seed, fixed = c.rounds, c.seed, c.fixed
+    # ---------------------------------------------------------------- a new game, away from In/Out
+
+    again, why = st.columns([1, 2], vertical_alignment="center")
+    again.button(
+        "Replay this game" if fixed else "New game",
+        key="play_new_game",
+        on_click=_new_game,
+        args=(game, browser, fixed),
+        width="stretch",
+    )
+    pending = 0 < state.answered < int(rounds)
+    if fixed:
+        text = (
+            f"The link fixes the game (number {seed}): a replay deals the same rounds again, "
+            "whose truths you have seen."
+        )
+        if pending:
+            text += f" It clears your {_answers(state.answered)}."
+    else:
+        text = "New rounds, under a new game number in the link."
+        if pending:
+            text += f" Your {_answers(state.answered)} to this game will be dropped."
+    why.caption(text)
+
+
+def _luck(model, state, players: int) -> None:
+    """Luck in a class: why the best score of many players is no evidence."""
+    luck_l = appkit.cached(luck_lesson, int(players), state.answered, model.certified_eta)
+    st.subheader(f"Luck in a class of {luck_l.players}")
+    if luck_l.exceed_correct is None:
+        appkit.takeaway(
+            f"No score can be above {_pct(luck_l.accuracy)}: with η = 1/2 the guarantee "
+            "promises nothing, so there is nothing to beat."
+        )
+    else:
+        appkit.takeaway(
+            f"If {luck_l.players} players each play {luck_l.rounds} rounds, each right "
+            f"{_pct(luck_l.accuracy)} of the time (the most the guarantee allows), someone "
+            f"scores above {_pct(luck_l.accuracy)} with probability {_prob(luck_l.p_any)} — "
+            "by luck alone."
+        )
+        if luck_l.alarm_correct is None:
+            alarm = (
+                f"With {luck_l.rounds} rounds no score is evidence of beating the guarantee: "
+                f"even {luck_l.rounds} of {luck_l.rounds} has an interval reaching below it."
+            )
+        else:
+            alarm = (
+                f"The interval is the honest test: {luck_l.alarm_correct} of {luck_l.rounds} "
+                f"or more would be evidence. Luck gets a given player there with probability "
+                f"{_prob(luck_l.p_alarm_one)}, but someone in the class with "
+                f"probability {_prob(luck_l.p_alarm_any)}."
+            )
+        appkit.explain(
+            f"Each player alone beats {_pct(luck_l.accuracy)} by luck with probability "
+            f"{_prob(luck_l.p_one)}; the best of {luck_l.players} is expected to score "
+            f"{_pct(luck_l.expected_best_accuracy)}. So the top score in a class is no "
+            "evidence. " + alarm,
+            label="Why the top score is no evidence",
+        )
+
+
+def _history(state) -> None:
+    """Every round so far, in a folded table."""
+    h = state.history
+    with st.expander(f"Every round so far ({state.answered})"):
+        appkit.tables.table(
+            {
+                "round": list(h.index + 1),
+                "release": [fmt_num(v, 4) for v in h.release],
+                "target was": ["in" if v else "out" for v in h.member],
+                "you said": ["in" if v else "out" for v in h.answer],
+                "optimal said": ["in" if v else "out" for v in h.optimal],
+            },
+            right=["round", "release"],
+        )
+
+
+def _maths_caption(model) -> None:
+    """This game's numbers under the open maths section."""
+    if maths_caption is None:
+        return
+    maths_caption.caption(
+        f"Here: noise scale b = {fmt_num(model.noise.scale, 4)}, sensitivity Δ = "
+        f"{fmt_num(model.sensitivity, 4)}, spread σ = {fmt_num(model.sigma, 4)}, "
+        f"guaranteed η = {fmt_num(model.certified_eta, 6)}, exact η of this target = "
+        f"{fmt_num(model.optimal_eta, 6)}. Definition 1 and Proposition 2 of Izzo, Yoon, "
+        "Arık and Zou, Provable Membership Inference Privacy (TMLR 2024, arXiv:2211.06582)."
+    )
 
 
 def _live() -> None:
@@ -904,235 +1187,15 @@ def _live() -> None:
             _unavailable(exc)
     with settings_area:
         notice = st.empty()  # a game in progress: what a change of setting does to it
-        mech = appkit.url_select(
-            "Mechanism",
-            "mech",
-            list(GameMechanism),
-            default=GameMechanism.MEAN,
-            widget="radio",
-            horizontal=False,
-            format_func=MECH_NAMES.get,
-        )
-        cal = appkit.url_select(
-            "Noise set",
-            "cal",
-            list(Calibration),
-            default=Calibration.EPSILON,
-            widget="radio",
-            horizontal=False,
-            format_func=CAL_NAMES.get,
-        )
-        if cal is Calibration.EPSILON:
-            level = appkit.url_slider(
-                "ε", "eps", min_value=0.1, max_value=10.0, default=1.0, step=0.1, format="%.1f"
-            )
-            stale, level_name = "eta", "ε"
-        else:
-            level = appkit.url_slider(
-                "η", "eta", min_value=0.01, max_value=0.49, default=0.1, step=0.01, format="%.2f"
-            )
-            stale, level_name = "eps", "η"
-        if stale in st.query_params:  # one privacy level in a link at a time
-            del st.query_params[stale]
-        n = appkit.url_slider(
-            "Records n", "n", min_value=4, max_value=12, default=8, step=2, validate=_even
-        )
-        rounds = appkit.url_slider(
-            "Rounds in a game", "rounds", min_value=10, max_value=200, default=30, step=5
-        )
-        players = appkit.url_slider(
-            "Players in the class",
-            "players",
-            min_value=2,
-            max_value=300,
-            default=30,
-            help="For the luck lesson shown after 20 rounds.",
-        )
-        show_laws = appkit.url_toggle(
-            "Show the player the two release laws",
-            "laws",
-            default=True,
-            help="What the attacker of the definition knows. Off: release and target only "
-            "(the laws appear when the game is over).",
-        )
-        fixed = appkit.url_toggle(
-            "Same game for the whole class",
-            "fixed",
-            default=False,
-            help="Fixes the game number in the link (fixed=1): everyone who opens the link "
-            "plays the same rounds, and “New game” becomes “Replay this game”. Share the link "
-            "from “Link to this view” at the bottom of the page.",
-        )
-        seed = _seed_from_link()
-        st.caption(
-            f"Game number {seed} (seed={seed} in the link)"
-            + (": the link fixes it." if fixed else ".")
-        )
-        st.button("Deal a new game number", on_click=_deal, key="play_new_seed")
-        st.subheader("Play as a class")
-        handle = st.session_state.get(TEACHER)
-        if handle is None:
-            st.button(
-                "Start a class",
-                key="class_start",
-                on_click=_start_class,
-                args=(GameSettings(mech, cal, float(level), int(n)), int(rounds)),
-                help="Every student plays these settings' rounds on their phone; you see the "
-                "class's answers live. The class and its answers are deleted after "
-                f"{fmt_num(appkit.settings.CLASS_SECONDS / 3600, 3)} h.",
-            )
-        else:
-            st.caption(f"Class {handle.display_code} is running: its panel is in the page.")
+        c = _controls()
+        handle = _class_controls(c)
     with main:
         _show_note()
         if handle is not None:
             _teacher(handle)
             return
     with main:
-        # ---------------------------------------------------------------- the lesson
-
-        settings = GameSettings(mech, cal, float(level), int(n))
-        with appkit.guard("This game", stop=True):
-            model = appkit.cached(game_model, settings)
-            laws = appkit.cached(play.release_laws, model)
-        game = play.game_key(settings, int(seed))
-        browser = browser_id()
-        progress = _progress(game, browser)
-        answers = progress.answers[: int(rounds)]  # a shorter game shows its first rounds
-        with appkit.guard("This round", stop=True):
-            state = appkit.cached(play.play_state, model, int(seed), answers, int(rounds))
-        score, turn, last = state.score, state.turn, state.last
-        cert = model.certified_accuracy
-        presenting = appkit.presenter()
-
-        if 0 < state.answered < int(rounds):
-            a = state.answered
-            notice.warning(
-                f"**A game is in progress ({_answers(a)}).** Changing the "
-                f"mechanism, the noise, {level_name} or n starts a new game: your answers are put "
-                "aside, and come back when you set it back. A new game number drops them.",
-                icon="⚠️",
-            )
-
-        # ---------------------------------------------------------------- the round
-
-        if turn is not None:
-            _round(model, turn, int(rounds), _answer, (game, browser))
-        else:
-            st.markdown(
-                f"### Game over: {score.correct} of {rounds} right" if score else "### Game over"
-            )
-
-        # ---------------------------------------------------------------- the reveal of the last round
-
-        if not presenting:
-            _reveal(last)  # right under the buttons (on a projector, under the chart)
-
-        if show_laws or turn is None:
-            _laws_chart(laws, state, presenting)
-        else:
-            if presenting:
-                _reveal(last)
-            st.caption(
-                "The teacher has hidden the two release laws: you see the release and the target "
-                "only. They appear when the game is over."
-            )
-
-        _rules(model)  # inline; folded in presenter mode (the teacher explains them aloud)
-
-        # ---------------------------------------------------------------- the score
-
-        if score is not None:
-            _score(model, state, progress.replays)
-        else:
-            st.caption(f"Your score appears after the first answer. The guarantee: {_pct(cert)}.")
-
-        # ---------------------------------------------------------------- a new game, away from In/Out
-
-        again, why = st.columns([1, 2], vertical_alignment="center")
-        again.button(
-            "Replay this game" if fixed else "New game",
-            key="play_new_game",
-            on_click=_new_game,
-            args=(game, browser, fixed),
-            width="stretch",
-        )
-        pending = 0 < state.answered < int(rounds)
-        if fixed:
-            text = (
-                f"The link fixes the game (number {seed}): a replay deals the same rounds again, "
-                "whose truths you have seen."
-            )
-            if pending:
-                text += f" It clears your {_answers(state.answered)}."
-        else:
-            text = "New rounds, under a new game number in the link."
-            if pending:
-                text += f" Your {_answers(state.answered)} to this game will be dropped."
-        why.caption(text)
-
-        # ---------------------------------------------------------------- luck in a class
-
-        if state.show_luck:
-            luck_l = appkit.cached(luck_lesson, int(players), state.answered, model.certified_eta)
-            st.subheader(f"Luck in a class of {luck_l.players}")
-            if luck_l.exceed_correct is None:
-                appkit.takeaway(
-                    f"No score can be above {_pct(luck_l.accuracy)}: with η = 1/2 the guarantee "
-                    "promises nothing, so there is nothing to beat."
-                )
-            else:
-                appkit.takeaway(
-                    f"If {luck_l.players} players each play {luck_l.rounds} rounds, each right "
-                    f"{_pct(luck_l.accuracy)} of the time (the most the guarantee allows), someone "
-                    f"scores above {_pct(luck_l.accuracy)} with probability {_prob(luck_l.p_any)} — "
-                    "by luck alone."
-                )
-                if luck_l.alarm_correct is None:
-                    alarm = (
-                        f"With {luck_l.rounds} rounds no score is evidence of beating the guarantee: "
-                        f"even {luck_l.rounds} of {luck_l.rounds} has an interval reaching below it."
-                    )
-                else:
-                    alarm = (
-                        f"The interval is the honest test: {luck_l.alarm_correct} of {luck_l.rounds} "
-                        f"or more would be evidence. Luck gets a given player there with probability "
-                        f"{_prob(luck_l.p_alarm_one)}, but someone in the class with "
-                        f"probability {_prob(luck_l.p_alarm_any)}."
-                    )
-                appkit.explain(
-                    f"Each player alone beats {_pct(luck_l.accuracy)} by luck with probability "
-                    f"{_prob(luck_l.p_one)}; the best of {luck_l.players} is expected to score "
-                    f"{_pct(luck_l.expected_best_accuracy)}. So the top score in a class is no "
-                    "evidence. " + alarm,
-                    label="Why the top score is no evidence",
-                )
-
-        # ---------------------------------------------------------------- every round, the maths
-
-        if state.answered:
-            h = state.history
-            with st.expander(f"Every round so far ({state.answered})"):
-                appkit.tables.table(
-                    {
-                        "round": list(h.index + 1),
-                        "release": [fmt_num(v, 4) for v in h.release],
-                        "target was": ["in" if v else "out" for v in h.member],
-                        "you said": ["in" if v else "out" for v in h.answer],
-                        "optimal said": ["in" if v else "out" for v in h.optimal],
-                    },
-                    right=["round", "release"],
-                )
-
-    if maths_caption is None:
-        return
-    maths_caption.caption(
-        f"Here: noise scale b = {fmt_num(model.noise.scale, 4)}, sensitivity Δ = "
-        f"{fmt_num(model.sensitivity, 4)}, spread σ = {fmt_num(model.sigma, 4)}, "
-        f"guaranteed η = {fmt_num(model.certified_eta, 6)}, exact η of this target = "
-        f"{fmt_num(model.optimal_eta, 6)}. Definition 1 and Proposition 2 of Izzo, Yoon, "
-        "Arık and Zou, Provable Membership Inference Privacy (TMLR 2024, arXiv:2211.06582)."
-    )
+        _game(c, notice)
 
 
 appkit.live(page, _live)
