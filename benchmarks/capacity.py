@@ -13,8 +13,8 @@ but never draws anything. Phases:
 
 1. **sessions** (``--sessions``, default 10, 30, 60, 100, 200): a fresh server
    (``instrumented_server.py --run-times``, so each script run's wall time is known); N sessions
-   open their page (staggered, a few at a time), spread over a mix of pages, then each moves a
-   control every ``--think`` s (2 s): the home page's ε slider, the ε slider of "What does ε
+   open their page (staggered, a few at a time), spread over a mix of pages; once all are open
+   each moves a control every ``--think`` s (2 s, from a random phase): the home page's ε slider, the ε slider of "What does ε
    mean?", the η range of the noise-vs-η page, the risk calculator's ε, and the game (In or
    Out on the round shown, "New game" when a game is over). Sliders move a few steps at a time
    (a random walk), so new values keep arriving as when people drag them. A session whose last
@@ -60,6 +60,7 @@ core, the output says so). Absolute figures depend on the machine and on what el
     python benchmarks/capacity.py                   # the full run, about 8 minutes
     python benchmarks/capacity.py --quick           # N = 10, 30; 8 s windows; about 2 minutes
     python benchmarks/capacity.py --sessions 60 --skip-class --skip-storage
+    python benchmarks/capacity.py --server-config runner.postScriptGC=false   # a Streamlit option
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ LAG_TICK_S = 0.05  # the event-loop lag probe
 CLIENT_SATURATED = 0.9  # cores: the client kept a core busy
 DASHBOARD_REPEATS = 15
 CLOSED_REPEATS = 5
-MB = 2**20
+CACHE_MAX = 64  # cached messages a session keeps (and offers the server to refer to)
 # A class answer the page refused or could not store (a sentence on the next run).
 REFUSALS = ("could not be stored", "was not counted", "Class mode is unavailable")
 
@@ -496,6 +497,8 @@ class Session:
         if fragment_id:
             state.fragment_id = fragment_id
         state.is_auto_rerun = auto
+        while len(self._cache) > CACHE_MAX:  # the oldest go; the server refers only to these
+            del self._cache[next(iter(self._cache))]
         state.cached_message_hashes.extend(self._cache)
         info = state.context_info
         info.timezone, info.timezone_offset, info.locale = "UTC", 0, "en-US"
@@ -791,7 +794,6 @@ class PhaseResult:
     opens: list[float]
     errors: list[str]
     ramp_s: float
-    note: str = ""
 
     def ok_ms(self, page: str | None = None) -> list[float]:
         return [a.ms for a in self.actions if a.ms is not None and (page is None or a.page == page)]
@@ -868,10 +870,20 @@ async def sessions_phase(n: int, args: argparse.Namespace, env: dict[str, str]) 
         stop = asyncio.Event()
         loops: list[asyncio.Task[None]] = []
 
+        opened: list[int] = []
+
         def started(i: int, res: RunResult) -> None:
             opens.append(res.ms)
+            opened.append(i)
             if res.exceptions:
                 errors.append(f"{sessions[i].url()}: {res.exceptions[0]}")
+
+        progress(f"N = {n}: opening {n} sessions ({load_text()})")
+        t_ramp = time.monotonic()
+        await open_all(sessions, started, errors)
+        ramp = time.monotonic() - t_ramp
+        # every session open: each starts changing its control, at a random phase of `think`
+        for i in sorted(opened):
             loops.append(
                 asyncio.create_task(
                     act_loop(
@@ -885,11 +897,6 @@ async def sessions_phase(n: int, args: argparse.Namespace, env: dict[str, str]) 
                     )
                 )
             )
-
-        progress(f"N = {n}: opening {n} sessions ({load_text()})")
-        t_ramp = time.monotonic()
-        await open_all(sessions, started, errors)
-        ramp = time.monotonic() - t_ramp
         await asyncio.sleep(args.warmup)
         meter = Meter(server.pid)
         meter.start()
@@ -923,7 +930,6 @@ class ClassResult:
     errors: list[str]
     shown_guesses: int | None
     accepted: int
-    note: str = ""
 
 
 CODE_RE = re.compile(r"\?class=([0-9A-Z]{8})")
@@ -1189,7 +1195,7 @@ def print_sessions(results: list[PhaseResult], think: float) -> None:
     )
     head = (
         f"{'N':>4} {'changes':>7} {'/s (asked)':>11} {'p50':>6} {'p95':>6} {'p99':>6} {'max':>6}"
-        f" {'run p50/p95':>12} {'server CPU':>10} {'RSS MB':>7} {'client CPU':>10}"
+        f" {'run p50/p95':>12} {'server CPU':>10} {'CPU/change':>10} {'RSS MB':>7} {'client CPU':>10}"
         f" {'lag p95':>7} {'other':>5} {'errors':>6}  p95 target"
     )
     print(head)
@@ -1200,11 +1206,13 @@ def print_sessions(results: list[PhaseResult], think: float) -> None:
         rate = len(r.actions) / r.window if r.window else 0.0
         runs = f"{fmt(pct(r.runs, 0.5))}/{fmt(pct(r.runs, 0.95))}"
         target = verdict(r.p95, TARGET_P95_MS) if r.valid else "not a valid measurement"
+        per_change = 1e3 * m.server * r.window / len(ms) if m and ms else None
         print(
             f"{r.n:>4} {len(ms):>7} {rate:>5.1f} ({r.n / think:>4.1f})"
             f" {fmt(pct(ms, 0.5)):>6} {fmt(pct(ms, 0.95)):>6} {fmt(pct(ms, 0.99)):>6}"
             f" {fmt(max(ms) if ms else None):>6} {runs:>12}"
-            f" {fmt(m.server if m else None, 2):>10} {fmt(m.rss_peak if m else None):>7}"
+            f" {fmt(m.server if m else None, 2):>10} {fmt(per_change):>7} ms"
+            f" {fmt(m.rss_peak if m else None):>7}"
             f" {fmt(m.client if m else None, 2):>10} {fmt(m.lag_p95 if m else None):>7}"
             f" {fmt(m.other if m else None, 2):>5} {len(r.errors):>6}  {target}"
         )
@@ -1214,11 +1222,14 @@ def print_sessions(results: list[PhaseResult], think: float) -> None:
     )
     print(
         "  CPU in cores: the server's process tree / this client / every other process; "
-        "RSS: the server's tree, peak of 1 s samples; lag: this client's event loop."
+        "CPU/change: the server's CPU divided by the changes answered; RSS: the server's tree, "
+        "peak of 1 s samples; lag: this client's event loop."
     )
     for r in results:
-        first = f"ramp {r.ramp_s:.0f} s, first loads p50 {fmt(pct(r.opens, 0.5))} ms, p95 {fmt(pct(r.opens, 0.95))} ms"
-        print(f"  N = {r.n}: {first}" + (f"; {r.note}" if r.note else ""))
+        print(
+            f"  N = {r.n}: {r.n} pages opened in {r.ramp_s:.0f} s ({OPEN_CONCURRENCY} at a time), "
+            f"first loads p50 {fmt(pct(r.opens, 0.5))} ms, p95 {fmt(pct(r.opens, 0.95))} ms"
+        )
         if r.meter is not None and r.meter.client >= CLIENT_SATURATED:
             print(
                 f"  N = {r.n}: the client used {r.meter.client:.2f} cores: it saturated a core, "
@@ -1324,6 +1335,22 @@ def print_storage(r: StorageResult, players: int) -> None:
 # --------------------------------------------------------------------------- main
 
 
+def config_env(options: list[str]) -> dict[str, str]:
+    """``runner.postScriptGC=false`` -> ``{"STREAMLIT_RUNNER_POST_SCRIPT_GC": "false"}``: how
+    Streamlit reads an option from the environment (over ``.streamlit/config.toml``)."""
+    from streamlit import config
+    from streamlit.string_util import to_snake_case
+
+    known = config.get_config_options()
+    env = {}
+    for option in options:
+        name, sep, value = option.partition("=")
+        if not sep or name not in known:
+            raise SystemExit(f"--server-config {option!r}: give a Streamlit option=value")
+        env[f"STREAMLIT_{to_snake_case(name.replace('.', '_')).upper()}"] = value
+    return env
+
+
 async def run(args: argparse.Namespace) -> None:
     import streamlit
 
@@ -1332,9 +1359,13 @@ async def run(args: argparse.Namespace) -> None:
         f"Python {sys.version.split()[0]}; {machine_line()}; {load_text()} at start."
     )
     with tempfile.TemporaryDirectory(prefix="mip-capacity-data-") as data:
-        env = {"MIP_EXPLORER_DATA_DIR": data}
+        env = {"MIP_EXPLORER_DATA_DIR": data, **config_env(args.server_config)}
         if args.database_url:
             env["MIP_EXPLORER_DATABASE_URL"] = args.database_url
+        if args.server_config:
+            print(
+                f"Server options: {', '.join(args.server_config)} (beside .streamlit/config.toml)."
+            )
         if not args.skip_sessions:
             results = []
             for n in args.sessions:
@@ -1393,6 +1424,14 @@ def main() -> int:
     parser.add_argument("--skip-storage", action="store_true")
     parser.add_argument(
         "--database-url", default="", help="class storage (default: SQLite in a temporary folder)"
+    )
+    parser.add_argument(
+        "--server-config",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="a Streamlit option for the servers, e.g. runner.postScriptGC=false (repeatable; "
+        "passed as STREAMLIT_RUNNER_POST_SCRIPT_GC=false)",
     )
     args = parser.parse_args()
     if args.sessions is None:
