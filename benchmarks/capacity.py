@@ -848,12 +848,12 @@ async def act_loop(
         except SessionError as exc:
             out.append(Action(label, sent, None, str(exc)))
             return
-        errors = res.exceptions + [
+        refused = [  # exception elements are counted by the session itself
             body
             for kind, body in res.alerts
             if kind == "ERROR" or any(word in body for word in REFUSALS)
         ]
-        out.append(Action(label, sent, res.ms, "; ".join(errors)))
+        out.append(Action(label, sent, res.ms, "; ".join(refused)))
         at = max(at + every, loop.time())
 
 
@@ -911,8 +911,10 @@ async def sessions_phase(n: int, args: argparse.Namespace, env: dict[str, str]) 
         for s in sessions:
             errors.extend(f"{s.url()}: {e}" for e in s.errors)
         await asyncio.gather(*(s.close() for s in sessions))
+        # every failure of the phase counts, also one that began in the warm-up: a session
+        # whose change never finished stops changing
+        errors.extend(f"{a.page}: {a.error}" for a in actions if a.error)
         in_window = [a for a in actions if t0 <= a.sent_at < t1]
-        errors.extend(f"{a.page}: {a.error}" for a in in_window if a.error)
         return PhaseResult(n, in_window, runlog.walls(t0, t1), meter, t1 - t0, opens, errors, ramp)
 
 
@@ -1009,8 +1011,8 @@ async def class_phase(args: argparse.Namespace, env: dict[str, str]) -> ClassRes
         for s in [teacher, *players]:
             errors.extend(s.errors)
         await asyncio.gather(*(s.close() for s in [teacher, *players]))
+        errors.extend(a.error for a in answers if a.error)
         in_window = [a for a in answers if t0 <= a.sent_at < t1]
-        errors.extend(a.error for a in in_window if a.error)
         dashboard = [ms for sent, ms in teacher.auto_times if t0 <= sent < t1]
         accepted = sum(1 for a in answers if a.ms is not None and not a.error)
         return ClassResult(
