@@ -97,6 +97,7 @@ __all__ = [
     "luck_lesson",
     "play_round",
     "score_game",
+    "score_games",
 ]
 
 GAME_N_MIN = 4
@@ -565,40 +566,86 @@ def score_game(
     >>> sc.rounds, sc.verdict in tuple(ScoreVerdict)
     (30, True)
     """
+    return score_games(settings, seed, [answers], confidence=confidence, model=model)[0]
+
+
+def score_games(
+    settings: GameSettings,
+    seed: int,
+    answer_lists: Sequence[Sequence[bool] | NDArray[np.bool_]],
+    *,
+    confidence: float = 0.95,
+    model: GameModel | None = None,
+) -> tuple[GameScore, ...]:
+    """:func:`score_game` of several players of the same game at once (a class): the rounds
+    are drawn once, for the longest list, and the intervals computed together. Each score
+    equals :func:`score_game` of that list.
+
+    Parameters
+    ----------
+    answer_lists : one list of answers per player, as :func:`score_game`'s ``answers``.
+    settings, seed, confidence, model : as :func:`score_game`.
+
+    Returns
+    -------
+    tuple of GameScore, in the order of ``answer_lists``
+
+    Examples
+    --------
+    >>> s = GameSettings.dp("mean", 1.0)
+    >>> a, b = score_games(s, 7, [[True] * 30, [False] * 10])
+    >>> a == score_game(s, 7, [True] * 30), b.rounds
+    (True, 10)
+    """
     seed = check_int("seed", seed, 0, _MAX_SEED)
-    ans = _check_answers(answers)
+    lists = [_check_answers(answers) for answers in answer_lists]
     conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
     m = _model_for(settings, model)
-    draws = [draw_round(m, seed, k) for k in range(ans.size)]
+    if not lists:
+        return ()
+    longest = max(ans.size for ans in lists)
+    draws = [draw_round(m, seed, k) for k in range(longest)]
     truth = np.array([d[0] for d in draws])
     releases = np.array([d[2] for d in draws])
     log_in, log_out = log_densities(m, releases)
-    optimal = log_in - log_out >= 0.0
-    correct = int(np.sum(ans == truth))
-    rounds = int(ans.size)
-    lo2, hi2 = (float(v) for v in clopper_pearson(correct, rounds, conf))
+    optimal_right = np.cumsum((log_in - log_out >= 0.0) == truth)  # right in rounds 0..k
+    rounds = np.array([ans.size for ans in lists])
+    correct = np.array([int(np.sum(ans == truth[: ans.size])) for ans in lists])
+    lows, highs = clopper_pearson(correct, rounds, conf)
     cert = m.certified_accuracy
-    p_value = float(stats.binom.sf(correct - 1, rounds, min(cert, 1.0)))
-    if lo2 > cert:
-        verdict = ScoreVerdict.ABOVE_CERTIFIED
-    elif lo2 > 0.5:
-        verdict = ScoreVerdict.ABOVE_CHANCE
-    elif hi2 < 0.5:
-        verdict = ScoreVerdict.BELOW_CHANCE
-    else:
-        verdict = ScoreVerdict.NO_EVIDENCE
-    return GameScore(
-        rounds=rounds,
-        correct=correct,
-        accuracy=correct / rounds,
-        interval=(lo2, hi2),
-        confidence=conf,
-        optimal_correct=int(np.sum(optimal == truth)),
-        optimal_accuracy=m.optimal_accuracy,
-        certified_accuracy=cert,
-        p_value=p_value,
-        verdict=verdict,
-    )
+    p_values = stats.binom.sf(correct - 1, rounds, min(cert, 1.0))
+    scores = []
+    for k, n, lo, hi, p in zip(
+        correct.tolist(),
+        rounds.tolist(),
+        np.atleast_1d(lows).tolist(),
+        np.atleast_1d(highs).tolist(),
+        np.atleast_1d(p_values).tolist(),
+        strict=True,
+    ):
+        if lo > cert:
+            verdict = ScoreVerdict.ABOVE_CERTIFIED
+        elif lo > 0.5:
+            verdict = ScoreVerdict.ABOVE_CHANCE
+        elif hi < 0.5:
+            verdict = ScoreVerdict.BELOW_CHANCE
+        else:
+            verdict = ScoreVerdict.NO_EVIDENCE
+        scores.append(
+            GameScore(
+                rounds=n,
+                correct=k,
+                accuracy=k / n,
+                interval=(lo, hi),
+                confidence=conf,
+                optimal_correct=int(optimal_right[n - 1]),
+                optimal_accuracy=m.optimal_accuracy,
+                certified_accuracy=cert,
+                p_value=p,
+                verdict=verdict,
+            )
+        )
+    return tuple(scores)
 
 
 # --------------------------------------------------------------------------- luck

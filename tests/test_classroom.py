@@ -793,6 +793,27 @@ def test_a_busy_sqlite_file_is_retried_with_backoff(tmp_path):
         impatient.dispose()
 
 
+def test_sqlite_writers_of_one_process_queue_on_a_lock(tmp_path):
+    """On SQLite a write waits for the process's other writers on a lock (not in SQLite's
+    busy handler, which sleeps up to 100 ms between looks); the wait is bounded by
+    busy_seconds like any busy file, and reads never queue."""
+    store = Store(f"sqlite:///{tmp_path / 'classes.sqlite3'}", limits=Limits(busy_seconds=0.3))
+    try:
+        h = store.create_class(SETTINGS, rounds=1, seed=1)
+        p = store.join(h.code, "Ada")
+        with store._writer:  # another thread of this server is writing
+            with pytest.raises(StorageUnavailable, match=r"stayed busy for 0\.3 s \(other writes"):
+                store.answer(h.code, p.player_token, 0, True)
+            assert store.class_view(h.code).guesses == 0
+        release = threading.Timer(0.1, store._writer.release)
+        store._writer.acquire()
+        release.start()
+        assert store.answer(h.code, p.player_token, 0, True) == Accepted(0, True)
+        release.join()
+    finally:
+        store.dispose()
+
+
 def test_an_answer_waits_for_a_concurrent_close(store):
     """The teacher's close and an answer are strictly ordered: an answer that arrives while
     the close is being written sees the class closed."""

@@ -32,6 +32,7 @@ from mipcore.game import (
     luck_lesson,
     play_round,
     score_game,
+    score_games,
 )
 from mipcore.prop11_attack import prop11_eta_by_target
 
@@ -286,6 +287,24 @@ def test_answers_as_integers():
     a = score_game(MEAN_DP, 4, [1, 0, 1, 1], model=MODELS[MEAN_DP])
     b = score_game(MEAN_DP, 4, [True, False, True, True], model=MODELS[MEAN_DP])
     assert a == b
+
+
+def test_a_class_scored_at_once_scores_each_player_as_alone():
+    """score_games (the class dashboard's scoring) draws the rounds once for every list: each
+    score equals score_game of that list alone, whatever the lists' lengths and order."""
+    m = MODELS[MEAN_DP]
+    rng = np.random.default_rng(5)
+    lists = [rng.random(n) < 0.5 for n in (30, 1, 200, 7, 30)]
+    lists.append([play_round(MEAN_DP, 9, k, model=m).member for k in range(40)])  # all right
+    together = score_games(MEAN_DP, 9, lists, model=m)
+    assert together == tuple(score_game(MEAN_DP, 9, a, model=m) for a in lists)
+    assert together[-1].verdict is ScoreVerdict.ABOVE_CERTIFIED
+    assert [s.rounds for s in together] == [30, 1, 200, 7, 30, 40]
+    # without a model, and for no players at all
+    assert score_games(MEAN_DP, 9, lists[:2]) == together[:2]
+    assert score_games(MEAN_DP, 9, [], model=m) == ()
+    with pytest.raises(ValueError, match="answers"):
+        score_games(MEAN_DP, 9, [[True], []], model=m)
 
 
 # --------------------------------------------------------------------------- luck lesson

@@ -1,0 +1,61 @@
+"""The protocol client behind ``benchmarks/capacity.py``, against a real ``streamlit run app.py``.
+
+The capacity benchmark's figures only mean something if its simulated sessions do on the wire
+what a browser does: open a page, hold its widgets' values and move one so that the server
+reruns the page with the new value. This test opens the home page as one such session, moves
+its ε slider and checks that the rerun finished without an exception element and that the
+page's sentence now carries the new ε. It never asserts on a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from browsertools import streamlit_server
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_capacity():
+    spec = importlib.util.spec_from_file_location(
+        "mipb_capacity", ROOT / "benchmarks" / "capacity.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses need the module registered
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_simulated_session_moves_the_home_slider(tmp_path):
+    capacity = _load_capacity()
+
+    async def drive(url: str):
+        session = capacity.Session(url, "")
+        try:
+            opened = await session.open()
+            slider = session.widget("eps", "slider")
+            assert slider is not None, f"no ε slider among {list(session.widgets)}"
+            before = list(slider.state.double_array_value.data)
+            moved = await session.set_value("eps", [2.35])
+            return opened, before, moved, session.errors
+        finally:
+            await session.close()
+
+    with streamlit_server(env={"MIP_EXPLORER_DATA_DIR": str(tmp_path)}) as server:
+        opened, before, moved, errors = asyncio.run(drive(server.url))
+
+    assert opened.status == capacity.FINISHED_FULL, opened
+    assert not opened.exceptions and not errors, errors
+    assert before == [1.0]
+    # the slider lives in the page's live fragment: moving it reruns that fragment alone
+    assert moved.status == capacity.FINISHED_FRAGMENT, moved
+    assert moved.fragment_ids, moved
+    assert not moved.exceptions, moved.exceptions
+    assert not any("2.35" in t for t in opened.texts)
+    assert any("With ε = 2.35," in t for t in moved.texts), moved.texts
