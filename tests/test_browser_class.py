@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsertools import assert_no_exception, streamlit_server
+from browsertools import RUN_TIMEOUT, assert_no_exception, streamlit_server
 from classtools import (
     PHONE,
     PROJECTOR,
@@ -72,8 +72,10 @@ def test_a_teacher_and_three_students_play_close_and_reveal(class_server, new_pa
     # While the class plays, no accuracy is projected (it would give a round's truth away).
     assert "The class (every guess)" not in main_text(teacher)
 
+    # A teacher's click reruns the whole page (the class picture included): on a loaded machine
+    # that takes longer than one student's click, so these waits allow a page run.
     _click(teacher, "Close the class")
-    wait_text(teacher, "The class is closed")
+    wait_text(teacher, "The class is closed", timeout=RUN_TIMEOUT)
     # Alan's page still shows round 2's buttons: his answer is refused, with a sentence.
     alan.locator(".st-key-play_out button:visible").click()
     wait_text(alan, "Your answer was not counted")
@@ -83,7 +85,7 @@ def test_a_teacher_and_three_students_play_close_and_reveal(class_server, new_pa
     wait_text(teacher, "The class (every guess)")
 
     _click(teacher, "Reveal")
-    wait_text(teacher, "The class is revealed")
+    wait_text(teacher, "The class is revealed", timeout=RUN_TIMEOUT)
     ada.reload(wait_until="domcontentloaded")
     wait_text(ada, "You play as “Ada”")
     ada.get_by_role("heading", name="The class", exact=True).wait_for()
@@ -96,7 +98,7 @@ def test_a_teacher_and_three_students_play_close_and_reveal(class_server, new_pa
     # Delete asks first; the class and its answers are gone afterwards.
     teacher.get_by_role("button", name=re.compile("Delete the class")).click()
     _click(teacher, f"Yes, delete class {code[:4]}-{code[4:]}")
-    wait_text(teacher, "is deleted, with every nickname and answer in it")
+    wait_text(teacher, "is deleted, with every nickname and answer in it", timeout=RUN_TIMEOUT)
     with pytest.raises(classroom.Refused):
         store.class_view(code)
     for pg in (teacher, ada, grace, alan, late):

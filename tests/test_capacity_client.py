@@ -10,6 +10,7 @@ page's sentence now carries the new ε. It never asserts on a time.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import importlib.util
 import sys
 from pathlib import Path
@@ -47,8 +48,13 @@ def test_a_simulated_session_moves_the_home_slider(tmp_path):
         finally:
             await session.close()
 
-    with streamlit_server(env={"MIP_EXPLORER_DATA_DIR": str(tmp_path)}) as server:
-        opened, before, moved, errors = asyncio.run(drive(server.url))
+    # The client runs in a thread of its own: in a worker where Playwright's sync API runs,
+    # this thread already has an event loop, and asyncio.run() refuses to start a second one.
+    with (
+        streamlit_server(env={"MIP_EXPLORER_DATA_DIR": str(tmp_path)}) as server,
+        concurrent.futures.ThreadPoolExecutor(1) as pool,
+    ):
+        opened, before, moved, errors = pool.submit(asyncio.run, drive(server.url)).result()
 
     assert opened.status == capacity.FINISHED_FULL, opened
     assert not opened.exceptions and not errors, errors
