@@ -14,9 +14,9 @@ but never draws anything. Phases:
 1. **sessions** (``--sessions``, default 10, 30, 60, 100, 200): a fresh server
    (``instrumented_server.py --run-times``, so each script run's wall time is known); N sessions
    open their page (staggered, a few at a time), spread over a mix of pages; once all are open
-   each moves a control every ``--think`` s (2 s, from a random phase): the home page's ε slider, the ε slider of "What does ε
-   mean?", the η range of the noise-vs-η page, the risk calculator's ε, and the game (In or
-   Out on the round shown, "New game" when a game is over). Sliders move a few steps at a time
+   each moves a control every ``--think`` s (2 s, from a random phase): the home page's ε
+   slider, the ε slider of "What does ε mean?", the η range of the noise-vs-η page, the risk
+   calculator's ε, and the game (In or Out on the round shown, "New game" when a game is over). Sliders move a few steps at a time
    (a random walk), so new values keep arriving as when people drag them. A session whose last
    change has not finished yet changes again as soon as it has (it never has two in flight).
    After ``--warmup`` s (discarded), ``--duration`` s are measured: p50/p95/p99 of the time
@@ -26,7 +26,8 @@ but never draws anything. Phases:
    utime + stime of the server and every descendant -- the heavy jobs' fork server and its
    jobs --, with the children already reaped), the RSS of that process tree (sampled every
    second, the peak), this client's own CPU and event-loop lag, and everything else on the
-   machine. Target: **p95 <= 250 ms**; the largest N that meets it is printed.
+   machine, and the server's CPU per change answered. Target: **p95 <= 250 ms**; the largest N
+   that meets it is printed.
 2. **class mode** (a fresh server): a teacher opens ``/play_attacker?rounds=200``, presses
    "Start a class" in the sidebar and keeps the page open: its dashboard is an
    ``st.fragment(run_every=2)``, whose reruns the client asks for (as the frontend's timer does)
@@ -57,8 +58,8 @@ printed beside the server's so a reader can see whether the client kept up (if i
 core, the output says so). Absolute figures depend on the machine and on what else runs on it
 (the load average is printed); compare figures from one run. Never asserts; exits 0.
 
-    python benchmarks/capacity.py                   # the full run, about 8 minutes
-    python benchmarks/capacity.py --quick           # N = 10, 30; 8 s windows; about 2 minutes
+    python benchmarks/capacity.py                   # the full run, about 6.5 minutes
+    python benchmarks/capacity.py --quick           # N = 10, 30; 8 s windows; about 3 minutes
     python benchmarks/capacity.py --sessions 60 --skip-class --skip-storage
     python benchmarks/capacity.py --server-config runner.postScriptGC=false   # a Streamlit option
 """
