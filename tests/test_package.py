@@ -82,12 +82,14 @@ def imports() -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_mipcore_never_imports_streamlit(imports):
     """Every mipcore module imports without Streamlit (checked in a fresh interpreter)."""
     said = [s for s in imports.stdout.splitlines() if s.startswith("streamlit imported by")]
     assert said == ["streamlit imported by mipcore: False"], imports.stderr[-3000:]
 
 
+@pytest.mark.slow
 def test_no_plotly(imports):
     """The app and mipcore need neither plotly nor kaleido: every module of appkit and mipcore,
     and everything app.py and each page script import, load with both made unimportable (in a
