@@ -871,6 +871,7 @@ def _submissions(seed: int) -> list[tuple[int, int, int]]:
 DUPLICATES = sum((i + k) % 4 == 0 for i in range(PLAYERS) for k in range(ROUNDS))
 
 
+@pytest.mark.slow
 def test_sixty_players_answering_from_threads(store):
     h = store.create_class(SETTINGS, rounds=ROUNDS, seed=5)
     with ThreadPoolExecutor(max_workers=20) as pool:

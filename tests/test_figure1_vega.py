@@ -217,6 +217,7 @@ def test_without_certified_curves(paper_rows):
     assert "certified" not in ratio.datasets and "circles" not in ratio.datasets
 
 
+@pytest.mark.slow
 def test_extreme_settings_give_finite_positive_numbers(extreme_rows):
     view = figure1.figure1_view(extreme_rows, 0.001, 0.499, cap=False)
     for toggles in TOGGLES:

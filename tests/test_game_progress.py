@@ -81,6 +81,7 @@ def test_tabs_answering_at_once_record_each_round_once():
     assert len(store.get("b", GAME).answers) == 200
 
 
+@pytest.mark.slow
 def test_the_app_s_store_holds_at_most_4096_games_in_about_2_mb():
     """The bound the README and appkit.progress state: 4 096 games of up to 200 answers."""
     assert (STORE.max_games, STORE.max_answers) == (4096, 200)

@@ -335,6 +335,7 @@ def test_a_killed_job_is_a_sentence_within_seconds_and_is_never_cached(tmp_path)
     assert int(pid_file.read_text()) != pid  # a new process, not a cached failure
 
 
+@pytest.mark.slow
 def test_a_job_over_its_memory_is_stopped_with_a_sentence(tmp_path, monkeypatch):
     import jobtools
 
@@ -364,6 +365,7 @@ def _forkserver_pid() -> int:
     return pid
 
 
+@pytest.mark.slow
 def test_a_killed_fork_server_neither_fails_a_running_job_nor_stops_the_next(tmp_path):
     """The fork server that starts the jobs is killed while a job runs: multiprocessing then
     reports that job as ended (exit code 255) while it still computes. The job's own result

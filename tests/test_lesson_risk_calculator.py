@@ -248,9 +248,10 @@ def test_links_that_the_epsilon_page_cannot_show_are_refused():
         (Zcdp(0.1 + 0.2), {"kind": "zcdp", "rho": repr(0.1 + 0.2)}),
         (Zcdp(1000.0, AR), {"kind": "zcdp", "rho": "1000.0", "rel": "add_or_remove_one"}),
         (Rdp((8.0, 2.0), (1.0, 0.2)), {"kind": "rdp", "rdp": "2: 0.2, 8: 1"}),
-        (
+        pytest.param(
             Rdp((2.0, 4.0), (0.5, 1.0), AR),
             {"kind": "rdp", "rdp": "2: 0.5, 4: 1", "rel": "add_or_remove_one"},
+            marks=pytest.mark.slow,
         ),
         (DpSgd(1.1, 0.01, 100), {"kind": "dpsgd", "sigma": "1.1", "q": "0.01", "steps": "100"}),
     ],

@@ -207,6 +207,7 @@ def test_demanded_bars_draw_the_demand(lessons):
     assert (bars["scale"] > lo).all() and (bars["scale"] * 100 < hi).all()  # room for labels
 
 
+@pytest.mark.slow
 def test_bar_range_holds_every_setting():
     """The fixed axis holds the scales of the page's extreme settings."""
     for n, t in ((4, 0.01), (16, 0.45), (16, 0.01)):
@@ -215,6 +216,7 @@ def test_bar_range_holds_every_setting():
             assert lv.BAR_RANGE[0] < min(s) and max(s) < lv.BAR_RANGE[1] / 100
 
 
+@pytest.mark.slow
 def test_fixed_ranges_hold_every_setting():
     """The fixed axes hold the extreme settings' η and noise multipliers (no point is clipped)."""
     eta_lo, eta_hi = lv.ETA_RANGE

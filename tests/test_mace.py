@@ -274,6 +274,7 @@ def classifier_advantage(points, f_hat, p, mu=MU):
     return 2 * (p * P[member].sum() + (1 - p) * (1 - Q[member].sum())) - 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("p", [0.5, 0.2])
 def test_kde_converges_and_heldout_tracks_its_classifier(p):
     target = true_advantage(MU, p)

@@ -28,26 +28,26 @@ def test_unknown_names_are_an_attribute_error():
         _ = mipcore.nope
 
 
-def test_mipcore_never_imports_streamlit():
-    """Every mipcore module imports without Streamlit (checked in a fresh interpreter)."""
-    modules = sorted(
-        "mipcore." + str(p.relative_to(ROOT / "mipcore").with_suffix("")).replace("/", ".")
-        for p in (ROOT / "mipcore").rglob("*.py")
-        if p.name != "__init__.py"
-    )
-    code = (
-        "import importlib, sys\n"
-        f"for m in {modules!r}: importlib.import_module(m)\n"
-        "assert 'streamlit' not in sys.modules, 'streamlit imported'\n"
-    )
-    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=300)
+MIPCORE_MODULES = sorted(
+    "mipcore." + str(p.relative_to(ROOT / "mipcore").with_suffix("")).replace("/", ".")
+    for p in (ROOT / "mipcore").rglob("*.py")
+    if p.name != "__init__.py"
+)
 
-
-_NO_PLOTLY = """
+# One fresh interpreter for both import checks below (each used to start its own, importing
+# NumPy, SciPy, scikit-learn and mipcore): plotly and kaleido are unimportable from the start;
+# every mipcore module is imported first and whether Streamlit came with them is printed; then
+# every module of appkit and mipcore, and everything app.py and the page scripts import.
+_IMPORTS = """
 import ast, importlib, pathlib, pkgutil, sys
 
 sys.modules["plotly"] = None  # import plotly -> ImportError, also from inside another module
 sys.modules["kaleido"] = None
+
+for m in MODULES:
+    importlib.import_module(m)
+print("streamlit imported by mipcore:", "streamlit" in sys.modules, flush=True)
+
 import appkit, mipcore
 
 for package in (appkit, mipcore):
@@ -70,19 +70,32 @@ print(len(loaded))
 """
 
 
-def test_no_plotly():
-    """The app and mipcore need neither plotly nor kaleido: every module of appkit and mipcore,
-    and everything app.py and each page script import, load with both made unimportable (in a
-    fresh interpreter), and the requirements do not name them."""
-    done = subprocess.run(
-        [sys.executable, "-c", _NO_PLOTLY],
+@pytest.fixture(scope="module")
+def imports() -> subprocess.CompletedProcess:
+    """The fresh interpreter of the two import checks, run once."""
+    return subprocess.run(
+        [sys.executable, "-c", f"MODULES = {MIPCORE_MODULES!r}\n{_IMPORTS}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert int(done.stdout.split()[-1]) > 60  # the walk reached the modules
+
+
+@pytest.mark.slow
+def test_mipcore_never_imports_streamlit(imports):
+    """Every mipcore module imports without Streamlit (checked in a fresh interpreter)."""
+    said = [s for s in imports.stdout.splitlines() if s.startswith("streamlit imported by")]
+    assert said == ["streamlit imported by mipcore: False"], imports.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_no_plotly(imports):
+    """The app and mipcore need neither plotly nor kaleido: every module of appkit and mipcore,
+    and everything app.py and each page script import, load with both made unimportable (in a
+    fresh interpreter), and the requirements do not name them."""
+    assert imports.returncode == 0, imports.stderr[-3000:]
+    assert int(imports.stdout.split()[-1]) > 60  # the walk reached the modules
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
     for text in [
         *cfg["project"]["dependencies"],

@@ -112,6 +112,7 @@ def test_mip_certificate_includes_dimension_free_beside_printed(default_page):
     assert "exact η (best possible attack)" in names
 
 
+@pytest.mark.slow
 def test_gap_section_shows_chain_dimension_free_and_exact(default_page):
     at, text = default_page, body(default_page)
     g = cg.dimension_gap(0.1)  # the page's job, recomputed
@@ -156,6 +157,7 @@ def test_changing_n_changes_output(default_page):
     assert needed["scale"].tolist() == [r.scale for r in cg.noise_demand(6, 0.1).rows]
 
 
+@pytest.mark.slow
 def test_changing_target_changes_output():
     at = load()
     before = snapshot(at)
@@ -166,6 +168,7 @@ def test_changing_target_changes_output():
     pagetools.assert_clean(at)
 
 
+@pytest.mark.slow
 def test_other_controls_run_clean():
     at = load(M="4", const="7.5", logy="0", delta="0.2", n="4")
     assert not at.warning and not at.error
@@ -176,6 +179,7 @@ def test_other_controls_run_clean():
     assert "Theorem 9 as printed" in text and "σ₄" in text
 
 
+@pytest.mark.slow
 def test_delta_and_log_toggle_change_output(default_page):
     at = default_page
     before = snapshot(at)

@@ -69,6 +69,7 @@ def heading(at: AppTest) -> str:
     return h.split(" — ")[0]
 
 
+@pytest.mark.slow
 def test_a_teacher_starts_a_class_and_students_play_it(db, downloads):
     at, h = start_class()
     text = shown(at)

@@ -513,6 +513,7 @@ def test_legacy_radius_names_in_links():
     ]
 
 
+@pytest.mark.slow
 def test_registered_in_the_app():
     script = by_key("covariance").script
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)

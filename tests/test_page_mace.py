@@ -112,12 +112,12 @@ def test_other_page_values_for_mixture_and_prior():
         {"shape": "laplace"},
         {"sep": "2"},
         {"N": "500"},
-        {"est": "kde", "N": "500"},
+        pytest.param({"est": "kde", "N": "500"}, marks=pytest.mark.slow),
         {"p": "0.7"},
         {"bins": "80"},
         {"seed": "7"},
         {"eps": "3"},
-        {"est": "kde", "N": "500", "bw": "0.3"},
+        pytest.param({"est": "kde", "N": "500", "bw": "0.3"}, marks=pytest.mark.slow),
     ],
 )
 def test_each_control_changes_output(default_page, params):

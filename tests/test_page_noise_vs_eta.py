@@ -229,7 +229,9 @@ CHANGES = {
 }
 
 
-@pytest.mark.parametrize("control", list(CHANGES))
+@pytest.mark.parametrize(
+    "control", [pytest.param(c, marks=pytest.mark.slow) if c == "c" else c for c in CHANGES]
+)
 def test_each_control_changes_the_output(control):
     at = load()
     before_charts, before_texts = snapshot(at)
@@ -289,6 +291,7 @@ def test_eta_range_redraws_the_charts_in_place():
     assert [curves["eta"].min(), curves["eta"].max()] == pytest.approx([0.05, 0.4])
 
 
+@pytest.mark.slow
 def test_preset_button_restores_the_paper_settings():
     at = load()
     at.multiselect(key="n").set_value([60, 100]).run()
@@ -400,6 +403,7 @@ def test_crafted_url_text_cannot_make_links():
     assert_clean(at)
 
 
+@pytest.mark.slow
 def test_extreme_settings_give_numbers_not_nan():
     at = load(n="4,200", M="8", c="7.5", eta="0.001,0.499", logy="1", logx="1")
     assert not at.warning

@@ -141,6 +141,7 @@ def test_m_select_changes_the_output():
     assert at.query_params.get("M") == "3"
 
 
+@pytest.mark.slow
 def test_url_sets_the_controls():
     at = load(n="20", M="4")
     assert at.slider(key="n").value == 20
@@ -203,6 +204,7 @@ def test_float64_demonstration(n, expect):
         )
 
 
+@pytest.mark.slow
 def test_no_raw_notation_and_short_metrics():
     """n = 200, M = 8: metric values keep their exponent (5.679 × 10⁶ style, short), prose
     has no raw notation (10^-36, e^(...), _{...})."""

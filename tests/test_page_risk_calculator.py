@@ -177,6 +177,7 @@ def test_presets_set_the_widgets_and_the_url():
     pagetools.assert_clean(at)
 
 
+@pytest.mark.slow
 def test_solve_mode_gives_the_noise_and_hands_it_over():
     at = load(mode="solve", q="0.01", steps="1000")
     pagetools.assert_clean(at)
@@ -198,6 +199,7 @@ def test_solve_mode_gives_the_noise_and_hands_it_over():
     pagetools.assert_clean(at)
 
 
+@pytest.mark.slow
 def test_url_round_trip():
     """state → URL → a fresh session → the same page."""
     at = load()
@@ -407,14 +409,22 @@ def stakeholder_lesson(page: AppTest) -> WhatEpsMeans:
             marks=pytest.mark.slow,
         ),
         (dict(kind="zcdp"), Zcdp(0.5), 0.01),
-        (dict(kind="zcdp", rho="0.3", rel="add_or_remove_one", prior="5"), Zcdp(0.3, AR), 0.05),
+        pytest.param(
+            dict(kind="zcdp", rho="0.3", rel="add_or_remove_one", prior="5"),
+            Zcdp(0.3, AR),
+            0.05,
+            marks=pytest.mark.slow,
+        ),
         (dict(kind="rdp"), Rdp(*RENYI), 0.01),
-        (dict(kind="rdp", rel="add_or_remove_one"), Rdp(*RENYI, AR), 0.01),
+        pytest.param(
+            dict(kind="rdp", rel="add_or_remove_one"), Rdp(*RENYI, AR), 0.01, marks=pytest.mark.slow
+        ),
         (dict(kind="rdp", rdp="8: 1, 2: 0.2", prior="10"), Rdp(*OTHER_RENYI), 0.1),
-        (
+        pytest.param(
             dict(kind="rdp", rdp="8: 1, 2: 0.2", rel="add_or_remove_one"),
             Rdp(*OTHER_RENYI, AR),
             0.01,
+            marks=pytest.mark.slow,
         ),
         (dict(rel="add_or_remove_one"), EpsDelta(1.0, 1e-5, AR), 0.01),
         (

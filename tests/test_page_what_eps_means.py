@@ -195,7 +195,7 @@ RENYI = ((2.0, 4.0, 8.0, 16.0, 32.0), (0.5, 1.0, 2.0, 4.0, 8.0))  # the default 
             dict(kind="rdp", orders=RENYI[0], rdp_values=RENYI[1]),
             ("Rényi DP at 5 orders, α: ε(α) = 2: 0.5, 4: 1, 8: 2, 16: 4, 32: 8", "replace one"),
         ),
-        (
+        pytest.param(
             {"kind": "rdp", "rdp": "8: 1; 2: 0.2", "rel": "add_or_remove_one"},
             dict(
                 kind="rdp",
@@ -204,6 +204,7 @@ RENYI = ((2.0, 4.0, 8.0, 16.0, 32.0), (0.5, 1.0, 2.0, 4.0, 8.0))  # the default 
                 relation=Relation.ADD_OR_REMOVE_ONE,
             ),
             ("Rényi DP at 2 orders, α: ε(α) = 2: 0.2, 8: 1", "add or remove one record"),
+            marks=pytest.mark.slow,
         ),
         (
             {"eps": "2", "delta": "1e-6", "rel": "add_or_remove_one", "prior": "5"},

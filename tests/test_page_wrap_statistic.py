@@ -633,6 +633,7 @@ def test_chart_builders_headless(comp):
 # --------------------------------------------------------------------------- through app.py
 
 
+@pytest.mark.slow
 def test_through_app_navigation():
     """Under app.py's st.navigation, after pages that share its URL keys with other types."""
     at = AppTest.from_file(str(pagetools.APP), default_timeout=60)

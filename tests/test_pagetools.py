@@ -63,8 +63,17 @@ def test_markdown_tables_read_back_what_appkit_tables_shows():
     assert table.to_dict("list") == {"a | b": ["[x](y)", "1.5"], "c": ["*", ""]}
 
 
+SLOW_PAGES = {"proposition11", "looseness", "reference_data"}  # default views of > 3 s
+
+
 @pytest.mark.parametrize(
-    "spec", [p for p in app_pages() if p.script is not None], ids=lambda p: p.name
+    "spec",
+    [
+        pytest.param(p, marks=pytest.mark.slow) if p.name in SLOW_PAGES else p
+        for p in app_pages()
+        if p.script is not None
+    ],
+    ids=lambda p: p.name,
 )
 def test_load_runs_the_page_it_names(spec):
     """``load`` selects a page before AppTest's first run, where AppTest finds it by its file

@@ -279,7 +279,7 @@ def test_moments_equal_brute_force(n, M):
     assert (mean, moment) == (r.mean, r.moment)
 
 
-@pytest.mark.parametrize("n", [6, 12, 16])
+@pytest.mark.parametrize("n", [6, 12, pytest.param(16, marks=pytest.mark.slow)])
 def test_coarse_and_fine_enclosures_both_contain_the_truth(n):
     b = brute(n)
     fine = prop11.output_moments(n, 2)
