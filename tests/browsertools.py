@@ -39,8 +39,26 @@ class Server:
         text = self.log.read().decode("utf-8", "replace")
         return text if tail is None else text[-tail:]
 
+    def stacks(self, wait_s: float = 1.0) -> str:
+        """Every thread's Python stack in the server now (for a failure message): the server
+        dumps them on SIGUSR1 into its log (``faulthandler``, registered by the
+        ``sitecustomize`` of ``tests/serverdiag``)."""
+        before = len(self.output(tail=None))
+        if self.proc.poll() is not None:
+            return f"(the server has exited with code {self.proc.returncode})"
+        os.kill(self.proc.pid, signal.SIGUSR1)
+        time.sleep(wait_s)
+        return self.output(tail=None)[before:] or "(no stacks: faulthandler not registered?)"
+
     def __str__(self) -> str:
         return self.url
+
+
+def _pythonpath() -> str:
+    """The test server's PYTHONPATH: ``tests/serverdiag`` first (its ``sitecustomize``
+    registers the stack dump of :meth:`Server.stacks`), then any PYTHONPATH already set."""
+    paths = [str(ROOT / "tests" / "serverdiag"), os.environ.get("PYTHONPATH", "")]
+    return os.pathsep.join(p for p in paths if p)
 
 
 def free_port() -> int:
@@ -89,7 +107,7 @@ def streamlit_server(env: dict[str, str] | None = None):
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
         start_new_session=True,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, "PYTHONPATH": _pythonpath(), **(env or {})},
     )
 
     server = Server(url, proc, log)

@@ -28,6 +28,7 @@ from browsertools import (
     streamlit_server,
     wait_for_run,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from appkit.registry import by_key
 
@@ -132,6 +133,25 @@ def _sidebar_link(pg, text: str):
     return pg.locator('[data-testid="stSidebarNav"] a').filter(has_text=text).first
 
 
+def _wait_for_path(pg, srv, path: str, clicked: str) -> None:
+    """Wait (one page run at most) until the browser shows ``path``; failing, say what the
+    page and the server were doing: the script's state, the page's text, the server's log
+    and every server thread's stack."""
+    try:
+        pg.wait_for_function(f"() => location.pathname === '{path}'", timeout=RUN_TIMEOUT)
+    except PlaywrightTimeoutError:
+        state = pg.evaluate(
+            "() => document.querySelector('[data-testid=\"stApp\"]')"
+            "?.getAttribute('data-test-script-state')"
+        )
+        pytest.fail(
+            f"{RUN_TIMEOUT / 1000:.0f} s after a click on {clicked!r} the browser still shows "
+            f"{pg.url} (script state {state!r}), not {path}.\nThe page:\n"
+            f"{pg.inner_text(MAIN)[-1500:]}\nThe server's log:\n{srv.output(tail=3000)}\n"
+            f"The server's threads:\n{srv.stacks()[-12000:]}"
+        )
+
+
 def test_an_impatient_visitor_cannot_break_a_page(browser, fresh, app_page):
     if app_page.name == "covariance":
         pytest.skip("Figure 2 runs on a button: test_an_impatient_visitor_on_figure_2")
@@ -173,12 +193,10 @@ def test_an_impatient_visitor_cannot_break_a_page(browser, fresh, app_page):
         # page comes back as it was left
         other = by_key("home" if app_page.name != "home" else "what_eps_means")
         _sidebar_link(pg, other.label).click()
-        pg.wait_for_function(
-            f"() => location.pathname === '/{other.url_path}'", timeout=RUN_TIMEOUT
-        )
+        _wait_for_path(pg, fresh, f"/{other.url_path}", other.label)
         pg.wait_for_timeout(300)
         _sidebar_link(pg, by_key(app_page.name).label).click()
-        pg.wait_for_function(f"() => location.pathname === '{path}'", timeout=RUN_TIMEOUT)
+        _wait_for_path(pg, fresh, path, by_key(app_page.name).label)
         _settle(pg)
         if key is not None:
             # and once more, now that it has settled
