@@ -152,6 +152,8 @@ def _stakeholder_links(L: RiskReport, name: str) -> list[str]:
                 LinkSource.GROUP: "the replace-one (ε, δ) it converts to",
                 LinkSource.REFERENCE_POINT: "one (ε, δ) pair it implies (its ε at δ = 10⁻⁵, "
                 "replace-one)",
+                LinkSource.GROUP_POINT: "one (ε, δ) pair it implies (its add/remove ε at "
+                "δ = 10⁻⁵, converted to replace-one: 2ε and (1 + e^ε)·10⁻⁵)",
             }[link.source or LinkSource.INPUT]
             over = (
                 ""

@@ -222,6 +222,23 @@ def test_the_stakeholder_link_carries_the_same_epsilon_and_delta():
     assert r.link.source is LinkSource.REFERENCE_POINT
     assert float(q["eps"]) == point.epsilon and float(q["delta"]) == 1e-5
     assert r.link.pair_ratio == pytest.approx(point.eta / r.eta)
+    # Rényi DP for add/remove: its add/remove ε at δ = 1e-5, converted to replace-one (the
+    # link's δ is not 1e-5, and its source says so)
+    orders, values = (2.0, 4.0, 8.0), (0.5, 1.0, 2.0)
+    eps_ar = next(
+        x.epsilon for x in risk_report(Rdp(orders, values)).routes if x.route is Route.SINGLE_POINT
+    )
+    r = risk_report(Rdp(orders, values, relation=AR))
+    q = _q(r.link.eps_query)
+    assert r.link.source is LinkSource.GROUP_POINT
+    assert float(q["eps"]) == pytest.approx(2 * eps_ar, rel=1e-12)
+    assert float(q["delta"]) == pytest.approx((1 + math.exp(eps_ar)) * 1e-5, rel=1e-9)
+    # zCDP and GDP for add/remove convert the guarantee first (4ρ, 2μ): δ stays 1e-5
+    for g in (Zcdp(0.5, relation=AR), Gdp(1.0, relation=AR)):
+        link = risk_report(g).link
+        assert (
+            link.source is LinkSource.REFERENCE_POINT and float(_q(link.eps_query)["delta"]) == 1e-5
+        )
 
 
 def test_links_that_the_epsilon_page_cannot_show_are_refused():

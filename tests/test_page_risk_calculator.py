@@ -508,3 +508,23 @@ def test_a_guarantee_the_stakeholder_page_cannot_take_is_explained(params, says)
     text = "\n".join(texts(at))
     assert says in text, text
     assert f"]({L.link.path}?{L.link.eta_query})" in text  # the η link is always there
+
+
+def test_the_epsilon_delta_link_says_which_pair_it_carries():
+    """An add/remove Rényi-DP guarantee has no replace-one form to convert to first: its
+    (ε, δ) link carries its add/remove ε at δ = 10⁻⁵ converted to replace-one, whose δ is not
+    10⁻⁵, and says so (it was labelled "its ε at δ = 10⁻⁵, replace-one"); replace-one keeps
+    the plain label."""
+    for rel, said, not_said in (
+        (
+            "add_or_remove_one",
+            "its add/remove ε at δ = 10⁻⁵, converted to replace-one",
+            "replace-one)",
+        ),
+        ("replace_one", "its ε at δ = 10⁻⁵, replace-one)", "converted to replace-one"),
+    ):
+        L = risk_report(Rdp(*RENYI, AR if rel == "add_or_remove_one" else Relation.REPLACE_ONE))
+        text = "\n".join(texts(load(kind="rdp", rel=rel)))
+        line = next(x for x in text.splitlines() if f"?{L.link.eps_query})" in x)
+        assert said in line and not_said not in line, line
+        assert f"δ = {fmt_num(L.link.delta, 3)}," in line, line

@@ -347,6 +347,9 @@ class LinkSource(StrEnum):
     INPUT = "input"  # the guarantee's own (ε, δ) (replace-one)
     GROUP = "group"  # an add/remove (ε, δ) converted to replace-one: (2ε, (1 + e^ε)δ)
     REFERENCE_POINT = "reference_point"  # the guarantee's ε at δ = 10⁻⁵ (replace-one)
+    # an add/remove guarantee's ε at δ = 10⁻⁵, converted to replace-one: (2ε, (1 + e^ε)·10⁻⁵)
+    # (Rényi DP, which has no replace-one form to convert to first)
+    GROUP_POINT = "group_point"
 
 
 class LinkBlock(StrEnum):
@@ -672,7 +675,13 @@ def _link(
         point = next((r for r in b.routes if r.valid and r.route is Route.SINGLE_POINT), None)
         eps = None if point is None else point.epsilon
         dlt = None if point is None else point.delta
-        source = None if point is None else LinkSource.REFERENCE_POINT
+        source = (
+            None
+            if point is None
+            else LinkSource.REFERENCE_POINT
+            if point.delta == REFERENCE_DELTA
+            else LinkSource.GROUP_POINT
+        )
     blocked: LinkBlock | None = None
     if eps is None or dlt is None:
         blocked = LinkBlock.NO_POINT
