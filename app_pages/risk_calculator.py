@@ -587,6 +587,14 @@ def _prior(L: RiskReport, kind: Kind) -> None:
     """The prior: what an attacker naming people achieves when a share is in the data."""
     prior_text = _given(L.prior)
     if L.confidence_kind is Confidence.POSTERIOR:
+        if L.eta == 0.0 and kind is not Kind.EPS_DELTA:
+            st.markdown(
+                f"**If {prior_text} of the population is in the data**, η = 0: the release is the "
+                "same whether a person is in the data or not, so no attacker's belief that a "
+                f"person it names is a member can exceed **{_pc(L.worst_posterior)}**, the share "
+                "before the release."
+            )
+            return
         st.markdown(
             f"**If {prior_text} of the population is in the data**, pure ε-DP bounds every outcome: "
             f"no attacker's belief that a person it names is a member can exceed "

@@ -160,6 +160,27 @@ def test_posterior_pure_epsilon_and_precision():
     assert round(risk_report(EpsDelta(1.0, 1e-5), prior=0.01).ppv, 6) == 0.026733  # risk.py
 
 
+@pytest.mark.parametrize(
+    "guarantee, stated",
+    [
+        (Gdp(0.0), dict(kind="gdp", mu=0.0)),
+        (Zcdp(0.0), dict(kind="zcdp", rho=0.0)),
+        (Zcdp(0.0, AR), dict(kind="zcdp", rho=0.0, relation="add_or_remove_one")),
+        (Rdp((2.0, 4.0), (0.0, 0.0)), dict(kind="rdp", orders=(2.0, 4.0), rdp_values=(0.0, 0.0))),
+    ],
+    ids=["gdp", "zcdp", "zcdp_add_remove", "rdp"],
+)
+def test_eta_zero_bounds_every_posterior_by_the_prior(guarantee, stated):
+    """η = 0: the releases with and without a person are the same law, so no posterior moves
+    from the prior -- as the stakeholder page says (the calculator said 1, "no limit")."""
+    pi = 0.05
+    r = risk_report(guarantee, prior=pi)
+    assert r.eta == 0.0
+    assert r.confidence_kind is Confidence.POSTERIOR and r.worst_posterior == pi
+    w = what_eps_means_lesson(pi, epsilon=None, **stated)
+    assert w.eta == 0.0 and w.worst_posterior == r.worst_posterior
+
+
 @pytest.mark.parametrize("i", IDS)
 def test_every_route_curve_is_a_valid_picture_of_its_route(reports, i):
     g, r = reports[i]

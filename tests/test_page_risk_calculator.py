@@ -528,3 +528,13 @@ def test_the_epsilon_delta_link_says_which_pair_it_carries():
         line = next(x for x in text.splitlines() if f"?{L.link.eps_query})" in x)
         assert said in line and not_said not in line, line
         assert f"δ = {fmt_num(L.link.delta, 3)}," in line, line
+
+
+@pytest.mark.parametrize("query", [dict(kind="zcdp", rho="0"), dict(kind="gdp", mu="0")])
+def test_eta_zero_reads_as_the_prior(query):
+    """η = 0 (ρ = 0, μ = 0): no attacker's belief moves from the share in the data; the page
+    says so and never "no limit holds for every single person"."""
+    text = "\n".join(texts(load(**query)))
+    assert "η = 0: the release is the same whether a person is in the data or not" in text
+    assert "can exceed **1\xa0%**, the share before the release" in text
+    assert "No limit holds" not in text

@@ -437,8 +437,9 @@ class RiskReport:
     roc_fpr, roc_tpr : the tightest ROC bound (attacker_bound's) on its FPR grid.
     prior : π. ppv_fpr : the stated FPR (one of ``fpr_levels``); ``ppv_tpr`` the TPR bound
         there; ``ppv`` = π T/(π T + (1 − π) f), the largest precision of a naming rule at it.
-    confidence_kind : POSTERIOR for pure ε-DP (``worst_posterior`` < 1 bounds every named
-        person), else PRECISION (``worst_posterior`` = 1; ``ppv`` is the number to quote).
+    confidence_kind : POSTERIOR for pure ε-DP and for η = 0 (``worst_posterior`` < 1 bounds
+        every named person; at η = 0 it is the prior), else PRECISION (``worst_posterior`` = 1;
+        ``ppv`` is the number to quote).
     replace_epsilon, replace_delta : the replace-one (ε, δ) of an (ε, δ) guarantee
         ((2ε, (1 + e^ε)δ) for add/remove); ``replace_mu`` (GDP: μ or 2μ), ``replace_rho``
         (zCDP: ρ or 4ρ); None where not applicable.
@@ -812,6 +813,10 @@ def risk_report(
     ppv = _ppv(pi, f, t)
     if pure_eps is not None:
         kind, worst = Confidence.POSTERIOR, float(member_posterior_bound(pi, epsilon=pure_eps))
+    elif b.eta == 0.0:
+        # η = 0 bounds the total variation between the releases with and without a person by
+        # 0: they are the same law, so every posterior is the prior (as the stakeholder page)
+        kind, worst = Confidence.POSTERIOR, pi
     else:
         kind, worst = Confidence.PRECISION, 1.0
 
