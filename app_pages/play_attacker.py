@@ -474,7 +474,7 @@ def _answers(k: int) -> str:
 TEACHER = "_class_teacher"  # session: the TeacherHandle of the class this session runs
 PLAYERS = "_class_players"  # session: class code -> this session's player token
 CLASS_NOTE = "_class_note"  # session: a refusal from a button's callback, shown on the next run
-CLASS_REFRESH = 2  # seconds between two refreshes of the teacher's dashboard
+CLASS_REFRESH = classui.DASHBOARD_S  # seconds between two refreshes of the teacher's dashboard
 _CONFIDENCE = 0.95
 
 
@@ -821,6 +821,20 @@ def _student_game(s, view, mine, code: str, token: str, client: str | None) -> N
             _class_picture(res, model, key="class_picture_scores")
     else:
         st.caption("The class picture appears here when your teacher reveals the class.")
+        _watch_class(code, mine.state)
+
+
+@st.fragment(run_every=classui.STUDENT_WATCH_S)
+def _watch_class(code: str, drawn: classroom.ClassState) -> None:
+    """Every ``classui.STUDENT_WATCH_S`` seconds a student's page looks at the class's state and reruns when
+    the teacher has closed, reopened or revealed it: the sealed answers, or the class
+    picture, appear without a tap or a reload. Draws nothing."""
+    try:
+        state = classui.store().class_view(code).state
+    except classroom.ClassroomError:
+        return  # the page says so at its next run
+    if state is not drawn:
+        st.rerun()
 
 
 def _student(raw_code: str) -> bool:

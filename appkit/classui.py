@@ -26,9 +26,13 @@ from mipcore.plots.vega import VegaLiteChart
 
 from .classroom import ClassScore, Store, default_url
 
-__all__ = ["client_key", "scores_vega", "store"]
+__all__ = ["DASHBOARD_S", "STUDENT_WATCH_S", "client_key", "scores_vega", "store"]
 
 _MAX_STORES = 4
+#: Seconds between two refreshes of the teacher's dashboard.
+DASHBOARD_S = 2
+#: Seconds between two looks of a student's page at its class's state (closed, revealed).
+STUDENT_WATCH_S = 5
 _STORES: OrderedDict[str, Store] = OrderedDict()
 _LOCK = threading.Lock()
 

@@ -26,6 +26,7 @@ from classtools import (
 )
 
 from appkit import classroom
+from appkit.classui import STUDENT_WATCH_S
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -86,9 +87,12 @@ def test_a_teacher_and_three_students_play_close_and_reveal(class_server, new_pa
 
     _click(teacher, "Reveal")
     wait_text(teacher, "The class is revealed", timeout=RUN_TIMEOUT)
-    ada.reload(wait_until="domcontentloaded")
+    # Ada's phone shows the class picture by itself (it looks every STUDENT_WATCH_S): no tap,
+    # no reload.
+    ada.get_by_role("heading", name="The class", exact=True).wait_for(
+        timeout=STUDENT_WATCH_S * 1000 + RUN_TIMEOUT
+    )
     wait_text(ada, "You play as “Ada”")
-    ada.get_by_role("heading", name="The class", exact=True).wait_for()
     assert "The class picture appears here" not in main_text(ada)
     # A new student cannot join a closed class.
     late = new_page(PHONE)
