@@ -11,6 +11,16 @@ Each ``url_*`` function wraps one Streamlit widget:
 
 The widget's value is held in ``st.session_state[key]``, so the URL parameter name
 is the widget key. Keys must therefore be short, URL-friendly and unique per page.
+
+**Why not Streamlit's own ``bind="query-params"``** (Streamlit 1.67; read for this module,
+which it would otherwise replace): it drops an invalid link value silently ("ignored and
+removed from the URL"), where a shared link that asks for something the page cannot show must
+say so; it writes a range slider as repeated parameters (``?p=10&p=90``), where every link
+shared so far says ``p=10,90``; it matches options by their text only, where old links use an
+enum's legacy spellings; and the URL is written by the browser's code, which
+``streamlit.testing`` (AppTest) does not run, so the page tests could no longer check a link
+round trip. ``persist_state`` keeps a value across pages, which this module must not do for
+the keys that pages share (``n``, ``M``, ``eta``: a link shows what it says).
 """
 
 from __future__ import annotations
