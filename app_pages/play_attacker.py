@@ -827,12 +827,15 @@ def _student_game(s, view, mine, code: str, token: str, client: str | None) -> N
 @st.fragment(run_every=classui.STUDENT_WATCH_S)
 def _watch_class(code: str, drawn: classroom.ClassState) -> None:
     """Every ``classui.STUDENT_WATCH_S`` seconds a student's page looks at the class's state and reruns when
-    the teacher has closed, reopened or revealed it: the sealed answers, or the class
-    picture, appear without a tap or a reload. Draws nothing."""
+    the teacher has closed, reopened, revealed or deleted it: the sealed answers, the class
+    picture or the sentence that the class is gone appear without a tap or a reload. Draws
+    nothing."""
     try:
         state = classui.store().class_view(code).state
-    except classroom.ClassroomError:
+    except classroom.StorageUnavailable:
         return  # the page says so at its next run
+    except classroom.Refused:
+        st.rerun()  # deleted (or expired): the page says so now
     if state is not drawn:
         st.rerun()
 
