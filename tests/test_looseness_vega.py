@@ -160,9 +160,9 @@ def test_eta_curves_draw_the_table(lessons, log_y):
         interp = np.interp(np.log(full["scale"]), np.log(rows["scale"]), drawn_y(rows["eta"]))
         assert np.max(np.abs(interp - drawn_y(full[col].to_numpy()))) <= (0.03 if log_y else 0.0008)
     markers = chart.datasets["markers"]
-    for _col, name, *_rest, shape in lv.CURVES:
+    for _col, name, look in lv.CURVES:
         count = int((markers["line"] == name).sum())
-        assert (shape == "stroke" and count == 0) or 6 <= count <= 10
+        assert (look.shape == "stroke" and count == 0) or 6 <= count <= 10
     for col, name, *_ in lv.CURVES:  # markers sit on their curve, at grid points
         rows = markers[markers["line"] == name]
         on = rows.merge(table[["scale", col]], left_on=["scale", "eta"], right_on=["scale", col])

@@ -1,8 +1,11 @@
-"""Chart builders, one module per page, usable without Streamlit.
+"""Chart builders, usable without Streamlit.
 
 Every chart of the app is a Vega-Lite specification (``*_vega`` modules, built on
 :mod:`mipcore.plots.vega`, which says why Vega-Lite): in a browser, Streamlit redraws a chart
-whose specification is unchanged in place from its new tables. Builders take results (floats,
+whose specification is unchanged in place from its new tables. Charts are being rewritten in
+Altair by concept, not page: :mod:`mipcore.plots.curves` (curves against a quantity) draws
+the charts of :mod:`~mipcore.plots.figure1_vega` and :mod:`~mipcore.plots.looseness_vega`,
+whose modules only build their tables and say how to draw them. Builders take results (floats,
 arrays, DataFrames, the typed results of :mod:`mipcore.lessons`), never widgets, and return a
 :class:`~mipcore.plots.vega.VegaLiteChart` with the table it draws (the chart's CSV). A picture
 that leaves the app (PNG, SVG) is drawn from the same specification on the server by

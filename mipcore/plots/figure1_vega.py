@@ -1,5 +1,5 @@
-"""Figure 1 of the paper, drawn by Vega-Lite: the noise that certifies η-MIP, directly or
-through DP, and how many times more DP needs.
+"""Figure 1 of the paper, drawn by Vega-Lite through Altair (:mod:`mipcore.plots.curves`):
+the noise that certifies η-MIP, directly or through DP, and how many times more DP needs.
 
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
 Section 5.1. The builders draw a :class:`mipcore.lessons.figure1.Figure1View` and compute
@@ -7,7 +7,8 @@ none of the mathematics: each returns a :class:`~mipcore.plots.vega.VegaLiteChar
 view's table it draws (the page's CSV).
 
 The specification depends only on the chart's look (the n chosen, M and C, log axes, the cap
-and the certified curves switched on or off), never on the η range: the range is in the data.
+and the certified curves switched on or off: the arguments of ``_noise_layers`` and
+``_ratio_layers`` and the title), never on the η range: the range is in the data.
 Every curve spans the range's grid, so the x-axis, whose scale has no fixed domain, runs from
 the first to the last η drawn; with the cap, each curve is cut where it leaves the plot (the
 point where it crosses the cap is added), so the y-axis ends at the cap with no domain in the
@@ -23,16 +24,18 @@ open circles; crossovers are diamonds, the largest ratios stars. Legends below t
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
 from ..lessons.figure1 import Crossing, CrossKind, Figure1View, Peak
 from . import style
+from .curves import Look, by, chart, dataset, markers, quantity
 from .formatting import fmt_num
-from .vega import DASH, STAR, VegaLiteChart, by_field, every_other, layered, power_axis
+from .vega import DASH, STAR, VegaLiteChart, every_other
 
 __all__ = [
     "PALETTE",
@@ -126,79 +129,36 @@ def _clip_below(
     return pieces
 
 
-def _eta_x(log_x: bool) -> dict[str, Any]:
+def _colours(ns: Sequence[int]) -> dict[str, str]:
+    """Each n's label and colour, in the order of ``ns``."""
+    col = colour_of(ns)
+    return {_label(n): col[n] for n in ns}
+
+
+def _points(what: str, y: str, rows: Iterable[tuple[int, float, float, str]]) -> pd.DataFrame:
+    """Markers ``what`` at (n, η, ``y``, hover text) as the table ``size, what, eta, y, text``."""
+    return _frame(
+        [
+            pd.DataFrame(
+                {"size": [_label(n)], "what": what, "eta": [float(e)], y: [float(v)], "text": [t]}
+            )
+            for n, e, v, t in rows
+        ],
+        {"size": "str", "what": "str", "eta": "float64", y: "float64", "text": "str"},
+    )
+
+
+def _eta_x(log_x: bool) -> Any:
     """The η axis: no domain in the specification, so it spans the η of the data."""
     title = "η (attacker's edge over guessing" + ("; log scale)" if log_x else ")")
-    x: dict[str, Any] = {
-        "field": "eta",
-        "type": "quantitative",
-        "title": title,
-        "scale": {"nice": False},
-    }
-    if log_x:
-        x["scale"]["type"] = "log"
-        x["axis"] = power_axis()
-    else:
-        x["scale"]["zero"] = False
-    return x
+    return quantity(alt.X, "eta", title, log=log_x, zero=False)
 
 
-def _markers(
-    name: str,
-    y_field: str,
-    shape_channel: dict[str, Any],
-    fill_channel: dict[str, Any],
-    x: dict[str, Any],
-    y: dict[str, Any],
-    size: int,
-) -> dict[str, Any]:
-    """Diamonds or stars at (eta, y_field) of dataset ``name``, filled in their n's colour."""
-    return {
-        "data": {"name": name},
-        "mark": {
-            "type": "point",
-            "filled": True,
-            "opacity": 1,
-            "size": size,
-            "stroke": style.INK,
-            "strokeWidth": 1.5,
-        },
-        "encoding": {
-            "x": x,
-            "y": {**y, "field": y_field},
-            "shape": shape_channel,
-            "fill": fill_channel,
-            "tooltip": [{"field": "text", "type": "nominal", "title": "marker"}],
-        },
-    }
-
-
-def _key(entries: list[tuple[str, str, list[int], str]]) -> dict[str, Any]:
-    """The chart's one legend, below the plot in one column: an invisible layer reading the
-    dataset "key" (:func:`_key_table`) whose scales map each entry's label to its colour, dash
-    and symbol (the drawn layers show no legend of their own, and the chart resolves these
-    scales independently)."""
-    labels = [e[0] for e in entries]
-    legend = {"title": None, "symbolSize": 260, "symbolStrokeWidth": 2.5}
-    return {
-        "data": {"name": "key"},
-        "mark": {"type": "point", "opacity": 0, "filled": False},
-        "encoding": {
-            "color": by_field("key", labels, [e[1] for e in entries], legend),
-            "strokeDash": by_field("key", labels, [e[2] for e in entries], legend),
-            "shape": by_field("key", labels, [e[3] for e in entries], legend),
-        },
-    }
-
-
-def _key_table(key: dict[str, Any]) -> pd.DataFrame:
-    """The rows of the key layer: one per legend entry."""
-    return pd.DataFrame({"key": key["encoding"]["color"]["scale"]["domain"]}, dtype="str")
-
-
-_INDEPENDENT = {
-    "scale": {"color": "independent", "strokeDash": "independent", "shape": "independent"}
-}
+def _outlined(name: str, size: int, x: Any, y: Any, shape: Any, fill: Any) -> alt.Chart:
+    """Diamonds or stars from dataset ``name``, filled by ``fill`` and outlined in ink."""
+    return markers(name, size, stroke=style.INK, strokeWidth=1.5).encode(
+        x=x, y=y, shape=shape, fill=fill, tooltip=[alt.Tooltip("text:N", title="marker")]
+    )
 
 
 def noise_caption(view: Figure1View) -> str | None:
@@ -232,8 +192,7 @@ def noise_vega(
     :func:`noise_caption` names the DP curves entirely above it.
     """
     table = view.curves
-    ns = [r.row.n for r in view.rows]
-    col = colour_of(ns)
+    ns = tuple(r.row.n for r in view.rows)
     methods = [("mip_paper", _printed_name(view.constant), "solid")]
     if show_certified:
         methods.append(("mip_certified", CERTIFIED, "dot"))
@@ -264,87 +223,51 @@ def noise_vega(
                         }
                     )
                 )
-    curves = _frame(
-        frames,
-        {
-            "n": "int64",
-            "size": "str",
-            "method": "str",
-            "part": "int64",
-            "eta": "float64",
-            "noise": "float64",
-        },
-    )
-    crossings = _frame(
-        [
-            pd.DataFrame(
-                {
-                    "size": [_label(c.n)],
-                    "what": CROSSOVER,
-                    "eta": [float(c.eta)],
-                    "noise": [float(c.scale)],
-                    "text": [_crossing_text(c)],
-                }
-            )
-            for c in view.crossings
-        ],
-        {"size": "str", "what": "str", "eta": "float64", "noise": "float64", "text": "str"},
-    )
-
-    labels = [_label(n) for n in ns]
-    colours = [col[n] for n in ns]
-    names = [name for _c, name, _d in methods]
-    x = _eta_x(log_x)
-    y: dict[str, Any] = {
-        "field": "noise",
-        "type": "quantitative",
-        "title": "Laplace noise scale (lower is better)",
-        "scale": {"nice": view.y_top is None},
+    columns = {"n": "int64", "size": "str", "method": "str", "part": "int64"}
+    data = {
+        "curves": _frame(frames, {**columns, "eta": "float64", "noise": "float64"}),
+        "crossings": _points(
+            CROSSOVER, "noise", ((c.n, c.eta, c.scale, _crossing_text(c)) for c in view.crossings)
+        ),
     }
-    if log_y:
-        y["scale"]["type"] = "log"
-        y["axis"] = power_axis()
-    else:
-        y["scale"]["zero"] = True
-    lines = {
-        "data": {"name": "curves"},
-        "mark": {"type": "line", "clip": True, "strokeWidth": 2.5},
-        "encoding": {
-            "x": x,
-            "y": y,
-            "color": by_field("size", labels, colours, None),
-            "strokeDash": by_field("method", names, [DASH[d] for _c, _n, d in methods], None),
-            "detail": {"field": "part", "type": "nominal"},
-            "tooltip": [
-                {"field": "method", "type": "nominal", "title": "curve"},
-                {"field": "n", "type": "quantitative", "title": "n"},
-                {"field": "eta", "type": "quantitative", "title": "η", "format": ".4~g"},
-                {
-                    "field": "noise",
-                    "type": "quantitative",
-                    "title": "noise scale",
-                    "format": ".4~g",
-                },
-            ],
-        },
-    }
-    shape = by_field("what", [CROSSOVER], ["diamond"], None)
-    marks = _markers(
-        "crossings", "noise", shape, by_field("size", labels, colours, None), x, y, 160
-    )
-    key = _key(
-        [(label, c, DASH["solid"], "stroke") for label, c in zip(labels, colours, strict=True)]
-        + [(name, style.INK, DASH[d], "stroke") for _c, name, d in methods]
-        + [(CROSSOVER, style.INK, DASH["solid"], "diamond")]
+    dashes = tuple((name, dash) for _c, name, dash in methods)
+    key = (
+        {label: Look(c) for label, c in _colours(ns).items()}
+        | {name: Look(style.INK, dash) for name, dash in dashes}
+        | {CROSSOVER: Look(style.INK, shape="diamond")}
     )
     title = f"Noise needed to certify η-MIP (M = {view.M}, C = {view.constant:g})"
-    spec = layered(title, [lines, marks, key], height=height, resolve=_INDEPENDENT)
-    chart = VegaLiteChart(
-        spec=spec,
-        datasets={"curves": curves, "crossings": crossings, "key": _key_table(key)},
-        title=title,
+    look = (ns, dashes, log_x, log_y, view.y_top is None)
+    return chart(title, data, _noise_layers, *look, height=height, key=key), table
+
+
+def _noise_layers(
+    ns: tuple[int, ...], dashes: tuple[tuple[str, str], ...], log_x: bool, log_y: bool, nice: bool
+) -> list[Any]:
+    """The noise chart's lines (colour by n, dash by method) and crossover diamonds."""
+    colours = _colours(ns)
+    x = _eta_x(log_x)
+    y_title = "Laplace noise scale (lower is better)"
+    y = quantity(alt.Y, "noise", y_title, log=log_y, zero=True, nice=nice)
+    lines = (
+        dataset("curves")
+        .mark_line(clip=True, strokeWidth=2.5)
+        .encode(
+            x=x,
+            y=y,
+            color=by(alt.Color, "size", colours),
+            strokeDash=by(alt.StrokeDash, "method", {k: DASH[d] for k, d in dashes}),
+            detail=alt.Detail("part:N"),
+            tooltip=[
+                alt.Tooltip("method:N", title="curve"),
+                alt.Tooltip("n:Q", title="n"),
+                alt.Tooltip("eta:Q", title="η", format=".4~g"),
+                alt.Tooltip("noise:Q", title="noise scale", format=".4~g"),
+            ],
+        )
     )
-    return chart, table
+    shape = by(alt.Shape, "what", {CROSSOVER: "diamond"})
+    return [lines, _outlined("crossings", 160, x, y, shape, by(alt.Fill, "size", colours))]
 
 
 def ratio_table(view: Figure1View) -> pd.DataFrame:
@@ -365,8 +288,7 @@ def ratio_vega(
     rounding). A dashed line marks equal noise.
     """
     table = ratio_table(view)
-    ns = [r.row.n for r in view.rows]
-    col = colour_of(ns)
+    ns = tuple(r.row.n for r in view.rows)
     n_col = table["n"].to_numpy()
     eta = table["eta"].to_numpy(dtype=float)
     printed, flat, circles = [], [], []
@@ -393,171 +315,79 @@ def ratio_vega(
             picks = np.unique(np.round(np.linspace(0, c.size - 1, _MARKERS)).astype(int))
             circles.append(frame.iloc[picks])
     columns = {"n": "int64", "size": "str", "eta": "float64", "ratio": "float64"}
-
-    mark_cols = {"size": "str", "what": "str", "eta": "float64", "ratio": "float64", "text": "str"}
-    crossings = _frame(
-        [
-            pd.DataFrame(
-                {
-                    "size": [_label(c.n)],
-                    "what": CROSSOVER,
-                    "eta": [float(c.eta)],
-                    "ratio": 1.0,
-                    "text": [_crossing_text(c)],
-                }
-            )
-            for c in view.crossings
-        ],
-        mark_cols,
-    )
-    peaks = _frame(
-        [
-            pd.DataFrame(
-                {
-                    "size": [_label(p.n)],
-                    "what": PEAK,
-                    "eta": [float(p.eta)],
-                    "ratio": [float(p.ratio)],
-                    "text": [_peak_text(p)],
-                }
-            )
-            for p in view.peaks
-            if math.isfinite(p.ratio) and p.ratio > 0
-        ],
-        mark_cols,
-    )
+    peaks = [p for p in view.peaks if math.isfinite(p.ratio) and p.ratio > 0]
     datasets = {
         "printed": _frame(printed, columns),
-        "crossings": crossings,
-        "peaks": peaks,
+        "crossings": _points(
+            CROSSOVER, "ratio", ((c.n, c.eta, 1.0, _crossing_text(c)) for c in view.crossings)
+        ),
+        "peaks": _points(PEAK, "ratio", ((p.n, p.eta, p.ratio, _peak_text(p)) for p in peaks)),
     }
-
-    labels = [_label(n) for n in ns]
-    colours = [col[n] for n in ns]
-    x = _eta_x(log_x)
-    y = {
-        "field": "ratio",
-        "type": "quantitative",
-        "title": "DP noise ÷ MIP noise (log scale)",
-        "scale": {"type": "log", "nice": False, "padding": 12},
-        "axis": power_axis(),
-    }
-    dashes = [DASH[style.dashes(i)] for i in range(len(ns))]
-    shape = by_field(
-        "what",
-        ([FLAT] if show_certified else []) + [CROSSOVER, PEAK],
-        (["circle"] if show_certified else []) + ["diamond", STAR],
-        None,
-    )
-    key = _key(
-        [
-            (f"{label}: MIP as printed", c, d, "stroke")
-            for label, c, d in zip(labels, colours, dashes, strict=True)
-        ]
-        + ([(FLAT + ", thin line", style.INK, DASH["solid"], "circle")] if show_certified else [])
-        + [(CROSSOVER, style.INK, DASH["solid"], "diamond"), (PEAK, style.INK, DASH["solid"], STAR)]
-    )
-    fill = by_field("size", labels, colours, None)
-    tooltip = [
-        {"field": "n", "type": "quantitative", "title": "n"},
-        {"field": "eta", "type": "quantitative", "title": "η", "format": ".4~g"},
-        {
-            "field": "ratio",
-            "type": "quantitative",
-            "title": "DP needs this many times the MIP noise",
-            "format": ".4~g",
-        },
-    ]
-    equal = {
-        "data": {"values": [{}]},  # one rule and its label: no table
-        "layer": [
-            {
-                "mark": {
-                    "type": "rule",
-                    "color": style.INK,
-                    "strokeDash": DASH["dash"],
-                    "strokeWidth": 1.5,
-                },
-                "encoding": {"y": {"datum": 1.0, "type": "quantitative"}},
-            },
-            {
-                "mark": {
-                    "type": "text",
-                    "align": "right",
-                    "baseline": "bottom",
-                    "dx": -4,
-                    "dy": -4,
-                    "fontSize": 14,
-                },
-                "encoding": {
-                    "x": {"value": "width"},
-                    "y": {"datum": 1.0, "type": "quantitative"},
-                    "text": {"value": "equal noise: above, MIP is cheaper"},
-                },
-            },
-        ],
-    }
-    layers: list[dict[str, Any]] = [
-        equal,
-        {
-            "data": {"name": "printed"},
-            "mark": {"type": "line", "clip": True, "strokeWidth": 2.5},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": by_field("size", labels, colours, None),
-                "strokeDash": by_field("size", labels, dashes, None),
-                "tooltip": [
-                    {"field": "size", "type": "nominal", "title": "printed MIP noise"},
-                    *tooltip[1:],
-                ],
-            },
-        },
-    ]
     if show_certified:
         datasets["certified"] = _frame(flat, {**columns, "what": "str"})
         datasets["circles"] = _frame(circles, {**columns, "what": "str"})
-        layers += [
-            {
-                "data": {"name": "certified"},
-                "mark": {"type": "line", "clip": True, "strokeWidth": 1.5},
-                "encoding": {
-                    "x": x,
-                    "y": y,
-                    "color": by_field("size", labels, colours, None),
-                    "tooltip": [
-                        {"field": "what", "type": "nominal", "title": "curve"},
-                        *tooltip,
-                    ],
-                },
-            },
-            {
-                "data": {"name": "circles"},
-                "mark": {
-                    "type": "point",
-                    "filled": False,
-                    "opacity": 1,
-                    "size": 70,
-                    "strokeWidth": 2,
-                },
-                "encoding": {
-                    "x": x,
-                    "y": y,
-                    "color": by_field("size", labels, colours, None),
-                    "shape": shape,
-                    "tooltip": [
-                        {"field": "what", "type": "nominal", "title": "curve"},
-                        *tooltip,
-                    ],
-                },
-            },
-        ]
-    layers += [
-        _markers("crossings", "ratio", shape, fill, x, y, 160),
-        _markers("peaks", "ratio", shape, fill, x, y, 220),
-        key,
-    ]
+    key = (
+        {
+            f"{label}: MIP as printed": Look(c, style.dashes(i))
+            for i, (label, c) in enumerate(_colours(ns).items())
+        }
+        | ({FLAT + ", thin line": Look(style.INK, shape="circle")} if show_certified else {})
+        | {CROSSOVER: Look(style.INK, shape="diamond"), PEAK: Look(style.INK, shape=STAR)}
+    )
     title = "How many times more noise DP needs than MIP"
-    datasets["key"] = _key_table(key)
-    spec = layered(title, layers, height=height, resolve=_INDEPENDENT)
-    return VegaLiteChart(spec=spec, datasets=datasets, title=title), table
+    look = (ns, log_x, show_certified)
+    return chart(title, datasets, _ratio_layers, *look, height=height, key=key), table
+
+
+def _ratio_layers(ns: tuple[int, ...], log_x: bool, show_certified: bool) -> list[Any]:
+    """The ratio chart's equal-noise line, printed ratios (colour and dash by n), certified
+    ratios (thin, with open circles), crossover diamonds and peak stars."""
+    colours = _colours(ns)
+    dashes = {label: DASH[style.dashes(i)] for i, label in enumerate(colours)}
+    x = _eta_x(log_x)
+    y = quantity(alt.Y, "ratio", "DP noise ÷ MIP noise (log scale)", log=True, padding=12)
+    shapes = ({FLAT: "circle"} if show_certified else {}) | {CROSSOVER: "diamond", PEAK: STAR}
+    colour = by(alt.Color, "size", colours)
+    tooltip = [
+        alt.Tooltip("n:Q", title="n"),
+        alt.Tooltip("eta:Q", title="η", format=".4~g"),
+        alt.Tooltip("ratio:Q", title="DP needs this many times the MIP noise", format=".4~g"),
+    ]
+    one = alt.datum(1.0, type="quantitative")
+    equal = alt.layer(  # one rule and its label: no table
+        alt.Chart()
+        .mark_rule(color=style.INK, strokeDash=DASH["dash"], strokeWidth=1.5)
+        .encode(y=one),
+        alt.Chart()
+        .mark_text(align="right", baseline="bottom", dx=-4, dy=-4, fontSize=14)
+        .encode(x=alt.value("width"), y=one, text=alt.value("equal noise: above, MIP is cheaper")),
+        data=alt.InlineData(values=[{}]),
+    )
+    layers: list[Any] = [
+        equal,
+        dataset("printed")
+        .mark_line(clip=True, strokeWidth=2.5)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            strokeDash=by(alt.StrokeDash, "size", dashes),
+            tooltip=[alt.Tooltip("size:N", title="printed MIP noise"), *tooltip[1:]],
+        ),
+    ]
+    if show_certified:
+        curve_tip = [alt.Tooltip("what:N", title="curve"), *tooltip]
+        layers += [
+            dataset("certified")
+            .mark_line(clip=True, strokeWidth=1.5)
+            .encode(x=x, y=y, color=colour, tooltip=curve_tip),
+            markers("circles", 70, filled=False, strokeWidth=2).encode(
+                x=x, y=y, color=colour, shape=by(alt.Shape, "what", shapes), tooltip=curve_tip
+            ),
+        ]
+    shape, fill = by(alt.Shape, "what", shapes), by(alt.Fill, "size", colours)
+    return [
+        *layers,
+        _outlined("crossings", 160, x, y, shape, fill),
+        _outlined("peaks", 220, x, y, shape, fill),
+    ]

@@ -1,4 +1,5 @@
-"""Charts of "How loose are the certified bounds?", drawn by Vega-Lite.
+"""Charts of "How loose are the certified bounds?", drawn by Vega-Lite through Altair
+(:mod:`mipcore.plots.curves`).
 
 Each builder takes results of :mod:`mipcore.lessons.certificate_gap` and returns a
 :class:`~mipcore.plots.vega.VegaLiteChart` and the table the page offers as the chart's CSV
@@ -16,9 +17,9 @@ redone in d dimensions orange, long dashes, triangles. Legends below the plot, o
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
@@ -32,8 +33,9 @@ from mipcore.lessons.certificate_gap import (
 )
 
 from . import style
+from .curves import Look, by, chart, dataset, legend, line, markers, quantity
 from .formatting import fmt_num
-from .vega import DASH, VegaLiteChart, by_field, layered, log_ticks
+from .vega import DASH, VegaLiteChart
 
 __all__ = [
     "ROUTE_NAMES",
@@ -52,11 +54,12 @@ ROUTE_NAMES = {
     Route.MIP_PRINTED: "MIP: Corollary 14 printed",
     Route.DP: "DP + Theorem 4",
 }
-_ROUTE_COLOUR = {
-    Route.SUFFICIENT: style.EXACT.colour,
-    Route.MIP_TIGHT: style.MIP.colour,
-    Route.MIP_PRINTED: style.PRINTED.colour,
-    Route.DP: style.DP.colour,
+#: Each route's colour, by its display name.
+_ROUTES = {
+    ROUTE_NAMES[Route.SUFFICIENT]: style.EXACT.colour,
+    ROUTE_NAMES[Route.MIP_TIGHT]: style.MIP.colour,
+    ROUTE_NAMES[Route.MIP_PRINTED]: style.PRINTED.colour,
+    ROUTE_NAMES[Route.DP]: style.DP.colour,
 }
 
 ETA_TITLE = "η against the Laplace noise, Proposition 11"
@@ -66,27 +69,24 @@ T5_TITLE = "Theorem 5: small η, yet no finite ε"
 DIM_ETA_TITLE = "Certified η against d, at the printed noise"
 DIM_NOISE_TITLE = "Noise needed for the target η, against d"
 
-#: The η-against-noise curves: (column of the lesson's table, legend label, colour, dash,
-#: line width, marker shape; "stroke": no markers, a short line in the legend).
+#: The η-against-noise curves: (column of the lesson's table, legend label, look).
 CURVES = (
-    ("exact", "exact η (best possible attack)", style.EXACT.colour, "solid", 4.0, "stroke"),
+    ("exact", "exact η (best possible attack)", Look(style.EXACT.colour, width=4.0)),
     (
         "certified_mip_tight",
         "MIP: Theorem 9 density, ½(1 − exp(−σ/b))",
-        style.MIP.colour,
-        "solid",
-        2.5,
-        "circle",
+        Look(style.MIP.colour, shape="circle"),
     ),
     (
         "certified_mip_printed",
         "MIP: Corollary 14 as printed",
-        style.PRINTED.colour,
-        "dashdot",
-        2.5,
-        "cross",
+        Look(style.PRINTED.colour, "dashdot", shape="cross"),
     ),
-    ("certified_dp", "DP: Laplace mechanism + Theorem 4", style.DP.colour, "dash", 2.5, "square"),
+    (
+        "certified_dp",
+        "DP: Laplace mechanism + Theorem 4",
+        Look(style.DP.colour, "dash", shape="square"),
+    ),
 )
 CHAIN_NAME = "the paper's proof, redone in d dimensions"
 TIGHT_ETA_NAME = "Theorem 9 density, ½(1 − exp(−1/c)): any d"
@@ -100,6 +100,15 @@ T4_BOUND_NAME = "Theorem 4: 50 % + η(ε, δ)"
 T4_EXACT_NAME = "exact attacker on 𝒟 = {0, 1}, k = 1"
 T5_INDICATOR_NAME = "TMLR version: 1{D = D*}, η = 1/C(n, n/2)"
 T5_PUBLISH_NAME = "arXiv version: publish each record w.p. q = 2η"
+_T5_LOOKS = {
+    T5_INDICATOR_NAME: Look(style.EXACT.colour, style.EXACT["dash"], shape="diamond"),
+    T5_PUBLISH_NAME: Look(style.MEASURED.colour, "dash", shape="square"),
+}
+#: The dimension charts' curves: the repaired proof, Theorem 9's density, Corollary 14.
+_CHAIN = Look(style.ORANGE, "longdash", shape="triangle-up")
+_TIGHT = Look(style.MIP.colour, shape="circle")
+_PRINTED = Look(style.PRINTED.colour, "dashdot")
+_ETA_AXIS = "η (accuracy − 50 %)"
 
 #: Fixed axis ranges (every n, M, constant and target of the page fits in them): η from the
 #: exact η at n = 16 (4·10⁻⁹) up; the Laplace scales (6·10⁻⁶ to 6·10⁵) and noise multipliers
@@ -111,50 +120,11 @@ MULTIPLIER_RANGE = (1e-8, 1e10)
 T5_RANGE = (1e-12, 1.0)
 _MARKERS = 8  # markers on each η-against-noise certificate (the legend's second cue)
 
-#: One legend per chart, colour and marker shape (a line without markers: a short stroke);
-#: the dashes are on the plot only (a dashed outline blurs a legend's symbol).
-_POINT_LEGEND = {"title": None, "symbolSize": 120}
-
-
-def _log(title: str, lo: float, hi: float, *, every: int = 1) -> dict[str, Any]:
-    """A fixed log axis ``[lo, hi]`` with ticks at every ``every``-th power of ten."""
-    axis = log_ticks(lo, hi)
-    axis["values"] = [v for v in axis["values"] if round(math.log10(v)) % every == 0]
-    return {
-        "type": "quantitative",
-        "title": title,
-        "scale": {"type": "log", "domain": [lo, hi], "nice": False},
-        "axis": axis,
-    }
-
-
-def _linear(title: str, lo: float, hi: float, **axis: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "type": "quantitative",
-        "title": title,
-        "scale": {"domain": [lo, hi], "nice": False},
-    }
-    if axis:
-        out["axis"] = axis
-    return out
-
-
-def _at(enc: dict[str, Any], field: str) -> dict[str, Any]:
-    return {"field": field, **enc}
-
 
 def _drawable(values: Any, log: bool) -> np.ndarray:
     """Rows that can be drawn: finite, and positive on a log axis."""
     v = np.asarray(values, dtype=float)
     return np.isfinite(v) & ((v > 0) if log else np.ones(v.size, dtype=bool))
-
-
-def _tip(field: str, title: str, fmt: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"field": field, "title": title}
-    out["type"] = "nominal" if fmt is None else "quantitative"
-    if fmt is not None:
-        out["format"] = fmt
-    return out
 
 
 def _thin(x: np.ndarray, y: np.ndarray, log_y: bool) -> np.ndarray:
@@ -185,14 +155,14 @@ def eta_vs_scale_vega(
     b = table["scale"].to_numpy(dtype=float)
     datasets: dict[str, pd.DataFrame] = {}
     marks = []
-    for i, (col, name, *_rest, shape) in enumerate(CURVES):
+    for i, (col, name, look) in enumerate(CURVES):
         eta = table[col].to_numpy(dtype=float)
         ok = _drawable(eta, log_y) & _drawable(b, True)
         idx = np.flatnonzero(ok)
         if idx.size:
             idx = idx[_thin(np.log(b[idx]), np.log(eta[idx]) if log_y else eta[idx], log_y)]
         datasets[f"curve{i}"] = pd.DataFrame({"line": name, "scale": b[idx], "eta": eta[idx]})
-        if shape != "stroke":  # staggered, so that the markers of two curves never coincide
+        if look.shape != "stroke":  # staggered, so that the markers of two curves never coincide
             pick = np.arange(2 + 2 * i, b.size, max(b.size // _MARKERS, 1))
             pick = pick[ok[pick]]
             marks.append(pd.DataFrame({"line": name, "scale": b[pick], "eta": eta[pick]}))
@@ -207,77 +177,41 @@ def eta_vs_scale_vega(
     needed = needed[_drawable(needed["scale"], True)].reset_index(drop=True)
     datasets["needed"] = needed
     datasets["target"] = pd.DataFrame({"eta": [demand.target_eta]})
+    return chart(ETA_TITLE, datasets, _eta_layers, log_y, height=340), table
 
-    names = [c[1] for c in CURVES]
-    colour = by_field("line", names, [c[2] for c in CURVES], _POINT_LEGEND)
-    x = _at(_log("Laplace noise scale b", *SCALE_RANGE, every=2), "scale")
-    y_title = "η (accuracy − 50 %)"
-    y = _at(_log(y_title, *ETA_RANGE) if log_y else _linear(y_title, 0.0, 0.52), "eta")
+
+def _eta_layers(log_y: bool) -> list[Any]:
+    """The η chart's dotted target line, curves and their markers, and the routes' diamonds."""
+    colour, shape = legend("line", {name: look for _c, name, look in CURVES})
+    x = quantity(alt.X, "scale", "Laplace noise scale b", log=True, domain=SCALE_RANGE, every=2)
+    y_range = ETA_RANGE if log_y else (0.0, 0.52)
+    y = quantity(alt.Y, "eta", _ETA_AXIS, log=log_y, domain=y_range)
     tooltip = [
-        _tip("line", "curve"),
-        _tip("scale", "b", ".3~g"),
-        _tip("eta", "η", ".4~g"),
+        alt.Tooltip("line:N", title="curve"),
+        alt.Tooltip("scale:Q", title="b", format=".3~g"),
+        alt.Tooltip("eta:Q", title="η", format=".4~g"),
     ]
-    layers: list[dict[str, Any]] = [
-        {
-            "data": {"name": "target"},
-            "mark": {
-                "type": "rule",
-                "color": style.GREY,
-                "strokeDash": DASH["dot"],
-                "strokeWidth": 1.5,
-            },
-            "encoding": {"y": y},
-        },
+    return [
+        dataset("target")
+        .mark_rule(color=style.GREY, strokeDash=DASH["dot"], strokeWidth=1.5)
+        .encode(y=y),
         *(
-            {
-                "data": {"name": f"curve{i}"},
-                "mark": {"type": "line", "clip": True, "strokeDash": DASH[dash], "strokeWidth": w},
-                "encoding": {"x": x, "y": y, "color": colour, "tooltip": tooltip},
-            }
-            for i, (_c, _n, _colour, dash, w, _s) in enumerate(CURVES)
+            line(f"curve{i}", look, clip=True).encode(x=x, y=y, color=colour, tooltip=tooltip)
+            for i, (_c, _n, look) in enumerate(CURVES)
         ),
-        {
-            "data": {"name": "markers"},
-            "mark": {"type": "point", "filled": True, "size": 70, "opacity": 1, "clip": True},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": colour,
-                "shape": by_field("line", names, [c[5] for c in CURVES], _POINT_LEGEND),
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "needed"},
-            "mark": {
-                "type": "point",
-                "shape": "diamond",
-                "filled": True,
-                "size": 220,
-                "opacity": 1,
-                "stroke": style.INK,
-                "strokeWidth": 1,
-                "clip": True,
-            },
-            "encoding": {
-                "x": x,
-                "y": y,
-                "fill": by_field(
-                    "route",
-                    list(ROUTE_NAMES.values()),
-                    [_ROUTE_COLOUR[r] for r in ROUTE_NAMES],
-                ),
-                "tooltip": [_tip("route", "route"), _tip("scale", "needs b =", ".4~g")],
-            },
-        },
+        markers("markers", 70, clip=True).encode(
+            x=x, y=y, color=colour, shape=shape, tooltip=tooltip
+        ),
+        markers("needed", 220, shape="diamond", stroke=style.INK, strokeWidth=1, clip=True).encode(
+            x=x,
+            y=y,
+            fill=by(alt.Fill, "route", _ROUTES),
+            tooltip=[
+                alt.Tooltip("route:N", title="route"),
+                alt.Tooltip("scale:Q", title="needs b =", format=".4~g"),
+            ],
+        ),
     ]
-    chart = VegaLiteChart(
-        spec=layered(ETA_TITLE, layers, height=340),
-        datasets=datasets,
-        title=ETA_TITLE,
-    )
-    return chart, table
 
 
 def demanded_vega(demand: NoiseDemand) -> tuple[VegaLiteChart, pd.DataFrame]:
@@ -292,32 +226,31 @@ def demanded_vega(demand: NoiseDemand) -> tuple[VegaLiteChart, pd.DataFrame]:
         }
     )
     bars = bars[_drawable(bars["scale"], True)].reset_index(drop=True)
-    names = list(ROUTE_NAMES.values())
-    y = {"field": "route", "type": "nominal", "sort": names, "title": None}
-    x = _at(_log("Laplace noise scale b", *BAR_RANGE, every=3), "scale")
-    layers: list[dict[str, Any]] = [
-        {
-            "mark": {"type": "bar", "stroke": style.INK, "strokeWidth": 1, "height": 30},
-            "encoding": {
-                "y": y,
-                "x": x,
-                "x2": {"datum": BAR_RANGE[0]},  # a log axis has no zero: bars from its start
-                "color": by_field("route", names, [_ROUTE_COLOUR[r] for r in ROUTE_NAMES]),
-                "tooltip": [
-                    _tip("route", "route"),
-                    _tip("scale", "b", ".4~g"),
-                    _tip("times", "× enough", ".3~g"),
-                ],
-            },
-        },
-        {
-            "mark": {"type": "text", "align": "left", "dx": 6, "fontSize": 15},
-            "encoding": {"y": y, "x": x, "text": {"field": "label", "type": "nominal"}},
-        },
+    return chart(DEMAND_TITLE, {"bars": bars}, _demand_layers, height=220), demand.table
+
+
+def _demand_layers() -> list[Any]:
+    """The demand chart's bars, each labelled with its value."""
+    y = alt.Y("route:N", sort=list(_ROUTES), title=None)
+    x = quantity(alt.X, "scale", "Laplace noise scale b", log=True, domain=BAR_RANGE, every=3)
+    return [
+        dataset("bars")
+        .mark_bar(stroke=style.INK, strokeWidth=1, height=30)
+        .encode(
+            y=y,
+            x=x,
+            x2=alt.datum(BAR_RANGE[0]),  # a log axis has no zero: bars from its start
+            color=by(alt.Color, "route", _ROUTES),
+            tooltip=[
+                alt.Tooltip("route:N", title="route"),
+                alt.Tooltip("scale:Q", title="b", format=".4~g"),
+                alt.Tooltip("times:Q", title="× enough", format=".3~g"),
+            ],
+        ),
+        dataset("bars")
+        .mark_text(align="left", dx=6, fontSize=15)
+        .encode(y=y, x=x, text=alt.Text("label:N")),
     ]
-    spec = layered(DEMAND_TITLE, [{"data": {"name": "bars"}, "layer": layers}], height=220)
-    chart = VegaLiteChart(spec=spec, datasets={"bars": bars}, title=DEMAND_TITLE)
-    return chart, demand.table
 
 
 def tightness_vega(result: Theorem4Tightness) -> tuple[VegaLiteChart, pd.DataFrame]:
@@ -342,43 +275,33 @@ def tightness_vega(result: Theorem4Tightness) -> tuple[VegaLiteChart, pd.DataFra
             "accuracy": 100 * t["exact_accuracy"].to_numpy(dtype=float),
         }
     )
-    names = [T4_BOUND_NAME, T4_EXACT_NAME]
-    legend = {**_POINT_LEGEND, "symbolStrokeWidth": 4}
-    x = _at(_linear("ε", -0.2, 6.2, values=[0, 1, 2, 3, 4, 5, 6]), "epsilon")
-    y = _at(
-        _linear("best attacker's accuracy (%)", 48.0, 102.0, values=[50, 60, 70, 80, 90, 100]),
+    return chart(T4_TITLE, {"bound": bound, "exact": exact}, _t4_layers, height=300), t
+
+
+def _t4_layers() -> list[Any]:
+    """Theorem 4's bound, a thick grey line, and the construction's accuracy, diamonds."""
+    colour, shape = legend(
+        "curve",
+        {T4_BOUND_NAME: Look(style.GREY), T4_EXACT_NAME: Look(style.EXACT.colour, shape="diamond")},
+        symbolStrokeWidth=4,
+    )
+    x = quantity(alt.X, "epsilon", "ε", domain=(-0.2, 6.2), ticks=range(7))
+    y = quantity(
+        alt.Y,
         "accuracy",
+        "best attacker's accuracy (%)",
+        domain=(48.0, 102.0),
+        ticks=range(50, 101, 10),
     )
-    colour = by_field("curve", names, [style.GREY, style.EXACT.colour], legend)
     tooltip = [
-        _tip("curve", "curve"),
-        _tip("epsilon", "ε", ".3~g"),
-        _tip("accuracy", "accuracy (%)", ".4f"),
+        alt.Tooltip("curve:N", title="curve"),
+        alt.Tooltip("epsilon:Q", title="ε", format=".3~g"),
+        alt.Tooltip("accuracy:Q", title="accuracy (%)", format=".4f"),
     ]
-    layers = [
-        {
-            "data": {"name": "bound"},
-            "mark": {"type": "line", "strokeWidth": 8},
-            "encoding": {"x": x, "y": y, "color": colour, "tooltip": tooltip},
-        },
-        {
-            "data": {"name": "exact"},
-            "mark": {"type": "point", "filled": True, "size": 90, "opacity": 1},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": colour,
-                "shape": by_field("curve", names, ["stroke", "diamond"], legend),
-                "tooltip": tooltip,
-            },
-        },
+    return [
+        dataset("bound").mark_line(strokeWidth=8).encode(x=x, y=y, color=colour, tooltip=tooltip),
+        markers("exact", 90).encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip),
     ]
-    chart = VegaLiteChart(
-        spec=layered(T4_TITLE, layers, height=300),
-        datasets={"bound": bound, "exact": exact},
-        title=T4_TITLE,
-    )
-    return chart, t
 
 
 def theorem5_vega(
@@ -407,39 +330,28 @@ def theorem5_vega(
         datasets[f"line{i}"] = pd.DataFrame({"curve": name, "n": n[keep], "eta": eta[keep]})
         every = ok & (np.arange(n.size) % 2 == 0)
         marks.append(pd.DataFrame({"curve": name, "n": n[every], "eta": eta[every]}))
-    names = [T5_INDICATOR_NAME, T5_PUBLISH_NAME]
-    colours = [style.EXACT.colour, style.MEASURED.colour]
-    x = _at(_linear("n (dataset size)", 0.0, 42.0), "n")
-    y = _at(_log("exact η", *T5_RANGE, every=2) if log_y else _linear("exact η", 0, 0.52), "eta")
-    tooltip = [_tip("curve", "mechanism"), _tip("n", "n", "d"), _tip("eta", "η", ".4~g")]
-    colour = by_field("curve", names, colours, _POINT_LEGEND)
-    layers = [
-        *(
-            {
-                "data": {"name": f"line{i}"},
-                "mark": {"type": "line", "strokeWidth": 2.5, "strokeDash": DASH[dash]},
-                "encoding": {"x": x, "y": y, "color": colour, "tooltip": tooltip},
-            }
-            for i, dash in enumerate((style.EXACT["dash"], "dash"))
-        ),
-        {
-            "data": {"name": "markers"},
-            "mark": {"type": "point", "filled": True, "size": 80, "opacity": 1},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": colour,
-                "shape": by_field("curve", names, ["diamond", "square"], _POINT_LEGEND),
-                "tooltip": tooltip,
-            },
-        },
+    datasets["markers"] = pd.concat(marks, ignore_index=True)
+    return chart(T5_TITLE, datasets, _t5_layers, log_y, height=300), t
+
+
+def _t5_layers(log_y: bool) -> list[Any]:
+    """Both counterexamples' lines and their markers at every other n."""
+    colour, shape = legend("curve", _T5_LOOKS)
+    x = quantity(alt.X, "n", "n (dataset size)", domain=(0.0, 42.0))
+    y_range = T5_RANGE if log_y else (0, 0.52)
+    y = quantity(alt.Y, "eta", "exact η", log=log_y, domain=y_range, every=2)
+    tooltip = [
+        alt.Tooltip("curve:N", title="mechanism"),
+        alt.Tooltip("n:Q", title="n", format="d"),
+        alt.Tooltip("eta:Q", title="η", format=".4~g"),
     ]
-    chart = VegaLiteChart(
-        spec=layered(T5_TITLE, layers, height=300),
-        datasets={**datasets, "markers": pd.concat(marks, ignore_index=True)},
-        title=T5_TITLE,
-    )
-    return chart, t
+    return [
+        *(
+            line(f"line{i}", look).encode(x=x, y=y, color=colour, tooltip=tooltip)
+            for i, look in enumerate(_T5_LOOKS.values())
+        ),
+        markers("markers", 80).encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip),
+    ]
 
 
 def _ends(size: int) -> np.ndarray:
@@ -448,82 +360,78 @@ def _ends(size: int) -> np.ndarray:
     return keep
 
 
-def _d_axis(gap: DimensionGap) -> dict[str, Any]:
-    d = [int(v) for v in gap.dimensions]
-    return _at(_linear("d (numbers released)", 0.0, d[-1] + 1.0, values=d), "d")
-
-
 def _dimension_chart(
     title: str,
-    y: dict[str, Any],
-    lines: list[tuple[str, pd.DataFrame, str, str, str]],
+    y: tuple[str, tuple[float, float], int, str],
+    lines: list[tuple[str, pd.DataFrame, Look]],
     points: list[tuple[str, pd.DataFrame]],
     gap: DimensionGap,
-    tip: tuple[str, str],
-    extra_layers: list[dict[str, Any]] | None = None,
-    extra_data: dict[str, pd.DataFrame] | None = None,
+    interval: pd.DataFrame | None = None,
 ) -> VegaLiteChart:
-    """A chart against d: ``lines`` (name, rows, colour, dash, marker shape or "stroke") drawn
-    with markers at every row, and ``points`` (name, one row) as black diamonds; one
-    legend, shapes included."""
-    names = [n for n, *_ in lines] + [n for n, *_ in points]
-    colours = [c for _, _, c, _, _ in lines] + [style.INK] * len(points)
-    shapes = [s for *_, s in lines] + ["diamond"] * len(points)
-    x = _d_axis(gap)
-    colour = by_field("name", names, colours, _POINT_LEGEND)
-    shape = by_field("name", names, shapes, _POINT_LEGEND)
-    tooltip = [_tip("name", "curve"), _tip("d", "d", "d"), _tip(*tip, ".4~g")]
-    datasets: dict[str, pd.DataFrame] = {}
-    layers: list[dict[str, Any]] = []
-    for i, (name, rows, _c, dash, s) in enumerate(lines):
-        key = f"line{i}"
-        datasets[key] = rows.assign(name=name)
+    """A chart against d: ``lines`` (name, rows, look) drawn with markers at every row
+    unless their look has none, ``points`` (name, one row) as black diamonds and, if given,
+    the ``interval`` (rows d, lo, hi) as a rule; ``y``: the log axis's title, range, ticks at
+    every how many powers of ten, and its tooltip's title. One legend, shapes included."""
+    datasets = {f"line{i}": rows.assign(name=name) for i, (name, rows, _) in enumerate(lines)}
+    datasets |= {f"point{i}": rows.assign(name=name) for i, (name, rows) in enumerate(points)}
+    if interval is not None:
+        datasets["interval"] = interval
+    look = (
+        tuple((name, look) for name, _, look in lines),
+        tuple(name for name, _ in points),
+        tuple(int(v) for v in gap.dimensions),
+        y,
+        interval is not None,
+    )
+    return chart(title, datasets, _dimension_layers, *look, height=320)
+
+
+def _dimension_layers(
+    lines: tuple[tuple[str, Look], ...],
+    points: tuple[str, ...],
+    dims: tuple[int, ...],
+    y_look: tuple[str, tuple[float, float], int, str],
+    interval: bool,
+) -> list[Any]:
+    """The layers of :func:`_dimension_chart`: lines and their markers, the interval, points."""
+    title, domain, every, tip = y_look
+    colour, shape = legend(
+        "name", dict(lines) | {name: Look(style.INK, shape="diamond") for name in points}
+    )
+    x = quantity(alt.X, "d", "d (numbers released)", domain=(0.0, dims[-1] + 1.0), ticks=dims)
+    y = quantity(alt.Y, "value", title, log=True, domain=domain, every=every)
+    tooltip = [
+        alt.Tooltip("name:N", title="curve"),
+        alt.Tooltip("d:Q", title="d", format="d"),
+        alt.Tooltip("value:Q", title=tip, format=".4~g"),
+    ]
+    layers: list[Any] = []
+    for i, (_name, look) in enumerate(lines):
         layers.append(
-            {
-                "data": {"name": key},
-                "mark": {
-                    "type": "line",
-                    "strokeWidth": 2.5,
-                    "strokeDash": DASH[dash],
-                    "clip": True,
-                },
-                "encoding": {"x": x, "y": y, "color": colour, "tooltip": tooltip},
-            }
+            line(f"line{i}", look, clip=True).encode(x=x, y=y, color=colour, tooltip=tooltip)
         )
-        if s != "stroke":
-            layers.append(
-                {
-                    "data": {"name": key},
-                    "mark": {"type": "point", "filled": True, "size": 70, "opacity": 1},
-                    "encoding": {"x": x, "y": y, "color": colour, "shape": shape},
-                }
+        if look.shape != "stroke":
+            layers.append(markers(f"line{i}", 70).encode(x=x, y=y, color=colour, shape=shape))
+    if interval:
+        layers.append(
+            dataset("interval")
+            .mark_rule(color=style.INK, strokeWidth=2, clip=True)
+            .encode(
+                x=x,
+                y=quantity(alt.Y, "lo", title, log=True, domain=domain, every=every),
+                y2=alt.Y2("hi"),
+                tooltip=[
+                    alt.Tooltip("lo:Q", title="99 % interval from", format=".3~g"),
+                    alt.Tooltip("hi:Q", title="to", format=".3~g"),
+                ],
             )
-    layers += extra_layers or []
-    for i, (name, rows) in enumerate(points):
-        key = f"point{i}"
-        datasets[key] = rows.assign(name=name)
-        layers.append(
-            {
-                "data": {"name": key},
-                "mark": {
-                    "type": "point",
-                    "filled": True,
-                    "size": 200,
-                    "opacity": 1,
-                    "strokeWidth": 2,
-                    "clip": True,
-                },
-                "encoding": {
-                    "x": x,
-                    "y": y,
-                    "color": colour,
-                    "shape": shape,
-                    "tooltip": tooltip,
-                },
-            }
         )
-    datasets.update(extra_data or {})
-    return VegaLiteChart(spec=layered(title, layers, height=320), datasets=datasets, title=title)
+    return layers + [
+        markers(f"point{i}", 200, strokeWidth=2, clip=True).encode(
+            x=x, y=y, color=colour, shape=shape, tooltip=tooltip
+        )
+        for i in range(len(points))
+    ]
 
 
 def _rows(d: Any, values: Any, log: bool = True) -> pd.DataFrame:
@@ -544,7 +452,6 @@ def dimension_eta_vega(
     The table is ``gap.table``."""
     d = gap.dimensions
     ends = d[[0, -1]]
-    y = _at(_log("η (accuracy − 50 %)", *ETA_RANGE), "value")
     exact = _rows([1], [demand.route(Route.MIP_PRINTED).exact_eta])
     lo, hi = gap.covariance_interval
     value = max(gap.covariance_eta, lo, 0.0)
@@ -557,33 +464,17 @@ def dimension_eta_vega(
         }
     )
     cov = cov[cov["value"] > 0].reset_index(drop=True)
-    x = _d_axis(gap)
-    interval = {
-        "data": {"name": "interval"},
-        "mark": {"type": "rule", "color": style.INK, "strokeWidth": 2, "clip": True},
-        "encoding": {
-            "x": x,
-            "y": {**y, "field": "lo"},
-            "y2": {"field": "hi"},
-            "tooltip": [
-                _tip("lo", "99 % interval from", ".3~g"),
-                _tip("hi", "to", ".3~g"),
-            ],
-        },
-    }
     chart = _dimension_chart(
         DIM_ETA_TITLE,
-        y,
+        (_ETA_AXIS, ETA_RANGE, 1, "η"),
         [
-            (CHAIN_NAME, _rows(d, gap.chain_eta), style.ORANGE, "longdash", "triangle-up"),
-            (TIGHT_ETA_NAME, _rows(d, gap.tight_eta), style.MIP.colour, "solid", "circle"),
-            (PROMISED_NAME, _rows(ends, gap.target_eta), style.PRINTED.colour, "dashdot", "stroke"),
+            (CHAIN_NAME, _rows(d, gap.chain_eta), _CHAIN),
+            (TIGHT_ETA_NAME, _rows(d, gap.tight_eta), _TIGHT),
+            (PROMISED_NAME, _rows(ends, gap.target_eta), _PRINTED),
         ],
         [(EXACT_D1_NAME, exact), (COVARIANCE_NAME, cov[["d", "value"]])],
         gap,
-        ("value", "η"),
-        [interval],
-        {"interval": cov[["d", "lo", "hi"]]},
+        cov[["d", "lo", "hi"]],
     )
     return chart, gap.table
 
@@ -596,23 +487,15 @@ def dimension_noise_vega(
     drawn), Corollary 14's c, Theorem 9's dimension-free c, and what is enough at d = 1
     (``demand.multiplier_sufficient``, a diamond). The table is ``gap.table``."""
     d = gap.dimensions
-    y = _at(_log("noise multiplier c (scale / σ)", *MULTIPLIER_RANGE, every=2), "value")
     chart = _dimension_chart(
         DIM_NOISE_TITLE,
-        y,
+        ("noise multiplier c (scale / σ)", MULTIPLIER_RANGE, 2, "c"),
         [
-            (CHAIN_NAME, _rows(d, gap.chain_noise), style.ORANGE, "longdash", "triangle-up"),
-            (
-                PRESCRIBED_NAME,
-                _rows(d[[0, -1]], gap.printed_noise),
-                style.PRINTED.colour,
-                "dashdot",
-                "stroke",
-            ),
-            (TIGHT_NOISE_NAME, _rows(d, gap.tight_noise), style.MIP.colour, "solid", "circle"),
+            (CHAIN_NAME, _rows(d, gap.chain_noise), _CHAIN),
+            (PRESCRIBED_NAME, _rows(d[[0, -1]], gap.printed_noise), _PRINTED),
+            (TIGHT_NOISE_NAME, _rows(d, gap.tight_noise), _TIGHT),
         ],
         [(ENOUGH_NAME, _rows([1], [demand.multiplier_sufficient]))],
         gap,
-        ("value", "c"),
     )
     return chart, gap.table

@@ -11,7 +11,9 @@ also makes a chart's pictures for export on the server, with ``vl-convert`` and 
 A :class:`VegaLiteChart` is the specification *without* its data plus the data as a table: the
 table is what the chart draws and also the CSV a reader downloads, so both are always the same
 numbers. The specification only reads columns of that table (derived values through Vega-Lite
-``calculate`` transforms), never a copy of them.
+``calculate`` transforms), never a copy of them. A specification is written either as a
+dictionary or in Altair, whose layers read named datasets (:func:`altair_spec`; the concept
+modules such as :mod:`mipcore.plots.curves`).
 
 The style is :mod:`~mipcore.plots.style`'s: 15 px text, 14 px tick labels, 16 px axis titles,
 an 18 px title, near-black ink on white, the Okabe–Ito colours with a second cue (dash or
@@ -25,13 +27,16 @@ import copy
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from . import style
 from .formatting import superscript
+
+if TYPE_CHECKING:
+    import altair as alt
 
 __all__ = [
     "AUTOSIZE",
@@ -41,6 +46,7 @@ __all__ = [
     "SHAPE",
     "STAR",
     "VegaLiteChart",
+    "altair_spec",
     "bends",
     "by_field",
     "chart_png",
@@ -196,6 +202,30 @@ def layered(
         **extra,
         "config": config(),
     }
+
+
+def altair_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """The Vega-Lite specification of an Altair ``chart`` whose layers read named datasets
+    (``alt.NamedData``), for a :class:`VegaLiteChart`: with :func:`config` as its ``config``
+    (not Altair's theme) and no ``$schema``. A layer that draws one mark from no table (a
+    rule at a fixed value: ``alt.InlineData(values=[{}])``, or no data at all) keeps that one
+    empty row inline, where Altair moves it to the top level as the dataset "empty".
+
+    Raises
+    ------
+    ValueError
+        If the chart holds a table of its own (inline data other than that one empty row).
+    """
+    spec = chart.to_dict(validate=False)  # the tests validate every chart, with its tables
+    spec.pop("$schema", None)
+    spec["config"] = config()
+    tables = spec.pop("datasets", {})
+    if set(tables) - {"empty"}:
+        raise ValueError("the chart holds tables: its layers must read named datasets")
+    for node in _dicts(spec):
+        if node.get("data") == {"name": "empty"}:
+            node["data"] = {"values": [{}]}
+    return spec
 
 
 def config(scale: float = 1.0) -> dict[str, Any]:

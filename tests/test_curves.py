@@ -1,0 +1,81 @@
+"""The concept module of curve charts (mipcore.plots.curves) and the Altair route into a
+VegaLiteChart (mipcore.plots.vega.altair_spec)."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import pytest
+from test_vega import valid_vega_lite
+
+from mipcore.plots import curves, style
+from mipcore.plots.vega import DASH, altair_spec, config, power_axis
+
+DRAWN: list[tuple] = []  # the looks _layers was called with
+
+
+def _layers(log_y: bool, families: tuple[tuple[str, str], ...]) -> list:
+    DRAWN.append((log_y, families))
+    x = curves.quantity(alt.X, "x", "x")
+    y = curves.quantity(alt.Y, "y", "y", log=log_y)
+    rule = alt.Chart().mark_rule().encode(y=alt.datum(1.0, type="quantitative"))
+    lines = (
+        curves.dataset("lines")
+        .mark_line()
+        .encode(x=x, y=y, color=curves.by(alt.Color, "family", dict(families)))
+    )
+    return [rule, lines]
+
+
+def _chart(log_y=False, lines=None):
+    lines = (
+        pd.DataFrame({"x": [1.0, 2.0], "y": [1.0, 3.0], "family": "a"}) if lines is None else lines
+    )
+    key = {"a": curves.Look(style.BLUE), "method": curves.Look(style.INK, "dash", shape="square")}
+    families = (("a", style.BLUE),)
+    return curves.chart("T", {"lines": lines}, _layers, log_y, families, height=200, key=key)
+
+
+def test_the_spec_is_built_once_per_look_and_never_shared():
+    curves._spec.cache_clear()
+    DRAWN.clear()
+    a, b = _chart(), _chart(lines=pd.DataFrame({"x": [5.0], "y": [7.0], "family": "a"}))
+    assert DRAWN == [(False, (("a", style.BLUE),))]  # the data changed, the look did not
+    assert a.spec == b.spec and a.spec is not b.spec
+    a.spec["layer"][1]["mark"]["type"] = "point"  # a caller's change stays its own
+    assert _chart().spec == b.spec
+    _chart(log_y=True)
+    assert len(DRAWN) == 2
+
+
+def test_chart_with_key_has_one_legend_and_valid_spec():
+    chart = _chart()
+    valid_vega_lite(chart)
+    assert list(chart.datasets) == ["lines", "key"]
+    assert chart.datasets["key"]["key"].tolist() == ["a", "method"]
+    key = chart.spec["layer"][-1]
+    assert key["data"] == {"name": "key"} and key["mark"]["opacity"] == 0
+    assert key["encoding"]["strokeDash"]["scale"]["range"] == [DASH["solid"], DASH["dash"]]
+    assert key["encoding"]["shape"]["scale"]["range"] == ["stroke", "square"]
+    assert chart.spec["resolve"]["scale"]["strokeDash"] == "independent"
+    assert chart.spec["title"] == chart.title == "T" and chart.spec["width"] == "container"
+
+
+def test_altair_spec_keeps_the_apps_config_and_no_table():
+    spec = _chart().spec
+    assert "$schema" not in spec and "datasets" not in spec and spec["config"] == config()
+    assert spec["layer"][0]["data"] == {"values": [{}]}  # the rule's one empty row, inline
+    inline = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_point().encode(x="x:Q")
+    with pytest.raises(ValueError, match="named datasets"):
+        altair_spec(inline)
+
+
+def test_quantity_axes():
+    fixed = curves.quantity(alt.Y, "v", "v", log=True, domain=(1e-8, 1e10), every=2).to_dict()
+    assert fixed["scale"] == {"type": "log", "domain": [1e-8, 1e10], "nice": False}
+    assert fixed["axis"]["values"] == [10.0**k for k in range(-8, 11, 2)]
+    spans = curves.quantity(alt.X, "v", "v", log=True, zero=True).to_dict()
+    assert "zero" not in spans["scale"] and spans["axis"] == power_axis()
+    linear = curves.quantity(alt.X, "v", "v", domain=(0, 6), ticks=range(7), zero=False)
+    assert linear.to_dict()["scale"] == {"zero": False, "domain": [0, 6], "nice": False}
+    assert linear.to_dict()["axis"] == {"values": list(range(7))}
