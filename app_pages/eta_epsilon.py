@@ -1,9 +1,9 @@
 """How private is an (ε, δ) guarantee against a membership attacker?
 
 Theorem 4 (DP ⇒ MIP, tight), its inverse, and the ROC picture of Theorem 8 (corrected) beside
-the (ε, δ)-DP hypothesis-testing region. Every number comes from
-:func:`mipcore.lessons.eta_epsilon.eta_epsilon_lesson`; the charts, which follow the sliders
-on every step, are drawn by Vega-Lite (:mod:`mipcore.plots.bounds_vega`).
+the (ε, δ)-DP hypothesis-testing region. Every number is a formula of :mod:`mipcore.bounds`,
+evaluated here (microseconds, no caching); the charts, which follow the sliders on every step,
+are drawn by Vega-Lite (:mod:`mipcore.plots.bounds_vega`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,15 @@ import appkit
 from appkit import fmt_num, fmt_pct
 from appkit.prose import prose
 from appkit.prose import text as prose_text
-from mipcore.lessons.eta_epsilon import InverseStatus, eta_epsilon_lesson
+from mipcore.bounds import (
+    attacker_accuracy,
+    dp_region_kink,
+    epsilon_from_eta,
+    eta_from_epsilon,
+    eta_small_epsilon_approx,
+    tpr_bound_dp,
+    tpr_bound_mip,
+)
 from mipcore.plots import bounds_vega
 
 EPS_MAX = 10.0
@@ -26,10 +34,13 @@ LOG_DELTA_RANGE = (-12.0, -1.0)  # log10 δ slider
 REFERENCE_DELTAS = bounds_vega.REFERENCE_DELTAS  # the reference curves of the η(ε) chart
 _MODE_KEY = "_eta_epsilon_prev_logd"  # plain session keys (not widgets): survive mode switches
 _DELTA_KEY = "_eta_epsilon_last_delta"
+REF_FPR = 1e-3  # the "low false-positive rate" at which the page compares DP and MIP
+GOOD_APPROX = 0.01  # the rule of thumb is "good" below this relative error, "fair" below 10×
 
 
-def _pct(accuracy: float, eta: float) -> str:
+def _pct(eta: float) -> str:
     """The best attacker's accuracy 1/2 + η in %, never rounding the edge away."""
+    accuracy = attacker_accuracy(eta)
     if eta == 0:
         return "50 %"
     if eta < 5e-4:
@@ -39,9 +50,9 @@ def _pct(accuracy: float, eta: float) -> str:
     return fmt_pct(accuracy)
 
 
-def _pct_short(accuracy: float, eta: float) -> str:
+def _pct_short(eta: float) -> str:
     """The same, short enough for a metric at 1024×768 (the sentence gives the details)."""
-    shown = fmt_pct(accuracy)
+    shown = fmt_pct(attacker_accuracy(eta))
     if eta > 0 and shown == "50.0 %":
         return "> 50.0 %"
     if eta < 0.5 and shown == "100.0 %":
@@ -143,37 +154,48 @@ def _delta_control() -> float:
     return delta
 
 
-def _metrics(L) -> None:
+def _rule_quality(epsilon: float, eta: float, approx: float) -> tuple[float, str | None]:
+    """The rule of thumb's error relative to η (0 when η = 0) and its quality: None at ε = 0,
+    where it is exact, else "good" below 1 %, "fair" below 10 %, "poor" from 10 % on."""
+    relative = (approx - eta) / eta if eta > 0 else 0.0
+    if epsilon == 0:
+        return relative, None
+    if relative < GOOD_APPROX:
+        return relative, "good"
+    return relative, "fair" if relative < 10 * GOOD_APPROX else "poor"
+
+
+def _metrics(epsilon: float, eta: float, approx: float) -> None:
     (m1, m2), (m3, m4) = st.columns(2), st.columns(2)  # 2 × 2: values never cut at 1024 px
     m1.metric(
         "η (edge)",
-        fmt_num(L.eta),
+        fmt_num(eta),
         help="The best attacker's accuracy is 1/2 + η; its membership advantage "
-        f"TPR − FPR is 2η = {fmt_num(L.advantage)}.",
+        f"TPR − FPR is 2η = {fmt_num(2.0 * eta)}.",
     )
     m2.metric(
         "best accuracy",
-        _pct_short(L.accuracy, L.eta),
-        help=f"1/2 + η = {fmt_num(L.accuracy, 6)}: no attacker is right more often.",
+        _pct_short(eta),
+        help=f"1/2 + η = {fmt_num(attacker_accuracy(eta), 6)}: no attacker is right more often.",
     )
-    m3.metric("small-ε rule", fmt_num(L.approx), help="The rule of thumb η ≈ δ/2 + (1−δ)ε/4.")
+    m3.metric("small-ε rule", fmt_num(approx), help="The rule of thumb η ≈ δ/2 + (1−δ)ε/4.")
+    relative, quality = _rule_quality(epsilon, eta, approx)
     quality_help = (
         "exact at ε = 0"
-        if L.approx_quality is None
-        else f"{fmt_num(100 * L.approx_relative_error, 3)} % of η: "
-        f"a {L.approx_quality.value} approximation"
+        if quality is None
+        else f"{fmt_num(100 * relative, 3)} % of η: a {quality} approximation"
     )
     m4.metric(
         "approximation error",
-        fmt_num(L.approx_error, 3),
+        fmt_num(approx - eta, 3),
         help="rule of thumb − exact η; never negative (the rule overestimates), "
         f"about (1−δ)ε³/48 for small ε. Here: {quality_help}.",
     )
 
 
-def _reading(L, setting: str) -> None:
+def _reading(epsilon: float, delta: float, eta: float, approx: float, setting: str) -> None:
     """What this (ε, δ) means in one sentence, and how good the rule of thumb is here."""
-    if L.eta == 0:
+    if eta == 0:
         reading = (
             f"With {setting} the release reveals nothing about membership: "
             "no attacker can beat blind guessing, which is right 50 % of the time."
@@ -181,24 +203,25 @@ def _reading(L, setting: str) -> None:
     else:
         reading = (
             f"With {setting}, no attacker can be right about membership more than "
-            f"**{_pct(L.accuracy, L.eta)}** of the time; guessing gets 50 %."
+            f"**{_pct(eta)}** of the time; guessing gets 50 %."
         )
-    if L.delta > 0:
+    if delta > 0:
         reading += (
-            f" Of the edge η = {fmt_num(L.eta)}, δ/2 = {fmt_num(L.delta_share)} comes from δ "
+            f" Of the edge η = {fmt_num(eta)}, δ/2 = {fmt_num(delta / 2)} comes from δ "
             "alone: it is as if, with probability δ, the record leaked outright."
         )
     st.markdown(reading)
-    if L.approx_quality is not None:
-        above = " (it even exceeds 1/2, the largest possible η)." if L.approx_exceeds_half else "."
+    relative, quality = _rule_quality(epsilon, eta, approx)
+    if quality is not None:
+        above = " (it even exceeds 1/2, the largest possible η)." if approx > 0.5 else "."
         st.caption(
-            f"The rule of thumb η ≈ δ/2 + (1−δ)ε/4 gives {fmt_num(L.approx)}, "
-            f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value: "
-            f"a {L.approx_quality.value} approximation at this ε{above}"
+            f"The rule of thumb η ≈ δ/2 + (1−δ)ε/4 gives {fmt_num(approx)}, "
+            f"{fmt_num(100 * relative, 3)} % above the exact value: "
+            f"a {quality} approximation at this ε{above}"
         )
 
 
-def _roc(L, epsilon: float, delta: float, setting: str) -> None:
+def _roc(epsilon: float, delta: float, eta: float, setting: str) -> None:
     """The ROC bounds of DP, of MIP and of Theorem 8 as printed, and what they say."""
     log_fpr = appkit.url_toggle(
         "low-FPR view (log axes)",
@@ -211,32 +234,30 @@ def _roc(L, epsilon: float, delta: float, setting: str) -> None:
         # The title stays the same while ε moves (the chart is then redrawn in place, not
         # rebuilt); the setting is in the caption.
         fig, data = appkit.cached(
-            bounds_vega.roc_vega, epsilon, delta, log_axes=log_fpr, extra_fpr=(L.ref_fpr,)
+            bounds_vega.roc_vega, epsilon, delta, log_axes=log_fpr, extra_fpr=(REF_FPR,)
         )
         appkit.chart(
             fig,
             data,
             "roc_bounds",
             key="roc_chart",
-            caption=f"The bounds at {setting}, where η = {fmt_num(L.eta, 3)}.",
+            caption=f"The bounds at {setting}, where η = {fmt_num(eta, 3)}.",
         )
-    times = (
-        f" ({fmt_num(L.tpr_ratio, 3)} times as much)"
-        if L.tpr_ratio is not None and L.tpr_mip_ref > L.tpr_dp_ref
-        else ""
-    )
+    tpr_dp = tpr_bound_dp(REF_FPR, epsilon, delta)  # the DP region (Kairouz, Oh, Viswanath)
+    tpr_mip = tpr_bound_mip(REF_FPR, eta)  # Theorem 8 corrected: FPR + 2η
+    times = f" ({fmt_num(tpr_mip / tpr_dp, 3)} times as much)" if 0 < tpr_dp < tpr_mip else ""
     appkit.takeaway(
-        f"At a false-positive rate of {fmt_pct(L.ref_fpr)}, DP caps the true-positive rate at "
-        f"{fmt_num(L.tpr_dp_ref)}, while η-MIP with the same η allows up to "
-        f"{fmt_num(L.tpr_mip_ref)}{times}."
+        f"At a false-positive rate of {fmt_pct(REF_FPR)}, DP caps the true-positive rate at "
+        f"{fmt_num(tpr_dp)}, while η-MIP with the same η allows up to "
+        f"{fmt_num(tpr_mip)}{times}."
     )
     appkit.explain(
-        f"At FPR → 0, DP allows TPR = δ = {fmt_num(L.tpr_dp_at_zero, 3)}, MIP allows "
-        f"2η = {fmt_num(L.tpr_mip_at_zero)}: DP's bound is multiplicative (exp(ε)·FPR + δ), "
-        "MIP's only additive, so MIP says much less about an attacker who flags a few records "
-        "with near certainty. The two boundaries touch once, at "
-        f"FPR* = {fmt_num(L.kink_fpr)} (black diamond), where TPR − FPR = 2η: that attacker "
-        f"is right {_pct(L.accuracy, L.eta)} of the time, so Theorem 4 is tight."
+        f"At FPR → 0, DP allows TPR = δ = {fmt_num(tpr_bound_dp(0.0, epsilon, delta), 3)}, MIP "
+        f"allows 2η = {fmt_num(tpr_bound_mip(0.0, eta))}: DP's bound is multiplicative "
+        "(exp(ε)·FPR + δ), MIP's only additive, so MIP says much less about an attacker who "
+        "flags a few records with near certainty. The two boundaries touch once, at "
+        f"FPR* = {fmt_num(dp_region_kink(epsilon, delta))} (black diamond), where TPR − FPR = 2η: "
+        f"that attacker is right {_pct(eta)} of the time, so Theorem 4 is tight."
         + (" Turn on the low-FPR view to see this regime." if not log_fpr else "")
     )
     st.info(
@@ -245,48 +266,51 @@ def _roc(L, epsilon: float, delta: float, setting: str) -> None:
         "(1 + TPR − FPR)/2 and η-MIP only gives TPR − FPR ≤ 2η; the proof in Appendix C drops "
         "that factor 1/2. The corrected bound is tight: the blue DP curve belongs to an η-MIP "
         "algorithm (Theorem 4) and crosses the printed line. At this setting, at "
-        f"FPR = {fmt_pct(L.ref_fpr)}, the printed line would allow only "
-        f"{fmt_num(L.tpr_printed_ref)} where {fmt_num(L.tpr_mip_ref)} is possible.",
+        f"FPR = {fmt_pct(REF_FPR)}, the printed line would allow only "
+        f"{fmt_num(tpr_bound_mip(REF_FPR, eta, as_printed=True))} where {fmt_num(tpr_mip)} is "
+        "possible.",
         icon="ℹ️",
     )
 
 
-def _inverse(inv) -> None:
-    """Which ε certifies the target η at this δ (or why none does)."""
-    if inv.status is InverseStatus.NO_GUARANTEE:
+def _inverse(target: float, delta: float) -> None:
+    """Which ε certifies the target η at this δ (Theorem 4 inverted), or why none does."""
+    if target >= 0.5:  # no guarantee: every ε, even ∞, "certifies" it
         st.warning(prose_text("eta_epsilon", "no_guarantee"))
-    elif inv.status is InverseStatus.BELOW_DELTA:
+    elif 2.0 * target < delta:  # below δ/2 (not target < δ/2: δ/2 may underflow)
         st.warning(
-            f"With δ = {fmt_num(inv.delta, 3)} no ε can certify η = {fmt_num(inv.target_eta)}: "
-            f"δ alone already gives the attacker an edge of δ/2 = {fmt_num(inv.delta_floor)} "
+            f"With δ = {fmt_num(delta, 3)} no ε can certify η = {fmt_num(target)}: "
+            f"δ alone already gives the attacker an edge of δ/2 = {fmt_num(delta / 2)} "
             "(Theorem 4 at ε = 0). Lower δ or raise the target η."
         )
     else:
-        assert inv.epsilon is not None and inv.rule_of_thumb is not None
-        rule = (
+        epsilon = epsilon_from_eta(target, delta)
+        rule = 4.0 * (target - delta / 2) / (1.0 - delta)  # the rule of thumb inverted
+        verdict = (
             "exact here."
-            if inv.rule_is_exact
+            if epsilon == rule
             else "safe, but smaller than the ε you may actually use."
         )
         st.markdown(
-            f"At δ = {fmt_num(inv.delta, 3)}, every (ε, δ)-DP algorithm with "
-            f"**ε ≤ {fmt_num(inv.epsilon)}** is {fmt_num(inv.target_eta)}-MIP: no attacker "
-            f"is right more than {_pct(inv.target_accuracy, inv.target_eta)} of the time. "
+            f"At δ = {fmt_num(delta, 3)}, every (ε, δ)-DP algorithm with "
+            f"**ε ≤ {fmt_num(epsilon)}** is {fmt_num(target)}-MIP: no attacker "
+            f"is right more than {_pct(target)} of the time. "
             "A larger ε does not certify it (Theorem 4 is tight). The small-ε rule of thumb "
-            f"would say ε ≈ 4(η − δ/2)/(1 − δ) = {fmt_num(inv.rule_of_thumb)}: {rule}"
+            f"would say ε ≈ 4(η − δ/2)/(1 − δ) = {fmt_num(rule)}: {verdict}"
         )
 
 
-def _advantage(L) -> None:
+def _advantage(eta: float) -> None:
     """The advantage form of the bound, inside the open maths section."""
     assert advantage_slot is not None
+    mace_eta = eta_from_epsilon(1.0)  # MACE's example: advantage ≤ tanh(1/2) = 2η(1, 0)
     advantage_slot.markdown(
         "**Advantage = 2η.** The membership advantage TPR − FPR = 2·accuracy − 1 is at most "
-        f"2η (here {fmt_num(L.advantage)}). MACE (Liu, Xu, Mukherjee, Lavista Ferres, "
+        f"2η (here {fmt_num(2.0 * eta)}). MACE (Liu, Xu, Mukherjee, Lavista Ferres, "
         "*MACE: A Flexible Framework for Membership Privacy Estimation in Generative Models*, "
         "arXiv:2009.05683, Theorem 1) states its ε-DP bound at prior 1/2 as an advantage, "
-        f"tanh(ε/2): at ε = {fmt_num(L.mace_epsilon)} that is "
-        f"{fmt_num(L.mace_advantage, 3)} = 2η, i.e. accuracy ≤ {fmt_pct(L.mace_accuracy)}."
+        f"tanh(ε/2): at ε = 1 that is {fmt_num(2.0 * mace_eta, 3)} = 2η, i.e. accuracy ≤ "
+        f"{fmt_pct(0.5 + mace_eta)}."
     )
 
 
@@ -322,11 +346,12 @@ def _live() -> None:
             )
             inverse_box = st.container()
         with appkit.guard("η for this (ε, δ)", stop=True):
-            L = appkit.cached(eta_epsilon_lesson, epsilon, delta, target)
+            eta = eta_from_epsilon(epsilon, delta)  # Theorem 4
+            approx = eta_small_epsilon_approx(epsilon, delta)  # its small-ε rule of thumb
         setting = f"ε = {fmt_num(epsilon)}" + (f" and δ = {fmt_num(delta, 3)}" if delta > 0 else "")
         with results:
-            _metrics(L)
-            _reading(L, setting)
+            _metrics(epsilon, eta, approx)
+            _reading(epsilon, delta, eta, approx, setting)
             with appkit.guard("The η(ε) curves"):
                 fig, data = appkit.cached(
                     bounds_vega.eta_epsilon_vega,
@@ -337,11 +362,11 @@ def _live() -> None:
                 )
                 appkit.chart(fig, data, "eta_vs_epsilon", key="eta_eps_chart")
         with second:
-            _roc(L, epsilon, delta, setting)
+            _roc(epsilon, delta, eta, setting)
         with inverse_box:
-            _inverse(L.inverse)
+            _inverse(target, delta)
     if advantage_slot is not None:
-        _advantage(L)
+        _advantage(eta)
 
 
 appkit.live(page, _live)

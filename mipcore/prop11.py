@@ -26,7 +26,8 @@ would not stand out (``1/A`` is of order ``2^-(k-1)``). We implement ``1/Σx``.
 
 **Exactness.** Float64 loses the special sum: at n = 48, ``A + 2^0 + ... + 2^22`` is
 ``sqrt(p) ≈ 1.8e-7`` formed from terms of size ``2^22``, and the naive float sum is
-already off by 4e-4 relative; at n = 64 it comes out exactly 0.
+already off by 4e-4 relative; at n = 64 it comes out exactly 0 (:func:`naive_special_sum`;
+:func:`float64_outcomes` says from which n on float64 gets 0, a far too large or a negative sum).
 This module never forms such sums in floating point. Every subset sum is written
 exactly as ``integer`` (no A) or ``sqrt(p) + integer`` (with A), where the integer is
 a Python int, and all real arithmetic is done in interval arithmetic
@@ -63,6 +64,7 @@ import math
 import numbers
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any
@@ -94,9 +96,13 @@ if TYPE_CHECKING:
 __all__ = [
     "N_MAX",
     "N_MIN",
+    "Float64Outcome",
     "Prop11Dataset",
     "Prop11Moments",
     "dataset",
+    "float64_outcome",
+    "float64_outcomes",
+    "naive_special_sum",
     "output_moments",
     "sensitivity",
     "sensitivity_interval",
@@ -732,6 +738,77 @@ def value_histogram(n: int) -> list[dict[str, Any]]:
         }
     )
     return rows
+
+
+# --------------------------------------------------------------------------- float64
+
+
+class Float64Outcome(StrEnum):
+    """What naive float64 gets for the special half's sum ``A + 2⁰ + … + 2ᵏ⁻²`` (exactly √p)."""
+
+    ZERO = "zero"  # the sum is exactly 0: 1/0
+    NEGATIVE = "negative"  # a negative sum (and output), although √p > 0
+    TOO_LARGE = "too_large"  # more than twice √p
+    CLOSE = "close"  # within a factor 2 of √p
+
+
+def naive_special_sum(n: int) -> float:
+    """D*'s sum ``A + 2⁰ + 2¹ + … + 2ᵏ⁻²`` as a naive float64 program gets it (``4 <= n <= N_MAX``).
+
+    A rounded to float64 (:attr:`Prop11Dataset.a_value`), then the powers of two added left to
+    right. The exact sum is √p = 1/:func:`special_output`; float64 keeps 53 significant bits of
+    A (about −2ᵏ⁻¹), so from n = 58 on the result is 0, far too large or negative
+    (:func:`float64_outcomes`). This module never forms this sum in floating point.
+
+    Examples
+    --------
+    >>> naive_special_sum(60)  # sqrt(p) = 1.0e-9 is lost completely
+    0.0
+    """
+    d = dataset(n)
+    s = d.a_value
+    for i in range(d.k - 1):
+        s += 2.0**i
+    return s
+
+
+def float64_outcome(n: int) -> Float64Outcome:
+    """How :func:`naive_special_sum` compares with the exact √p (``4 <= n <= N_MAX``).
+
+    Examples
+    --------
+    >>> float64_outcome(48).value, float64_outcome(60).value
+    ('close', 'zero')
+    """
+    naive = naive_special_sum(n)
+    sqrt_p = 1.0 / special_output(n)
+    if naive == 0:
+        return Float64Outcome.ZERO
+    if naive < 0:
+        return Float64Outcome.NEGATIVE
+    if (naive - sqrt_p) / sqrt_p > 1:
+        return Float64Outcome.TOO_LARGE
+    return Float64Outcome.CLOSE
+
+
+def float64_outcomes(n_max: int = 200) -> tuple[tuple[int, Float64Outcome], ...]:
+    """Where :func:`float64_outcome` changes, over the even n from 4 to ``n_max``:
+    ``((n, outcome), ...)`` with the first n of each run of equal outcomes.
+
+    ``4 <= n_max <= N_MAX``; about half a second for n_max = 200.
+
+    Examples
+    --------
+    >>> [(n, o.value) for n, o in float64_outcomes(120)]
+    [(4, 'close'), (58, 'zero'), (110, 'too_large'), (112, 'negative')]
+    """
+    n_max = check_int("n_max", n_max, N_MIN, N_MAX)
+    out: list[tuple[int, Float64Outcome]] = []
+    for n in range(N_MIN, n_max + 1, 2):
+        outcome = float64_outcome(n)
+        if not out or out[-1][1] is not outcome:
+            out.append((n, outcome))
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -594,3 +594,154 @@ def test_dp_region_kink_huge_epsilon_and_arrays():
 def test_dp_region_kink_domain(call, name):
     with pytest.raises(ValueError, match=rf"^{name}="):
         call()
+
+
+# --------------------------------------------------------------------------- the η and ε page
+#
+# The page "How private is an (ε, δ) guarantee against a membership attacker?" evaluates these
+# functions at one reference false-positive rate, 10⁻³. Its numbers are checked here three
+# ways: known values at ε = 1, identities, and brute force -- randomised response with a δ-mass
+# that reveals membership (the tightness construction of Theorem 4), and the mechanism that
+# reveals membership with probability 2η (exactly η-MIP), whose every test is enumerated.
+# (Moved from the former tests/test_lesson_eta_epsilon.py; what the page makes of the numbers,
+# e.g. the rule of thumb's quality class, is checked in tests/test_page_eta_epsilon.py.)
+
+REF_FPR = 1e-3  # the page's reference false-positive rate
+
+
+def rr_laws(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Randomised response (truth w.p. e^ε/(1+e^ε)) plus a δ-mass revealing membership.
+
+    Outputs: (leak, in), (leak, out), (rr, "in"), (rr, "out").
+    """
+    keep = math.exp(eps) / (1 + math.exp(eps))
+    flip = 1 - keep
+    p_in = np.array([delta, 0.0, (1 - delta) * keep, (1 - delta) * flip])
+    p_out = np.array([0.0, delta, (1 - delta) * flip, (1 - delta) * keep])
+    return p_in, p_out
+
+
+def leak_laws(eta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Reveal membership w.p. 2η, else say nothing: exactly η-MIP."""
+    q = 2 * eta
+    return np.array([q, 0.0, 1 - q]), np.array([0.0, q, 1 - q])
+
+
+def all_tests(p_in: np.ndarray, p_out: np.ndarray) -> list[tuple[float, float]]:
+    """(FPR, TPR) of every deterministic test: every subset of outputs called "member"."""
+    out = []
+    for mask in itertools.product([False, True], repeat=len(p_in)):
+        s = np.array(mask)
+        out.append((float(p_out[s].sum()), float(p_in[s].sum())))
+    return out
+
+
+def max_tpr(p_in: np.ndarray, p_out: np.ndarray, cap: float) -> float:
+    """Largest TPR of a randomised test with FPR <= cap: a mixture of two deterministic ones."""
+    pts = all_tests(p_in, p_out)
+    best = max(t for f, t in pts if f <= cap + 1e-15)
+    for (f1, t1), (f2, t2) in itertools.product(pts, pts):
+        if f1 <= cap < f2:
+            best = max(best, t1 + (cap - f1) / (f2 - f1) * (t2 - t1))
+    return min(1.0, best)
+
+
+def test_the_pages_numbers_at_epsilon_one():
+    """Known values at ε = 1, δ = 0 (η, accuracy and tanh(1/2): the tests above)."""
+    eta = eta_from_epsilon(1.0)
+    assert eta_small_epsilon_approx(1.0) == 0.25
+    assert 0.25 / eta - 1 == pytest.approx(0.0820, abs=1e-4)  # the rule is 8.2 % above
+    tpr_dp, tpr_mip = tpr_bound_dp(REF_FPR, 1.0), tpr_bound_mip(REF_FPR, eta)
+    assert tpr_dp == pytest.approx(math.e * 1e-3, rel=1e-15)
+    assert tpr_mip == pytest.approx(1e-3 + 2 * eta, rel=1e-15)
+    assert tpr_bound_mip(REF_FPR, eta, as_printed=True) == pytest.approx(1e-3 + eta, rel=1e-15)
+    assert round(tpr_mip / tpr_dp) == 170
+    assert tpr_bound_dp(0.0, 1.0) == 0.0 and tpr_bound_mip(0.0, eta) == pytest.approx(2 * eta)
+    # the inverse at the page's default target η = 0.1: log 1.5 (the rule of thumb says 0.4)
+    assert epsilon_from_eta(0.1) == pytest.approx(math.log(1.5), rel=1e-15)
+
+
+def test_the_delta_pieces():
+    eta = eta_from_epsilon(1.0, 0.1)
+    assert eta == pytest.approx(0.05 + 0.9 * math.tanh(0.5) / 2, rel=1e-15)
+    assert tpr_bound_dp(0.0, 1.0, 0.1) == pytest.approx(0.1)  # δ at FPR 0
+    zero = eta_from_epsilon(0.0, 0.1)
+    assert zero == pytest.approx(0.1 / 2)  # ε = 0: only δ/2 is left
+    assert eta_small_epsilon_approx(0.0, 0.1) - zero == pytest.approx(0.0, abs=1e-17)
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.3])
+def test_small_epsilon_relative_error_is_about_epsilon_squared_over_12(eps):
+    eta = eta_from_epsilon(eps)
+    assert (eta_small_epsilon_approx(eps) - eta) / eta == pytest.approx(eps**2 / 12, rel=0.02)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    eps=st.floats(0.0, 10.0),
+    delta=st.sampled_from([0.0, 1e-12, 1e-5, 1e-3, 0.05, 0.3]),
+    target=st.floats(0.0, 0.5),
+)
+def test_the_pages_identities(eps, delta, target):
+    eta = eta_from_epsilon(eps, delta)
+    kink = dp_region_kink(eps, delta)
+    kink_tpr = tpr_bound_dp(kink, eps, delta)
+    assert kink_tpr - kink == pytest.approx(2 * eta, abs=1e-12)
+    assert kink_tpr == pytest.approx(1 - kink, abs=1e-12)  # on the anti-diagonal
+    assert eta_small_epsilon_approx(eps, delta) - eta >= -1e-16
+    assert attacker_accuracy(eta) == 0.5 + eta
+    tpr_mip = tpr_bound_mip(REF_FPR, eta)
+    assert tpr_bound_dp(REF_FPR, eps, delta) <= tpr_mip + 1e-15  # DP implies its η-MIP
+    assert tpr_bound_mip(REF_FPR, eta, as_printed=True) <= tpr_mip
+    # the inverse: some ε certifies the target exactly when δ/2 <= target < 1/2
+    if target < 0.5 and 2 * target >= delta:
+        certified = epsilon_from_eta(target, delta)
+        assert eta_from_epsilon(certified, delta) == pytest.approx(target, abs=1e-12)
+        rule = 4.0 * (target - delta / 2) / (1.0 - delta)  # the rule of thumb inverted
+        assert rule <= certified + 1e-12  # the rule is safe
+    else:
+        with pytest.raises(ValueError, match="eta"):
+            epsilon_from_eta(target, delta)
+
+
+@settings(max_examples=40, deadline=None)
+@given(e1=st.floats(0.0, 10.0), e2=st.floats(0.0, 10.0), d=st.sampled_from([0.0, 1e-5, 0.1]))
+def test_the_pages_numbers_are_monotone_in_epsilon(e1, e2, d):
+    e1, e2 = sorted((e1, e2))
+    assert eta_from_epsilon(e1, d) <= eta_from_epsilon(e2, d)
+    assert tpr_bound_dp(REF_FPR, e1, d) <= tpr_bound_dp(REF_FPR, e2, d)
+    assert dp_region_kink(e1, d) >= dp_region_kink(e2, d)
+
+
+@pytest.mark.parametrize("eps", [0.1, 1.0, 2.5, 6.0])
+@pytest.mark.parametrize("delta", [0.0, 1e-5, 0.05])
+def test_the_pages_numbers_equal_randomised_response_enumeration(eps, delta):
+    eta = eta_from_epsilon(eps, delta)
+    p_in, p_out = rr_laws(eps, delta)
+    pts = all_tests(p_in, p_out)
+    # the best advantage TPR - FPR over all tests is 2 eta, at the kink (Theorem 4 is tight)
+    adv, f_best, t_best = max((t - f, f, t) for f, t in pts)
+    assert 2.0 * eta == pytest.approx(adv, abs=1e-15)
+    assert attacker_accuracy(eta) == pytest.approx(0.5 + adv / 2, abs=1e-15)
+    kink = dp_region_kink(eps, delta)
+    assert (kink, tpr_bound_dp(kink, eps, delta)) == pytest.approx((f_best, t_best), abs=1e-15)
+    # the DP region's value at the reference FPR is what this DP mechanism reaches (the
+    # enumeration interpolates along a chord of slope ~e^eps: rounding ~1e-16 * e^eps)
+    tol = 1e-15 * math.exp(eps)
+    assert tpr_bound_dp(REF_FPR, eps, delta) == pytest.approx(
+        max_tpr(p_in, p_out, REF_FPR), abs=tol
+    )
+    assert tpr_bound_dp(0.0, eps, delta) == pytest.approx(max_tpr(p_in, p_out, 0.0), abs=1e-15)
+
+
+@pytest.mark.parametrize("eps,delta", [(0.5, 0.0), (1.0, 0.0), (1.0, 1e-5), (3.0, 0.01)])
+def test_corrected_theorem8_is_reached_and_the_printed_one_is_violated(eps, delta):
+    eta = eta_from_epsilon(eps, delta)
+    p_in, p_out = leak_laws(eta)  # exactly eta-MIP: best accuracy 1/2 + eta
+    assert max(0.5 * t + 0.5 * (1 - f) for f, t in all_tests(p_in, p_out)) == pytest.approx(
+        attacker_accuracy(eta), abs=1e-15
+    )
+    reached = max_tpr(p_in, p_out, REF_FPR)
+    assert reached == pytest.approx(tpr_bound_mip(REF_FPR, eta), abs=1e-15)
+    assert reached > tpr_bound_mip(REF_FPR, eta, as_printed=True)  # the printed one is no bound
+    assert tpr_bound_mip(0.0, eta) == pytest.approx(max_tpr(p_in, p_out, 0.0), abs=1e-15)

@@ -1,9 +1,10 @@
 """AppTest for the page "How private is an (ε, δ) guarantee against a membership attacker?"
 (app_pages/eta_epsilon.py).
 
-Expected numbers are computed here from Theorem 4 with the math module (not copied from the
-page's output), and compared with :func:`mipcore.lessons.eta_epsilon.eta_epsilon_lesson`,
-the one source of the page's numbers.
+Expected numbers are computed here from Theorem 4, the DP region and Theorem 8 with the math
+module (not copied from the page's output, nor from :mod:`mipcore.bounds`, whose functions the
+page evaluates; tests/test_bounds.py checks those). What the page makes of them -- the rule of
+thumb's quality class, which case of the inverse applies -- is checked here, on the page.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from pagetools import metric, snapshot, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num, fmt_pct
+from appkit.prose import text as prose_text
 from appkit.registry import by_key
-from mipcore.lessons.eta_epsilon import eta_epsilon_lesson
 
 PAGE = "app_pages/eta_epsilon.py"
 
@@ -30,6 +31,12 @@ def load(**params: str) -> AppTest:
 def eta_theorem4(eps: float, delta: float = 0.0) -> float:
     # printed form of Theorem 4 (fine in float at these moderate eps)
     return delta + (1 - delta) / (1 + math.exp(-eps)) - 0.5
+
+
+def rule_relative_error(eps: float, delta: float = 0.0) -> float:
+    """How far the small-ε rule of thumb δ/2 + (1−δ)ε/4 lies above η, relative to η."""
+    eta = eta_theorem4(eps, delta)
+    return (delta / 2 + (1 - delta) * eps / 4 - eta) / eta
 
 
 def pct(eta: float) -> str:
@@ -93,17 +100,56 @@ def test_metric_values_are_short_at_every_setting():
     assert metric(at, "best accuracy") == "99.995 %"  # fmt_pct: never "100.0 %" for 1/2 + η < 1
 
 
-def test_the_sentences_quote_the_lessons_numbers(default_page):
-    L = eta_epsilon_lesson(1.0, 0.0, 0.1)
+def test_the_sentences_quote_the_bounds_at_the_reference_fpr(default_page):
+    """ε = 1, δ = 0, FPR = 10⁻³: DP caps TPR at e·10⁻³, MIP allows 10⁻³ + 2η (170 times as
+    much), the printed Theorem 8 only 10⁻³ + η; at FPR 0: δ = 0 against 2η; the kink at
+    1/(1 + e); the rule of thumb 8.2 % above η, a fair approximation; the inverse at the
+    default target η = 0.1: ε ≤ log 1.5, the rule of thumb's 0.4 is safe but smaller."""
+    eta = eta_theorem4(1.0)
+    tpr_dp, tpr_mip = math.e * 1e-3, 1e-3 + 2 * eta
     text = "\n".join(texts(default_page))
-    assert f"caps the true-positive rate at {fmt_num(L.tpr_dp_ref)}" in text
-    assert f"allows up to {fmt_num(L.tpr_mip_ref)}" in text
-    assert f"({fmt_num(L.tpr_ratio, 3)} times as much)" in text
-    assert f"FPR* = {fmt_num(L.kink_fpr)}" in text and fmt_num(L.kink_fpr) == "0.2689"
-    assert f"at a false-positive rate of {fmt_pct(L.ref_fpr)}" in text.lower()
-    assert f"{fmt_num(100 * L.approx_relative_error, 3)} % above the exact value" in text
-    assert f"a {L.approx_quality.value} approximation" in text
-    assert f"only {fmt_num(L.tpr_printed_ref)} where {fmt_num(L.tpr_mip_ref)}" in text
+    assert f"caps the true-positive rate at {fmt_num(tpr_dp)}" in text
+    assert f"allows up to {fmt_num(tpr_mip)}" in text
+    assert (
+        f"({fmt_num(tpr_mip / tpr_dp, 3)} times as much)" in text and round(tpr_mip / tpr_dp) == 170
+    )
+    assert f"FPR* = {fmt_num(1 / (1 + math.e))}" in text and fmt_num(1 / (1 + math.e)) == "0.2689"
+    assert f"DP allows TPR = δ = 0, MIP allows 2η = {fmt_num(2 * eta)}:" in text
+    assert f"at a false-positive rate of {fmt_pct(1e-3)}" in text.lower()
+    assert f"{fmt_num(100 * rule_relative_error(1.0), 3)} % above the exact value" in text
+    assert "a fair approximation" in text  # 8.2 %: between 1 % and 10 %
+    assert f"only {fmt_num(1e-3 + eta)} where {fmt_num(tpr_mip)}" in text
+    assert f"**ε ≤ {sig4(math.log(1.5))}**" in text
+    assert (
+        "ε ≈ 4(η − δ/2)/(1 − δ) = 0.4: safe, but smaller than the ε you may actually use." in text
+    )
+
+
+@pytest.mark.parametrize(
+    "eps,quality,exceeds",
+    [(0.1, "good", False), (0.3, "good", False), (1.0, "fair", False), (1.9, "poor", False),
+     (3.0, "poor", True)],
+)  # fmt: skip
+def test_the_rule_of_thumbs_quality_class(eps, quality, exceeds):
+    """Below 1 % relative error good (about ε²/12 for small ε), below 10 % fair, else poor;
+    from ε ≈ 2 the rule gives more than 1/2, the largest possible η."""
+    at = load(eps=str(eps))
+    (caption,) = [c.value for c in at.caption if c.value.startswith("The rule of thumb")]
+    assert f"{fmt_num(100 * rule_relative_error(eps), 3)} % above the exact value" in caption
+    assert f"a {quality} approximation at this ε" in caption
+    assert ("it even exceeds 1/2" in caption) is exceeds
+    (help_text,) = [m.proto.help for m in at.metric if m.label == "approximation error"]
+    assert f"a {quality} approximation" in help_text
+
+
+def test_at_epsilon_zero_the_rule_is_exact_and_eta_is_delta_over_two():
+    at = load(eps="0", delta="0.1")
+    assert metric(at, "approximation error") == "0" and metric(at, "η") == "0.05"
+    (help_text,) = [m.proto.help for m in at.metric if m.label == "approximation error"]
+    assert "Here: exact at ε = 0." in help_text
+    assert not [c for c in at.caption if c.value.startswith("The rule of thumb")]
+    assert any("Of the edge η = 0.05, δ/2 = 0.05 comes from δ alone" in t for t in texts(at))
+    assert any("DP allows TPR = δ = 0.1, MIP allows 2η = 0.1:" in t for t in texts(at))
 
 
 def test_the_maths_cites_papers_not_files_and_states_the_advantage():
@@ -143,6 +189,7 @@ def test_delta_slider_changes_the_output():
     eta = eta_theorem4(1.0, 0.1)
     assert metric(at, "η") == sig4(eta)
     assert any("δ/2 = 0.05 comes from δ alone" in t for t in texts(at))
+    assert any("DP allows TPR = δ = 0.1," in t for t in texts(at))  # δ at FPR 0
 
 
 def test_log_delta_toggle_switches_the_control_and_keeps_delta():
@@ -235,15 +282,34 @@ def test_toggle_labels_are_short(default_page):
         assert len(t.label) <= 26, t.label
 
 
-@pytest.mark.parametrize("target,delta", [(0.5, 0.0), (0.05, 0.2), (0.0, 0.001)])
-def test_uncertifiable_target_gives_a_sentence_not_a_traceback(target, delta):
+@pytest.mark.parametrize(
+    "target,delta,says",
+    [
+        (0.5, 0.0, prose_text("eta_epsilon", "no_guarantee")),  # η = 1/2 is no guarantee
+        (0.05, 0.2, "no ε can certify η = 0.05: δ alone already gives the attacker an edge of "
+         "δ/2 = 0.1 (Theorem 4 at ε = 0)"),  # below δ/2
+        (0.0, 0.001, "no ε can certify η = 0: δ alone already gives the attacker an edge of "
+         "δ/2 = 0.0005"),
+    ],
+)  # fmt: skip
+def test_uncertifiable_target_gives_a_sentence_not_a_traceback(target, delta, says):
     at = load()
     at.slider(key="delta").set_value(delta).run()
     at.number_input(key="teta").set_value(target).run()
     assert not at.exception
     assert at.warning, "expected a warning sentence"
+    assert any(says in w.value for w in at.warning), [w.value for w in at.warning]
     assert not any("ε ≤" in t for t in texts(at))
     assert_no_nan(at)
+
+
+def test_a_target_of_delta_over_two_is_certified_by_epsilon_zero_only():
+    """η = δ/2: only ε = 0 certifies it, and there the rule of thumb is exact."""
+    at = load(delta="0.2", teta="0.1")
+    (inverse,) = [t for t in texts(at) if "ε ≤" in t]
+    assert "**ε ≤ 0** is 0.1-MIP" in inverse
+    assert f"no attacker is right more than {fmt_pct(0.6)} of the time" in inverse
+    assert "= 0: exact here." in inverse
 
 
 @pytest.mark.parametrize("eps,delta", [(0.0, 0.0), (10.0, 0.5), (0.0, 0.5), (0.01, 0.0)])
@@ -284,12 +350,22 @@ def test_url_round_trip():
     assert snapshot(fresh) == snapshot(at)
 
 
-@pytest.mark.parametrize("bad", ["abc", "99", "-1", "nan"])
+@pytest.mark.parametrize("bad", ["abc", "99", "-1", "nan", "inf"])
 def test_invalid_url_value_warns_and_falls_back(bad):
     at = load(eps=bad)
     assert at.slider(key="eps").value == 1.0
     assert any("eps=" in w.value for w in at.warning)
     assert metric(at, "η") == sig4(eta_theorem4(1.0))
+
+
+@pytest.mark.parametrize("key,bad", [("delta", "1.5"), ("teta", "0.6"), ("teta", "-0.1")])
+def test_invalid_delta_or_target_in_a_link_names_the_parameter(key, bad):
+    """The controls refuse what mipcore.bounds would: a sentence naming the parameter, and
+    the default in its place."""
+    at = load(**{key: bad})
+    assert any(f"{key}=" in unescaped(w.value) for w in at.warning), [w.value for w in at.warning]
+    assert metric(at, "η") == sig4(eta_theorem4(1.0))
+    assert any(f"ε ≤ {sig4(math.log(1.5))}" in t for t in texts(at))  # the default target 0.1
 
 
 def test_crafted_url_text_cannot_make_a_link():

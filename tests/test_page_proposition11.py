@@ -23,7 +23,6 @@ from streamlit.testing.v1 import AppTest
 
 from appkit.registry import by_key
 from mipcore import prop11
-from mipcore.lessons import prop11_view as lesson
 from mipcore.plots.prop11_vega import distribution_vega, growth_vega
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -81,11 +80,24 @@ def assert_numbers_match_mipcore(at: AppTest, n: int, M: int = 2) -> None:
         assert f"`{digits(mM.moment_text)}`" in shown
     # the noise of each route at η = 0.1 (formulas written out here)
     delta, sig = prop11.sensitivity(n), mM.sigma
-    assert metric(at, "DP: Laplace scale") == num(delta / math.log(1.2 / 0.8))
-    assert metric(at, "MIP as printed") == num((6.16 / 0.1) ** (1 + 2 / M) * sig)
-    assert metric(at, "MIP, certified min.") == num(sig / -math.log(0.8))
-    dp_over = delta / math.log(1.2 / 0.8) / (sig / -math.log(0.8))  # between Δ/(2σ) and Δ/σ
+    assert metric(at, "Δ / σ") == num(delta / sig)
+    dp, printed, cert = (
+        delta / math.log(1.2 / 0.8),
+        (6.16 / 0.1) ** (1 + 2 / M) * sig,
+        sig / -math.log(0.8),
+    )
+    assert metric(at, "DP: Laplace scale") == num(dp)
+    assert metric(at, "MIP as printed") == num(printed)
+    assert metric(at, "MIP, certified min.") == num(cert)
+    dp_over = dp / cert  # between Δ/(2σ) and Δ/σ
     assert f"DP needs {num(dp_over, 3)} times the smallest certified" in shown
+    if dp > printed:
+        assert f"gives {num(printed)}, {num(dp / printed, 3)} times less than DP." in shown
+    else:
+        assert f": at this small n more than DP ({num(printed / dp, 3)} times)" in shown
+    assert f"is enough, {num(printed / cert, 3)} times less than printed." in shown
+    if M > 2:  # the certificate with σ₂ in place of σ_M
+        assert f"it would be {num(m2.sigma / -math.log(0.8))}.)" in shown
 
 
 @pytest.fixture(scope="module")
@@ -187,6 +199,7 @@ def test_keys_shared_with_the_figure1_page_do_not_break_navigation():
     "n,expect",
     [
         (48, "off by a relative"),
+        (56, "off by a relative"),
         (60, "division by zero"),
         (110, "times too large"),
         (150, "negative"),
@@ -196,6 +209,22 @@ def test_float64_demonstration(n, expect):
     at = load(n=str(n))
     (exp,) = [e for e in at.expander if e.label.startswith("Why float64 fails")]
     assert any(expect in m.value for m in exp.markdown), [m.value for m in exp.markdown]
+    (table,) = [m.value for m in exp.markdown if "float64, summed left to right" in m.value]
+    a_value = prop11.dataset(n).a_value
+    s = a_value  # the naive sum, summed here
+    for i in range(n // 2 - 1):
+        s += 2.0**i
+    assert f"| {num(s, 6)} | √p = {num(1 / math.sqrt(math.comb(n, n // 2)), 6)} |" in table
+    if s == 0:
+        assert "| 1/0: division by zero (∞) |" in table
+    elif s < 0:
+        assert f"| {num(1 / s)} (negative!) |" in table
+    else:
+        assert f"| {num(1 / s, 6)} |" in table
+    # harmless only where the relative error is below 10⁻³: 4.4e-4 at n = 48, 0.30 at n = 56
+    assert ("— harmless here" in table) is (n == 48)
+    assert f"the nearest multiple of {num(math.ulp(a_value), 3)}, while" in table
+    assert f"interval arithmetic at {2 * n + 128} bits." in table
     if n == 48:  # where it breaks, computed (it used to say "from n = 56 on the sum is 0")
         assert any(
             "exactly 0 from n = 58, then far too large from n = 110, then negative from n = 112"
@@ -245,7 +274,7 @@ def expected_charts(n: int, M: int) -> dict[str, Chart]:
     table = prop11.growth_table(range(4, 201, 2), M)
     built = {
         "growth": growth_vega(table, n_chosen=n, M=M)[0],
-        "distribution": distribution_vega(lesson.distribution(n))[0],
+        "distribution": distribution_vega(prop11.value_histogram(n))[0],
     }
     return {key: (c.spec, c.datasets) for key, c in built.items()}
 
@@ -314,6 +343,16 @@ def test_distribution_text_quotes_the_heaviest_ordinary_bin(n):
     ) in text
 
 
+def test_growth_takeaway_quotes_the_last_row(default_page):
+    """At n = 200 (the growth table's last row): Δ/σ against ∛(2²⁰⁰)."""
+    sigma = prop11.output_moments(200, 2, rtol=1e-9, max_nodes=1500).sigma  # growth_table's
+    ratio = prop11.sensitivity(200) / sigma
+    assert any(
+        f"at n = 200 it is {num(ratio, 3)} against ∛(2²⁰⁰) = {num(2 ** (200 / 3), 3)}" in t
+        for t in texts(default_page)
+    )
+
+
 # --------------------------------------------------------------------------- brute force
 
 
@@ -345,3 +384,47 @@ def test_closed_form_delta_and_moments_match_brute_force(n):
     m = prop11.output_moments(n, 2)
     assert math.isclose(m.mean, mean, rel_tol=1e-11)
     assert math.isclose(m.moment, var, rel_tol=1e-11) and m.moment >= var * (1 - 1e-15)
+
+
+def test_the_reading_against_brute_force():
+    """Why σ stays about 1: the special half's share p·(1/√p − μ)² against a brute force over
+    every half at 60 digits; every other output lies in (0, v_max], v_max (the histogram's
+    largest ordinary bin edge) above the largest ordinary output, and the others add at most
+    max(v_max, μ)²; Δ = √C − 1/(2ⁿ⁻² + 2ᵏ⁻¹ − 1), also at 60 digits."""
+    at = load()
+    for n, M in [(4, 2), (8, 2), (8, 3), (10, 4)]:
+        at.slider(key="n").set_value(n)
+        at.selectbox(key="M").set_value(M)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        k, C = n // 2, math.comb(n, n // 2)
+        with mpmath.workdps(60):
+            a = 1 / mpmath.sqrt(C) - (2 ** (k - 1) - 1)
+            records = [mpmath.mpf(2) ** i for i in range(n - 1)] + [a]
+            values = sorted(
+                1 / mpmath.fsum(records[i] for i in D) for D in itertools.combinations(range(n), k)
+            )
+            mean = mpmath.fsum(values) / C
+            share = float((values[-1] - mean) ** 2 / C)  # D* gives the largest output
+            delta = float(mpmath.sqrt(C) - 1 / mpmath.mpf(2 ** (n - 2) + 2 ** (k - 1) - 1))
+        (text,) = [t for t in texts(at) if t.startswith("- **σ stays about 1.**")]
+        shown = float(re.search(r"\(here ([0-9.]+)\)", text).group(1))
+        assert shown == pytest.approx(share, rel=1e-12)
+        ordinary = [r for r in prop11.value_histogram(n) if r["group"] != "special D*"]
+        v_max = max(r["value_max"] for r in ordinary)
+        assert v_max >= float(values[-2]) * (1 - 1e-15)  # a certified bin edge above it
+        assert f"lies in (0, {num(v_max, 3)}]" in text
+        rest = max(v_max, prop11.output_moments(n, 2).mean) ** 2
+        assert f"together add at most {num(rest, 3)}." in text
+        assert f"Δ = {num(delta)} here." in text
+        if M > 2:
+            assert (
+                f"{'σ' + '₂₃₄₅₆₇₈'[M - 2]} = {num(prop11.output_moments(n, M).sigma)} here" in text
+            )
+        assert_numbers_match_mipcore(at, n, M)
+
+
+def test_at_n48_the_special_share_and_the_variance_are_at_most_one(default_page):
+    (text,) = [t for t in texts(default_page) if t.startswith("- **σ stays about 1.**")]
+    assert float(re.search(r"\(here ([0-9.]+)\)", text).group(1)) <= 1.0
+    assert float(re.search(r"Hence Var = ([0-9.]+) and σ", text).group(1)) <= 1.0

@@ -246,6 +246,60 @@ def test_float64_trap_at_n48():
     assert prop11.special_output(64) ** 2 / C == pytest.approx(1.0, rel=4e-16)
 
 
+@pytest.mark.parametrize(
+    "n, outcome",
+    [
+        (48, prop11.Float64Outcome.CLOSE),
+        (56, prop11.Float64Outcome.CLOSE),
+        (58, prop11.Float64Outcome.ZERO),
+        (60, prop11.Float64Outcome.ZERO),
+        (110, prop11.Float64Outcome.TOO_LARGE),
+        (150, prop11.Float64Outcome.NEGATIVE),
+    ],
+)
+def test_naive_special_sum_and_its_outcome(n, outcome):
+    """The Proposition 11 page's float64 demonstration: A rounded to float64, then the powers
+    added left to right (summed here too), against √p = 1/special_output."""
+    k = n // 2
+    s = float(prop11.dataset(n).a_value)
+    for i in range(k - 1):
+        s += float(2**i)
+    assert prop11.naive_special_sum(n) == s
+    assert prop11.float64_outcome(n) is outcome
+    sqrt_p = 1 / math.sqrt(math.comb(n, k))
+    if outcome is prop11.Float64Outcome.CLOSE:  # within a factor 2; 4.4e-4 relative at n = 48
+        assert abs(s - sqrt_p) / sqrt_p < (1e-3 if n == 48 else 1)
+        assert n == 48 or abs(s - sqrt_p) / sqrt_p > 1e-3  # 0.30 at n = 56
+    elif outcome is prop11.Float64Outcome.TOO_LARGE:
+        assert s > 2 * sqrt_p
+
+
+def test_float64_outcome_changes():
+    """Computed one n at a time above; here the runs: close up to 56, zero 58-108, too large at
+    110, negative from 112 (the page used to say "from n = 56 on the sum is 0")."""
+    changes = prop11.float64_outcomes(200)
+    assert [(n, o.value) for n, o in changes] == [
+        (4, "close"),
+        (58, "zero"),
+        (110, "too_large"),
+        (112, "negative"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: prop11.naive_special_sum(2), "n="),
+        (lambda: prop11.float64_outcome(402), "n="),
+        (lambda: prop11.float64_outcomes(2), "n_max="),
+        (lambda: prop11.float64_outcomes(402), "n_max="),
+    ],
+)
+def test_float64_demonstration_refuses_bad_n(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
 # --------------------------------------------------------------------------- Δ
 
 
@@ -399,6 +453,16 @@ def test_coarse_and_fine_intervals_intersect(n):
     ):
         assert max(a[0], b[0]) <= min(a[1], b[1]), (a, b)
     assert coarse.moment_rel_width <= 2e-6  # the requested rtol, with slack for the estimate
+
+
+def test_at_n48_sigma_is_one_and_delta_is_sqrt_c():
+    """The Proposition 11 page's message at its default n = 48 (certified): σ₂ = 1 to 1e-12
+    while Δ = √C(48, 24); the special half's share of the variance, p·(1/√p − μ)², written
+    (1 − μ√p)² as the page does, is below 1 and so is the variance."""
+    m = prop11.output_moments(48)
+    assert m.sigma == pytest.approx(1.0, abs=1e-12)
+    assert prop11.sensitivity(48) == pytest.approx(math.sqrt(math.comb(48, 24)), rel=1e-12)
+    assert m.moment <= 1.0 and (1.0 - m.mean / prop11.special_output(48)) ** 2 <= 1.0
 
 
 def test_sigma_helper_and_sigma_close_to_one():

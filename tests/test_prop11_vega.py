@@ -1,9 +1,10 @@
-"""Proposition 11's charts drawn by Vega-Lite (mipcore.plots.prop11_vega): the lesson's numbers,
-drawn exactly, and specifications that the n slider does not change."""
+"""Proposition 11's charts drawn by Vega-Lite (mipcore.plots.prop11_vega): mipcore.prop11's
+numbers, drawn exactly, and specifications that the n slider does not change."""
 
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pandas as pd
@@ -11,7 +12,6 @@ import pytest
 from test_vega import valid_vega_lite
 
 from mipcore import prop11
-from mipcore.lessons import prop11_view as lesson
 from mipcore.plots import prop11_vega as pv
 from mipcore.plots import style
 from mipcore.plots.vega import DASH, SHAPE
@@ -113,14 +113,18 @@ def test_growth_bad_input_raises(table3, bad, match):
 # --------------------------------------------------------------------------- distribution
 
 
-@pytest.mark.parametrize("n", [4, 48, 200])
+@pytest.mark.parametrize("n", [4, 8, 12, 48, 200])
 def test_distribution_chart_draws_the_histogram(n):
-    dist = lesson.distribution(n)
-    chart, table = pv.distribution_vega(dist)
-    assert table is dist.csv  # the CSV: exact counts as text
+    rows = prop11.value_histogram(n)
+    chart, table = pv.distribution_vega(rows)
+    hist = pd.DataFrame(rows)
+    # the CSV: the histogram's rows, the exact counts as text
+    pd.testing.assert_frame_equal(table.drop(columns="count"), hist.drop(columns="count"))
+    assert table["count"].tolist() == [str(r["count"]) for r in rows]
+    assert sum(int(c) for c in table["count"]) == math.comb(n, n // 2)
+    assert pv.distribution_vega(hist)[1].equals(table)  # a DataFrame of the rows: the same
     valid_vega_lite(chart)
     assert_no_nan(chart)
-    hist = dist.histogram
     for name, group in (("boxes", "without A"), ("tops", "with A"), ("special", "special D*")):
         want = hist[hist["group"] == group].reset_index(drop=True)
         got = chart.datasets[name]
@@ -138,12 +142,12 @@ def test_distribution_chart_draws_the_histogram(n):
 
 
 def test_distribution_spec_does_not_depend_on_n():
-    specs = {spec_text(pv.distribution_vega(lesson.distribution(n))[0]) for n in (4, 48, 200)}
+    specs = {spec_text(pv.distribution_vega(prop11.value_histogram(n))[0]) for n in (4, 48, 200)}
     assert len(specs) == 1
 
 
 def test_distribution_groups_differ_by_more_than_colour():
-    chart, _ = pv.distribution_vega(lesson.distribution(20))
+    chart, _ = pv.distribution_vega(prop11.value_histogram(20))
     (centres,) = [
         layer for layer in chart.spec["layer"] if layer.get("data") == {"name": "centres"}
     ]
@@ -154,20 +158,40 @@ def test_distribution_groups_differ_by_more_than_colour():
 
 
 def test_distribution_bad_input_raises():
-    dist = lesson.distribution(8)
-    for hist, match in [
-        (dist.histogram.drop(columns=["probability"]), "columns"),
-        (dist.histogram.assign(probability=0.0), "probability > 0"),
-        (dist.histogram.assign(group="other"), "unknown groups"),
+    hist = pd.DataFrame(prop11.value_histogram(8))
+    for bad, match in [
+        (hist.drop(columns=["probability"]), "columns"),
+        (hist.assign(probability=0.0), "probability > 0"),
+        (hist.assign(group="other"), "unknown groups"),
+        ([], "columns"),
     ]:
-        bad = lesson.Distribution(
-            dist.n,
-            hist,
-            dist.csv,
-            dist.v_max,
-            dist.heavy_probability,
-            dist.heavy_min,
-            dist.heavy_max,
-        )
         with pytest.raises(ValueError, match=match):
             pv.distribution_vega(bad)
+
+
+def test_builders_return_charts_without_nan():
+    table = prop11.growth_table([4, 20, 48, 100, 200], 3, rtol=1e-6, max_nodes=400)
+    for chart, drawn in (
+        pv.growth_vega(table, n_chosen=48, M=3),
+        pv.growth_vega(table, n_chosen=50, M=3),  # n not in the table: no markers
+        pv.distribution_vega(prop11.value_histogram(200)),
+        pv.distribution_vega(prop11.value_histogram(4)),
+    ):
+        assert drawn is table or drawn.columns.tolist() == [
+            "group",
+            "top_bit",
+            "value_min",
+            "value_max",
+            "count",
+            "probability",
+        ]
+        for t in chart.datasets.values():
+            assert np.isfinite(t.select_dtypes("number").to_numpy(dtype=float)).all()
+        assert chart.spec["config"]["legend"]["orient"] == "bottom"  # legends below the plot
+        assert len(chart.title) <= 60
+        for layer in chart.spec["layer"]:
+            for channel in ("x", "y"):
+                enc = layer.get("encoding", {}).get(channel, {})
+                if enc.get("scale", {}).get("type") == "log":  # labelled as 10ⁿ, 14 px
+                    assert "labelExpr" in enc["axis"]
+    assert chart.spec["config"]["axis"]["labelFontSize"] >= 14

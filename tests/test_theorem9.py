@@ -21,7 +21,7 @@ from scipy import integrate, special, stats
 
 from mipcore import theorem9 as t9
 from mipcore.mechanism import sample_noise
-from mipcore.noise import mip_noise_multiplier
+from mipcore.noise import dp_laplace_scale, mip_noise_multiplier
 from mipcore.noise_laws import NoiseLaw, sigma_norm
 from mipcore.optimal_attack import optimal_attack, optimal_attack_accuracy_mc
 from mipcore.prop11 import output_moments
@@ -634,6 +634,46 @@ def test_required_noise_is_the_smallest_that_certifies(eta):
     c = t9.required_noise_multiplier(eta, M=2, d=4)
     assert t9.certified_eta(c, M=2, d=4) <= eta
     assert t9.certified_eta(c * (1 - 1e-9), M=2, d=4) > eta
+
+
+def test_the_certified_minimum_against_dp_and_the_printed_noise_at_eta_0_1():
+    """The Proposition 11 page's comparison at η = 0.1, σ = 1, Δ = 10⁶: printed (61.6)² =
+    3794.56, certified −1/ln(0.8) = 4.4814, 847 times less; DP's Δ/ln(1.5) over the certified
+    minimum is (Δ/σ)·ln(1/0.8)/ln(1.5) (all from their definitions, at 40 digits)."""
+    with mpmath.workdps(40):
+        eta = mpmath.mpf("0.1")
+        dp = float(mpmath.mpf(10**6) / mpmath.log((1 + 2 * eta) / (1 - 2 * eta)))
+        printed = float((mpmath.mpf("6.16") / eta) ** 2)
+        cert = float(1 / -mpmath.log(1 - 2 * eta))
+    c = t9.required_noise_multiplier(0.1, M=2, d=1)
+    assert dp_laplace_scale(0.1, 1e6) == pytest.approx(dp, rel=1e-14)
+    assert mip_noise_multiplier(0.1, 2) == pytest.approx(printed, rel=1e-14)
+    assert c == pytest.approx(cert, rel=1e-14) and round(c, 4) == 4.4814
+    assert round(mip_noise_multiplier(0.1, 2) / c) == 847
+    ratio = dp_laplace_scale(0.1, 1e6) / c
+    assert ratio == pytest.approx(1e6 * math.log(1 / 0.8) / math.log(1.5), rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    eta=st.floats(1e-4, 0.4999),
+    delta=st.floats(1e-3, 1e30),
+    sigma=st.floats(1e-3, 1e20),
+    M=st.integers(2, 8),
+)
+def test_dp_needs_between_delta_over_two_sigma_and_delta_over_sigma_times_the_minimum(
+    eta, delta, sigma, M
+):
+    """DP needs (Δ/σ)·ln(1/(1 − 2η))/ln((1 + 2η)/(1 − 2η)) times the certified minimum:
+    between Δ/(2σ) (η → 0) and Δ/σ (η → 1/2); the printed noise is always above the minimum,
+    and the minimum certifies η exactly: η = (1 − e^{−1/c})/2."""
+    c = t9.required_noise_multiplier(eta, M=M, d=1)
+    dp_over_certified = dp_laplace_scale(eta, delta) / (c * sigma)
+    ratio = delta / sigma * math.log1p(-2 * eta) / -math.log((1 + 2 * eta) / (1 - 2 * eta))
+    assert dp_over_certified == pytest.approx(ratio, rel=1e-9)
+    assert delta / (2 * sigma) * (1 - 1e-9) <= dp_over_certified <= delta / sigma * (1 + 1e-9)
+    assert mip_noise_multiplier(eta, M) / c > 1.0
+    assert -0.5 * math.expm1(-1 / c) == pytest.approx(eta, rel=1e-12)
 
 
 def test_the_dimension_free_bound_is_never_above_the_chain():

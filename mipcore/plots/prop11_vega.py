@@ -3,9 +3,10 @@ about 1, and where the outputs 𝒜(D) fall.
 
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
 Proposition 11 (Section 4) and Appendix D. The builders take the results of
-:mod:`mipcore.lessons.prop11_view` (the growth table, the binned distribution of 𝒜(D)) and
-return a :class:`~mipcore.plots.vega.VegaLiteChart` and the table it draws (the page's CSV);
-they compute none of the mathematics.
+:mod:`mipcore.prop11` (:func:`~mipcore.prop11.growth_table`, the binned distribution of 𝒜(D)
+from :func:`~mipcore.prop11.value_histogram`) and return a
+:class:`~mipcore.plots.vega.VegaLiteChart` and the table it draws (the page's CSV); they compute
+none of the mathematics.
 
 The page's n slider changes only the tables: the growth chart's specification depends on M
 (its table's range), the distribution chart's on nothing at all (its axes span the data of
@@ -20,12 +21,12 @@ circles); the exact ratio Δ/σ thick black with diamonds; the rate the paper pr
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..lessons.prop11_view import Distribution
 from . import style
 from .formatting import fmt_num
 from .vega import DASH, SHAPE, STAR, VegaLiteChart, by_field, layered, power_axis
@@ -233,10 +234,12 @@ def _halves(count: Any) -> str:
 
 
 def distribution_vega(
-    dist: Distribution, *, height: int = 320
+    histogram: Sequence[Mapping[str, Any]] | pd.DataFrame, *, height: int = 320
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
     """The distribution of 𝒜(D) over the halves, value (log) against probability (log), and the
-    table drawn, ``dist.csv``.
+    table drawn: the histogram's rows with their exact counts as text (the page's CSV).
+
+    ``histogram``: the rows of :func:`mipcore.prop11.value_histogram` (or a DataFrame of them).
 
     Each bin of "without A" is a box over its certified value range from the floor up to its
     probability, each bin of "with A" its top edge only (the groups overlap in value); a marker
@@ -244,7 +247,7 @@ def distribution_vega(
     with a star at (1/√p, p). The floor is a decade below the smallest probability; the axes
     span the data, so the specification does not depend on n (the title does not name it).
     """
-    hist = dist.histogram
+    hist = pd.DataFrame(histogram)
     cols = ("group", "top_bit", "value_min", "value_max", "count", "probability")
     missing = [c for c in cols if c not in hist.columns]
     if missing:
@@ -435,4 +438,4 @@ def distribution_vega(
     chart = VegaLiteChart(
         spec=layered(title, layers, height=height), datasets=datasets, title=title
     )
-    return chart, dist.csv
+    return chart, hist.assign(count=hist["count"].map(str))  # exact integers, as text
