@@ -19,6 +19,7 @@ import itertools
 
 import mpmath
 import numpy as np
+from scipy import special
 
 # --------------------------------------------------------------------------- references
 
@@ -80,3 +81,24 @@ def halves(records, k):
     combos = list(itertools.combinations(range(len(records)), k))
     out = np.array([sum(records[i] for i in c) / k for c in combos])
     return combos, out
+
+
+# ------------------------------------------------------------------ finite constructions
+
+
+def rr_laws(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Output laws of randomised response (truth w.p. e^ε/(1+e^ε)) plus a δ-mass revealing
+    membership: exactly (ε, δ)-DP, and Theorem 4's η is its best advantage over 2.
+
+    Outputs: (leak, in), (leak, out), (rr, "in"), (rr, "out").
+    """
+    keep, flip = special.expit(eps), special.expit(-eps)
+    p_in = np.array([delta, 0.0, (1 - delta) * keep, (1 - delta) * flip])
+    p_out = np.array([0.0, delta, (1 - delta) * flip, (1 - delta) * keep])
+    return p_in, p_out
+
+
+def leak_laws(eta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Reveal membership w.p. 2η, else say nothing: exactly η-MIP."""
+    q = 2 * eta
+    return np.array([q, 0.0, 1 - q]), np.array([0.0, q, 1 - q])

@@ -17,6 +17,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+from attack_refs import leak_laws, rr_laws
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -607,24 +608,6 @@ def test_dp_region_kink_domain(call, name):
 # e.g. the rule of thumb's quality class, is checked in tests/test_page_eta_epsilon.py.)
 
 REF_FPR = 1e-3  # the page's reference false-positive rate
-
-
-def rr_laws(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
-    """Randomised response (truth w.p. e^ε/(1+e^ε)) plus a δ-mass revealing membership.
-
-    Outputs: (leak, in), (leak, out), (rr, "in"), (rr, "out").
-    """
-    keep = math.exp(eps) / (1 + math.exp(eps))
-    flip = 1 - keep
-    p_in = np.array([delta, 0.0, (1 - delta) * keep, (1 - delta) * flip])
-    p_out = np.array([0.0, delta, (1 - delta) * flip, (1 - delta) * keep])
-    return p_in, p_out
-
-
-def leak_laws(eta: float) -> tuple[np.ndarray, np.ndarray]:
-    """Reveal membership w.p. 2η, else say nothing: exactly η-MIP."""
-    q = 2 * eta
-    return np.array([q, 0.0, 1 - q]), np.array([0.0, q, 1 - q])
 
 
 def all_tests(p_in: np.ndarray, p_out: np.ndarray) -> list[tuple[float, float]]:

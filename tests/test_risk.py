@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 import pytest
+from attack_refs import leak_laws, rr_laws
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import special
@@ -40,23 +41,6 @@ DELTA_GRID = [0.0, 1e-5, 0.01, 0.2]
 FPRS = np.array([0.0, 1e-4, 0.01, 0.05, 0.1, 0.2, 0.35, 0.5, 0.8, 0.99, 1.0])
 
 # --------------------------------------------------------------------------- brute force
-
-
-def rr_laws(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
-    """Output laws of RR (truth w.p. e^ε/(1+e^ε)) plus a δ-mass revealing membership.
-
-    Outputs: (leak, in), (leak, out), (rr, "in"), (rr, "out").
-    """
-    keep, flip = special.expit(eps), special.expit(-eps)
-    p_in = np.array([delta, 0.0, (1 - delta) * keep, (1 - delta) * flip])
-    p_out = np.array([0.0, delta, (1 - delta) * flip, (1 - delta) * keep])
-    return p_in, p_out
-
-
-def leak_laws(eta: float) -> tuple[np.ndarray, np.ndarray]:
-    """Reveal membership w.p. 2η, else say nothing: exactly η-MIP."""
-    q = 2 * eta
-    return np.array([q, 0.0, 1 - q]), np.array([0.0, q, 1 - q])
 
 
 def deterministic_tests(p_in, p_out):
