@@ -162,7 +162,7 @@ def _controls() -> Controls:
 
 def _dataset(c: Controls) -> None:
     """The dataset and the special subset, with its exact integers."""
-    ds, special = prop11.dataset(c.n), prop11.special_output(c.n)
+    ds, special = appkit.cached(prop11.dataset, c.n), appkit.cached(prop11.special_output, c.n)
     n, k, C = c.n, ds.k, ds.n_subsets
     st.markdown(
         f"With n = {n} (so k = n/2 = {k}) the dataset is **{{{powers(n - 2, ', ')}}} ∪ {{A}}**: "
@@ -198,8 +198,11 @@ def _how(m, what: str, C: int) -> str:
 def _sensitivity(c: Controls, m2: Prop11Moments, m_M: Prop11Moments) -> None:
     """Sensitivity and spread: the metrics, the certified digits and how they were obtained."""
     M, sig, C = c.M, c.sig, math.comb(c.n, c.n // 2)
-    delta, special = prop11.sensitivity(c.n), prop11.special_output(c.n)
-    lo, hi = prop11.sensitivity_interval(c.n)
+    delta, special = (
+        appkit.cached(prop11.sensitivity, c.n),
+        appkit.cached(prop11.special_output, c.n),
+    )
+    lo, hi = appkit.cached(prop11.sensitivity_interval, c.n)
     metrics(
         [
             (
@@ -253,7 +256,9 @@ def _sensitivity(c: Controls, m2: Prop11Moments, m_M: Prop11Moments) -> None:
 def _noise(c: Controls, m2: Prop11Moments, m_M: Prop11Moments) -> None:
     """The noise each route needs at the page's η: metrics, takeaway and the comparison."""
     n, M, sig = c.n, c.M, c.sig
-    dp = dp_laplace_scale(ETA, prop11.sensitivity(n))  # Δ/ε(η): the Laplace mechanism
+    dp = dp_laplace_scale(
+        ETA, appkit.cached(prop11.sensitivity, n)
+    )  # Δ/ε(η): the Laplace mechanism
     paper_c = mip_noise_multiplier(ETA, M)  # Theorem 9 as printed (Corollary 14's 6.16)
     cert_c = float(
         required_noise_multiplier(ETA, M=M, d=1)
@@ -344,10 +349,14 @@ def _float64_verdict(outcome: Float64Outcome, naive: float, sqrt_p: float) -> st
 
 def _float64(c: Controls) -> None:
     """The expander "Why float64 fails here": the float64 sum against the exact one."""
-    ds, k, special = prop11.dataset(c.n), c.n // 2, prop11.special_output(c.n)
-    naive, sqrt_p = prop11.naive_special_sum(c.n), 1.0 / special
+    ds, k, special = (
+        appkit.cached(prop11.dataset, c.n),
+        c.n // 2,
+        appkit.cached(prop11.special_output, c.n),
+    )
+    naive, sqrt_p = appkit.cached(prop11.naive_special_sum, c.n), 1.0 / special
     with st.expander(f"Why float64 fails here (n = {c.n})"):
-        outcome = prop11.float64_outcome(c.n)
+        outcome = appkit.cached(prop11.float64_outcome, c.n)
         if outcome is Float64Outcome.ZERO:
             naive_out = "1/0: division by zero (∞)"
         elif outcome is Float64Outcome.NEGATIVE:
@@ -419,7 +428,7 @@ def _ordinary(histogram: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _outputs(c: Controls, histogram: list[dict[str, Any]]) -> None:
     """Chart 2: where the outputs fall, and what to notice."""
     n, k, C = c.n, c.n // 2, math.comb(c.n, c.n // 2)
-    special = prop11.special_output(n)
+    special = appkit.cached(prop11.special_output, n)
     heavy = max(_ordinary(histogram), key=lambda r: r["probability"])  # the first of equal maxima
     dist_chart, dist_table = appkit.cached(charts.distribution_vega, histogram)
     appkit.chart(
@@ -450,7 +459,10 @@ def _reading(
 ) -> None:
     """Why σ stays about 1 while Δ explodes, in words."""
     n, M, sig, k = c.n, c.M, c.sig, c.n // 2
-    special, v_max = prop11.special_output(n), max(r["value_max"] for r in _ordinary(histogram))
+    special, v_max = (
+        appkit.cached(prop11.special_output, n),
+        max(r["value_max"] for r in _ordinary(histogram)),
+    )
     special_term = (1.0 - m2.mean / special) ** 2  # D*'s share p·(1/√p − μ)², written stably
     appkit.explain(
         f"- **σ stays about 1.** The variance averages (𝒜(D) − E𝒜(D))² over all halves. The "
@@ -462,7 +474,7 @@ def _reading(
         f"- **Δ explodes.** D\\* has neighbours — swap A for the largest record {pow2(n - 2)} — "
         f"whose output is ordinary (1 / ({pow2(n - 2)} + {pow2(k - 1)} − 1)). Sensitivity is a "
         f"worst case over neighbours, so Δ ≈ 1/√p = √C({n}, {k}), roughly √(2ⁿ): "
-        f"Δ = {fmt_num(prop11.sensitivity(n))} here.\n"
+        f"Δ = {fmt_num(appkit.cached(prop11.sensitivity, n))} here.\n"
         f"- **So MIP needs far less noise** than DP: DP's noise grows with Δ, MIP's with {sig} "
         "(the numbers above)."
         + (
