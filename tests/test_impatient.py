@@ -98,13 +98,23 @@ def _settle(pg, timeout_s: float = 90) -> None:
 def _press(pg, key: str, times: int = 1, gap_ms: int = 0, control: str | None = None) -> None:
     """Press ``key`` on the marked slider (first marked again by its key ``control``: React
     may reuse a marked element for another slider when a page's parts arrive in a new order)."""
-    if control is not None:
-        deadline = time.monotonic() + RUN_TIMEOUT / 1000
-        while pg.evaluate(CONTROL_JS, control) is None:  # e.g. redrawn this instant
-            assert time.monotonic() < deadline, f"{pg.url}: the slider {control!r} is gone"
-            pg.wait_for_timeout(50)
     slider = pg.locator('[data-impatient="1"] input[type="range"]')
-    slider.focus()
+    deadline = time.monotonic() + RUN_TIMEOUT / 1000
+    while True:
+        if control is not None:
+            while pg.evaluate(CONTROL_JS, control) is None:  # e.g. redrawn this instant
+                assert time.monotonic() < deadline, f"{pg.url}: the slider {control!r} is gone"
+                pg.wait_for_timeout(50)
+        try:
+            slider.focus(timeout=2000)
+            break
+        except PlaywrightTimeoutError:
+            # The page drew the slider anew between its marking and the focus (a first run's
+            # live part replacing the first draw; CI saw it on reference_data): a visitor
+            # takes the slider again, and so does this test, by its key.
+            assert control is not None and time.monotonic() < deadline, (
+                f"{pg.url}: the marked slider {control!r} cannot be focused"
+            )
     for _ in range(times):
         pg.keyboard.press(key)
         if gap_ms:
