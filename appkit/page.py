@@ -39,13 +39,18 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
+from mipcore.plots import vega
 from mipcore.plots.vega import VegaLiteChart, scaled
 
+from .cache import cached
 from .errors import LIVE, Halt
 from .registry import PageSpec, by_key
 from .safe import plain
 from .state import messages, url_toggle
 from .theme import inject
+
+# Altair's chart specifications (mipcore.plots.curves) are kept in the app's one bounded cache.
+vega.SPEC_MEMO = cached
 
 __all__ = [
     "Page",

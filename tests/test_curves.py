@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from test_vega import valid_vega_lite
 
-from mipcore.plots import curves, style
+from mipcore.plots import curves, style, vega
 from mipcore.plots.vega import DASH, altair_spec, config, power_axis
 
 DRAWN: list[tuple] = []  # the looks _layers was called with
@@ -36,8 +36,13 @@ def _chart(log_y=False, lines=None):
     return curves.chart("T", {"lines": lines}, _layers, log_y, families, height=200, key=key)
 
 
-def test_the_spec_is_built_once_per_look_and_never_shared():
-    curves._spec.cache_clear()
+def test_the_spec_is_built_once_per_look_in_the_apps_cache_and_never_shared(monkeypatch):
+    """In the app (appkit imported) a look's spec is built once and kept in appkit's one
+    bounded cache; every chart gets its own copy."""
+    from appkit import cache
+
+    monkeypatch.setattr(vega, "SPEC_MEMO", cache.cached)
+    cache.clear()
     DRAWN.clear()
     a, b = _chart(), _chart(lines=pd.DataFrame({"x": [5.0], "y": [7.0], "family": "a"}))
     assert DRAWN == [(False, (("a", style.BLUE),))]  # the data changed, the look did not
@@ -46,6 +51,15 @@ def test_the_spec_is_built_once_per_look_and_never_shared():
     assert _chart().spec == b.spec
     _chart(log_y=True)
     assert len(DRAWN) == 2
+    assert cache.stats()["hits"] >= 2
+
+
+def test_mipcore_alone_keeps_no_cache(monkeypatch):
+    """Without the app's memo, mipcore builds the spec on every call (it caches nothing)."""
+    monkeypatch.setattr(vega, "SPEC_MEMO", None)
+    DRAWN.clear()
+    a, b = _chart(), _chart()
+    assert len(DRAWN) == 2 and a.spec == b.spec
 
 
 def test_chart_with_key_has_one_legend_and_valid_spec():

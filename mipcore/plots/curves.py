@@ -19,7 +19,6 @@ one named curve looks: its colour, dash, line width and marker (the style's name
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -29,6 +28,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
+from . import vega
 from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, altair_spec, log_ticks, power_axis
 
 __all__ = ["Look", "by", "chart", "dataset", "legend", "line", "markers", "quantity"]
@@ -162,8 +162,9 @@ def chart(
 
     ``draw`` is a module-level function of ``look`` alone (log axes, the families shown, …),
     never of the data: so the specification is the same whenever the look is, and Streamlit
-    redraws the chart in place when only the tables change. It is built once per look (Altair
-    takes about 0.1 s to build one) and kept as JSON text, each chart getting its own copy.
+    redraws the chart in place when only the tables change. Altair takes about 0.1 s to build
+    one: in the app it is built once per look and kept as JSON text in the app's one bounded
+    cache (:data:`mipcore.plots.vega.SPEC_MEMO`), each chart getting its own copy.
 
     With ``key`` (label → look), the chart's one legend is that key, in one column: each
     entry shows its colour, dash and marker (a curve's family, a method's dash, a marker's
@@ -171,13 +172,14 @@ def chart(
     colour, dash and shape scales independently. The key's rows are the dataset "key".
     """
     entries = tuple((key or {}).items())
-    spec = json.loads(_spec(title, height, entries, draw, look))
+    memo = vega.SPEC_MEMO
+    args = (title, height, entries, draw, look)
+    spec = json.loads(memo(_spec, *args) if memo is not None else _spec(*args))
     if key:
         datasets = {**datasets, "key": pd.DataFrame({"key": list(key)}, dtype="str")}
     return VegaLiteChart(spec=spec, datasets=datasets, title=title)
 
 
-@functools.lru_cache(maxsize=256)
 def _spec(
     title: str,
     height: int,

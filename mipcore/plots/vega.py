@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +59,12 @@ __all__ = [
     "power_axis",
     "scaled",
 ]
+
+#: How :mod:`mipcore.plots.curves` keeps a chart's data-free specification, which Altair takes
+#: about 0.1 s to build: None (built on every call, as everywhere in mipcore, which keeps no
+#: cache of its own) or ``memo(fn, *args) -> fn(*args)``. The app sets it to its one bounded
+#: cache, ``appkit.cached``, when ``appkit`` is imported.
+SPEC_MEMO: Callable[..., str] | None = None
 
 # Streamlit's own web font first ("Source Sans"; the app's text is set in it), then the
 # fonts a machine without it is likely to have.
