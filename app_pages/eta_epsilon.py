@@ -20,6 +20,7 @@ from mipcore.bounds import (
     attacker_accuracy,
     dp_region_kink,
     epsilon_from_eta,
+    epsilon_small_eta_approx,
     eta_from_epsilon,
     eta_small_epsilon_approx,
     tpr_bound_dp,
@@ -285,7 +286,7 @@ def _inverse(target: float, delta: float) -> None:
         )
     else:
         epsilon = epsilon_from_eta(target, delta)
-        rule = 4.0 * (target - delta / 2) / (1.0 - delta)  # the rule of thumb inverted
+        rule = epsilon_small_eta_approx(target, delta)  # the rule of thumb inverted
         verdict = (
             "exact here."
             if epsilon == rule

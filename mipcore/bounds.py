@@ -34,6 +34,7 @@ __all__ = [
     "attacker_accuracy",
     "dp_region_kink",
     "epsilon_from_eta",
+    "epsilon_small_eta_approx",
     "eta_from_epsilon",
     "eta_small_epsilon_approx",
     "tpr_bound_dp",
@@ -204,6 +205,46 @@ def eta_small_epsilon_approx(
     eps = check_range("epsilon", epsilon, 0.0, math.inf, hi_open=True)
     dlt = check_range("delta", delta, 0.0, 1.0)
     return scalar_or_array(0.5 * dlt + 0.25 * (1.0 - dlt) * eps, epsilon, delta)
+
+
+def epsilon_small_eta_approx(eta: float, delta: float = 0.0) -> float:
+    r"""The small-ε rule of thumb of Theorem 4 (Section 3.4) solved for ε.
+
+    .. math:: \varepsilon \approx \frac{4\,(\eta - \delta/2)}{1 - \delta}
+
+    The inverse of :func:`eta_small_epsilon_approx`. The rule overestimates η for every
+    ε > 0, so this ε is never above the exact :func:`epsilon_from_eta` (equal only at
+    ``eta = delta/2``, where both are 0): safe, but smaller than the ε that certifies η.
+
+    Parameters
+    ----------
+    eta : float
+        ``delta/2 <= eta <= 1/2`` (below δ/2 no ε certifies η: δ alone gives that edge).
+    delta : float
+        ``0 <= delta < 1``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If a parameter is NaN or out of its range (the message names it).
+
+    Examples
+    --------
+    >>> epsilon_small_eta_approx(0.1)  # epsilon_from_eta(0.1) is log 1.5 = 0.405...
+    0.4
+    """
+    dlt = float(check_range("delta", delta, 0.0, 1.0, hi_open=True))
+    target = float(check_range("eta", eta, 0.0, 0.5))
+    if 2.0 * target < dlt:  # not target < delta/2: delta/2 may underflow
+        raise ValueError(
+            f"eta={target!r} is below delta/2 = {dlt / 2!r}: no epsilon certifies it "
+            "(allowed: delta/2 <= eta <= 1/2)"
+        )
+    return 4.0 * (target - dlt / 2) / (1.0 - dlt)
 
 
 @overload

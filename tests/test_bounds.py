@@ -25,6 +25,7 @@ from mipcore.bounds import (
     attacker_accuracy,
     dp_region_kink,
     epsilon_from_eta,
+    epsilon_small_eta_approx,
     eta_from_epsilon,
     eta_small_epsilon_approx,
     tpr_bound_dp,
@@ -728,3 +729,22 @@ def test_corrected_theorem8_is_reached_and_the_printed_one_is_violated(eps, delt
     assert reached == pytest.approx(tpr_bound_mip(REF_FPR, eta), abs=1e-15)
     assert reached > tpr_bound_mip(REF_FPR, eta, as_printed=True)  # the printed one is no bound
     assert tpr_bound_mip(0.0, eta) == pytest.approx(max_tpr(p_in, p_out, 0.0), abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(eps=st.floats(0.0, 10.0), d=st.sampled_from([0.0, 1e-5, 0.1, 0.5]))
+def test_the_inverse_rule_of_thumb_inverts_the_rule_and_never_exceeds_the_exact_epsilon(eps, d):
+    eta = eta_from_epsilon(eps, d)
+    rule = epsilon_small_eta_approx(eta, d)
+    assert rule <= epsilon_from_eta(eta, d) * (1 + 1e-12) + 1e-15  # the rule overstates η
+    approx = eta_small_epsilon_approx(eps, d)
+    if approx <= 0.5:
+        assert epsilon_small_eta_approx(approx, d) == pytest.approx(eps, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "eta, delta, name", [(0.01, 0.1, "eta"), (0.6, 0.0, "eta"), (0.3, 1.0, "delta")]
+)
+def test_the_inverse_rule_of_thumb_refuses_what_no_epsilon_certifies(eta, delta, name):
+    with pytest.raises(ValueError, match=name):
+        epsilon_small_eta_approx(eta, delta)
