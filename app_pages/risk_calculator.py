@@ -1,8 +1,10 @@
 """What does my guarantee or DP-SGD run mean for an attacker? The risk calculator.
 
-widgets → :func:`mipcore.lessons.risk_calculator.risk_report` (``appkit.cached`` for the
+widgets → :func:`mipcore.lessons.risk_calculator.convert` (``appkit.cached`` for the
 closed forms; ``appkit.jobs.run`` -- own process, progress, stopped when a control changes --
-for zCDP, Rényi DP and DP-SGD) or :func:`~mipcore.lessons.risk_calculator.noise_for_target`
+for zCDP, Rényi DP and DP-SGD), read at the prior by
+:func:`~mipcore.lessons.risk_calculator.report_at` (cached, instant: moving the prior converts
+nothing again), or :func:`~mipcore.lessons.risk_calculator.noise_for_target`
 (solve mode, a job) → the routes' ROC chart (:mod:`mipcore.plots.guarantee_vega`, Vega-Lite) →
 sentences. Every number quoted is a field of ``RiskReport`` or ``NoiseSolution``.
 """
@@ -42,6 +44,7 @@ from mipcore.lessons.risk_calculator import (
     RDP_MAX_CHARS,
     RDP_MAX_PAIRS,
     Confidence,
+    Conversion,
     CurveSource,
     DpSgdPreset,
     LinkBlock,
@@ -49,8 +52,9 @@ from mipcore.lessons.risk_calculator import (
     NoiseSolution,
     RiskReport,
     Target,
+    convert,
     noise_for_target,
-    risk_report,
+    report_at,
 )
 from mipcore.lessons.what_eps_means import DEFAULT_PRIOR
 from mipcore.plots.guarantee_vega import route_label, routes_roc_vega
@@ -491,19 +495,20 @@ def _report(c: Stated) -> RiskReport | None:
             guarantee = Rdp(parsed.orders, parsed.values, relation)
         else:
             guarantee = DpSgd(read["sigma"], read["q"], read["steps"])
-        args: dict[str, Any] = dict(prior=c.prior_pct / 100.0, ppv_fpr=float(c.ppv_fpr))
+        # the conversion does not depend on the prior: moving the prior only reads it again
         if kind in HEAVY:
-            L: RiskReport = jobs.run(
-                risk_report,
+            conversion: Conversion = jobs.run(
+                convert,
                 guarantee,
-                **args,
                 label="Converting the guarantee by every route",
                 # a DP-SGD run's accounting grows with its steps: the default's or fewer is quick
                 quick=kind is not Kind.DPSGD or read["steps"] <= CIFAR10.steps,
             )
         else:
-            L = appkit.cached(risk_report, guarantee, **args)
-    return L
+            conversion = appkit.cached(convert, guarantee)
+        return appkit.cached(
+            report_at, conversion, prior=c.prior_pct / 100.0, ppv_fpr=float(c.ppv_fpr)
+        )
 
 
 def _metrics(L: RiskReport) -> None:

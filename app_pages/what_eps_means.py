@@ -1,6 +1,8 @@
 """What does ε mean for the people in my data? A guarantee as people, for a stakeholder.
 
-Every number comes from :func:`mipcore.lessons.what_eps_means.what_eps_means_lesson` (built on
+Every number comes from :func:`mipcore.lessons.what_eps_means.what_eps_means_lesson` (for
+ρ-zCDP, Rényi DP and DP-SGD on the bound of :func:`~mipcore.lessons.what_eps_means.read_guarantee`,
+computed once per guarantee in its own process; built on
 :mod:`mipcore.risk`, and for μ-GDP, ρ-zCDP, Rényi DP, DP-SGD and every add/remove guarantee on
 the same attacker bound as the risk calculator, so the calculator's link opens this page on
 the same numbers); the pictures from :mod:`mipcore.plots.risk_vega` -- on screen, and through
@@ -37,6 +39,7 @@ from mipcore.lessons.what_eps_means import (
     GuaranteeKind,
     WhatEpsMeans,
     export_file_name,
+    read_guarantee,
     summary_html,
     what_eps_means_lesson,
 )
@@ -276,22 +279,22 @@ def _lesson_args(kind: GuaranteeKind, read: dict[str, Any]) -> dict[str, Any] | 
 
 
 def _lesson(prior: float, fpr_cap: float, args: dict[str, Any]) -> WhatEpsMeans:
-    """The page's numbers; a DP-SGD run, ρ-zCDP and Rényi DP (a second or more) in their own
-    process, as on the calculator."""
+    """The page's numbers. A DP-SGD run, ρ-zCDP and Rényi DP (a second or more) are read in
+    their own process, as on the calculator, once for every share of people: moving the
+    share reads the same bound again, instantly."""
     kind = args["kind"]
     if kind not in HEAVY:
         return appkit.cached(what_eps_means_lesson, prior, **args, fpr_cap=fpr_cap)
     dpsgd_run = kind is GuaranteeKind.DPSGD
-    return jobs.run(
-        what_eps_means_lesson,
-        prior,
+    bound = jobs.run(
+        read_guarantee,
         **args,
-        fpr_cap=fpr_cap,
         label="Reading the run through the PLD accountant"
         if dpsgd_run
         else "Reading the guarantee through its tightest route",
         quick=not dpsgd_run or args["steps"] <= CIFAR10.steps,
     )
+    return appkit.cached(what_eps_means_lesson, prior, **args, fpr_cap=fpr_cap, bound=bound)
 
 
 def _people_controls() -> tuple[float, float]:

@@ -17,9 +17,10 @@ import pytest
 from pagetools import metric, snapshot, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
-from appkit import fmt_num, fmt_pct
+from appkit import fmt_num, fmt_pct, jobs
 from appkit.registry import by_key
-from mipcore.guarantees import DpSgd, EpsDelta, Gdp, Kind, Rdp, Relation, Zcdp
+from mipcore.guarantees import DpSgd, EpsDelta, Gdp, Kind, Rdp, Relation, Zcdp, attacker_bound
+from mipcore.lessons import risk_calculator
 from mipcore.lessons.risk_calculator import (
     CIFAR10,
     E2E,
@@ -246,6 +247,36 @@ def test_every_control_changes_the_output():
     seen.add(snapshot(at))
     assert len(seen) == 7
     pagetools.assert_clean(at)
+
+
+def test_moving_the_prior_converts_nothing_again(monkeypatch):
+    """The conversion by every route (seconds for zCDP, Rényi DP and DP-SGD, in their own
+    process; half a second for μ-GDP's route curves, in the server's) does not depend on the
+    share of people: moving the share reads the same conversion again, and the numbers are
+    those of the report at the new share."""
+    at = load(kind="zcdp", rho="0.37")  # a ρ no other test asks for: its job runs here
+    started = jobs._LINE.started_total
+    at.number_input(key="prior").set_value(20.0).run()
+    pagetools.assert_clean(at)
+    assert jobs._LINE.started_total == started  # no new job for a new share
+    L = risk_report(Zcdp(0.37), prior=0.2)
+    assert metric(at, "right when naming") == f"{100 * L.ppv:.1f}\u00a0%" != "2.7\u00a0%"
+
+    calls: list[object] = []
+
+    def counting(g):
+        calls.append(g)
+        return attacker_bound(g)
+
+    monkeypatch.setattr(risk_calculator, "attacker_bound", counting)
+    at = load(kind="gdp", mu="1.37")  # computed in the server's process
+    assert calls == [Gdp(1.37)]
+    at.number_input(key="prior").set_value(30.0).run()
+    at.selectbox(key="pfpr").set_value(0.1).run()
+    pagetools.assert_clean(at)
+    assert calls == [Gdp(1.37)]
+    L = risk_report(Gdp(1.37), prior=0.3, ppv_fpr=0.1)
+    assert metric(at, "right when naming") == f"{100 * L.ppv:.1f}\u00a0%"
 
 
 def test_a_new_epsilon_changes_the_charts_tables_not_its_spec():

@@ -17,7 +17,7 @@ from pagetools import metric, snapshot, texts, unescaped
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from appkit import fmt_pct
+from appkit import fmt_pct, jobs
 from appkit.registry import by_key
 from mipcore.guarantees import Relation
 from mipcore.lessons.what_eps_means import GuaranteeKind, what_eps_means_lesson
@@ -232,6 +232,21 @@ def test_new_kinds_and_relations_show_the_lessons_numbers_and_name_the_guarantee
         assert words in caption, caption
     assert f"“{route_label(L.route)}”" in caption  # the route, as the calculator names it
     assert at.radio(key="rel").value is kwargs.get("relation", Relation.REPLACE_ONE)
+
+
+def test_moving_the_share_reads_the_guarantee_only_once():
+    """ρ-zCDP, Rényi DP and a DP-SGD run are read through their trade-off curve in their own
+    process (seconds); the share of people plays no part in it, so moving the share starts
+    no new job, and the numbers are the lesson's at the new share."""
+    at = load(kind="zcdp", rho="0.41")  # a ρ no other test asks for: its job runs here
+    started = jobs._LINE.started_total
+    for share in (20.0, 50.0):
+        at.number_input(key="prior").set_value(share).run()
+        pagetools.assert_clean(at)
+        L = what_eps_means_lesson(share / 100, kind="zcdp", rho=0.41, fpr_cap=0.01)
+        assert metric(at, "right when naming") == fmt_pct(L.confidence)
+        assert metric(at, "members named") == f"{L.naming.named} of {L.icons.members}"
+    assert jobs._LINE.started_total == started
 
 
 def test_the_relation_is_asked_only_where_it_means_something():

@@ -108,6 +108,7 @@ __all__ = [
     "RDP_MAX_PAIRS",
     "WHAT_EPS_MEANS_PATH",
     "Confidence",
+    "Conversion",
     "CurveSource",
     "DpSgdPreset",
     "LinkBlock",
@@ -119,9 +120,11 @@ __all__ = [
     "RouteRow",
     "StakeholderLink",
     "Target",
+    "convert",
     "noise_for_target",
     "parse_rdp",
     "rdp_text",
+    "report_at",
     "risk_report",
     "steps_ceiling",
 ]
@@ -715,6 +718,62 @@ def _link(
     )
 
 
+@dataclass(frozen=True)
+class Conversion:
+    """A guarantee converted by every route: the part of a :class:`RiskReport` that does not
+    depend on the prior (the seconds of work for zCDP, Rényi DP, DP-SGD and μ-GDP's curves).
+
+    Attributes
+    ----------
+    guarantee : the guarantee converted.
+    bound : its :func:`mipcore.guarantees.attacker_bound`.
+    routes : every route's row with its ROC curve on ``bound.roc_fpr``.
+    loosest_route, invalid_eta, understated_by : as in :class:`RiskReport`.
+    """
+
+    guarantee: Guarantee
+    bound: AttackerBound
+    routes: tuple[RouteRow, ...]
+    loosest_route: Route
+    invalid_eta: float | None
+    understated_by: float | None
+
+
+def convert(
+    guarantee: Guarantee, *, progress: Callable[[float, str], None] | None = None
+) -> Conversion:
+    """Convert ``guarantee`` by every route (:func:`mipcore.guarantees.attacker_bound`) and
+    draw each route's ROC bound; :func:`report_at` then reads it at a prior in microseconds.
+
+    Parameters
+    ----------
+    guarantee : a guarantee of :mod:`mipcore.guarantees` (validated on construction).
+    progress : optional ``progress(fraction, message)`` callback (the page's job runner).
+
+    Raises
+    ------
+    ValueError
+        If ``guarantee`` is not a guarantee (from :func:`~mipcore.guarantees.attacker_bound`).
+
+    Examples
+    --------
+    >>> c = convert(Zcdp(0.5))
+    >>> c.bound.route.value, len(c.routes) == len(c.bound.routes)
+    ('renyi_tradeoff', True)
+    """
+    if progress is not None:
+        progress(0.05, "converting the guarantee by every route")
+    b = attacker_bound(guarantee)
+    if progress is not None:
+        progress(0.75, "drawing each route's ROC bound")
+    rows, loosest, invalid_eta, understated = _rows(
+        guarantee, b, np.asarray(b.roc_fpr, dtype=float)
+    )
+    if progress is not None:
+        progress(1.0, "done")
+    return Conversion(guarantee, b, rows, loosest, invalid_eta, understated)
+
+
 def risk_report(
     guarantee: Guarantee,
     *,
@@ -722,7 +781,8 @@ def risk_report(
     ppv_fpr: float = 0.01,
     progress: Callable[[float, str], None] | None = None,
 ) -> RiskReport:
-    r"""A guarantee in attacker terms, with every route and the reading at a prior.
+    r"""A guarantee in attacker terms, with every route and the reading at a prior:
+    :func:`report_at` of :func:`convert`.
 
     Parameters
     ----------
@@ -766,6 +826,11 @@ def risk_report(
     >>> r.route.value, round(r.looseness, 2), r.confidence_kind.value
     ('gdp_closed_form', 2.55, 'precision')
     """
+    pi, f = _reading(prior, ppv_fpr)  # refused before the seconds of converting
+    return report_at(convert(guarantee, progress=progress), prior=pi, ppv_fpr=f)
+
+
+def _reading(prior: float, ppv_fpr: float) -> tuple[float, float]:
     pi = float(
         check_range(
             "prior",
@@ -780,15 +845,23 @@ def risk_report(
     f = float(check_range("ppv_fpr", ppv_fpr, 0.0, 1.0, lo_open=True))
     if f not in FPR_LEVELS:
         raise ValueError(f"ppv_fpr={ppv_fpr!r} is not one of the FPR levels {FPR_LEVELS}")
-    if progress is not None:
-        progress(0.05, "converting the guarantee by every route")
-    b = attacker_bound(guarantee)
-    if progress is not None:
-        progress(0.75, "drawing each route's ROC bound")
-    fpr = np.asarray(b.roc_fpr, dtype=float)
-    rows, loosest, invalid_eta, understated = _rows(guarantee, b, fpr)
+    return pi, f
 
-    g = guarantee
+
+def report_at(conversion: Conversion, *, prior: float = 0.01, ppv_fpr: float = 0.01) -> RiskReport:
+    """The :class:`RiskReport` of a converted guarantee at the prior ``prior`` and the naming
+    FPR ``ppv_fpr`` (as :func:`risk_report`, whose parameters and notes apply): no conversion
+    is repeated, so a page can move the prior instantly.
+
+    Examples
+    --------
+    >>> c = convert(Zcdp(0.5))
+    >>> report_at(c, prior=0.1) == risk_report(Zcdp(0.5), prior=0.1)
+    True
+    """
+    pi, f = _reading(prior, ppv_fpr)
+    g, b = conversion.guarantee, conversion.bound
+    fpr = np.asarray(b.roc_fpr, dtype=float)
     ar = getattr(g, "relation", Relation.REPLACE_ONE) is Relation.ADD_OR_REMOVE_ONE
     replace_eps = replace_delta = replace_mu = replace_rho = None
     pure_eps: float | None = None
@@ -827,7 +900,7 @@ def risk_report(
         tv = 1.0 if q >= 1.0 else -math.expm1(g.steps * math.log1p(-q))
         sampling_eta = 0.5 * tv
     looseness = b.looseness
-    report = RiskReport(
+    return RiskReport(
         kind=b.kind,
         relation=b.relation,
         guarantee=g,
@@ -835,11 +908,11 @@ def risk_report(
         accuracy=b.accuracy,
         advantage=2.0 * b.eta,
         route=b.route,
-        loosest_route=loosest,
+        loosest_route=conversion.loosest_route,
         looseness=looseness if math.isfinite(looseness) else None,
-        routes=rows,
-        invalid_eta=invalid_eta,
-        understated_by=understated,
+        routes=conversion.routes,
+        invalid_eta=conversion.invalid_eta,
+        understated_by=conversion.understated_by,
         fpr_levels=tuple(b.fpr_levels),
         tpr_at_fpr=tuple(float(x) for x in b.tpr_at_fpr),
         roc_fpr=fpr,
@@ -861,9 +934,6 @@ def risk_report(
         pld_interval=b.pld_interval,
         link=_link(g, b, pi, replace_eps, replace_delta),
     )
-    if progress is not None:
-        progress(1.0, "done")
-    return report
 
 
 # --------------------------------------------------------------------------- solve for noise

@@ -87,6 +87,7 @@ __all__ = [
     "GuaranteeKind",
     "WhatEpsMeans",
     "export_file_name",
+    "read_guarantee",
     "summary_html",
     "what_eps_means_lesson",
 ]
@@ -195,6 +196,10 @@ class WhatEpsMeans:
     table: ComparisonTable
 
 
+#: the :class:`mipcore.guarantees.Kind` of an attacker bound, where its name differs
+_BOUND_KIND = {GuaranteeKind.DP: "eps_delta"}
+
+
 def _one_in(prior: float) -> int | None:
     n = round(1.0 / prior)
     return n if 1 <= n <= 1000 and math.isclose(n * prior, 1.0, rel_tol=1e-9) else None
@@ -290,6 +295,91 @@ def _curve_guarantee(
     return DpSgd(*run)  # type: ignore[arg-type]
 
 
+def _guarantee(
+    kind: GuaranteeKind | str,
+    epsilon: float | None,
+    delta: float,
+    eta: float | None,
+    mu: float | None,
+    rho: float | None,
+    rdp: tuple[Sequence[float] | None, Sequence[float] | None],
+    run: tuple[float | None, float | None, int | None],
+    relation: Relation | str,
+) -> tuple[GuaranteeKind, Relation, float | None, float, Guarantee | None]:
+    """The kind, relation, ε and δ (a "dp" guarantee), and the guarantee read through
+    :func:`attacker_bound` (None for η-MIP and a replace-one (ε, δ), read in closed form);
+    every parameter checked, a wrong one refused by name."""
+    try:
+        kind = GuaranteeKind(kind)
+    except ValueError:
+        allowed = ", ".join(repr(k.value) for k in GuaranteeKind)
+        raise ValueError(f"kind={kind!r} is not a guarantee kind: allowed {allowed}") from None
+    rel = _relation(kind, relation)
+    _refuse_foreign(kind, delta, eta, mu, rho, rdp, run)
+    eps: float | None = None
+    dlt = 0.0
+    if kind is GuaranteeKind.DP:
+        if epsilon is None:
+            raise ValueError("epsilon=None: an (epsilon, delta) guarantee needs epsilon")
+        eps = float(check_range("epsilon", epsilon, 0.0, math.inf, hi_open=True))
+        dlt = float(check_range("delta", delta, 0.0, 1.0, hi_open=True))
+    if kind is GuaranteeKind.MIP or (kind is GuaranteeKind.DP and rel is Relation.REPLACE_ONE):
+        return kind, rel, eps, dlt, None
+    return kind, rel, eps, dlt, _curve_guarantee(kind, rel, eps or 0.0, dlt, mu, rho, rdp, run)
+
+
+def read_guarantee(
+    *,
+    kind: GuaranteeKind | str = GuaranteeKind.DP,
+    epsilon: float | None = 1.0,
+    delta: float = 0.0,
+    eta: float | None = None,
+    mu: float | None = None,
+    rho: float | None = None,
+    orders: Sequence[float] | None = None,
+    rdp_values: Sequence[float] | None = None,
+    noise_multiplier: float | None = None,
+    sampling_rate: float | None = None,
+    steps: int | None = None,
+    relation: Relation | str = Relation.REPLACE_ONE,
+    progress: Callable[[float, str], None] | None = None,
+) -> AttackerBound | None:
+    """The attacker bound of the guarantee :func:`what_eps_means_lesson` reads through its
+    trade-off curve (:func:`mipcore.guarantees.attacker_bound`, the seconds of work for
+    ρ-zCDP, Rényi DP and a DP-SGD run), or None for η-MIP and a replace-one (ε, δ), which
+    the lesson reads in closed form. The share of people plays no part: a page computes it
+    once and passes it to the lesson as ``bound`` for every share.
+
+    The parameters are the lesson's (and refused as there).
+
+    Examples
+    --------
+    >>> read_guarantee(kind="zcdp", rho=0.5).route.value
+    'renyi_tradeoff'
+    >>> read_guarantee(epsilon=1.0, delta=1e-5) is None  # Theorem 4, in closed form
+    True
+    """
+    *_, g = _guarantee(
+        kind,
+        epsilon,
+        delta,
+        eta,
+        mu,
+        rho,
+        (orders, rdp_values),
+        (noise_multiplier, sampling_rate, steps),
+        relation,
+    )
+    if g is None:
+        return None
+    if progress is not None:
+        progress(0.05, "reading the guarantee through its tightest route")
+    b = attacker_bound(g)
+    if progress is not None:
+        progress(1.0, "done")
+    return b
+
+
 def what_eps_means_lesson(
     prior: float = DEFAULT_PRIOR,
     *,
@@ -306,6 +396,7 @@ def what_eps_means_lesson(
     steps: int | None = None,
     relation: Relation | str = Relation.REPLACE_ONE,
     fpr_cap: float = 0.01,
+    bound: AttackerBound | None = None,
     progress: Callable[[float, str], None] | None = None,
 ) -> WhatEpsMeans:
     r"""The best attacker's reach over 100, 1 000 or 10 000 people, for a stakeholder.
@@ -333,6 +424,10 @@ def what_eps_means_lesson(
         as the risk calculator reads it. η-MIP and a DP-SGD run take only ``"replace_one"``.
     fpr_cap : float
         ``0 <= fpr_cap <= 1``, the share of non-members the naming attacker may wrongly accuse.
+    bound : AttackerBound, optional
+        :func:`read_guarantee` of the same guarantee, computed beforehand (a page computes it
+        once, in its own process, for every share of people); None: computed here. Only its
+        kind and relation are checked against the guarantee.
     progress : optional ``progress(fraction, message)`` callback (a page's job runner).
 
     Returns
@@ -368,12 +463,6 @@ def what_eps_means_lesson(
     >>> round(what_eps_means_lesson(0.01, kind="zcdp", rho=0.5, relation="add_or_remove_one").eta, 4)
     0.4168
     """
-    try:
-        kind = GuaranteeKind(kind)
-    except ValueError:
-        allowed = ", ".join(repr(k.value) for k in GuaranteeKind)
-        raise ValueError(f"kind={kind!r} is not a guarantee kind: allowed {allowed}") from None
-    rel = _relation(kind, relation)
     pi = float(
         check_range(
             "prior",
@@ -386,25 +475,26 @@ def what_eps_means_lesson(
         )
     )
     cap = float(check_range("fpr_cap", fpr_cap, 0.0, 1.0))
-    run = (noise_multiplier, sampling_rate, steps)
-    _refuse_foreign(kind, delta, eta, mu, rho, (orders, rdp_values), run)
-    eps: float | None = None
-    dlt = 0.0
+    kind, rel, eps, dlt, g = _guarantee(
+        kind,
+        epsilon,
+        delta,
+        eta,
+        mu,
+        rho,
+        (orders, rdp_values),
+        (noise_multiplier, sampling_rate, steps),
+        relation,
+    )
     route: Route | None = None
-    g: Guarantee | None = None
-    if kind is GuaranteeKind.DP:
-        if epsilon is None:
-            raise ValueError("epsilon=None: an (epsilon, delta) guarantee needs epsilon")
-        eps = float(check_range("epsilon", epsilon, 0.0, math.inf, hi_open=True))
-        dlt = float(check_range("delta", delta, 0.0, 1.0, hi_open=True))
-    if kind is GuaranteeKind.DP and rel is Relation.REPLACE_ONE:  # closed form
+    if g is None and kind is GuaranteeKind.DP:  # a replace-one (ε, δ): closed form
         assert eps is not None
         e = float(eta_from_epsilon(eps, dlt))
         icons = icon_array(pi, epsilon=eps, delta=dlt, fpr_caps=(cap,))
         worst = float(member_posterior_bound(pi, epsilon=eps, delta=dlt))
         ppv = float(ppv_bound(pi, cap, epsilon=eps, delta=dlt))
         bounded = dlt == 0.0
-    elif kind is GuaranteeKind.MIP:
+    elif g is None:  # η-MIP
         if eta is None:
             raise ValueError("eta=None: an η-MIP guarantee needs eta")
         e = float(check_range("eta", eta, 0.0, 0.5))
@@ -413,10 +503,17 @@ def what_eps_means_lesson(
         ppv = float(ppv_bound(pi, cap, eta=e))
         bounded = e == 0.0
     else:
-        g = _curve_guarantee(kind, rel, eps or 0.0, dlt, mu, rho, (orders, rdp_values), run)
-        if progress is not None:
-            progress(0.05, "reading the guarantee through its tightest route")
-        b = attacker_bound(g)
+        if bound is None:
+            if progress is not None:
+                progress(0.05, "reading the guarantee through its tightest route")
+            b = attacker_bound(g)
+        elif (bound.kind.value, bound.relation) != (_BOUND_KIND.get(kind, kind.value), rel):
+            raise ValueError(
+                f"bound is the attacker bound of a {bound.kind.value} guarantee "
+                f"({bound.relation.value}), not of the {kind.value} one given"
+            )
+        else:
+            b = bound
         route, e = b.route, float(b.eta)
         icons = icon_array(pi, curve=curve_of(b), fpr_caps=(cap,))
         ppv = icons.caps[0].ppv
