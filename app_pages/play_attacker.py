@@ -11,6 +11,9 @@ a reload, on the server under this browser (:mod:`appkit.progress`).
 
 ← and → answer the round whenever the game is on screen, also after a sidebar control was
 touched: a small script (:data:`_KEYS`) takes the two keys before any focused control does.
+
+The page's static prose (the maths, fixed captions and sentences) is in ``play_attacker.md``,
+drawn through :func:`appkit.prose.prose`; the code writes only sentences that carry numbers.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ import streamlit as st
 
 import appkit
 from appkit import classroom, classui, fmt_num, registry
-from appkit import settings as app_settings
 from appkit.progress import STORE, Progress, browser_id
+from appkit.prose import prose
+from appkit.prose import text as prose_text
 from mipcore.game import (
     Calibration,
     GameMechanism,
@@ -124,6 +128,10 @@ def _mark(ok: bool) -> str:
     return "✓" if ok else "✗"
 
 
+def _answers(k: int) -> str:
+    return f"{k} answer{'s' if k != 1 else ''}"
+
+
 # ---------------------------------------------------------------- the game's answers
 
 
@@ -169,20 +177,20 @@ def _fresh_seed() -> int:
     return 1 + secrets.randbelow(SEED_MAX)
 
 
+def _deal() -> None:
+    st.query_params["seed"] = str(_fresh_seed())
+
+
 def _new_game(game: str, browser: str | None, fixed: bool) -> None:
     """New rounds (a new game number in the link), or with a fixed game the same rounds again."""
     if not fixed:
-        st.query_params["seed"] = str(_fresh_seed())
+        _deal()
         return
     if browser:
         _keep(game, STORE.restart(browser, game))
     else:
         mine = _session_games().get(game, Progress())
         _keep(game, Progress((), mine.replays + (1 if mine.answers else 0)))
-
-
-def _deal() -> None:
-    st.query_params["seed"] = str(_fresh_seed())
 
 
 def _seed_from_link() -> int:
@@ -205,6 +213,120 @@ def _seed_from_link() -> int:
     value = _fresh_seed()
     st.query_params["seed"] = str(value)
     return value
+
+
+# ---------------------------------------------------------------- the sidebar
+
+
+class Chosen(NamedTuple):
+    """What the sidebar's controls chose for the single game."""
+
+    settings: GameSettings
+    level_name: str
+    rounds: int
+    players: int
+    show_laws: bool
+    fixed: bool
+    seed: int
+
+
+def _controls() -> Chosen:
+    """The sidebar's game settings, the game number and its button."""
+    mech = appkit.url_select(
+        "Mechanism",
+        "mech",
+        list(GameMechanism),
+        default=GameMechanism.MEAN,
+        widget="radio",
+        horizontal=False,
+        format_func=MECH_NAMES.get,
+    )
+    cal = appkit.url_select(
+        "Noise set",
+        "cal",
+        list(Calibration),
+        default=Calibration.EPSILON,
+        widget="radio",
+        horizontal=False,
+        format_func=CAL_NAMES.get,
+    )
+    if cal is Calibration.EPSILON:
+        level = appkit.url_slider(
+            "ε", "eps", min_value=0.1, max_value=10.0, default=1.0, step=0.1, format="%.1f"
+        )
+        stale, level_name = "eta", "ε"
+    else:
+        level = appkit.url_slider(
+            "η", "eta", min_value=0.01, max_value=0.49, default=0.1, step=0.01, format="%.2f"
+        )
+        stale, level_name = "eps", "η"
+    if stale in st.query_params:  # one privacy level in a link at a time
+        del st.query_params[stale]
+    n = appkit.url_slider(
+        "Records n", "n", min_value=4, max_value=12, default=8, step=2, validate=_even
+    )
+    rounds = appkit.url_slider(
+        "Rounds in a game", "rounds", min_value=10, max_value=200, default=30, step=5
+    )
+    players = appkit.url_slider(
+        "Players in the class",
+        "players",
+        min_value=2,
+        max_value=300,
+        default=30,
+        help="For the luck lesson shown after 20 rounds.",
+    )
+    show_laws = appkit.url_toggle(
+        "Show the player the two release laws",
+        "laws",
+        default=True,
+        help="What the attacker of the definition knows. Off: release and target only "
+        "(the laws appear when the game is over).",
+    )
+    fixed = appkit.url_toggle(
+        "Same game for the whole class",
+        "fixed",
+        default=False,
+        help="Fixes the game number in the link (fixed=1): everyone who opens the link "
+        "plays the same rounds, and “New game” becomes “Replay this game”. Share the link "
+        "from “Link to this view” at the bottom of the page.",
+    )
+    seed = _seed_from_link()
+    st.caption(
+        f"Game number {seed} (seed={seed} in the link)" + (": the link fixes it." if fixed else ".")
+    )
+    st.button("Deal a new game number", on_click=_deal, key="play_new_seed")
+    return Chosen(
+        GameSettings(mech, cal, float(level), int(n)),
+        level_name,
+        int(rounds),
+        int(players),
+        show_laws,
+        fixed,
+        int(seed),
+    )
+
+
+def _class_controls(c: Chosen):
+    """The sidebar's "Play as a class": start one, or say which one runs; its handle."""
+    st.subheader("Play as a class")
+    handle = st.session_state.get(TEACHER)
+    if handle is None:
+        st.button(
+            "Start a class",
+            key="class_start",
+            on_click=_start_class,
+            args=(c.settings, c.rounds),
+            help="Every student plays these settings' rounds on their phone; you see the "
+            "class's answers live. The class and its answers are deleted after "
+            f"{fmt_num(appkit.settings.CLASS_SECONDS / 3600, 3)} h.",
+        )
+    else:
+        st.caption(f"Class {handle.display_code} is running: its panel is in the page.")
+    return handle
+
+
+# ---------------------------------------------------------------- a game's parts (single and class)
 
 
 def _target_name(model) -> str:
@@ -242,51 +364,6 @@ def _rules(model) -> None:
         "guarantee to beat.",
         label="How the game works",
     )
-
-
-# ---------------------------------------------------------------- widgets
-
-page = appkit.page("play")
-st.html(_BIG + (_PRESENTER if appkit.presenter() else ""))
-st.html(_KEYS, unsafe_allow_javascript=True)
-
-with st.sidebar:
-    st.subheader("Teacher: game settings")
-    settings_area = page.slot()  # the teacher's widgets: live
-    st.caption("← and → answer the round, also right after you touched a setting here.")
-main = page.slot()  # the round, the reveal, the rules, the score, the luck lesson: live
-
-maths_caption = None  # this game's numbers, drawn by the live part while the maths is open
-with appkit.folded("The maths") as shown:
-    if shown:
-        st.markdown(
-            "A training half D is drawn with the target x* in it or not (probability 1/2 each). "
-            "The release is y = 𝒜(D) + noise with Laplace density f. The two release laws:"
-        )
-        st.latex(r"p_{\mathrm{in}}(y)=\operatorname*{mean}_{D\ni x^*} f\big(y-\mathcal{A}(D)\big)")
-        st.latex(
-            r"p_{\mathrm{out}}(y)=\operatorname*{mean}_{D\not\ni x^*} f\big(y-\mathcal{A}(D)\big)"
-        )
-        st.markdown("The Bayes-optimal attacker (Proposition 2) and its accuracy:")
-        st.latex(r"\text{say in} \iff p_{\mathrm{in}}(y) \ge p_{\mathrm{out}}(y)")
-        st.latex(
-            r"\Pr[\text{right}] = \tfrac12 \int \max\big(p_{\mathrm{in}}, p_{\mathrm{out}}\big)\,dy"
-            r" \;\le\; \tfrac12 + \eta"
-        )
-        st.markdown(
-            "With k right out of R rounds, the two-sided Clopper–Pearson interval [L, U] at level "
-            "1 − α (the verdict reads it: L above 1/2 + η, L above 1/2, U below 1/2), and the "
-            "chance that at least one of P players, each lucky with probability p₁, gets there:"
-        )
-        st.latex(
-            r"L = \mathrm{Beta}^{-1}\big(\tfrac{\alpha}{2};\ k,\ R-k+1\big),\quad "
-            r"U = \mathrm{Beta}^{-1}\big(1-\tfrac{\alpha}{2};\ k+1,\ R-k\big)"
-        )
-        st.latex(r"\Pr[\text{someone}] = 1-(1-p_1)^{P}")
-        maths_caption = st.empty()  # this game's numbers
-
-
-# ---------------------------------------------------------------- a game's parts (single and class)
 
 
 def _round(model, turn, rounds: int, on_answer, args: tuple) -> None:
@@ -354,16 +431,11 @@ def _laws_chart(laws, state, presenting: bool) -> None:
         table,
         "release_laws",
         key="play_laws",
-        caption="Black line: this round's release. Dotted line and diamonds: the last round's "
-        "release and its two densities. Ticks on the axis: the past releases (a bar where the "
-        "target was in, a cross where it was out).",
+        caption=prose_text("play", "laws_caption"),
     )
     if presenting:
         _reveal(last)
-    appkit.takeaway(
-        "The optimal attacker answers whichever curve is higher at the release; where the "
-        "curves overlap, even it must guess."
-    )
+    appkit.takeaway(prose_text("play", "laws_takeaway"))
 
 
 def _score(model, state, replays: int) -> None:
@@ -372,7 +444,7 @@ def _score(model, state, replays: int) -> None:
     cert = model.certified_accuracy
     st.subheader("Score")
     lo, hi = score.interval
-    conf = round(100 * score.confidence)
+    conf, luck = _level(score)
     shown_interval = f"{_pct(lo)} – {_pct(hi)}"
     r1, r2 = st.columns(2)
     r1.metric(f"You: {score.correct} of {score.rounds}", _pct(score.accuracy))
@@ -399,7 +471,6 @@ def _score(model, state, replays: int) -> None:
         f"{conf} % intervals.",
     )
     appkit.takeaway(_verdict(score, cert, shown_interval, replays))
-    luck = fmt_num((100 - 100 * score.confidence) / 2, 3)
     appkit.explain(
         (
             f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
@@ -417,10 +488,15 @@ def _score(model, state, replays: int) -> None:
     )
 
 
+def _level(score) -> tuple[int, str]:
+    """The level of the score's interval in %, and how often (in %) one of the verdict's
+    claims is wrong by luck at most."""
+    return round(100 * score.confidence), fmt_num((100 - 100 * score.confidence) / 2, 3)
+
+
 def _verdict(score, cert: float, shown_interval: str, replays: int) -> str:
     """The verdict, in the words of the interval the score shows (``shown_interval``)."""
-    conf = round(100 * score.confidence)
-    luck = fmt_num((100 - 100 * score.confidence) / 2, 3)
+    conf, luck = _level(score)
     itv = f"Your {conf} % interval, {shown_interval},"
     if score.verdict is ScoreVerdict.ABOVE_CERTIFIED:
         text = (
@@ -450,15 +526,152 @@ def _verdict(score, cert: float, shown_interval: str, replays: int) -> str:
     else:
         text = f"{itv} contains 50 %: no evidence yet that you beat a coin, or do worse than one."
     if replays:
-        text = (
-            "A replay: you have seen the truths of these rounds before, so this score says "
-            "nothing about the guarantee. " + text
-        )
+        text = prose_text("play", "replay") + " " + text
     return text
 
 
-def _answers(k: int) -> str:
-    return f"{k} answer{'s' if k != 1 else ''}"
+def _again(game: str, browser: str | None, state, c: Chosen) -> None:
+    """A new game (or a replay of a fixed one), away from In/Out, with what it does."""
+    rounds, seed, fixed = c.rounds, c.seed, c.fixed
+    again, why = st.columns([1, 2], vertical_alignment="center")
+    again.button(
+        "Replay this game" if fixed else "New game",
+        key="play_new_game",
+        on_click=_new_game,
+        args=(game, browser, fixed),
+        width="stretch",
+    )
+    pending = 0 < state.answered < rounds
+    if fixed:
+        text = (
+            f"The link fixes the game (number {seed}): a replay deals the same rounds again, "
+            "whose truths you have seen."
+        )
+        if pending:
+            text += f" It clears your {_answers(state.answered)}."
+    else:
+        text = prose_text("play", "new_game")
+        if pending:
+            text += f" Your {_answers(state.answered)} to this game will be dropped."
+    why.caption(text)
+
+
+def _luck(model, state, players: int) -> None:
+    """Luck in a class: why the best score of many players is no evidence."""
+    luck_l = appkit.cached(luck_lesson, players, state.answered, model.certified_eta)
+    st.subheader(f"Luck in a class of {luck_l.players}")
+    if luck_l.exceed_correct is None:
+        appkit.takeaway(
+            f"No score can be above {_pct(luck_l.accuracy)}: with η = 1/2 the guarantee "
+            "promises nothing, so there is nothing to beat."
+        )
+    else:
+        appkit.takeaway(
+            f"If {luck_l.players} players each play {luck_l.rounds} rounds, each right "
+            f"{_pct(luck_l.accuracy)} of the time (the most the guarantee allows), someone "
+            f"scores above {_pct(luck_l.accuracy)} with probability {_prob(luck_l.p_any)} — "
+            "by luck alone."
+        )
+        if luck_l.alarm_correct is None:
+            alarm = (
+                f"With {luck_l.rounds} rounds no score is evidence of beating the guarantee: "
+                f"even {luck_l.rounds} of {luck_l.rounds} has an interval reaching below it."
+            )
+        else:
+            alarm = (
+                f"The interval is the honest test: {luck_l.alarm_correct} of {luck_l.rounds} "
+                f"or more would be evidence. Luck gets a given player there with probability "
+                f"{_prob(luck_l.p_alarm_one)}, but someone in the class with "
+                f"probability {_prob(luck_l.p_alarm_any)}."
+            )
+        appkit.explain(
+            f"Each player alone beats {_pct(luck_l.accuracy)} by luck with probability "
+            f"{_prob(luck_l.p_one)}; the best of {luck_l.players} is expected to score "
+            f"{_pct(luck_l.expected_best_accuracy)}. So the top score in a class is no "
+            "evidence. " + alarm,
+            label="Why the top score is no evidence",
+        )
+
+
+def _history(state) -> None:
+    """Every round so far, in a folded table."""
+    h = state.history
+    with st.expander(f"Every round so far ({state.answered})"):
+        appkit.tables.table(
+            {
+                "round": list(h.index + 1),
+                "release": [fmt_num(v, 4) for v in h.release],
+                "target was": [_said(v) for v in h.member],
+                "you said": [_said(v) for v in h.answer],
+                "optimal said": [_said(v) for v in h.optimal],
+            },
+            right=["round", "release"],
+        )
+
+
+def _maths_caption(model) -> None:
+    """This game's numbers under the open maths section."""
+    if maths_caption is None:
+        return
+    maths_caption.caption(
+        f"Here: noise scale b = {fmt_num(model.noise.scale, 4)}, sensitivity Δ = "
+        f"{fmt_num(model.sensitivity, 4)}, spread σ = {fmt_num(model.sigma, 4)}, "
+        f"guaranteed η = {fmt_num(model.certified_eta, 6)}, exact η of this target = "
+        f"{fmt_num(model.optimal_eta, 6)}. " + prose_text("play", "maths_source")
+    )
+
+
+# ---------------------------------------------------------------- the single game
+
+
+def _game(c: Chosen, notice) -> None:
+    """The single game: the round, the reveal, the laws, the rules, the score and the rest."""
+    rounds = c.rounds
+    with appkit.guard("This game", stop=True):
+        model = appkit.cached(game_model, c.settings)
+        laws = appkit.cached(play.release_laws, model)
+    game = play.game_key(c.settings, c.seed)
+    browser = browser_id()
+    progress = _progress(game, browser)
+    answers = progress.answers[:rounds]  # a shorter game shows its first rounds
+    with appkit.guard("This round", stop=True):
+        state = appkit.cached(play.play_state, model, c.seed, answers, rounds)
+    score, turn, last = state.score, state.turn, state.last
+    presenting = appkit.presenter()
+
+    if 0 < state.answered < rounds:
+        notice.warning(
+            f"**A game is in progress ({_answers(state.answered)}).** Changing the "
+            f"mechanism, the noise, {c.level_name} or n starts a new game: your answers are put "
+            "aside, and come back when you set it back. A new game number drops them.",
+            icon="⚠️",
+        )
+    if turn is not None:
+        _round(model, turn, rounds, _answer, (game, browser))
+    else:
+        st.markdown(
+            f"### Game over: {score.correct} of {rounds} right" if score else "### Game over"
+        )
+    if not presenting:
+        _reveal(last)  # right under the buttons (on a projector, under the chart)
+    if c.show_laws or turn is None:
+        _laws_chart(laws, state, presenting)
+    else:
+        if presenting:
+            _reveal(last)
+        st.caption(prose_text("play", "laws_hidden"))
+    _rules(model)  # inline; folded in presenter mode (the teacher explains them aloud)
+    if score is not None:
+        _score(model, state, progress.replays)
+    else:
+        cert = _pct(model.certified_accuracy)
+        st.caption(f"Your score appears after the first answer. The guarantee: {cert}.")
+    _again(game, browser, state, c)
+    if state.show_luck:
+        _luck(model, state, c.players)
+    if state.answered:
+        _history(state)
+    _maths_caption(model)
 
 
 # ---------------------------------------------------------------- class mode
@@ -497,19 +710,13 @@ def _refused(exc: Exception) -> None:
     st.warning(_sentence(exc), icon="⚠️")
 
 
-def _origin() -> str:
+def _link(query: str) -> str:
+    """This page's address with ``query`` (the join link, the private teacher link)."""
     try:
-        return str(st.context.url or "").split("?")[0].rsplit("/", 1)[0].rstrip("/")
+        origin = str(st.context.url or "").split("?")[0].rsplit("/", 1)[0].rstrip("/")
     except Exception:  # pragma: no cover - outside a browser session
-        return ""
-
-
-def _join_url(code: str) -> str:
-    return f"{_origin()}/{registry.by_key('play').url_path}?class={code}"
-
-
-def _teacher_url(link_token: str) -> str:
-    return f"{_origin()}/{registry.by_key('play').url_path}?teach={link_token}"
+        origin = ""
+    return f"{origin}/{registry.by_key('play').url_path}?{query}"
 
 
 def _note(text: str) -> None:
@@ -611,14 +818,18 @@ def _class_reading(sc, luck_l, corrected: float | None, players: int) -> str:
     )
 
 
+def _counts(view) -> None:
+    """How many players the class has and how many guesses they made."""
+    c1, c2 = st.columns(2)
+    c1.metric("Players", appkit.fmt_count(view.players))
+    c2.metric("Guesses so far", appkit.fmt_count(view.guesses))
+
+
 def _class_picture(res, model, *, key: str) -> None:
     """The class's picture: players, guesses, the pooled accuracy beside 1/2 + η and the
     optimal attacker on the same rounds, the distribution of scores and one reading."""
     sc = classroom.score_class(res, confidence=_CONFIDENCE, model=model)
-    view = res.view
-    c1, c2 = st.columns(2)
-    c1.metric("Players", appkit.fmt_count(view.players))
-    c2.metric("Guesses so far", appkit.fmt_count(view.guesses))
+    _counts(res.view)
     c3, c4 = st.columns(2)
     pooled = sc.pooled_accuracy
     c3.metric(
@@ -646,7 +857,7 @@ def _class_picture(res, model, *, key: str) -> None:
     )
     answered = [p for p in sc.players if p.answered]
     if not answered:
-        st.caption("The distribution of scores appears with the first answer.")
+        st.caption(prose_text("play", "scores_later"))
         return
     players = len(answered)
     rounds = max(p.answered for p in answered)
@@ -662,9 +873,7 @@ def _class_picture(res, model, *, key: str) -> None:
         None,
         "class_scores",
         key=key,
-        caption="Bars: how many players scored in each 10-point band. Solid line: the "
-        "guarantee. Dashed line: the score the best of this many players must pass to be "
-        "evidence (each player's interval at a level corrected for the number of players).",
+        caption=prose_text("play", "scores_caption"),
     )
     appkit.takeaway(_class_reading(sc, luck_l, corrected, players))
 
@@ -691,27 +900,22 @@ def _dashboard(code: str, token: str) -> None:
     if res.view.state is classroom.ClassState.OPEN:
         # A projected accuracy that moves after one student's answer gives that round's truth
         # away to the room: while the class plays, the panel counts only.
-        c1, c2 = st.columns(2)
-        c1.metric("Players", appkit.fmt_count(res.view.players))
-        c2.metric("Guesses so far", appkit.fmt_count(res.view.guesses))
-        st.caption(
-            "The class's accuracy and the scores appear when you close the class: shown live, "
-            "a number that moves after one answer would tell the room that round's truth."
-        )
+        _counts(res.view)
+        st.caption(prose_text("play", "dashboard_open"))
         return
     _class_picture(res, model, key="class_dashboard_scores")
 
 
 def _teacher(handle) -> None:
     """The teacher's panel: the join link, its QR code, the code, the dashboard, the buttons."""
-    url = _join_url(handle.code)
+    url = _link(f"class={handle.code}")
     st.subheader(f"Class {handle.display_code}")
     qr_col, text_col = st.columns([1, 2])
     with qr_col:
         qr = segno.make(url, error="m")
         st.image(qr.svg_inline(scale=6, border=2), width=240)
     with text_col:
-        st.markdown("**Join on your phone** (scan the code), or open:")
+        prose("play", "join_phone")
         st.text(url)
         st.markdown(f"**Class code: {handle.display_code}**")
     with st.container(key="class_dashboard"):
@@ -750,7 +954,7 @@ def _teacher(handle) -> None:
             st.markdown(
                 f"Delete class {handle.display_code} with every nickname and answer in it? "
                 "This cannot be undone (download the results first if you want them); "
-                f"otherwise it is deleted {app_settings.CLASS_SECONDS / 3600:g} h after its start."
+                f"otherwise it is deleted {appkit.settings.CLASS_SECONDS / 3600:g} h after its start."
             )
             st.button(
                 f"Yes, delete class {handle.display_code}",
@@ -759,12 +963,8 @@ def _teacher(handle) -> None:
                 type="primary",
             )
     with st.expander("Your private teacher link (to get this panel back after a reload)"):
-        st.warning(
-            "Keep this link private: whoever opens it controls the class (close, reveal, "
-            "download, delete). Do not show it on the projector.",
-            icon="🔒",
-        )
-        st.text(_teacher_url(handle.link_token))
+        st.warning(prose_text("play", "teacher_link"), icon="🔒")
+        st.text(_link(f"teach={handle.link_token}"))
     st.button("Back to the single game (the class keeps running)", on_click=_leave_class)
 
 
@@ -781,11 +981,7 @@ def _student_game(s, view, mine, code: str, token: str, client: str | None) -> N
     """A joined student's rounds, sealed while the class is open; the class picture after
     "Reveal"."""
     st.markdown(f"You play as {appkit.quote(mine.nickname, max_chars=80)}.")
-    st.caption(
-        "This page's link now holds your player key: it brings you back to your answers after a "
-        "reload, also on another device. It is personal: do not share it (whoever opens it "
-        "answers as you)."
-    )
+    st.caption(prose_text("play", "player_link"))
     _show_note()
     model = appkit.cached(game_model, view.settings)
     laws = appkit.cached(play.release_laws, model)
@@ -800,11 +996,8 @@ def _student_game(s, view, mine, code: str, token: str, client: str | None) -> N
     if mine.state is classroom.ClassState.OPEN:
         # The whole class plays the same rounds: a truth shown now could be passed around the
         # room, so answers stay sealed until the teacher closes the class.
-        st.caption(
-            f"{_answers(state.answered).capitalize()} recorded. Whether you were right — and "
-            "your score — appear when your teacher closes the class: the class plays the same "
-            "rounds, so nobody can pass the answers around."
-        )
+        recorded = _answers(state.answered).capitalize()
+        st.caption(f"{recorded} recorded. " + prose_text("play", "sealed"))
     else:
         _reveal(state.last)
     if state.turn is not None:
@@ -820,7 +1013,7 @@ def _student_game(s, view, mine, code: str, token: str, client: str | None) -> N
         else:
             _class_picture(res, model, key="class_picture_scores")
     else:
-        st.caption("The class picture appears here when your teacher reveals the class.")
+        st.caption(prose_text("play", "class_picture_later"))
         _watch_class(code, mine.state)
 
 
@@ -874,7 +1067,7 @@ def _student(raw_code: str) -> bool:
                 del st.query_params["player"]
     if mine is None:
         if not view.is_open:
-            st.info("This class takes no new players: the teacher has closed it.")
+            st.info(prose_text("play", "class_closed"))
             return True
         form = st.empty()
         with form.container():
@@ -899,290 +1092,18 @@ def _student(raw_code: str) -> bool:
             return True
         form.empty()
         token = handle.player_token
-        tokens[code] = token
         st.query_params["player"] = token
     tokens[code] = token
     _student_game(s, view, mine, code, token, client)
     return True
 
 
-class Chosen(NamedTuple):
-    """What the sidebar's controls chose for the single game."""
-
-    settings: GameSettings
-    level_name: str
-    rounds: int
-    players: int
-    show_laws: bool
-    fixed: bool
-    seed: int
-
-
-def _controls() -> Chosen:
-    """The sidebar's game settings, the game number and its button."""
-    mech = appkit.url_select(
-        "Mechanism",
-        "mech",
-        list(GameMechanism),
-        default=GameMechanism.MEAN,
-        widget="radio",
-        horizontal=False,
-        format_func=MECH_NAMES.get,
-    )
-    cal = appkit.url_select(
-        "Noise set",
-        "cal",
-        list(Calibration),
-        default=Calibration.EPSILON,
-        widget="radio",
-        horizontal=False,
-        format_func=CAL_NAMES.get,
-    )
-    if cal is Calibration.EPSILON:
-        level = appkit.url_slider(
-            "ε", "eps", min_value=0.1, max_value=10.0, default=1.0, step=0.1, format="%.1f"
-        )
-        stale, level_name = "eta", "ε"
-    else:
-        level = appkit.url_slider(
-            "η", "eta", min_value=0.01, max_value=0.49, default=0.1, step=0.01, format="%.2f"
-        )
-        stale, level_name = "eps", "η"
-    if stale in st.query_params:  # one privacy level in a link at a time
-        del st.query_params[stale]
-    n = appkit.url_slider(
-        "Records n", "n", min_value=4, max_value=12, default=8, step=2, validate=_even
-    )
-    rounds = appkit.url_slider(
-        "Rounds in a game", "rounds", min_value=10, max_value=200, default=30, step=5
-    )
-    players = appkit.url_slider(
-        "Players in the class",
-        "players",
-        min_value=2,
-        max_value=300,
-        default=30,
-        help="For the luck lesson shown after 20 rounds.",
-    )
-    show_laws = appkit.url_toggle(
-        "Show the player the two release laws",
-        "laws",
-        default=True,
-        help="What the attacker of the definition knows. Off: release and target only "
-        "(the laws appear when the game is over).",
-    )
-    fixed = appkit.url_toggle(
-        "Same game for the whole class",
-        "fixed",
-        default=False,
-        help="Fixes the game number in the link (fixed=1): everyone who opens the link "
-        "plays the same rounds, and “New game” becomes “Replay this game”. Share the link "
-        "from “Link to this view” at the bottom of the page.",
-    )
-    seed = _seed_from_link()
-    st.caption(
-        f"Game number {seed} (seed={seed} in the link)" + (": the link fixes it." if fixed else ".")
-    )
-    st.button("Deal a new game number", on_click=_deal, key="play_new_seed")
-    return Chosen(
-        GameSettings(mech, cal, float(level), int(n)),
-        level_name,
-        int(rounds),
-        int(players),
-        show_laws,
-        fixed,
-        int(seed),
-    )
-
-
-def _class_controls(c: Chosen):
-    """The sidebar's "Play as a class": start one, or say which one runs; its handle."""
-    mech, cal, level, n = (
-        c.settings.mechanism,
-        c.settings.calibration,
-        c.settings.level,
-        c.settings.n,
-    )
-    rounds = c.rounds
-    st.subheader("Play as a class")
-    handle = st.session_state.get(TEACHER)
-    if handle is None:
-        st.button(
-            "Start a class",
-            key="class_start",
-            on_click=_start_class,
-            args=(GameSettings(mech, cal, float(level), int(n)), int(rounds)),
-            help="Every student plays these settings' rounds on their phone; you see the "
-            "class's answers live. The class and its answers are deleted after "
-            f"{fmt_num(appkit.settings.CLASS_SECONDS / 3600, 3)} h.",
-        )
-    else:
-        st.caption(f"Class {handle.display_code} is running: its panel is in the page.")
-    return handle
-
-
-def _game(c: Chosen, notice) -> None:
-    """The single game: the round, the reveal, the laws, the rules, the score and the rest."""
-    settings, rounds, seed = c.settings, c.rounds, c.seed
-    level_name, show_laws = c.level_name, c.show_laws
-    with appkit.guard("This game", stop=True):
-        model = appkit.cached(game_model, settings)
-        laws = appkit.cached(play.release_laws, model)
-    game = play.game_key(settings, int(seed))
-    browser = browser_id()
-    progress = _progress(game, browser)
-    answers = progress.answers[: int(rounds)]  # a shorter game shows its first rounds
-    with appkit.guard("This round", stop=True):
-        state = appkit.cached(play.play_state, model, int(seed), answers, int(rounds))
-    score, turn, last = state.score, state.turn, state.last
-    cert = model.certified_accuracy
-    presenting = appkit.presenter()
-
-    if 0 < state.answered < int(rounds):
-        a = state.answered
-        notice.warning(
-            f"**A game is in progress ({_answers(a)}).** Changing the "
-            f"mechanism, the noise, {level_name} or n starts a new game: your answers are put "
-            "aside, and come back when you set it back. A new game number drops them.",
-            icon="⚠️",
-        )
-
-    # ---------------------------------------------------------------- the round
-
-    if turn is not None:
-        _round(model, turn, int(rounds), _answer, (game, browser))
-    else:
-        st.markdown(
-            f"### Game over: {score.correct} of {rounds} right" if score else "### Game over"
-        )
-
-    # ---------------------------------------------------------------- the reveal of the last round
-
-    if not presenting:
-        _reveal(last)  # right under the buttons (on a projector, under the chart)
-
-    if show_laws or turn is None:
-        _laws_chart(laws, state, presenting)
-    else:
-        if presenting:
-            _reveal(last)
-        st.caption(
-            "The teacher has hidden the two release laws: you see the release and the target "
-            "only. They appear when the game is over."
-        )
-
-    _rules(model)  # inline; folded in presenter mode (the teacher explains them aloud)
-
-    # ---------------------------------------------------------------- the score
-
-    if score is not None:
-        _score(model, state, progress.replays)
-    else:
-        st.caption(f"Your score appears after the first answer. The guarantee: {_pct(cert)}.")
-
-    _again(game, browser, state, c)
-    if state.show_luck:
-        _luck(model, state, c.players)
-    if state.answered:
-        _history(state)
-    _maths_caption(model)
-
-
-def _again(game: str, browser: str | None, state, c: Chosen) -> None:
-    """A new game (or a replay of a fixed one), away from In/Out, with what it does."""
-    rounds, seed, fixed = c.rounds, c.seed, c.fixed
-    # ---------------------------------------------------------------- a new game, away from In/Out
-
-    again, why = st.columns([1, 2], vertical_alignment="center")
-    again.button(
-        "Replay this game" if fixed else "New game",
-        key="play_new_game",
-        on_click=_new_game,
-        args=(game, browser, fixed),
-        width="stretch",
-    )
-    pending = 0 < state.answered < int(rounds)
-    if fixed:
-        text = (
-            f"The link fixes the game (number {seed}): a replay deals the same rounds again, "
-            "whose truths you have seen."
-        )
-        if pending:
-            text += f" It clears your {_answers(state.answered)}."
-    else:
-        text = "New rounds, under a new game number in the link."
-        if pending:
-            text += f" Your {_answers(state.answered)} to this game will be dropped."
-    why.caption(text)
-
-
-def _luck(model, state, players: int) -> None:
-    """Luck in a class: why the best score of many players is no evidence."""
-    luck_l = appkit.cached(luck_lesson, int(players), state.answered, model.certified_eta)
-    st.subheader(f"Luck in a class of {luck_l.players}")
-    if luck_l.exceed_correct is None:
-        appkit.takeaway(
-            f"No score can be above {_pct(luck_l.accuracy)}: with η = 1/2 the guarantee "
-            "promises nothing, so there is nothing to beat."
-        )
-    else:
-        appkit.takeaway(
-            f"If {luck_l.players} players each play {luck_l.rounds} rounds, each right "
-            f"{_pct(luck_l.accuracy)} of the time (the most the guarantee allows), someone "
-            f"scores above {_pct(luck_l.accuracy)} with probability {_prob(luck_l.p_any)} — "
-            "by luck alone."
-        )
-        if luck_l.alarm_correct is None:
-            alarm = (
-                f"With {luck_l.rounds} rounds no score is evidence of beating the guarantee: "
-                f"even {luck_l.rounds} of {luck_l.rounds} has an interval reaching below it."
-            )
-        else:
-            alarm = (
-                f"The interval is the honest test: {luck_l.alarm_correct} of {luck_l.rounds} "
-                f"or more would be evidence. Luck gets a given player there with probability "
-                f"{_prob(luck_l.p_alarm_one)}, but someone in the class with "
-                f"probability {_prob(luck_l.p_alarm_any)}."
-            )
-        appkit.explain(
-            f"Each player alone beats {_pct(luck_l.accuracy)} by luck with probability "
-            f"{_prob(luck_l.p_one)}; the best of {luck_l.players} is expected to score "
-            f"{_pct(luck_l.expected_best_accuracy)}. So the top score in a class is no "
-            "evidence. " + alarm,
-            label="Why the top score is no evidence",
-        )
-
-
-def _history(state) -> None:
-    """Every round so far, in a folded table."""
-    h = state.history
-    with st.expander(f"Every round so far ({state.answered})"):
-        appkit.tables.table(
-            {
-                "round": list(h.index + 1),
-                "release": [fmt_num(v, 4) for v in h.release],
-                "target was": ["in" if v else "out" for v in h.member],
-                "you said": ["in" if v else "out" for v in h.answer],
-                "optimal said": ["in" if v else "out" for v in h.optimal],
-            },
-            right=["round", "release"],
-        )
-
-
-def _maths_caption(model) -> None:
-    """This game's numbers under the open maths section."""
-    if maths_caption is None:
-        return
-    maths_caption.caption(
-        f"Here: noise scale b = {fmt_num(model.noise.scale, 4)}, sensitivity Δ = "
-        f"{fmt_num(model.sensitivity, 4)}, spread σ = {fmt_num(model.sigma, 4)}, "
-        f"guaranteed η = {fmt_num(model.certified_eta, 6)}, exact η of this target = "
-        f"{fmt_num(model.optimal_eta, 6)}. Definition 1 and Proposition 2 of Izzo, Yoon, "
-        "Arık and Zou, Provable Membership Inference Privacy (TMLR 2024, arXiv:2211.06582)."
-    )
+# ---------------------------------------------------------------- the page
 
 
 def _live() -> None:
+    """The live part: a student's class (``?class=``), else the teacher's settings and the
+    single game or the teacher's class panel."""
     with main:
         appkit.messages()
     raw_class = st.query_params.get_all("class")
@@ -1195,7 +1116,7 @@ def _live() -> None:
                 in_class = False
         if in_class:
             with settings_area:
-                st.caption("You play in a class: your teacher chose the game's settings.")
+                st.caption(prose_text("play", "class_settings"))
             return
     with main:
         try:
@@ -1210,9 +1131,24 @@ def _live() -> None:
         _show_note()
         if handle is not None:
             _teacher(handle)
-            return
-    with main:
-        _game(c, notice)
+        else:
+            _game(c, notice)
 
+
+page = appkit.page("play")
+st.html(_BIG + (_PRESENTER if appkit.presenter() else ""))
+st.html(_KEYS, unsafe_allow_javascript=True)
+
+with st.sidebar:
+    st.subheader("Teacher: game settings")
+    settings_area = page.slot()  # the teacher's widgets: live
+    st.caption(prose_text("play", "keys"))
+main = page.slot()  # the round, the reveal, the rules, the score, the luck lesson: live
+
+maths_caption = None  # this game's numbers, drawn by the live part while the maths is open
+with appkit.folded("The maths") as shown:
+    if shown:
+        prose("play", "maths")
+        maths_caption = st.empty()  # this game's numbers
 
 appkit.live(page, _live)
