@@ -1,4 +1,5 @@
-"""The audit page's chart, drawn by Vega-Lite: the attack's ROC beside the certificates.
+"""The audit page's chart, a ROC-region chart (:mod:`mipcore.plots.roc`): the attack's ROC
+beside the certificates.
 
 The measured ROC of the attacker that actually played (named after it: the likelihood-ratio
 attacker or the distance rule), the corrected Theorem 8 region ``TPR ≤ FPR + 2η`` at the
@@ -23,8 +24,8 @@ from mipcore.canary_audit import AuditAttacker
 from mipcore.guarantees import tpr_bound_gdp
 from mipcore.lessons.audit import AuditSummary, thin_roc
 
-from . import style
-from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, bends, config
+from . import roc, style
+from .vega import VegaLiteChart, bends, every_other
 
 __all__ = [
     "ATTACKER_NAMES",
@@ -52,7 +53,6 @@ GDP_NAME = "Gaussian-DP curve at the certified μ"
 #: At most this many points of the measured ROC are drawn (its bends, evenly thinned); the
 #: table keeps all of them.
 ROC_POINTS = 500
-_MARKERS = 9  # markers on each bound (the legend's second cue)
 
 
 def audit_roc_table(summary: AuditSummary) -> pd.DataFrame:
@@ -96,25 +96,21 @@ def audit_roc_vega(
     # of the grid and the measured ROC: the other's columns end in empty cells
     attack = ATTACKER_NAMES[who]
 
-    # (legend name, table column, colour, dash, shape)
-    curves: list[tuple[str, str, str, list[int], str]] = []
+    bounds: dict[str, tuple[str, roc.Entry]] = {}  # legend name: (table column, look)
     if "tpr_mip_bound" in table:
-        curves.append(
-            (MIP_NAME, "tpr_mip_bound", style.MIP.colour, DASH["solid"], style.MIP["symbol"])
-        )
+        bounds[MIP_NAME] = ("tpr_mip_bound", roc.styled(style.MIP))
     region = next((c for c in ("tpr_dp_bound", "tpr_gdp_bound") if c in table), None)
     if region is not None:
         name = DP_NAME if region == "tpr_dp_bound" else GDP_NAME
-        curves.append((name, region, style.DP.colour, DASH["dash"], style.DP["symbol"]))
+        bounds[name] = (region, roc.styled(style.DP))
 
     bound_frames = [pd.DataFrame({"name": GUESS_NAME, "fpr": [0.0, 1.0], "tpr": [0.0, 1.0]})]
     marker_frames = []
-    picks = np.unique(np.round(np.linspace(0, grid.size - 1, _MARKERS)).astype(int))
-    for name, column, *_ in curves:
+    picks = roc.spread(grid.size)
+    for name, (column, _look) in bounds.items():
         tpr = table[column].to_numpy(dtype=float)[: grid.size]
         if column == "tpr_gdp_bound":  # smooth: every other grid point, both ends
-            keep = np.arange(grid.size) % 2 == 0
-            keep[-1] = True
+            keep = every_other(grid.size)
         else:  # piecewise linear: its bends draw it exactly
             keep = bends(grid, tpr)
         bound_frames.append(pd.DataFrame({"name": name, "fpr": grid[keep], "tpr": tpr[keep]}))
@@ -123,91 +119,28 @@ def audit_roc_vega(
     bound_frames.append(pd.DataFrame({"name": attack, "fpr": f_att, "tpr": t_att}))
     lines = pd.concat(bound_frames, ignore_index=True)
     datasets: dict[str, pd.DataFrame] = {"lines": lines}
-
-    domain = [GUESS_NAME] + [c[0] for c in curves] + [attack]
-    colours = [style.GREY] + [c[2] for c in curves] + [style.MEASURED.colour]
-    dashes = [DASH["dot"]] + [c[3] for c in curves] + [DASH[str(style.MEASURED["dash"])]]
-    shapes = ["stroke"] + [str(c[4]) for c in curves] + ["stroke"]
-    widths = [2.0] + [2.5] * len(curves) + [3.5]
-    legend: dict[str, Any] = {"title": None, "symbolSize": 160, "symbolStrokeWidth": 2.5}
-    if not curves:  # no markers: every legend entry a stroke
-        legend.update(symbolType="stroke", symbolSize=500)
-
-    def by_name(channel_range: list[Any], shown: dict[str, Any] | None = legend) -> dict[str, Any]:
-        return {
-            "field": "name",
-            "type": "nominal",
-            "scale": {"domain": domain, "range": channel_range},
-            "legend": shown,
-        }
-
-    x = {
-        "field": "fpr",
-        "type": "quantitative",
-        "title": "false-positive rate",
-        "scale": {"domain": [0.0, 1.0], "nice": False},
-    }
-    y = {
-        "field": "tpr",
-        "type": "quantitative",
-        "title": "true-positive rate",
-        "scale": {"domain": [0.0, 1.02], "nice": False},
-    }
-    tooltip = [
-        {"field": "name", "type": "nominal", "title": "curve"},
-        {"field": "fpr", "type": "quantitative", "title": "FPR", "format": ".3~g"},
-        {"field": "tpr", "type": "quantitative", "title": "TPR", "format": ".4~g"},
-    ]
-    layers: list[dict[str, Any]] = []
+    layers: list[roc.Layer] = []
     if region is not None:
-        shade = lines[lines["name"] == curves[-1][0]][["fpr", "tpr"]].reset_index(drop=True)
+        shade = lines[lines["name"] == list(bounds)[-1]][["fpr", "tpr"]].reset_index(drop=True)
         datasets["region"] = shade
-        layers.append(
-            {
-                "data": {"name": "region"},
-                "mark": {"type": "area", "color": style.DP.colour, "opacity": 0.08},
-                "encoding": {
-                    "x": {"field": "fpr", "type": "quantitative"},
-                    "y": {"field": "tpr", "type": "quantitative"},
-                },
-            }
-        )
-    layers.append(
-        {
-            "data": {"name": "lines"},
-            "mark": {"type": "line", "clip": True},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": by_name(colours),
-                "strokeDash": by_name(dashes),
-                "strokeWidth": by_name(widths, None),
-                "tooltip": tooltip,
-            },
-        }
-    )
-    if curves:
+        layers.append(roc.Region("region", style.DP.colour, 0.08))
+    layers.append(roc.Curves("lines"))
+    if bounds:
         datasets["markers"] = pd.concat(marker_frames, ignore_index=True)
-        layers.append(
-            {
-                "data": {"name": "markers"},
-                "mark": {"type": "point", "filled": True, "size": 70, "opacity": 1, "clip": True},
-                "encoding": {
-                    "x": x,
-                    "y": y,
-                    "color": by_name(colours),
-                    "shape": by_name(shapes),
-                    "tooltip": tooltip,
-                },
-            }
-        )
-    spec = {
-        "title": ROC_TITLE,
-        "width": "container",
-        "height": 360,
-        "padding": dict(PADDING),
-        "autosize": dict(AUTOSIZE),
-        "layer": layers,
-        "config": config(),
-    }
-    return VegaLiteChart(spec=spec, datasets=datasets, title=ROC_TITLE), table
+        layers.append(roc.Points("markers", 70))
+    entries = (
+        {GUESS_NAME: roc.CHANCE}
+        | {name: look for name, (_column, look) in bounds.items()}
+        | {attack: roc.styled(style.MEASURED, width=3.5, marker=False)}
+    )
+    chart = roc.chart(
+        ROC_TITLE,
+        datasets,
+        plane=roc.Plane(),
+        entries=entries,
+        layers=layers,
+        height=360,
+        # no markers: every legend entry a stroke
+        legend={"symbolSize": 160} if bounds else {"symbolType": "stroke", "symbolSize": 500},
+    )
+    return chart, table

@@ -7,8 +7,9 @@ Composition Theorem for Differential Privacy*, ICML 2015, arXiv:1311.0776.
 :func:`eta_epsilon_table` and :func:`roc_table` evaluate :mod:`mipcore.bounds` on a grid for
 one ``(ε, δ)``; :func:`eta_epsilon_vega` and :func:`roc_vega` draw those tables for the page
 whose two charts follow the ε and δ sliders on every step (see :mod:`mipcore.plots.vega` for
-why). Each builder returns a :class:`~mipcore.plots.vega.VegaLiteChart` and the table it
-draws, which is also the chart's CSV. Nothing here caches: the page caches through
+why; the ROC chart is a ROC-region chart of :mod:`mipcore.plots.roc`). Each builder returns a
+:class:`~mipcore.plots.vega.VegaLiteChart` and the table it draws, which is also the chart's
+CSV. Nothing here caches: the page caches through
 ``appkit.cached``.
 
 The specification of a chart depends only on what changes its look (δ, which curves there
@@ -38,9 +39,9 @@ from mipcore.bounds import (
     tpr_bound_mip,
 )
 
-from . import style
+from . import roc, style
 from .formatting import superscript
-from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, bends, config, log_ticks
+from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, bends, config
 
 __all__ = [
     "REFERENCE_DELTAS",
@@ -393,11 +394,12 @@ def roc_vega(
 
     The numbers and the table are :func:`roc_table`'s (columns ``fpr, tpr_max_dp,
     tpr_max_mip_2eta, tpr_max_theorem8_as_printed, random_guessing``). The
-    chart draws them as four boundaries, marks the MIP and DP boundaries with circles and
-    squares at about nine points each, and the point where they touch (FPR* of
-    :func:`mipcore.bounds.dp_region_kink`) with a black diamond. On linear axes both regions
-    are shaded; on log axes (FPR from 10⁻⁶) only points with positive rates are drawn. The
-    title does not name the setting, so that moving ε redraws the chart in place.
+    chart (:mod:`mipcore.plots.roc`) draws them as four boundaries, marks the MIP and DP
+    boundaries with circles and squares at about nine points each, and the point where they
+    touch (FPR* of :func:`mipcore.bounds.dp_region_kink`) with a black diamond. On linear
+    axes both regions are shaded; on log axes (FPR from 10⁻⁶) only points with positive rates
+    are drawn, and the TPR axis starts at the half decade below the smallest. The title does
+    not name the setting, so that moving ε redraws the chart in place.
     """
     epsilon, delta = float(epsilon), float(delta)
     table = roc_table(epsilon, delta, log_axes=log_axes, extra_fpr=extra_fpr)
@@ -417,7 +419,7 @@ def roc_vega(
     )
     if log_axes:
         long = long[(long["fpr"] > 0) & (long["tpr"] > 0)].reset_index(drop=True)
-        picks = np.unique(np.round(np.linspace(0, fpr.size - 1, _MARKERS)).astype(int))
+        picks = roc.spread(fpr.size, _MARKERS)
     else:
         # Every boundary is piecewise linear in FPR: its kinks and ends draw it exactly, and a
         # few dozen rows redraw much faster than the full grid (the CSV keeps the grid).
@@ -442,116 +444,44 @@ def roc_vega(
     )
     if log_axes and not (touch["fpr"].iloc[0] > 0 and touch["tpr"].iloc[0] > 0):
         touch = touch.iloc[:0]
-
-    domain = [*names.values(), TOUCH_NAME]
-    colours = [
-        style.MIP.colour,
-        style.DP.colour,
-        style.PRINTED.colour,
-        style.GREY,
-        style.EXACT.colour,
-    ]
-    dashes = [DASH["solid"], DASH["dash"], DASH["dashdot"], DASH["dot"], DASH["solid"]]
-    shapes = ["circle", "square", "stroke", "stroke", "diamond"]
+    datasets = {"curves": long, "markers": markers, "touch": touch}
+    layers: list[roc.Layer] = []
     if log_axes:
         pos = [a[a > 0] for a in (long["tpr"].to_numpy(), fpr) if np.any(a > 0)]
         y_lo = 10.0 ** (math.floor(math.log10(min(float(a.min()) for a in pos)) * 2) / 2)
-        x_lo = float(fpr[fpr > 0].min())
-        axis_x = {
-            "scale": {"type": "log", "domain": [x_lo, 1.0], "nice": False},
-            "axis": log_ticks(x_lo, 1.0),
-        }
-        axis_y = {
-            "scale": {"type": "log", "domain": [y_lo, 1.05], "nice": False},
-            "axis": log_ticks(y_lo, 1.0),
-        }
-        x_title, y_title = "false-positive rate (log)", "true-positive rate (log)"
+        plane = roc.Plane(log=True, fpr_lo=float(fpr[fpr > 0].min()), tpr_lo=y_lo, tpr_top=1.05)
     else:
-        axis_x = {"scale": {"domain": [0.0, 1.0], "nice": False}}
-        axis_y = {"scale": {"domain": [0.0, 1.02], "nice": False}}
-        x_title, y_title = "false-positive rate", "true-positive rate"
-    x = {"field": "fpr", "type": "quantitative", "title": x_title, **axis_x}
-    y = {"field": "tpr", "type": "quantitative", "title": y_title, **axis_y}
-    legend = {"title": None, "symbolSize": 140, "symbolStrokeWidth": 2.5}
-
-    def by_name(channel_range: list[Any]) -> dict[str, Any]:
-        return {
-            "field": "name",
-            "type": "nominal",
-            "scale": {"domain": domain, "range": channel_range},
-            "legend": legend,
-        }
-
-    tooltip = [
-        {"field": "name", "type": "nominal", "title": "boundary"},
-        {"field": "fpr", "type": "quantitative", "title": "FPR", "format": ".3~g"},
-        {"field": "tpr", "type": "quantitative", "title": "TPR ≤", "format": ".4~g"},
-    ]
-    layers: list[dict[str, Any]] = []
-    datasets = {"curves": long, "markers": markers, "touch": touch}
-    if not log_axes:
+        plane = roc.Plane()
         areas = table[["fpr", "tpr_max_dp", "tpr_max_mip_2eta"]]
         keep = np.zeros(len(areas), dtype=bool)
         for column in ("tpr_max_dp", "tpr_max_mip_2eta"):
             keep |= bends(areas["fpr"].to_numpy(), areas[column].to_numpy())
         datasets["areas"] = areas[keep].reset_index(drop=True)
-        for column, colour, alpha in (
-            ("tpr_max_dp", style.DP.colour, 0.20),
-            ("tpr_max_mip_2eta", style.MIP.colour, 0.10),
-        ):
-            layers.append(
-                {
-                    "data": {"name": "areas"},
-                    "mark": {"type": "area", "color": colour, "opacity": alpha},
-                    "encoding": {
-                        "x": {"field": "fpr", "type": "quantitative"},
-                        "y": {"field": column, "type": "quantitative"},
-                    },
-                }
-            )
-    layers += [
-        {
-            "data": {"name": "curves"},
-            "mark": {"type": "line", "clip": True, "strokeWidth": 3},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": by_name(colours),
-                "strokeDash": by_name(dashes),
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "markers"},
-            "mark": {"type": "point", "filled": True, "size": 70, "opacity": 1, "clip": True},
-            "encoding": {"x": x, "y": y, "color": by_name(colours), "shape": by_name(shapes)},
-        },
-        {
-            "data": {"name": "touch"},
-            "mark": {
-                "type": "point",
-                "filled": True,
-                "size": 200,
-                "opacity": 1,
-                "stroke": "white",
-                "strokeWidth": 1.5,
-            },
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": by_name(colours),
-                "shape": by_name(shapes),
-                "tooltip": tooltip[1:],
-            },
-        },
-    ]
-    spec = {
-        "title": ROC_TITLE,
-        "width": "container",
-        "height": 320,
-        "padding": dict(PADDING),
-        "autosize": dict(AUTOSIZE),
-        "layer": layers,
-        "config": config(),
+        layers = [
+            roc.Region("areas", style.DP.colour, 0.20, "tpr_max_dp"),
+            roc.Region("areas", style.MIP.colour, 0.10, "tpr_max_mip_2eta"),
+        ]
+    entries = {
+        MIP_NAME: roc.styled(style.MIP),
+        DP_NAME: roc.styled(style.DP),
+        PRINTED_NAME: roc.styled(style.PRINTED, marker=False),
+        GUESS_NAME: roc.CHANCE,
+        TOUCH_NAME: roc.styled(style.EXACT),
     }
-    return VegaLiteChart(spec=spec, datasets=datasets, title=ROC_TITLE), table
+    layers += [
+        roc.Curves("curves", width=3),
+        roc.Points("markers", 70, tooltip="none"),
+        roc.Points("touch", 200, outlined=True, clip=False, tooltip="rates"),
+    ]
+    chart = roc.chart(
+        ROC_TITLE,
+        datasets,
+        plane=plane,
+        entries=entries,
+        layers=layers,
+        height=320,
+        legend={"symbolSize": 140},
+        name_title="boundary",
+        tpr_title="TPR ≤",
+    )
+    return chart, table

@@ -1,5 +1,5 @@
-"""The risk calculator's chart, drawn by Vega-Lite: the best attacker's ROC under each
-conversion route of one guarantee.
+"""The risk calculator's chart, a ROC-region chart (:mod:`mipcore.plots.roc`): the best
+attacker's ROC under each conversion route of one guarantee.
 
 :func:`routes_roc_vega` draws a :class:`mipcore.lessons.risk_calculator.RiskReport` (it
 computes none of the mathematics): one curve per route on log–log axes (the low-FPR regime
@@ -8,7 +8,8 @@ From First Principles*, IEEE S&P 2022, arXiv:2112.03570), the tightest route emp
 (thick, solid, near-black), the other valid routes each by its own colour *and* dash
 (Okabe–Ito, see :mod:`mipcore.plots.style`; no two curves share a dash), a route that is
 not valid for MIP only when asked for (purple dash-dot with crosses, labelled so), random
-guessing as a grey dotted diagonal, and the TPR bounds at FPR 0.1 %, 1 % and 10 % as black diamonds.
+guessing as a grey dotted diagonal, and the TPR bounds at FPR 0.1 %, 1 % and 10 % as black
+diamonds.
 
 The specification depends on which routes there are (the kind of guarantee, its relation,
 whether the invalid route is shown), not on the guarantee's numbers: the axes are fixed
@@ -27,8 +28,8 @@ import pandas as pd
 from mipcore.guarantees import Route
 from mipcore.lessons.risk_calculator import CurveSource, RiskReport
 
-from . import style
-from .vega import DASH, VegaLiteChart, by_field, layered, log_ticks
+from . import roc, style
+from .vega import VegaLiteChart
 
 __all__ = [
     "INVALID_SUFFIX",
@@ -70,16 +71,15 @@ _PALETTE = (style.BLUE, style.VERMILLION, style.GREEN, style.ORANGE, style.SKY)
 # Their dashes: none solid (the tightest), dotted (guessing) or dash-dot (the invalid route),
 # so that every curve differs from every other by its dash as well as its colour.
 _DASHES = (
-    DASH["dash"],
-    DASH["longdash"],
-    DASH["longdashdot"],
-    [4, 3],
-    [12, 4, 2, 4, 2, 4],
-    [2, 3, 8, 3],
+    roc.dash("dash"),
+    roc.dash("longdash"),
+    roc.dash("longdashdot"),
+    (4, 3),
+    (12, 4, 2, 4, 2, 4),
+    (2, 3, 8, 3),
 )
 _FPR_MIN = 1e-6
 _TPR_TOP = 1.05  # the TPR axis ends a little above 1, so that TPR = 1 is not on its edge
-_MARKERS = 9  # markers on the invalid route's curve
 _DIAMOND = "M0,-0.6L0.6,0L0,0.6L-0.6,0Z"
 _X = "M-0.8,-0.8L0.8,0.8M-0.8,0.8L0.8,-0.8"  # the invalid route's markers, outlines only
 _TOLERANCE = 0.004  # decades: how far a thinned curve may pass from a dropped grid point
@@ -181,32 +181,25 @@ def routes_roc_vega(
     """
     table = routes_roc_table(report, show_invalid=show_invalid)
     routes = _drawn_routes(report, show_invalid)
-    names: list[str] = []
-    colours: list[str] = []
-    dashes: list[list[int]] = []
-    widths: list[float] = []
-    shapes: list[str] = []
+    entries: dict[str, roc.Entry] = {}
     others = 0
-    tightest: list[str] = []
     for row in routes:
         name = route_label(row.route)
         if row.curve is CurveSource.ETA_LINE:
             name += ETA_ONLY_SUFFIX
         if row.tightest:
             name += TIGHTEST_SUFFIX
-            look = (style.INK, DASH["solid"], 5.0, "stroke")
-            tightest.append(name)
+            entries[name] = roc.Entry(style.INK, roc.dash("solid"), 5.0)
         elif not row.valid:
             name += INVALID_SUFFIX
-            look = (style.PRINTED.colour, DASH[style.PRINTED["dash"]], 2.5, "stroke")
+            entries[name] = roc.styled(style.PRINTED, marker=False)
         else:
-            look = (_PALETTE[others % len(_PALETTE)], _DASHES[others % len(_DASHES)], 2.5, "stroke")
+            entries[name] = roc.Entry(
+                _PALETTE[others % len(_PALETTE)], _DASHES[others % len(_DASHES)]
+            )
             others += 1
-        names.append(name)
-        colours.append(look[0])
-        dashes.append(look[1])
-        widths.append(look[2])
-        shapes.append(look[3])
+    names = list(entries)
+    tightest = [n for n in names if n.endswith(TIGHTEST_SUFFIX)]
 
     drawn = table.assign(
         name=table["route"].map(dict(zip([r.route.value for r in routes], names, strict=True)))
@@ -219,7 +212,7 @@ def routes_roc_vega(
         part = pd.DataFrame({"fpr": x, "tpr": y, "name": name})[thin_log(x, y)]
         parts.append(part)
         if name.endswith(INVALID_SUFFIX) and x.size:
-            picks = np.unique(np.round(np.linspace(0, x.size - 1, _MARKERS)).astype(int))
+            picks = roc.spread(x.size)
             marks.append(pd.DataFrame({"fpr": x[picks], "tpr": y[picks], "name": name}))
     empty = pd.DataFrame({"fpr": pd.Series(dtype=float), "tpr": pd.Series(dtype=float), "name": ""})
     curves = pd.concat(parts, ignore_index=True) if parts else empty
@@ -241,83 +234,36 @@ def routes_roc_vega(
         "invalid_markers": pd.concat(marks, ignore_index=True) if marks else empty,
         "levels": levels,
     }
-
-    domain = [*names, GUESS_NAME, LEVELS_NAME]
-    colours += [style.GREY, style.EXACT.colour]
-    dashes += [DASH["dot"], DASH["solid"]]
-    widths += [2.0, 0.0]
-    shapes += ["stroke", _DIAMOND]  # the style's EXACT diamond
-    order = list(range(len(names) - 1, -1, -1))  # the legend: tightest first
-    order += [len(names), len(names) + 1]
-
-    def pick(values: list[Any]) -> list[Any]:
-        return [values[i] for i in order]
-
-    # One size for every legend symbol, large enough that each line's dash shows in its 24 px
-    # stroke; the diamond is drawn inside 0.6 of the unit square to stay marker-sized.
-    legend = {"title": None, "symbolSize": 600, "symbolStrokeWidth": 2.5, "symbolOpacity": 1}
-    colour = by_field("name", pick(domain), pick(colours), legend)
-    dash = by_field("name", pick(domain), pick(dashes), legend)
-    width = by_field("name", pick(domain), pick(widths))
-    shape = by_field("name", pick(domain), pick(shapes), legend)
-    x = {
-        "field": "fpr",
-        "type": "quantitative",
-        "title": "false-positive rate (log)",
-        "scale": {"type": "log", "domain": [_FPR_MIN, 1.0], "nice": False},
-        "axis": log_ticks(_FPR_MIN, 1.0),
+    # The legend: the tightest first (the routes were drawn in the reverse order), then
+    # guessing and the levels' diamond (the style's EXACT diamond, drawn inside 0.6 of the
+    # unit square to stay marker-sized).
+    legend = {name: entries[name] for name in reversed(names)} | {
+        GUESS_NAME: roc.CHANCE,
+        LEVELS_NAME: roc.Entry(style.EXACT.colour, roc.dash("solid"), 0.0, _DIAMOND),
     }
-    y = {
-        "field": "tpr",
-        "type": "quantitative",
-        "title": "largest true-positive rate (log)",
-        "scale": {"type": "log", "domain": [_FPR_MIN, _TPR_TOP], "nice": False},
-        "axis": log_ticks(_FPR_MIN, 1.0),
-    }
-    tooltip = [
-        {"field": "name", "type": "nominal", "title": "route"},
-        {"field": "fpr", "type": "quantitative", "title": "FPR", "format": ".3~g"},
-        {"field": "tpr", "type": "quantitative", "title": "TPR ≤", "format": ".4~g"},
-    ]
-    lines = {"x": x, "y": y, "color": colour, "strokeDash": dash, "strokeWidth": width}
-
-    def line(data: str) -> dict[str, Any]:
-        return {
-            "data": {"name": data},
-            "mark": {"type": "line", "clip": True},
-            "encoding": {**lines, "tooltip": tooltip},
-        }
-
-    layers = [
-        line("guess"),
-        line("routes"),
-        {
-            "data": {"name": "invalid_markers"},
-            "mark": {
-                "type": "point",
-                "shape": _X,
-                "filled": False,
-                "size": 120,
-                "strokeWidth": 2.5,
-                "opacity": 1,
-                "clip": True,
-            },
-            "encoding": {"x": x, "y": y, "color": colour, "tooltip": tooltip},
-        },
-        line("tightest"),
-        {
-            "data": {"name": "levels"},
-            "mark": {
-                "type": "point",
-                "filled": True,
-                "size": round(220 / 0.6**2),
-                "stroke": "white",
-                "strokeWidth": 1.5,
-                "opacity": 1,
-                "clip": True,
-            },
-            "encoding": {"x": x, "y": y, "color": colour, "shape": shape, "tooltip": tooltip[1:]},
-        },
-    ]
-    spec = layered(TITLE, layers, height=340)
-    return VegaLiteChart(spec=spec, datasets=datasets, title=TITLE), table
+    chart = roc.chart(
+        TITLE,
+        datasets,
+        plane=roc.Plane(
+            log=True,
+            fpr_lo=_FPR_MIN,
+            tpr_lo=_FPR_MIN,
+            tpr_top=_TPR_TOP,
+            tpr_axis="largest true-positive rate",
+        ),
+        entries=legend,
+        layers=[
+            roc.Curves("guess"),
+            roc.Curves("routes"),
+            roc.Points("invalid_markers", 120, shape=_X),
+            roc.Curves("tightest"),
+            roc.Points("levels", round(220 / 0.6**2), outlined=True, tooltip="rates"),
+        ],
+        height=340,
+        # One size for every legend symbol, large enough that each line's dash shows in its
+        # 24 px stroke.
+        legend={"symbolSize": 600, "symbolOpacity": 1},
+        name_title="route",
+        tpr_title="TPR ≤",
+    )
+    return chart, table

@@ -215,7 +215,8 @@ def altair_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
     (``alt.NamedData``), for a :class:`VegaLiteChart`: with :func:`config` as its ``config``
     (not Altair's theme) and no ``$schema``. A layer that draws one mark from no table (a
     rule at a fixed value: ``alt.InlineData(values=[{}])``, or no data at all) keeps that one
-    empty row inline, where Altair moves it to the top level as the dataset "empty".
+    empty row inline, where Altair moves it to the top level as the dataset "empty"; and a
+    lone layer keeps its data reference, which Altair lifts to the chart.
 
     Raises
     ------
@@ -228,6 +229,10 @@ def altair_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
     tables = spec.pop("datasets", {})
     if set(tables) - {"empty"}:
         raise ValueError("the chart holds tables: its layers must read named datasets")
+    if "data" in spec and "layer" in spec:  # Altair lifts a lone layer's data to the top
+        lifted = spec.pop("data")
+        for layer in spec["layer"]:
+            layer.setdefault("data", lifted)
     for node in _dicts(spec):
         if node.get("data") == {"name": "empty"}:
             node["data"] = {"values": [{}]}
