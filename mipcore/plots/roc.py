@@ -173,15 +173,8 @@ def chart(
     name_title, tpr_title : what a tooltip calls a row's name and its TPR ("TPR ≤" for a
         bound).
     """
-    look = (
-        plane,
-        tuple(entries.items()),
-        tuple(layers),
-        tuple((legend or {}).items()),
-        name_title,
-        tpr_title,
-    )
-    return curves.chart(title, datasets, _layers, *look, height=height)
+    look = (plane, tuple(entries.items()), tuple(layers), tuple((legend or {}).items()))
+    return curves.chart(title, datasets, _layers, *look, name_title, tpr_title, height=height)
 
 
 def _layers(
