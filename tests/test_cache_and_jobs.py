@@ -128,6 +128,34 @@ def test_charts_are_sized_by_their_tables_and_passed_on_by_origin():
     assert cache._content_key(chart) == cache._content_key(cache.cached(_chart, 1000))
 
 
+def _frames() -> dict[str, pd.DataFrame]:
+    rows = 50
+    return {
+        "numbers": pd.DataFrame({"x": np.arange(rows, dtype=float), "n": np.arange(rows)}),
+        "text": pd.DataFrame({"name": [f"curve {i % 3}" for i in range(rows)]}),
+        "objects": pd.DataFrame({"o": pd.Series([{"k": i} for i in range(rows)], dtype=object)}),
+        "categories": pd.DataFrame({"c": pd.Categorical([f"c{i % 4}" for i in range(rows)])}),
+        "nullable": pd.DataFrame({"i": pd.array([*range(rows - 1), None], dtype="Int64")}),
+        "dates": pd.DataFrame({"t": pd.date_range("2026-01-01", periods=rows)}),
+        "text_index": pd.DataFrame({"x": np.ones(rows)}, index=[f"row {i}" for i in range(rows)]),
+        "two_level_index": pd.DataFrame(
+            {"x": np.ones(rows)},
+            index=pd.MultiIndex.from_arrays([np.arange(rows) % 5, [f"r{i}" for i in range(rows)]]),
+        ),
+    }
+
+
+@pytest.mark.parametrize("kind", list(_frames()))
+def test_a_table_is_sized_as_pandas_counts_it_deeply(kind):
+    """A cached table counts what ``memory_usage(deep=True)`` counts (Python objects deeply,
+    every other column by its buffers), computed column by column without its fixed cost."""
+    frame = _frames()[kind]
+    assert cache._size(frame) == int(frame.memory_usage(deep=True).sum()) + 1000
+    for name in frame.columns:
+        column = frame[name]
+        assert cache._size(column) == int(column.memory_usage(deep=True)) + 1000
+
+
 def test_single_flight_under_a_crowd():
     out = []
     threads = [
