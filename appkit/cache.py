@@ -40,7 +40,7 @@ import pandas as pd
 
 from . import settings
 
-__all__ = ["cached", "clear", "stats"]
+__all__ = ["cached", "clear", "is_shared", "stats"]
 
 T = TypeVar("T")
 
@@ -117,6 +117,13 @@ def _unchanging(value: Any) -> bool:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return bool(type(value).__dataclass_params__.frozen)  # type: ignore[attr-defined]
     return False
+
+
+def is_shared(value: Any) -> bool:
+    """Whether ``value`` is (part of) a result this cache holds: shared between sessions, so
+    read-only, its tables included."""
+    origin = _ORIGIN.get(id(value))
+    return origin is not None and origin[1] is value
 
 
 def _content_key(value: Any) -> Hashable:

@@ -19,6 +19,13 @@ inside a script run:
   again, newly masked, with every page a tab loads: only its unmasked token is stable.
   (``starlette_app_utils.decode_xsrf_token_string``)
 
+and one thing a chart needs to be cheap on every press:
+
+* :func:`arrow_bytes` -- a table as the Arrow bytes Streamlit sends for a chart's named
+  dataset (``dataframe_util.convert_anything_to_arrow_bytes``). ``st.vega_lite_chart`` sends
+  a named dataset given as bytes as it is, so a table drawn again unchanged (the game's laws,
+  the same in every round) is converted once (:func:`appkit.chart`).
+
 Nothing here hides a failure: the imports are at module level and :func:`check` (run when
 this module is imported) looks up every attribute used, so a Streamlit upgrade that moves or
 renames one stops the app at start with a sentence naming it, instead of switching Stop and
@@ -33,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import streamlit as st
+from streamlit import dataframe_util
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.script_requests import (
@@ -50,6 +58,7 @@ from streamlit.web.server.starlette.starlette_server_config import XSRF_COOKIE_N
 
 __all__ = [
     "RunInfo",
+    "arrow_bytes",
     "browser_id",
     "browser_token",
     "check",
@@ -149,6 +158,7 @@ def check() -> None:
         ("Runtime", Runtime, "exists"),
         ("Runtime", Runtime, "instance"),
         ("ScriptRunContext", ScriptRunContext, "page_script_hash"),
+        ("dataframe_util", dataframe_util, "convert_anything_to_arrow_bytes"),
     ]
     missing = [f"{owner}.{attr}" for owner, obj, attr in probes if not hasattr(obj, attr)]
     fields = getattr(ScriptRunContext, "__dataclass_fields__", {})
@@ -181,3 +191,8 @@ def check() -> None:
 
 
 check()
+
+
+def arrow_bytes(table: Any) -> bytes:
+    """``table`` as the Arrow IPC bytes Streamlit sends for it (a chart's named dataset)."""
+    return bytes(dataframe_util.convert_anything_to_arrow_bytes(table))

@@ -30,6 +30,9 @@ from __future__ import annotations
 
 import copy
 import functools
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,6 +45,7 @@ import streamlit as st
 from mipcore.plots import vega
 from mipcore.plots.vega import VegaLiteChart, scaled
 
+from . import cache, internals
 from .cache import cached
 from .errors import LIVE, Halt
 from .registry import PageSpec, by_key
@@ -184,6 +188,31 @@ def takeaway(markdown: str) -> None:
     st.markdown(f"**{markdown}**" if not markdown.startswith("**") else markdown)
 
 
+_ARROW_ENTRIES = 64  # tables whose Arrow bytes are kept while they live
+_arrow_lock = threading.Lock()
+_arrow_kept: OrderedDict[int, tuple[weakref.ref[pd.DataFrame], bytes]] = OrderedDict()
+
+
+def _arrow(table: pd.DataFrame) -> bytes:
+    """A shared chart's table as Arrow bytes, converted once while the table lives: a cached
+    chart's tables are read-only (see :mod:`appkit.cache`), and one drawn again unchanged --
+    the game's laws, the same object in every round -- is not converted again (3 ms a
+    round). Kept by identity for at most :data:`_ARROW_ENTRIES` tables; an entry
+    whose table is gone is never used (its id may be another table's now)."""
+    with _arrow_lock:
+        kept = _arrow_kept.get(id(table))
+        if kept is not None and kept[0]() is table:
+            _arrow_kept.move_to_end(id(table))
+            return kept[1]
+    data = internals.arrow_bytes(table)
+    with _arrow_lock:
+        _arrow_kept[id(table)] = (weakref.ref(table), data)
+        _arrow_kept.move_to_end(id(table))
+        while len(_arrow_kept) > _ARROW_ENTRIES:
+            _arrow_kept.popitem(last=False)
+    return data
+
+
 def chart(
     fig: VegaLiteChart,
     data: pd.DataFrame | None = None,
@@ -205,8 +234,9 @@ def chart(
             f"appkit.chart draws a VegaLiteChart (mipcore.plots), not a {type(fig).__name__}"
         )
     spec = scaled(fig.spec, 1.25) if presenter() else copy.deepcopy(fig.spec)
-    if fig.datasets:
-        spec["datasets"] = dict(fig.datasets)  # sent as Arrow tables, updated in place
+    if fig.datasets:  # sent as Arrow tables, updated in place
+        shared = cache.is_shared(fig)
+        spec["datasets"] = {k: _arrow(t) if shared else t for k, t in fig.datasets.items()}
     st.vega_lite_chart(fig.data, spec, key=key, theme=None, width="stretch")
     title = fig.title
     if caption:

@@ -699,6 +699,70 @@ def test_cached_charts_are_built_once_per_argument_values():
     assert c[0].data["n"].tolist() == [4] and d[0].spec["mark"]["color"] == "green"
 
 
+LAWS_ROUNDS = """
+from mipcore.game import GameSettings, game_model
+from mipcore.lessons import play
+from mipcore.plots import game_vega
+page = appkit.page("play")
+model = appkit.cached(game_model, GameSettings())
+laws = appkit.cached(play.release_laws, model)
+k = st.number_input("answered", 0, 10, 0, key="k")
+state = appkit.cached(play.play_state, model, 4, (True,) * k, 10)
+fig, table = appkit.cached(game_vega.laws_vega, laws, state.turn, state.last, state.history)
+appkit.chart(fig, table, "laws", key="laws")
+"""
+
+
+def test_a_shared_charts_unchanged_table_is_converted_once(monkeypatch):
+    """appkit.chart sends a cached chart's tables as Arrow bytes converted once per table:
+    the game's laws, the same table in every round, are converted in the first round only;
+    each round's small tables are new and converted; what the chart draws is its tables."""
+    from appkit import internals
+
+    appkit.cache.clear()
+    converted: list[tuple[str, ...]] = []
+    real = internals.arrow_bytes
+
+    def counting(table):
+        converted.append(tuple(table.columns))
+        return real(table)
+
+    monkeypatch.setattr(internals, "arrow_bytes", counting)
+    at = run(LAWS_ROUNDS)
+    laws = ("release", "density", "name")
+    assert converted.count(laws) == 1 and len(converted) == 4
+    for k in (1, 2):
+        at.number_input(key="k").set_value(k).run()
+        assert not at.exception
+    assert converted.count(laws) == 1 and len(converted) == 4 + 3 + 3
+    ((_, tables),) = pagetools.vega_charts(at)
+    from mipcore.game import GameSettings, game_model
+    from mipcore.lessons import play
+    from mipcore.plots import game_vega
+
+    model = game_model(GameSettings())
+    state = play.play_state(model, 4, (True, True), 10)
+    fig, _ = game_vega.laws_vega(play.release_laws(model), state.turn, state.last, state.history)
+    for name, table in fig.datasets.items():
+        pd.testing.assert_frame_equal(tables[name], table, check_dtype=False)
+
+
+def test_a_chart_built_on_every_run_is_sent_as_its_tables(monkeypatch):
+    """A chart that is not a cached result may be any table a page made: it is handed to
+    Streamlit as it is, never kept (a page could change its table before the next run)."""
+    from appkit import internals
+
+    monkeypatch.setattr(internals, "arrow_bytes", lambda table: pytest.fail("kept"))
+    at = run(
+        CHART.replace(
+            "data=pd.DataFrame", "datasets={'t': pd.DataFrame({'x': x})}, data=pd.DataFrame"
+        )
+    )
+    ((_, tables),) = pagetools.vega_charts(at)
+    assert tables["t"]["x"].tolist() == [0.0, 0.5, 1.0, 2.0]
+    assert not appkit.cache.is_shared(object())
+
+
 def test_the_link_to_this_view_is_plain_text_with_the_query():
     """The footer shows this view's link as plain text (st.text: shown as typed, and no code
     block, whose syntax highlighter is a 1.6 MB download on a page's first load)."""

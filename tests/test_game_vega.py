@@ -103,6 +103,31 @@ def test_a_turn_changes_the_tables_not_the_spec():
         valid_vega_lite(c)
 
 
+def test_the_laws_look_is_built_once_per_game_in_the_apps_cache(monkeypatch):
+    """In the app, the laws' specification and tables are built once per game and every
+    round's chart reads the same laws table (appkit.chart then converts it once); each chart
+    has its own copy of the spec. mipcore alone builds all of it every time, equal."""
+    from appkit import cache
+    from mipcore.plots import vega
+
+    states = [play.play_state(MODEL, 4, [True] * k, 10) for k in (0, 1, 2)]
+    monkeypatch.setattr(vega, "SPEC_MEMO", None)
+    alone = [game_vega.laws_vega(LAWS, s.turn, s.last, s.history) for s in states]
+    monkeypatch.setattr(vega, "SPEC_MEMO", cache.cached)
+    cache.clear()
+    shared = [game_vega.laws_vega(LAWS, s.turn, s.last, s.history) for s in states]
+    assert shared[0][0].datasets["laws"] is shared[2][0].datasets["laws"]
+    assert shared[0][1] is shared[2][1]  # the CSV's table
+    assert alone[0][0].datasets["laws"] is not alone[2][0].datasets["laws"]
+    assert shared[0][0].spec is not shared[1][0].spec
+    for (a, ta), (b, tb) in zip(alone, shared, strict=True):
+        assert a.spec == b.spec and ta.equals(tb) and a.title == b.title
+        assert list(a.datasets) == list(b.datasets)
+        for name in a.datasets:
+            assert a.datasets[name].equals(b.datasets[name])
+            assert list(a.datasets[name].dtypes) == list(b.datasets[name].dtypes)
+
+
 def test_score_chart_draws_the_score_and_the_references():
     answers = [k % 3 != 0 for k in range(25)]
     s = play.play_state(MODEL, 9, answers, 30)

@@ -104,3 +104,22 @@ def test_the_browser_token_is_the_same_under_every_mask():
     assert {internals.browser_token(c) for c in cookies} == {token}  # ...its token does not
     assert internals.browser_token("") is None
     assert internals.browser_token("not a cookie") is None
+
+
+def test_a_dataset_given_as_arrow_bytes_is_drawn_as_its_table():
+    """``arrow_bytes`` is what Streamlit sends for a chart's named dataset, and
+    ``st.vega_lite_chart`` sends bytes as they are: the element is the same, its id too."""
+    script = """
+import pandas as pd
+import streamlit as st
+from appkit import internals
+df = pd.DataFrame({"x": [1.0, 2.0], "name": ["a", "b"], "n": [1, 2]})
+spec = {"mark": "point", "data": {"name": "t"},
+        "encoding": {"x": {"field": "x", "type": "quantitative"}}}
+st.vega_lite_chart(None, {**spec, "datasets": {"t": df}}, theme=None)
+st.vega_lite_chart(None, {**spec, "datasets": {"t": internals.arrow_bytes(df)}}, theme=None)
+"""
+    at = AppTest.from_string(script).run()
+    assert not at.exception
+    table, data = (c.proto for c in at.get("vega_lite_chart"))
+    assert table.datasets == data.datasets and table.spec == data.spec and table.id == data.id

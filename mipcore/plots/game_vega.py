@@ -18,7 +18,9 @@ accuracy are vertical lines told apart by dash (dotted, solid, dashed).
 
 from __future__ import annotations
 
+import json
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,7 +29,7 @@ import pandas as pd
 from mipcore.game import GameScore
 from mipcore.lessons.play import LawPicture, Reveal, RoundHistory, Turn
 
-from . import style
+from . import style, vega
 from .formatting import fmt_num, superscript
 from .vega import DASH, SHAPE, VegaLiteChart, by_field, every_other, layered
 
@@ -89,8 +91,10 @@ def laws_vega(
       in, a cross when it was out.
 
     The table (the CSV) is the laws on their grid: ``release, p_in, p_out``. The lines draw
-    every other grid point (and both ends). The specification depends on the laws only (the
-    y axis ends at 1.12 × their peak); ``turn``, ``last`` and ``history`` only fill tables,
+    every other grid point (and both ends). The specification and the laws' tables depend on
+    the laws only (the y axis ends at 1.12 × their peak): in the app they are built once per
+    game and kept in its one bounded cache (:data:`mipcore.plots.vega.SPEC_MEMO`), the same
+    tables for every round; ``turn``, ``last`` and ``history`` only fill the small tables,
     empty when there is no such round.
     """
     if not isinstance(laws, LawPicture):
@@ -99,17 +103,8 @@ def laws_vega(
         raise ValueError(f"history must be a RoundHistory, got {history!r}")
     if isinstance(height, bool) or not isinstance(height, int) or not 80 <= height <= 600:
         raise ValueError(f"height={height!r} must be a whole number of pixels from 80 to 600")
-    table = pd.DataFrame({"release": laws.grid, "p_in": laws.p_in, "p_out": laws.p_out})
-    finite = np.isfinite(table.to_numpy()).all(axis=1)
-    drawn = table[finite].reset_index(drop=True)
-    thin = drawn[every_other(len(drawn))]
-    curves = pd.concat(
-        [
-            pd.DataFrame({"release": thin["release"], "density": thin[c], "name": n})
-            for c, n in (("p_in", IN_NAME), ("p_out", OUT_NAME))
-        ],
-        ignore_index=True,
-    )
+    memo = vega.SPEC_MEMO
+    look = memo(_laws_look, laws, height) if memo is not None else _laws_look(laws, height)
     member = np.asarray(history.member, dtype=bool)
     past = pd.DataFrame(
         {
@@ -150,6 +145,36 @@ def laws_vega(
             }
         )
 
+    chart = VegaLiteChart(
+        spec=json.loads(look.spec),  # each chart its own copy
+        datasets={"laws": look.curves, "past": past, "now": now, "last": before},
+        title=LAWS_TITLE,
+    )
+    return chart, look.table
+
+
+@dataclass(frozen=True)
+class _LawsLook:
+    """What the laws chart draws the same in every round: its specification (JSON text) and
+    the laws' tables (the drawn curves, the CSV)."""
+
+    spec: str
+    curves: pd.DataFrame
+    table: pd.DataFrame
+
+
+def _laws_look(laws: LawPicture, height: int) -> _LawsLook:
+    table = pd.DataFrame({"release": laws.grid, "p_in": laws.p_in, "p_out": laws.p_out})
+    finite = np.isfinite(table.to_numpy()).all(axis=1)
+    drawn = table[finite].reset_index(drop=True)
+    thin = drawn[every_other(len(drawn))]
+    curves = pd.concat(
+        [
+            pd.DataFrame({"release": thin["release"], "density": thin[c], "name": n})
+            for c, n in (("p_in", IN_NAME), ("p_out", OUT_NAME))
+        ],
+        ignore_index=True,
+    )
     peak = float(max(drawn["p_in"].max(), drawn["p_out"].max())) if len(drawn) else 1.0
     if not (peak > 0 and math.isfinite(peak)):
         peak = 1.0
@@ -269,12 +294,7 @@ def laws_vega(
         },
     ]
     spec = layered(LAWS_TITLE, layers, height=height)
-    chart = VegaLiteChart(
-        spec=spec,
-        datasets={"laws": curves, "past": past, "now": now, "last": before},
-        title=LAWS_TITLE,
-    )
-    return chart, table
+    return _LawsLook(json.dumps(spec), curves, table)
 
 
 def score_table(score: GameScore, optimal_interval: tuple[float, float]) -> pd.DataFrame:

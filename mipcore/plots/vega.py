@@ -60,11 +60,13 @@ __all__ = [
     "scaled",
 ]
 
-#: How :mod:`mipcore.plots.curves` keeps a chart's data-free specification, which Altair takes
-#: about 0.1 s to build: None (built on every call, as everywhere in mipcore, which keeps no
-#: cache of its own) or ``memo(fn, *args) -> fn(*args)``. The app sets it to its one bounded
-#: cache, ``appkit.cached``, when ``appkit`` is imported.
-SPEC_MEMO: Callable[..., str] | None = None
+#: How a chart keeps what depends on its look alone -- the data-free specification of
+#: :mod:`mipcore.plots.curves`, which Altair takes about 0.1 s to build; the game's laws and
+#: their specification, the same in every round (:func:`mipcore.plots.game_vega.laws_vega`):
+#: None (built on every call, as everywhere in mipcore, which keeps no cache of its own) or
+#: ``memo(fn, *args) -> fn(*args)``. The app sets it to its one bounded cache,
+#: ``appkit.cached``, when ``appkit`` is imported.
+SPEC_MEMO: Callable[..., Any] | None = None
 
 # Streamlit's own web font first ("Source Sans"; the app's text is set in it), then the
 # fonts a machine without it is likely to have.
