@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
 from ..lessons.mace_view import DriftResult, Estimator, MaceView
-from . import style
-from .vega import DASH, VegaLiteChart, by_field, every_other, layered
+from . import curves, distributions, style
+from .curves import Look
+from .vega import VegaLiteChart, every_other
 
 __all__ = [
     "ADVANTAGE_TITLE",
@@ -49,7 +51,9 @@ _EST = style.GREEN
 _PLUGIN = style.PURPLE
 _ALG1 = style.ORANGE
 _LOWER = style.VERMILLION
-_Y_AXIS = {"minExtent": 48}  # the two panels of the samples chart keep aligned plot areas
+_Y_AXIS: dict[str, Any] = {
+    "minExtent": 48
+}  # the two panels of the samples chart keep aligned plot areas
 
 MEMBERS = "members: sample histogram and true density P"
 NONMEMBERS = "non-members: sample histogram and true density Q"
@@ -90,17 +94,14 @@ _LEGEND: dict[str, Any] = {
 _LINE_LEGEND: dict[str, Any] = {**_LEGEND, "symbolType": "stroke", "symbolSize": 500}
 
 
-def _by(
-    field: str, domain: list[str], channel_range: list[Any], legend: dict[str, Any] = _LEGEND
-) -> dict[str, Any]:
-    """An encoding channel on ``field`` with an explicit domain and range; the channels of a
-    chart built this way share one legend below the plot, one entry per line."""
-    return by_field(field, domain, channel_range, dict(legend))
-
-
-def _q(field: str, title: str, fmt: str = ".4f") -> dict[str, Any]:
+def _q(field: str, title: str, fmt: str = ".4f") -> alt.Tooltip:
     """A quantitative tooltip entry."""
-    return {"field": field, "type": "quantitative", "title": title, "format": fmt}
+    return alt.Tooltip(field, type="quantitative", title=title, format=fmt)
+
+
+def _z() -> Any:
+    """The samples' z axis, shared by both panels (it spans the data)."""
+    return curves.quantity(alt.X, "z", "statistic z", zero=False)
 
 
 # --------------------------------------------------------------------------- samples and f̂
@@ -165,15 +166,7 @@ def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.
     table = samples_loss_table(view)
     edges = np.asarray(view.edges, dtype=float)
     thin = every_other(len(view.grid))
-    x = {
-        "field": "z",
-        "type": "quantitative",
-        "title": "statistic z",
-        "scale": {"zero": False, "nice": False},
-    }
-    # ---- the samples
     groups = [MEMBERS, NONMEMBERS]
-    colour = _by("group", groups, [_MEMBER, _NONMEMBER], _LINE_LEGEND)
     bars = _finite(
         pd.DataFrame(
             {
@@ -193,153 +186,117 @@ def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.
             }
         )
     )
-    y = {"field": "density", "type": "quantitative", "title": "density", "axis": _Y_AXIS}
-    samples_layers = [
-        {
-            "data": {"name": "bars"},
-            "mark": {"type": "rect", "opacity": 0.45},
-            "encoding": {
-                "x": x,
-                "x2": {"field": "z_right"},
-                "y": y,
-                "y2": {"datum": 0},
-                "color": colour,
-                "tooltip": [
-                    {"field": "group", "type": "nominal", "title": "sample"},
-                    _q("z", "bin from z", ".3g"),
-                    _q("z_right", "to z", ".3g"),
-                    _q("density", "density", ".3g"),
-                ],
-            },
-        },
-        {
-            "data": {"name": "curves"},
-            "mark": {"type": "line", "strokeWidth": 2.5},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": colour,
-                "strokeDash": _by("group", groups, [DASH["solid"], DASH["dash"]], _LINE_LEGEND),
-                "tooltip": [
-                    {"field": "group", "type": "nominal", "title": "law"},
-                    _q("z", "z", ".3g"),
-                    _q("density", "true density", ".3g"),
-                ],
-            },
-        },
-    ]
-    samples = VegaLiteChart(
-        spec=layered(SAMPLES_TITLE, samples_layers, height=240),
-        datasets={"bars": bars, "curves": curves},
-        title=SAMPLES_TITLE,
+    samples = distributions.chart(
+        SAMPLES_TITLE, {"bars": bars, "curves": curves}, _samples_layers, height=240
     )
-
-    # ---- the privacy loss
     f_true = _finite(pd.DataFrame({"name": F_TRUE, "z": view.grid[thin], "f": view.f_true[thin]}))
     fitted = _finite(
         pd.DataFrame(
-            {
-                "z": view.points,
-                "f": view.f_hat,
-                "lower": view.f_lower,
-                "upper": view.f_upper,
-            }
+            {"z": view.points, "f": view.f_hat, "lower": view.f_lower, "upper": view.f_upper}
         )
     )
-    y_loss = {
-        "field": "f",
-        "type": "quantitative",
-        "title": "privacy loss fₚ(z)",
-        "scale": {"domain": [-1.05, 1.05], "nice": False},
-        "axis": {**_Y_AXIS, "values": [-1.0, -0.5, 0.0, 0.5, 1.0]},
-    }
+    if view.estimator is Estimator.HISTOGRAM:
+        datasets = {"fitted": fitted.assign(name=F_BINS), "f_true": f_true}
+    else:
+        band = fitted[every_other(len(fitted))].reset_index(drop=True)
+        datasets = {"fitted": band.assign(name=F_KDE), "f_true": f_true, "band": band}
+    loss = distributions.chart(LOSS_TITLE, datasets, _loss_layers, view.estimator, height=220)
+    return samples, loss, table
+
+
+def _samples_layers() -> list[Any]:
+    """The samples' histograms (translucent bars) and their laws' true densities (P solid,
+    Q dashed), coloured by group."""
+    looks = {MEMBERS: Look(_MEMBER), NONMEMBERS: Look(_NONMEMBER, "dash")}
+    colour = distributions.looks("group", looks, "color", legend=_LINE_LEGEND)
+    z = _z()
+    y = alt.Y("density", type="quantitative", title="density", axis=alt.Axis(**_Y_AXIS))
+    return [
+        distributions.bins("bars", z, "z_right", y, 0, opacity=0.45).encode(
+            **colour,
+            tooltip=[
+                alt.Tooltip("group:N", title="sample"),
+                _q("z", "bin from z", ".3g"),
+                _q("z_right", "to z", ".3g"),
+                _q("density", "density", ".3g"),
+            ],
+        ),
+        curves.dataset("curves")
+        .mark_line(strokeWidth=2.5)
+        .encode(
+            x=z,
+            y=y,
+            **colour,
+            **distributions.looks("group", looks, "strokeDash", legend=_LINE_LEGEND),
+            tooltip=[
+                alt.Tooltip("group:N", title="law"),
+                _q("z", "z", ".3g"),
+                _q("density", "true density", ".3g"),
+            ],
+        ),
+    ]
+
+
+def _loss_layers(estimator: Estimator) -> list[Any]:
+    """The privacy loss: a grey line at 0, f̂ with its 95 % intervals (per bin a diamond and
+    a bar; for the KDE a dotted line in a band) and the true fₚ, on a fixed axis."""
+    z = _z()
+    y = alt.Y(
+        "f",
+        type="quantitative",
+        title="privacy loss fₚ(z)",
+        scale=alt.Scale(domain=[-1.05, 1.05], nice=False),
+        axis=alt.Axis(**_Y_AXIS, values=[-1.0, -0.5, 0.0, 0.5, 1.0]),
+    )
     f_tip = [_q("z", "z", ".3g"), _q("f", "f̂", ".3f")]
     band_tip = [*f_tip, _q("lower", "95 % interval from", ".3f"), _q("upper", "to", ".3f")]
-    if view.estimator is Estimator.HISTOGRAM:
-        domain = [F_BINS, F_TRUE]
-        colours, shapes, dashes = [_EST, style.EXACT.colour], ["diamond", "stroke"], [[1, 0]] * 2
-        legend = _LEGEND
-        fitted = fitted.assign(name=F_BINS)
+    true = Look(style.EXACT.colour)
+    if estimator is Estimator.HISTOGRAM:
+        looks = {F_BINS: Look(_EST, shape="diamond"), F_TRUE: true}
+        colour = distributions.looks("name", looks, "color", legend=_LEGEND)
         estimate = [
-            {
-                "data": {"name": "fitted"},
-                "mark": {"type": "rule", "strokeWidth": 1.5},
-                "encoding": {
-                    "x": x,
-                    "y": {"field": "lower", "type": "quantitative"},
-                    "y2": {"field": "upper"},
-                    "color": _by("name", domain, colours, legend),
-                },
-            },
-            {
-                "data": {"name": "fitted"},
-                "mark": {"type": "point", "filled": True, "size": 60, "opacity": 1},
-                "encoding": {
-                    "x": x,
-                    "y": y_loss,
-                    "color": _by("name", domain, colours, legend),
-                    "shape": _by("name", domain, shapes, legend),
-                    "tooltip": band_tip,
-                },
-            },
+            distributions.interval("fitted", alt.Y("lower:Q"), "upper", z, strokeWidth=1.5).encode(
+                **colour
+            ),
+            curves.markers("fitted", 60).encode(
+                x=z,
+                y=y,
+                **colour,
+                **distributions.looks("name", looks, "shape", legend=_LEGEND),
+                tooltip=band_tip,
+            ),
         ]
     else:
-        domain = [F_KDE, F_TRUE]
-        colours = [_EST, style.EXACT.colour]
-        dashes = [DASH["dot"], [1, 0]]
-        fitted = fitted[every_other(len(fitted))].reset_index(drop=True)
-        legend = _LINE_LEGEND  # no markers: every entry a stroke
-        band = fitted.copy()
-        fitted = fitted.assign(name=F_KDE)
+        looks = {F_KDE: Look(_EST, "dot"), F_TRUE: true}
+        colour = distributions.looks("name", looks, "color", legend=_LINE_LEGEND)
         estimate = [
-            {
-                "data": {"name": "band"},
-                "mark": {"type": "area", "color": _EST, "opacity": 0.22},
-                "encoding": {
-                    "x": x,
-                    "y": {"field": "lower", "type": "quantitative"},
-                    "y2": {"field": "upper"},
-                    "tooltip": band_tip,
-                },
-            },
-            {
-                "data": {"name": "fitted"},
-                "mark": {"type": "line", "strokeWidth": 2.5},
-                "encoding": {
-                    "x": x,
-                    "y": y_loss,
-                    "color": _by("name", domain, colours, legend),
-                    "strokeDash": _by("name", domain, dashes, legend),
-                    "tooltip": band_tip,
-                },
-            },
+            distributions.band("band", z, "lower", "upper", color=_EST, opacity=0.22).encode(
+                tooltip=band_tip
+            ),
+            curves.dataset("fitted")
+            .mark_line(strokeWidth=2.5)
+            .encode(
+                x=z,
+                y=y,
+                **colour,
+                **distributions.looks("name", looks, "strokeDash", legend=_LINE_LEGEND),
+                tooltip=band_tip,
+            ),
         ]
-    loss_layers = [
-        {
-            "data": {"values": [{}]},
-            "mark": {"type": "rule", "color": style.GREY, "strokeWidth": 1},
-            "encoding": {"y": {"datum": 0.0, "type": "quantitative"}},
-        },
+    legend = _LEGEND if estimator is Estimator.HISTOGRAM else _LINE_LEGEND
+    return [
+        distributions.rule(alt.YDatum(0.0, type="quantitative"), color=style.GREY, strokeWidth=1),
         *estimate,
-        {
-            "data": {"name": "f_true"},
-            "mark": {"type": "line", "strokeWidth": 2},
-            "encoding": {
-                "x": x,
-                "y": y_loss,
-                "color": _by("name", domain, colours, legend),
-                "strokeDash": _by("name", domain, dashes, legend),
-                "tooltip": [_q("z", "z", ".3g"), _q("f", "true fₚ", ".3f")],
-            },
-        },
+        curves.dataset("f_true")
+        .mark_line(strokeWidth=2)
+        .encode(
+            x=z,
+            y=y,
+            **colour,
+            **distributions.looks("name", looks, "strokeDash", legend=legend),
+            tooltip=[_q("z", "z", ".3g"), _q("f", "true fₚ", ".3f")],
+        ),
     ]
-    datasets = {"fitted": fitted, "f_true": f_true}
-    if view.estimator is Estimator.KDE:
-        datasets["band"] = band
-    loss = VegaLiteChart(
-        spec=layered(LOSS_TITLE, loss_layers, height=220), datasets=datasets, title=LOSS_TITLE
-    )
-    return samples, loss, table
 
 
 # --------------------------------------------------------------------------- advantage
@@ -396,11 +353,6 @@ def advantage_vega(view: MaceView) -> tuple[VegaLiteChart, pd.DataFrame]:
     table = advantage_table(view)
     alg_lo, alg_hi = view.mean_interval
     held, low = view.heldout.advantage, view.heldout_lower.advantage
-    names = [PLUGIN, ALG1, HELDOUT, LOWER, TRUTH, TANH]
-    legend = {**_LEGEND, "symbolSize": 360}  # long enough a stroke to show the bound's dashes
-    colours = [_PLUGIN, _ALG1, _EST, _LOWER, style.EXACT.colour, style.DP.colour]
-    shapes = ["circle", "square", "diamond", "triangle-right", "stroke", "stroke"]
-    dashes = [[1, 0]] * 4 + [DASH["solid"], DASH["dash"]]
     estimates = pd.DataFrame(
         {
             "row": list(ROWS),
@@ -427,110 +379,86 @@ def advantage_vega(view: MaceView) -> tuple[VegaLiteChart, pd.DataFrame]:
     )
     lines["eta"] = lines["advantage"] / 2.0
     lines["accuracy"] = (1.0 + lines["advantage"]) / 2.0
-    x = {
-        "field": "advantage",
-        "type": "quantitative",
-        "title": "membership advantage Advₚ",
-        "scale": {"domain": [-0.02, 1.02], "nice": False},
-        "axis": {"values": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]},
-    }
-    y = {
-        "field": "row",
-        "type": "nominal",
-        "title": None,
-        "scale": {"domain": list(ROWS)},
-        "axis": {"grid": False},
-    }
-    layers = [
-        {
-            "data": {"name": "lines"},
-            "mark": {"type": "rule", "strokeWidth": 3},
-            "encoding": {
-                "x": x,
-                "color": _by("name", names, colours, legend),
-                "strokeDash": _by("name", names, dashes, legend),
-                "tooltip": [
-                    {"field": "name", "type": "nominal", "title": "line"},
-                    _q("advantage", "advantage"),
-                    _q("eta", "η"),
-                    _q("accuracy", "attacker accuracy", ".1%"),
-                ],
-            },
-        },
-        {
-            "data": {"name": "spans"},
-            "mark": {"type": "rule", "strokeWidth": 2},
-            "encoding": {
-                "x": {"field": "from", "type": "quantitative"},
-                "x2": {"field": "to"},
-                "y": y,
-                "color": _by("name", names, colours, legend),
-                "tooltip": [
-                    {"field": "name", "type": "nominal", "title": "bar"},
-                    _q("from", "from"),
-                    _q("to", "to"),
-                ],
-            },
-        },
-        {
-            "data": {"name": "estimates"},
-            "mark": {
-                "type": "point",
-                "filled": True,
-                "size": 190,
-                "opacity": 1,
-                "stroke": style.INK,
-                "strokeWidth": 0.8,
-            },
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": _by("name", names, colours, legend),
-                "shape": _by("name", names, shapes, legend),
-                "tooltip": [
-                    {"field": "name", "type": "nominal", "title": "estimate"},
-                    _q("advantage", "advantage (drawn)"),
-                    _q("raw", "raw value"),
-                    _q("accuracy", "attacker accuracy", ".1%"),
-                ],
-            },
-        },
-    ]
-    accuracy_axis = {  # an invisible layer draws the top axis (its domain is fixed)
-        "data": {"name": "lines"},
-        "mark": {"type": "point", "opacity": 0},
-        "encoding": {
-            "x": {
-                "field": "accuracy",
-                "type": "quantitative",
-                "title": "attacker accuracy",
-                "scale": {"domain": [0.49, 1.01], "nice": False},
-                "axis": {
-                    "orient": "top",
-                    "grid": False,
-                    "values": [0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
-                    "labelExpr": "format(datum.value * 100, '.0f') + ' %'",
-                },
-            },
-        },
-    }
-    spec = layered(
-        {
-            "text": ADVANTAGE_TITLE,
-            "subtitle": UNIT_BRIDGE,
-            "subtitleFontSize": 14,
-            "subtitleColor": style.GREY,
-        },
-        [{"layer": layers}, accuracy_axis],
+    datasets = {"lines": lines, "spans": spans, "estimates": estimates}
+    chart = distributions.chart(
+        ADVANTAGE_TITLE,
+        datasets,
+        _advantage_layers,
         height=230,
-        resolve={"scale": {"x": "independent"}},
-    )
-    chart = VegaLiteChart(
-        spec=spec,
-        datasets={"lines": lines, "spans": spans, "estimates": estimates},
-        title=ADVANTAGE_TITLE,
+        subtitle=UNIT_BRIDGE,
+        resolve={"x": "independent"},
     )
     return chart, table
+
+
+def _advantage_layers() -> list[Any]:
+    """The advantage chart: the truth and the tanh bound across the plot, one row per
+    estimate with its marker and bar, and the top axis in attacker accuracy."""
+    looks = {
+        PLUGIN: Look(_PLUGIN, shape="circle"),
+        ALG1: Look(_ALG1, shape="square"),
+        HELDOUT: Look(_EST, shape="diamond"),
+        LOWER: Look(_LOWER, shape="triangle-right"),
+        TRUTH: Look(style.EXACT.colour),
+        TANH: Look(style.DP.colour, "dash"),
+    }
+    legend = {**_LEGEND, "symbolSize": 360}  # long enough a stroke to show the bound's dashes
+    colour = distributions.looks("name", looks, "color", legend=legend)
+    x = curves.quantity(
+        alt.X,
+        "advantage",
+        "membership advantage Advₚ",
+        domain=(-0.02, 1.02),
+        ticks=[0.0, 0.2, 0.4, 0.6, 0.8, 1.0],
+    )
+    y = alt.Y(
+        "row",
+        type="nominal",
+        title=None,
+        scale=alt.Scale(domain=list(ROWS)),
+        axis=alt.Axis(grid=False),
+    )
+    accuracy = alt.X(  # an invisible layer draws the top axis (its domain is fixed)
+        "accuracy",
+        type="quantitative",
+        title="attacker accuracy",
+        scale=alt.Scale(domain=[0.49, 1.01], nice=False),
+        axis=alt.Axis(
+            orient="top",
+            grid=False,
+            values=[0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+            labelExpr="format(datum.value * 100, '.0f') + ' %'",
+        ),
+    )
+    estimates = alt.layer(
+        distributions.rule(x, "lines", strokeWidth=3).encode(
+            **colour,
+            **distributions.looks("name", looks, "strokeDash", legend=legend),
+            tooltip=[
+                alt.Tooltip("name:N", title="line"),
+                _q("advantage", "advantage"),
+                _q("eta", "η"),
+                _q("accuracy", "attacker accuracy", ".1%"),
+            ],
+        ),
+        distributions.interval("spans", alt.X("from:Q"), "to", y, strokeWidth=2).encode(
+            **colour,
+            tooltip=[alt.Tooltip("name:N", title="bar"), _q("from", "from"), _q("to", "to")],
+        ),
+        curves.markers("estimates", 190, stroke=style.INK, strokeWidth=0.8).encode(
+            x=x,
+            y=y,
+            **colour,
+            **distributions.looks("name", looks, "shape", legend=legend),
+            tooltip=[
+                alt.Tooltip("name:N", title="estimate"),
+                _q("advantage", "advantage (drawn)"),
+                _q("raw", "raw value"),
+                _q("accuracy", "attacker accuracy", ".1%"),
+            ],
+        ),
+    )
+    return [estimates, curves.dataset("lines").mark_point(opacity=0).encode(x=accuracy)]
 
 
 # --------------------------------------------------------------------------- drift
@@ -588,81 +516,54 @@ def drift_vega(result: DriftResult) -> tuple[VegaLiteChart, pd.DataFrame]:
     means = _finite(pd.concat(frames, ignore_index=True))
     means["dash"] = means["name"]
     truth = pd.DataFrame({"name": [TRUTH], "dash": [TRUTH], "mean": [result.truth]})
-    names = [s[0] for s in DRIFT_SERIES] + [TRUTH]
-    colours = [s[1] for s in DRIFT_SERIES] + [style.EXACT.colour]
-    shapes = [s[2] for s in DRIFT_SERIES] + ["stroke"]
-    dashes = [DASH[s[3]] for s in DRIFT_SERIES] + [DASH["solid"]]
-    x = {
-        "field": "N",
-        "type": "quantitative",
-        "title": "N per group",
-        "scale": {"type": "log", "domain": [float(n.min()), float(n.max())], "nice": False},
-        "axis": {"values": [float(v) for v in n], "format": ",d", "grid": True},
-    }
-    y = {"field": "mean", "type": "quantitative", "title": "advantage estimate"}
+    title = f"The estimates as N grows ({result.runs} seeds per N)"
+    subtitle = "advantage = 2η = 2·accuracy − 1; bars: range over the seeds"
+    datasets = {"means": means, "truth": truth}
+    look = tuple(float(v) for v in n)
+    chart = distributions.chart(title, datasets, _drift_layers, look, height=280, subtitle=subtitle)
+    return chart, table
+
+
+def _drift_layers(n: tuple[float, ...]) -> list[Any]:
+    """The drift chart over the N of ``n``: the truth across the plot, each estimate's range
+    over the runs, its mean (line and markers, dash and shape by estimate)."""
+    looks = {name: Look(colour, dash, shape=shape) for name, colour, shape, dash in DRIFT_SERIES}
+    looks[TRUTH] = Look(style.EXACT.colour)
+    colour = distributions.looks("name", looks, "color", legend=_LEGEND)
+    # the legend tells the series by shape (a dotted outline would break a marker): the
+    # dashes read a column of their own, with no legend
+    dash = distributions.looks("dash", looks, "strokeDash", legend=None)
+    x = alt.X(
+        "N",
+        type="quantitative",
+        title="N per group",
+        scale=alt.Scale(type="log", domain=[min(n), max(n)], nice=False),
+        axis=alt.Axis(values=list(n), format=",d", grid=True),
+    )
+    y = alt.Y("mean", type="quantitative", title="advantage estimate")
     tooltip = [
-        {"field": "name", "type": "nominal", "title": "estimate"},
-        {"field": "N", "type": "quantitative", "title": "N", "format": ",d"},
+        alt.Tooltip("name:N", title="estimate"),
+        alt.Tooltip("N:Q", title="N", format=",d"),
         _q("mean", "mean (drawn)"),
         _q("raw_mean", "raw mean"),
         _q("raw_min", "raw min"),
         _q("raw_max", "raw max"),
     ]
-    layers = [
-        {
-            "data": {"name": "truth"},
-            "mark": {"type": "rule", "strokeWidth": 3},
-            "encoding": {
-                "y": y,
-                "color": _by("name", names, colours),
-                "strokeDash": {**_by("dash", names, dashes), "legend": None},
-                "tooltip": [_q("mean", "true advantage")],
-            },
-        },
-        {
-            "data": {"name": "means"},
-            "mark": {"type": "rule", "strokeWidth": 1.5},
-            "encoding": {
-                "x": x,
-                "y": {"field": "low", "type": "quantitative"},
-                "y2": {"field": "high"},
-                "color": _by("name", names, colours),
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "means"},
-            "mark": {"type": "line", "strokeWidth": 2.5},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": _by("name", names, colours),
-                # the legend tells the series by shape (a dotted outline would break a
-                # marker): the dashes read a column of their own, with no legend
-                "strokeDash": {**_by("dash", names, dashes), "legend": None},
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "means"},
-            "mark": {"type": "point", "filled": True, "size": 90, "opacity": 1},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": _by("name", names, colours),
-                "shape": _by("name", names, shapes),
-                "tooltip": tooltip,
-            },
-        },
+    return [
+        distributions.rule(y, "truth", strokeWidth=3).encode(
+            **colour, **dash, tooltip=[_q("mean", "true advantage")]
+        ),
+        distributions.interval("means", alt.Y("low:Q"), "high", x, strokeWidth=1.5).encode(
+            **colour, tooltip=tooltip
+        ),
+        curves.dataset("means")
+        .mark_line(strokeWidth=2.5)
+        .encode(x=x, y=y, **colour, **dash, tooltip=tooltip),
+        curves.markers("means", 90).encode(
+            x=x,
+            y=y,
+            **colour,
+            **distributions.looks("name", looks, "shape", legend=_LEGEND),
+            tooltip=tooltip,
+        ),
     ]
-    title = {
-        "text": f"The estimates as N grows ({result.runs} seeds per N)",
-        "subtitle": "advantage = 2η = 2·accuracy − 1; bars: range over the seeds",
-        "subtitleFontSize": 14,
-        "subtitleColor": style.GREY,
-    }
-    spec = layered(title, layers, height=280)
-    chart = VegaLiteChart(
-        spec=spec, datasets={"means": means, "truth": truth}, title=str(title["text"])
-    )
-    return chart, table

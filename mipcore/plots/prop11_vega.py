@@ -24,12 +24,14 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
-from . import style
+from . import curves, distributions, style
+from .curves import Look
 from .formatting import fmt_num
-from .vega import DASH, SHAPE, STAR, VegaLiteChart, by_field, layered, power_axis
+from .vega import DASH, SHAPE, STAR, VegaLiteChart, power_axis
 
 __all__ = ["distribution_vega", "growth_vega"]
 
@@ -98,127 +100,81 @@ def growth_vega(
         "label_left": rule.iloc[:0] if right else rule,
         "label_right": rule if right else rule.iloc[:0],
     }
-    domain = [label for _c, label, _s, _w in series]
-    colours = [st.colour for _c, _l, st, _w in series]
-    legend = {"title": None, "symbolType": "stroke", "symbolSize": 500}
-    lo, hi = float(values.min()), float(values.max())
-    x: dict[str, Any] = {
-        "field": "n",
-        "type": "quantitative",
-        "title": "n (dataset size, even)",
-        "scale": {"domain": [float(n.min()) - 2, float(n.max()) + 2], "nice": False},
-    }
-    y = {
-        "field": "value",
-        "type": "quantitative",
-        "title": "value (log scale)",
-        "scale": {"type": "log", "domain": [lo / 2, hi * 2], "nice": False},
-        "axis": power_axis(**_sparse(lo / 2, hi * 2)),
-    }
-    tooltip = [
-        {"field": "curve", "type": "nominal", "title": "curve"},
-        {"field": "n", "type": "quantitative", "title": "n"},
-        {"field": "value", "type": "quantitative", "title": "value", "format": ".4~g"},
-    ]
-    shapes = [SHAPE[str(st["symbol"])] for _c, _l, st, _w in series]
-    layers: list[dict[str, Any]] = [
-        {
-            "data": {"name": "chosen_n"},
-            "layer": [
-                {
-                    "mark": {
-                        "type": "rule",
-                        "color": style.GREY,
-                        "strokeDash": DASH["dot"],
-                        "strokeWidth": 2,
-                    },
-                    "encoding": {"x": x},
-                },
-            ],
-        },
-        *(
-            {  # the label beside the line, on the side with room (the other table is empty)
-                "data": {"name": f"label_{side}"},
-                "mark": {
-                    "type": "text",
-                    "align": side,
-                    "baseline": "top",
-                    "dx": 4 if side == "left" else -4,
-                    "dy": 4,
-                    "fontSize": 14,
-                    "color": style.INK,
-                },
-                "encoding": {
-                    "x": x,
-                    "y": {"value": 0},
-                    "text": {"field": "label", "type": "nominal"},
-                },
-            }
-            for side in ("left", "right")
-        ),
-        {
-            "data": {"name": "curves"},
-            "mark": {"type": "line", "clip": True},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": by_field("curve", domain, colours, legend),
-                "strokeDash": by_field(
-                    "curve", domain, [DASH[str(st["dash"])] for _c, _l, st, _w in series], legend
-                ),
-                "strokeWidth": by_field("curve", domain, [w for *_x, w in series], legend),
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "markers"},
-            "mark": {"type": "point", "filled": True, "opacity": 1, "size": 60},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": by_field("curve", domain, colours, legend),
-                "shape": by_field("curve", domain, shapes, None),
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "at_n"},
-            "mark": {
-                "type": "point",
-                "filled": True,
-                "opacity": 1,
-                "size": 170,
-                "stroke": "white",
-                "strokeWidth": 2,
-            },
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": by_field("curve", domain, colours, legend),
-                "shape": by_field("curve", domain, shapes, None),
-                "tooltip": tooltip,
-            },
-        },
-    ]
     sig = "σ" + str(M).translate(_SUB)
     title = (
         "Δ explodes, σ₂ does not (log scale)"
         if M == 2
         else f"Δ, {sig} and Δ / {sig} against n (log scale; {sig} grows too)"
     )
-    chart = VegaLiteChart(
-        # the legend shows each curve's colour and dash; the markers' shapes repeat them
-        spec=layered(title, layers, height=height, resolve={"scale": {"shape": "independent"}}),
-        datasets={
-            "curves": frame(lines),
-            "markers": frame(marks),
-            "at_n": frame(chosen),
-            "chosen_n": rule,
-            **labels,
-        },
-        title=title,
+    datasets = {
+        "curves": frame(lines),
+        "markers": frame(marks),
+        "at_n": frame(chosen),
+        "chosen_n": rule,
+        **labels,
+    }
+    look = (M, float(n.min()), float(n.max()), float(values.min()), float(values.max()))
+    # the legend shows each curve's colour and dash; the markers' shapes repeat them
+    shapes = {"shape": "independent"}
+    chart = distributions.chart(
+        title, datasets, _growth_layers, *look, height=height, resolve=shapes
     )
     return chart, table
+
+
+def _growth_layers(M: int, n_lo: float, n_hi: float, lo: float, hi: float) -> list[Any]:
+    """The growth chart's dotted line at the chosen n and its label, the curves (colour, dash
+    and width by curve), their markers and the chosen n's markers."""
+    looks = {
+        label: Look(st.colour, str(st["dash"]), w, SHAPE[str(st["symbol"])])
+        for _c, label, st, w in _series(M)
+    }
+    x = curves.quantity(alt.X, "n", "n (dataset size, even)", domain=(n_lo - 2, n_hi + 2))
+    y = alt.Y(
+        "value",
+        type="quantitative",
+        title="value (log scale)",
+        scale=alt.Scale(type="log", domain=[lo / 2, hi * 2], nice=False),
+        axis=alt.Axis(**power_axis(**_sparse(lo / 2, hi * 2))),
+    )
+    tooltip = [
+        alt.Tooltip("curve:N", title="curve"),
+        alt.Tooltip("n:Q", title="n"),
+        alt.Tooltip("value:Q", title="value", format=".4~g"),
+    ]
+    legend = {"title": None, "symbolType": "stroke", "symbolSize": 500}
+    colour = distributions.looks("curve", looks, "color", legend=legend)
+    lines = {
+        **colour,
+        **distributions.looks("curve", looks, "strokeDash", "strokeWidth", legend=legend),
+    }
+    points = {**colour, **distributions.looks("curve", looks, "shape", legend=None)}
+    labels = [  # beside the line, on the side with room (the other table is empty)
+        curves.dataset(f"label_{side}")
+        .mark_text(
+            align=side,
+            baseline="top",
+            dx=4 if side == "left" else -4,
+            dy=4,
+            fontSize=14,
+            color=style.INK,
+        )
+        .encode(x=x, y=alt.value(0), text=alt.Text("label", type="nominal"))
+        for side in ("left", "right")
+    ]
+    return [
+        alt.layer(
+            distributions.rule(
+                x, "chosen_n", color=style.GREY, strokeDash=DASH["dot"], strokeWidth=2
+            )
+        ),
+        *labels,
+        curves.dataset("curves").mark_line(clip=True).encode(x=x, y=y, **lines, tooltip=tooltip),
+        curves.markers("markers", 60).encode(x=x, y=y, **points, tooltip=tooltip),
+        curves.markers("at_n", 170, stroke="white", strokeWidth=2).encode(
+            x=x, y=y, **points, tooltip=tooltip
+        ),
+    ]
 
 
 def _sparse(lo: float, hi: float) -> dict[str, Any]:
@@ -286,156 +242,75 @@ def distribution_vega(
         "centres": bins[group != "special D*"].reset_index(drop=True),
         "special": bins[group == "special D*"].reset_index(drop=True),
     }
-    domain = list(_GROUPS.values())
-    colours = [style.BLUE, style.ORANGE, style.VERMILLION]
-    shapes = ["circle", "diamond", STAR]
-    legend = {"title": None, "symbolSize": 160, "symbolStrokeWidth": 1}
-    x = {
-        "field": "value_min",
-        "type": "quantitative",
-        "title": "output 𝒜(D) = 1 / Σ x (log scale)",
-        "scale": {"type": "log", "nice": False, "padding": 24},
-        "axis": power_axis(),
-    }
-    y = {
-        "field": "probability",
-        "type": "quantitative",
-        "title": "probability over D (log scale)",
-        "scale": {"type": "log", "nice": False, "domainMax": 1.12},
-        "axis": power_axis(),
-    }
-    at = {**x, "field": "centre"}
-    tooltip = [
-        {"field": "group", "type": "nominal", "title": "bin"},
-        {"field": "top_bit", "type": "quantitative", "title": "top bit (power of 2)"},
-        {"field": "range", "type": "nominal", "title": "𝒜(D)"},
-        {"field": "halves", "type": "nominal", "title": "halves in this bin"},
-        {"field": "probability", "type": "quantitative", "title": "probability", "format": ".4~g"},
-    ]
-    layers: list[dict[str, Any]] = [
-        {
-            "data": {"values": [{}]},  # 𝒜 = 1: every ordinary output is at most 1
-            "layer": [
-                {
-                    "mark": {
-                        "type": "rule",
-                        "color": style.GREY,
-                        "strokeDash": DASH["dot"],
-                        "strokeWidth": 2,
-                    },
-                    "encoding": {"x": {"datum": 1.0, "type": "quantitative"}},
-                },
-                {
-                    "mark": {
-                        "type": "text",
-                        "align": "right",
-                        "baseline": "top",
-                        "dx": -4,
-                        "dy": 4,
-                        "fontSize": 14,
-                    },
-                    "encoding": {
-                        "x": {"datum": 1.0, "type": "quantitative"},
-                        "y": {"value": 0},
-                        "text": {"value": "𝒜 = 1"},
-                    },
-                },
-            ],
-        },
-        {
-            "data": {"name": "boxes"},
-            "mark": {
-                "type": "rect",
-                "fill": style.BLUE,
-                "fillOpacity": 0.3,
-                "stroke": style.BLUE,
-                "strokeWidth": 1.5,
-            },
-            "encoding": {
-                "x": x,
-                "x2": {"field": "value_max"},
-                "y": y,
-                "y2": {"field": "floor"},
-            },
-        },
-        {
-            "data": {"name": "tops"},
-            "mark": {"type": "rule", "color": style.ORANGE, "strokeWidth": 3.5},
-            "encoding": {"x": x, "x2": {"field": "value_max"}, "y": y},
-        },
-        {
-            "data": {"name": "special"},
-            "mark": {"type": "rule", "color": style.VERMILLION, "strokeWidth": 6},
-            "encoding": {"x": x, "y": y, "y2": {"field": "floor"}},
-        },
-        {
-            "data": {"name": "centres"},
-            "mark": {
-                "type": "point",
-                "filled": True,
-                "opacity": 1,
-                "size": 60,
-                "stroke": "white",
-                "strokeWidth": 1,
-            },
-            "encoding": {
-                "x": at,
-                "y": y,
-                "color": by_field("group", domain, colours, legend),
-                "shape": by_field("group", domain, shapes, legend),
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "special"},
-            "layer": [
-                {
-                    "mark": {
-                        "type": "point",
-                        "filled": True,
-                        "opacity": 1,
-                        "size": 400,
-                        "stroke": style.INK,
-                        "strokeWidth": 1,
-                    },
-                    "encoding": {
-                        "x": at,
-                        "y": y,
-                        "color": by_field("group", domain, colours, legend),
-                        "shape": by_field("group", domain, shapes, legend),
-                        "tooltip": [
-                            {"field": "group", "type": "nominal", "title": "bin"},
-                            {"field": "range", "type": "nominal", "title": "𝒜(D*) = 1/√p"},
-                            {"field": "halves", "type": "nominal", "title": "halves"},
-                            {
-                                "field": "probability",
-                                "type": "quantitative",
-                                "title": "probability p",
-                                "format": ".4~g",
-                            },
-                        ],
-                    },
-                },
-                {
-                    "mark": {
-                        "type": "text",
-                        "align": "right",
-                        "baseline": "bottom",
-                        "dx": -10,
-                        "dy": -10,
-                        "fontSize": 14,
-                    },
-                    "encoding": {
-                        "x": at,
-                        "y": y,
-                        "text": {"value": "D*: one half, 𝒜 = 1/√p"},
-                    },
-                },
-            ],
-        },
-    ]
     title = "Where the outputs 𝒜(D) fall"
-    chart = VegaLiteChart(
-        spec=layered(title, layers, height=height), datasets=datasets, title=title
-    )
+    chart = distributions.chart(title, datasets, _distribution_layers, height=height)
     return chart, hist.assign(count=hist["count"].map(str))  # exact integers, as text
+
+
+def _distribution_layers() -> list[Any]:
+    """The distribution chart's line at 𝒜 = 1, the boxes (without A), the bar tops (with A),
+    the spike of D*, each bin's marker and D*'s star with its label."""
+    looks = {
+        WITHOUT_A: Look(style.BLUE, shape="circle"),
+        WITH_A: Look(style.ORANGE, shape="diamond"),
+        SPECIAL: Look(style.VERMILLION, shape=STAR),
+    }
+    legend = {"title": None, "symbolSize": 160, "symbolStrokeWidth": 1}
+    groups = distributions.looks("group", looks, "color", "shape", legend=legend)
+    x_title = "output 𝒜(D) = 1 / Σ x (log scale)"
+    x = curves.quantity(alt.X, "value_min", x_title, log=True, padding=24)
+    at = curves.quantity(alt.X, "centre", x_title, log=True, padding=24)
+    y_title = "probability over D (log scale)"
+    y = curves.quantity(alt.Y, "probability", y_title, log=True, domainMax=1.12)
+    one = alt.XDatum(1.0, type="quantitative")  # 𝒜 = 1: every ordinary output is at most 1
+    text: dict[str, Any] = {"align": "right", "fontSize": 14}
+    label = alt.Chart().mark_text(baseline="top", dx=-4, dy=4, **text)
+    dotted: dict[str, Any] = {"color": style.GREY, "strokeDash": DASH["dot"], "strokeWidth": 2}
+    star = alt.Chart().mark_point(filled=True, opacity=1, size=400, stroke=style.INK, strokeWidth=1)
+    return [
+        distributions.rule(
+            one, label=label.encode(x=one, y=alt.value(0), text=alt.value("𝒜 = 1")), **dotted
+        ),
+        distributions.bins(
+            "boxes",
+            x,
+            "value_max",
+            y,
+            "floor",
+            fill=style.BLUE,
+            fillOpacity=0.3,
+            stroke=style.BLUE,
+            strokeWidth=1.5,
+        ),
+        distributions.interval("tops", x, "value_max", y, color=style.ORANGE, strokeWidth=3.5),
+        distributions.interval("special", y, "floor", x, color=style.VERMILLION, strokeWidth=6),
+        curves.markers("centres", 60, stroke="white", strokeWidth=1).encode(
+            x=at,
+            y=y,
+            **groups,
+            tooltip=[
+                alt.Tooltip("group:N", title="bin"),
+                alt.Tooltip("top_bit:Q", title="top bit (power of 2)"),
+                alt.Tooltip("range:N", title="𝒜(D)"),
+                alt.Tooltip("halves:N", title="halves in this bin"),
+                alt.Tooltip("probability:Q", title="probability", format=".4~g"),
+            ],
+        ),
+        alt.layer(
+            star.encode(
+                x=at,
+                y=y,
+                **groups,
+                tooltip=[
+                    alt.Tooltip("group:N", title="bin"),
+                    alt.Tooltip("range:N", title="𝒜(D*) = 1/√p"),
+                    alt.Tooltip("halves:N", title="halves"),
+                    alt.Tooltip("probability:Q", title="probability p", format=".4~g"),
+                ],
+            ),
+            alt.Chart()
+            .mark_text(baseline="bottom", dx=-10, dy=-10, **text)
+            .encode(x=at, y=y, text=alt.value("D*: one half, 𝒜 = 1/√p")),
+            data=alt.NamedData("special"),
+        ),
+    ]
