@@ -7,11 +7,13 @@ Altair by concept, not page: :mod:`mipcore.plots.curves` (curves against a quant
 the charts of :mod:`~mipcore.plots.figure1_vega` and :mod:`~mipcore.plots.looseness_vega`,
 :mod:`mipcore.plots.roc` (the ROC-region chart) the ROC charts of
 :mod:`~mipcore.plots.bounds_vega`, :mod:`~mipcore.plots.guarantee_vega` and
-:mod:`~mipcore.plots.audit_vega`; their modules only build their tables and say how to draw
-them. Builders take results (floats, arrays, DataFrames, the typed results of
-:mod:`mipcore.lessons`), never widgets, and return a :class:`~mipcore.plots.vega.VegaLiteChart`
-with the table it draws (the chart's CSV). A picture that leaves the app (PNG, SVG) is drawn
-from the same specification on the server by ``vl-convert``
-(:func:`mipcore.plots.vega.chart_png`, :func:`~mipcore.plots.vega.chart_svg`). Every builder
-starts from :mod:`mipcore.plots.style`, the one chart style of the app.
+:mod:`~mipcore.plots.audit_vega`, and :mod:`mipcore.plots.distributions` (histograms and
+boxes over bins, intervals, bands, reference rules) with curves the charts of
+:mod:`~mipcore.plots.prop11_vega` and :mod:`~mipcore.plots.mace_vega`; their modules only
+build their tables and say how to draw them. Builders take results (floats, arrays,
+DataFrames, the typed results of :mod:`mipcore.lessons`), never widgets, and return a
+:class:`~mipcore.plots.vega.VegaLiteChart` with the table it draws (the chart's CSV). A
+picture that leaves the app (PNG, SVG) is drawn from the same specification on the server by
+``vl-convert`` (:func:`mipcore.plots.vega.chart_png`, :func:`~mipcore.plots.vega.chart_svg`).
+Every builder starts from :mod:`mipcore.plots.style`, the one chart style of the app.
 """

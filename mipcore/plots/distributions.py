@@ -49,7 +49,16 @@ def looks(
     ``field``, each mapping the names of ``entries`` (in their order, the legend's) to their
     looks' colour, dash, width or marker: keyword arguments for ``encode``. The channels share
     one legend of ``legend``'s properties (Vega-Lite merges the channels of one field);
-    ``legend=None``: no legend for these channels."""
+    ``legend=None``: no legend for these channels.
+
+    Raises
+    ------
+    ValueError
+        If a channel is not one of those four.
+    """
+    unknown = [c for c in channels if c not in _CHANNELS]
+    if unknown:
+        raise ValueError(f"channels {unknown} are not among {list(_CHANNELS)}")
     shown = None if legend is None else alt.Legend(**legend)
     return {
         name: curves.by(

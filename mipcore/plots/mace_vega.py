@@ -1,4 +1,6 @@
-"""The MACE page's charts, drawn by Vega-Lite: membership leakage estimated from samples.
+"""The MACE page's charts: membership leakage estimated from samples, drawn with the chart
+concepts :mod:`mipcore.plots.distributions` (histograms, intervals, bands, reference rules)
+and :mod:`mipcore.plots.curves` (curves against z or N).
 
 Liu, Xu, Mukherjee, Lavista Ferres, *MACE: A Flexible Framework for Membership Privacy
 Estimation in Generative Models*, arXiv:2009.05683 -- as computed by
@@ -7,8 +9,9 @@ Estimation in Generative Models*, arXiv:2009.05683 -- as computed by
 Each ``*_table`` function is the DataFrame a chart draws (the page offers it as CSV); each
 ``*_vega`` builder returns one or more :class:`~mipcore.plots.vega.VegaLiteChart` and that
 table. The specifications depend only on what changes a chart's look (the estimator, the
-number of drift runs), never on the separation, prior or ε sliders: those only change the
-named tables, so Streamlit redraws the charts in place (see :mod:`mipcore.plots.vega`).
+number of drift runs and the N drawn: the arguments of the ``_*_layers`` functions), never
+on the separation, prior or ε sliders: those only change the named tables, so Streamlit
+redraws the charts in place (see :mod:`mipcore.plots.vega`).
 
 Advantages are drawn as they are bounded, at ``max(0, ·)``; the raw values are in the
 tooltips and the tables. The only arithmetic here is presentational (means and ranges over
@@ -51,9 +54,7 @@ _EST = style.GREEN
 _PLUGIN = style.PURPLE
 _ALG1 = style.ORANGE
 _LOWER = style.VERMILLION
-_Y_AXIS: dict[str, Any] = {
-    "minExtent": 48
-}  # the two panels of the samples chart keep aligned plot areas
+_Y_AXIS: dict[str, Any] = {"minExtent": 48}  # the samples' two panels: aligned plot areas
 
 MEMBERS = "members: sample histogram and true density P"
 NONMEMBERS = "non-members: sample histogram and true density Q"

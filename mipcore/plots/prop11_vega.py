@@ -1,5 +1,6 @@
-"""Proposition 11's charts, drawn by Vega-Lite: the sensitivity explodes while the spread stays
-about 1, and where the outputs 𝒜(D) fall.
+"""Proposition 11's charts: the sensitivity explodes while the spread stays about 1 (curves
+against n, :mod:`mipcore.plots.curves`), and where the outputs 𝒜(D) fall (boxes, bar tops
+and a spike over value bins, :mod:`mipcore.plots.distributions`).
 
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
 Proposition 11 (Section 4) and Appendix D. The builders take the results of
@@ -9,8 +10,8 @@ from :func:`~mipcore.prop11.value_histogram`) and return a
 none of the mathematics.
 
 The page's n slider changes only the tables: the growth chart's specification depends on M
-(its table's range), the distribution chart's on nothing at all (its axes span the data of
-the chosen n), so Streamlit redraws both in place.
+(its table's range: the arguments of ``_growth_layers``), the distribution chart's on nothing
+at all (its axes span the data of the chosen n), so Streamlit redraws both in place.
 
 Style (:mod:`mipcore.plots.style`): Δ, what DP's noise is proportional to, in DP's style (blue,
 dashed, squares); σ, what MIP's noise is proportional to, in MIP's (vermillion, solid,
@@ -163,7 +164,7 @@ def _growth_layers(M: int, n_lo: float, n_hi: float, lo: float, hi: float) -> li
         for side in ("left", "right")
     ]
     return [
-        alt.layer(
+        alt.layer(  # a group of one layer (Altair lifts its data to the group)
             distributions.rule(
                 x, "chosen_n", color=style.GREY, strokeDash=DASH["dot"], strokeWidth=2
             )
