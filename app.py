@@ -239,6 +239,8 @@ def main() -> None:
     appkit.jobs.warm_up()  # the heavy jobs' fork server, started once per process
     appkit.presenter_toggle()
     page.run()
+    # the chart pages' grammar (Altair), loaded while the visitor reads this first page
+    appkit.heap.import_soon("altair")
 
 
 # Streamlit runs this script as __main__. A heavy job's process (appkit.jobs) may be told to

@@ -14,16 +14,23 @@ created afterwards are collected as before, and a frozen object is still freed b
 counting when its last reference goes. It acts only when ``sys.modules`` grew since its last
 call, so a process freezes a handful of times (the first visit of a page that imports
 something new), never per press.
+
+:func:`import_soon` (also called by ``app.py``) imports what most chart pages need but the
+home page does not, Altair (about 0.3 s), once per process in a background thread, so the
+first chart page a visitor opens after the home page finds it loaded.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import importlib
 import sys
 import threading
 
 _lock = threading.Lock()
 _frozen_at = 0  # len(sys.modules) at the last freeze
+_soon: set[str] = set()  # modules import_soon was asked for
 
 
 def freeze_imports() -> bool:
@@ -40,4 +47,24 @@ def freeze_imports() -> bool:
         gc.collect()
         gc.freeze()
         _frozen_at = len(sys.modules)
+    return True
+
+
+def import_soon(*modules: str) -> bool:
+    """Import ``modules`` in a background thread, once per process; returns whether this call
+    started it. A script that needs one of them meanwhile waits for that import (Python's
+    import lock), never imports it twice; a module that fails to import is left to the code
+    that needs it, which raises as it would have."""
+    with _lock:
+        todo = [m for m in modules if m not in _soon and m not in sys.modules]
+        _soon.update(modules)
+    if not todo:
+        return False
+
+    def run() -> None:
+        for name in todo:
+            with contextlib.suppress(Exception):  # the page that needs it raises it
+                importlib.import_module(name)
+
+    threading.Thread(target=run, name="import-soon", daemon=True).start()
     return True

@@ -848,6 +848,48 @@ def test_freeze_imports_freezes_once_per_new_import_and_leaves_later_objects_col
     assert probe() is None
 
 
+def test_import_soon_imports_once_in_the_background(monkeypatch, tmp_path):
+    """appkit.heap.import_soon: a module not yet imported is imported by a background thread,
+    once per process; asked again (or already imported) nothing starts; one that fails to
+    import is left to the code that needs it."""
+    import sys
+    import threading
+
+    from appkit import heap
+
+    monkeypatch.setattr(heap, "_soon", set())
+    (tmp_path / "_soon_probe.py").write_text("import time\ntime.sleep(0.2)\nVALUE = 42\n")
+    (tmp_path / "_soon_broken.py").write_text("raise RuntimeError('broken')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("_soon_probe", "_soon_broken"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    before = set(threading.enumerate())
+    assert heap.import_soon("_soon_probe", "_soon_broken") is True
+    assert heap.import_soon("_soon_probe") is False  # asked for already: no second thread
+    assert heap.import_soon("sys") is False  # imported already
+    (thread,) = set(threading.enumerate()) - before
+    import _soon_probe  # waits for the background import (the import lock), never twice
+
+    assert _soon_probe.VALUE == 42
+    thread.join(5)
+    assert not thread.is_alive() and thread.name == "import-soon"
+    assert "_soon_broken" not in sys.modules
+    with pytest.raises(RuntimeError, match="broken"):
+        import _soon_broken  # noqa: F401
+
+
+def test_the_app_imports_altair_after_its_first_run(monkeypatch):
+    from pagetools import APP
+
+    from appkit import heap
+
+    calls = []
+    monkeypatch.setattr(heap, "import_soon", lambda *names: calls.append(names))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception
+    assert calls == [("altair",)]
+
+
 def test_the_app_freezes_its_imports_on_a_run(monkeypatch):
     import gc
 
