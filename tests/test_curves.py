@@ -93,3 +93,74 @@ def test_quantity_axes():
     linear = curves.quantity(alt.X, "v", "v", domain=(0, 6), ticks=range(7), zero=False)
     assert linear.to_dict()["scale"] == {"zero": False, "domain": [0, 6], "nice": False}
     assert linear.to_dict()["axis"] == {"values": list(range(7))}
+
+
+def _parts(at: float | None) -> list:
+    x = curves.quantity(alt.X, "x", "x")
+    y = curves.quantity(alt.Y, "y", "y")
+    colour = curves.by(alt.Color, "family", {"a": style.BLUE})
+    return [
+        curves.band("lines", "lo", "hi", 0.2, clip=True).encode(x=x, color=colour),
+        curves.rule(2.0, "two", colour=style.GREY, dash="dot", width=1.5, at=at, fontSize=13),
+        curves.line("lines", curves.Look(style.BLUE, "dash")).encode(x=x, y=y, color=colour),
+        curves.labels("lines", "family", dy=-8).encode(x=x, y=y),
+    ]
+
+
+def test_band_rule_and_labels_draw_from_the_named_tables():
+    lines = pd.DataFrame({"x": [1.0, 2.0], "y": [1.0, 3.0], "lo": [0.5, 2.0], "hi": [1.5, 4.0]})
+    lines["family"] = "a"
+    for at in (None, 1.5):
+        chart = curves.chart("T", {"lines": lines}, _parts, at, height=200)
+        valid_vega_lite(chart)
+        band, rule, line, text = chart.spec["layer"]
+        assert band["data"] == line["data"] == text["data"] == {"name": "lines"}
+        assert band["mark"] == {"type": "area", "opacity": 0.2, "clip": True}
+        assert band["encoding"]["y"] == {"field": "lo", "type": "quantitative"}
+        assert band["encoding"]["y2"] == {"field": "hi"}
+        assert text["mark"] == {"type": "text", "dy": -8}
+        assert text["encoding"]["text"] == {"field": "family", "type": "nominal"}
+        # the rule and its label: no table, one empty row inline
+        assert rule["data"] == {"values": [{}]}
+        stroke, label = rule["layer"]
+        assert stroke["mark"] == {
+            "type": "rule",
+            "color": style.GREY,
+            "strokeDash": DASH["dot"],
+            "strokeWidth": 1.5,
+        }
+        two = {"datum": 2.0, "type": "quantitative"}
+        assert stroke["encoding"] == {"y": two}
+        assert label["mark"] == {"type": "text", "fontSize": 13}
+        where = {"value": "width"} if at is None else {"datum": at, "type": "quantitative"}
+        assert label["encoding"] == {"x": where, "y": two, "text": {"value": "two"}}
+
+
+def test_resolve_is_part_of_the_look(monkeypatch):
+    """``resolve`` reaches the specification, with a key's own resolution kept, and two
+    resolutions of one look are two specifications in the app's cache."""
+    from appkit import cache
+
+    monkeypatch.setattr(vega, "SPEC_MEMO", cache.cached)
+    lines = pd.DataFrame({"x": [1.0], "y": [1.0], "family": "a"})
+    families = (("a", style.BLUE),)
+    shared = curves.chart("T", {"lines": lines}, _layers, False, families, height=200)
+    apart = {"legend": {"color": "independent"}, "scale": {"y": "independent"}}
+    split = curves.chart("T", {"lines": lines}, _layers, False, families, height=200, resolve=apart)
+    assert "resolve" not in shared.spec and split.spec["resolve"] == apart
+    valid_vega_lite(split)
+    key = {"a": curves.Look(style.BLUE)}
+    both = curves.chart(
+        "T",
+        {"lines": lines},
+        _layers,
+        False,
+        families,
+        height=200,
+        key=key,
+        resolve={"legend": {"color": "independent"}},
+    )
+    assert both.spec["resolve"] == {
+        "scale": dict.fromkeys(("color", "strokeDash", "shape"), "independent"),
+        "legend": {"color": "independent"},
+    }

@@ -98,3 +98,15 @@ def test_triad_draws_the_sweep(sweep, training_only):
     for t in chart.datasets.values():
         assert not t.isna().any().any()
     assert "seeds" in R.triad_caption(sweep)
+
+
+def test_triad_spec_does_not_depend_on_the_picks(sweep):
+    """Thresholds move the training-only pick (a table), never the specification."""
+    loose = rv.reselect(sweep, max_train_attack=1.0, max_gap=1.0, max_ref_attack=1.0)
+    strict = rv.reselect(sweep, max_train_attack=0.0, max_gap=0.0, max_ref_attack=0.0)
+    a, _ = R.triad_vega(loose, False)
+    b, _ = R.triad_vega(strict, False)
+    assert spec_text(a) == spec_text(b)
+    assert not a.datasets["verticals"].equals(b.datasets["verticals"])
+    c, _ = R.triad_vega(loose, True)
+    assert spec_text(c) != spec_text(a)  # training only: a curve fewer, another title

@@ -3,8 +3,10 @@
 Every chart of the app is a Vega-Lite specification (``*_vega`` modules, built on
 :mod:`mipcore.plots.vega`, which says why Vega-Lite): in a browser, Streamlit redraws a chart
 whose specification is unchanged in place from its new tables. Charts are being rewritten in
-Altair by concept, not page: :mod:`mipcore.plots.curves` (curves against a quantity) draws
-the charts of :mod:`~mipcore.plots.figure1_vega` and :mod:`~mipcore.plots.looseness_vega`,
+Altair by concept, not page: :mod:`mipcore.plots.curves` (curves against a quantity, with
+bands, reference rules and labels) draws the charts of :mod:`~mipcore.plots.figure1_vega`,
+:mod:`~mipcore.plots.looseness_vega`, :mod:`~mipcore.plots.covariance_vega` (Figure 2),
+:mod:`~mipcore.plots.reference_vega` and the η(ε) chart of :mod:`~mipcore.plots.bounds_vega`,
 :mod:`mipcore.plots.roc` (the ROC-region chart) the ROC charts of
 :mod:`~mipcore.plots.bounds_vega`, :mod:`~mipcore.plots.guarantee_vega` and
 :mod:`~mipcore.plots.audit_vega`, and :mod:`mipcore.plots.distributions` (histograms and

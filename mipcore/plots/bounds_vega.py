@@ -7,7 +7,8 @@ Composition Theorem for Differential Privacy*, ICML 2015, arXiv:1311.0776.
 :func:`eta_epsilon_table` and :func:`roc_table` evaluate :mod:`mipcore.bounds` on a grid for
 one ``(ε, δ)``; :func:`eta_epsilon_vega` and :func:`roc_vega` draw those tables for the page
 whose two charts follow the ε and δ sliders on every step (see :mod:`mipcore.plots.vega` for
-why; the ROC chart is a ROC-region chart of :mod:`mipcore.plots.roc`). Each builder returns a
+why; the η(ε) chart is a curves chart of :mod:`mipcore.plots.curves`, the ROC chart a
+ROC-region chart of :mod:`mipcore.plots.roc`). Each builder returns a
 :class:`~mipcore.plots.vega.VegaLiteChart` and the table it draws, which is also the chart's
 CSV. Nothing here caches: the page caches through
 ``appkit.cached``.
@@ -28,6 +29,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
@@ -39,9 +41,10 @@ from mipcore.bounds import (
     tpr_bound_mip,
 )
 
-from . import roc, style
+from . import curves, roc, style
+from .curves import Look
 from .formatting import superscript
-from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, bends, config
+from .vega import DASH, VegaLiteChart, bends
 
 __all__ = [
     "REFERENCE_DELTAS",
@@ -203,7 +206,7 @@ def eta_epsilon_vega(
         epsilon, delta, eps_max=eps_max, reference_deltas=reference_deltas, points=points
     )
     exact = table["curve"] == "exact (Theorem 4)"
-    deltas = list(dict.fromkeys(float(d) for d in table["delta"][exact]))
+    deltas = [float(d) for d in pd.unique(table["delta"][exact].to_numpy(float))]
     chosen = next(d for d in deltas if math.isclose(delta, d, rel_tol=1e-9, abs_tol=0.0))
     names = {d: delta_label(d) + (" (chosen)" if d == chosen else "") for d in deltas}
     line = np.where(exact, table["delta"].map(names), APPROX_NAME)
@@ -230,157 +233,96 @@ def eta_epsilon_vega(
     last = curves_table.groupby("line", sort=False).cumcount(ascending=False).to_numpy() == 0
     curves_table = curves_table[thin | last].reset_index(drop=True)
 
-    domain = [names[d] for d in deltas] + [APPROX_NAME]
-    colours, dashes, widths = [], [], []
-    for i, d in enumerate(deltas):
-        if d == chosen:
-            colours.append(style.INK)
-            dashes.append(DASH["solid"])
-            widths.append(4.0)
-        else:
-            colours.append(style.SEQUENCE[i % len(style.SEQUENCE)])
-            dashes.append(DASH[style.dashes(i)])
-            widths.append(2.0)
-    colours.append(style.GREY)
-    dashes.append(DASH["dot"])
-    widths.append(2.5)
-    legend = {"title": None, "columns": 2, "symbolType": "stroke", "symbolSize": 500}
-    x = {
-        "field": "epsilon",
-        "type": "quantitative",
-        "title": "ε",
-        "scale": {"domain": [0.0, eps_max], "nice": False},
-    }
-    y = {
-        "field": "eta",
-        "type": "quantitative",
-        "title": "η (attacker's edge)",
-        "scale": {"domain": [0.0, 0.52], "nice": False},
-    }
-    tooltip = [
-        {"field": "line", "type": "nominal", "title": "curve"},
-        {"field": "epsilon", "type": "quantitative", "title": "ε", "format": ".3~g"},
-        {"field": "eta", "type": "quantitative", "title": "η", "format": ".4~g"},
-        {
-            "field": "attacker_accuracy",
-            "type": "quantitative",
-            "title": "attacker accuracy ≤",
-            "format": ".2%",
-        },
+    looks = [  # the chosen δ thick, solid and black; the others each its colour and dash
+        Look(style.INK, "solid", 4.0)
+        if d == chosen
+        else Look(style.SEQUENCE[i % len(style.SEQUENCE)], style.dashes(i), 2.0)
+        for i, d in enumerate(deltas)
     ]
+    lines = tuple(zip([names[d] for d in deltas] + [APPROX_NAME], [*looks, _APPROX], strict=True))
+    datasets = {"curves": curves_table, "point": point[drawn]}
+    resolve = {"scale": {"y": "independent"}}
+    return curves.chart(
+        ETA_TITLE, datasets, _eta_layers, lines, eps_max, height=300, resolve=resolve
+    ), table
 
-    def by_line(channel_range: list[Any], shown: dict[str, Any] | None) -> dict[str, Any]:
-        return {
-            "field": "line",
-            "type": "nominal",
-            "scale": {"domain": domain, "range": channel_range},
-            "legend": shown,
-        }
 
-    curves = {
-        "data": {"name": "curves"},
-        "mark": {"type": "line", "clip": True},
-        "encoding": {
-            "x": x,
-            "y": y,
-            "color": by_line(colours, legend),
-            "strokeDash": by_line(dashes, legend),
-            "strokeWidth": by_line(widths, None),
-            "tooltip": tooltip,
-        },
-    }
-    marked = {
-        "data": {"name": "point"},
-        "layer": [
-            {
-                "mark": {
-                    "type": "point",
-                    "shape": "circle",
-                    "filled": True,
-                    "size": 260,
-                    "color": style.MIP.colour,
-                    "stroke": "white",
-                    "strokeWidth": 2,
-                    "opacity": 1,
-                },
-                "encoding": {"x": x, "y": y, "tooltip": tooltip},
-            },
-            {
-                "mark": {
-                    "type": "text",
-                    "align": "left",
-                    "baseline": "top",
-                    "dx": 9,
-                    "dy": 6,
-                    "fontSize": 15,
-                },
-                "encoding": {"x": x, "y": y, "text": {"field": "line", "type": "nominal"}},
-            },
-        ],
-    }
-    no_privacy = {
-        "data": {"values": [{}]},  # one rule and one label
-        "layer": [
-            {
-                "mark": {
-                    "type": "rule",
-                    "color": style.GREY,
-                    "strokeDash": DASH["dot"],
-                    "strokeWidth": 1.5,
-                },
-                "encoding": {"y": {"datum": 0.5, "type": "quantitative"}},
-            },
-            {
-                "mark": {
-                    "type": "text",
-                    "align": "right",
-                    "baseline": "top",
-                    "dy": 8,
-                    "fontSize": 15,
-                },
-                "encoding": {
-                    "x": {"datum": eps_max, "type": "quantitative"},
-                    "y": {"datum": 0.5, "type": "quantitative"},
-                    "text": {"value": "η = 1/2: no privacy"},
-                },
-            },
-        ],
-    }
-    accuracy_axis = {  # one invisible point draws the right-hand axis (its domain is fixed)
-        "data": {"name": "point"},
-        "mark": {"type": "point", "opacity": 0},
-        "encoding": {
-            "x": x,
-            "y": {
-                "field": "attacker_accuracy",
-                "type": "quantitative",
-                "title": "best accuracy (%)",
-                "scale": {"domain": [0.5, 1.02], "nice": False},
-                "axis": {
-                    "orient": "right",
-                    "grid": False,
-                    "values": [0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
-                    "labelExpr": "format(datum.value * 100, '.0f')",
-                },
-            },
-        },
-    }
-    spec = {
-        "title": ETA_TITLE,
-        "width": "container",
-        "height": 300,
-        "padding": dict(PADDING),
-        "autosize": dict(AUTOSIZE),
-        "layer": [{"layer": [no_privacy, curves, marked]}, accuracy_axis],
-        "resolve": {"scale": {"y": "independent"}},
-        "config": config(),
-    }
-    chart = VegaLiteChart(
-        spec=spec,
-        datasets={"curves": curves_table, "point": point[drawn]},
-        title=ETA_TITLE,
+_APPROX = Look(style.GREY, "dot")  # the small-ε rule of thumb
+
+
+def _eta_layers(lines: tuple[tuple[str, Look], ...], eps_max: float) -> list[Any]:
+    """The η(ε) chart's layers: the rule at η = 1/2, the curves (``lines``: each label's look),
+    the chosen setting's point and label; then an invisible point drawing the right-hand axis
+    (its scale apart: the best attacker's accuracy in %)."""
+    looks = dict(lines)
+    legend = alt.Legend(title=None, columns=2, symbolType="stroke", symbolSize=500)
+    x = curves.quantity(alt.X, "epsilon", "ε", domain=(0.0, eps_max))
+    y = curves.quantity(alt.Y, "eta", "η (attacker's edge)", domain=(0.0, 0.52))
+    tooltip = [
+        alt.Tooltip("line", type="nominal", title="curve"),
+        alt.Tooltip("epsilon", type="quantitative", title="ε", format=".3~g"),
+        alt.Tooltip("eta", type="quantitative", title="η", format=".4~g"),
+        alt.Tooltip(
+            "attacker_accuracy", type="quantitative", title="attacker accuracy ≤", format=".2%"
+        ),
+    ]
+    no_privacy = curves.rule(
+        0.5,
+        "η = 1/2: no privacy",
+        colour=style.GREY,
+        dash="dot",
+        width=1.5,
+        at=eps_max,
+        align="right",
+        baseline="top",
+        dy=8,
+        fontSize=15,
     )
-    return chart, table
+    drawn = (
+        curves.dataset("curves")
+        .mark_line(clip=True)
+        .encode(
+            x=x,
+            y=y,
+            color=curves.by(alt.Color, "line", {k: v.colour for k, v in looks.items()}, legend),
+            strokeDash=curves.by(
+                alt.StrokeDash, "line", {k: DASH[v.dash] for k, v in looks.items()}, legend
+            ),
+            strokeWidth=curves.by(alt.StrokeWidth, "line", {k: v.width for k, v in looks.items()}),
+            tooltip=tooltip,
+        )
+    )
+    marked = alt.layer(  # the chosen setting: a point and its label
+        alt.Chart()
+        .mark_point(
+            shape="circle",
+            filled=True,
+            size=260,
+            color=style.MIP.colour,
+            stroke="white",
+            strokeWidth=2,
+            opacity=1,
+        )
+        .encode(x=x, y=y, tooltip=tooltip),
+        alt.Chart()
+        .mark_text(align="left", baseline="top", dx=9, dy=6, fontSize=15)
+        .encode(x=x, y=y, text=alt.Text("line", type="nominal")),
+        data=alt.NamedData("point"),
+    )
+    accuracy = alt.Y(
+        "attacker_accuracy",
+        type="quantitative",
+        title="best accuracy (%)",
+        scale=alt.Scale(domain=[0.5, 1.02], nice=False),
+        axis=alt.Axis(
+            orient="right",
+            grid=False,
+            values=[0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+            labelExpr="format(datum.value * 100, '.0f')",
+        ),
+    )
+    axis = curves.dataset("point").mark_point(opacity=0).encode(x=x, y=accuracy)
+    return [alt.layer(no_privacy, drawn, marked), axis]
 
 
 def roc_vega(

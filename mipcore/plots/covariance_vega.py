@@ -1,5 +1,5 @@
 """Figure 2 of the paper (Section 5.2): relative error against η, MIP vs DP-SGD, drawn by
-Vega-Lite.
+Vega-Lite through Altair (a curves chart of :mod:`mipcore.plots.curves`).
 
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
 Section 5.2 (Figure 2). The results come from :func:`mipcore.lessons.figure2.run_experiment`;
@@ -21,13 +21,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
 from ..lessons.figure2 import DpCalibration, ExperimentResult, Method
 from ..mechanism import MipCalibration
 from . import style
-from .vega import DASH, SHAPE, VegaLiteChart, layered, log_ticks
+from .curves import band, by, chart, dataset, quantity, rule
+from .vega import DASH, SHAPE, VegaLiteChart, log_ticks
 
 __all__ = [
     "LOG_BAND_FLOOR",
@@ -255,119 +257,97 @@ def error_vega(
     x_lo, x_hi = x_range if x_range is not None else (float(etas.min()), float(etas.max()))
     if not (np.isfinite(x_lo) and np.isfinite(x_hi) and x_lo <= x_hi):
         raise ValueError(f"x_range must be finite with lo <= hi, got {(x_lo, x_hi)!r}")
-    firsts = frame.drop_duplicates("curve").to_dict("records")
+    # each curve's first row (by hand: pandas' drop_duplicates and to_dict cost a millisecond)
+    first = np.sort(np.unique(frame["curve"].to_numpy(), return_index=True)[1])
+    cols = ["curve", "method", "M", "mip_calibration", "dp_calibration"]
+    rows = zip(*(frame[c].to_numpy()[first] for c in cols), strict=True)
+    firsts = [dict(zip(cols, row, strict=True)) for row in rows]
     order = sorted((_key(rec) for rec in firsts), key=lambda k: k.order)
     mip_Ms = sorted({k.M for k in order if k.M is not None})
-    looks = [
-        curve_style(k.method, mip=k.mip, dp=k.dp, index=mip_Ms.index(k.M) if k.M else 0)
+    looks = tuple(
+        (
+            k.curve,
+            *curve_style(
+                k.method, mip=k.mip, dp=k.dp, index=mip_Ms.index(k.M) if k.M else 0
+            ).values(),
+        )
         for k in order
-    ]
-    domain = [k.curve for k in order]
-    legend = {"title": None, "columns": 1, "symbolSize": 160, "symbolStrokeWidth": 2.5}
-
-    def by_curve(channel_range: list[Any], shown: bool = True) -> dict[str, Any]:
-        return {
-            "field": "curve",
-            "type": "nominal",
-            "scale": {"domain": domain, "range": channel_range},
-            "legend": legend if shown else None,
-        }
-
+    )
     pad = 0.01 * (x_hi - x_lo) if x_hi > x_lo else 0.005
-    x = {
-        "field": "eta",
-        "type": "quantitative",
-        "title": "target η (best attacker's accuracy ≤ 50 % + η)",
-        "scale": {"domain": [x_lo - pad, x_hi + pad], "nice": False},
-    }
-    y_title = "relative error ‖A − Σ‖ / ‖Σ‖"
-    y_scale: dict[str, Any] = {"type": "log"} if log_y else {"zero": False}
+    # One legend, the markers' (colour, shape, fill): legends resolved apart, so that neither
+    # the bands' faint fill nor a layer without a legend changes it.
+    apart = {"legend": dict.fromkeys(("color", "fill", "shape", "strokeDash"), "independent")}
+    data = error_datasets(frame, log_y=log_y)
+    look = (looks, (x_lo - pad, x_hi + pad), log_y)
+    return chart(title, data, _error_layers, *look, height=340, resolve=apart), frame
+
+
+def _error_layers(
+    looks: tuple[tuple[str, str, str, str, bool], ...], domain: tuple[float, float], log_y: bool
+) -> list[Any]:
+    """The error chart's bands, threshold rule, lines and markers (``looks``: each curve's
+    name, colour, dash, shape and whether its marker is filled)."""
+    legend = alt.Legend(title=None, columns=1, symbolSize=160, symbolStrokeWidth=2.5)
+
+    def by_curve(channel: Any, values: list[Any], shown: bool = False) -> Any:
+        return by(
+            channel, "curve", dict(zip(names, values, strict=True)), legend if shown else None
+        )
+
+    names = [name for name, *_ in looks]
+    colours = [colour for _, colour, *_ in looks]
+    x = quantity(alt.X, "eta", "target η (best attacker's accuracy ≤ 50 % + η)", domain=domain)
     y_axis: dict[str, Any] = {"grid": True}
     if log_y:  # decades only when the data span four or more (then no grid between)
         y_axis |= {"labelExpr": _DECADES, "tickCount": 4}
-    y = {"field": "mean", "type": "quantitative", "title": y_title, "scale": y_scale}
-    y |= {"axis": y_axis}
-    colours = [s["colour"] for s in looks]
-    tooltip = [
-        {"field": "curve", "type": "nominal", "title": "curve"},
-        {"field": "eta", "type": "quantitative", "title": "η", "format": ".4~g"},
-        {"field": "mean", "type": "quantitative", "title": "relative error", "format": ".4~g"},
-        {"field": "sem", "type": "quantitative", "title": "± SEM", "format": ".2~g"},
-        {"field": "runs", "type": "quantitative", "title": "runs"},
-    ]
-    layers: list[dict[str, Any]] = [
-        {
-            "data": {"name": "bands"},
-            "mark": {"type": "area", "opacity": 0.14, "clip": True},
-            "encoding": {
-                "x": x,
-                "y": {"field": "lower", "type": "quantitative"},
-                "y2": {"field": "upper"},
-                "color": by_curve(colours, shown=False),
-                "detail": {"field": "curve", "type": "nominal"},
-            },
-        },
-        {
-            "data": {"values": [{}]},  # the paper's threshold: one rule and its label
-            "layer": [
-                {
-                    "mark": {
-                        "type": "rule",
-                        "color": style.GREY,
-                        "strokeDash": DASH["dash"],
-                        "strokeWidth": 1.5,
-                    },
-                    "encoding": {"y": {"datum": 1.0, "type": "quantitative"}},
-                },
-                {
-                    "mark": {
-                        "type": "text",
-                        "align": "right",
-                        "baseline": "bottom",
-                        "dx": -4,
-                        "dy": -3,
-                        "fontSize": 13,
-                        "color": style.GREY,
-                    },
-                    "encoding": {
-                        "x": {"value": "width"},
-                        "y": {"datum": 1.0, "type": "quantitative"},
-                        "text": {"value": "error = 1"},
-                    },
-                },
-            ],
-        },
-        {
-            "data": {"name": "lines"},
-            "mark": {"type": "line", "clip": True, "strokeWidth": 2.5},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": by_curve(colours, shown=False),
-                "strokeDash": by_curve([DASH[s["dash"]] for s in looks], shown=False),
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "markers"},
-            "mark": {"type": "point", "size": 60, "opacity": 1, "strokeWidth": 2, "clip": True},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": by_curve(colours),
-                "shape": by_curve([s["shape"] for s in looks]),
-                "fill": by_curve([s["colour"] if s["filled"] else "white" for s in looks]),
-                "tooltip": tooltip,
-            },
-        },
-    ]
-    # One legend, the markers' (colour, shape, fill): legends resolved apart, so that neither
-    # the bands' faint fill nor a layer without a legend changes it.
-    spec = layered(
-        title,
-        layers,
-        height=340,
-        resolve={"legend": dict.fromkeys(("color", "fill", "shape", "strokeDash"), "independent")},
+    y = alt.Y(
+        "mean",
+        type="quantitative",
+        title="relative error ‖A − Σ‖ / ‖Σ‖",
+        scale=alt.Scale(type="log") if log_y else alt.Scale(zero=False),
+        axis=alt.Axis(**y_axis),
     )
-    chart = VegaLiteChart(spec=spec, datasets=error_datasets(frame, log_y=log_y), title=title)
-    return chart, frame
+    tooltip = [
+        alt.Tooltip("curve", type="nominal", title="curve"),
+        alt.Tooltip("eta", type="quantitative", title="η", format=".4~g"),
+        alt.Tooltip("mean", type="quantitative", title="relative error", format=".4~g"),
+        alt.Tooltip("sem", type="quantitative", title="± SEM", format=".2~g"),
+        alt.Tooltip("runs", type="quantitative", title="runs"),
+    ]
+    return [
+        band("bands", "lower", "upper", 0.14, clip=True).encode(
+            x=x, color=by_curve(alt.Color, colours), detail=alt.Detail("curve", type="nominal")
+        ),
+        rule(  # the paper's threshold
+            1.0,
+            "error = 1",
+            colour=style.GREY,
+            dash="dash",
+            width=1.5,
+            align="right",
+            baseline="bottom",
+            dx=-4,
+            dy=-3,
+            fontSize=13,
+            color=style.GREY,
+        ),
+        dataset("lines")
+        .mark_line(clip=True, strokeWidth=2.5)
+        .encode(
+            x=x,
+            y=y,
+            color=by_curve(alt.Color, colours),
+            strokeDash=by_curve(alt.StrokeDash, [DASH[d] for _, _, d, _, _ in looks]),
+            tooltip=tooltip,
+        ),
+        dataset("markers")
+        .mark_point(size=60, opacity=1, strokeWidth=2, clip=True)
+        .encode(
+            x=x,
+            y=y,
+            color=by_curve(alt.Color, colours, shown=True),
+            shape=by_curve(alt.Shape, [s for *_, s, _ in looks], shown=True),
+            fill=by_curve(alt.Fill, [c if f else "white" for _, c, _, _, f in looks], shown=True),
+            tooltip=tooltip,
+        ),
+    ]

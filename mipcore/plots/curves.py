@@ -4,10 +4,12 @@ A chart of named curves (a noise scale against η, η against a noise scale, a r
 bound against d …) is built from a few parts: an x and a y axis of a quantity, linear or log
 with labels at the powers of ten (:func:`quantity`); one colour per family and one dash per
 method, each a field mapped to values in a fixed order (:func:`by`); lines (:func:`line`)
-and filled markers on them or at their crossovers (:func:`markers`); one legend below the
-plot, either of colour and marker shape over the curves' names (:func:`legend`) or a key of
-every entry's colour, dash and shape (``key`` of :func:`chart`). A page builds its tables
-and says, with these parts, how to draw them.
+and filled markers on them or at their crossovers (:func:`markers`); a band between two
+columns (:func:`band`: an error band, a min–max range); text at points (:func:`labels`); a
+reference rule at a value with its label (:func:`rule`); one legend below the plot, either
+of colour and marker shape over the curves' names (:func:`legend`) or a key of every entry's
+colour, dash and shape (``key`` of :func:`chart`). A page builds its tables and says, with
+these parts, how to draw them.
 
 Every layer reads a named dataset (:func:`dataset`: ``alt.NamedData``), so the specification
 holds no data: :func:`chart` returns a :class:`~mipcore.plots.vega.VegaLiteChart` whose
@@ -31,7 +33,19 @@ import pandas as pd
 from . import vega
 from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, altair_spec, log_ticks, power_axis
 
-__all__ = ["Look", "by", "chart", "dataset", "legend", "line", "markers", "quantity"]
+__all__ = [
+    "Look",
+    "band",
+    "by",
+    "chart",
+    "dataset",
+    "labels",
+    "legend",
+    "line",
+    "markers",
+    "quantity",
+    "rule",
+]
 
 
 @dataclass(frozen=True)
@@ -132,6 +146,46 @@ def markers(name: str, size: float, **mark: Any) -> alt.Chart:
     return dataset(name).mark_point(**{"filled": True, "opacity": 1, "size": size, **mark})
 
 
+def band(name: str, lower: str, upper: str, opacity: float, **mark: Any) -> alt.Chart:
+    """Dataset ``name`` drawn as a band from its column ``lower`` up to ``upper`` (an error
+    band, a min–max range) at ``opacity`` (``mark`` adds, e.g. ``clip``); the caller encodes
+    x and the colour."""
+    return (
+        dataset(name)
+        .mark_area(opacity=opacity, **mark)
+        .encode(y=alt.Y(lower, type="quantitative"), y2=alt.Y2(upper))
+    )
+
+
+def labels(name: str, field: str, **mark: Any) -> alt.Chart:
+    """Dataset ``name``'s column ``field`` written as text at its points (``mark``: the text
+    mark's properties, e.g. offsets and size); the caller encodes x and y."""
+    return dataset(name).mark_text(**mark).encode(text=alt.Text(field, type="nominal"))
+
+
+def rule(
+    value: float,
+    text: str,
+    *,
+    colour: str,
+    dash: str,
+    width: float,
+    at: float | None = None,
+    **label: Any,
+) -> Any:
+    """A horizontal rule at ``value`` of the y quantity (``colour``, ``dash`` a
+    :data:`~mipcore.plots.vega.DASH` name, ``width`` px) and its label ``text`` at the x value
+    ``at`` (None: the plot's right edge), a text mark of properties ``label``. No table: one
+    layer over one empty row."""
+    y = alt.datum(value, type="quantitative")
+    x = alt.value("width") if at is None else alt.datum(at, type="quantitative")
+    return alt.layer(
+        alt.Chart().mark_rule(color=colour, strokeDash=DASH[dash], strokeWidth=width).encode(y=y),
+        alt.Chart().mark_text(**label).encode(x=x, y=y, text=alt.value(text)),
+        data=alt.InlineData(values=[{}]),
+    )
+
+
 def _key(entries: Mapping[str, Look]) -> alt.Chart:
     """The legend key: an invisible layer over dataset "key" (one row per entry) whose
     scales map each entry's label to its colour, dash and marker."""
@@ -156,6 +210,7 @@ def chart(
     *look: Hashable,
     height: int,
     key: Mapping[str, Look] | None = None,
+    resolve: Mapping[str, Mapping[str, str]] | None = None,
 ) -> VegaLiteChart:
     """The chart of the layers ``draw(*look)`` over ``datasets`` in the app's style: ``title``,
     the column's width, ``height`` px of plot, a legend below it.
@@ -170,10 +225,15 @@ def chart(
     entry shows its colour, dash and marker (a curve's family, a method's dash, a marker's
     meaning); the drawn layers then show no legend of their own, and the chart resolves its
     colour, dash and shape scales independently. The key's rows are the dataset "key".
+
+    ``resolve`` says how the layers share scales, axes and legends, e.g. ``{"legend":
+    {"color": "independent"}}`` (each layer its own colour legend) or ``{"scale": {"y":
+    "independent"}}`` (a second y-axis).
     """
     entries = tuple((key or {}).items())
+    plan = tuple((kind, tuple(channels.items())) for kind, channels in (resolve or {}).items())
     memo = vega.SPEC_MEMO
-    args = (title, height, entries, draw, look)
+    args = (title, height, entries, draw, look, plan)
     spec = json.loads(memo(_spec, *args) if memo is not None else _spec(*args))
     if key:
         datasets = {**datasets, "key": pd.DataFrame({"key": list(key)}, dtype="str")}
@@ -186,8 +246,10 @@ def _spec(
     key: tuple[tuple[str, Look], ...],
     draw: Callable[..., list[Any]],
     look: tuple[Hashable, ...],
+    resolve: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (),
 ) -> str:
-    """The specification of :func:`chart` as JSON (the same arguments, ``key`` as items)."""
+    """The specification of :func:`chart` as JSON (the same arguments, ``key`` and
+    ``resolve`` as items)."""
     layers = draw(*look) + ([_key(dict(key))] if key else [])
     top = alt.layer(
         *layers,
@@ -199,4 +261,6 @@ def _spec(
     )
     if key:
         top = top.resolve_scale(color="independent", strokeDash="independent", shape="independent")
+    for kind, channels in resolve:
+        top = getattr(top, f"resolve_{kind}")(**dict(channels))
     return json.dumps(altair_spec(top), ensure_ascii=False)

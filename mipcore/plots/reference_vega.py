@@ -1,4 +1,5 @@
-"""Charts of the reference-data page, drawn by Vega-Lite: Figure 2's theory and the sweep's
+"""Charts of the reference-data page, drawn by Vega-Lite through
+Altair (curves charts of :mod:`mipcore.plots.curves`): Figure 2's theory and the sweep's
 triad.
 
 Kaplan, Xu, Marfoq, Neglia, Santana de Oliveira, *A Cautionary Tale: On the Role of
@@ -16,15 +17,18 @@ reference data D_R: vermillion, solid, crosses; utility: green, solid, diamonds.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
 from ..lessons.reference_leak import SweepResult, Target
 from ..lessons.reference_view import TheoryView, Unit
 from . import style
-from .vega import DASH, SHAPE, STAR, VegaLiteChart, by_field, layered
+from .curves import Look, band, by, chart, dataset, labels, markers, quantity, rule
+from .vega import DASH, SHAPE, STAR, VegaLiteChart
 
 __all__ = [
     "ATTACK_NAMES",
@@ -53,13 +57,17 @@ PICK_NAME = "training-only pick"
 THEORY_TITLE = "Utility against each set's privacy as w goes 0 → 1"
 _MARKERS = 9  # markers on each curve at most
 
-# (colour, dash, shape)
-_TRAIN = (style.BLUE, "dash", SHAPE["square"])
-_REF = (style.VERMILLION, "solid", SHAPE["x"])
-_TEST = (style.GREEN, "solid", SHAPE["diamond"])
-_LEGEND = {"title": None, "columns": 1, "symbolSize": 160, "symbolStrokeWidth": 2.5}
+_TRAIN = Look(style.BLUE, "dash", shape=SHAPE["square"])
+_REF = Look(style.VERMILLION, shape=SHAPE["x"])
+_TEST = Look(style.GREEN, shape=SHAPE["diamond"])
+_STAR = Look(style.BLACK, shape=STAR)
 # A vertical bar: the legend's symbol for a vertical rule.
 _RULE = "M-0.15,-1L0.15,-1L0.15,1L-0.15,1Z"
+# w* and the training-only pick: vertical rules, each with its colour and dash
+_VERTICALS = {
+    STAR_LINE: Look(style.GREY, "dash", shape=_RULE),
+    PICK_NAME: Look(style.INK, "dashdot", shape=_RULE),
+}
 # Each layer has its own scales and legend for these channels (each gives its domain and
 # range in full): a layer without a legend, a band's faint fill or the rules' own entries
 # never change another layer's.
@@ -70,8 +78,11 @@ _RESOLVE = {
 }
 
 
-def _by(field: str, domain: list[str], channel_range: list[Any], shown: bool) -> dict[str, Any]:
-    return by_field(field, domain, channel_range, dict(_LEGEND) if shown else None)
+def _by(channel: Any, field: str, looks: Mapping[str, Any], shown: bool = False) -> Any:
+    """``channel`` of ``field`` mapping each name to its value, with the one legend (one
+    column of long names) if ``shown``."""
+    legend = alt.Legend(title=None, columns=1, symbolSize=160, symbolStrokeWidth=2.5)
+    return by(channel, field, looks, legend if shown else None)
 
 
 def _picks(frame: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -168,91 +179,75 @@ def theory_vega(view: TheoryView, unit: Unit) -> tuple[VegaLiteChart, pd.DataFra
     star = pd.DataFrame(
         {"x": [x_star], "n_eff": [float(view.n_total)], "w": [float(view.w_star)], "set": STAR_NAME}
     )
-    domain = [TRAIN_NAME, REF_NAME, STAR_NAME]  # one legend: the markers' and the star's
-    looks = [_TRAIN, _REF, (style.BLACK, "solid", STAR)]
-    x = {
-        "field": "x",
-        "type": "quantitative",
-        "title": x_title,
-        # ε from 0; accuracies from about 50 %
-        "scale": {"domainMin": 0} if unit is Unit.EPSILON else {"zero": False},
-        "axis": {"labelFlush": False, "labelOverlap": True},  # no label runs into the next
-    }
-    y = {
-        "field": "n_eff",
-        "type": "quantitative",
-        "title": "effective sample size N_eff",
-        "axis": {"format": ",d"},
-        "scale": {"zero": False},
-    }
-    tooltip = [
-        {"field": "set", "type": "nominal", "title": "set"},
-        {"field": "w", "type": "quantitative", "title": "w", "format": ".3f"},
-        {"field": "n_eff", "type": "quantitative", "title": "N_eff", "format": ",.0f"},
-        {"field": "eps", "type": "quantitative", "title": "ε", "format": ".4~g"},
-        {"field": "eta", "type": "quantitative", "title": "η", "format": ".4~g"},
-        {"field": "x", "type": "quantitative", "title": "x", "format": x_format},
-    ]
-    layers: list[dict[str, Any]] = [
-        {
-            "data": {"name": "lines"},
-            "mark": {"type": "line", "strokeWidth": 2.5},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": _by("set", domain, [c for c, _, _ in looks], False),
-                "strokeDash": _by("set", domain, [DASH[d] for _, d, _ in looks], False),
-                "order": {"field": "w", "type": "quantitative"},
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "markers"},
-            "mark": {"type": "point", "filled": True, "size": 70, "opacity": 1},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": _by("set", domain, [c for c, _, _ in looks], True),
-                "shape": _by("set", domain, [s for _, _, s in looks], True),
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "ends"},
-            "mark": {"type": "text", "dy": -14, "fontSize": 13, "color": style.INK},
-            "encoding": {"x": x, "y": y, "text": {"field": "label", "type": "nominal"}},
-        },
-        {
-            "data": {"name": "star"},
-            "mark": {
-                "type": "point",
-                "filled": True,
-                "size": 320,
-                "opacity": 1,
-                "stroke": "white",
-                "strokeWidth": 1,
-            },
-            "encoding": {
-                "x": x,
-                "y": y,
-                "fill": _by("set", domain, [c for c, _, _ in looks], False),
-                "shape": _by("set", domain, [s for _, _, s in looks], False),
-                "tooltip": [
-                    {"field": "w", "type": "quantitative", "title": "w*", "format": ".3g"},
-                    {"field": "n_eff", "type": "quantitative", "title": "N_eff = N"}
-                    | {"format": ",.0f"},
-                ],
-            },
-        },
-    ]
-    spec = layered(THEORY_TITLE, layers, height=320, resolve=_RESOLVE)
     datasets = {
         "lines": lines,
         "markers": _picks(curves, "set"),
         "ends": ends[["x", "n_eff", "label"]],
         "star": star,
     }
-    return VegaLiteChart(spec=spec, datasets=datasets, title=THEORY_TITLE), table
+    look = (unit is Unit.EPSILON, x_title, x_format)
+    return chart(THEORY_TITLE, datasets, _theory_layers, *look, height=320, resolve=_RESOLVE), table
+
+
+def _theory_layers(epsilon: bool, x_title: str, x_format: str) -> list[Any]:
+    """The theory chart's lines (in w's order), markers, end labels and w*'s star; the x-axis
+    is ε (from 0) if ``epsilon``, else an accuracy in % (from about 50 %)."""
+    looks = {TRAIN_NAME: _TRAIN, REF_NAME: _REF, STAR_NAME: _STAR}  # one legend: markers, star
+    colours = {k: v.colour for k, v in looks.items()}
+    shapes = {k: v.shape for k, v in looks.items()}
+    x = alt.X(
+        "x",
+        type="quantitative",
+        title=x_title,
+        scale=alt.Scale(domainMin=0) if epsilon else alt.Scale(zero=False),
+        axis=alt.Axis(labelFlush=False, labelOverlap=True),  # no label runs into the next
+    )
+    y = alt.Y(
+        "n_eff",
+        type="quantitative",
+        title="effective sample size N_eff",
+        axis=alt.Axis(format=",d"),
+        scale=alt.Scale(zero=False),
+    )
+    tooltip = [
+        alt.Tooltip("set", type="nominal", title="set"),
+        alt.Tooltip("w", type="quantitative", title="w", format=".3f"),
+        alt.Tooltip("n_eff", type="quantitative", title="N_eff", format=",.0f"),
+        alt.Tooltip("eps", type="quantitative", title="ε", format=".4~g"),
+        alt.Tooltip("eta", type="quantitative", title="η", format=".4~g"),
+        alt.Tooltip("x", type="quantitative", title="x", format=x_format),
+    ]
+    star_tip = [
+        alt.Tooltip("w", type="quantitative", title="w*", format=".3g"),
+        alt.Tooltip("n_eff", type="quantitative", title="N_eff = N", format=",.0f"),
+    ]
+    return [
+        dataset("lines")
+        .mark_line(strokeWidth=2.5)
+        .encode(
+            x=x,
+            y=y,
+            color=_by(alt.Color, "set", colours),
+            strokeDash=_by(alt.StrokeDash, "set", {k: DASH[v.dash] for k, v in looks.items()}),
+            order=alt.Order("w", type="quantitative"),
+            tooltip=tooltip,
+        ),
+        markers("markers", 70).encode(
+            x=x,
+            y=y,
+            color=_by(alt.Color, "set", colours, shown=True),
+            shape=_by(alt.Shape, "set", shapes, shown=True),
+            tooltip=tooltip,
+        ),
+        labels("ends", "label", dy=-14, fontSize=13, color=style.INK).encode(x=x, y=y),
+        markers("star", 320, stroke="white", strokeWidth=1).encode(
+            x=x,
+            y=y,
+            fill=_by(alt.Fill, "set", colours),
+            shape=_by(alt.Shape, "set", shapes),
+            tooltip=star_tip,
+        ),
+    ]
 
 
 def triad_table(result: SweepResult, training_only: bool) -> pd.DataFrame:
@@ -336,111 +331,75 @@ def triad_vega(result: SweepResult, training_only: bool) -> tuple[VegaLiteChart,
             "series": [STAR_LINE] + ([PICK_NAME] if pick is not None else []),
         }
     )
-    domain = [name for name, _, _ in series]
-    colours = [c for _, _, (c, _, _) in series]
-    # one legend (the markers'), with the two vertical rules as its last entries
-    legend_domain = [*domain, STAR_LINE, PICK_NAME]
-    legend_colours = [*colours, style.GREY, style.INK]
-    legend_shapes = [s for _, _, (_, _, s) in series] + [_RULE, _RULE]
-    legend_dashes = [DASH["solid"]] * len(series) + [DASH["dash"], DASH["dashdot"]]
-    x: dict[str, Any] = {
-        "field": "w",
-        "type": "quantitative",
-        "title": "reference weight w",
-        "scale": {"domain": [-0.03, 1.03], "nice": False, "zero": False},
-    }
-    y: dict[str, Any] = {"field": "mean", "type": "quantitative", "title": "accuracy (%)"}
-    y |= {"scale": {"zero": False}}
-    tooltip = [
-        {"field": "series", "type": "nominal", "title": "curve"},
-        {"field": "w", "type": "quantitative", "title": "w", "format": ".3g"},
-        {"field": "mean", "type": "quantitative", "title": "mean (%)", "format": ".1f"},
-        {"field": "lo", "type": "quantitative", "title": "seeds from (%)", "format": ".1f"},
-        {"field": "hi", "type": "quantitative", "title": "seeds to (%)", "format": ".1f"},
-    ]
-    layers: list[dict[str, Any]] = [
-        {
-            "data": {"name": "lines"},
-            "mark": {"type": "area", "opacity": 0.18},
-            "encoding": {
-                "x": x,
-                "y": {"field": "lo", "type": "quantitative"},
-                "y2": {"field": "hi"},
-                "color": _by("series", domain, colours, False),
-            },
-        },
-        {
-            "data": {"values": [{}]},  # a coin flip: one rule and its label
-            "layer": [
-                {
-                    "mark": {
-                        "type": "rule",
-                        "color": style.GREY,
-                        "strokeDash": DASH["dot"],
-                        "strokeWidth": 2,
-                    },
-                    "encoding": {"y": {"datum": 50, "type": "quantitative"}},
-                },
-                {
-                    "mark": {
-                        "type": "text",
-                        "baseline": "top",
-                        "dy": 5,
-                        "fontSize": 13,
-                        "color": style.GREY,
-                    },
-                    "encoding": {
-                        "x": {"datum": 0.25, "type": "quantitative"},
-                        "y": {"datum": 50, "type": "quantitative"},
-                        "text": {"value": "coin flip (50 %)"},
-                    },
-                },
-            ],
-        },
-        {
-            "data": {"name": "verticals"},
-            "mark": {"type": "rule", "strokeWidth": 2},
-            "encoding": {
-                "x": {"field": "w", "type": "quantitative"},
-                "color": _by("series", [STAR_LINE, PICK_NAME], [style.GREY, style.INK], False),
-                "strokeDash": _by(
-                    "series", [STAR_LINE, PICK_NAME], [DASH["dash"], DASH["dashdot"]], False
-                ),
-                "tooltip": [
-                    {"field": "series", "type": "nominal", "title": "line"},
-                    {"field": "w", "type": "quantitative", "title": "w", "format": ".3g"},
-                ],
-            },
-        },
-        {
-            "data": {"name": "lines"},
-            "mark": {"type": "line", "strokeWidth": 3},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": _by("series", domain, colours, False),
-                "strokeDash": _by("series", domain, [DASH[d] for _, _, (_, d, _) in series], False),
-                "tooltip": tooltip,
-            },
-        },
-        {
-            "data": {"name": "markers"},
-            "mark": {"type": "point", "filled": True, "size": 80, "opacity": 1},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": _by("series", legend_domain, legend_colours, True),
-                "shape": _by("series", legend_domain, legend_shapes, True),
-                "strokeDash": _by("series", legend_domain, legend_dashes, True),
-                "tooltip": tooltip,
-            },
-        },
-    ]
     title = (
         "What a training-only evaluation shows"
         if training_only
         else "Utility, training privacy and reference privacy"
     )
-    spec = layered(title, layers, height=320, resolve=_RESOLVE)
     datasets = {"lines": lines, "markers": _picks(lines, "series"), "verticals": verticals}
-    return VegaLiteChart(spec=spec, datasets=datasets, title=title), table
+    looks = tuple((name, look) for name, _, look in series)
+    return chart(title, datasets, _triad_layers, looks, height=320, resolve=_RESOLVE), table
+
+
+def _triad_layers(series: tuple[tuple[str, Look], ...]) -> list[Any]:
+    """The triad's min–max bands, the coin flip's rule, the vertical rules at w* and the pick,
+    the mean lines and their markers (``series``: each curve's name and look). The markers'
+    legend is the chart's one legend, with the two vertical rules as its last entries."""
+    looks = dict(series)
+    colours = {k: v.colour for k, v in looks.items()}
+    everything = looks | _VERTICALS
+    x = quantity(alt.X, "w", "reference weight w", domain=(-0.03, 1.03), zero=False)
+    y = alt.Y("mean", type="quantitative", title="accuracy (%)", scale=alt.Scale(zero=False))
+    tooltip = [
+        alt.Tooltip("series", type="nominal", title="curve"),
+        alt.Tooltip("w", type="quantitative", title="w", format=".3g"),
+        alt.Tooltip("mean", type="quantitative", title="mean (%)", format=".1f"),
+        alt.Tooltip("lo", type="quantitative", title="seeds from (%)", format=".1f"),
+        alt.Tooltip("hi", type="quantitative", title="seeds to (%)", format=".1f"),
+    ]
+    solid = dict.fromkeys(looks, DASH["solid"]) | {k: DASH[v.dash] for k, v in _VERTICALS.items()}
+    return [
+        band("lines", "lo", "hi", 0.18).encode(x=x, color=_by(alt.Color, "series", colours)),
+        rule(  # a coin flip
+            50,
+            "coin flip (50 %)",
+            colour=style.GREY,
+            dash="dot",
+            width=2,
+            at=0.25,
+            baseline="top",
+            dy=5,
+            fontSize=13,
+            color=style.GREY,
+        ),
+        dataset("verticals")
+        .mark_rule(strokeWidth=2)
+        .encode(
+            x=alt.X("w", type="quantitative"),
+            color=_by(alt.Color, "series", {k: v.colour for k, v in _VERTICALS.items()}),
+            strokeDash=_by(
+                alt.StrokeDash, "series", {k: DASH[v.dash] for k, v in _VERTICALS.items()}
+            ),
+            tooltip=[
+                alt.Tooltip("series", type="nominal", title="line"),
+                alt.Tooltip("w", type="quantitative", title="w", format=".3g"),
+            ],
+        ),
+        dataset("lines")
+        .mark_line(strokeWidth=3)
+        .encode(
+            x=x,
+            y=y,
+            color=_by(alt.Color, "series", colours),
+            strokeDash=_by(alt.StrokeDash, "series", {k: DASH[v.dash] for k, v in looks.items()}),
+            tooltip=tooltip,
+        ),
+        markers("markers", 80).encode(
+            x=x,
+            y=y,
+            color=_by(alt.Color, "series", {k: v.colour for k, v in everything.items()}, True),
+            shape=_by(alt.Shape, "series", {k: v.shape for k, v in everything.items()}, True),
+            strokeDash=_by(alt.StrokeDash, "series", solid, True),
+            tooltip=tooltip,
+        ),
+    ]
