@@ -760,7 +760,10 @@ def test_a_chart_built_on_every_run_is_sent_as_its_tables(monkeypatch):
     )
     ((_, tables),) = pagetools.vega_charts(at)
     assert tables["t"]["x"].tolist() == [0.0, 0.5, 1.0, 2.0]
-    assert not appkit.cache.is_shared(object())
+    shared = appkit.cached(_builder, 3, colour="blue")[0]
+    assert appkit.cache.is_shared(shared) and not appkit.cache.is_shared(
+        _builder(3, colour="blue")[0]
+    )
 
 
 def test_the_link_to_this_view_is_plain_text_with_the_query():

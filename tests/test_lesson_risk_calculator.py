@@ -539,3 +539,22 @@ def test_figure_draws_every_valid_route_and_the_invalid_one_only_when_asked(repo
 
 def test_module_has_the_documented_api():
     assert set(R.__all__) >= {"risk_report", "noise_for_target", "parse_rdp", "steps_ceiling"}
+
+
+@pytest.mark.parametrize("guarantee", [EpsDelta(1.0, 1e-5), Gdp(1.0, AR), Zcdp(0.5)], ids=str)
+def test_a_conversion_read_at_any_prior_is_the_report(guarantee):
+    """``report_at(convert(g))`` is ``risk_report(g)`` at every prior and naming FPR, and
+    refuses what ``risk_report`` refuses, by name."""
+    from mipcore.lessons.risk_calculator import convert, report_at
+
+    c = convert(guarantee)
+    for prior, f in ((0.01, 0.01), (0.3, 0.1), (0.9, 0.001)):
+        assert report_at(c, prior=prior, ppv_fpr=f) == risk_report(
+            guarantee, prior=prior, ppv_fpr=f
+        )
+    with pytest.raises(ValueError, match=r"prior=1\.0"):
+        report_at(c, prior=1.0)
+    with pytest.raises(ValueError, match=r"ppv_fpr=0\.05"):
+        report_at(c, ppv_fpr=0.05)
+    with pytest.raises(ValueError, match="conversion must be a Conversion"):
+        report_at(guarantee)  # type: ignore[arg-type]

@@ -557,3 +557,20 @@ def test_png_files_are_rendered_without_a_browser():
         # the plot 640 px wide at scale 2, plus the padding, the title and the legend
         assert 1280 <= width <= 1280 + 100
         assert 2 * plot_height < height <= 2 * plot_height + 2 * 200
+
+
+def test_a_bound_given_beforehand_gives_the_same_lesson_and_must_be_of_its_kind():
+    """``bound=read_guarantee(...)`` (the page's job) gives the lesson it would compute
+    itself, at every share; a bound of another kind or relation is refused by name."""
+    from mipcore.lessons.what_eps_means import read_guarantee
+
+    args = dict(kind="zcdp", rho=0.5, relation="add_or_remove_one")
+    bound = read_guarantee(**args)
+    for prior in (0.01, 0.5):
+        assert what_eps_means_lesson(prior, **args, bound=bound) == what_eps_means_lesson(
+            prior, **args
+        )
+    with pytest.raises(ValueError, match="bound is the attacker bound of a zcdp"):
+        what_eps_means_lesson(0.01, kind="gdp", mu=1.0, relation="add_or_remove_one", bound=bound)
+    with pytest.raises(ValueError, match=r"\(add_or_remove_one\), not of the zcdp"):
+        what_eps_means_lesson(0.01, kind="zcdp", rho=0.5, bound=bound)

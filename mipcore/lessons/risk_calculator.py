@@ -827,7 +827,7 @@ def risk_report(
     ('gdp_closed_form', 2.55, 'precision')
     """
     pi, f = _reading(prior, ppv_fpr)  # refused before the seconds of converting
-    return report_at(convert(guarantee, progress=progress), prior=pi, ppv_fpr=f)
+    return _report(convert(guarantee, progress=progress), pi, f)
 
 
 def _reading(prior: float, ppv_fpr: float) -> tuple[float, float]:
@@ -859,7 +859,13 @@ def report_at(conversion: Conversion, *, prior: float = 0.01, ppv_fpr: float = 0
     >>> report_at(c, prior=0.1) == risk_report(Zcdp(0.5), prior=0.1)
     True
     """
-    pi, f = _reading(prior, ppv_fpr)
+    if not isinstance(conversion, Conversion):
+        raise ValueError(f"conversion must be a Conversion (from convert), got {conversion!r}")
+    return _report(conversion, *_reading(prior, ppv_fpr))
+
+
+def _report(conversion: Conversion, pi: float, f: float) -> RiskReport:
+    """:func:`report_at` with its values checked."""
     g, b = conversion.guarantee, conversion.bound
     fpr = np.asarray(b.roc_fpr, dtype=float)
     ar = getattr(g, "relation", Relation.REPLACE_ONE) is Relation.ADD_OR_REMOVE_ONE
