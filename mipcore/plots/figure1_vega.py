@@ -33,7 +33,7 @@ import pandas as pd
 
 from ..lessons.figure1 import Crossing, CrossKind, Figure1View, Peak
 from . import style
-from .curves import Look, by, chart, dataset, markers, quantity
+from .curves import Look, by, chart, dataset, markers, quantity, rule
 from .formatting import fmt_num
 from .vega import DASH, STAR, VegaLiteChart, every_other
 
@@ -353,15 +353,17 @@ def _ratio_layers(ns: tuple[int, ...], log_x: bool, show_certified: bool) -> lis
         alt.Tooltip("eta:Q", title="η", format=".4~g"),
         alt.Tooltip("ratio:Q", title="DP needs this many times the MIP noise", format=".4~g"),
     ]
-    one = alt.datum(1.0, type="quantitative")
-    equal = alt.layer(  # one rule and its label: no table
-        alt.Chart()
-        .mark_rule(color=style.INK, strokeDash=DASH["dash"], strokeWidth=1.5)
-        .encode(y=one),
-        alt.Chart()
-        .mark_text(align="right", baseline="bottom", dx=-4, dy=-4, fontSize=14)
-        .encode(x=alt.value("width"), y=one, text=alt.value("equal noise: above, MIP is cheaper")),
-        data=alt.InlineData(values=[{}]),
+    equal = rule(  # the equal-noise line and its label: no table
+        1.0,
+        "equal noise: above, MIP is cheaper",
+        colour=style.INK,
+        dash="dash",
+        width=1.5,
+        align="right",
+        baseline="bottom",
+        dx=-4,
+        dy=-4,
+        fontSize=14,
     )
     layers: list[Any] = [
         equal,
