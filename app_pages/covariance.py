@@ -309,7 +309,8 @@ with st.expander("All parameters", expanded=False):
             default=base["dlt"],
             step=0.5,
             format="%.1f",
-            help="The paper does not state δ; 10⁻⁶ by default. Theorem 4 needs η ≥ δ/2.",
+            help=f"The paper does not state δ; {fmt_num(10.0 ** base['dlt'])} by default. "
+            "Theorem 4 needs η ≥ δ/2.",
         )
         cal = appkit.url_multiselect(
             "DP-SGD calibrations",

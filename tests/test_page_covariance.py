@@ -362,6 +362,15 @@ def test_paper_preset_does_not_run_by_itself(no_run):
     assert_clean(at)
 
 
+@pytest.mark.parametrize("preset", ["Quick", "Paper"])
+def test_delta_help_names_the_presets_default(spy, preset):
+    """The δ slider's help states the default it starts at (the lesson's, not a copy)."""
+    at = load(preset=preset)
+    dlt = at.slider(key="dlt")
+    assert dlt.value == pytest.approx(math.log10(cv.PRESETS[preset].delta))
+    assert f"{fmt_num(10.0**dlt.value)} by default" in dlt.help
+
+
 def test_preset_switch_resets_the_parameters(spy):
     at = load(**SMALL)
     at.radio(key="preset").set_value("Paper").run()
