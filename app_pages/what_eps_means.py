@@ -5,7 +5,7 @@ Every number comes from :func:`mipcore.lessons.what_eps_means.what_eps_means_les
 computed once per guarantee in its own process; built on
 :mod:`mipcore.risk`, and for μ-GDP, ρ-zCDP, Rényi DP, DP-SGD and every add/remove guarantee on
 the same attacker bound as the risk calculator, so the calculator's link opens this page on
-the same numbers); the pictures from :mod:`mipcore.plots.risk_vega` -- on screen, and through
+the same numbers); the pictures from :mod:`mipcore.plots.icons` -- on screen, and through
 ``vl-convert`` as the summary's inline SVG and the PNG files; the one-page summary from
 :func:`mipcore.lessons.what_eps_means.summary_html`. The relation and Rényi-DP controls are the
 calculator's (:mod:`appkit.guarantee_inputs`). Probabilities are printed by the app's one
@@ -44,7 +44,7 @@ from mipcore.lessons.what_eps_means import (
     what_eps_means_lesson,
 )
 from mipcore.plots.guarantee_vega import route_label
-from mipcore.plots.risk_vega import IconPicture, IconView, icon_array_vega, picture_png, picture_svg
+from mipcore.plots.icons import IconPicture, IconView, icon_array_vega, picture_png, picture_svg
 from mipcore.risk import ICON_FPR_CAPS
 
 QUICK_PRIORS = (1.0, 10.0, 50.0)  # % of the population in the data

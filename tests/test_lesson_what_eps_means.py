@@ -1,4 +1,4 @@
-"""Tests for mipcore.lessons.what_eps_means and mipcore.plots.risk_vega (the "What does ε mean
+"""Tests for mipcore.lessons.what_eps_means and mipcore.plots.icons (the "What does ε mean
 for the people in my data?" page).
 
 Three ways: known values (the 2.7 % posterior at ε = 1 and 1 in 100; issue 25's pictures: at
@@ -35,7 +35,7 @@ from mipcore.lessons.what_eps_means import (
     what_eps_means_lesson,
 )
 from mipcore.plots import style
-from mipcore.plots.risk_vega import (
+from mipcore.plots.icons import (
     IconPicture,
     IconView,
     icon_array_vega,

@@ -122,7 +122,7 @@ def test_home_bars_refuse_an_impossible_accuracy(bad):
 
 @pytest.mark.parametrize("args", [(37, 63, 20, 5), (1, 99, 0, 0), (0, 100, 0, 100)])
 def test_icon_array_draws_each_person_once_in_its_group(args):
-    from mipcore.plots.risk_vega import IconView, icon_array_table, icon_array_vega
+    from mipcore.plots.icons import IconView, icon_array_table, icon_array_vega
 
     members, non_members, called, accused = args
     chart, table = icon_array_vega(*args, view=IconView.NAMING, title="t")
@@ -153,13 +153,43 @@ def test_icon_array_draws_each_person_once_in_its_group(args):
 
 
 def test_icon_array_spec_does_not_follow_the_counts():
-    from mipcore.plots.risk_vega import icon_array_vega
+    from mipcore.plots.icons import icon_array_vega
 
     a, _ = icon_array_vega(37, 63, 20, 5, title="t")
     b, _ = icon_array_vega(50, 50, 49, 1, title="t")
     assert a.spec == b.spec and not a.datasets["people"].equals(b.datasets["people"])
+    c, _ = icon_array_vega(100, 9_900, 2, 99, title="t")
+    d, _ = icon_array_vega(5_000, 5_000, 4_999, 1, title="t")
+    assert c.spec == d.spec and not c.datasets["runs"].equals(d.datasets["runs"])
+    assert c.spec != a.spec and "title" not in icon_array_vega(37, 63, 20, 5)[0].spec
     with pytest.raises(ValueError, match="exceeds members"):
         icon_array_vega(3, 3, 4, 0)
+
+
+def test_icon_array_spec_is_built_once_per_look_in_the_apps_cache(monkeypatch):
+    """The look is the view, the title and the grid's size: new counts read the cached
+    specification (each chart its own copy); another view builds another."""
+    from appkit import cache
+    from mipcore.plots import icons
+
+    built = []
+    original = icons._icons
+
+    def counting(*look):
+        built.append(look)
+        return original(*look)
+
+    monkeypatch.setattr(icons, "_icons", counting)
+    monkeypatch.setattr(vega, "SPEC_MEMO", cache.cached)
+    cache.clear()
+    a, _ = icons.icon_array_vega(37, 63, 20, 5, title="t")
+    b, _ = icons.icon_array_vega(50, 50, 49, 1, title="t")
+    assert built == [(icons.IconView.ACCURACY, 10)] and a.spec == b.spec and a.spec is not b.spec
+    icons.icon_array_vega(50, 50, 49, 1, view=icons.IconView.NAMING, title="t")
+    assert len(built) == 2
+    monkeypatch.setattr(vega, "SPEC_MEMO", None)  # mipcore alone keeps no cache
+    icons.icon_array_vega(37, 63, 20, 5, title="t")
+    assert len(built) == 3
 
 
 def test_bends_redraw_the_same_polyline():
@@ -196,7 +226,7 @@ def test_layered_spec_is_valid_and_styled():
 def test_a_large_icon_array_is_a_grid_whose_cells_are_the_tables_people(args):
     """1 000 or 10 000 people: each group's rectangles cover exactly its people's cells of the
     table's grid (row by row, members first), under one white line per grid line."""
-    from mipcore.plots.risk_vega import IconView, grid_columns, icon_array_vega
+    from mipcore.plots.icons import IconView, grid_columns, icon_array_vega
 
     chart, table = icon_array_vega(*args, view=IconView.NAMING, title="t")
     valid_vega_lite(chart)

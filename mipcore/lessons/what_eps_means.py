@@ -641,7 +641,7 @@ def summary_html(
     url : the address that recreates the view; a link when it is an ``http(s)`` URL, else
         plain text.
     figures : the pictures as SVG documents (``<svg …>…</svg>``, e.g. from
-        :func:`mipcore.plots.risk_vega.picture_svg`), inlined: no script, no network, a few
+        :func:`mipcore.plots.icons.picture_svg`), inlined: no script, no network, a few
         tens of KB each. A figure that is not an SVG without script is refused.
     table_header, table_rows : an optional table of plain-text cells.
     notes : plain-text lines in small print at the end (sources, rounding).

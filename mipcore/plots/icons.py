@@ -1,16 +1,18 @@
-"""The icon array -- members and non-members, and whom the best attacker calls a member --
-drawn by Vega-Lite, on the page and in its exports.
+"""The icon array, written once in Altair: people as icons -- members and non-members, and
+whom an attacker calls a member -- on the page and in its exports.
 
 For the page "What does ε mean for the people in my data?", from the counts of
 :func:`mipcore.risk.icon_array` (the page's lesson, :mod:`mipcore.lessons.what_eps_means`).
 :func:`icon_array_table` lays the people out row by row from the top left: members called
 members, members missed, non-members wrongly accused, non-members left alone; the legend's
 and the tooltips' wording per :class:`IconView`. The page redraws its two icon arrays on every
-step of its sliders; drawn by Vega-Lite they are updated in place (see
-:mod:`mipcore.plots.vega`). The same specification makes the exports: :func:`picture_svg`
-(the HTML summary's inline pictures) and :func:`picture_png` (PNG files), through
-:func:`mipcore.plots.vega.chart_svg` and :func:`~mipcore.plots.vega.chart_png` -- no browser
-on the server.
+step of its sliders; like every chart concept (:mod:`mipcore.plots.curves`), the
+specification is built once per look in the app's one bounded cache
+(:data:`mipcore.plots.vega.SPEC_MEMO`) and its layers read named datasets, so a new ε only
+changes the tables and the chart is redrawn in place. The same specification makes the
+exports: :func:`picture_svg` (the HTML summary's inline pictures) and :func:`picture_png` (PNG
+files), through :func:`mipcore.plots.vega.chart_svg` and :func:`~mipcore.plots.vega.chart_png`
+-- no browser on the server.
 
 **100 people** are drawn one icon each: members are vermillion circles, non-members blue
 squares (shape and colour), and whom the attacker calls a member is filled, the others are
@@ -20,8 +22,8 @@ outlines; each icon's tooltip says who the person is and what the attacker does.
 row: members first, in vermillion, then non-members in blue; whom the attacker calls a member
 is a dark cell, the others pale. Each group is drawn as at most three rectangles (its part of
 a first row, its whole rows, its part of a last row) under white grid lines, so 10 000 people
-cost a few dozen marks, not 10 000 (the SVG stays small). The specification depends on the
-view, the title and the population, not on the counts, so a new ε only changes the tables.
+cost a few dozen marks, not 10 000 (the SVG stays small). The look -- the view, the title and
+the grid's size -- never includes the counts.
 """
 
 from __future__ import annotations
@@ -30,15 +32,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
-from . import style
-from .vega import AUTOSIZE, PADDING, VegaLiteChart, chart_png, chart_svg, config
+from . import curves, distributions, style
+from .vega import VegaLiteChart, chart_png, chart_svg
 
 __all__ = [
     "IconPicture",
     "IconView",
+    "cells",
     "grid_columns",
     "icon_array_table",
     "icon_array_vega",
@@ -212,7 +216,10 @@ def icon_array_vega(
 
     Same arguments and checks as :func:`icon_array_table` (at most
     10 000 people); the table is its table (``person, row, column, member, called_member,
-    group``; above 100 people, rows and columns of the grid of :func:`grid_columns`).
+    group``; above 100 people, rows and columns of the grid of :func:`grid_columns`). The
+    specification depends on ``view``, ``title`` and the grid's size only (its columns and
+    rows), never on the counts: the datasets are "people" (100 people at most) or "runs" and
+    "lines" (the grid's rectangles and its white lines).
     """
     view = IconView(view)
     total = int(members) + int(non_members)
@@ -222,25 +229,6 @@ def icon_array_vega(
     )
     names = list(_NAMES[view])
     rows = int(table["row"].max())
-    spec: dict[str, Any] = {
-        "width": "container",
-        "padding": dict(PADDING),
-        "autosize": dict(AUTOSIZE),
-        "config": config(),
-    }
-    if title:
-        spec["title"] = title
-
-    def by_group(channel_range: list[Any], legend: bool = True) -> dict[str, Any]:
-        return {
-            "field": "group",
-            "type": "nominal",
-            "scale": {"domain": names, "range": channel_range},
-            "legend": (
-                {"title": None, "symbolSize": 220, "symbolStrokeWidth": 2.5} if legend else None
-            ),
-        }
-
     if total <= 100:
         hover = dict(zip(names, _HOVER[view], strict=True))
         people = table.assign(
@@ -251,78 +239,95 @@ def icon_array_vega(
                 for p, g in zip(table["person"], table["group"], strict=True)
             ],
         )[["x", "y", "group", "who"]]
-        layer: dict[str, Any] = {
-            "data": {"name": "people"},
-            "mark": {"type": "point", "strokeWidth": 3, "opacity": 1, "size": 520},
-            "encoding": {
-                "x": _cells("x", _COLUMNS),
-                "y": _cells("y", rows, down=True),
-                "shape": by_group(["circle", "circle", "square", "square"]),
-                "stroke": by_group(
-                    [style.MIP.colour, style.MIP.colour, style.DP.colour, style.DP.colour]
-                ),
-                "fill": by_group([style.MIP.colour, "#ffffff", style.DP.colour, "#ffffff"]),
-                "tooltip": [{"field": "who", "type": "nominal", "title": "who"}],
-            },
-        }
-        spec.update(height=_STEP * rows, layer=[layer])
-        return VegaLiteChart(spec=spec, datasets={"people": people}, title=title or ""), table
-
-    sizes = [int(s) for s in table.groupby("group", sort=False).size().reindex(names).fillna(0)]
-    runs = _runs(sizes, names, columns)
-    runs["people"] = runs["group"].map(dict(zip(names, sizes, strict=True)))
-    rows_total = -(-total // columns)
-    lines = pd.DataFrame(
-        [dict(x=float(c), x2=float(c), y=0.0, y2=float(rows_total)) for c in range(columns + 1)]
-        + [dict(x=0.0, x2=float(columns), y=float(r), y2=float(r)) for r in range(rows_total + 1)]
-    )
-    colours = [
-        style.MIP.colour,
-        _PALE["member"],
-        style.DP.colour,
-        _PALE["non-member"],
-    ]
-    blocks = {
-        "data": {"name": "runs"},
-        "mark": {"type": "rect", "stroke": None},
-        "encoding": {
-            "x": _cells("x", columns, edges=True),
-            "x2": {"field": "x2"},
-            "y": _cells("y", rows_total, edges=True, down=True),
-            "y2": {"field": "y2"},
-            "fill": by_group(colours),
-            "tooltip": [
-                {"field": "group", "type": "nominal", "title": "who"},
-                {"field": "people", "type": "quantitative", "title": "people"},
-            ],
-        },
-    }
-    grid = {
-        "data": {"name": "lines"},
-        "mark": {"type": "rule", "color": "#ffffff", "strokeWidth": 1 if total > 1_000 else 1.5},
-        "encoding": {
-            "x": {"field": "x", "type": "quantitative"},
-            "x2": {"field": "x2"},
-            "y": {"field": "y", "type": "quantitative"},
-            "y2": {"field": "y2"},
-        },
-    }
-    spec.update(height=_GRID_HEIGHT[1_000 if total <= 1_000 else 10_000], layer=[blocks, grid])
-    chart = VegaLiteChart(spec=spec, datasets={"runs": runs, "lines": lines}, title=title or "")
+        chart = curves.chart(
+            title or "", {"people": people}, _icons, view, rows, height=_STEP * rows
+        )
+    else:
+        sizes = [int(s) for s in table.groupby("group", sort=False).size().reindex(names).fillna(0)]
+        runs = _runs(sizes, names, columns)
+        runs["people"] = runs["group"].map(dict(zip(names, sizes, strict=True)))
+        lines = pd.DataFrame(
+            [dict(x=float(c), x2=float(c), y=0.0, y2=float(rows)) for c in range(columns + 1)]
+            + [dict(x=0.0, x2=float(columns), y=float(r), y2=float(r)) for r in range(rows + 1)]
+        )
+        height = _GRID_HEIGHT[1_000 if total <= 1_000 else 10_000]
+        datasets = {"runs": runs, "lines": lines}
+        chart = curves.chart(
+            title or "", datasets, _grid, view, columns, rows, total > 1_000, height=height
+        )
+    if not title:
+        chart.spec.pop("title")  # no title line at all (Altair writes an empty one)
     return chart, table
 
 
-def _cells(field: str, n: int, *, edges: bool = False, down: bool = False) -> dict[str, Any]:
-    """A hidden position channel over ``n`` cells: centres at 0 … n − 1 (icons), or edges
-    0 … n (grid cells); ``down``: the first row at the top."""
+def cells(
+    channel: type[alt.X] | type[alt.Y],
+    field: str,
+    n: int,
+    *,
+    edges: bool = False,
+    down: bool = False,
+) -> Any:
+    """A hidden position channel (``alt.X``/``alt.Y``) of ``field`` over ``n`` cells: centres
+    at 0 … n − 1 (icons), or edges 0 … n (grid cells); ``down``: the first row at the top."""
     domain = [0, n] if edges else [-0.6, n - 0.4]
-    return {
-        "field": field,
-        "type": "quantitative",
-        "scale": {"domain": domain[::-1] if down else domain, "nice": False, "zero": False},
-        "title": None,
-        "axis": None,
-    }
+    return channel(
+        field,
+        type="quantitative",
+        scale=alt.Scale(domain=domain[::-1] if down else domain, nice=False, zero=False),
+        title=None,
+        axis=None,
+    )
+
+
+def _by_group(channel: Any, view: IconView, values: list[Any]) -> Any:
+    """The ``channel`` (shape, stroke, fill) of the people's groups in ``view``'s wording, one
+    value per group, all sharing the one legend of the four groups."""
+    shown = alt.Legend(title=None, symbolSize=220, symbolStrokeWidth=2.5)
+    return curves.by(channel, "group", dict(zip(_NAMES[view], values, strict=True)), shown)
+
+
+def _icons(view: IconView, rows: int) -> list[Any]:
+    """Up to 100 people in ``rows`` rows of ten: one icon each, members circles and
+    non-members squares, filled where the attacker calls them members."""
+    mip, dp, white = style.MIP.colour, style.DP.colour, "#ffffff"
+    icon = curves.dataset("people").mark_point(strokeWidth=3, opacity=1, size=520)
+    return [
+        icon.encode(
+            x=cells(alt.X, "x", _COLUMNS),
+            y=cells(alt.Y, "y", rows, down=True),
+            shape=_by_group(alt.Shape, view, ["circle", "circle", "square", "square"]),
+            stroke=_by_group(alt.Stroke, view, [mip, mip, dp, dp]),
+            fill=_by_group(alt.Fill, view, [mip, white, dp, white]),
+            tooltip=[alt.Tooltip("who", type="nominal", title="who")],
+        )
+    ]
+
+
+def _grid(view: IconView, columns: int, rows: int, thin: bool) -> list[Any]:
+    """A grid of ``columns`` × ``rows`` cells: each group's rectangles (dataset "runs"), dark
+    where the attacker calls them members, pale where not, under white grid lines (dataset
+    "lines"; ``thin``: 1 px, else 1.5 px)."""
+    colours = [style.MIP.colour, _PALE["member"], style.DP.colour, _PALE["non-member"]]
+    x, y = cells(alt.X, "x", columns, edges=True), cells(alt.Y, "y", rows, edges=True, down=True)
+    blocks = distributions.bins("runs", x, "x2", y, "y2", stroke=None).encode(
+        fill=_by_group(alt.Fill, view, colours),
+        tooltip=[
+            alt.Tooltip("group", type="nominal", title="who"),
+            alt.Tooltip("people", type="quantitative", title="people"),
+        ],
+    )
+    lines = (
+        curves.dataset("lines")
+        .mark_rule(color="#ffffff", strokeWidth=1 if thin else 1.5)
+        .encode(
+            x=alt.X("x", type="quantitative"),
+            x2=alt.X2("x2"),
+            y=alt.Y("y", type="quantitative"),
+            y2=alt.Y2("y2"),
+        )
+    )
+    return [blocks, lines]
 
 
 def picture_chart(picture: IconPicture) -> VegaLiteChart:
