@@ -1,4 +1,4 @@
-"""The Wrap page's charts drawn by Vega-Lite (mipcore.plots.wrap_vega): schema-valid, drawing
+"""The Wrap page's charts in Altair (mipcore.plots.wrap_vega): schema-valid, drawing
 the comparison's numbers, a specification that d does not change, MIP and DP told apart by
 more than colour."""
 
@@ -63,6 +63,30 @@ def test_specs_do_not_depend_on_d(stat):
         cb, _ = builder(b)
         assert spec_text(ca) == spec_text(cb)
         assert any(not ca.datasets[k].equals(cb.datasets[k]) for k in ca.datasets)
+
+
+def test_specs_are_built_once_per_look_in_the_apps_cache(monkeypatch):
+    """The error chart's look is whether there is a DP release, the spread chart's the
+    releases and the number of draws: another d reads the cached specifications."""
+    from appkit import cache
+    from mipcore.plots import vega
+
+    built = []
+    for name in ("_error_bars", "_spread"):
+        original = getattr(wv, name)
+        monkeypatch.setattr(
+            wv, name, lambda *look, _f=original, _n=name: built.append(_n) or _f(*look)
+        )
+    monkeypatch.setattr(vega, "SPEC_MEMO", cache.cached)
+    cache.clear()
+    for d in (2, 3):
+        comp = wrap.compare_generated("mean", 300, d, 0, 0.2, B=16)
+        wv.error_vega(comp), wv.spread_vega(comp)
+    assert built == ["_error_bars", "_spread"]
+    ls = wrap.compare_generated("linear regression", 300, 3, 0, 0.2, B=16)  # no DP release
+    error, _ = wv.error_vega(ls)
+    assert built[-1] == "_error_bars" and len(built) == 3
+    assert error.spec["layer"][0]["encoding"]["fill"]["scale"]["domain"] == [wv.MIP_BAR]
 
 
 def test_mip_and_dp_differ_beyond_colour():

@@ -1,4 +1,5 @@
-"""Charts of the page "How much noise would my own statistic need?", drawn by Vega-Lite.
+"""Charts of the page "How much noise would my own statistic need?", written in Altair with
+the chart concepts (:mod:`mipcore.plots.curves`, :mod:`mipcore.plots.distributions`).
 
 Both draw a :class:`mipcore.lessons.statistic_release.Comparison` (its ``errors`` and
 ``spread_table``, the same tables the page offers as CSV) and compute none of the
@@ -7,22 +8,27 @@ with their names when there are few (cut to :data:`LABEL_CHARS` characters) and 
 when there are many; the full name is in the tooltip. Names come from an upload's header and
 are drawn as text (SVG text and escaped tooltips: no markup is rendered).
 
-The specifications depend only on which releases exist (no DP release for least squares),
-never on the data: a new d, n, η … only changes the tables, so Streamlit redraws the charts in
-place (see :mod:`mipcore.plots.vega`). MIP is vermillion (filled bars, circles), DP blue
-(hollow bars with a thick outline, squares); both y axes are logarithmic.
+The specifications depend only on which releases exist (no DP release for least squares) and
+the number of draws, never on the data: they are built once per look in the app's one bounded
+cache (:data:`mipcore.plots.vega.SPEC_MEMO`), and a new d, n, η … only changes the tables, so
+Streamlit redraws the charts in place (see :mod:`mipcore.plots.vega`). MIP is vermillion
+(filled bars, circles), DP blue (hollow bars with a thick outline, squares); both y axes are
+logarithmic.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
 from ..lessons.statistic_release import Comparison
-from . import style
-from .vega import VegaLiteChart, by_field, layered, log_ticks
+from . import curves, style
+from .curves import Look
+from .distributions import interval, looks
+from .vega import VegaLiteChart, log_ticks
 
 __all__ = [
     "DP_BAR",
@@ -79,24 +85,23 @@ def tick_labels(labels: list[str] | tuple[str, ...]) -> list[str]:
     return out
 
 
-def _x(title: str = "released number") -> dict[str, Any]:
-    return {
-        "field": "tick",
-        "type": "ordinal",
-        "title": title,
-        "sort": {"field": "position", "op": "min"},
-        "axis": {"labelAngle": -35, "labelAlign": "right", "labelOverlap": True, "grid": False},
-    }
+def _x() -> Any:
+    """The released numbers in their order, labelled by :func:`tick_labels` (field "tick")."""
+    return alt.X(
+        "tick",
+        type="ordinal",
+        title="released number",
+        sort=alt.EncodingSortField(field="position", op="min"),
+        axis=alt.Axis(labelAngle=-35, labelAlign="right", labelOverlap=True, grid=False),
+    )
 
 
-def _log_y(field: str, title: str) -> dict[str, Any]:
-    return {
-        "field": field,
-        "type": "quantitative",
-        "title": title,
-        "scale": {"type": "log"},
-        "axis": {"labelExpr": _DECADES, "grid": True, "tickCount": 4},
-    }
+def _log_y(field: str, title: str, **extra: Any) -> Any:
+    """A log y axis of ``field`` labelled 10ⁿ at the powers of ten (``extra``: e.g. stack)."""
+    axis = alt.Axis(labelExpr=_DECADES, grid=True, tickCount=4)
+    return alt.Y(
+        field, type="quantitative", title=title, scale=alt.Scale(type="log"), axis=axis, **extra
+    )
 
 
 def _positive(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -108,9 +113,20 @@ def _positive(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
     return frame[keep].reset_index(drop=True)
 
 
-def _by(field: str, domain: list[str], channel_range: list[Any], shown: bool) -> dict[str, Any]:
-    legend = {"title": None, "columns": 1, "symbolSize": 160} if shown else None
-    return by_field(field, domain, channel_range, legend)
+#: The legend of both charts: one column below the plot.
+_LEGEND: dict[str, Any] = {"title": None, "columns": 1, "symbolSize": 160}
+
+
+def _by(channel: Any, domain: list[str], values: list[Any]) -> Any:
+    """The ``channel`` (fill, stroke) of the field "release": ``domain`` to ``values``."""
+    return curves.by(
+        channel, "release", dict(zip(domain, values, strict=True)), alt.Legend(**_LEGEND)
+    )
+
+
+def _offset(domain: list[str]) -> Any:
+    """Side by side within a released number's place: one slot per release of ``domain``."""
+    return alt.XOffset("release", type="nominal", scale=alt.Scale(domain=domain))
 
 
 def error_vega(comp: Comparison) -> tuple[VegaLiteChart, pd.DataFrame]:
@@ -127,28 +143,31 @@ def error_vega(comp: Comparison) -> tuple[VegaLiteChart, pd.DataFrame]:
     if has_dp:
         parts.append(base.assign(release=DP_BAR, error=table["dp_abs_error"].to_numpy(float)))
     bars = _positive(pd.concat(parts, ignore_index=True), "error")
+    chart = curves.chart(ERROR_TITLE, {"bars": bars}, _error_bars, has_dp, height=260)
+    return chart, table
+
+
+def _error_bars(has_dp: bool) -> list[Any]:
+    """The error chart's one layer (dataset "bars"): MIP's bars filled, DP's (``has_dp``)
+    hollow with a thick blue outline, side by side, from the bottom of the log axis."""
     domain = [MIP_BAR, DP_BAR] if has_dp else [MIP_BAR]
     fills = [style.MIP.colour, "white"][: len(domain)]
     strokes = [style.INK, style.DP.colour][: len(domain)]
-    layer = {
-        "data": {"name": "bars"},
-        "mark": {"type": "bar", "opacity": 1, "strokeWidth": 2},
-        "encoding": {
-            "x": _x(),
-            "xOffset": {"field": "release", "type": "nominal", "scale": {"domain": domain}},
-            "y": {**_log_y("error", "|release − θ|"), "stack": None},  # bars from the bottom
-            "fill": _by("release", domain, fills, True),
-            "stroke": _by("release", domain, strokes, True),
-            "tooltip": [
-                {"field": "quantity", "type": "nominal", "title": "number"},
-                {"field": "release", "type": "nominal", "title": "release"},
-                {"field": "error", "type": "quantitative", "title": "|release − θ|"}
-                | {"format": ".4~g"},
+    bars = curves.dataset("bars").mark_bar(opacity=1, strokeWidth=2)
+    return [
+        bars.encode(
+            x=_x(),
+            xOffset=_offset(domain),
+            y=_log_y("error", "|release − θ|", stack=None),  # bars from the bottom
+            fill=_by(alt.Fill, domain, fills),
+            stroke=_by(alt.Stroke, domain, strokes),
+            tooltip=[
+                alt.Tooltip("quantity", type="nominal", title="number"),
+                alt.Tooltip("release", type="nominal", title="release"),
+                alt.Tooltip("error", type="quantitative", title="|release − θ|", format=".4~g"),
             ],
-        },
-    }
-    spec = layered(ERROR_TITLE, [layer], height=260)
-    return VegaLiteChart(spec=spec, datasets={"bars": bars}, title=ERROR_TITLE), table
+        )
+    ]
 
 
 def spread_vega(comp: Comparison) -> tuple[VegaLiteChart, pd.DataFrame]:
@@ -159,15 +178,14 @@ def spread_vega(comp: Comparison) -> tuple[VegaLiteChart, pd.DataFrame]:
     labels = list(comp.release.labels)
     ticks = dict(zip(labels, tick_labels(labels), strict=True))
     position = {name: i + 1 for i, name in enumerate(labels)}
-    mechs = list(dict.fromkeys(str(m) for m in table["mechanism"]))
+    mechs = tuple(dict.fromkeys(str(m) for m in table["mechanism"]))
     draws = int(comp.spread.draws)
-    names = {m: f"{_MECH[m]}: median, 10–90 % of {draws} draws" for m in mechs}
     rows = pd.DataFrame(
         {
             "position": table["quantity"].map(position).to_numpy(),
             "tick": table["quantity"].map(ticks).to_numpy(),
             "quantity": table["quantity"].astype(str).to_numpy(),
-            "release": table["mechanism"].map(names).to_numpy(),
+            "release": table["mechanism"].map(_names(mechs, draws)).to_numpy(),
             "q10": table["q10"].to_numpy(float),
             "median": table["median"].to_numpy(float),
             "q90": table["q90"].to_numpy(float),
@@ -185,60 +203,63 @@ def spread_vega(comp: Comparison) -> tuple[VegaLiteChart, pd.DataFrame]:
         ),
         "sigma",
     )
-    domain = [names[m] for m in mechs] + [SIGMA_NAME]
-    colours = [style.MIP.colour if m == "MIP" else style.DP.colour for m in mechs] + [style.INK]
-    shapes = ["circle" if m == "MIP" else "square" for m in mechs] + ["stroke"]
-    offset = {"field": "release", "type": "nominal", "scale": {"domain": domain[:-1]}}
-    tooltip = [
-        {"field": "quantity", "type": "nominal", "title": "number"},
-        {"field": "release", "type": "nominal", "title": "release"},
-        {"field": "median", "type": "quantitative", "title": "median |noise|", "format": ".4~g"},
-        {"field": "q10", "type": "quantitative", "title": "10 %", "format": ".4~g"},
-        {"field": "q90", "type": "quantitative", "title": "90 %", "format": ".4~g"},
-    ]
-    y = _log_y("median", "|noise|")
-    layers: list[dict[str, Any]] = [
-        {
-            "data": {"name": "sigma"},
-            "mark": {"type": "tick", "thickness": 2.5, "opacity": 1},
-            "encoding": {
-                "x": _x(),
-                "y": {**y, "field": "sigma"},
-                "color": _by("release", domain, colours, True),
-                "tooltip": [
-                    {"field": "quantity", "type": "nominal", "title": "number"},
-                    {"field": "sigma", "type": "quantitative", "title": "σ", "format": ".4~g"},
-                ],
-            },
-        },
-        {
-            "data": {"name": "bars"},
-            "mark": {"type": "rule", "strokeWidth": 2},
-            "encoding": {
-                "x": _x(),
-                "xOffset": offset,
-                "y": {**y, "field": "q10"},
-                "y2": {"field": "q90"},
-                "color": _by("release", domain, colours, True),
-            },
-        },
-        {
-            "data": {"name": "medians"},
-            "mark": {"type": "point", "filled": True, "size": 80, "opacity": 1},
-            "encoding": {
-                "x": _x(),
-                "xOffset": offset,
-                "y": y,
-                "color": _by("release", domain, colours, True),
-                "shape": _by("release", domain, shapes, True),
-                "tooltip": tooltip,
-            },
-        },
-    ]
-    spec = layered(SPREAD_TITLE, layers, height=280)
     datasets = {
         "sigma": sigma,
         "bars": _positive(rows, "q10", "q90"),
         "medians": _positive(rows, "median"),
     }
-    return VegaLiteChart(spec=spec, datasets=datasets, title=SPREAD_TITLE), table
+    chart = curves.chart(SPREAD_TITLE, datasets, _spread, mechs, draws, height=280)
+    return chart, table
+
+
+def _names(mechs: tuple[str, ...], draws: int) -> dict[str, str]:
+    """Each mechanism's name in the legend."""
+    return {m: f"{_MECH[m]}: median, 10–90 % of {draws} draws" for m in mechs}
+
+
+def _spread(mechs: tuple[str, ...], draws: int) -> list[Any]:
+    """The spread chart's layers: σ as a black tick (dataset "sigma"), each release's
+    10–90 % range as a rule (dataset "bars") and its median as a marker (dataset "medians"),
+    MIP a vermillion circle, DP a blue square, side by side."""
+    names = _names(mechs, draws)
+    entries = {
+        **{
+            names[m]: Look(style.MIP.colour, shape="circle")
+            if m == "MIP"
+            else Look(style.DP.colour, shape="square")
+            for m in mechs
+        },
+        SIGMA_NAME: Look(style.INK),
+    }
+    colour = looks("release", entries, "color", legend=_LEGEND)
+    offset = _offset(list(entries)[:-1])
+    sigma = (
+        curves.dataset("sigma")
+        .mark_tick(thickness=2.5, opacity=1)
+        .encode(
+            x=_x(),
+            y=_log_y("sigma", "|noise|"),
+            **colour,
+            tooltip=[
+                alt.Tooltip("quantity", type="nominal", title="number"),
+                alt.Tooltip("sigma", type="quantitative", title="σ", format=".4~g"),
+            ],
+        )
+    )
+    ranges = interval("bars", _log_y("q10", "|noise|"), "q90", _x(), strokeWidth=2).encode(
+        xOffset=offset, **colour
+    )
+    medians = curves.markers("medians", 80).encode(
+        x=_x(),
+        xOffset=offset,
+        y=_log_y("median", "|noise|"),
+        **looks("release", entries, "color", "shape", legend=_LEGEND),
+        tooltip=[
+            alt.Tooltip("quantity", type="nominal", title="number"),
+            alt.Tooltip("release", type="nominal", title="release"),
+            alt.Tooltip("median", type="quantitative", title="median |noise|", format=".4~g"),
+            alt.Tooltip("q10", type="quantitative", title="10 %", format=".4~g"),
+            alt.Tooltip("q90", type="quantitative", title="90 %", format=".4~g"),
+        ],
+    )
+    return [sigma, ranges, medians]
