@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import functools
 import struct
+from pathlib import Path
 
 import altair
 import jsonschema
@@ -118,6 +119,35 @@ def test_home_bars_draw_their_table(accuracy):
 def test_home_bars_refuse_an_impossible_accuracy(bad):
     with pytest.raises(ValueError, match="accuracy must be in"):
         accuracy_bars(bad, "ε = 1")
+
+
+def test_home_bars_spec_names_neither_the_guarantee_nor_the_accuracy():
+    """A new ε changes the home chart's table only (redrawn in place): the bars take their
+    colours in the table's order (grey blind guess, MIP attacker, white perfect attacker)."""
+    a, ta = accuracy_bars(0.6, "ε = 0.4")
+    b, tb = accuracy_bars(0.95, "ε = 3")
+    assert a.spec == b.spec and a.spec is not b.spec and not ta.equals(tb)
+    assert "ε" not in str(a.spec) and "0.6" not in str(a.spec)
+    (bar, _, _) = a.spec["layer"]
+    assert bar["encoding"]["color"]["sort"] is None and bar["encoding"]["y"]["sort"] is None
+    assert "data" not in bar  # the bars read the chart's own table
+
+
+def test_home_bars_do_not_load_altair():
+    """The home page is every visitor's first page: its chart is built without Altair, which
+    app.py imports in the background after that page (a fresh interpreter, as a server's)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from mipcore.plots.home_vega import accuracy_bars; "
+        "accuracy_bars(0.7, 'ε = 1'); print('altair' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert out.stdout.strip() == "False"
 
 
 @pytest.mark.parametrize("args", [(37, 63, 20, 5), (1, 99, 0, 0), (0, 100, 0, 100)])

@@ -1,7 +1,11 @@
 """The home page's picture: the best attacker's accuracy between a coin flip and certainty.
 
-Drawn with Vega-Lite (:mod:`mipcore.plots.vega`): the home page is the first page every
-visitor opens and its chart follows the slider on every step.
+The home page is the first page every visitor opens and its chart follows the slider on every
+step. Its specification never names the guarantee or the accuracy (the bars take their
+colours in the table's order), so a new ε only changes the table and the chart is redrawn in
+place. It is the one chart written as a dictionary, not in Altair like the chart concepts
+(:mod:`mipcore.plots.curves`): Altair's import (about 0.3-0.4 s) would otherwise land on the
+first page a server process draws; the app imports Altair in the background after that page.
 """
 
 from __future__ import annotations
@@ -53,13 +57,11 @@ def accuracy_bars(accuracy: float, guarantee: str) -> tuple[VegaLiteChart, pd.Da
                 "encoding": {
                     "y": y,
                     "x": x,
-                    "color": {
+                    "color": {  # in the table's order: no name in the specification
                         "field": "who",
                         "type": "nominal",
-                        "scale": {
-                            "domain": names,
-                            "range": [style.GREY, style.MIP.colour, "#ffffff"],
-                        },
+                        "sort": None,
+                        "scale": {"range": [style.GREY, style.MIP.colour, "#ffffff"]},
                         "legend": None,
                     },
                     "tooltip": [
