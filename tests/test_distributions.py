@@ -6,6 +6,8 @@ test_mace_vega.py."""
 
 from __future__ import annotations
 
+import json
+
 import altair as alt
 import pandas as pd
 import pytest
@@ -114,13 +116,44 @@ def test_subtitle_and_resolved_scales():
     assert chart.spec["resolve"] == {"scale": {"shape": "independent"}}
 
 
+def _own_layers(nested: bool) -> list:
+    x = curves.quantity(alt.X, "x", "x")
+    bars = distributions.own().mark_bar().encode(x=x, x2=alt.X2("x_right"), y=alt.Y("y:Q"))
+    marks = curves.markers("marks", 60).encode(x=x, y=alt.value(0))
+    return [alt.layer(bars, marks) if nested else bars, marks]
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_layers_of_own_read_the_charts_own_table(nested):
+    """A layer drawn from own() names no dataset: it reads the chart's own table (Vega-Lite's
+    default data, the chart's ``data``), also inside a group; the named datasets stay named
+    and the own table is not among them."""
+    t = tables()
+    chart = distributions.chart(
+        "T", {"marks": t["marks"]}, _own_layers, nested, height=200, data=t["bars"]
+    )
+    valid_vega_lite(chart)
+    assert chart.data is t["bars"] and list(chart.datasets) == ["marks"]
+    layers = chart.spec["layer"]
+    bars = layers[0]["layer"][0] if nested else layers[0]
+    assert "data" not in bars and bars["mark"]["type"] == "bar"
+    assert bars["encoding"]["x2"] == {"field": "x_right"}
+    assert layers[-1]["data"] == {"name": "marks"}
+    assert distributions.OWN not in json.dumps(chart.spec)
+    plain = distributions.chart(
+        "T", {"marks": t["marks"], distributions.OWN: t["bars"]}, _own_layers, nested, height=200
+    )
+    assert plain.data is None and distributions.OWN in json.dumps(plain.spec)  # only with data=
+
+
 def test_looks_map_each_name_in_order_with_one_legend():
     enc = distributions.looks(
-        "name", LOOKS, "color", "strokeDash", "strokeWidth", "shape", legend={"title": None}
+        "name", LOOKS, "color", "fill", "strokeDash", "strokeWidth", "shape", legend={"title": None}
     )
     got = {k: v.to_dict() for k, v in enc.items()}
     want = {
         "color": [style.GREEN, style.INK],
+        "fill": [style.GREEN, style.INK],  # a marker filled in its look's colour
         "strokeDash": [DASH["dot"], DASH["solid"]],
         "strokeWidth": [3.0, 2.5],
         "shape": ["diamond", "stroke"],
@@ -131,8 +164,8 @@ def test_looks_map_each_name_in_order_with_one_legend():
         assert got[channel]["legend"] == {"title": None}  # one legend, merged by Vega-Lite
     hidden = distributions.looks("name", LOOKS, "shape", legend=None)["shape"].to_dict()
     assert hidden["legend"] is None
-    with pytest.raises(ValueError, match="fill"):
-        distributions.looks("name", LOOKS, "fill", legend=None)
+    with pytest.raises(ValueError, match="size"):
+        distributions.looks("name", LOOKS, "size", legend=None)
 
 
 def test_each_part():

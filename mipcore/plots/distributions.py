@@ -9,7 +9,9 @@ floor, an estimate's bar on its row); a band between a lower and an upper curve
 (:func:`band`); rules across the plot at a fixed value or at a table's values, the
 reference lines (:func:`rule`). Each row of a table names what it belongs to in a column,
 and :func:`looks` maps those names to their :class:`~mipcore.plots.curves.Look` (colour,
-dash, line width, marker) through the channels asked for, all sharing one legend.
+dash, line width, marker, a marker's fill) through the channels asked for, all sharing one
+legend. A chart may also have its own table, Vega-Lite's default data, which the layers drawn
+from :func:`own` read (``data`` of :func:`chart`).
 
 Like every chart concept, a chart module builds its tables and draws them with these parts
 in a module-level function of the chart's look alone; :func:`chart` (that of
@@ -31,11 +33,15 @@ from . import curves, style
 from .curves import Look, dataset
 from .vega import DASH, VegaLiteChart
 
-__all__ = ["band", "bins", "chart", "interval", "looks", "rule"]
+__all__ = ["OWN", "band", "bins", "chart", "interval", "looks", "own", "rule"]
+
+#: The dataset name by which a layer of :func:`chart` reads the chart's own table (:func:`own`).
+OWN = "the chart's own table"
 
 #: The channels :func:`looks` can map, and what each takes from a look.
 _CHANNELS: dict[str, tuple[Any, Callable[[Look], Any]]] = {
     "color": (alt.Color, lambda look: look.colour),
+    "fill": (alt.Fill, lambda look: look.colour),
     "strokeDash": (alt.StrokeDash, lambda look: DASH[look.dash]),
     "strokeWidth": (alt.StrokeWidth, lambda look: look.width),
     "shape": (alt.Shape, lambda look: look.shape),
@@ -45,16 +51,17 @@ _CHANNELS: dict[str, tuple[Any, Callable[[Look], Any]]] = {
 def looks(
     field: str, entries: Mapping[str, Look], *channels: str, legend: Mapping[str, Any] | None
 ) -> dict[str, Any]:
-    """The ``channels`` ("color", "strokeDash", "strokeWidth", "shape") of the nominal
+    """The ``channels`` ("color", "fill", "strokeDash", "strokeWidth", "shape") of the nominal
     ``field``, each mapping the names of ``entries`` (in their order, the legend's) to their
-    looks' colour, dash, width or marker: keyword arguments for ``encode``. The channels share
+    looks' colour, dash, width or marker (a marker's fill: its look's colour): keyword
+    arguments for ``encode``. The channels share
     one legend of ``legend``'s properties (Vega-Lite merges the channels of one field);
     ``legend=None``: no legend for these channels.
 
     Raises
     ------
     ValueError
-        If a channel is not one of those four.
+        If a channel is not one of those five.
     """
     unknown = [c for c in channels if c not in _CHANNELS]
     if unknown:
@@ -66,6 +73,13 @@ def looks(
         )
         for name in channels
     }
+
+
+def own() -> alt.Chart:
+    """A layer reading the chart's own table: the ``data`` of :func:`chart`, Vega-Lite's
+    default data (the :class:`~mipcore.plots.vega.VegaLiteChart`'s ``data``), which a layer
+    that names no dataset draws."""
+    return dataset(OWN)
 
 
 def _end(start: Any, end: str | float) -> Any:
@@ -128,11 +142,17 @@ def chart(
     height: int,
     subtitle: str | None = None,
     resolve: Mapping[str, str] | None = None,
+    data: pd.DataFrame | None = None,
 ) -> VegaLiteChart:
     """:func:`mipcore.plots.curves.chart` of the layers ``draw(*look)`` over ``datasets``
     (built once per look), with a ``subtitle`` below the title (grey, 14 px) and the scales
-    resolved as ``resolve`` says (channel → "shared" or "independent")."""
-    out = curves.chart(title, datasets, draw, *look, height=height)
+    resolved as ``resolve`` says (channel → "shared" or "independent"). ``data``: the chart's
+    own table, which the layers drawn from :func:`own` read as Vega-Lite's default data."""
+    tables = datasets if data is None else {**datasets, OWN: data}
+    out = curves.chart(title, tables, draw, *look, height=height)
+    if data is not None:  # the layers reading it name no dataset: they read the default data
+        _read_own(out.spec)
+        out = VegaLiteChart(spec=out.spec, data=data, datasets=datasets, title=title)
     if subtitle is not None:
         out.spec["title"] = {
             "text": title,
@@ -143,3 +163,11 @@ def chart(
     if resolve:
         out.spec["resolve"] = {"scale": dict(resolve)}
     return out
+
+
+def _read_own(spec: dict[str, Any]) -> None:
+    """Make the layers of ``spec`` (nested too) that read :data:`OWN` read the default data."""
+    for layer in spec.get("layer", ()):
+        if layer.get("data") == {"name": OWN}:
+            del layer["data"]
+        _read_own(layer)
