@@ -128,6 +128,48 @@ def test_the_laws_look_is_built_once_per_game_in_the_apps_cache(monkeypatch):
             assert list(a.datasets[name].dtypes) == list(b.datasets[name].dtypes)
 
 
+def test_each_spec_is_built_once_per_look_in_the_apps_cache(monkeypatch):
+    """Altair takes about 0.1 s to build a specification: in the app the laws' and the
+    score's are built once per look (a game's settings, the height), never per round, and
+    another look is built anew; mipcore alone builds them on every call."""
+    from appkit import cache
+    from mipcore.plots import vega
+
+    built: list[str] = []
+
+    def counting(name):
+        real = getattr(game_vega, name)
+
+        def draw(*look):
+            built.append(name)
+            return real(*look)
+
+        return draw
+
+    for name in ("_laws_layers", "_score_layers"):
+        monkeypatch.setattr(game_vega, name, counting(name))
+    monkeypatch.setattr(vega, "SPEC_MEMO", cache.cached)
+    cache.clear()
+
+    def rounds(model, laws, answered, **kw):
+        for k in answered:
+            s = play.play_state(model, 4, [True] * k, 10)
+            game_vega.laws_vega(laws, s.turn, s.last, s.history, **kw)
+            if s.score is not None:
+                game_vega.score_vega(s.score, s.optimal_interval)
+
+    rounds(MODEL, LAWS, (0, 1, 2, 7, 10))
+    assert built == ["_laws_layers", "_score_layers"]
+    rounds(MODEL, LAWS, (0, 3), height=game_vega.PRESENTER_HEIGHT)
+    assert built == ["_laws_layers", "_score_layers", "_laws_layers"]
+    other = game_model(SETTINGS[2])
+    rounds(other, play.release_laws(other), (1, 2))
+    assert built[3:] == ["_laws_layers", "_score_layers"]
+    monkeypatch.setattr(vega, "SPEC_MEMO", None)
+    rounds(MODEL, LAWS, (1, 2))
+    assert len(built) == 5 + 4
+
+
 def test_score_chart_draws_the_score_and_the_references():
     answers = [k % 3 != 0 for k in range(25)]
     s = play.play_state(MODEL, 9, answers, 30)

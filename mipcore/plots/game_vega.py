@@ -1,11 +1,14 @@
-"""Charts of the "Play the attacker" page, drawn by Vega-Lite: the two release laws with the
-releases marked, and the player's score beside the guarantee and the Bayes-optimal attacker.
+"""Charts of the "Play the attacker" page: the two release laws with the releases marked, and
+the player's score beside the guarantee and the Bayes-optimal attacker, drawn on the chart
+concepts (:mod:`mipcore.plots.curves`, :mod:`mipcore.plots.distributions`).
 
 Both charts change on every answer (a button press). Their specifications depend only on the
-game's settings (the laws' height, the guarantee's and the optimal attacker's accuracy, the
-confidence level), never on the round: a turn only changes the small named tables each layer
-reads, so Streamlit redraws the charts in place (see :mod:`mipcore.plots.vega`). Each builder
-returns ``(chart, table)``; the table is the chart's CSV.
+game's settings (the laws' peak and the chart's height; the guarantee's and the optimal
+attacker's accuracy, named in the score chart's legend), never on the round: a turn only
+changes the small named tables each layer reads, so Streamlit redraws the charts in place (see
+:mod:`mipcore.plots.vega`), and each specification is built once per look
+(:func:`mipcore.plots.distributions.chart`). Each builder returns ``(chart, table)``; the table
+is the chart's CSV.
 
 Style (:mod:`mipcore.plots.style`): the law with the target in is a solid blue line, the law
 with the target out a dashed vermillion one; past releases are ticks on the axis, a vertical
@@ -18,20 +21,21 @@ accuracy are vertical lines told apart by dash (dotted, solid, dashed).
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
 from mipcore.game import GameScore
 from mipcore.lessons.play import LawPicture, Reveal, RoundHistory, Turn
 
-from . import style, vega
+from . import curves, distributions, style, vega
+from .curves import Look
 from .formatting import fmt_num, superscript
-from .vega import DASH, SHAPE, VegaLiteChart, by_field, every_other, layered
+from .vega import DASH, SHAPE, VegaLiteChart, every_other
 
 __all__ = ["laws_vega", "score_table", "score_vega", "times_text"]
 
@@ -91,11 +95,11 @@ def laws_vega(
       in, a cross when it was out.
 
     The table (the CSV) is the laws on their grid: ``release, p_in, p_out``. The lines draw
-    every other grid point (and both ends). The specification and the laws' tables depend on
-    the laws only (the y axis ends at 1.12 × their peak): in the app they are built once per
-    game and kept in its one bounded cache (:data:`mipcore.plots.vega.SPEC_MEMO`), the same
-    tables for every round; ``turn``, ``last`` and ``history`` only fill the small tables,
-    empty when there is no such round.
+    every other grid point (and both ends). The laws' tables depend on the laws only, the
+    specification on their peak (the y axis ends at 1.12 × it) and ``height``: in the app both
+    are built once per game and kept in its one bounded cache
+    (:data:`mipcore.plots.vega.SPEC_MEMO`), the same tables for every round; ``turn``,
+    ``last`` and ``history`` only fill the small tables, empty when there is no such round.
     """
     if not isinstance(laws, LawPicture):
         raise ValueError(f"laws must be a LawPicture (mipcore.lessons.play), got {laws!r}")
@@ -104,7 +108,7 @@ def laws_vega(
     if isinstance(height, bool) or not isinstance(height, int) or not 80 <= height <= 600:
         raise ValueError(f"height={height!r} must be a whole number of pixels from 80 to 600")
     memo = vega.SPEC_MEMO
-    look = memo(_laws_look, laws, height) if memo is not None else _laws_look(laws, height)
+    drawn = memo(_laws_tables, laws) if memo is not None else _laws_tables(laws)
     member = np.asarray(history.member, dtype=bool)
     past = pd.DataFrame(
         {
@@ -144,26 +148,22 @@ def laws_vega(
                 "ratio": pd.Series(dtype=str),
             }
         )
-
-    chart = VegaLiteChart(
-        spec=json.loads(look.spec),  # each chart its own copy
-        datasets={"laws": look.curves, "past": past, "now": now, "last": before},
-        title=LAWS_TITLE,
-    )
-    return chart, look.table
+    datasets = {"laws": drawn.curves, "past": past, "now": now, "last": before}
+    chart = distributions.chart(LAWS_TITLE, datasets, _laws_layers, drawn.peak, height=height)
+    return chart, drawn.table
 
 
 @dataclass(frozen=True)
-class _LawsLook:
-    """What the laws chart draws the same in every round: its specification (JSON text) and
-    the laws' tables (the drawn curves, the CSV)."""
+class _Laws:
+    """What the laws chart draws the same in every round: the drawn curves, the CSV's table
+    and the laws' peak (the specification's only number from the laws)."""
 
-    spec: str
     curves: pd.DataFrame
     table: pd.DataFrame
+    peak: float
 
 
-def _laws_look(laws: LawPicture, height: int) -> _LawsLook:
+def _laws_tables(laws: LawPicture) -> _Laws:
     table = pd.DataFrame({"release": laws.grid, "p_in": laws.p_in, "p_out": laws.p_out})
     finite = np.isfinite(table.to_numpy()).all(axis=1)
     drawn = table[finite].reset_index(drop=True)
@@ -178,123 +178,97 @@ def _laws_look(laws: LawPicture, height: int) -> _LawsLook:
     peak = float(max(drawn["p_in"].max(), drawn["p_out"].max())) if len(drawn) else 1.0
     if not (peak > 0 and math.isfinite(peak)):
         peak = 1.0
-    domain = [IN_NAME, OUT_NAME, PAST_IN, PAST_OUT]
-    colours = [IN_COLOUR, OUT_COLOUR, IN_COLOUR, OUT_COLOUR]
+    return _Laws(curves, table, peak)
+
+
+#: The laws chart's names: the two laws (colour and dash) and the past releases (colour and
+#: marker), one legend in two rows of two.
+_LAWS_LOOKS = {
+    IN_NAME: Look(IN_COLOUR),
+    OUT_NAME: Look(OUT_COLOUR, "dash"),
+    PAST_IN: Look(IN_COLOUR, shape=BAR),
+    PAST_OUT: Look(OUT_COLOUR, shape=CROSS),
+}
+
+
+def _laws_layers(peak: float) -> list[Any]:
+    """The laws chart's layers, for laws whose densities peak at ``peak``: the two laws, the
+    last round's dotted line, this round's line and its label, the past releases on the axis,
+    the last round's densities."""
+    x = alt.X(
+        "release",
+        type="quantitative",
+        title="release y",
+        scale=alt.Scale(zero=False, nice=False),
+        axis=alt.Axis(tickCount=10, labelSeparation=6),  # room between labels, also at 1.25×
+    )
+    y_scale = alt.Scale(domain=[-0.04 * peak, _TOP * peak], nice=False)
+    y = alt.Y("density", type="quantitative", title="density", scale=y_scale)
+    floor = alt.YDatum(-0.04 * peak, type="quantitative", scale=y_scale)
     legend = {**LEGEND, "columns": 2}  # two rows of two: the chart stays short
-    x = {
-        "field": "release",
-        "type": "quantitative",
-        "title": "release y",
-        "scale": {"zero": False, "nice": False},
-        "axis": {"tickCount": 10, "labelSeparation": 6},  # room between labels, also at 1.25×
-    }
-    y_scale = {"domain": [-0.04 * peak, _TOP * peak], "nice": False}
-    y = {"field": "density", "type": "quantitative", "title": "density", "scale": y_scale}
-    colour = by_field("name", domain, colours, legend)
-    release_tip = {"field": "release", "type": "quantitative", "title": "y", "format": ".4~g"}
-
-    def rule(dash: list[int], colour: str, width: float) -> dict[str, Any]:
-        return {
-            "type": "rule",
-            "color": colour,
-            "strokeDash": dash,
-            "strokeWidth": width,
-        }
-
-    span = {
-        "y": {"datum": -0.04 * peak, "type": "quantitative", "scale": y_scale},
-        "y2": {"datum": _RULE_TOP * peak},
-    }
-    layers: list[dict[str, Any]] = [
-        {
-            "data": {"name": "laws"},
-            "mark": {"type": "line", "strokeWidth": 3},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": colour,
-                "strokeDash": by_field(
-                    "name", domain, [DASH["solid"], DASH["dash"], DASH["solid"], DASH["solid"]]
-                ),
-                "tooltip": [
-                    {"field": "name", "type": "nominal", "title": "law"},
-                    release_tip,
-                    {"field": "density", "type": "quantitative", "format": ".4~g"},
-                ],
-            },
-        },
-        {
-            "data": {"name": "last"},
-            "mark": rule(DASH["dot"], style.GREY, 2),
-            "encoding": {"x": x, **span},
-        },
-        {
-            "data": {"name": "now"},
-            "mark": rule(DASH["solid"], style.INK, 3),
-            "encoding": {"x": x, **span, "tooltip": [release_tip]},
-        },
-        {
-            "data": {"name": "now"},
-            "mark": {"type": "text", "baseline": "top", "dy": 2, "fontSize": 15},
-            "encoding": {
-                "x": x,
-                "y": {"datum": _TOP * peak, "type": "quantitative", "scale": y_scale},
-                "text": {"field": "label", "type": "nominal"},
-            },
-        },
-        {
-            "data": {"name": "past"},
-            "mark": {
-                "type": "point",
-                "filled": False,
-                "size": round(220 / _SMALL),
-                "strokeWidth": 2.5,
-                "opacity": 1,
-            },
-            "encoding": {
-                "x": x,
-                "y": {"field": "zero", "type": "quantitative", "scale": y_scale},
-                "color": colour,
-                "shape": by_field("name", domain, ["stroke", "stroke", BAR, CROSS]),
-                "tooltip": [
-                    {"field": "round", "type": "quantitative", "title": "round"},
-                    release_tip,
-                    {"field": "name", "type": "nominal", "title": "was"},
-                ],
-            },
-        },
-        {
-            "data": {"name": "last"},
-            "mark": {
-                "type": "point",
-                "shape": SHAPE["diamond"],
-                "filled": True,
-                "size": 190,
-                "stroke": style.INK,
-                "strokeWidth": 1.5,
-                "opacity": 1,
-            },
-            "encoding": {
-                "x": x,
-                "y": y,
-                "fill": {
-                    "field": "name",
-                    "type": "nominal",
-                    "scale": colour["scale"],
-                    "legend": None,
-                },
-                "tooltip": [
-                    {"field": "round", "type": "quantitative", "title": "last round"},
-                    release_tip,
-                    {"field": "name", "type": "nominal", "title": "law"},
-                    {"field": "density", "type": "quantitative", "format": ".4~g"},
-                    {"field": "ratio", "type": "nominal", "title": "the release is"},
-                ],
-            },
-        },
+    colour = distributions.looks("name", _LAWS_LOOKS, "color", legend=legend)
+    dashes = distributions.looks("name", _LAWS_LOOKS, "strokeDash", legend=None)
+    shapes = distributions.looks("name", _LAWS_LOOKS, "shape", legend=None)
+    fills = distributions.looks("name", _LAWS_LOOKS, "fill", legend=None)
+    release = alt.Tooltip("release", type="quantitative", title="y", format=".4~g")
+    density = alt.Tooltip("density", type="quantitative", format=".4~g")
+    return [
+        curves.dataset("laws")
+        .mark_line(strokeWidth=3)
+        .encode(
+            x=x,
+            y=y,
+            **colour,
+            **dashes,
+            tooltip=[alt.Tooltip("name", type="nominal", title="law"), release, density],
+        ),
+        distributions.interval(
+            "last",
+            floor,
+            _RULE_TOP * peak,
+            x,
+            color=style.GREY,
+            strokeDash=DASH["dot"],
+            strokeWidth=2,
+        ),
+        distributions.interval(
+            "now",
+            floor,
+            _RULE_TOP * peak,
+            x,
+            color=style.INK,
+            strokeDash=DASH["solid"],
+            strokeWidth=3,
+        ).encode(tooltip=[release]),
+        curves.labels("now", "label", baseline="top", dy=2, fontSize=15).encode(
+            x=x, y=alt.YDatum(_TOP * peak, type="quantitative", scale=y_scale)
+        ),
+        curves.markers("past", round(220 / _SMALL), filled=False, strokeWidth=2.5).encode(
+            x=x,
+            y=alt.Y("zero", type="quantitative", scale=y_scale),
+            **colour,
+            **shapes,
+            tooltip=[
+                alt.Tooltip("round", type="quantitative", title="round"),
+                release,
+                alt.Tooltip("name", type="nominal", title="was"),
+            ],
+        ),
+        curves.markers(
+            "last", 190, shape=SHAPE["diamond"], stroke=style.INK, strokeWidth=1.5
+        ).encode(
+            x=x,
+            y=y,
+            **fills,
+            tooltip=[
+                alt.Tooltip("round", type="quantitative", title="last round"),
+                release,
+                alt.Tooltip("name", type="nominal", title="law"),
+                density,
+                alt.Tooltip("ratio", type="nominal", title="the release is"),
+            ],
+        ),
     ]
-    spec = layered(LAWS_TITLE, layers, height=height)
-    return _LawsLook(json.dumps(spec), curves, table)
 
 
 def score_table(score: GameScore, optimal_interval: tuple[float, float]) -> pd.DataFrame:
@@ -351,19 +325,14 @@ def score_vega(
     each a diamond with its two-sided Clopper–Pearson interval), against three vertical lines:
     a coin flip (50 %), the guarantee ``1/2 + η`` and the optimal attacker's exact long-run
     accuracy; all in %. The table is :func:`score_table`. The specification depends on the
-    confidence level and the two reference accuracies (the game's settings), not on the score:
-    the number of rounds is for the page's caption."""
+    two reference accuracies (the game's settings, in the lines' names), not on the score: the
+    number of rounds and the confidence level are for the page's caption."""
     table = score_table(score, optimal_interval)
-    names = [
-        "you",
-        "optimal attacker, same rounds",
-        *(n for n, _ in _reference_lines(score)),
-    ]
     rows = table.iloc[:2]
     scores = pd.DataFrame(
         {
             "row": ["you", "optimal attacker"],
-            "name": names[:2],
+            "name": list(rows["who"]),
             "correct": rows["correct"].astype(np.int64).to_numpy(),
             "rounds": rows["rounds"].astype(np.int64).to_numpy(),
             "accuracy": 100 * rows["accuracy"].astype(float).to_numpy(),
@@ -371,91 +340,77 @@ def score_vega(
             "high": 100 * rows["interval_high"].astype(float).to_numpy(),
         }
     )
+    lines = table.iloc[2:]
     levels = pd.DataFrame(
-        {"name": names[2:], "accuracy": 100 * table["accuracy"].iloc[2:].astype(float).to_numpy()}
+        {"name": list(lines["who"]), "accuracy": 100 * lines["accuracy"].astype(float).to_numpy()}
     )
-    colours = [style.MEASURED.colour, style.EXACT.colour, style.GREY, style.MIP.colour, style.INK]
-    dashes = [DASH["solid"], DASH["solid"], DASH["dot"], DASH["solid"], DASH["dash"]]
-    shapes = [DIAMOND, DIAMOND, "stroke", "stroke", "stroke"]  # the style's diamonds
-    legend = LEGEND
-    colour = by_field("name", names, colours, legend)
-    x_scale = {"domain": [-2, 102], "nice": False}
-    x_axis = {"values": [0, 25, 50, 75, 100]}
-    x = {
-        "field": "accuracy",
-        "type": "quantitative",
-        "title": "accuracy (%)",
-        "scale": x_scale,
-        "axis": x_axis,
-    }
-    y = {
-        "field": "row",
-        "type": "nominal",
-        "title": None,
-        "scale": {"domain": ["you", "optimal attacker"]},
-        "axis": {"grid": False, "labelFontSize": 15},
-    }
-    tooltip = [
-        {"field": "row", "type": "nominal", "title": "who"},
-        {"field": "correct", "type": "quantitative", "title": "right"},
-        {"field": "rounds", "type": "quantitative", "title": "rounds"},
-        {"field": "accuracy", "type": "quantitative", "title": "accuracy (%)", "format": ".1f"},
-        {"field": "low", "type": "quantitative", "title": "interval from (%)", "format": ".1f"},
-        {"field": "high", "type": "quantitative", "title": "interval to (%)", "format": ".1f"},
-    ]
+    datasets = {"scores": scores, "levels": levels}
+    look = tuple(levels["name"])
+    return distributions.chart(SCORE_TITLE, datasets, _score_layers, *look, height=130), table
 
-    def end(field: str) -> dict[str, Any]:
-        return {
-            "data": {"name": "scores"},
-            "mark": {"type": "tick", "thickness": 3, "size": 18, "orient": "vertical"},
-            "encoding": {
-                "x": {**x, "field": field},
-                "y": y,
-                "color": colour,
-            },
-        }
 
-    layers: list[dict[str, Any]] = [
-        {
-            "data": {"name": "levels"},
-            "mark": {"type": "rule"},
-            "encoding": {
-                "x": x,
-                "color": colour,
-                "strokeDash": by_field("name", names, dashes, legend),
-                "strokeWidth": by_field("name", names, [3, 3, 2, 3, 2]),
-                "tooltip": [
-                    {"field": "name", "type": "nominal", "title": "line"},
-                    {"field": "accuracy", "type": "quantitative", "format": ".1f"},
-                ],
-            },
-        },
-        {
-            "data": {"name": "scores"},
-            "mark": {"type": "rule", "strokeWidth": 3},
-            "encoding": {
-                "x": {**x, "field": "low"},
-                "x2": {"field": "high"},
-                "y": y,
-                "color": colour,
-            },
-        },
-        end("low"),
-        end("high"),
-        {
-            "data": {"name": "scores"},
-            "mark": {"type": "point", "filled": True, "size": round(300 / _SMALL), "opacity": 1},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "color": colour,
-                "shape": by_field("name", names, shapes, legend),
-                "tooltip": tooltip,
-            },
-        },
-    ]
-    spec = layered(SCORE_TITLE, layers, height=130)
-    chart = VegaLiteChart(
-        spec=spec, datasets={"scores": scores, "levels": levels}, title=SCORE_TITLE
+def _score_layers(*lines: str) -> list[Any]:
+    """The score chart's layers, its reference ``lines`` named (coin flip, guarantee,
+    optimal long run): the lines, then each row's interval with its ends and its diamond."""
+    looks = dict(
+        zip(
+            ("you", "optimal attacker, same rounds", *lines),
+            (
+                Look(style.MEASURED.colour, "solid", 3, DIAMOND),  # the style's diamonds
+                Look(style.EXACT.colour, "solid", 3, DIAMOND),
+                Look(style.GREY, "dot", 2),
+                Look(style.MIP.colour, "solid", 3),
+                Look(style.INK, "dash", 2),
+            ),
+            strict=True,
+        )
     )
-    return chart, table
+    colour = distributions.looks("name", looks, "color", legend=LEGEND)
+
+    def accuracy(field: str) -> Any:
+        return curves.quantity(
+            alt.X, field, "accuracy (%)", domain=(-2, 102), ticks=(0, 25, 50, 75, 100)
+        )
+
+    y = alt.Y(
+        "row",
+        type="nominal",
+        title=None,
+        scale=alt.Scale(domain=["you", "optimal attacker"]),
+        axis=alt.Axis(grid=False, labelFontSize=15),
+    )
+    ends = [
+        curves.dataset("scores")
+        .mark_tick(thickness=3, size=18, orient="vertical")
+        .encode(x=accuracy(field), y=y, **colour)
+        for field in ("low", "high")
+    ]
+    return [
+        distributions.rule(accuracy("accuracy"), "levels").encode(
+            **colour,
+            **distributions.looks("name", looks, "strokeDash", legend=LEGEND),
+            **distributions.looks("name", looks, "strokeWidth", legend=None),
+            tooltip=[
+                alt.Tooltip("name", type="nominal", title="line"),
+                alt.Tooltip("accuracy", type="quantitative", format=".1f"),
+            ],
+        ),
+        distributions.interval("scores", accuracy("low"), "high", y, strokeWidth=3).encode(
+            **colour
+        ),
+        *ends,
+        curves.markers("scores", round(300 / _SMALL)).encode(
+            x=accuracy("accuracy"),
+            y=y,
+            **colour,
+            **distributions.looks("name", looks, "shape", legend=LEGEND),
+            tooltip=[
+                alt.Tooltip("row", type="nominal", title="who"),
+                alt.Tooltip("correct", type="quantitative", title="right"),
+                alt.Tooltip("rounds", type="quantitative", title="rounds"),
+                alt.Tooltip("accuracy", type="quantitative", title="accuracy (%)", format=".1f"),
+                alt.Tooltip("low", type="quantitative", title="interval from (%)", format=".1f"),
+                alt.Tooltip("high", type="quantitative", title="interval to (%)", format=".1f"),
+            ],
+        ),
+    ]
