@@ -18,10 +18,12 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mipcore.plots import vega
+from mipcore.plots import curves, distributions, style, vega
+from mipcore.plots.curves import Look
 from mipcore.plots.vega import VegaLiteChart
 
 from .classroom import ClassScore, Store, default_url
@@ -82,7 +84,9 @@ def scores_vega(
     the best of the class must pass to be evidence once the number of players is accounted
     for (dashed rule; None: no score can be) -- and the best player (a star, no name).
 
-    Returns the chart and its table (one row per bin), for the page's CSV download.
+    Returns the chart and its table (one row per bin), for the page's CSV download. The
+    specification depends only on ``height`` and on whether there are a threshold and a best
+    player: it is built once per look (:func:`mipcore.plots.distributions.chart`).
     """
     accs = [p.accuracy for p in score.players if p.accuracy is not None]
     counts = [0] * _BINS
@@ -95,69 +99,52 @@ def scores_vega(
             "players": counts,
         }
     )
-    lines = [("guarantee 1/2 + η", score.certified_accuracy, "solid")]
+    lines = [(_GUARANTEE, score.certified_accuracy)]
     if corrected is not None:
-        lines.append(("evidence threshold for this class", corrected, "dash"))
-    rules = pd.DataFrame(
-        {
-            "accuracy": [v for _, v, _ in lines],
-            "line": [n for n, _, _ in lines],
-        }
-    )
-    best = pd.DataFrame({"accuracy": [max(accs)] if accs else [], "players": [0] * bool(accs)})
-    x = {
-        "field": "accuracy_from",
-        "type": "quantitative",
-        "title": "accuracy of a player",
-        "scale": {"domain": [0, 1]},
-        "axis": {"format": ".0%"},
-    }
-    layers: list[dict[str, Any]] = [
-        {
-            "mark": {"type": "bar", "color": "#0072B2", "opacity": 0.8},
-            "encoding": {
-                "x": x,
-                "x2": {"field": "accuracy_to"},
-                "y": {
-                    "field": "players",
-                    "type": "quantitative",
-                    "title": "players",
-                    "axis": {"tickMinStep": 1},
-                },
-            },
-        },
-        {
-            "data": {"name": "rules"},
-            "mark": {"type": "rule", "color": "#D55E00", "strokeWidth": 2},
-            "encoding": {
-                "x": {"field": "accuracy", "type": "quantitative"},
-                "strokeDash": {
-                    "field": "line",
-                    "type": "nominal",
-                    "title": None,
-                    "scale": {
-                        "domain": [n for n, _, _ in lines],
-                        "range": [vega.DASH[d] for _, _, d in lines],
-                    },
-                    "legend": {"orient": "bottom"},
-                },
-            },
-        },
-    ]
+        lines.append((_THRESHOLD, corrected))
+    rules = pd.DataFrame({"accuracy": [v for _, v in lines], "line": [n for n, _ in lines]})
     datasets = {"rules": rules}
     if accs:
-        datasets["best"] = best
-        layers.append(
-            {
-                "data": {"name": "best"},
-                "mark": {"type": "point", "shape": vega.STAR, "size": 260, "filled": True},
-                "encoding": {
-                    "x": {"field": "accuracy", "type": "quantitative"},
-                    "y": {"field": "players", "type": "quantitative"},
-                    "color": {"value": "#000000"},
-                },
-            }
-        )
+        datasets["best"] = pd.DataFrame({"accuracy": [max(accs)], "players": [0]})
+    look = (corrected is not None, bool(accs))
     title = "The players' scores (★ the best)"
-    spec = vega.layered(title, layers, height=height)
-    return VegaLiteChart(spec, table, datasets, title=title), table
+    chart = distributions.chart(title, datasets, _scores_layers, *look, height=height, data=table)
+    return chart, table
+
+
+_GUARANTEE = "guarantee 1/2 + η"
+_THRESHOLD = "evidence threshold for this class"
+
+
+def _scores_layers(threshold: bool, best: bool) -> list[Any]:
+    """The class chart's layers: the bins of players, the guarantee's rule (and the evidence
+    threshold's, dashed, if ``threshold``) and the ``best`` player's star."""
+    lines = {_GUARANTEE: Look(style.VERMILLION)}
+    if threshold:
+        lines[_THRESHOLD] = Look(style.VERMILLION, "dash")
+    dash = distributions.looks("line", lines, "strokeDash", legend={"orient": "bottom"})
+    at = alt.X("accuracy", type="quantitative")
+    layers = [
+        distributions.own()
+        .mark_bar(color=style.BLUE, opacity=0.8)
+        .encode(
+            x=alt.X(
+                "accuracy_from",
+                type="quantitative",
+                title="accuracy of a player",
+                scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(format=".0%"),
+            ),
+            x2=alt.X2("accuracy_to"),
+            y=alt.Y("players", type="quantitative", title="players", axis=alt.Axis(tickMinStep=1)),
+        ),
+        distributions.rule(at, "rules", color=style.VERMILLION, strokeWidth=2).encode(
+            strokeDash=dash["strokeDash"].title(None)
+        ),
+    ]
+    if best:
+        star = curves.dataset("best").mark_point(shape=vega.STAR, size=260, filled=True)
+        layers.append(
+            star.encode(x=at, y=alt.Y("players", type="quantitative"), color=alt.value(style.BLACK))
+        )
+    return layers

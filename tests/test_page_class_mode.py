@@ -183,3 +183,73 @@ def test_an_unreachable_storage_is_a_sentence_and_the_game_still_plays(monkeypat
     run(at.button(key="class_start").click())
     assert any("Class mode is unavailable" in w.value for w in at.warning)
     assert TEACHER not in at.session_state
+
+
+def _class(accuracies: list[tuple[int, int]], certified: float = 0.731) -> classroom.ClassScore:
+    """A class whose players answered and got right the given counts (the chart reads only
+    the players' accuracies and the guarantee)."""
+    players = tuple(
+        classroom.PlayerScore(i, f"p{i}", answered, correct, None)
+        for i, (answered, correct) in enumerate(accuracies)
+    )
+    return classroom.ClassScore(
+        (),
+        (),
+        (),
+        0,
+        0,
+        None,
+        0,
+        0,
+        (),
+        players,
+        certified_accuracy=certified,
+        optimal_accuracy=0.7,
+    )
+
+
+def test_the_class_chart_bins_the_players_and_its_spec_depends_on_its_look(monkeypatch):
+    """The class's chart: players with an answer in bins of 10 points (100 % in the last),
+    the guarantee and the evidence threshold as rules told apart by dash, the best player's
+    star; its specification depends only on whether there are a threshold and a best player
+    (and the height), so it is built once per look in the app's cache."""
+    from test_vega import valid_vega_lite
+
+    from mipcore.plots import vega
+
+    chart, table = classui.scores_vega(
+        _class([(10, 10), (10, 7), (4, 3), (20, 15), (0, 0), (3, 0)]), corrected=0.83
+    )
+    valid_vega_lite(chart)
+    assert chart.data is table and list(table["players"]) == [1, 0, 0, 0, 0, 0, 0, 3, 0, 1]
+    assert list(table["accuracy_from"]) == [k / 10 for k in range(10)]
+    (bars,) = [la for la in chart.spec["layer"] if "data" not in la]  # the chart's own table
+    assert bars["encoding"]["x2"] == {"field": "accuracy_to"}
+    rules = chart.datasets["rules"]
+    assert list(rules["accuracy"]) == [0.731, 0.83]
+    (rule,) = [la for la in chart.spec["layer"] if la.get("data") == {"name": "rules"}]
+    dash = rule["encoding"]["strokeDash"]["scale"]
+    assert dash["domain"] == list(rules["line"]) and dash["range"][0] != dash["range"][1]
+    assert list(chart.datasets["best"]["accuracy"]) == [1.0]
+    # no threshold, nobody answered: one rule, no star
+    empty, _ = classui.scores_vega(_class([(0, 0)]), corrected=None)
+    valid_vega_lite(empty)
+    assert list(empty.datasets) == ["rules"] and len(empty.datasets["rules"]) == 1
+    assert len(empty.spec["layer"]) == 2
+    # the same look, other scores: the same specification, built once
+    built: list[tuple] = []
+    real = classui._scores_layers
+
+    def counting(*look):
+        built.append(look)
+        return real(*look)
+
+    monkeypatch.setattr(classui, "_scores_layers", counting)
+    monkeypatch.setattr(vega, "SPEC_MEMO", appkit.cache.cached)
+    appkit.cache.clear()
+    a, _ = classui.scores_vega(_class([(10, 2)]), corrected=0.9)
+    b, _ = classui.scores_vega(_class([(10, 9), (5, 5)], certified=0.6), corrected=0.7)
+    assert a.spec == b.spec == chart.spec and built == [(True, True)]
+    classui.scores_vega(_class([(10, 9)]), corrected=None)
+    classui.scores_vega(_class([(10, 9)]), corrected=None, height=300)
+    assert built == [(True, True), (False, True), (False, True)]
