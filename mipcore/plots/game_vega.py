@@ -118,7 +118,9 @@ def laws_vega(
             "round": np.asarray(history.index, dtype=np.int64) + 1,
         }
     )
-    past = past[np.isfinite(past["release"])].reset_index(drop=True)
+    finite = np.isfinite(past["release"].to_numpy())
+    if not finite.all():  # (filtering a frame costs, and every release is finite in practice)
+        past = past[finite].reset_index(drop=True)
     now = pd.DataFrame(
         {"release": [float(turn.release)], "label": [f"this round: y = {fmt_num(turn.release, 4)}"]}
         if turn is not None
@@ -137,7 +139,8 @@ def laws_vega(
                 "ratio": [said] * 2,
             }
         )
-        before = before[np.isfinite(before["density"])].reset_index(drop=True)
+        if not np.isfinite([last.p_in, last.p_out]).all():
+            before = before[np.isfinite(before["density"])].reset_index(drop=True)
     else:
         before = pd.DataFrame(
             {
@@ -328,25 +331,25 @@ def score_vega(
     two reference accuracies (the game's settings, in the lines' names), not on the score: the
     number of rounds and the confidence level are for the page's caption."""
     table = score_table(score, optimal_interval)
-    rows = table.iloc[:2]
+    lines = _reference_lines(score)
+    names = ["you", "optimal attacker, same rounds", *(n for n, _ in lines)]
+    lo, hi = (float(v) for v in optimal_interval)
+    # the table's numbers, in %, taken from where the table took them (reading them back from
+    # the table, column by column, cost a third of this chart)
     scores = pd.DataFrame(
         {
             "row": ["you", "optimal attacker"],
-            "name": list(rows["who"]),
-            "correct": rows["correct"].astype(np.int64).to_numpy(),
-            "rounds": rows["rounds"].astype(np.int64).to_numpy(),
-            "accuracy": 100 * rows["accuracy"].astype(float).to_numpy(),
-            "low": 100 * rows["interval_low"].astype(float).to_numpy(),
-            "high": 100 * rows["interval_high"].astype(float).to_numpy(),
+            "name": names[:2],
+            "correct": np.array([score.correct, score.optimal_correct], dtype=np.int64),
+            "rounds": np.array([score.rounds] * 2, dtype=np.int64),
+            "accuracy": 100 * np.array([score.accuracy, score.optimal_correct / score.rounds]),
+            "low": 100 * np.array([score.interval[0], lo]),
+            "high": 100 * np.array([score.interval[1], hi]),
         }
     )
-    lines = table.iloc[2:]
-    levels = pd.DataFrame(
-        {"name": list(lines["who"]), "accuracy": 100 * lines["accuracy"].astype(float).to_numpy()}
-    )
+    levels = pd.DataFrame({"name": names[2:], "accuracy": 100 * np.array([v for _, v in lines])})
     datasets = {"scores": scores, "levels": levels}
-    look = tuple(levels["name"])
-    return distributions.chart(SCORE_TITLE, datasets, _score_layers, *look, height=130), table
+    return distributions.chart(SCORE_TITLE, datasets, _score_layers, *names[2:], height=130), table
 
 
 def _score_layers(*lines: str) -> list[Any]:
