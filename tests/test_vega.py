@@ -235,23 +235,6 @@ def test_bends_redraw_the_same_polyline():
     assert vega.bends(np.array([]), np.array([])).size == 0
 
 
-def test_by_field_pairs_domain_and_range():
-    enc = vega.by_field("name", ["a", "b"], ["#000000", "#ffffff"])
-    assert enc["scale"] == {"domain": ["a", "b"], "range": ["#000000", "#ffffff"]}
-    assert enc["legend"] is None
-    with pytest.raises(ValueError, match="same length"):
-        vega.by_field("name", ["a", "b"], ["#000000"])
-
-
-def test_layered_spec_is_valid_and_styled():
-    layer = {"mark": "point", "encoding": {"x": {"field": "x", "type": "quantitative"}}}
-    spec = vega.layered("T", [layer], height=200)
-    chart = vega.VegaLiteChart(spec=spec, data=pd.DataFrame({"x": [1.0, 2.0]}), title="T")
-    valid_vega_lite(chart)
-    assert spec["height"] == 200 and spec["config"] == vega.config()
-    assert spec["autosize"] == vega.AUTOSIZE and spec["padding"] == vega.PADDING
-
-
 @pytest.mark.parametrize("args", [(500, 500, 250, 3), (100, 9_900, 2, 99), (10, 990, 0, 9)])
 def test_a_large_icon_array_is_a_grid_whose_cells_are_the_tables_people(args):
     """1 000 or 10 000 people: each group's rectangles cover exactly its people's cells of the

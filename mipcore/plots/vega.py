@@ -11,9 +11,10 @@ also makes a chart's pictures for export on the server, with ``vl-convert`` and 
 A :class:`VegaLiteChart` is the specification *without* its data plus the data as a table: the
 table is what the chart draws and also the CSV a reader downloads, so both are always the same
 numbers. The specification only reads columns of that table (derived values through Vega-Lite
-``calculate`` transforms), never a copy of them. A specification is written either as a
-dictionary or in Altair, whose layers read named datasets (:func:`altair_spec`; the concept
-modules such as :mod:`mipcore.plots.curves`).
+``calculate`` transforms), never a copy of them. A specification is written in Altair, whose
+layers read named datasets (:func:`altair_spec`; the concept modules such as
+:mod:`mipcore.plots.curves`), except the home page's three bars
+(:mod:`mipcore.plots.home_vega`), a dictionary that spares the first page Altair's import.
 
 The style is :mod:`~mipcore.plots.style`'s: 15 px text, 14 px tick labels, 16 px axis titles,
 an 18 px title, near-black ink on white, the Okabe–Ito colours with a second cue (dash or
@@ -48,13 +49,11 @@ __all__ = [
     "VegaLiteChart",
     "altair_spec",
     "bends",
-    "by_field",
     "chart_png",
     "chart_spec",
     "chart_svg",
     "config",
     "every_other",
-    "layered",
     "log_ticks",
     "power_axis",
     "scaled",
@@ -167,49 +166,6 @@ def every_other(n: int) -> np.ndarray:
     if n:
         keep[-1] = True
     return keep
-
-
-def by_field(
-    field: str,
-    domain: list[Any],
-    channel_range: list[Any],
-    legend: dict[str, Any] | None = None,
-    *,
-    kind: str = "nominal",
-) -> dict[str, Any]:
-    """An encoding channel mapping each value of ``field`` (in ``domain``'s order) to the
-    value at the same place of ``channel_range`` (colours, strokeDash arrays, shapes, widths);
-    ``legend=None`` shows no legend for this channel."""
-    if len(domain) != len(channel_range):
-        raise ValueError(
-            f"domain and channel_range must have the same length, got {len(domain)} and "
-            f"{len(channel_range)}"
-        )
-    return {
-        "field": field,
-        "type": kind,
-        "scale": {"domain": list(domain), "range": list(channel_range)},
-        "legend": legend,
-    }
-
-
-def layered(
-    title: str | dict[str, Any], layers: list[dict[str, Any]], *, height: int = 300, **extra: Any
-) -> dict[str, Any]:
-    """A layered chart's top-level specification in the app's style: ``title`` (text, or a
-    Vega-Lite title block with a subtitle), the column's
-    width, ``height`` px of plot, :data:`PADDING`, :data:`AUTOSIZE` and :func:`config`;
-    ``extra`` adds top-level keys (e.g. ``resolve``)."""
-    return {
-        "title": title,
-        "width": "container",
-        "height": height,
-        "padding": dict(PADDING),
-        "autosize": dict(AUTOSIZE),
-        "layer": layers,
-        **extra,
-        "config": config(),
-    }
 
 
 def altair_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
