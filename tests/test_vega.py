@@ -302,3 +302,24 @@ def test_exports_draw_a_chart_from_its_own_spec_without_a_browser():
             vega.chart_png(chart, width=bad)
     with pytest.raises(ValueError, match="scale"):
         vega.chart_png(chart, scale=8.0)
+
+
+def test_a_chart_refuses_a_spec_that_reads_what_it_is_not_given():
+    """The spec reads only the given tables' columns, the columns its transforms add, and the
+    named datasets given; a nested layer's reads count too."""
+    table = pd.DataFrame({"x": [1.0], "y": [2.0]})
+    inner = {
+        "data": {"name": "points"},
+        "transform": [{"calculate": "2 * datum.x", "as": "twice"}],
+        "mark": "point",
+        "encoding": {"x": {"field": "twice", "type": "quantitative"}},
+    }
+    spec = {"layer": [{"layer": [inner]}]}
+    vega.VegaLiteChart(spec=copy.deepcopy(spec), datasets={"points": table})
+    with pytest.raises(ValueError, match=r"datasets \['points'\] that are not given"):
+        vega.VegaLiteChart(spec=copy.deepcopy(spec), datasets={"other": table})
+    inner["encoding"]["y"] = {"field": "z", "type": "quantitative"}
+    with pytest.raises(ValueError, match=r"columns \['z'\] that data does not have"):
+        vega.VegaLiteChart(spec=copy.deepcopy(spec), datasets={"points": table})
+    with pytest.raises(ValueError, match="must not hold its data"):
+        vega.VegaLiteChart(spec={"data": {"values": [{}]}, "mark": "point"}, data=table)

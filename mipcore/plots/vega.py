@@ -299,10 +299,10 @@ class VegaLiteChart:
             else [*self.datasets.values()]
         )
         columns = {str(c) for t in tables for c in t.columns}
-        missing = sorted(_fields(self.spec) - columns - _derived(self.spec))
+        fields, derived, names = _reads(self.spec)
+        missing = sorted(fields - columns - derived)
         if missing:
             raise ValueError(f"spec reads columns {missing} that data does not have")
-        names = _dataset_names(self.spec)
         if names - set(self.datasets):
             raise ValueError(
                 f"spec reads datasets {sorted(names - set(self.datasets))} that are not given"
@@ -379,22 +379,20 @@ def _dicts(node: Any) -> Iterator[dict[str, Any]]:
             yield from _dicts(v)
 
 
-def _fields(spec: dict[str, Any]) -> set[str]:
-    """Every ``field`` the specification reads (encodings and predicates)."""
-    return {d["field"] for d in _dicts(spec) if isinstance(d.get("field"), str)}
-
-
-def _derived(spec: dict[str, Any]) -> set[str]:
-    """Every column a transform of the specification adds (``as``: a name or a list)."""
-    out: set[str] = set()
+def _reads(spec: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
+    """What the specification reads, in one walk of its tree: every ``field`` (encodings and
+    predicates), every column a transform adds (``as``: a name or a list) and every named
+    dataset a layer reads."""
+    fields: set[str] = set()
+    derived: set[str] = set()
+    names: set[str] = set()
     for d in _dicts(spec):
+        if isinstance(d.get("field"), str):
+            fields.add(d["field"])
         for t in d.get("transform") or ():
             made = t.get("as") if isinstance(t, dict) else None
-            out |= {made} if isinstance(made, str) else set(made or ())
-    return out
-
-
-def _dataset_names(spec: dict[str, Any]) -> set[str]:
-    """Every named dataset a layer of the specification reads."""
-    refs = (d.get("data") for d in _dicts(spec))
-    return {r["name"] for r in refs if isinstance(r, dict) and isinstance(r.get("name"), str)}
+            derived |= {made} if isinstance(made, str) else set(made or ())
+        ref = d.get("data")
+        if isinstance(ref, dict) and isinstance(ref.get("name"), str):
+            names.add(ref["name"])
+    return fields, derived, names
