@@ -42,7 +42,6 @@ from .vega import VegaLiteChart, chart_png, chart_svg
 __all__ = [
     "IconPicture",
     "IconView",
-    "cells",
     "grid_columns",
     "icon_array_table",
     "icon_array_vega",
@@ -260,7 +259,7 @@ def icon_array_vega(
     return chart, table
 
 
-def cells(
+def _cells(
     channel: type[alt.X] | type[alt.Y],
     field: str,
     n: int,
@@ -294,8 +293,8 @@ def _icons(view: IconView, rows: int) -> list[Any]:
     icon = curves.dataset("people").mark_point(strokeWidth=3, opacity=1, size=520)
     return [
         icon.encode(
-            x=cells(alt.X, "x", _COLUMNS),
-            y=cells(alt.Y, "y", rows, down=True),
+            x=_cells(alt.X, "x", _COLUMNS),
+            y=_cells(alt.Y, "y", rows, down=True),
             shape=_by_group(alt.Shape, view, ["circle", "circle", "square", "square"]),
             stroke=_by_group(alt.Stroke, view, [mip, mip, dp, dp]),
             fill=_by_group(alt.Fill, view, [mip, white, dp, white]),
@@ -309,7 +308,7 @@ def _grid(view: IconView, columns: int, rows: int, thin: bool) -> list[Any]:
     where the attacker calls them members, pale where not, under white grid lines (dataset
     "lines"; ``thin``: 1 px, else 1.5 px)."""
     colours = [style.MIP.colour, _PALE["member"], style.DP.colour, _PALE["non-member"]]
-    x, y = cells(alt.X, "x", columns, edges=True), cells(alt.Y, "y", rows, edges=True, down=True)
+    x, y = _cells(alt.X, "x", columns, edges=True), _cells(alt.Y, "y", rows, edges=True, down=True)
     blocks = distributions.bins("runs", x, "x2", y, "y2", stroke=None).encode(
         fill=_by_group(alt.Fill, view, colours),
         tooltip=[
