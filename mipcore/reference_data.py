@@ -22,6 +22,8 @@ explicit: it minimises
 * :func:`effective_sample_size` -- Theorem 3.2's N_eff = [(1−w)²/N_T + w²/N_R]⁻¹, the
   sample size that governs WERM's generalisation bound.
 * :func:`equal_privacy_weight` -- w* = N_R/(N_T + N_R): ε_T = ε_R = ε₀/N and N_eff = N.
+* :func:`split_sizes` -- (N_T, N_R) from N and the ratio N_T/N_R; Theorem 3.1 holds on all of
+  w ∈ [0, 1] for 0 < ε₀ < min(N_T, N_R).
 * :func:`figure2` -- the paper's Figure 2 (ε₀ = 1000, N = 20 000, N_T/N_R ∈ {0.25, 1, 9})
   as curves, with the facts its text states *evaluated* (exactly, in rational arithmetic)
   rather than asserted.
@@ -83,6 +85,7 @@ __all__ = [
     "select_high_reference_privacy",
     "select_instance",
     "select_public_reference",
+    "split_sizes",
     "werm_epsilons",
     "werm_etas",
 ]
@@ -281,6 +284,42 @@ def equal_privacy_weight(n_train: ArrayLike, n_ref: ArrayLike) -> FloatOrArray:
     """
     nt, nr = _sizes(n_train, n_ref)
     return scalar_or_array(nr / (nt + nr), n_train, n_ref)
+
+
+def split_sizes(n_total: float, ratio: float) -> tuple[float, float]:
+    r"""(N_T, N_R) for N = N_T + N_R records in the ratio a = N_T/N_R, in float arithmetic.
+
+    N_T = N·a/(1+a) and N_R = N − N_T, as :func:`figure2` splits N (there in exact rational
+    arithmetic, so the two may differ in the last bit). Theorem 3.1 holds on all of
+    w ∈ [0, 1] exactly when 0 < ε₀ < min(N_T, N_R) (Figure 2's domain).
+
+    Parameters
+    ----------
+    n_total : ``n_total > 0``, N.
+    ratio : ``ratio > 0``, N_T/N_R.
+
+    Returns
+    -------
+    tuple of float
+        ``(n_train, n_ref)``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``n_total`` or ``ratio`` when outside its domain.
+
+    Examples
+    --------
+    >>> split_sizes(20_000, 1.0)
+    (10000.0, 10000.0)
+    >>> n_train, n_ref = split_sizes(20_000, 9.0)
+    >>> n_train, n_ref, 5000.0 < min(n_train, n_ref)  # ε₀ = 5000 is outside the domain
+    (18000.0, 2000.0, False)
+    """
+    n = float(check_range("n_total", n_total, 0.0, math.inf, lo_open=True, hi_open=True))
+    a = float(check_range("ratio", ratio, 0.0, math.inf, lo_open=True, hi_open=True))
+    n_train = n * a / (1.0 + a)
+    return n_train, n - n_train
 
 
 # --------------------------------------------------------------------------- Figure 2

@@ -34,6 +34,7 @@ from mipcore.reference_data import (
     select_high_reference_privacy,
     select_instance,
     select_public_reference,
+    split_sizes,
     werm_epsilons,
     werm_etas,
 )
@@ -288,6 +289,86 @@ def test_figure2_errors():
         figure2(w=[])
     with pytest.raises(ValueError, match="delta"):
         figure2(delta=-1.0)
+
+
+# ------------------------------------------------------- one ratio, as the reference-data page
+# (the reference-data page evaluates these functions directly)
+
+GRID21 = np.linspace(0.0, 1.0, 21)
+
+
+def test_split_sizes_values_and_errors():
+    assert split_sizes(20_000, 1.0) == (10_000.0, 10_000.0)
+    assert split_sizes(10_000, 4.0) == (8_000.0, 2_000.0)
+    for n, a in ((20_000, 0.25), (9_000, 2.0), (1_000, 0.1), (37_000, 0.35)):
+        nt, nr = split_sizes(n, a)
+        assert nt + nr == pytest.approx(n) and nt / nr == pytest.approx(a)
+    for kw, name in (
+        (dict(n_total=-1.0), "n_total"),
+        (dict(n_total=0.0), "n_total"),
+        (dict(n_total=math.inf), "n_total"),
+        (dict(ratio=0.0), "ratio"),
+        (dict(ratio=float("nan")), "ratio"),
+    ):
+        args = dict(n_total=1000.0, ratio=1.0) | kw
+        with pytest.raises(ValueError, match=name):
+            split_sizes(**args)
+
+
+@pytest.mark.parametrize("ratio, w_star", [(0.25, 0.8), (1.0, 0.5), (9.0, 0.1)])
+def test_one_ratio_known_values_of_figure2(ratio, w_star):
+    """ε₀ = 1000, N = 20 000: every curve passes through (N, ε₀/N) at w* = N_R/N."""
+    nt, nr = split_sizes(20_000, ratio)
+    assert min(nt, nr) > 1000.0  # in Theorem 3.1's domain
+    assert equal_privacy_weight(nt, nr) == pytest.approx(w_star)
+    fig = figure2(1000.0, 20_000, (ratio,), w=GRID21)
+    assert all(f.holds for f in fig.verdicts)
+    star = fig.curves[fig.curves["is_equal_privacy"]]
+    assert star["w"].item() == pytest.approx(w_star)
+    assert star["n_eff"].item() == pytest.approx(20_000)
+    assert star["eps_train"].item() == star["eps_ref"].item() == 0.05 == 1000.0 / 20_000
+    assert star["eta_train"].item() == pytest.approx(0.5 * math.tanh(0.025))
+    assert fig.shared_point == (20_000.0, 0.05)
+
+
+def test_attacker_accuracy_at_the_shared_point():
+    """ε₀/N = 0.05: an attacker right at most 51.25 % of the time (η = tanh(0.025)/2)."""
+    eta = eta_from_epsilon(1000.0 / 20_000)
+    assert round(0.5 + eta, 4) == 0.5125
+    assert 0.5 + eta == pytest.approx(0.5 + 0.5 * math.tanh(0.025))
+
+
+def test_one_ratio_ends_match_theorem_31():
+    nt, nr = split_sizes(10_000, 4.0)  # N_T = 8000, N_R = 2000
+    fig = figure2(800.0, 10_000, (4.0,), w=GRID21)
+    c = fig.curves
+    assert len(c) == 21 and c["w"].is_monotonic_increasing  # w* = 0.2 is a grid point
+    first, last = c.iloc[0], c.iloc[-1]
+    assert first["w"] == 0.0 and last["w"] == 1.0
+    assert first["eps_train"] == pytest.approx(werm_epsilons(0.0, 8000, 2000, 800.0).train)
+    assert last["eps_ref"] == pytest.approx(werm_epsilons(1.0, 8000, 2000, 800.0).reference)
+    assert first["eta_train"] == pytest.approx(eta_from_epsilon(0.1))
+    # what the page quotes at the ends (ε₀/N_T at w = 0, ε₀/N_R at w = 1)
+    assert werm_etas(0.0, nt, nr, 800.0).train == eta_from_epsilon(800.0 / nt)
+    assert werm_etas(1.0, nt, nr, 800.0).reference == eta_from_epsilon(800.0 / nr)
+    assert eta_from_epsilon(800.0 / nr) == pytest.approx(0.5 * math.tanh(0.2))
+    np.testing.assert_allclose(
+        c["n_eff"], effective_sample_size(c["w"].to_numpy(), 8000, 2000), rtol=1e-12
+    )
+    off = figure2(800.0, 9_000, (2.0,), w=GRID21).curves  # w* = 1/3 is added to the 21 points
+    assert len(off) == 22 and off.loc[off["is_equal_privacy"], "w"].item() == pytest.approx(1 / 3)
+
+
+def test_one_ratio_outside_the_domain():
+    """ε₀ ≥ min(N_T, N_R) is outside Theorem 3.1's domain (open): figure2 refuses it, naming
+    eps0; the page tests ``eps0 < min(split_sizes(...))`` first and explains instead."""
+    nt, nr = split_sizes(20_000, 9.0)  # N_R = 2000
+    assert min(nt, nr) == pytest.approx(2000.0)
+    assert not min(nt, nr) > 2000.0 and min(nt, nr) > 1999.0  # the domain is open
+    with pytest.raises(ValueError, match="eps0"):
+        figure2(2000.0, 20_000, (9.0,), w=GRID21)
+    assert figure2(1999.0, 20_000, (9.0,), w=GRID21).verdicts[0].holds
+    assert not min(split_sizes(20_000, 9.0)) > 5000.0
 
 
 # --------------------------------------------------------------------------- Table 2 rules
