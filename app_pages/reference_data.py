@@ -2,14 +2,16 @@
 
 Kaplan, Xu, Marfoq, Neglia, Santana de Oliveira, *A Cautionary Tale: On the Role of Reference
 Data in Empirical Privacy Defenses*, PETS 2024, arXiv:2310.12112. Widgets →
-:mod:`mipcore.lessons.reference_view` (Figure 2 cached; the sweep through
-:func:`appkit.jobs.run`) → :mod:`mipcore.plots.reference_vega` (Vega-Lite) → sentences.
+:mod:`mipcore.reference_data` (Figure 2, cached) and :mod:`mipcore.lessons.reference_leak`
+(the sweep through :func:`appkit.jobs.run`, reselected without refitting) →
+:mod:`mipcore.plots.reference_vega` (Vega-Lite) → sentences.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -17,12 +19,22 @@ import appkit
 import appkit.jobs
 from appkit import fmt_num, fmt_pct, settings
 from appkit.prose import prose
-from mipcore.lessons import reference_view as rv
+from mipcore.bounds import eta_from_epsilon
+from mipcore.lessons import reference_leak as rl
 from mipcore.lessons.reference_leak import LeakConfig, TrendTest, TrendVerdict
 from mipcore.plots import reference_vega
-from mipcore.reference_data import Figure2Fact, SelectionRule
+from mipcore.plots.reference_vega import Unit
+from mipcore.reference_data import (
+    Figure2Fact,
+    SelectionRule,
+    equal_privacy_weight,
+    figure2,
+    split_sizes,
+)
 
-UNIT_TEXT = {rv.Unit.EPSILON: "ε (Theorem 3.1)", rv.Unit.ETA: "η, as attacker accuracy"}
+UNIT_TEXT = {Unit.EPSILON: "ε (Theorem 3.1)", Unit.ETA: "η, as attacker accuracy"}
+#: Figure 2's grid of w (the figure adds w* = N_R/N).
+WEIGHTS = np.linspace(0.0, 1.0, 21)
 ATTACKS = ("confidence", "gap", "loss")
 ATTACK_TEXT = {
     "confidence": "confidence threshold (the paper's)",
@@ -104,7 +116,7 @@ class Theory(NamedTuple):
     eps0: float
     n_total: float
     ratio: float
-    unit: rv.Unit
+    unit: Unit
 
 
 class Experiment(NamedTuple):
@@ -162,8 +174,8 @@ def _theory_controls() -> Theory:
     unit = appkit.url_select(
         "Privacy axis",
         "unit",
-        list(rv.Unit),
-        default=rv.Unit.EPSILON,
+        list(Unit),
+        default=Unit.EPSILON,
         widget="radio",
         format_func=lambda u: UNIT_TEXT[u],
     )
@@ -172,43 +184,52 @@ def _theory_controls() -> Theory:
 
 def _figure2(t: Theory) -> None:
     """Figure 2 (or why Theorem 3.1 does not apply), its takeaway, verdicts and caveats."""
+    eps0, n_total, ratio = float(t.eps0), float(t.n_total), float(t.ratio)
     with appkit.guard("Figure 2", stop=True):
-        theory = appkit.cached(rv.theory, float(t.eps0), float(t.n_total), float(t.ratio))
-    if not theory.in_domain:
+        n_train, n_ref = split_sizes(n_total, ratio)
+        figure = (  # Theorem 3.1 holds on all of 0 <= w <= 1 for eps0 < min(N_T, N_R)
+            appkit.cached(figure2, eps0, n_total, (ratio,), w=WEIGHTS)
+            if eps0 < min(n_train, n_ref)
+            else None
+        )
+    if figure is None:
         st.warning(
             f"With N = {fmt_num(t.n_total)} and $N_T/N_R$ = {fmt_num(t.ratio, 3)} the smaller set has "
-            f"{fmt_num(theory.eps0_max)} records. Theorem 3.1 holds only for ε₀ below that (so that "
+            f"{fmt_num(min(n_train, n_ref))} records. Theorem 3.1 holds only for ε₀ below that (so that "
             f"both sets' ε stay below 1), and ε₀ = {fmt_num(t.eps0)} is not: lower ε₀, raise N, or "
             "move $N_T/N_R$ towards 1.",
             icon="⚠️",
         )
         return
-    chart, data = appkit.cached(reference_vega.theory_vega, theory, t.unit)
+    w_star = float(equal_privacy_weight(n_train, n_ref))
+    chart, data = appkit.cached(reference_vega.theory_vega, figure, w_star, t.unit)
     appkit.chart(
         chart,
         data,
         "figure2_theory",
         key="ref_chart_theory",
-        caption=reference_vega.theory_caption(theory, t.unit),
+        caption=reference_vega.theory_caption(figure, w_star, t.unit),
     )
-    assert theory.eps_star is not None and theory.accuracy_star is not None
+    eps_star = eps0 / n_total  # ε_T = ε_R at w*
     as_acc = (
-        f" (illustratively, an attacker right at most {pct(theory.accuracy_star)} of the time)"
-        if t.unit is rv.Unit.ETA
+        " (illustratively, an attacker right at most "
+        f"{pct(0.5 + float(eta_from_epsilon(eps_star)))} of the time)"
+        if t.unit is Unit.ETA
         else ""
     )
     appkit.takeaway(
-        f"At $w^* = N_R/N$ = {fmt_num(theory.w_star, 3)} both sets get ε = ε₀/N = "
-        f"{fmt_num(theory.eps_star, 3)}{as_acc} and utility is at its maximum; any other w "
+        f"At $w^* = N_R/N$ = {fmt_num(w_star, 3)} both sets get ε = ε₀/N = "
+        f"{fmt_num(eps_star, 3)}{as_acc} and utility is at its maximum; any other w "
         "buys one set's privacy with the other's, and with utility."
     )
-    assert theory.figure is not None
-    facts = "; ".join(
-        f"{'✅' if v.holds else '❌'} {FACT_TEXT[v.fact]}" for v in theory.figure.verdicts
-    )
+    facts = "; ".join(f"{'✅' if v.holds else '❌'} {FACT_TEXT[v.fact]}" for v in figure.verdicts)
     st.caption(
         f"The paper's statements about Figure 2, evaluated exactly on these curves: {facts}."
     )
+    # the illustrative η of each set where it is least private (Theorem 3.1's ε there):
+    # D_T at w = 0 (ε₀/N_T), D_R at w = 1 (ε₀/N_R)
+    eta_train_max = float(eta_from_epsilon(eps0 / n_train))
+    eta_ref_max = float(eta_from_epsilon(eps0 / n_ref))
     appkit.explain(
         "Theorem 3.1: WERM trained with DP-SGD is (O($\\varepsilon_T$), δ)-DP for $D_T$ and "
         "(O($\\varepsilon_R$), δ)-DP for $D_R$, with $\\varepsilon_T = \\varepsilon_0(1-w)/N_T$ "
@@ -216,8 +237,8 @@ def _figure2(t: Theory) -> None:
         "magnitude**: the constants are not given, only the ratio of the two ε is exact. The η "
         "axis applies Theorem 4 of *Provable Membership Inference Privacy* (Izzo, Yoon, Arık, "
         "Zou, TMLR 2024, arXiv:2211.06582; δ = 0) to these ε, so its accuracies "
-        f"(from {pct(0.5)} up to {pct(theory.accuracy_train_max or 0.5)} for $D_T$ at w = 0 "
-        f"and {pct(theory.accuracy_ref_max or 0.5)} for $D_R$ at w = 1) "
+        f"(from {pct(0.5)} up to {pct(0.5 + eta_train_max)} for $D_T$ at w = 0 "
+        f"and {pct(0.5 + eta_ref_max)} for $D_R$ at w = 1) "
         "illustrate the trade; they certify nothing. Utility is Theorem 3.2's effective sample "
         "size $N_\\mathrm{eff}$ (see “The maths”), which governs WERM's generalisation bound.",
         label="How exact is this?",
@@ -282,7 +303,7 @@ def _experiment_controls() -> Experiment:
     return Experiment(n_train, n_ref, dim, class_sep, n_w, n_seeds, seed, attack)
 
 
-def _sweep(e: Experiment) -> rv.SweepResult | None:
+def _sweep(e: Experiment) -> rl.SweepResult | None:
     """The sweep's size (a warning above the server's ceiling, else a caption), then the sweep."""
     config = LeakConfig(
         n_train=int(e.n_train),
@@ -290,11 +311,11 @@ def _sweep(e: Experiment) -> rv.SweepResult | None:
         n_features=int(e.dim),
         n_informative=min(BASE.n_informative, int(e.dim)),
         class_sep=float(e.class_sep),
-        weights=rv.weight_grid(int(e.n_w)),
+        weights=rl.weight_grid(int(e.n_w)),
         n_seeds=int(e.n_seeds),
         seed=int(e.seed),
     )
-    work = rv.check_work(config, settings.WORK_LIMIT)
+    work = rl.check_work(config, settings.WORK_LIMIT)
     records = config.n_total
     if not work.allowed:
         st.warning(
@@ -314,10 +335,10 @@ def _sweep(e: Experiment) -> rv.SweepResult | None:
     )
     with appkit.guard("The sweep", stop=True):
         result = appkit.jobs.run(
-            rv.sweep,
+            rl.sweep,
             config,
             label="Fitting WERM for every w and seed",
-            quick=work.work <= rv.sweep_work(rv.LeakConfig()),  # the default's or less
+            quick=work.work <= rl.sweep_work(BASE),  # the default's or less
         )
     return result
 
@@ -506,14 +527,14 @@ def _results(result, attack: str) -> None:
         # the picks for these thresholds and this attack, from the sweep (no refit);
         # the chart below is keyed by this result, not by hashing its tables again
         res = appkit.cached(
-            rv.reselect,
+            rl.reselect,
             result,
             attack=attack,
             max_train_attack=t.t_train / 100,
             max_gap=t.t_gap / 100,
             max_ref_attack=t.t_ref / 100,
         )
-        ex = appkit.cached(rv.view, res)
+        ex = appkit.cached(rl.experiment_view, res)
     _picks(res)
     train_only = _triad(res)
     _reading(ex, train_only, t.t_train)

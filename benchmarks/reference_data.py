@@ -251,7 +251,6 @@ def floor_only(root: Path, quick: bool, repeats: int) -> None:
 
     logging.getLogger("streamlit").setLevel(logging.ERROR)  # "no ScriptRunContext" per poll
     from mipcore.lessons import reference_leak as rl
-    from mipcore.lessons import reference_view as rv
 
     def clock(fn):
         c, w = time.process_time(), time.perf_counter()
@@ -285,7 +284,7 @@ def floor_only(root: Path, quick: bool, repeats: int) -> None:
 
     rl.run_sweep(rl.LeakConfig(n_seeds=1, weights=(0.0, 1.0)))  # imports, BLAS
     # the job server (a fork server) starts with the first job: not counted
-    appkit.jobs.run(rv.sweep, rl.LeakConfig(n_seeds=1, weights=(0.0, 1.0), seed=99))
+    appkit.jobs.run(rl.sweep, rl.LeakConfig(n_seeds=1, weights=(0.0, 1.0), seed=99))
     settings = FLOOR_SETTINGS[:1] if quick else FLOOR_SETTINGS
     print(
         f"\nThe sweep's floor ({root}'s mipcore; median of {repeats} runs each, seconds; "
@@ -302,7 +301,7 @@ def floor_only(root: Path, quick: bool, repeats: int) -> None:
             _, sw, sc = clock(lambda cfg=cfg: rl.run_sweep(cfg))
             dw, dc, fw, fc = floor_parts(cfg)
             job_cfg = dataclasses.replace(cfg, seed=2000 + r)  # never a cache hit
-            _, jw, _ = clock(lambda c=job_cfg: appkit.jobs.run(rv.sweep, c, label="floor"))
+            _, jw, _ = clock(lambda c=job_cfg: appkit.jobs.run(rl.sweep, c, label="floor"))
             rows.append((sw, sc, dw + fw, dc + fc, sc - dc - fc, jw))
         med = [statistics.median(col) for col in zip(*rows, strict=True)]
         print(

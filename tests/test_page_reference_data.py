@@ -3,8 +3,9 @@
 
 Loaded through app.py's navigation. Most tests use a small sweep (100 + 100 records, 10
 features, 3 weights, 2 seeds) so that the job is quick; expected numbers and verdicts come
-from :mod:`mipcore.lessons.reference_view` / :func:`reference_leak.run_sweep` on the same
-config (tested in ``tests/test_reference_view.py`` and ``tests/test_reference_leak.py``).
+from :mod:`mipcore.reference_data` (Figure 2, w*, split_sizes) and Theorem 4's η, and from
+:mod:`mipcore.lessons.reference_leak` (run_sweep, reselect, reading) on the same config
+(tested in ``tests/test_reference_data.py`` and ``tests/test_reference_leak.py``).
 """
 
 from __future__ import annotations
@@ -18,14 +19,16 @@ from pagetools import snapshot, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
 from appkit.registry import by_key
-from mipcore.lessons import reference_view as rv
+from mipcore.bounds import eta_from_epsilon
+from mipcore.lessons import reference_leak as rl
 from mipcore.lessons.reference_leak import Attack, LeakConfig, Target, run_sweep
 from mipcore.plots.formatting import fmt_num, fmt_pct
+from mipcore.reference_data import equal_privacy_weight, split_sizes
 
 PAGE = "app_pages/reference_data.py"
 SMALL = {"nt": "100", "nr": "100", "d": "10", "nw": "3", "seeds": "2"}
 SMALL_CONFIG = LeakConfig(
-    n_train=100, n_ref=100, n_features=10, n_informative=10, weights=rv.weight_grid(3), n_seeds=2
+    n_train=100, n_ref=100, n_features=10, n_informative=10, weights=rl.weight_grid(3), n_seeds=2
 )
 
 
@@ -88,7 +91,7 @@ def test_loads_at_the_defaults_with_the_papers_lesson():
     assert not at.warning
     res = run_sweep(LeakConfig())  # the page's default config
     assert verdict_column(at) == expected_verdicts(res)
-    r = rv.reading(res)
+    r = rl.reading(res)
     assert r is not None
     (claim,) = takeaways(at)
     assert f"At w = {fmt_num(r.w, 3)}, the training data look private" in claim
@@ -105,7 +108,7 @@ def test_loads_standalone():
 
 
 def test_verdict_display_equals_the_sweeps_verdicts(small_page):
-    res = rv.experiment(run_sweep(SMALL_CONFIG)).result
+    res = rl.reselect(run_sweep(SMALL_CONFIG))
     assert verdict_column(small_page) == expected_verdicts(res)
     t = text(small_page)
     for s in res.selections:
@@ -188,13 +191,21 @@ def test_each_control_changes_output_and_round_trips(small_page, params):
         assert at.query_params[key] == value, (key, at.query_params)
 
 
-def test_theory_numbers_are_the_lessons():
+def test_theory_numbers_are_the_theorys():
     at = load(**SMALL, ratio="4", unit="eta")
-    v = rv.theory(1000.0, 20_000.0, 4.0)
+    n_train, n_ref = split_sizes(20_000.0, 4.0)  # 16 000 and 4 000
+    w_star = equal_privacy_weight(n_train, n_ref)
+    eps_star = 1000.0 / 20_000.0
     t = text(at)
-    assert f"= {fmt_num(v.w_star, 3)} both sets get ε = ε₀/N = {fmt_num(v.eps_star, 3)}" in t
-    assert f"right at most {fmt_pct(v.accuracy_star)} of the time" in t
+    assert f"= {fmt_num(w_star, 3)} both sets get ε = ε₀/N = {fmt_num(eps_star, 3)}" in t
+    assert "= 0.2 both sets get ε = ε₀/N = 0.05" in t
+    assert f"right at most {fmt_pct(0.5 + eta_from_epsilon(eps_star))} of the time" in t
     assert "orders of magnitude" in t and "certify nothing" in t
+    # the η axis's accuracies at the ends: D_T at w = 0 (ε₀/N_T), D_R at w = 1 (ε₀/N_R)
+    acc_train = fmt_pct(0.5 + eta_from_epsilon(1000.0 / n_train))
+    acc_ref = fmt_pct(0.5 + eta_from_epsilon(1000.0 / n_ref))
+    assert acc_train != acc_ref
+    assert f"up to {acc_train} for $D_T$ at w = 0 and {acc_ref} for $D_R$ at w = 1" in t
     assert t.count("✅") >= 5  # Figure 2's five statements, evaluated
 
 
@@ -204,6 +215,20 @@ def test_outside_theorem_31_is_a_sentence():
     (w,) = at.warning
     assert "Theorem 3.1 holds only for ε₀ below" in w.value and "lower ε₀" in w.value
     assert n_charts(at) == 1  # the experiment still runs
+
+
+@pytest.mark.parametrize("eps0, inside", [("2000", False), ("1990", True)])
+def test_theorem_31_domain_edge(eps0, inside):
+    """N = 20 000, N_T/N_R = 9: N_R = 2000, and the domain ε₀ < N_R is open."""
+    at = load(**SMALL, eps0=eps0, N="20000", ratio="9")
+    pagetools.assert_clean(at)
+    if inside:
+        assert not at.warning and n_charts(at) == 2
+    else:
+        (w,) = at.warning
+        assert "the smaller set has 2000 records" in unescaped(w.value), w.value
+        assert f"ε₀ = {fmt_num(2000.0)} is not" in w.value
+        assert n_charts(at) == 1
 
 
 def test_work_ceiling_is_stated_and_nothing_runs():

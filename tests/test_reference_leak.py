@@ -558,3 +558,123 @@ def test_config_cross_field_errors():
         LeakConfig(n_train=100_000, n_ref=100_000, n_calib=100_000).validated()
     with pytest.raises(ValueError, match="replicate"):
         make_splits(SMALL, -1)
+
+
+# --------------------------------------------------------------------------- for a page
+# (the sweep's size, its job, reselection and reading: what the reference-data page calls)
+
+PAGE_SMALL = LeakConfig(
+    n_train=100,
+    n_ref=100,
+    n_features=10,
+    n_informative=10,
+    weights=rl.weight_grid(3),
+    n_seeds=2,
+)
+
+
+@pytest.fixture(scope="module")
+def page_sweep():
+    return run_sweep(PAGE_SMALL)
+
+
+def test_weight_grid_and_work():
+    assert rl.weight_grid(11) == tuple(i / 10 for i in range(11))
+    with pytest.raises(ValueError, match="count"):
+        rl.weight_grid(1)
+    cfg = LeakConfig()
+    assert rl.sweep_work(cfg) == 55 * (3200 * 300 + rl.WORK_PER_FIT)
+    chk = rl.check_work(cfg, 1.0)
+    assert chk.allowed and chk.fits == 55 and chk.ceiling == rl.WORK_CEILING
+    big = dataclasses.replace(cfg, n_train=3000, n_ref=3000, n_features=1000)
+    assert not rl.check_work(big).allowed
+    need = rl.sweep_work(big) / rl.WORK_CEILING
+    assert rl.check_work(big, need).allowed  # the server's factor raises the ceiling
+    with pytest.raises(ValueError, match="factor"):
+        rl.check_work(cfg, 0.5)
+
+
+def test_sweep_relays_progress_as_messages():
+    seen: list[tuple[float, str]] = []
+    cfg = dataclasses.replace(PAGE_SMALL, weights=(0.0, 1.0), n_seeds=1)
+    res = rl.sweep(cfg, lambda f, m: seen.append((f, m)))
+    assert seen == [(0.0, "fit 0 of 2"), (0.5, "fit 1 of 2"), (1.0, "fit 2 of 2")]
+    assert len(res.fits) == 2
+    assert rl.sweep(cfg).per_w.equals(res.per_w)  # without progress: the same result
+
+
+def _same_selection(a, b) -> None:
+    assert a.config == b.config
+    assert a.selections == b.selections
+    assert a.training_only_pick == b.training_only_pick
+    assert a.rule_verdicts == b.rule_verdicts
+    assert a.hidden_leak == b.hidden_leak
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(),
+        dict(attack="gap"),
+        dict(attack=Attack.LOSS, max_gap=0.1),
+        dict(max_train_attack=0.5, max_ref_attack=0.55),  # the public rule picks nothing
+        dict(max_train_attack=0.7, max_gap=0.0, max_ref_attack=0.0),
+    ],
+)
+def test_reselect_equals_run_sweep_with_that_config(page_sweep, kw):
+    fields = {
+        "selection_attack": Attack(kw["attack"]) if "attack" in kw else None,
+        "max_train_attack": kw.get("max_train_attack"),
+        "max_gap": kw.get("max_gap"),
+        "max_ref_attack": kw.get("max_ref_attack"),
+    }
+    cfg = dataclasses.replace(PAGE_SMALL, **{k: v for k, v in fields.items() if v is not None})
+    _same_selection(rl.reselect(page_sweep, **kw), run_sweep(cfg))
+
+
+def test_reselect_keeps_fits_and_trends(page_sweep):
+    out = rl.reselect(page_sweep, attack="loss", max_gap=0.2)
+    assert out.per_w is page_sweep.per_w and out.trends == page_sweep.trends
+    assert out.config.selection_attack is Attack.LOSS and out.config.max_gap == 0.2
+
+
+def test_reselect_errors(page_sweep):
+    with pytest.raises(ValueError, match="attack"):
+        rl.reselect(page_sweep, attack="svm")
+    with pytest.raises(ValueError, match="max_gap"):
+        rl.reselect(page_sweep, max_gap=1.5)
+    with pytest.raises(ValueError, match="max_train_attack"):
+        rl.reselect(page_sweep, max_train_attack=-0.1)
+    with pytest.raises(ValueError, match="max_ref_attack"):
+        rl.reselect(page_sweep, max_ref_attack=float("nan"))
+
+
+def test_reading_is_the_per_w_rows_at_the_pick(page_sweep):
+    ex = rl.experiment_view(rl.reselect(page_sweep, attack="confidence"))
+    r = ex.reading
+    assert r is not None and r.w == ex.result.training_only_pick.w
+    assert r.test_accuracy == ex.result.training_only_pick.test_accuracy
+    assert r == rl.reading(ex.result)
+    per_w = page_sweep.per_w
+    for part in (r.train, r.reference):
+        row = per_w[
+            (per_w["w"] == r.w)
+            & (per_w["attack"] == "confidence")
+            & (per_w["target"] == part.target.value)
+        ].iloc[0]
+        assert part.accuracy == row["accuracy_mean"]
+        assert (part.ci_low, part.ci_high) == (row["pooled_ci_low"], row["pooled_ci_high"])
+        assert part.band == (row["accuracy_min"], row["accuracy_max"])
+        assert part.epsilon_lower_bound == row["epsilon_empirical_lower_bound"]
+        assert part.beats_chance == (row["pooled_ci_low"] > 0.5)
+    h = ex.result.hidden_leak
+    assert (h.ref_ci_low, h.attack_ref) == (r.reference.ci_low, r.reference.accuracy)
+    assert h.holds == r.reference.beats_chance
+
+
+def test_experiment_view(page_sweep):
+    ex = rl.experiment_view(rl.reselect(page_sweep, attack="gap", max_train_attack=0.5))
+    assert ex.reading is None and ex.result.training_only_pick.w is None
+    assert ex.trend_reference == page_sweep.trend(Attack.GAP, Target.REFERENCE)
+    assert ex.trend_train == page_sweep.trend(Attack.GAP, Target.TRAIN)
+    assert ex.fits == 6 and ex.unconverged_fits == int((~page_sweep.fits["converged"]).sum())

@@ -62,10 +62,24 @@ Results
 pooled intervals, w*, the picks of Table 2's three rules, the view of an evaluator who
 looks at training-data leakage only, and the paper's headline evaluated on this run as
 structured verdicts.
+
+For a page
+----------
+* :func:`weight_grid`, :func:`sweep_work`, :func:`check_work` -- a grid of w, and the work a
+  sweep asks for against the ceiling a server allows (:data:`WORK_CEILING`).
+* :func:`sweep` -- :func:`run_sweep` reporting ``progress(fraction, message)``, the form
+  :func:`appkit.jobs.run` gives.
+* :func:`reselect` -- the sweep's Table 2 picks and verdicts for other thresholds or another
+  attack *without refitting*: the fits and attacks do not depend on them (both it and
+  :func:`run_sweep` call :func:`selection_verdicts`).
+* :func:`experiment_view` -- what a page quotes about one (reselected) sweep: the
+  training-only evaluator's pick in numbers (:func:`reading`), the two trend verdicts of the
+  chosen attack and the fits that did not converge.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable
@@ -83,7 +97,7 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.utils.extmath import softmax
 from threadpoolctl import threadpool_limits
 
-from .._validate import check_int, check_range
+from .._validate import as_enum, check_int, check_range
 from ..audit_stats import clopper_pearson, eta_lower_bound
 from ..bounds import epsilon_from_eta
 from ..reference_data import (
@@ -96,15 +110,20 @@ from ..reference_data import (
 
 __all__ = [
     "DEFAULT_WEIGHTS",
+    "WORK_CEILING",
+    "WORK_PER_FIT",
     "Attack",
     "AttackOutcome",
+    "AttackReading",
     "Claim",
+    "ExperimentView",
     "HiddenLeakVerdict",
     "LeakConfig",
     "LowFprOutcome",
     "ModelAudit",
     "ModelKind",
     "Part",
+    "Reading",
     "RuleVerdict",
     "Splits",
     "SweepResult",
@@ -113,11 +132,19 @@ __all__ = [
     "TrendTest",
     "TrendVerdict",
     "WermFit",
+    "WorkCheck",
     "audit_model",
+    "check_work",
+    "experiment_view",
     "fit_werm",
     "make_splits",
+    "reading",
+    "reselect",
     "run_sweep",
     "selection_verdicts",
+    "sweep",
+    "sweep_work",
+    "weight_grid",
     "werm_sample_weights",
 ]
 
@@ -127,6 +154,18 @@ DEFAULT_WEIGHTS: tuple[float, ...] = tuple(i / 10 for i in range(11))
 #: Upper limits a page may not exceed (records in total, features).
 MAX_RECORDS = 250_000
 MAX_FEATURES = 1_000
+
+#: Work units (see :func:`sweep_work`) one request may ask for, before the server's factor
+#: ``MIP_EXPLORER_WORK_LIMIT``. The default sweep asks for 8.0 × 10⁷ (about 1.2 s on a busy
+#: 2-core machine); sweeps near the ceiling took 6–20 s there (1000 features: 6 s;
+#: 2 × 3000 records: 11 s; overlapping classes need more solver iterations). Since the
+#: audit scores each matrix once, the sweep's CPU time is mostly its L-BFGS fits: measured
+#: on a 2-core machine at load 4–8, 1.8 s for the default (2.4–3.0 s before), 3.8 s for
+#: 1000 features, 5.8 s for 2 × 3000 records (``benchmarks/reference_data.py``).
+WORK_CEILING = 2.5e8
+#: Work units charged per fit on top of its records × features: a fit and its audit cost
+#: a few tens of milliseconds however small the data (solver set-up, predictions).
+WORK_PER_FIT = 500_000
 
 
 class Attack(Enum):
@@ -1071,7 +1110,7 @@ def selection_verdicts(
     training-data-only view hides a reference leak at the public-reference pick.
 
     It depends only on the per-w aggregates, so the page can re-run it for other thresholds
-    or another attack without refitting (``mipcore.lessons.reference_view.reselect``).
+    or another attack without refitting (:func:`reselect`).
     """
     sel_attack = cfg.selection_attack.value
 
@@ -1324,4 +1363,306 @@ def run_sweep(
         trends=trends,
         rule_verdicts=rule_verdicts,
         hidden_leak=hidden,
+    )
+
+
+# --------------------------------------------------------------------------- for a page
+
+
+def weight_grid(count: int) -> tuple[float, ...]:
+    """``count`` equally spaced weights from 0 to 1 (``2 <= count <= 201``): i/(count − 1).
+
+    Examples
+    --------
+    >>> weight_grid(5)
+    (0.0, 0.25, 0.5, 0.75, 1.0)
+    """
+    c = check_int("count", count, 2, 201)
+    return tuple(i / (c - 1) for i in range(c))
+
+
+def sweep_work(config: LeakConfig) -> int:
+    """The work a sweep asks for: fits × (records × features + :data:`WORK_PER_FIT`).
+
+    Every fit reads the N_T + N_R training records and the audit scores all the records of
+    the replicate, so each of the ``len(weights) × n_seeds`` fits costs about
+    ``n_total × n_features``, plus a fixed part.
+
+    Raises
+    ------
+    ValueError
+        Naming the config field that is out of range.
+
+    Examples
+    --------
+    >>> sweep_work(LeakConfig())  # 55 fits of 3200 records × 300 features
+    80300000
+    """
+    cfg = config.validated()
+    fits = len(cfg.weights) * cfg.n_seeds
+    return fits * (cfg.n_total * cfg.n_features + WORK_PER_FIT)
+
+
+@dataclass(frozen=True)
+class WorkCheck:
+    """``work`` asked for, ``ceiling`` allowed (:data:`WORK_CEILING` × the server's factor),
+    ``allowed`` = work ≤ ceiling, and the ``fits`` the sweep would make."""
+
+    work: int
+    ceiling: float
+    allowed: bool
+    fits: int
+
+
+def check_work(config: LeakConfig, factor: float = 1.0) -> WorkCheck:
+    """Compare a sweep's work with the ceiling ``WORK_CEILING × factor`` (``factor >= 1``).
+
+    Raises
+    ------
+    ValueError
+        Naming ``factor``, or the config field that is out of range.
+
+    Examples
+    --------
+    >>> check_work(LeakConfig()).allowed
+    True
+    >>> check_work(LeakConfig(n_seeds=20, n_features=1000)).allowed
+    False
+    """
+    f = float(check_range("factor", factor, 1.0, math.inf, hi_open=True))
+    work = sweep_work(config)
+    ceiling = WORK_CEILING * f
+    return WorkCheck(work, ceiling, work <= ceiling, len(config.weights) * config.n_seeds)
+
+
+def sweep(config: LeakConfig, progress: Callable[[float, str], None] | None = None) -> SweepResult:
+    """:func:`run_sweep` reporting ``progress(fraction, message)`` (what
+    :func:`appkit.jobs.run` gives a job; ``run_sweep`` reports ``progress(fraction, done,
+    total)``).
+
+    Parameters
+    ----------
+    config : LeakConfig (validated by ``run_sweep``).
+    progress : optional; called before the first fit and after every fit.
+
+    Returns
+    -------
+    SweepResult
+
+    Raises
+    ------
+    ValueError
+        Naming the config field that is out of range.
+
+    Examples
+    --------
+    >>> cfg = LeakConfig(n_train=60, n_ref=60, n_calib=60, n_eval=60, n_features=10,
+    ...                  weights=(0.0, 1.0), n_seeds=1)
+    >>> seen = []
+    >>> res = sweep(cfg, lambda f, m: seen.append((f, m)))
+    >>> seen[0], seen[-1]
+    ((0.0, 'fit 0 of 2'), (1.0, 'fit 2 of 2'))
+    """
+    if progress is None:
+        return run_sweep(config)
+    report = progress
+
+    def relay(fraction: float, done: int, total: int) -> None:
+        report(fraction, f"fit {done} of {total}")
+
+    return run_sweep(config, relay)
+
+
+def reselect(
+    result: SweepResult,
+    *,
+    attack: Attack | str | None = None,
+    max_train_attack: float | None = None,
+    max_gap: float | None = None,
+    max_ref_attack: float | None = None,
+) -> SweepResult:
+    r"""The sweep's Table 2 picks and their verdicts for other thresholds or another attack.
+
+    The fits, the attacks and the trends do not depend on the selection step, so this
+    returns ``result`` with a new ``config`` (the given fields replaced), ``selections``,
+    ``training_only_pick``, ``rule_verdicts`` and ``hidden_leak`` -- exactly what
+    :func:`run_sweep` returns for that config (both call :func:`selection_verdicts`). None
+    keeps a field.
+
+    Parameters
+    ----------
+    result : a :class:`SweepResult`.
+    attack : the attack whose per-w means the rules read (``selection_attack``).
+    max_train_attack, max_gap, max_ref_attack : thresholds in [0, 1] (Table 2: 0.51, 0.04,
+        0.51).
+
+    Returns
+    -------
+    SweepResult
+
+    Raises
+    ------
+    ValueError
+        Naming ``attack`` or the threshold that is out of range.
+
+    Examples
+    --------
+    >>> cfg = LeakConfig(n_train=60, n_ref=60, n_calib=60, n_eval=60, n_features=10,
+    ...                  weights=(0.0, 0.5, 1.0), n_seeds=2)
+    >>> res = reselect(run_sweep(cfg), attack="loss", max_gap=0.1)
+    >>> res.config.selection_attack.value, res.config.max_gap
+    ('loss', 0.1)
+    """
+    thresholds = {
+        "max_train_attack": max_train_attack,
+        "max_gap": max_gap,
+        "max_ref_attack": max_ref_attack,
+    }
+    # the thresholds are checked once, by the config (its errors name the field)
+    changes: dict[str, object] = {k: v for k, v in thresholds.items() if v is not None}
+    if attack is not None:
+        changes["selection_attack"] = as_enum("attack", attack, Attack)
+    cfg = dataclasses.replace(result.config, **changes).validated()  # type: ignore[arg-type]
+    selections, pick, rule_verdicts, hidden = selection_verdicts(
+        result.per_w, result.utility, result.w_star, cfg
+    )
+    return dataclasses.replace(
+        result,
+        config=cfg,
+        selections=selections,
+        training_only_pick=pick,
+        rule_verdicts=rule_verdicts,
+        hidden_leak=hidden,
+    )
+
+
+@dataclass(frozen=True)
+class AttackReading:
+    """One attack on one target at one w, pooled over the seeds.
+
+    ``accuracy`` is the mean over seeds; [``ci_low``, ``ci_high``] the Clopper–Pearson
+    interval of the pooled counts; ``band`` (min, max) over seeds; ``eta_lower_bound`` and
+    ``epsilon_lower_bound`` the EMPIRICAL LOWER BOUNDS from the pooled counts (evidence
+    of leakage, never a guarantee); ``beats_chance`` = ``ci_low > 1/2``.
+    """
+
+    target: Target
+    accuracy: float
+    ci_low: float
+    ci_high: float
+    band: tuple[float, float]
+    eta_lower_bound: float
+    epsilon_lower_bound: float
+    beats_chance: bool
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The training-only evaluator's pick (Table 2's public-reference rule) in numbers.
+
+    ``selection`` is that pick (its ``w``, threshold, test accuracy); ``train`` is what the
+    evaluator reports, ``reference`` what it does not (both for ``attack``). ``confidence``
+    is the interval level of the sweep.
+    """
+
+    attack: Attack
+    confidence: float
+    selection: Selection
+    w: float
+    test_accuracy: float
+    train: AttackReading
+    reference: AttackReading
+
+
+def _attack_reading(result: SweepResult, w: float, attack: Attack, target: Target) -> AttackReading:
+    per_w = result.per_w
+    row = per_w[
+        (per_w["w"] == w) & (per_w["attack"] == attack.value) & (per_w["target"] == target.value)
+    ].iloc[0]
+    lo = float(row["pooled_ci_low"])
+    return AttackReading(
+        target=target,
+        accuracy=float(row["accuracy_mean"]),
+        ci_low=lo,
+        ci_high=float(row["pooled_ci_high"]),
+        band=(float(row["accuracy_min"]), float(row["accuracy_max"])),
+        eta_lower_bound=float(row["eta_empirical_lower_bound"]),
+        epsilon_lower_bound=float(row["epsilon_empirical_lower_bound"]),
+        beats_chance=lo > 0.5,
+    )
+
+
+def reading(result: SweepResult) -> Reading | None:
+    """The numbers of “at w = …, the training data look private, but the reference data…”.
+
+    At ``result.training_only_pick`` (the public-reference rule, which reads training
+    leakage only) for ``result.config.selection_attack``; None when that rule picked
+    nothing.
+
+    Parameters
+    ----------
+    result : a :class:`SweepResult` (e.g. from :func:`reselect`).
+
+    Returns
+    -------
+    Reading or None
+    """
+    pick = result.training_only_pick
+    if pick.w is None or pick.test_accuracy is None:
+        return None
+    attack = result.config.selection_attack
+    return Reading(
+        attack=attack,
+        confidence=result.config.confidence,
+        selection=pick,
+        w=pick.w,
+        test_accuracy=pick.test_accuracy,
+        train=_attack_reading(result, pick.w, attack, Target.TRAIN),
+        reference=_attack_reading(result, pick.w, attack, Target.REFERENCE),
+    )
+
+
+@dataclass(frozen=True)
+class ExperimentView:
+    """What a page shows about one sweep, for one attack and one set of thresholds.
+
+    ``result`` is the sweep (e.g. after :func:`reselect`); ``reading`` its :func:`reading`
+    (None when the public-reference rule picked nothing); ``trend_reference``/``trend_train``
+    the trend verdicts of ``result.config.selection_attack`` on D_R (rises with w) and D_T
+    (falls with w); ``unconverged_fits`` of ``fits`` stopped at the iteration cap.
+    """
+
+    result: SweepResult
+    reading: Reading | None
+    trend_reference: TrendVerdict
+    trend_train: TrendVerdict
+    unconverged_fits: int
+    fits: int
+
+
+def experiment_view(result: SweepResult) -> ExperimentView:
+    """What a page quotes about ``result`` as it is (see :class:`ExperimentView`).
+
+    :func:`reselect` it first for other thresholds or another attack: a page that caches
+    the reselected result and this view separately can key the triad chart by that result,
+    which a cache would otherwise hash anew on every rerun.
+
+    Examples
+    --------
+    >>> cfg = LeakConfig(n_train=60, n_ref=60, n_calib=60, n_eval=60, n_features=10,
+    ...                  weights=(0.0, 0.5, 1.0), n_seeds=2)
+    >>> res = reselect(run_sweep(cfg), attack="loss")
+    >>> v = experiment_view(res)
+    >>> v.result is res, v.reading == reading(res), v.trend_train.attack.value, v.fits
+    (True, True, 'loss', 6)
+    """
+    sel = result.config.selection_attack
+    converged = result.fits["converged"].to_numpy(bool)
+    return ExperimentView(
+        result=result,
+        reading=reading(result),
+        trend_reference=result.trend(sel, Target.REFERENCE),
+        trend_train=result.trend(sel, Target.TRAIN),
+        unconverged_fits=int((~converged).sum()),
+        fits=int(converged.size),
     )

@@ -4,7 +4,7 @@ triad.
 
 Kaplan, Xu, Marfoq, Neglia, Santana de Oliveira, *A Cautionary Tale: On the Role of
 Reference Data in Empirical Privacy Defenses*, PETS 2024, arXiv:2310.12112 -- as computed by
-:mod:`mipcore.lessons.reference_view` and :mod:`mipcore.lessons.reference_leak`.
+:func:`mipcore.reference_data.figure2` and :mod:`mipcore.lessons.reference_leak`.
 
 Every builder takes a result and returns ``(chart, table)``: a
 :class:`~mipcore.plots.vega.VegaLiteChart` in the app's style and the DataFrame of exactly what
@@ -18,6 +18,7 @@ reference data D_R: vermillion, solid, crosses; utility: green, solid, diamonds.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 import altair as alt
@@ -25,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..lessons.reference_leak import SweepResult, Target
-from ..lessons.reference_view import TheoryView, Unit
+from ..reference_data import Figure2Result
 from . import style
 from .curves import Look, band, by, chart, dataset, labels, markers, quantity, rule
 from .vega import DASH, SHAPE, STAR, VegaLiteChart
@@ -33,6 +34,7 @@ from .vega import DASH, SHAPE, STAR, VegaLiteChart
 __all__ = [
     "ATTACK_NAMES",
     "STAR_NAME",
+    "Unit",
     "theory_caption",
     "theory_table",
     "theory_vega",
@@ -40,6 +42,14 @@ __all__ = [
     "triad_table",
     "triad_vega",
 ]
+
+
+class Unit(StrEnum):
+    """The privacy axis of Figure 2: Theorem 3.1's ε, or the η-MIP level it implies."""
+
+    EPSILON = "eps"
+    ETA = "eta"
+
 
 #: How the attacks are named in legends and titles.
 ATTACK_NAMES = {
@@ -95,13 +105,15 @@ def _picks(frame: pd.DataFrame, by: str) -> pd.DataFrame:
     return frame.iloc[sorted(keep)].reset_index(drop=True)
 
 
-def theory_table(view: TheoryView) -> pd.DataFrame:
-    """Figure 2's numbers for one ratio, one row per w (the CSV): ``w``,
-    ``is_equal_privacy_weight``, ``n_eff``, each set's ε and (illustrative) η, and the
-    attacker-accuracy bounds 1/2 + η."""
-    if view.figure is None or view.eps_star is None or view.accuracy_star is None:
-        raise ValueError("the view is outside Theorem 3.1's domain: there is nothing to draw")
-    c = view.figure.curves.sort_values("w").reset_index(drop=True)
+def theory_table(figure: Figure2Result) -> pd.DataFrame:
+    """Figure 2's numbers for one ratio (``figure`` of one ratio, else ValueError), one row
+    per w (the CSV): ``w``, ``is_equal_privacy_weight``, ``n_eff``, each set's ε and
+    (illustrative) η, and the attacker-accuracy bounds 1/2 + η."""
+    if len(figure.ratios) != 1:
+        raise ValueError(
+            f"figure has ratios={figure.ratios!r}: the theory chart draws exactly one ratio"
+        )
+    c = figure.curves.sort_values("w").reset_index(drop=True)
     return pd.DataFrame(
         {
             "w": c["w"],
@@ -117,31 +129,35 @@ def theory_table(view: TheoryView) -> pd.DataFrame:
     )
 
 
-def theory_caption(view: TheoryView, unit: Unit) -> str:
-    """What the theory chart's title no longer says: the setting, or what the η axis is."""
+def theory_caption(figure: Figure2Result, w_star: float, unit: Unit) -> str:
+    """What the theory chart's title no longer says: the setting (ε₀, N, N_T/N_R of
+    ``figure`` and ``w_star``), or what the η axis is."""
     if unit is Unit.ETA:
         return "η from ε by Theorem 4 of Izzo et al.: an illustration (Theorem 3.1 is O(ε))."
     return (
-        f"ε₀ = {view.eps0:g}, N = {view.n_total:,.0f}, N_T/N_R = {view.ratio:g}; "
-        f"w* = N_R/N = {view.w_star:.3g}."
+        f"ε₀ = {figure.eps0:g}, N = {figure.n_total:,.0f}, N_T/N_R = {figure.ratios[0]:g}; "
+        f"w* = N_R/N = {w_star:.3g}."
     )
 
 
-def theory_vega(view: TheoryView, unit: Unit) -> tuple[VegaLiteChart, pd.DataFrame]:
-    """Figure 2 for one ratio: utility N_eff against the privacy of D_T and of D_R as w runs
-    from 0 to 1, in Theorem 3.1's ε or (``Unit.ETA``) as the illustrative attacker-accuracy
-    bound 1/2 + η in %; w* is a star, the curves' ends are labelled. ``view`` must be in
-    Theorem 3.1's domain (else ValueError). Returns the chart and :func:`theory_table`."""
-    table = theory_table(view)
-    assert view.eps_star is not None and view.accuracy_star is not None
+def theory_vega(
+    figure: Figure2Result, w_star: float, unit: Unit
+) -> tuple[VegaLiteChart, pd.DataFrame]:
+    """Figure 2 for one ratio (``figure`` of one ratio, else ValueError): utility N_eff
+    against the privacy of D_T and of D_R as w runs from 0 to 1, in Theorem 3.1's ε or
+    (``Unit.ETA``) as the illustrative attacker-accuracy bound 1/2 + η in %; the shared
+    point (N, ε₀/N) is a star at ``w_star`` = N_R/N, the curves' ends are labelled. Returns
+    the chart and :func:`theory_table`."""
+    table = theory_table(figure)
+    shared = table[table["is_equal_privacy_weight"]].iloc[0]  # (N, ε₀/N) on both curves
     if unit is Unit.EPSILON:
         xt, xr = table["eps_train"].to_numpy(float), table["eps_ref"].to_numpy(float)
-        x_star = float(view.eps_star)
+        x_star = float(shared["eps_train"])
         x_title, x_format = "ε (Theorem 3.1, up to constants)", ".4~g"
     else:
         xt = 100 * table["accuracy_bound_train"].to_numpy(float)
         xr = 100 * table["accuracy_bound_ref"].to_numpy(float)
-        x_star = 100 * float(view.accuracy_star)
+        x_star = 100 * float(shared["accuracy_bound_train"])
         x_title, x_format = "best attacker's accuracy, 50 % + η (%)", ".3f"
     curves = pd.concat(
         [
@@ -166,7 +182,7 @@ def theory_vega(view: TheoryView, unit: Unit) -> tuple[VegaLiteChart, pd.DataFra
     # smooth curves: every other w (the same picture, half the rows), ends and w* kept
     rank = curves.groupby("set", sort=False).cumcount().to_numpy()
     last = curves.groupby("set", sort=False).cumcount(ascending=False).to_numpy() == 0
-    star_w = np.isclose(curves["w"].to_numpy(float), float(view.w_star))
+    star_w = np.isclose(curves["w"].to_numpy(float), float(w_star))
     lines = curves[(rank % 2 == 0) | last | star_w].reset_index(drop=True)
     ends = pd.concat(
         [
@@ -177,7 +193,7 @@ def theory_vega(view: TheoryView, unit: Unit) -> tuple[VegaLiteChart, pd.DataFra
     )
     ends["label"] = ends["set"].map({TRAIN_NAME: "D_T, ", REF_NAME: "D_R, "}) + ends["label"]
     star = pd.DataFrame(
-        {"x": [x_star], "n_eff": [float(view.n_total)], "w": [float(view.w_star)], "set": STAR_NAME}
+        {"x": [x_star], "n_eff": [float(figure.n_total)], "w": [float(w_star)], "set": STAR_NAME}
     )
     datasets = {
         "lines": lines,
