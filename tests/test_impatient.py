@@ -143,23 +143,51 @@ def _sidebar_link(pg, text: str):
     return pg.locator('[data-testid="stSidebarNav"] a').filter(has_text=text).first
 
 
+CLICK_TIMEOUT = 30_000  # ms: Playwright's default for a click
+# what holds the page when a step times out: its open dialogs and the elements made inert
+BLOCKERS_JS = """() => ({
+  dialogs: [...document.querySelectorAll('dialog[open], [role="dialog"]')]
+    .map(d => (d.innerText || '').trim().slice(0, 300)),
+  inert: [...document.querySelectorAll('[inert]')]
+    .map(e => e.tagName + '.' + (e.getAttribute('data-testid') || e.className || '?')).slice(0, 10),
+  state: document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state'),
+})"""
+
+
+def _stuck(pg, srv, what: str) -> None:
+    """Fail saying what the page and the server were doing: the script's state, open dialogs,
+    inert elements, the page's text, the server's log and every server thread's stack."""
+    pytest.fail(
+        f"{what} (at {pg.url}).\nThe page: {pg.evaluate(BLOCKERS_JS)}\n"
+        f"{pg.inner_text(MAIN)[-1500:]}\nThe server's log:\n{srv.output(tail=3000)}\n"
+        f"The server's threads:\n{srv.stacks()[-12000:]}"
+    )
+
+
+def _click_link(pg, srv, text: str) -> None:
+    """Click the sidebar link ``text`` (Playwright's 30 s to become clickable, as before)."""
+    try:
+        _sidebar_link(pg, text).click(timeout=CLICK_TIMEOUT)
+    except PlaywrightTimeoutError:
+        _stuck(
+            pg, srv, f"the sidebar link {text!r} stayed unclickable {CLICK_TIMEOUT / 1000:.0f} s"
+        )
+
+
 def _wait_for_path(pg, srv, path: str, clicked: str) -> None:
-    """Wait (one page run at most) until the browser shows ``path``; failing, say what the
-    page and the server were doing: the script's state, the page's text, the server's log
-    and every server thread's stack."""
+    """Wait (one page run at most) until the browser shows ``path``; failing, say why."""
     try:
         pg.wait_for_function(f"() => location.pathname === '{path}'", timeout=RUN_TIMEOUT)
     except PlaywrightTimeoutError:
-        state = pg.evaluate(
-            "() => document.querySelector('[data-testid=\"stApp\"]')"
-            "?.getAttribute('data-test-script-state')"
-        )
-        pytest.fail(
-            f"{RUN_TIMEOUT / 1000:.0f} s after a click on {clicked!r} the browser still shows "
-            f"{pg.url} (script state {state!r}), not {path}.\nThe page:\n"
-            f"{pg.inner_text(MAIN)[-1500:]}\nThe server's log:\n{srv.output(tail=3000)}\n"
-            f"The server's threads:\n{srv.stacks()[-12000:]}"
-        )
+        _stuck(pg, srv, f"{RUN_TIMEOUT / 1000:.0f} s after a click on {clicked!r} not at {path}")
+
+
+def _wait_for_progress(pg, srv, why: str) -> None:
+    """Wait (one page run at most) for a progress bar in the main area; failing, say why."""
+    try:
+        pg.locator(f'{MAIN} [data-testid="stProgress"]').first.wait_for(timeout=RUN_TIMEOUT)
+    except PlaywrightTimeoutError:
+        _stuck(pg, srv, f"no progress bar within {RUN_TIMEOUT / 1000:.0f} s: {why}")
 
 
 def test_an_impatient_visitor_cannot_break_a_page(browser, fresh, app_page):
@@ -202,10 +230,10 @@ def test_an_impatient_visitor_cannot_break_a_page(browser, fresh, app_page):
         # 4. away to another page mid-run (through the sidebar), and back the same way: the
         # page comes back as it was left
         other = by_key("home" if app_page.name != "home" else "what_eps_means")
-        _sidebar_link(pg, other.label).click()
+        _click_link(pg, fresh, other.label)
         _wait_for_path(pg, fresh, f"/{other.url_path}", other.label)
         pg.wait_for_timeout(300)
-        _sidebar_link(pg, by_key(app_page.name).label).click()
+        _click_link(pg, fresh, by_key(app_page.name).label)
         _wait_for_path(pg, fresh, path, by_key(app_page.name).label)
         _settle(pg)
         if key is not None:
@@ -231,20 +259,19 @@ def test_an_impatient_visitor_on_figure_2(browser, fresh):
     pg.js_errors = []
     pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
     log_from = len(fresh.output(tail=None))
-    progress = pg.locator(f'{MAIN} [data-testid="stProgress"]')
     try:
         pg.goto(fresh.url + "/covariance", wait_until="domcontentloaded")
-        progress.first.wait_for(timeout=RUN_TIMEOUT)  # Quick's first run computes
+        _wait_for_progress(pg, fresh, "Quick's first run computes")
         _radio(pg, "Paper").click()
         run = pg.locator(f"{MAIN} button").filter(has_text="Run (")
         run.first.wait_for(timeout=RUN_TIMEOUT)
         run.first.click()
-        progress.first.wait_for(timeout=RUN_TIMEOUT)
+        _wait_for_progress(pg, fresh, "Paper's run computes")
         pg.locator(f"{MAIN} button").filter(has_text="Stop").first.click()
         run.first.wait_for(timeout=RUN_TIMEOUT)
         assert "You stopped the run" in pg.inner_text(MAIN)
         run.first.click()
-        progress.first.wait_for(timeout=RUN_TIMEOUT)
+        _wait_for_progress(pg, fresh, "the run started again computes")
         _radio(pg, "Quick").click()
         _settle(pg)
         assert "preset=" not in pg.url, pg.url  # Quick is the default
