@@ -30,6 +30,7 @@ from mipcore.reference_data import (
     equal_privacy_weight,
     figure2,
     split_sizes,
+    werm_etas,
 )
 
 UNIT_TEXT = {Unit.EPSILON: "ε (Theorem 3.1)", Unit.ETA: "η, as attacker accuracy"}
@@ -228,8 +229,9 @@ def _figure2(t: Theory) -> None:
     )
     # the illustrative η of each set where it is least private (Theorem 3.1's ε there):
     # D_T at w = 0 (ε₀/N_T), D_R at w = 1 (ε₀/N_R)
-    eta_train_max = float(eta_from_epsilon(eps0 / n_train))
-    eta_ref_max = float(eta_from_epsilon(eps0 / n_ref))
+    ends = werm_etas((0.0, 1.0), n_train, n_ref, eps0)
+    eta_train_max = float(np.asarray(ends.train)[0])  # D_T at w = 0
+    eta_ref_max = float(np.asarray(ends.reference)[1])  # D_R at w = 1
     appkit.explain(
         "Theorem 3.1: WERM trained with DP-SGD is (O($\\varepsilon_T$), δ)-DP for $D_T$ and "
         "(O($\\varepsilon_R$), δ)-DP for $D_R$, with $\\varepsilon_T = \\varepsilon_0(1-w)/N_T$ "
