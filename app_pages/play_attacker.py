@@ -19,7 +19,7 @@ drawn through :func:`appkit.prose.prose`; the code writes only sentences that ca
 from __future__ import annotations
 
 import functools
-import itertools
+import hashlib
 import secrets
 from collections import OrderedDict
 from typing import NamedTuple
@@ -47,8 +47,8 @@ SEED_MAX = 999_999
 GAMES = "_play_games"  # session: game key -> Progress, the last few games of this session
 _SESSION_GAMES = 16
 _BIG = """<style>
-.st-key-play_in button, .st-key-play_out button { min-height: 4.2rem; }
-.st-key-play_in button p, .st-key-play_out button p { font-size: 1.8rem; font-weight: 600; }
+.st-key-play_buttons button { min-height: 4.2rem; }
+.st-key-play_buttons button p { font-size: 1.8rem; font-weight: 600; }
 </style>"""
 # Presenter mode at 1024×768 with the sidebar open: the round, its buttons and the release
 # chart on one screen. A shorter header on this page only (the element goes with the page).
@@ -63,18 +63,82 @@ _PRESENTER = """<style>
 # setting -- takes the keys first. This listener runs before any of them (window, capture
 # phase), answers, and takes the focus off the sidebar control; a held key answers once.
 # A text field in the page keeps its arrow keys (the game has none).
+#
+# One tap, one answer. Each round's buttons have keys of their own (play_in_<game>_<round>),
+# so a tap names the round it answers; on the server a second answer to a round changes
+# nothing. In the browser, a click (a tap, a mouse click, a key) on a round's buttons is
+# dropped with a word when it follows another on the same round within AGAIN_MS (a double
+# tap) or comes within ARM_MS of the round's buttons appearing (the second tap of a double
+# tap, landing on the next round's button): nobody reads a release in 0.4 s.
 _KEYS = """<script>
 (() => {
   if (window.__mipGameKeys) return;
   window.__mipGameKeys = true;
+  const ARM_MS = 400, AGAIN_MS = 1200;
+  const PLAY = '[class*="st-key-play_in_"], [class*="st-key-play_out_"]';
+  const seen = new Map(), tapped = new Map();
+  const roundOf = (el) => {
+    const box = el && el.closest && el.closest(PLAY);
+    if (!box) return null;
+    const cls = [...box.classList].find((c) => /^st-key-play_(in|out)_/.test(c));
+    return cls ? cls.replace(/^st-key-play_(in|out)_/, "") : null;
+  };
+  const look = () => {
+    const now = performance.now();
+    document.querySelectorAll(PLAY).forEach((box) => {
+      const r = roundOf(box);
+      if (r && !seen.has(r)) seen.set(r, now);
+    });
+  };
+  new MutationObserver(look).observe(document.body, {childList: true, subtree: true});
+  look();
+  const say = (text) => {
+    let el = document.getElementById("mip-tap-note");
+    if (!el) {
+      el = document.createElement("div");
+      el.id = "mip-tap-note";
+      el.setAttribute("role", "status");
+      el.setAttribute("aria-live", "polite");
+      Object.assign(el.style, {position: "fixed", left: "50%", top: "0.8rem",
+        transform: "translateX(-50%)", zIndex: "1000100", background: "#1a1a1a",
+        color: "#ffffff", padding: "0.6rem 1rem", borderRadius: "0.5rem", maxWidth: "90vw",
+        font: "600 1rem/1.35 'Source Sans Pro', sans-serif", textAlign: "center",
+        boxShadow: "0 2px 10px rgba(0,0,0,0.35)"});
+      document.body.appendChild(el);
+    }
+    el.textContent = text;
+    el.style.display = "block";
+    clearTimeout(el.hideTimer);
+    el.hideTimer = setTimeout(() => { el.style.display = "none"; }, 3500);
+  };
+  window.addEventListener("click", (e) => {
+    const button = e.target && e.target.closest ? e.target.closest("button") : null;
+    const r = button ? roundOf(button) : null;
+    if (!r) return;
+    const now = performance.now();
+    const last = tapped.get(r);
+    let why = null;
+    if (last !== undefined && now - last < AGAIN_MS) {
+      why = "One tap, one answer: that second tap was not counted.";
+    } else if (now - (seen.has(r) ? seen.get(r) : now) < ARM_MS) {
+      why = "Too quick: that tap came as the round appeared, so it was not counted.";
+    }
+    if (why) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      say(why);
+      return;
+    }
+    tapped.set(r, now);
+  }, true);
   const typing = (el) => !!el && (el.tagName === "TEXTAREA" || el.isContentEditable ||
     (el.tagName === "INPUT" &&
      !["checkbox", "radio", "range", "button", "submit"].includes((el.type || "").toLowerCase())));
   window.addEventListener("keydown", (e) => {
     if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
     if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
-    const button = [...document.querySelectorAll(
-      e.key === "ArrowLeft" ? ".st-key-play_in button" : ".st-key-play_out button")]
+    const side = e.key === "ArrowLeft" ? "in" : "out";
+    const button = [...document.querySelectorAll(`[class*="st-key-play_${side}_"] button`)]
       .find((b) => b.getBoundingClientRect().width > 0);  // Streamlit keeps a hidden copy
     if (!button) return;
     const el = document.activeElement;
@@ -165,12 +229,18 @@ def _progress(game: str, browser: str | None) -> Progress:
 
 def _answer(game: str, browser: str | None, index: int, said_in: bool) -> None:
     """A click or a key: counted only for the round it was shown for (a double click, or a
-    second tab, counts once)."""
+    second tab, counts once, and says so)."""
     mine = _session_games().get(game, Progress())
     if browser:
+        before = STORE.get(browser, game)
+        answered = len(before.answers if before is not None else mine.answers)
         _keep(game, STORE.answer(browser, game, index, said_in, start=mine.answers))
-    elif len(mine.answers) == index:
-        _keep(game, Progress((*mine.answers, said_in), mine.replays))
+    else:
+        answered = len(mine.answers)
+        if answered == index:
+            _keep(game, Progress((*mine.answers, said_in), mine.replays))
+    if index < answered:
+        _note(f"Round {index + 1} was already answered: that second tap was not counted.")
 
 
 def _fresh_seed() -> int:
@@ -307,25 +377,6 @@ def _controls() -> Chosen:
     )
 
 
-def _class_controls(c: Chosen):
-    """The sidebar's "Play as a class": start one, or say which one runs; its handle."""
-    st.subheader("Play as a class")
-    handle = st.session_state.get(TEACHER)
-    if handle is None:
-        st.button(
-            "Start a class",
-            key="class_start",
-            on_click=_start_class,
-            args=(c.settings, c.rounds),
-            help="Every student plays these settings' rounds on their phone; you see the "
-            "class's answers live. The class and its answers are deleted after "
-            f"{fmt_num(appkit.settings.CLASS_SECONDS / 3600, 3)} h.",
-        )
-    else:
-        st.caption(f"Class {handle.display_code} is running: its panel is in the page.")
-    return handle
-
-
 # ---------------------------------------------------------------- a game's parts (single and class)
 
 
@@ -366,17 +417,21 @@ def _rules(model) -> None:
     )
 
 
-def _round(model, turn, rounds: int, on_answer, args: tuple) -> None:
+def _round(model, turn, rounds: int, game: str, on_answer, args: tuple) -> None:
     """The round to answer: its heading, the target and the In/Out buttons, which call
-    ``on_answer(*args, turn.index, said_in)``."""
+    ``on_answer(*args, turn.index, said_in)``. The buttons' keys name ``game`` and the round
+    (``play_in_<game>_<round>``): a tap answers the round whose buttons it hit, never the next
+    one (a callback's arguments are those of its own button), and the page's script drops a
+    second tap (:data:`_KEYS`)."""
     st.markdown(
         f"### Round {turn.index + 1} of {rounds} — release y\u00a0=\u00a0{fmt_num(turn.release, 4)}"
     )
     st.caption(f"Target record: {_target_name(model)}. In the training half, or out?")
+    tag = f"{game}_{turn.index}"
     with st.container(horizontal=True, key="play_buttons"):
         st.button(
             "In",
-            key="play_in",
+            key=f"play_in_{tag}",
             shortcut="Left",
             type="primary",
             width="stretch",
@@ -386,7 +441,7 @@ def _round(model, turn, rounds: int, on_answer, args: tuple) -> None:
         )
         st.button(
             "Out",
-            key="play_out",
+            key=f"play_out_{tag}",
             shortcut="Right",
             type="primary",
             width="stretch",
@@ -394,6 +449,11 @@ def _round(model, turn, rounds: int, on_answer, args: tuple) -> None:
             args=(*args, turn.index, False),
             help="The target was not in the training half (key →).",
         )
+
+
+def _game_tag(*parts: object) -> str:
+    """A short name of one game for its buttons' keys (letters and digits)."""
+    return hashlib.blake2b("|".join(map(str, parts)).encode(), digest_size=4).hexdigest()
 
 
 def _reveal(last) -> None:
@@ -414,24 +474,26 @@ def _reveal(last) -> None:
     )
 
 
-def _laws_chart(laws, state, presenting: bool) -> None:
+def _laws_chart(laws, state, presenting: bool, *, sealed: bool = False) -> None:
     """The two release laws with this round's release; on a projector the last round's
-    reveal under it."""
+    reveal under it. ``sealed`` (a class that plays): this round's release only, nothing of
+    the past rounds (their marks would tell their truths)."""
     turn, last = state.turn, state.last
     fig, table = appkit.cached(
         game_vega.laws_vega,
         laws,
         turn,
-        last,
+        None if sealed else last,
         state.history,
         height=game_vega.PRESENTER_HEIGHT if presenting else game_vega.LAWS_HEIGHT,
+        sealed=sealed,
     )
     appkit.chart(
         fig,
         table,
         "release_laws",
         key="play_laws",
-        caption=prose_text("play", "laws_caption"),
+        caption=prose_text("play", "laws_sealed") if sealed else prose_text("play", "laws_caption"),
     )
     if presenting:
         _reveal(last)
@@ -647,7 +709,8 @@ def _game(c: Chosen, notice) -> None:
             icon="⚠️",
         )
     if turn is not None:
-        _round(model, turn, rounds, _answer, (game, browser))
+        tag = _game_tag(game, progress.replays)
+        _round(model, turn, rounds, tag, _answer, (game, browser))
     else:
         st.markdown(
             f"### Game over: {score.correct} of {rounds} right" if score else "### Game over"
@@ -678,17 +741,21 @@ def _game(c: Chosen, notice) -> None:
 #
 # A teacher starts a class from the page's settings; students join at ?class=<code> and play
 # its rounds; the answers go to the class storage (appkit.classroom, one Store per process:
-# appkit.classui.store). The player's key goes into the student's link after joining
-# (?class=<code>&player=<token>): a reload, a discarded phone tab or another device comes back
-# to the same player, with no cookie; the page says that this link is personal. The teacher's
-# key never stays in the address bar (a projector shows it): the private teacher link
-# ?teach=<link token> is read once, kept in the session and taken out of the address bar.
+# appkit.classui.store). One browser is one player of a class and the teacher of the classes it
+# started: the store keeps a digest of the browser's own secret (appkit.internals.browser_id),
+# so a second tab continues the same player and a reload or a server restart brings the
+# teacher's panel back. The player's key also goes into the student's link
+# (?class=<code>&player=<key>): another device comes back to the same player; the page says
+# that this link is personal. The teacher's key never appears on the page: a one-time link
+# (?teach=<code.key>, 10 minutes) hands the panel to another device deliberately.
 
 TEACHER = "_class_teacher"  # session: the TeacherHandle of the class this session runs
-PLAYERS = "_class_players"  # session: class code -> this session's player token
+LEFT = "_class_left"  # session: codes of this browser's classes whose panel it left
+PLAYERS = "_class_players"  # session: class code -> this session's player key
 CLASS_NOTE = "_class_note"  # session: a refusal from a button's callback, shown on the next run
 CLASS_REFRESH = classui.DASHBOARD_S  # seconds between two refreshes of the teacher's dashboard
 _CONFIDENCE = 0.95
+_RUNNING = (classroom.ClassState.OPEN, classroom.ClassState.CLOSED)
 
 
 def _sentence(exc: Exception) -> str:
@@ -710,13 +777,11 @@ def _refused(exc: Exception) -> None:
     st.warning(_sentence(exc), icon="⚠️")
 
 
-def _link(query: str) -> str:
-    """This page's address with ``query`` (the join link, the private teacher link)."""
-    try:
-        origin = str(st.context.url or "").split("?")[0].rsplit("/", 1)[0].rstrip("/")
-    except Exception:  # pragma: no cover - outside a browser session
-        origin = ""
-    return f"{origin}/{registry.by_key('play').url_path}?{query}"
+def _link(query: str, origin: str | None = None) -> str:
+    """This page's address with ``query``, on the class's public address
+    (:func:`appkit.classui.join_origin`) unless ``origin`` is given."""
+    base = classui.join_origin()[0] if origin is None else origin
+    return f"{base}/{registry.by_key('play').url_path}?{query}"
 
 
 def _note(text: str) -> None:
@@ -729,13 +794,30 @@ def _show_note() -> None:
         st.warning(text, icon="⚠️")
 
 
+def _shown_rounds(shown: int) -> str:
+    """Which rounds' truths were shown, in words."""
+    return "Round 1 was" if shown == 1 else f"Rounds 1–{shown} were"
+
+
+def _own_classes() -> tuple[classroom.OwnClass, ...]:
+    """The live classes this browser runs as their teacher (none without a browser key, or
+    when the storage cannot say)."""
+    browser = browser_id()
+    if browser is None:
+        return ()
+    try:
+        return classui.store().teacher_classes(browser)
+    except classroom.ClassroomError:
+        return ()
+
+
 def _start_class(settings: GameSettings, rounds: int) -> None:
     """ "Start a class": a class of the page's settings and a fresh 63-bit game number (a
     6-digit one could be found from the releases by trying every number, and with it every
-    truth)."""
+    truth), run by this browser."""
     try:
         handle = classui.store().create_class(
-            settings, rounds, 1 + secrets.randbelow(classroom.MAX_SEED)
+            settings, rounds, 1 + secrets.randbelow(classroom.MAX_SEED), device=browser_id()
         )
     except classroom.StorageUnavailable as exc:
         _note("Class mode is unavailable right now: " + _sentence(exc))
@@ -744,6 +826,11 @@ def _start_class(settings: GameSettings, rounds: int) -> None:
         _note(_sentence(exc))
         return
     st.session_state[TEACHER] = handle
+
+
+def _return_to(handle: classroom.TeacherHandle) -> None:
+    st.session_state[TEACHER] = handle
+    st.session_state.setdefault(LEFT, set()).discard(handle.code)
 
 
 def _teacher_action(action: str) -> None:
@@ -767,11 +854,14 @@ def _teacher_action(action: str) -> None:
 
 
 def _leave_class() -> None:
-    st.session_state.pop(TEACHER, None)
+    handle = st.session_state.pop(TEACHER, None)
+    if handle is not None:
+        st.session_state.setdefault(LEFT, set()).add(handle.code)
 
 
 def _class_csv(code: str, token: str) -> bytes:
-    """The class's answers as CSV (built on click), UTF-8 with a BOM for Excel."""
+    """The class's answers as CSV (built on click), UTF-8 with a BOM for Excel; while the
+    class is open, without the truths."""
     try:
         return classui.store().results_csv(code, token).encode("utf-8-sig")
     except classroom.ClassroomError as exc:
@@ -779,18 +869,58 @@ def _class_csv(code: str, token: str) -> bytes:
 
 
 def _resume_teacher() -> None:
-    """``?teach=<link token>``: the teacher's class back in this session; the token leaves the
-    address bar at once."""
+    """The teacher's panel back in this session: from ``?teach=`` (a hand-over link, taken
+    once; it leaves the address bar at once), else, after a reload or a server restart, the
+    newest class this browser runs that is open or closed (not one whose panel it left)."""
     raw = st.query_params.get_all("teach")
-    if not raw:
+    if raw:
+        del st.query_params["teach"]
+        try:
+            handle = classui.store().resume_teacher(str(raw[-1]), device=browser_id())
+        except classroom.StorageUnavailable as exc:
+            _unavailable(exc)
+        except classroom.Refused as exc:
+            _refused(exc)
+        else:
+            _return_to(handle)
         return
-    del st.query_params["teach"]
-    try:
-        st.session_state[TEACHER] = classui.store().resume_teacher(str(raw[-1]))
-    except classroom.StorageUnavailable as exc:
-        _unavailable(exc)
-    except classroom.Refused as exc:
-        _refused(exc)
+    if st.session_state.get(TEACHER) is not None:
+        return
+    left = st.session_state.get(LEFT, set())
+    for own in _own_classes():
+        if own.state in _RUNNING and own.handle.code not in left:
+            st.session_state[TEACHER] = own.handle
+            return
+
+
+def _class_controls(c: Chosen):
+    """The sidebar's "Play as a class": return to a class this browser runs, start one, or
+    say which one runs; its handle."""
+    st.subheader("Play as a class")
+    handle = st.session_state.get(TEACHER)
+    if handle is not None:
+        st.caption(f"Class {handle.display_code} is running: its panel is in the page.")
+        return handle
+    own = _own_classes()
+    for o in own[:3]:
+        st.button(
+            f"Return to class {o.handle.display_code}",
+            key=f"class_return_{o.handle.code}",
+            on_click=_return_to,
+            args=(o.handle,),
+            type="primary",
+            help=f"Your class is {o.state.value}; its panel comes back, with every answer.",
+        )
+    st.button(
+        "Start a new class" if own else "Start a class",
+        key="class_start",
+        on_click=_start_class,
+        args=(c.settings, c.rounds),
+        help="Every student plays these settings' rounds on their phone; you see the "
+        "class's answers live. The class and its answers are deleted after "
+        f"{fmt_num(appkit.settings.CLASS_SECONDS / 3600, 3)} h.",
+    )
+    return None
 
 
 def _class_reading(sc, luck_l, corrected: float | None, players: int) -> str:
@@ -818,6 +948,24 @@ def _class_reading(sc, luck_l, corrected: float | None, players: int) -> str:
     )
 
 
+def _optimal_luck(sc, opt: float, rounds: int) -> str:
+    """One sentence on the optimal attacker's score over a finite set of rounds."""
+    cert, long_run = _pct(sc.certified_accuracy), _pct(sc.optimal_accuracy)
+    over = f"{rounds} round{'s' if rounds != 1 else ''}"
+    if opt > sc.certified_accuracy:
+        return (
+            f"The optimal attacker scored {_pct(opt)} on these {over}, above the guarantee's "
+            f"{cert}: a finite set of rounds is a sample, and luck lifts any score above its "
+            f"long-run accuracy, the optimal attacker's too. In the long run it is right "
+            f"{long_run} of the time, and the guarantee holds every attacker to {cert}."
+        )
+    return (
+        f"The optimal attacker scored {_pct(opt)} on these {over}; luck moves every score "
+        f"over a finite set of rounds. In the long run it is right {long_run} of the time, and "
+        f"the guarantee holds every attacker to {cert}."
+    )
+
+
 def _counts(view) -> None:
     """How many players the class has and how many guesses they made."""
     c1, c2 = st.columns(2)
@@ -825,9 +973,11 @@ def _counts(view) -> None:
     c2.metric("Guesses so far", appkit.fmt_count(view.guesses))
 
 
-def _class_picture(res, model, *, key: str) -> None:
+def _class_picture(res, model, *, key: str, you: int | None = None) -> None:
     """The class's picture: players, guesses, the pooled accuracy beside 1/2 + η and the
-    optimal attacker on the same rounds, the distribution of scores and one reading."""
+    optimal attacker on the same rounds, the distribution of scores with the guarantee, the
+    evidence threshold, the optimal attacker and (on a student's phone: ``you``, their player
+    number) their own score, and what to read in it."""
     sc = classroom.score_class(res, confidence=_CONFIDENCE, model=model)
     _counts(res.view)
     c3, c4 = st.columns(2)
@@ -851,10 +1001,6 @@ def _class_picture(res, model, *, key: str) -> None:
         help="The Bayes-optimal attacker's answers to the rounds the class answered, weighted "
         "as the class's guesses are.",
     )
-    st.caption(
-        f"The guarantee, 1/2 + η: {_pct(sc.certified_accuracy)}; the optimal attacker's "
-        f"long-run accuracy: {_pct(sc.optimal_accuracy)}."
-    )
     answered = [p for p in sc.players if p.answered]
     if not answered:
         st.caption(prose_text("play", "scores_later"))
@@ -867,7 +1013,10 @@ def _class_picture(res, model, *, key: str) -> None:
         luck_lesson, players, rounds, eta, confidence=1 - (1 - _CONFIDENCE) / players
     )
     corrected = None if strict.alarm_correct is None else strict.alarm_correct / rounds
-    fig, _table = classui.scores_vega(sc, corrected=corrected)
+    mine = next((p for p in sc.players if p.player_id == you and p.answered), None)
+    fig, _table = classui.scores_vega(
+        sc, corrected=corrected, optimal=opt, you=None if mine is None else mine.accuracy
+    )
     appkit.chart(  # no CSV in the footer: the dashboard refreshes on its own (the teacher
         fig,  # has the class's CSV)
         None,
@@ -875,7 +1024,13 @@ def _class_picture(res, model, *, key: str) -> None:
         key=key,
         caption=prose_text("play", "scores_caption"),
     )
+    if mine is not None:
+        st.caption(
+            f"You: {mine.correct} of {mine.answered} right ({_pct(mine.correct / mine.answered)})."
+        )
     appkit.takeaway(_class_reading(sc, luck_l, corrected, players))
+    if opt is not None:
+        st.caption(_optimal_luck(sc, opt, sum(1 for n in guesses if n)))
 
 
 @st.fragment(run_every=CLASS_REFRESH)
@@ -906,24 +1061,22 @@ def _dashboard(code: str, token: str) -> None:
     _class_picture(res, model, key="class_dashboard_scores")
 
 
-def _teacher(handle) -> None:
-    """The teacher's panel: the join link, its QR code, the code, the dashboard, the buttons."""
-    url = _link(f"class={handle.code}")
-    st.subheader(f"Class {handle.display_code}")
-    qr_col, text_col = st.columns([1, 2])
-    with qr_col:
-        qr = segno.make(url, error="m")
-        st.image(qr.svg_inline(scale=6, border=2), width=240)
-    with text_col:
-        prose("play", "join_phone")
-        st.text(url)
-        st.markdown(f"**Class code: {handle.display_code}**")
-    with st.container(key="class_dashboard"):
-        _dashboard(handle.code, handle.teacher_token)
+@st.dialog("Open this panel on another device")
+def _hand_over(handle: classroom.TeacherHandle) -> None:
+    """A one-time link (and its QR code) that opens the teacher's panel on another device."""
     try:
-        view = classui.store().class_view(handle.code)
-    except classroom.ClassroomError:
-        view = None
+        link = _link(f"teach={classui.store().handoff(handle.code, handle.teacher_token)}")
+    except classroom.ClassroomError as exc:
+        _refused(exc)
+        return
+    st.warning(prose_text("play", "hand_over"), icon="🔒")
+    st.text(link)
+    st.image(segno.make(link, error="m").svg_inline(scale=4, border=2), width=200)
+
+
+def _teacher_buttons(handle, view) -> None:
+    """Close (or reopen), reveal, the CSV, the hand-over and delete: one row at the top of
+    the panel, on the first screen of a projector."""
     with st.container(horizontal=True, key="class_controls"):
         if view is not None and view.state is classroom.ClassState.CLOSED:
             st.button("Reopen the class", on_click=_teacher_action, args=("reopen",))
@@ -933,7 +1086,8 @@ def _teacher(handle) -> None:
                 on_click=_teacher_action,
                 args=("close",),
                 disabled=view is None or not view.is_open,
-                help="No more joins or answers (you can reopen it).",
+                help="No more joins or answers; each student sees the truths of the rounds "
+                "they answered (you can reopen: those rounds are then skipped).",
             )
         st.button(
             "Reveal",
@@ -949,7 +1103,11 @@ def _teacher(handle) -> None:
             mime="text/csv",
             on_click="ignore",
             key="class_csv",
+            help="Every answer. While the class is open, without the truths: a file opened "
+            "in front of the room would tell them.",
         )
+        if st.button("Open on another device…", key="class_hand_over"):
+            _hand_over(handle)
         with st.popover("Delete the class…", key="class_delete"):
             st.markdown(
                 f"Delete class {handle.display_code} with every nickname and answer in it? "
@@ -962,69 +1120,120 @@ def _teacher(handle) -> None:
                 args=("delete",),
                 type="primary",
             )
-    with st.expander("Your private teacher link (to get this panel back after a reload)"):
-        st.warning(prose_text("play", "teacher_link"), icon="🔒")
-        st.text(_link(f"teach={handle.link_token}"))
+
+
+def _teacher(handle) -> None:
+    """The teacher's panel: its buttons first, then the join link, its QR code and the code,
+    then the dashboard."""
+    st.subheader(f"Class {handle.display_code}")
+    try:
+        view = classui.store().class_view(handle.code)
+    except classroom.ClassroomError:
+        view = None
+    _teacher_buttons(handle, view)
+    origin, warning = classui.join_origin()
+    url = _link(f"class={handle.code}", origin)
+    if warning:
+        st.warning(warning, icon="📵")
+    qr_col, text_col = st.columns([1, 2])
+    with qr_col:
+        st.image(segno.make(url, error="m").svg_inline(scale=6, border=2), width=220)
+    with text_col:
+        prose("play", "join_phone")
+        st.text(url)
+        st.markdown(f"**Class code: {handle.display_code}**")
+    with st.container(key="class_dashboard"):
+        _dashboard(handle.code, handle.teacher_token)
     st.button("Back to the single game (the class keeps running)", on_click=_leave_class)
 
 
 def _class_answer(code: str, token: str, index: int, said_in: bool) -> None:
+    """A student's tap on round ``index``: stored once; a second tap, or one for a round no
+    longer shown, is not counted, with a word."""
     try:
-        classui.store().answer(code, token, index, said_in)  # a Duplicate changes nothing
+        done = classui.store().answer(code, token, index, said_in)
     except classroom.StorageUnavailable as exc:
         _note("Your answer could not be stored: " + _sentence(exc))
     except classroom.Refused as exc:
         _note("Your answer was not counted: " + _sentence(exc))
+    else:
+        if isinstance(done, classroom.Duplicate):
+            _note(
+                f"Round {index + 1} was already answered ({_said(done.said_in)}): that second "
+                "tap was not counted."
+            )
 
 
-def _student_game(s, view, mine, code: str, token: str, client: str | None) -> None:
+def _student_round(mine, state, model, code: str, token: str) -> None:
+    """The heading of a student's game: the round to answer, or why there is none."""
+    done = _answers(state.answered)
+    if mine.state is not classroom.ClassState.OPEN:
+        if state.answered == mine.rounds:
+            st.markdown(f"### All {mine.rounds} rounds answered")
+        else:
+            st.markdown(f"### The teacher has closed the class after {done}")
+    elif state.turn is not None:
+        _round(model, state.turn, mine.rounds, code.lower(), _class_answer, (code, token))
+        if mine.skipped:
+            went = "go on" if state.answered else "start"
+            st.caption(
+                f"{_shown_rounds(mine.truths_shown)} shown when the class was closed, so "
+                f"nobody answers them any more: you {went} at round {state.turn.index + 1}."
+            )
+    elif state.answered == mine.rounds:
+        st.markdown(f"### All {mine.rounds} rounds answered")
+    else:
+        st.markdown(
+            f"### No round is left for you ({done}): "
+            f"{_shown_rounds(mine.truths_shown).lower()} shown when the class was closed"
+        )
+
+
+def _student_game(s, mine, code: str, token: str) -> None:
     """A joined student's rounds, sealed while the class is open; the class picture after
     "Reveal"."""
     st.markdown(f"You play as {appkit.quote(mine.nickname, max_chars=80)}.")
     st.caption(prose_text("play", "player_link"))
     _show_note()
-    model = appkit.cached(game_model, view.settings)
+    model = appkit.cached(game_model, mine.settings)
     laws = appkit.cached(play.release_laws, model)
-    answers = tuple(itertools.takewhile(lambda a: a is not None, mine.answers))
-    state = appkit.cached(play.play_state, model, view.seed, answers, view.rounds)
-    if state.turn is not None and mine.state is classroom.ClassState.OPEN:
-        _round(model, state.turn, view.rounds, _class_answer, (code, token))
-    elif state.turn is not None:
-        st.markdown(f"### The teacher has closed the class after {_answers(state.answered)}")
-    else:
-        st.markdown(f"### All {view.rounds} rounds answered")
-    if mine.state is classroom.ClassState.OPEN:
+    upto = mine.rounds if mine.next_round is None else mine.next_round
+    state = appkit.cached(play.play_state, model, mine.seed, mine.answers[:upto], mine.rounds)
+    sealed = mine.state is classroom.ClassState.OPEN
+    _student_round(mine, state, model, code, token)
+    if sealed:
         # The whole class plays the same rounds: a truth shown now could be passed around the
-        # room, so answers stay sealed until the teacher closes the class.
+        # room, so answers stay sealed -- nothing sent to this phone tells one -- until the
+        # teacher closes the class.
         recorded = _answers(state.answered).capitalize()
         st.caption(f"{recorded} recorded. " + prose_text("play", "sealed"))
     else:
         _reveal(state.last)
     if state.turn is not None:
-        _laws_chart(laws, state, False)
-    if state.score is not None and mine.state is not classroom.ClassState.OPEN:
+        _laws_chart(laws, state, False, sealed=sealed)
+    if state.score is not None and not sealed:
         _score(model, state, 0)
     if mine.state is classroom.ClassState.REVEALED:
         st.subheader("The class")
         try:
-            res = s.revealed_results(code, client=client)
+            res = s.revealed_results(code)
         except classroom.ClassroomError as exc:
             _refused(exc)
         else:
-            _class_picture(res, model, key="class_picture_scores")
+            _class_picture(res, model, key="class_picture_scores", you=mine.player_id)
     else:
         st.caption(prose_text("play", "class_picture_later"))
-        _watch_class(code, mine.state)
+        _watch_class(code, token, mine.state)
 
 
 @st.fragment(run_every=classui.STUDENT_WATCH_S)
-def _watch_class(code: str, drawn: classroom.ClassState) -> None:
-    """Every ``classui.STUDENT_WATCH_S`` seconds a student's page looks at the class's state and reruns when
-    the teacher has closed, reopened, revealed or deleted it: the sealed answers, the class
-    picture or the sentence that the class is gone appear without a tap or a reload. Draws
-    nothing."""
+def _watch_class(code: str, token: str, drawn: classroom.ClassState) -> None:
+    """Every ``classui.STUDENT_WATCH_S`` seconds a student's page looks at the class's state
+    (one query, with the player's key) and reruns when the teacher has closed, reopened,
+    revealed or deleted it: the sealed answers, the class picture or the sentence that the
+    class is gone appear without a tap or a reload. Draws nothing."""
     try:
-        state = classui.store().class_view(code).state
+        state = classui.store().player_state(code, token)
     except classroom.StorageUnavailable:
         return  # the page says so at its next run
     except classroom.Refused:
@@ -1033,68 +1242,98 @@ def _watch_class(code: str, drawn: classroom.ClassState) -> None:
         st.rerun()
 
 
+def _join_form(s, view, browser: str | None):
+    """The join form of an open class (Enter on a phone's keyboard joins); the new player's
+    handle once joined, else None."""
+    form = st.empty()
+    with form.container():
+        with st.form("class_join_form", border=False):
+            nickname = st.text_input(
+                "Your nickname", max_chars=s.limits.nickname_chars, key="class_nickname"
+            )
+            joined = st.form_submit_button("Join", key="class_join", type="primary")
+        shown = view.truths_shown
+        st.caption(
+            f"{view.rounds} rounds of the game, the same for the whole class. One player per "
+            "browser: another tab or a reload continues your game. Your nickname is shown to "
+            "your teacher only."
+            + (
+                f" {_shown_rounds(shown)} shown when the class was closed: you start at round "
+                f"{shown + 1}."
+                if shown
+                else ""
+            )
+        )
+    if not joined:
+        return None
+    try:
+        handle = s.join(view.code, nickname, device=browser, client=classui.client_key())
+    except classroom.Refused as exc:
+        _refused(exc)
+        return None
+    form.empty()
+    return handle
+
+
+def _known_player(s, code: str, browser: str | None):
+    """(key, view) of the player this session, its link or its browser already is in class
+    ``code``, or (None, None). A stale key is dropped with a sentence."""
+    tokens = st.session_state.setdefault(PLAYERS, {})
+    token = tokens.get(code)
+    linked = st.query_params.get_all("player")
+    if token is None and linked:
+        token = str(linked[-1])
+    if token is not None:
+        try:
+            return token, s.player_view(code, token)
+        except classroom.Refused as exc:
+            _refused(exc)
+            tokens.pop(code, None)
+            if "player" in st.query_params:
+                del st.query_params["player"]
+    if browser is not None:
+        back = s.rejoin(code, browser)  # a second tab of the join link: the same player
+        if back is not None:
+            return back.player_token, s.player_view(code, back.player_token)
+    return None, None
+
+
 def _student(raw_code: str) -> bool:
     """The student's view of ``?class=``; False if the storage is unreachable (the page then
-    shows the single game)."""
+    shows the single game). A player (their key in the session, the link or the browser) is
+    never refused for wrong codes tried in the room; only a new visitor's code is looked up
+    under the limit (per browser)."""
     s = classui.store()
-    client = classui.client_key()
+    browser = browser_id()
     try:
-        view = s.class_view(raw_code, client=client)
+        code = classroom.normalize_code(raw_code)
+    except classroom.Refused as exc:
+        _refused(exc)
+        return True
+    try:
+        token, mine = _known_player(s, code, browser)
+        if mine is None:
+            view = s.class_view(code, client=classui.client_key())
+            st.subheader(f"Class {view.display_code}")
+            if not view.is_open:
+                st.info(prose_text("play", "class_closed"))
+                return True
+            handle = _join_form(s, view, browser)
+            if handle is None:
+                return True
+            token, mine = handle.player_token, s.player_view(code, handle.player_token)
+        else:
+            st.subheader(f"Class {classroom.display_code(code)}")
     except classroom.StorageUnavailable as exc:
         _unavailable(exc)
         return False
     except classroom.Refused as exc:
         _refused(exc)
         return True
-    code = view.code
-    tokens = st.session_state.setdefault(PLAYERS, {})
-    token = tokens.get(code)
-    linked = st.query_params.get_all("player")
-    if token is None and linked:
-        token = str(linked[-1])
-    st.subheader(f"Class {view.display_code}")
-    mine = None
-    if token is not None:
-        try:
-            mine = s.player_view(code, token)
-        except classroom.StorageUnavailable as exc:
-            _unavailable(exc)
-            return False
-        except classroom.Refused as exc:
-            _refused(exc)
-            tokens.pop(code, None)
-            if "player" in st.query_params:
-                del st.query_params["player"]
-    if mine is None:
-        if not view.is_open:
-            st.info(prose_text("play", "class_closed"))
-            return True
-        form = st.empty()
-        with form.container():
-            nickname = st.text_input(
-                "Your nickname", max_chars=s.limits.nickname_chars, key="class_nickname"
-            )
-            joined = st.button("Join", key="class_join", type="primary")
-        if not joined:
-            st.caption(
-                f"{view.rounds} rounds of the game, the same for the whole class. Your nickname "
-                "is shown to your teacher only."
-            )
-            return True
-        try:
-            handle = s.join(code, nickname, client=client)
-            mine = s.player_view(code, handle.player_token)
-        except classroom.StorageUnavailable as exc:
-            _unavailable(exc)
-            return False
-        except classroom.Refused as exc:
-            _refused(exc)
-            return True
-        form.empty()
-        token = handle.player_token
+    st.session_state.setdefault(PLAYERS, {})[code] = token
+    if st.query_params.get("player") != token:
         st.query_params["player"] = token
-    tokens[code] = token
-    _student_game(s, view, mine, code, token, client)
+    _student_game(s, mine, code, token)
     return True
 
 

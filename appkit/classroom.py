@@ -8,10 +8,20 @@ students' view, the tests and the benchmarks share one implementation. The UI ke
 **The game.** A teacher creates a class from :class:`mipcore.game.GameSettings`, a number of
 rounds and a seed; together they fix every round (:func:`mipcore.game.draw_round`), so the
 store keeps no truths. Students join with the public class code and a nickname, then answer
-round by round; the class is one attacker (:func:`score_class`: the pooled answers and the
-majority answer per round). The teacher closes the class (no more answers), reveals it (the
+round by round, in order (:attr:`PlayerView.next_round`); the class is one attacker
+(:func:`score_class`: the pooled answers and the majority answer per round). The teacher closes
+the class (no more answers; each student may now see the truths of the rounds they answered,
+so every round answered so far counts as shown: :attr:`ClassView.truths_shown`), may reopen it
+(nobody then answers a round whose truth was shown: players go on after them), reveals it (the
 truths may be shown), and may delete it at once; every class is deleted anyway
 ``lifetime_seconds`` after its creation (24 h by default, ``MIP_EXPLORER_CLASS_HOURS``).
+
+**Browsers** (``device=``: a secret of the browser, e.g. a digest of its cookie's token, never
+shown to anyone). One browser is one player of a class (:meth:`Store.rejoin`: a second tab
+continues the same player) and the teacher of the classes it started
+(:meth:`Store.teacher_classes`: the panel survives a reload and a restart). The store keeps a
+digest of the browser's secret and, per class and role, the digest of a key derived from it:
+a player's key in a link opens nothing else.
 
 **Who may do what.**
 
@@ -19,20 +29,25 @@ truths may be shown), and may delete it at once; every class is deleted anyway
 call                                    needs
 ======================================  ==========================================
 :meth:`Store.create_class`              nothing (returns the teacher's secret)
-:meth:`Store.class_view`                the code (public; the students' view)
-:meth:`Store.join`                      the code and a nickname (or a player token)
-:meth:`Store.player_view`,              the code and that player's token
+:meth:`Store.class_view`                the code (public; limited per client)
+:meth:`Store.join`                      the code and a nickname (or a player's key)
+:meth:`Store.rejoin`                    the code and the browser
+:meth:`Store.player_view`,              the code and that player's key (their token,
+:meth:`Store.player_state`,             or their browser's key)
 :meth:`Store.answer`
-:meth:`Store.resume_teacher`,           the teacher token (``TeacherHandle.link_token``)
-:meth:`Store.close`, :meth:`Store.reopen`,
+:meth:`Store.teacher_classes`           the browser
+:meth:`Store.resume_teacher`            the teacher token, or a one-time hand-over
+:meth:`Store.handoff`,                  a teacher's key (the token, a browser's key
+:meth:`Store.close`, :meth:`Store.reopen`,   or a handed-over key)
 :meth:`Store.reveal`, :meth:`Store.delete`,
 :meth:`Store.results`, :meth:`Store.results_csv`
 ======================================  ==========================================
 
 **What is stored.** The class's settings (the :class:`~mipcore.game.GameSettings` fields, the
-rounds, the seed), its state and times, a hash of the teacher token; per player a nickname,
-a join number and a hash of the player token; per guess the player, the round and the
-answer. Nothing else about a person: no time of an answer, no address, no browser.
+rounds, the seed), its state, times and ``truths_shown``, a hash of the teacher token; per
+player a nickname, a join number and a hash of the player token; per guess the player, the
+round and the answer; per browser key a digest of the browser's secret. Nothing else about a
+person: no time of an answer, no address.
 
 **Security choices.**
 
@@ -48,8 +63,11 @@ answer. Nothing else about a person: no time of an answer, no address, no browse
   random guess finds one with probability 1000/2^40 ≈ 10^-9; a client that guesses wrong
   ``lookup_burst`` times (20) then gets one more guess every 30 s (:class:`Limits`): about
   3 000 guesses a day, a hit expected after some 10^5 days. The UI passes the client key
-  (``client=``): a hash of the client's address (``st.context.ip_address``) where it has one
-  (a browser's cookie can be dropped at will, an address not as easily).
+  (``client=``): the browser, else the session -- never the address, which a school's phones
+  share (one student's typos would lock out the room). A guesser who drops the cookie to get a
+  new key each time meets the server-wide bucket (``lookup_global_burst``): every lookup by
+  code then waits up to 2 s, which slows guessing to a few codes a second and refuses nobody.
+  Players and teachers hold a key and are never limited.
 * *Joins are rate-limited per class* by a token bucket (``join_burst`` = 100 joins at once,
   then ``join_per_second`` = 2): a class of 60 joins in the same second, and a script
   cannot fill a class to its 500 players at once. The bucket lives in the class's row: every
@@ -84,8 +102,11 @@ exponential backoff for up to ``busy_seconds``; a database that cannot be reache
 working.
 
 **Errors.** :class:`ClassroomError` is the base of everything raised here; :class:`Refused`
-(a ``ValueError``) for a refused request, naming the parameter, its value (never a token) and
-the rule; :class:`StorageUnavailable` (a ``RuntimeError``) when the storage cannot serve.
+(a ``ValueError``) for a refused request, in words a student or teacher can read (a
+programming error names the parameter and its value; never a token); :class:`StorageUnavailable`
+(a ``RuntimeError``) when the storage cannot serve -- also when its SQLite file was deleted,
+replaced or made read-only while the app runs (noticed at the next call, by a stat). A sentence
+never holds a server path, a host or a driver's message: those go to the server's log.
 """
 
 from __future__ import annotations
@@ -96,10 +117,13 @@ import functools
 import hashlib
 import hmac
 import io
+import logging
 import math
+import os
 import random
 import secrets
 import sqlite3
+import stat
 import threading
 import time
 import unicodedata
@@ -150,6 +174,7 @@ __all__ = [
     "InvalidToken",
     "LimitReached",
     "Limits",
+    "OwnClass",
     "PlayerAnswers",
     "PlayerHandle",
     "PlayerScore",
@@ -157,6 +182,7 @@ __all__ = [
     "RateLimited",
     "Refused",
     "RoundCounts",
+    "RoundPassed",
     "SchemaMismatch",
     "StorageUnavailable",
     "Store",
@@ -169,7 +195,7 @@ __all__ = [
     "truths",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: truths_shown, device and hand-over keys (a version-1 file is upgraded)
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: 5 bits a character
 CODE_LENGTH = 8  # 40 bits
 MAX_SEED = 2**63 - 1  # a signed 64-bit column on every backend
@@ -181,6 +207,9 @@ _NICK_COLUMN = 64  # the column's width; Limits.nickname_chars may not exceed it
 _MAX_RAW_NICK = 1000  # raw input longer than this is refused before it is cleaned
 _MAX_CLIENTS = 10_000  # client keys whose failed lookups are remembered (least recent dropped)
 _PG_SCHEMA_LOCK = 0x6D69_7063_6C61_7373  # pg_advisory_xact_lock key of the schema set-up
+_MAX_LOOKUP_PAUSE = 2.0  # s: the longest a lookup waits while the server sees many unknown codes
+_HANDOFF_SECONDS = 600.0  # a link that hands the teacher's panel to another device: 10 minutes
+_log = logging.getLogger("mip_explorer.classroom")
 
 
 # --------------------------------------------------------------------------- errors
@@ -213,6 +242,11 @@ class InvalidToken(Refused):
 
 class ClassClosed(Refused):
     """The class takes no more joins or answers (closed or revealed), or cannot go back."""
+
+
+class RoundPassed(Refused):
+    """The answer is for a round the player skipped: its truth was shown (the class was closed)
+    before the player reached it."""
 
 
 class LimitReached(Refused):
@@ -265,7 +299,11 @@ class Limits:
     join_burst, join_per_second : the token bucket of joins per class: ``join_burst`` at
         once, then ``join_per_second`` (100, then 2 a second).
     lookup_burst, lookup_per_second : the token bucket of failed lookups (an unknown code)
-        per client key, in each process (20, then one every 30 s).
+        per client key (a browser, else a session), in each process (20, then one every 30 s):
+        that client is then refused.
+    lookup_global_burst, lookup_global_per_second : the same for every client of a process
+        together (200, then 2 a second): beyond it every lookup by code waits (at most 2 s),
+        which slows a guesser who takes a new identity for each try and refuses nobody.
     busy_seconds : how long a busy database is retried before :class:`StorageUnavailable`
         (10 s).
 
@@ -284,12 +322,20 @@ class Limits:
     join_per_second: float = 2.0
     lookup_burst: int = 20
     lookup_per_second: float = 1.0 / 30.0
+    lookup_global_burst: int = 200
+    lookup_global_per_second: float = 2.0
     busy_seconds: float = 10.0
 
     def __post_init__(self) -> None:
         if self.lifetime_seconds is None:
             object.__setattr__(self, "lifetime_seconds", float(app_settings.CLASS_SECONDS))
-        for name in ("lifetime_seconds", "join_per_second", "lookup_per_second", "busy_seconds"):
+        for name in (
+            "lifetime_seconds",
+            "join_per_second",
+            "lookup_per_second",
+            "lookup_global_per_second",
+            "busy_seconds",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise InvalidInput(f"{name}={value!r} must be a number.")
@@ -305,7 +351,7 @@ class Limits:
                 raise InvalidInput(
                     f"{name}={value!r} is out of range: allowed 1 <= {name} <= {hi.get(name, 10**9)}."
                 )
-        for name in ("join_burst", "lookup_burst"):
+        for name in ("join_burst", "lookup_burst", "lookup_global_burst"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidInput(f"{name}={value!r} must be a whole number of at least 1.")
@@ -374,7 +420,9 @@ class ClassView:
 
     ``seed`` fixes every round's truth: the server needs it to draw the rounds, but a page must
     never show it to students before the class is revealed (it is left out of ``repr``).
-    ``players``: how many joined; ``guesses``: answers stored; times are Unix seconds.
+    ``players``: how many joined; ``guesses``: answers stored; times are Unix seconds;
+    ``truths_shown``: rounds ``0 … truths_shown − 1`` may have had their truths shown (a close
+    shows each student the truths of the rounds they answered), so nobody answers them any more.
     """
 
     code: str
@@ -386,6 +434,7 @@ class ClassView:
     guesses: int
     created_at: float
     expires_at: float
+    truths_shown: int = 0
 
     @property
     def display_code(self) -> str:
@@ -398,14 +447,26 @@ class ClassView:
 
 @dataclass(frozen=True)
 class PlayerView:
-    """One player's progress (restored after a reload). ``answers[k]``: the answer to round k
-    (True = "in") or None; ``next_round``: the first round not answered (None: all are)."""
+    """One player's progress and what they need to play (one query; no count of the class).
+
+    ``answers[k]``: the answer to round k (True = "in") or None; ``settings``, ``rounds``,
+    ``seed`` (never shown to a student before the reveal), ``state`` and ``truths_shown`` are the
+    class's (see :class:`ClassView`). A player answers the rounds in order and never one whose
+    truth may have been shown: :attr:`next_round`.
+    """
 
     code: str
     player_id: int
     nickname: str
     state: ClassState
     answers: tuple[bool | None, ...]
+    settings: GameSettings
+    seed: int = field(repr=False)
+    truths_shown: int = 0
+
+    @property
+    def rounds(self) -> int:
+        return len(self.answers)
 
     @property
     def answered(self) -> int:
@@ -413,7 +474,31 @@ class PlayerView:
 
     @property
     def next_round(self) -> int | None:
-        return next((k for k, a in enumerate(self.answers) if a is None), None)
+        """The round this player answers now: after their last answer and after the rounds
+        whose truths were shown (None: no round is left)."""
+        return _next_round(self.answers, self.truths_shown)
+
+    @property
+    def skipped(self) -> int:
+        """Rounds before :attr:`next_round` this player never answered (their truths were
+        shown before the player reached them)."""
+        upto = len(self.answers) if self.next_round is None else self.next_round
+        return sum(a is None for a in self.answers[:upto])
+
+
+def _next_round(answers: tuple[bool | None, ...], truths_shown: int) -> int | None:
+    last = max((k for k, a in enumerate(answers) if a is not None), default=-1)
+    k = max(truths_shown, last + 1)
+    return k if k < len(answers) else None
+
+
+@dataclass(frozen=True)
+class OwnClass:
+    """A live class this browser runs as its teacher (:meth:`Store.teacher_classes`)."""
+
+    handle: TeacherHandle
+    state: ClassState
+    created_at: float
 
 
 @dataclass(frozen=True)
@@ -471,12 +556,12 @@ def normalize_code(code: object) -> str:
     """
     if not isinstance(code, str):
         raise InvalidInput(
-            f"code={_short(code)} is not a class code: a code is text of {CODE_LENGTH} characters."
+            f"{_short(code)} is not a class code: a code is text of {CODE_LENGTH} characters."
         )
     text = code.strip().upper().replace("-", "").replace(" ", "").translate(_CODE_READS)
     if len(text) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in text):
         raise InvalidInput(
-            f"code={_short(code)} is not a class code: a code has {CODE_LENGTH} letters and "
+            f"{_short(code)} is not a class code: a code has {CODE_LENGTH} letters and "
             f"digits (no I, L, O or U), e.g. {display_code('7KQ2MXR4')}."
         )
     return text
@@ -513,10 +598,10 @@ def clean_nickname(nickname: object, max_chars: int = 24) -> str:
         ``max_chars`` characters.
     """
     if not isinstance(nickname, str):
-        raise InvalidInput(f"nickname={_short(nickname)} must be text.")
+        raise InvalidInput("A nickname must be text.")
     if len(nickname) > _MAX_RAW_NICK:
         raise InvalidInput(
-            f"nickname of {len(nickname)} characters is too long: at most {max_chars} are allowed."
+            f"This nickname has {len(nickname)} characters: at most {max_chars} are allowed."
         )
     kept = []
     for ch in unicodedata.normalize("NFC", nickname):
@@ -530,12 +615,12 @@ def clean_nickname(nickname: object, max_chars: int = 24) -> str:
     text = " ".join("".join(kept).split()).strip(_ZWJ + " ")
     if not any(unicodedata.category(ch)[0] in "LNPS" for ch in text):
         raise InvalidInput(
-            f"nickname={_short(nickname)} is empty once control characters, direction marks "
-            "and spaces are removed: a nickname needs at least one visible character."
+            "A nickname needs at least one visible letter, digit or sign: spaces, control "
+            "characters and direction marks do not count."
         )
     if len(text) > max_chars:
         raise InvalidInput(
-            f"nickname={_short(text)} has {len(text)} characters: at most {max_chars} are allowed."
+            f"This nickname has {len(text)} characters: at most {max_chars} are allowed."
         )
     return text
 
@@ -583,11 +668,84 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+_MAX_DEVICE_CHARS = 200
+
+
+def _check_device(device: object) -> str | None:
+    if device is None:
+        return None
+    if not isinstance(device, str) or not 0 < len(device) <= _MAX_DEVICE_CHARS:
+        raise InvalidInput(
+            f"device must be a browser's key: text of 1 to {_MAX_DEVICE_CHARS} characters, or None."
+        )
+    return device
+
+
+def _device_hash(device: str) -> str:
+    """What the store keeps to find a browser's classes: a digest of the browser's secret."""
+    return _hash(f"mip-device:{device}")
+
+
+def _device_key(device: str, role: str, code: str) -> str:
+    """The key a browser holds as ``role`` of class ``code``: derived from the browser's own
+    secret, never stored (its digest is), and different in every class and role, so that a
+    player's key in a link opens nothing else."""
+    return _hash(f"mip-device:{role}:{code}:{device}")
+
+
+def _add_device_key(
+    conn: Connection,
+    class_id: int,
+    role: str,
+    code: str,
+    device: str,
+    *,
+    player_id: int | None = None,
+) -> None:
+    """Record ``device`` as ``role`` of the class (once: a second time changes nothing)."""
+    held = conn.execute(
+        sa.select(keys.c.key_hash).where(
+            keys.c.class_id == class_id,
+            keys.c.role == role,
+            keys.c.device_hash == _device_hash(device),
+        )
+    ).first()
+    if held is None:
+        conn.execute(
+            sa.insert(keys).values(
+                key_hash=_hash(_device_key(device, role, code)),
+                class_id=class_id,
+                role=role,
+                device_hash=_device_hash(device),
+                player_id=player_id,
+            )
+        )
+
+
+def _device_player(conn: Connection, code: str, device: str, now: float) -> Any:
+    """(number, nickname) of the player ``device`` is in the live class ``code``, or None."""
+    return conn.execute(
+        sa.select(players.c.number, players.c.nickname)
+        .select_from(
+            keys.join(players, keys.c.player_id == players.c.id).join(
+                classes, keys.c.class_id == classes.c.id
+            )
+        )
+        .where(
+            classes.c.code == code,
+            classes.c.expires_at > now,
+            keys.c.role == "player",
+            keys.c.device_hash == _device_hash(device),
+        )
+    ).one_or_none()
+
+
 def _check_token(name: str, token: object) -> str:
     if not isinstance(token, str) or not 0 < len(token) <= _MAX_TOKEN_CHARS:
+        who = "teacher's" if name == "teacher_token" else "player's"
         raise InvalidToken(
-            f"{name} is not a token of this app: a token is text of at most "
-            f"{_MAX_TOKEN_CHARS} characters, as the store handed it out."
+            f"This {who} link is damaged: its key is not one this app hands out. Open the link "
+            "again from where you got it."
         )
     return token
 
@@ -638,6 +796,9 @@ classes = sa.Table(
     # the join token bucket: tokens left at join_at (Unix seconds)
     sa.Column("join_tokens", sa.Double, nullable=False),
     sa.Column("join_at", sa.Double, nullable=False),
+    # rounds 0 .. truths_shown - 1 may have had their truths shown (a close shows each student
+    # the truths of the rounds they answered): nobody may answer them any more
+    sa.Column("truths_shown", sa.Integer, nullable=False, server_default="0"),
     sa.CheckConstraint("state IN ('open', 'closed', 'revealed')", name="classroom_class_state"),
 )
 
@@ -679,6 +840,49 @@ guesses = sa.Table(
     # one answer per player and round: the idempotence of Store.answer
     sa.PrimaryKeyConstraint("player_id", "round", name="classroom_guess_once"),
     sa.Index("classroom_guess_class_round", "class_id", "round"),
+)
+
+
+# A key besides the teacher and player tokens: a browser's (``device_hash``: a digest of its own
+# secret, so that one browser is one player of a class and its teacher's panel survives a reload)
+# or a teacher's panel handed to another device. ``key_hash`` is the digest of the credential a
+# request presents (see _device_key), never the credential itself.
+keys = sa.Table(
+    "classroom_key",
+    metadata,
+    sa.Column("key_hash", sa.String(64), primary_key=True),
+    sa.Column(
+        "class_id",
+        sa.Integer,
+        sa.ForeignKey("classroom_class.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("role", sa.String(8), nullable=False),
+    sa.Column("device_hash", sa.String(64), nullable=True),
+    sa.Column(
+        "player_id",
+        sa.Integer,
+        sa.ForeignKey("classroom_player.id", ondelete="CASCADE"),
+        nullable=True,
+    ),
+    sa.CheckConstraint("role IN ('teacher', 'player')", name="classroom_key_role"),
+    # one player per browser and class
+    sa.Index("classroom_key_one_device", "class_id", "role", "device_hash", unique=True),
+    sa.Index("classroom_key_device", "device_hash", "role"),
+)
+
+# A one-time link that hands the teacher's panel to another device (short-lived).
+handoffs = sa.Table(
+    "classroom_handoff",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column(
+        "class_id",
+        sa.Integer,
+        sa.ForeignKey("classroom_class.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("expires_at", sa.Double, nullable=False),
 )
 
 
@@ -783,7 +987,13 @@ class Store:
             parsed = parsed.set(drivername="postgresql+psycopg")
         self._url = parsed
         self.backend: str = parsed.get_backend_name()
-        self.where = _where(parsed)
+        self.where = _where(parsed)  # for the server's log: may name a file or a host
+        # what a sentence on the page calls it: never a path, a host or a driver's message
+        self.said = (
+            "The class storage (a file on this server)"
+            if self.backend == "sqlite"
+            else "The class storage (a database server)"
+        )
         if self.backend == "sqlite" and _sqlite_path(parsed) is None:
             raise StorageUnavailable(
                 f"The class storage url={self.url!r} is a SQLite database in memory: every "
@@ -795,10 +1005,15 @@ class Store:
             self._engine = self._make_engine(parsed)
         except (sa_exc.SQLAlchemyError, ImportError, OSError) as exc:
             raise self._unavailable(exc) from exc
+        self._file = _sqlite_path(parsed) if self.backend == "sqlite" else None
+        self._file_id: tuple[int, int] | None = None  # (device, inode) once the schema is set up
         self._ready = False
         self._ready_lock = threading.Lock()
         self._writer = threading.Lock()  # SQLite: this process's writers queue here (_run)
         self._lookups = _Buckets(self.limits.lookup_burst, self.limits.lookup_per_second)
+        self._all_lookups = _Buckets(
+            self.limits.lookup_global_burst, self.limits.lookup_global_per_second, max_keys=1
+        )
 
     # ----------------------------------------------------------------- engine
 
@@ -814,11 +1029,16 @@ class Store:
                 try:
                     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
                 except OSError as exc:
+                    _log.warning(f"class storage: cannot create {path.parent}: {exc}")
                     raise StorageUnavailable(
-                        f"The class storage cannot create the folder {path.parent} ({exc.strerror}). "
-                        "Set MIP_EXPLORER_DATA_DIR to a writable folder. Class mode is off; "
-                        "the single-player game still works."
+                        "The class storage cannot create its folder on this server (the person "
+                        "running the app can set MIP_EXPLORER_DATA_DIR to a writable folder). "
+                        "Class mode is off; the single-player game still works."
                     ) from exc
+                # Made here, private, if it is new; a file that exists keeps the mode its
+                # owner gave it (SQLite would create it with the process's umask).
+                with contextlib.suppress(FileExistsError):
+                    os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             timeout = min(2.0, self.limits.busy_seconds / 2.0)
             engine = sa.create_engine(
                 url, connect_args={"timeout": timeout, "check_same_thread": False}
@@ -834,9 +1054,6 @@ class Store:
                     cur.execute("PRAGMA foreign_keys=ON")
                 finally:
                     cur.close()
-                if path is not None:
-                    with contextlib.suppress(OSError):  # a file another user owns
-                        path.chmod(0o600)
 
             @event.listens_for(engine, "begin")
             def _on_begin(conn: Connection) -> None:
@@ -861,9 +1078,10 @@ class Store:
         self._engine.dispose()
 
     def _unavailable(self, exc: BaseException) -> StorageUnavailable:
+        _log.warning(f"class storage {self.where} unavailable: {_reason(exc)}")
         return StorageUnavailable(
-            f"The class storage ({self.where}) cannot be reached: {_reason(exc)}. Class mode is "
-            "off until it is back; the single-player game still works."
+            f"{self.said} cannot be reached right now. Class mode is off until it is back; the "
+            "single-player game still works."
         )
 
     def _transient(self, exc: sa_exc.DBAPIError) -> bool:
@@ -894,19 +1112,50 @@ class Store:
             return
         if not self._writer.acquire(timeout=max(0.0, deadline - time.monotonic())):
             raise StorageUnavailable(
-                f"The class storage ({self.where}) stayed busy for "
-                f"{self.limits.busy_seconds:g} s (other writes of this server). Try again in a "
-                "moment; the single-player game still works."
+                f"{self.said} stayed busy for {self.limits.busy_seconds:g} s (other answers of "
+                "this server). Try again in a moment; the single-player game still works."
             )
         try:
             yield
         finally:
             self._writer.release()
 
+    def _check_file(self, write: bool) -> None:
+        """A SQLite file that was deleted, replaced or made read-only while the app runs is a
+        sentence at once: an open connection would otherwise go on writing to a deleted file
+        (answers lost at the next start) or to a file its owner made read-only. A stat, a few
+        microseconds a call. A file without write permission for its owner counts as read-only
+        even where the process could still write it (as root)."""
+        if self._file is None:
+            return
+        try:
+            st: os.stat_result | None = os.stat(self._file)
+        except OSError:
+            st = None
+        if self._file_id is not None and (st is None or (st.st_dev, st.st_ino) != self._file_id):
+            _log.error(f"class storage {self.where} was deleted or replaced while in use")
+            raise StorageUnavailable(
+                f"{self.said} was deleted or replaced while the app was running, so nothing can "
+                "be stored: the person running the app must restart it (the classes in the old "
+                "file are lost). The single-player game still works."
+            )
+        if (
+            write
+            and st is not None
+            and (not st.st_mode & stat.S_IWUSR or not os.access(self._file, os.W_OK))
+        ):
+            _log.error(f"class storage {self.where} is read-only")
+            raise StorageUnavailable(
+                f"{self.said} is read-only, so no answer, join or change can be stored: the "
+                "person running the app must make it writable. The single-player game still "
+                "works."
+            )
+
     def _run(self, work: Callable[[Connection], T], *, write: bool, setup: bool = False) -> T:
         """``work`` in one transaction, retried while the database is busy."""
         if not setup:
             self._ensure_schema()
+            self._check_file(write)
         deadline = time.monotonic() + self.limits.busy_seconds
         attempt = 0
         while True:
@@ -927,10 +1176,10 @@ class Store:
                 if not retry:
                     raise self._unavailable(exc) from exc
                 if time.monotonic() >= deadline:
+                    _log.warning(f"class storage {self.where} busy: {_reason(exc)}")
                     raise StorageUnavailable(
-                        f"The class storage ({self.where}) stayed busy for "
-                        f"{self.limits.busy_seconds:g} s ({_reason(exc)}). Try again in a "
-                        "moment; the single-player game still works."
+                        f"{self.said} stayed busy for {self.limits.busy_seconds:g} s. Try again "
+                        "in a moment; the single-player game still works."
                     ) from exc
             except (sa_exc.SQLAlchemyError, OSError) as exc:
                 raise self._unavailable(exc) from exc
@@ -944,13 +1193,16 @@ class Store:
         with self._ready_lock:
             if self._ready:
                 return
+            self._check_file(True)  # a read-only file is a sentence, not a driver's error
 
             def work(conn: Connection) -> int:
                 if self.backend == "postgresql":  # one process sets the schema up at a time
                     conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_PG_SCHEMA_LOCK)))
                 if sa.inspect(conn).has_table(schema_table.name):
                     found = conn.execute(sa.select(schema_table.c.version)).scalars().all()
-                    if found and max(found) != SCHEMA_VERSION:
+                    if found and max(found) == 1:
+                        _upgrade_from_1(conn)
+                    elif found and max(found) != SCHEMA_VERSION:
                         return max(found)  # someone else's schema: change nothing
                 metadata.create_all(conn)
                 if conn.execute(sa.select(schema_table.c.version)).first() is None:
@@ -960,8 +1212,9 @@ class Store:
             version = self._run(work, write=True, setup=True)
             if version != SCHEMA_VERSION:
                 newer = version > SCHEMA_VERSION
+                _log.warning(f"class storage {self.where}: schema version {version}")
                 raise SchemaMismatch(
-                    f"The class storage ({self.where}) holds schema version {version}, and this "
+                    f"{self.said} holds schema version {version}, and this "
                     f"MIP Explorer knows version {SCHEMA_VERSION} only"
                     + (
                         ": it was written by a newer version. Upgrade the app, or point "
@@ -971,6 +1224,10 @@ class Store:
                     + "MIP_EXPLORER_DATABASE_URL (or MIP_EXPLORER_DATA_DIR) elsewhere. Nothing "
                     "was changed; class mode is off, the single-player game still works."
                 )
+            if self._file is not None:
+                with contextlib.suppress(OSError):
+                    st = os.stat(self._file)
+                    self._file_id = (st.st_dev, st.st_ino)
             self._ready = True
 
     def check(self) -> None:
@@ -993,32 +1250,54 @@ class Store:
         row = conn.execute(query.with_for_update() if lock else query).one_or_none()
         if row is None:
             raise ClassNotFound(
-                f"code={display_code(code)!r} is not a live class: it was never created, has "
-                "expired or was deleted. Check the code on the projector."
+                f"{display_code(code)} is not a live class: it was never created, has expired or "
+                "was deleted. Check the code on the projector."
             )
         return row
 
     def _teacher_row(self, conn: Connection, code: str, token: str, now: float, lock: bool) -> Any:
-        """The class if ``token`` is its teacher's. An unknown code and a wrong token are one
-        refusal, so that calls with a token never tell whether a code exists."""
+        """The class if ``token`` is its teacher's: the teacher token, or a key of a browser or
+        device the teacher runs it from (:meth:`teacher_classes`, :meth:`resume_teacher`). An
+        unknown code and a wrong token are one refusal, so that calls with a token never tell
+        whether a code exists."""
         query = sa.select(classes).where(classes.c.code == code, classes.c.expires_at > now)
         row = conn.execute(query.with_for_update() if lock else query).one_or_none()
         held = row.teacher_hash if row is not None else _hash("")
-        if not hmac.compare_digest(held, _hash(token)) or row is None:
+        ok = hmac.compare_digest(held, _hash(token)) and row is not None
+        if not ok and row is not None:
+            ok = (
+                conn.execute(
+                    sa.select(keys.c.class_id).where(
+                        keys.c.key_hash == _hash(token),
+                        keys.c.class_id == row.id,
+                        keys.c.role == "teacher",
+                    )
+                ).first()
+                is not None
+            )
+        if not ok:
             raise InvalidToken(
-                f"teacher_token does not belong to a live class {display_code(code)}: only the "
-                "teacher who created it (with the teacher link) may do this, and a class ends "
-                f"{self.limits.lifetime / 3600:g} h after its creation or when it is deleted."
+                f"This browser is not the teacher of class {display_code(code)}: only the teacher "
+                "who started it, or a device the teacher handed the panel to, may do this. A "
+                f"class ends {self.limits.lifetime / 3600:g} h after its start or when it is "
+                "deleted."
             )
         return row
 
     def _view(self, conn: Connection, row: Any) -> ClassView:
-        n_players = conn.execute(
-            sa.select(sa.func.count()).select_from(players).where(players.c.class_id == row.id)
-        ).scalar_one()
-        n_guesses = conn.execute(
-            sa.select(sa.func.count()).select_from(guesses).where(guesses.c.class_id == row.id)
-        ).scalar_one()
+        # the two counts in one query (a teacher's dashboard reads them every 2 s)
+        n_players, n_guesses = conn.execute(
+            sa.select(
+                sa.select(sa.func.count())
+                .select_from(players)
+                .where(players.c.class_id == row.id)
+                .scalar_subquery(),
+                sa.select(sa.func.count())
+                .select_from(guesses)
+                .where(guesses.c.class_id == row.id)
+                .scalar_subquery(),
+            )
+        ).one()
         return ClassView(
             code=row.code,
             settings=_settings_of(row),
@@ -1029,23 +1308,39 @@ class Store:
             guesses=int(n_guesses),
             created_at=float(row.created_at),
             expires_at=float(row.expires_at),
+            truths_shown=int(row.truths_shown),
         )
 
     def _check_client(self, client: str | None, now: float) -> None:
-        if client is None:
-            return
-        wait = self._lookups.wait(client, now)
+        """Before a lookup by code alone: a client (a browser, else a session) that tried too
+        many unknown codes is refused; every lookup waits while the whole server has seen too
+        many unknown codes lately (``lookup_global_burst``: a guesser with a new identity for
+        every try is slowed, nobody is refused). Players and teachers, who hold a key, never
+        come here."""
+        if client is not None:
+            wait = self._lookups.wait(client, now)
+            if wait > 0:
+                raise RateLimited(
+                    f"Too many unknown class codes were tried in this browser: "
+                    f"{self.limits.lookup_burst} wrong codes at most, then one every "
+                    f"{1 / self.limits.lookup_per_second:g} s. Try again in {math.ceil(wait)} s.",
+                    retry_after=wait,
+                )
+        wait = self._all_lookups.wait("", now)
         if wait > 0:
-            raise RateLimited(
-                f"Too many unknown class codes were tried from here: {self.limits.lookup_burst} "
-                f"wrong codes at most, then one every {1 / self.limits.lookup_per_second:g} s. "
-                f"Try again in {math.ceil(wait)} s.",
-                retry_after=wait,
-            )
+            time.sleep(min(wait, _MAX_LOOKUP_PAUSE))
+
+    def _missed(self, client: str | None, now: float) -> None:
+        """An unknown code was looked up: counted for its client and for the server."""
+        if client is not None:
+            self._lookups.spend(client, now)
+        self._all_lookups.spend("", now)
 
     # ----------------------------------------------------------------- teacher
 
-    def create_class(self, settings: GameSettings, rounds: int, seed: int) -> TeacherHandle:
+    def create_class(
+        self, settings: GameSettings, rounds: int, seed: int, *, device: str | None = None
+    ) -> TeacherHandle:
         """Create a class (and first purge the expired ones).
 
         Parameters
@@ -1053,6 +1348,9 @@ class Store:
         settings : the game's :class:`~mipcore.game.GameSettings`.
         rounds : ``1 <= rounds <= limits.max_rounds`` (200).
         seed : ``0 <= seed <= 2^63 − 1``; with ``settings`` it fixes every round.
+        device : the teacher's browser (a secret of the browser, e.g.
+            :func:`appkit.internals.browser_id`), or None: the class is then this browser's too,
+            and :meth:`teacher_classes` finds it after a reload or a server restart.
 
         Returns
         -------
@@ -1076,6 +1374,7 @@ class Store:
             )
         rounds = _check_int("rounds", rounds, 1, self.limits.max_rounds)
         seed = _check_int("seed", seed, 0, MAX_SEED)
+        device = _check_device(device)
         now = self._now()
         self.purge_expired(now)
         token = secrets.token_urlsafe(_TEACHER_BYTES)
@@ -1088,8 +1387,8 @@ class Store:
             ).scalar_one()
             if live >= self.limits.max_classes:
                 raise LimitReached(
-                    f"This server already keeps {live} classes, the most it may "
-                    f"(max_classes={self.limits.max_classes}). Try again once one has ended."
+                    f"This server already keeps {live} classes, the most it may. Try again once "
+                    "one has ended."
                 )
             while True:
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -1098,8 +1397,9 @@ class Store:
                 ).one_or_none()
                 if taken is None:
                     break
-            conn.execute(
-                sa.insert(classes).values(
+            class_id = conn.execute(
+                sa.insert(classes)
+                .values(
                     code=code,
                     teacher_hash=_hash(token),
                     mechanism=settings.mechanism.value,
@@ -1115,15 +1415,92 @@ class Store:
                     expires_at=expires,
                     join_tokens=float(self.limits.join_burst),
                     join_at=now,
+                    truths_shown=0,
                 )
-            )
+                .returning(classes.c.id)
+            ).scalar_one()
+            if device is not None:
+                _add_device_key(conn, class_id, "teacher", code, device)
             return code
 
         code = self._run(work, write=True)
         return TeacherHandle(code=code, teacher_token=token, expires_at=expires)
 
-    def resume_teacher(self, link_token: str) -> TeacherHandle:
-        """The teacher's handle again (after a reload) from :attr:`TeacherHandle.link_token`.
+    def teacher_classes(self, device: str) -> tuple[OwnClass, ...]:
+        """The live classes ``device`` (a browser's secret, as given to :meth:`create_class`)
+        runs as their teacher, newest first; each :class:`OwnClass` holds a handle whose
+        ``teacher_token`` is this device's key of that class (it works only from this device's
+        requests, and in no other class).
+
+        Raises
+        ------
+        InvalidInput, StorageUnavailable
+        """
+        dev = _check_device(device)
+        if dev is None:
+            raise InvalidInput("device must be a browser's key, not None.")
+        now = self._now()
+
+        def work(conn: Connection) -> list[Any]:
+            return list(
+                conn.execute(
+                    sa.select(
+                        classes.c.code, classes.c.state, classes.c.created_at, classes.c.expires_at
+                    )
+                    .select_from(keys.join(classes, keys.c.class_id == classes.c.id))
+                    .where(
+                        keys.c.device_hash == _device_hash(dev),
+                        keys.c.role == "teacher",
+                        classes.c.expires_at > now,
+                    )
+                    .order_by(classes.c.created_at.desc(), classes.c.id.desc())
+                ).all()
+            )
+
+        return tuple(
+            OwnClass(
+                TeacherHandle(
+                    code=r.code,
+                    teacher_token=_device_key(dev, "teacher", r.code),
+                    expires_at=float(r.expires_at),
+                ),
+                ClassState(r.state),
+                float(r.created_at),
+            )
+            for r in self._run(work, write=False)
+        )
+
+    def handoff(self, code: str, teacher_token: str) -> str:
+        """A one-time link token (``CODE.TOKEN``) that hands the teacher's panel to another
+        device: :meth:`resume_teacher` takes it once, within 10 minutes.
+
+        Raises
+        ------
+        InvalidInput, InvalidToken, StorageUnavailable
+        """
+        code = normalize_code(code)
+        token = _check_token("teacher_token", teacher_token)
+        now = self._now()
+        secret = secrets.token_urlsafe(_TEACHER_BYTES)
+
+        def work(conn: Connection) -> None:
+            row = self._teacher_row(conn, code, token, now, True)
+            conn.execute(sa.delete(handoffs).where(handoffs.c.expires_at <= now))
+            conn.execute(
+                sa.insert(handoffs).values(
+                    token_hash=_hash(secret),
+                    class_id=row.id,
+                    expires_at=min(now + _HANDOFF_SECONDS, float(row.expires_at)),
+                )
+            )
+
+        self._run(work, write=True)
+        return f"{code}.{secret}"
+
+    def resume_teacher(self, link_token: str, *, device: str | None = None) -> TeacherHandle:
+        """The teacher's panel on this device, from a link token: the teacher's own
+        (:attr:`TeacherHandle.link_token`) or a hand-over from :meth:`handoff` (taken once).
+        With ``device``, the class becomes this device's too (:meth:`teacher_classes`).
 
         Raises
         ------
@@ -1133,15 +1510,51 @@ class Store:
         """
         if not isinstance(link_token, str) or link_token.count(".") != 1:
             raise InvalidInput(
-                "link_token is not a teacher link token: it is CODE.TOKEN, as the teacher's link "
-                "holds it."
+                "This is not a teacher's link: its key is damaged or incomplete. Ask the teacher "
+                "for a new one."
             )
         raw_code, token = link_token.split(".")
         code = normalize_code(raw_code)
         token = _check_token("teacher_token", token)
+        dev = _check_device(device)
         now = self._now()
-        row = self._run(lambda c: self._teacher_row(c, code, token, now, False), write=False)
-        return TeacherHandle(code=code, teacher_token=token, expires_at=float(row.expires_at))
+        fresh = secrets.token_urlsafe(_TEACHER_BYTES)
+
+        def work(conn: Connection) -> tuple[str, float]:
+            row = conn.execute(
+                sa.select(classes).where(classes.c.code == code, classes.c.expires_at > now)
+            ).one_or_none()
+            own = row is not None and hmac.compare_digest(row.teacher_hash, _hash(token))
+            if row is not None and not own:
+                used = conn.execute(
+                    sa.delete(handoffs)
+                    .where(
+                        handoffs.c.token_hash == _hash(token),
+                        handoffs.c.class_id == row.id,
+                        handoffs.c.expires_at > now,
+                    )
+                    .returning(handoffs.c.class_id)
+                ).first()
+                if used is None:
+                    row = None
+            if row is None:
+                raise InvalidToken(
+                    f"This teacher's link for class {display_code(code)} is no longer valid: a "
+                    "hand-over link works once, within 10 minutes, and a class ends "
+                    f"{self.limits.lifetime / 3600:g} h after its start or when it is deleted."
+                )
+            if dev is not None:
+                _add_device_key(conn, row.id, "teacher", code, dev)
+                return _device_key(dev, "teacher", code), float(row.expires_at)
+            if own:
+                return token, float(row.expires_at)
+            conn.execute(
+                sa.insert(keys).values(key_hash=_hash(fresh), class_id=row.id, role="teacher")
+            )
+            return fresh, float(row.expires_at)
+
+        held, expires = self._run(work, write=True)
+        return TeacherHandle(code=code, teacher_token=held, expires_at=expires)
 
     def _set_state(
         self, code: str, teacher_token: str, to: ClassState, allowed: tuple[ClassState, ...]
@@ -1157,17 +1570,28 @@ class Store:
                 if state not in allowed:
                     raise ClassClosed(
                         f"Class {display_code(code)} is {state.value}: the truths are out, so "
-                        f"it stays so (state={to.value!r} refused)."
+                        "it stays so."
                     )
-                conn.execute(
-                    sa.update(classes).where(classes.c.id == row.id).values(state=to.value)
-                )
+                values: dict[str, Any] = {"state": to.value}
+                if to is ClassState.REVEALED:
+                    values["truths_shown"] = int(row.rounds)
+                elif to is ClassState.CLOSED:
+                    # each student now sees the truths of the rounds they answered: nobody may
+                    # answer those rounds after a reopen
+                    answered = conn.execute(
+                        sa.select(sa.func.max(guesses.c.round)).where(guesses.c.class_id == row.id)
+                    ).scalar_one()
+                    if answered is not None:
+                        values["truths_shown"] = max(int(row.truths_shown), int(answered) + 1)
+                conn.execute(sa.update(classes).where(classes.c.id == row.id).values(**values))
             return self._view(conn, self._class_row(conn, code, now))
 
         return self._run(work, write=True)
 
     def close(self, code: str, teacher_token: str) -> ClassView:
-        """Stop taking joins and answers (a closed class may :meth:`reopen`). Idempotent.
+        """Stop taking joins and answers (a closed class may :meth:`reopen`). Idempotent. The
+        students then see the truths of the rounds they answered: every round answered so far
+        counts as shown (:attr:`ClassView.truths_shown`).
 
         Raises
         ------
@@ -1176,7 +1600,8 @@ class Store:
         return self._set_state(code, teacher_token, ClassState.CLOSED, (ClassState.OPEN,))
 
     def reopen(self, code: str, teacher_token: str) -> ClassView:
-        """Take joins and answers again after :meth:`close` (not after :meth:`reveal`)."""
+        """Take joins and answers again after :meth:`close` (not after :meth:`reveal`); the
+        players go on after the rounds whose truths were shown."""
         return self._set_state(code, teacher_token, ClassState.OPEN, (ClassState.CLOSED,))
 
     def reveal(self, code: str, teacher_token: str) -> ClassView:
@@ -1221,6 +1646,7 @@ class Store:
     def revealed_results(self, code: str, *, client: str | None = None) -> ClassResults:
         """The class picture for anyone with the code, once the teacher has revealed the class:
         :meth:`results` with every nickname left out (``""``), the answers in join order.
+        ``client``: as :meth:`class_view` (None for a player of the class).
 
         Raises
         ------
@@ -1248,8 +1674,7 @@ class Store:
         try:
             return self._run(work, write=False)
         except ClassNotFound:
-            if client is not None:
-                self._lookups.spend(client, now)
+            self._missed(client, now)
             raise
 
     def _results(self, conn: Connection, row: Any) -> ClassResults:
@@ -1290,18 +1715,22 @@ class Store:
     def results_csv(self, code: str, teacher_token: str, *, model: GameModel | None = None) -> str:
         """The class's answers as CSV, one row per guess, in join order then round order:
         ``nickname, round, answer, truth, correct`` with ``round`` counted from 1 (as the page
-        numbers rounds), ``answer`` and ``truth`` "in" or "out", ``correct`` 1 or 0. A nickname
-        that a spreadsheet would read as a formula (first character ``= + - @``, tab or
-        carriage return) gets a leading ``'``. Encode as UTF-8 with a BOM (``utf-8-sig``) for
-        Excel.
+        numbers rounds), ``answer`` and ``truth`` "in" or "out", ``correct`` 1 or 0. While the
+        class is open the file holds ``nickname, round, answer`` only: a truth in a file opened
+        in front of the room would tell it. A nickname that a spreadsheet would read as a
+        formula (first character ``= + - @``, tab or carriage return) gets a leading ``'``.
+        Encode as UTF-8 with a BOM (``utf-8-sig``) for Excel.
 
         ``model``: an optional cached :func:`~mipcore.game.game_model` of the class's settings.
         """
         res = self.results(code, teacher_token)
-        truth = truths(res.view.settings, res.view.seed, res.view.rounds, model=model)
+        sealed = res.view.state is ClassState.OPEN
+        truth = (
+            () if sealed else truths(res.view.settings, res.view.seed, res.view.rounds, model=model)
+        )
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["nickname", "round", "answer", "truth", "correct"])
+        writer.writerow(["nickname", "round", "answer"] + ([] if sealed else ["truth", "correct"]))
         for p in res.players:
             name = (
                 "'" + p.nickname
@@ -1311,16 +1740,19 @@ class Store:
             for k, a in enumerate(p.answers):
                 if a is None:
                     continue
-                writer.writerow([name, k + 1, _word(a), _word(truth[k]), 1 if a == truth[k] else 0])
+                row: list[object] = [name, k + 1, _word(a)]
+                if not sealed:
+                    row += [_word(truth[k]), 1 if a == truth[k] else 0]
+                writer.writerow(row)
         return out.getvalue()
 
     # ----------------------------------------------------------------- anyone
 
     def class_view(self, code: str, *, client: str | None = None) -> ClassView:
-        """What the students' view shows before and while playing (public: needs the code).
+        """What the students' view shows before joining (public: needs the code).
 
-        ``client``: a key of the asking client (a hash of its address, or of its browser), so
-        that one client's wrong codes are limited (:class:`Limits`); None: not limited.
+        ``client``: a key of the asking client (its browser, else its session), so that one
+        client's wrong codes are limited (:class:`Limits`); None: not limited per client.
 
         Raises
         ------
@@ -1332,9 +1764,30 @@ class Store:
         try:
             return self._run(lambda c: self._view(c, self._class_row(c, code, now)), write=False)
         except ClassNotFound:
-            if client is not None:
-                self._lookups.spend(client, now)
+            self._missed(client, now)
             raise
+
+    def rejoin(self, code: str, device: str) -> PlayerHandle | None:
+        """The player ``device`` (a browser's secret) already is in this class, or None (also
+        for a code that is not a live class: this says nothing about codes, and is not limited).
+        A second tab of the join link continues the same player. The handle's ``player_token``
+        is this device's key of that player.
+
+        Raises
+        ------
+        InvalidInput, StorageUnavailable
+        """
+        code = normalize_code(code)
+        dev = _check_device(device)
+        if dev is None:
+            raise InvalidInput("device must be a browser's key, not None.")
+        now = self._now()
+        found = self._run(lambda c: _device_player(c, code, dev, now), write=False)
+        if found is None:
+            return None
+        return PlayerHandle(
+            code, int(found.number), found.nickname, _device_key(dev, "player", code)
+        )
 
     def join(
         self,
@@ -1342,6 +1795,7 @@ class Store:
         nickname: str | None = None,
         *,
         player_token: str | None = None,
+        device: str | None = None,
         client: str | None = None,
     ) -> PlayerHandle:
         """Join a class as a new player, or come back as the same one after a reload.
@@ -1355,7 +1809,11 @@ class Store:
             player of this class, that player is returned (even when the class is closed;
             ``nickname`` is then ignored and no join is counted). If not, a new player joins
             with ``nickname``, or, without one, :class:`InvalidToken`.
+        device : the joining browser (a secret of the browser): one browser is one player of a
+            class -- if it joined before, that player is returned whatever ``nickname`` says.
         client : a key of the asking client, see :meth:`class_view`.
+
+        A new player starts after the rounds whose truths were shown (:attr:`ClassView.truths_shown`).
 
         Returns
         -------
@@ -1367,6 +1825,7 @@ class Store:
         StorageUnavailable
         """
         code = normalize_code(code)
+        dev = _check_device(device)
         now = self._now()
         if player_token is not None:
             token = _check_token("player_token", player_token)
@@ -1387,8 +1846,12 @@ class Store:
                 return PlayerHandle(code, int(found.number), found.nickname, token)
             if nickname is None:
                 raise self._bad_player(code)
+        if dev is not None:
+            back = self.rejoin(code, dev)
+            if back is not None:
+                return back
         if nickname is None:
-            raise InvalidInput("nickname=None: a new player needs a nickname.")
+            raise InvalidInput("A new player needs a nickname.")
         nick = clean_nickname(nickname, self.limits.nickname_chars)
         self._check_client(client, now)
         new_token = secrets.token_urlsafe(_PLAYER_BYTES)
@@ -1396,6 +1859,11 @@ class Store:
 
         def work(conn: Connection) -> PlayerHandle:
             row = self._class_row(conn, code, now, lock=True)  # joins to a class queue here
+            if dev is not None:  # another tab of this browser joined a moment ago
+                twin = _device_player(conn, code, dev, now)
+                if twin is not None:
+                    key = _device_key(dev, "player", code)
+                    return PlayerHandle(code, int(twin.number), twin.nickname, key)
             if row.state != ClassState.OPEN.value:
                 raise ClassClosed(
                     f"Class {display_code(code)} is {row.state}: it takes no new players."
@@ -1424,48 +1892,72 @@ class Store:
             if len(taken) >= lim.max_players:
                 raise LimitReached(
                     f"Class {display_code(code)} is full: it has {len(taken)} players, the most "
-                    f"a class may have (max_players={lim.max_players})."
+                    "a class may have."
                 )
             final = _unique_nickname(nick, taken, lim.nickname_chars)
             number = len(taken) + 1
-            conn.execute(
-                sa.insert(players).values(
+            player_id = conn.execute(
+                sa.insert(players)
+                .values(
                     class_id=row.id,
                     number=number,
                     nickname=final,
                     nickname_key=_nickname_key(final),
                     token_hash=_hash(new_token),
                 )
-            )
+                .returning(players.c.id)
+            ).scalar_one()
+            if dev is not None:
+                _add_device_key(conn, row.id, "player", code, dev, player_id=player_id)
             return PlayerHandle(code, number, final, new_token)
 
         try:
             return self._run(work, write=True)
         except ClassNotFound:
-            if client is not None:
-                self._lookups.spend(client, now)
+            self._missed(client, now)
             raise
 
     def _player_row(self, conn: Connection, code: str, token: str, now: float, lock: bool) -> Any:
+        """The player ``token`` stands for (their token, or their browser's key) with their
+        class's state: one query, two when the token is a browser's key."""
+        columns = (
+            classes.c.id.label("class_id"),
+            classes.c.state,
+            classes.c.rounds,
+            classes.c.truths_shown,
+            classes.c.seed,
+            classes.c.mechanism,
+            classes.c.calibration,
+            classes.c.level,
+            classes.c.n,
+            classes.c.canary,
+            classes.c.target,
+            players.c.id.label("player_id"),
+            players.c.number,
+            players.c.nickname,
+        )
+        live = (classes.c.code == code, classes.c.expires_at > now)
         query = (
-            sa.select(
-                classes.c.id.label("class_id"),
-                classes.c.state,
-                classes.c.rounds,
-                players.c.id.label("player_id"),
-                players.c.number,
-                players.c.nickname,
-            )
+            sa.select(*columns)
             .select_from(players.join(classes, players.c.class_id == classes.c.id))
-            .where(
-                classes.c.code == code,
-                classes.c.expires_at > now,
-                players.c.token_hash == _hash(token),
-            )
+            .where(*live, players.c.token_hash == _hash(token))
         )
         if lock:
             query = query.with_for_update(read=True, of=classes)
         row = conn.execute(query).one_or_none()
+        if row is None:
+            by_key = (
+                sa.select(*columns)
+                .select_from(
+                    keys.join(players, keys.c.player_id == players.c.id).join(
+                        classes, players.c.class_id == classes.c.id
+                    )
+                )
+                .where(*live, keys.c.key_hash == _hash(token), keys.c.role == "player")
+            )
+            if lock:
+                by_key = by_key.with_for_update(read=True, of=classes)
+            row = conn.execute(by_key).one_or_none()
         if row is None:
             raise self._bad_player(code)
         return row
@@ -1474,14 +1966,14 @@ class Store:
         # one refusal for an unknown code and a wrong token: calls with a token never tell
         # whether a code exists (only class_view and join do, limited per client)
         return InvalidToken(
-            f"player_token does not belong to a player of a live class {display_code(code)}: a "
-            "player answers only for themselves, and a class ends "
-            f"{self.limits.lifetime / 3600:g} h after its creation or when it is deleted. "
-            "Join again with a nickname."
+            f"This link is not one of class {display_code(code)}'s players: the class may have "
+            f"ended ({self.limits.lifetime / 3600:g} h after its start) or been deleted, or the "
+            "link was cut short. Join again with a nickname."
         )
 
     def player_view(self, code: str, player_token: str) -> PlayerView:
-        """This player's nickname, the class's state and their answers so far.
+        """This player's nickname, their class (settings, state) and their answers so far: what
+        a student's page needs, in one query for the player and one for the answers.
 
         Raises
         ------
@@ -1494,27 +1986,50 @@ class Store:
         def work(conn: Connection) -> PlayerView:
             row = self._player_row(conn, code, token, now, False)
             answers: list[bool | None] = [None] * int(row.rounds)
-            for g in conn.execute(
+            for k, said in conn.execute(
                 sa.select(guesses.c.round, guesses.c.said_in).where(
                     guesses.c.player_id == row.player_id
                 )
-            ):
-                answers[g.round] = bool(g.said_in)
+            ).all():
+                answers[k] = bool(said)
             return PlayerView(
-                code, int(row.number), row.nickname, ClassState(row.state), tuple(answers)
+                code,
+                int(row.number),
+                row.nickname,
+                ClassState(row.state),
+                tuple(answers),
+                _settings_of(row),
+                int(row.seed),
+                int(row.truths_shown),
             )
 
         return self._run(work, write=False)
 
+    def player_state(self, code: str, player_token: str) -> ClassState:
+        """The state of this player's class: one short query (a student's page looks every
+        few seconds whether the teacher closed or revealed the class).
+
+        Raises
+        ------
+        InvalidInput, InvalidToken, StorageUnavailable
+        """
+        code = normalize_code(code)
+        token = _check_token("player_token", player_token)
+        now = self._now()
+        row = self._run(lambda c: self._player_row(c, code, token, now, False), write=False)
+        return ClassState(row.state)
+
     def answer(
         self, code: str, player_token: str, round_index: int, said_in: bool
     ) -> Accepted | Duplicate:
-        """Store a player's answer to one round, once.
+        """Store a player's answer to one round, once: the round they are at
+        (:attr:`PlayerView.next_round`), never a later one and never one whose truth was shown.
 
         Parameters
         ----------
         code : the class code. player_token : this player's token (from :meth:`join`).
-        round_index : ``0 <= round_index < rounds`` (rounds are numbered from 0 here).
+        round_index : ``0 <= round_index < rounds`` (rounds are numbered from 0 here): the
+            round shown to the player when they answered.
         said_in : True for "in", False for "out".
 
         Returns
@@ -1527,7 +2042,11 @@ class Store:
 
         Raises
         ------
-        InvalidInput, InvalidToken, ClassClosed, StorageUnavailable
+        InvalidInput
+            ``round_index`` out of range, or not the round the player is at (a later round).
+        RoundPassed
+            The round was skipped: its truth was shown (a close) before the player reached it.
+        InvalidToken, ClassClosed, StorageUnavailable
         """
         code = normalize_code(code)
         token = _check_token("player_token", player_token)
@@ -1548,19 +2067,33 @@ class Store:
                     f"round_index={index} is out of range: class {display_code(code)} has "
                     f"{row.rounds} rounds, 0 <= round_index < {row.rounds}."
                 )
-            values = {
-                "class_id": row.class_id,
-                "player_id": row.player_id,
-                "round": index,
-                "said_in": said,
-            }
-            if self._insert_once(conn, values):
-                return Accepted(index, said)
+            last = conn.execute(
+                sa.select(sa.func.max(guesses.c.round)).where(guesses.c.player_id == row.player_id)
+            ).scalar_one()
+            at = max(int(row.truths_shown), 0 if last is None else int(last) + 1)
+            if index > at:
+                raise InvalidInput(
+                    f"Round {index + 1} is not shown yet: this player is at round {at + 1}."
+                )
+            if index == at:
+                values = {
+                    "class_id": row.class_id,
+                    "player_id": row.player_id,
+                    "round": index,
+                    "said_in": said,
+                }
+                if self._insert_once(conn, values):
+                    return Accepted(index, said)
             stored = conn.execute(
                 sa.select(guesses.c.said_in).where(
                     guesses.c.player_id == row.player_id, guesses.c.round == index
                 )
-            ).scalar_one()
+            ).scalar_one_or_none()
+            if stored is None:
+                raise RoundPassed(
+                    f"Round {index + 1}'s truth was shown when the class was closed, so it can no "
+                    f"longer be answered: this player is at round {at + 1}."
+                )
             return Duplicate(index, bool(stored), said)
 
         return self._run(work, write=True)
@@ -1592,10 +2125,32 @@ class Store:
         return self._run(work, write=True)
 
 
+def _upgrade_from_1(conn: Connection) -> None:
+    """Version 1 -> 2, in the set-up's transaction: the classes' ``truths_shown`` (0 for a
+    class that was never closed; a closed one may have shown truths, so it counts every round
+    answered so far) and the new tables (made by the caller's ``create_all``)."""
+    conn.execute(
+        sa.text("ALTER TABLE classroom_class ADD COLUMN truths_shown INTEGER NOT NULL DEFAULT 0")
+    )
+    shown = (
+        sa.select(sa.func.coalesce(sa.func.max(guesses.c.round) + 1, 0))
+        .where(guesses.c.class_id == classes.c.id)
+        .scalar_subquery()
+    )
+    conn.execute(
+        sa.update(classes)
+        .where(classes.c.state != ClassState.OPEN.value)
+        .values(truths_shown=shown)
+    )
+    conn.execute(sa.update(schema_table).values(version=SCHEMA_VERSION))
+
+
 def _delete_classes(conn: Connection, where: Any) -> int:
     """Delete the classes ``where`` selects and everything in them (explicitly: foreign keys
     may not be enforced, e.g. on SQLite without its pragma)."""
     ids = sa.select(classes.c.id).where(where).scalar_subquery()
+    conn.execute(sa.delete(handoffs).where(handoffs.c.class_id.in_(ids)))
+    conn.execute(sa.delete(keys).where(keys.c.class_id.in_(ids)))
     conn.execute(sa.delete(guesses).where(guesses.c.class_id.in_(ids)))
     conn.execute(sa.delete(players).where(players.c.class_id.in_(ids)))
     return int(conn.execute(sa.delete(classes).where(where)).rowcount)
@@ -1639,8 +2194,8 @@ def truths(
 @dataclass(frozen=True)
 class PlayerScore:
     """One player's score: ``correct`` of ``answered`` rounds; ``score``: mipcore's
-    :class:`~mipcore.game.GameScore` (interval, verdict) when the player answered rounds
-    0, 1, …, answered − 1 without a gap, else None (a late joiner: report the count)."""
+    :class:`~mipcore.game.GameScore` (interval, verdict) over the rounds the player answered
+    (None before the first answer)."""
 
     player_id: int
     nickname: str
@@ -1663,8 +2218,8 @@ class ClassScore:
       (a tie says "in", as the optimal attacker does at a likelihood ratio of 1), None if
       nobody answered; ``majority_correct`` of ``majority_rounds`` rounds with an answer.
       ``majority_score``: :func:`mipcore.game.score_game` of the majority's answers to the
-      rounds 0, 1, … up to the first round nobody answered (None if nobody answered round 0):
-      its Clopper–Pearson interval and verdict beside ``1/2 + η``.
+      rounds anyone answered (None if nobody answered): its Clopper–Pearson interval and
+      verdict beside ``1/2 + η``.
     * ``pooled_correct`` of ``pooled_guesses``: every answer of every player counted. No
       interval: the answers to one round share its release, so they are not independent.
     * ``per_round_correct[k]``: how many players answered round k correctly.
@@ -1724,28 +2279,25 @@ def score_class(
     for c in results.per_round:
         majority.append(None if c.answers == 0 else c.said_in >= c.said_out)
     answered = [k for k, a in enumerate(majority) if a is not None]
-    prefix = next((k for k, a in enumerate(majority) if a is None), view.rounds)
     per_round = [c.said_in if truth[c.round_index] else c.said_out for c in results.per_round]
+
     # Every score at once (score_games: the rounds drawn once, the intervals together): one
-    # score_game per player drew every round again, 1.5 s for 60 players x 200 rounds.
-    given = [[(k, a) for k, a in enumerate(p.answers) if a is not None] for p in results.players]
-    gapless = [
-        bool(g) and all(a is not None for a in p.answers[: len(g)])
-        for p, g in zip(results.players, given, strict=True)
-    ]
-    lists = [[bool(a) for a in majority[:prefix]]] if prefix > 0 else []
-    lists += [
-        [bool(a) for a in p.answers[: len(g)]]
-        for p, g, ok in zip(results.players, given, gapless, strict=True)
-        if ok
-    ]
+    # score_game per player drew every round again, 1.5 s for 60 players x 200 rounds. A player
+    # (and the majority) is scored on the rounds they answered: after a close and a reopen the
+    # rounds whose truths were shown are skipped.
+    def played(answers: tuple[bool | None, ...]) -> list[bool | None]:
+        last = max((k for k, a in enumerate(answers) if a is not None), default=-1)
+        return list(answers[: last + 1])
+
+    lists = [played(tuple(majority))] if answered else []
+    lists += [played(p.answers) for p in results.players if p.answered]
     scored = iter(score_games(view.settings, view.seed, lists, confidence=confidence, model=m))
-    majority_score = next(scored) if prefix > 0 else None
+    majority_score = next(scored) if answered else None
     scores = []
-    for p, g, ok in zip(results.players, given, gapless, strict=True):
-        correct = sum(a == truth[k] for k, a in g)
-        score = next(scored) if ok else None
-        scores.append(PlayerScore(p.player_id, p.nickname, len(g), int(correct), score))
+    for p in results.players:
+        correct = sum(a == truth[k] for k, a in enumerate(p.answers) if a is not None)
+        score = next(scored) if p.answered else None
+        scores.append(PlayerScore(p.player_id, p.nickname, p.answered, int(correct), score))
     return ClassScore(
         truth=truth,
         optimal=optimal,

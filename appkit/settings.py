@@ -23,6 +23,10 @@ Class mode's storage (:mod:`appkit.classroom`):
   ``$XDG_CACHE_HOME/mip-explorer``, i.e. ``~/.cache/mip-explorer``.
 * ``MIP_EXPLORER_CLASS_HOURS`` -- how long a class is kept after it is created; then it and
   every nickname and answer in it are deleted. Default 24 (at least 0.1, at most 720).
+* ``MIP_EXPLORER_PUBLIC_URL`` -- the address students' phones open, e.g.
+  ``http://192.168.1.20:8501`` or ``https://mip.example.org``: the class's join link and QR
+  code are built on it. Default: none, i.e. the address the teacher's browser uses (a warning
+  says when that is this computer itself, ``localhost``, which no phone can open).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ __all__ = [
     "HEAVY_JOBS",
     "JOB_BYTES",
     "JOB_SECONDS",
+    "PUBLIC_URL",
     "WORK_LIMIT",
 ]
 
@@ -82,3 +87,4 @@ JOB_SECONDS: float = _number("MIP_EXPLORER_JOB_MINUTES", 20.0, 0.05, 100_000.0) 
 DATABASE_URL: str | None = _text("MIP_EXPLORER_DATABASE_URL")
 DATA_DIR: Path = _data_dir()
 CLASS_SECONDS: float = _number("MIP_EXPLORER_CLASS_HOURS", 24.0, 0.1, 720.0) * 3600.0
+PUBLIC_URL: str | None = _text("MIP_EXPLORER_PUBLIC_URL")

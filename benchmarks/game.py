@@ -92,6 +92,11 @@ def core(reps: int) -> None:
                 print(f"{mech:<9} {n:>3} {label:<10} {text}")
 
 
+def play_button(at, side: str):
+    """The round's In or Out button (keyed ``play_in_<game>_<round>``)."""
+    return next(b for b in at.button if (b.key or "").startswith(f"play_{side}_"))
+
+
 def page(reps: int) -> None:
     from streamlit.testing.v1 import AppTest
 
@@ -105,11 +110,11 @@ def page(reps: int) -> None:
         for k, v in {"rounds": "200", **params}.items():
             at.query_params[k] = v
         at.switch_page(PAGE).run()
-        at.button(key="play_in").click().run()  # warm-up: model, picture, figures cached
+        play_button(at, "in").click().run()  # warm-up: model, picture, figures cached
         times = []
         for _ in range(reps):
             t0 = time.perf_counter()
-            at.button(key="play_in").click().run()
+            play_button(at, "in").click().run()
             times.append((time.perf_counter() - t0) * 1e3)
         assert not at.exception, at.exception
         print(f"{label:<26} {statistics.median(times):8.1f} ({max(times):6.1f})")

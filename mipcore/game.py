@@ -482,7 +482,8 @@ def play_round(
 
 @dataclass(frozen=True)
 class GameScore:
-    """A player's score over rounds ``0 … rounds − 1`` of one seed.
+    """A player's score over the ``rounds`` rounds they played of one seed (rounds ``0 …
+    rounds − 1``, or the rounds not skipped: see :func:`score_game`).
 
     ``correct``/``accuracy``: the player's; ``interval``: the two-sided Clopper–Pearson
     interval at ``confidence``, the only interval the verdict reads; ``optimal_correct``: the Bayes-optimal attacker's count on the same rounds;
@@ -521,12 +522,19 @@ class GameScore:
         return (1.0 - hi, 1.0 - lo)
 
 
-def _check_answers(answers) -> NDArray[np.bool_]:
-    arr = np.asarray(answers)
-    if arr.ndim != 1 or arr.size == 0 or arr.size > MAX_ROUNDS:
+def _check_answers(answers) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """``answers`` as (the answers, which rounds were played): None marks a round not played."""
+    raw = list(answers) if not isinstance(answers, np.ndarray) else answers
+    if isinstance(raw, list) and any(a is None for a in raw):
+        played = np.array([a is not None for a in raw], dtype=bool)
+        arr = np.asarray([False if a is None else a for a in raw])
+    else:
+        arr = np.asarray(raw)
+        played = np.ones(arr.shape[:1] if arr.ndim == 1 else (0,), dtype=bool)
+    if arr.ndim != 1 or not played.any() or arr.size > MAX_ROUNDS:
         raise ValueError(
-            f"answers must be a non-empty 1-d sequence of at most {MAX_ROUNDS} answers "
-            f"(True = 'in'), got shape {arr.shape}"
+            f"answers must be a 1-d sequence of at most {MAX_ROUNDS} answers (True = 'in', "
+            f"None = round not played) with at least one answer, got shape {arr.shape}"
         )
     if arr.dtype != bool:
         ok = arr.dtype.kind in "iuf" and bool(np.all((arr == 0) | (arr == 1)))
@@ -535,13 +543,13 @@ def _check_answers(answers) -> NDArray[np.bool_]:
                 f"answers must hold booleans (True = 'in', False = 'out'), got {arr[:4].tolist()!r}…"
             )
         arr = arr.astype(bool)
-    return arr
+    return arr, played
 
 
 def score_game(
     settings: GameSettings,
     seed: int,
-    answers: Sequence[bool] | NDArray[np.bool_],
+    answers: Sequence[bool | None] | NDArray[np.bool_],
     *,
     confidence: float = 0.95,
     model: GameModel | None = None,
@@ -551,7 +559,9 @@ def score_game(
     Parameters
     ----------
     settings : :class:`GameSettings`. seed : ``0 <= seed < 2^64``.
-    answers : ``1 <= len <= 10000`` booleans, answer k for round k (True = "in").
+    answers : ``1 <= len <= 10000`` entries, answer k for round k (True = "in"); None for a
+        round the player did not play (a class skips the rounds whose truths were shown): the
+        score counts the rounds played, and the optimal attacker is scored on the same rounds.
     confidence : ``0 < confidence < 1`` for the Clopper–Pearson bounds (default 0.95).
     model : optional cached :func:`game_model` of these settings.
 
@@ -572,7 +582,7 @@ def score_game(
 def score_games(
     settings: GameSettings,
     seed: int,
-    answer_lists: Sequence[Sequence[bool] | NDArray[np.bool_]],
+    answer_lists: Sequence[Sequence[bool | None] | NDArray[np.bool_]],
     *,
     confidence: float = 0.95,
     model: GameModel | None = None,
@@ -596,28 +606,34 @@ def score_games(
     >>> a, b = score_games(s, 7, [[True] * 30, [False] * 10])
     >>> a == score_game(s, 7, [True] * 30), b.rounds
     (True, 10)
+    >>> score_game(s, 7, [None, None, True, False]).rounds  # rounds 2 and 3 played
+    2
     """
     seed = check_int("seed", seed, 0, _MAX_SEED)
-    lists = [_check_answers(answers) for answers in answer_lists]
+    checked = [_check_answers(answers) for answers in answer_lists]
     conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
     m = _model_for(settings, model)
-    if not lists:
+    if not checked:
         return ()
-    longest = max(ans.size for ans in lists)
+    longest = max(ans.size for ans, _ in checked)
     draws = [draw_round(m, seed, k) for k in range(longest)]
     truth = np.array([d[0] for d in draws])
     releases = np.array([d[2] for d in draws])
     log_in, log_out = log_densities(m, releases)
-    optimal_right = np.cumsum((log_in - log_out >= 0.0) == truth)  # right in rounds 0..k
-    rounds = np.array([ans.size for ans in lists])
-    correct = np.array([int(np.sum(ans == truth[: ans.size])) for ans in lists])
+    optimal_right = (log_in - log_out >= 0.0) == truth  # the optimal attacker right in round k
+    rounds = np.array([int(played.sum()) for _, played in checked])
+    correct = np.array(
+        [int(np.sum((ans == truth[: ans.size]) & played)) for ans, played in checked]
+    )
+    optimal = [int(np.sum(optimal_right[: ans.size] & played)) for ans, played in checked]
     lows, highs = clopper_pearson(correct, rounds, conf)
     cert = m.certified_accuracy
     p_values = stats.binom.sf(correct - 1, rounds, min(cert, 1.0))
     scores = []
-    for k, n, lo, hi, p in zip(
+    for k, n, opt, lo, hi, p in zip(
         correct.tolist(),
         rounds.tolist(),
+        optimal,
         np.atleast_1d(lows).tolist(),
         np.atleast_1d(highs).tolist(),
         np.atleast_1d(p_values).tolist(),
@@ -638,7 +654,7 @@ def score_games(
                 accuracy=k / n,
                 interval=(lo, hi),
                 confidence=conf,
-                optimal_correct=int(optimal_right[n - 1]),
+                optimal_correct=opt,
                 optimal_accuracy=m.optimal_accuracy,
                 certified_accuracy=cert,
                 p_value=p,

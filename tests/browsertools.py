@@ -67,6 +67,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def network_address() -> str | None:
+    """This machine's address on its network (not a loopback one), or None without one. A
+    UDP socket "connected" to a documentation address picks the route's source address and
+    sends nothing."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("198.51.100.1", 9))
+        address = s.getsockname()[0]
+        if address and not address.startswith("127.") and address != "0.0.0.0":
+            return address
+    return None
+
+
 def health(url: str) -> str | None:
     try:
         with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
@@ -76,11 +88,16 @@ def health(url: str) -> str | None:
 
 
 @contextlib.contextmanager
-def streamlit_server(env: dict[str, str] | None = None):
-    """``streamlit run app.py`` on a free loopback port (``env`` added to the environment);
-    yields a :class:`Server`, then stops it."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
+def streamlit_server(
+    env: dict[str, str] | None = None, port: int | None = None, address: str = "127.0.0.1"
+):
+    """``streamlit run app.py`` on a free loopback port, or on ``port`` (a server started again
+    where a browser already has its cookies), listening on ``address`` (and reached there: give
+    a network address, from :func:`network_address`, for a server that must see its clients'
+    addresses -- Streamlit reports none for 127.0.0.1); ``env`` is added to the environment.
+    Yields a :class:`Server`, then stops it."""
+    port = free_port() if port is None else port
+    url = f"http://{address}:{port}"
     cmd = [
         sys.executable,
         "-m",
@@ -92,7 +109,7 @@ def streamlit_server(env: dict[str, str] | None = None):
         "--server.port",
         str(port),
         "--server.address",
-        "127.0.0.1",
+        address,
         "--browser.gatherUsageStats",
         "false",
         # Pages may be edited while the suite runs; don't watch files.

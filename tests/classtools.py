@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import json
 import re
+import time
 
+import pandas as pd
+import pyarrow as pa
 import pytest
 from browsertools import RUN_TIMEOUT, assert_no_exception, open_app
 
@@ -13,6 +17,9 @@ STEP_TIMEOUT = 15_000  # ms: one click's rerun on a loaded machine
 DASHBOARD_TIMEOUT = 10_000  # ms: the teacher's panel refreshes every 2 s
 PROJECTOR = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
+# A round's buttons take taps 0.4 s after they appear (the page drops a tap before as the
+# second tap of a double tap): a test waits that long after a round shows, as a person does.
+ARM_S = 0.45
 
 
 def main_text(pg) -> str:
@@ -39,6 +46,7 @@ def wait_round(pg, number: int) -> None:
         )
     except Exception:
         pytest.fail(f"expected round {number}; the page shows:\n{main_text(pg)[:2000]}")
+    time.sleep(ARM_S)
 
 
 def wait_text(pg, text: str | re.Pattern[str], timeout: int = STEP_TIMEOUT) -> None:
@@ -53,17 +61,22 @@ def join(pg, server: str, code: str, nickname: str) -> None:
     open_app(pg, server, f"{PAGE}?class={code}")
     box = pg.get_by_label("Your nickname")
     box.fill(nickname)
-    box.press("Enter")
-    pg.get_by_role("button", name="Join", exact=True).click()
+    box.press("Enter")  # the form's submit: "Go" on a phone's keyboard
     wait_text(pg, f"You play as “{nickname}”")
+
+
+def play_button(pg, side: str):
+    """The round's visible In (``side="in"``) or Out button: its key names the game and the
+    round (``play_in_<game>_<round>``); Streamlit keeps a hidden copy of a button with a
+    keyboard shortcut, and the shortcut is part of the button's name."""
+    return pg.locator(f'[class*="st-key-play_{side}_"] button:visible')
 
 
 def answer(pg, first: int, rounds: int) -> None:
     """Answer rounds ``first`` … ``first + rounds - 1`` (In on odd rounds, Out on even)."""
     for k in range(first, first + rounds):
         wait_round(pg, k)
-        name = "In" if k % 2 else "Out"
-        pg.locator(f".st-key-play_{name.lower()} button:visible").click()
+        play_button(pg, "in" if k % 2 else "out").click()
         wait_round(pg, k + 1)
     assert_no_exception(pg)
 
@@ -89,3 +102,61 @@ def wait_metric(pg, label: str, value: str) -> None:
             f"the teacher's dashboard did not show {label} = {value} within "
             f"{DASHBOARD_TIMEOUT / 1000:g} s; it shows:\n{main_text(pg)[:2000]}"
         )
+
+
+# ---------------------------------------------------------------- what a browser received
+
+
+def record_frames(pg) -> list[bytes]:
+    """Every websocket frame ``pg`` receives from now on (Streamlit's ForwardMsg protobufs)."""
+    frames: list[bytes] = []
+
+    def on_socket(ws) -> None:
+        ws.on(
+            "framereceived",
+            lambda payload: frames.append(
+                payload if isinstance(payload, bytes) else payload.encode()
+            ),
+        )
+
+    pg.on("websocket", on_socket)
+    return frames
+
+
+def received_charts(frames: list[bytes]) -> list[tuple[dict, dict[str, pd.DataFrame]]]:
+    """The Vega-Lite charts in ``frames``: (spec, {dataset name: table}), in order received."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    out = []
+    for raw in frames:
+        try:
+            msg = ForwardMsg.FromString(raw)
+        except Exception:  # not a ForwardMsg (never seen; a text frame)
+            continue
+        if not msg.HasField("delta") or not msg.delta.HasField("new_element"):
+            continue
+        el = msg.delta.new_element
+        if el.WhichOneof("type") != "vega_lite_chart":
+            continue
+        chart = el.vega_lite_chart
+        tables = {
+            d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in chart.datasets
+        }
+        out.append((json.loads(chart.spec), tables))
+    return out
+
+
+# Words and marks that tell a round's truth: the game's reveal ("Round 3 was in: you said in
+# ✓"), the laws chart's past releases (a bar where the target was in, a cross where it was out)
+# and the player's score.
+TRUTH_TELLS = (b"past: target", b" was in:", b" was out:", "✓".encode(), "✗".encode(), b"You: ")
+
+
+def truth_tells(frames: list[bytes]) -> list[str]:
+    """What in ``frames`` tells a round's truth (empty: nothing)."""
+    found = [tell.decode() for tell in TRUTH_TELLS if any(tell in f for f in frames)]
+    for spec, tables in received_charts(frames):
+        for name, table in tables.items():
+            if "name" in table and table["name"].astype(str).str.startswith("past:").any():
+                found.append(f"the chart {spec.get('title')!r} marks past rounds in {name!r}")
+    return found

@@ -209,12 +209,15 @@ def browser(chromium_path):
 
 @pytest.fixture
 def new_page(browser):
-    """``new_page(viewport=None)``: a page in a context of its own (its own cookies, so its own
-    Streamlit session and client), 1280×900 unless told."""
+    """``new_page(viewport=None, **options)``: a page in a context of its own (its own cookies,
+    so its own Streamlit session and client), 1280×900 unless told; ``options`` go to
+    Playwright's ``new_context`` (e.g. ``has_touch=True`` for a phone's taps)."""
     contexts = []
 
-    def make(viewport: dict[str, int] | None = None):
-        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    def make(viewport: dict[str, int] | None = None, **options):
+        context = browser.new_context(
+            viewport=viewport or {"width": 1280, "height": 900}, **options
+        )
         contexts.append(context)
         pg = context.new_page()
         pg.js_errors = []

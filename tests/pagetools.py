@@ -147,3 +147,11 @@ def unescaped(markdown: str) -> str:
     """Markdown source as it reads on screen: backslash escapes removed (user-derived text in
     the app's messages is escaped so it can never act as Markdown)."""
     return re.sub(r"\\(.)", r"\1", markdown).replace("\u200b", "")
+
+
+def play_button(at: AppTest, side: str):
+    """The game's "In" (``side="in"``) or "Out" button of the round shown: its key names the
+    game and the round (``play_in_<game>_<round>``), so that a tap answers its own round."""
+    found = [b for b in at.button if (b.key or "").startswith(f"play_{side}_")]
+    assert len(found) == 1, f"expected one {side!r} button, found {[b.key for b in found]}"
+    return found[0]

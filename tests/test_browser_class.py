@@ -19,6 +19,7 @@ from classtools import (
     answer,
     join,
     main_text,
+    play_button,
     start_class,
     wait_metric,
     wait_round,
@@ -78,7 +79,7 @@ def test_a_teacher_and_three_students_play_close_and_reveal(class_server, new_pa
     _click(teacher, "Close the class")
     wait_text(teacher, "The class is closed", timeout=RUN_TIMEOUT)
     # Alan's page still shows round 2's buttons: his answer is refused, with a sentence.
-    alan.locator(".st-key-play_out button:visible").click()
+    play_button(alan, "out").click()
     wait_text(alan, "Your answer was not counted")
     wait_text(alan, re.compile("The teacher has closed the class after 1 answer"))
     assert store.class_view(code).guesses == 6

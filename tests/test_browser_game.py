@@ -45,6 +45,9 @@ def server(chromium_path):
         yield srv.url
 
 
+ARM_S = 0.45  # s: a round's buttons take taps 0.4 s after they appear (play_attacker._KEYS)
+
+
 @pytest.fixture
 def open_page(browser, server):
     """``open_page(query, viewport=DESKTOP, phone=False)`` -> a page showing the game."""
@@ -60,6 +63,7 @@ def open_page(browser, server):
         pg.on("pageerror", lambda exc: pg.js_errors.append(str(exc)))
         pg.goto(f"{server}{PAGE}?{query}", wait_until="domcontentloaded")
         settle(pg)
+        armed()
         return pg
 
     yield make
@@ -97,9 +101,20 @@ def wait_heading(pg, start: str) -> None:
     except Exception:
         pytest.fail(f"expected the heading to start with {start!r}; it shows {heading(pg)!r}")
     settle(pg)
+    armed()
+
+
+def armed() -> None:
+    """Wait until a round's buttons have been on the screen long enough to take a tap: the
+    page drops a tap within 0.4 s of them appearing as the second tap of a double tap."""
+    time.sleep(ARM_S)
 
 
 def button(pg, key: str):
+    """The visible button of ``key``; "play_in" and "play_out" find the round's own buttons
+    (their keys name the game and the round: ``play_in_<game>_<round>``)."""
+    if key in ("play_in", "play_out"):
+        return pg.locator(f'[class*="st-key-{key}_"] button:visible')
     return pg.locator(f".st-key-{key} button:visible")
 
 

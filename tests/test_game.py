@@ -381,3 +381,26 @@ def test_luck_grows_with_the_class():
 def test_out_of_domain_raises_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_a_score_over_the_rounds_played_skips_the_rest():
+    """None marks a round not played (a class skips the rounds whose truths were shown): the
+    score counts the rounds played, the optimal attacker on the same rounds, by brute force
+    over the drawn rounds."""
+    from mipcore.game import GameSettings, draw_round, game_model, log_densities, score_game
+
+    settings = GameSettings.dp("mean", 1.0)
+    model = game_model(settings)
+    answers = [None, None, True, False, None, True, True]
+    played = [k for k, a in enumerate(answers) if a is not None]
+    draws = [draw_round(model, 11, k) for k in range(len(answers))]
+    truth = [d[0] for d in draws]
+    log_in, log_out = log_densities(model, np.array([d[2] for d in draws]))
+    optimal = [bool(v) for v in (log_in - log_out >= 0.0)]
+    sc = score_game(settings, 11, answers)
+    assert sc.rounds == len(played) == 4
+    assert sc.correct == sum(answers[k] == truth[k] for k in played)
+    assert sc.optimal_correct == sum(optimal[k] == truth[k] for k in played)
+    assert sc.accuracy == sc.correct / 4
+    with pytest.raises(ValueError, match="at least one answer"):
+        score_game(settings, 11, [None, None])

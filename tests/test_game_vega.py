@@ -103,6 +103,24 @@ def test_a_turn_changes_the_tables_not_the_spec():
         valid_vega_lite(c)
 
 
+def test_a_sealed_laws_chart_holds_nothing_of_the_past_rounds():
+    """In a class that plays, the laws chart on a student's phone draws the laws and this
+    round's release only: no table of past rounds or of the last round is sent, and neither
+    the specification nor the legend names a past round's truth; its specification is the
+    same in every round and whatever the truths."""
+    states = [play.play_state(MODEL, 4, [True] * k, 10) for k in (0, 1, 3)]
+    sealed = [game_vega.laws_vega(LAWS, s.turn, s.last, s.history, sealed=True)[0] for s in states]
+    for chart in sealed:
+        valid_vega_lite(chart)
+        assert set(chart.datasets) == {"laws", "now"}
+        text = spec_text(chart)
+        assert game_vega.PAST_IN not in text and game_vega.PAST_OUT not in text
+    assert len({spec_text(c) for c in sealed}) == 1
+    assert not sealed[1].datasets["now"].equals(sealed[2].datasets["now"])
+    opened = game_vega.laws_vega(LAWS, states[2].turn, states[2].last, states[2].history)[0]
+    assert game_vega.PAST_IN in spec_text(opened)  # (unsealed, the past is drawn)
+
+
 def test_the_laws_look_is_built_once_per_game_in_the_apps_cache(monkeypatch):
     """In the app, the laws' specification and tables are built once per game and every
     round's chart reads the same laws table (appkit.chart then converts it once); each chart

@@ -15,7 +15,7 @@ import io
 
 import pagetools
 import pytest
-from pagetools import texts, unescaped
+from pagetools import play_button, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
 import appkit
@@ -88,7 +88,7 @@ def test_a_teacher_starts_a_class_and_students_play_it(db, downloads):
     assert "You play as “Ada”." in [unescaped(m.value) for m in student.markdown]
     assert heading(student) == "### Round 1 of 10"
     for k in range(3):
-        run(student.button(key="play_in" if k % 2 else "play_out").click())
+        run(play_button(student, "in" if k % 2 else "out").click())
     assert heading(student) == "### Round 4 of 10"
     # the class plays the same rounds: while it is open no truth and no score is shown
     assert not [m for m in student.metric if m.label.startswith("You: ")]
@@ -130,7 +130,7 @@ def test_a_teacher_starts_a_class_and_students_play_it(db, downloads):
     assert len(rows) == 1 + 403 and rows[1][:3] == ["Ada", "1", "out"]
 
     # closed: the student's next click is refused with a sentence, and the score appears
-    run(student.button(key="play_in").click())
+    run(play_button(student, "in").click())
     assert any("not counted" in w.value and "closed" in w.value for w in student.warning)
     assert heading(student).startswith("### The teacher has closed the class after 3 answers")
     assert metric(student, "You: ").endswith("%")
@@ -143,11 +143,14 @@ def test_a_teacher_starts_a_class_and_students_play_it(db, downloads):
     assert metric(student, "Players") == "41"
     assert len(pagetools.vega_charts(student)) >= 1
 
-    # the private teacher link: the panel comes back, and the token leaves the address bar
-    back = load(teach=h.link_token)
+    # a hand-over link: the panel comes back once, and the link leaves the address bar
+    link = db.handoff(h.code, h.teacher_token)
+    back = load(teach=link)
     assert f"Class {h.display_code}" in shown(back)
     assert "teach" not in back.query_params
-    assert any("Keep this link private" in w.value for w in back.warning)
+    again = load(teach=link)
+    assert f"Class code: {h.display_code}" not in shown(again)
+    assert any("no longer valid" in unescaped(w.value) for w in again.warning)
 
     # delete
     (delete,) = [b for b in at.button if b.label == f"Yes, delete class {h.display_code}"]
@@ -155,6 +158,55 @@ def test_a_teacher_starts_a_class_and_students_play_it(db, downloads):
     with pytest.raises(classroom.ClassNotFound):
         db.class_view(h.code)
     assert heading(at) == "### Round 1 of 10"  # the single game again
+
+
+def _flip_truths(monkeypatch) -> None:
+    """A world with the same releases and every truth flipped: mipcore.game.draw_round's
+    secret coin reversed wherever it is read."""
+    import mipcore.game
+    import mipcore.lessons.play
+
+    real = mipcore.game.draw_round
+
+    def flipped(*args, **kwargs):
+        member, *rest = real(*args, **kwargs)
+        return (not member, *rest)
+
+    for module in (mipcore.game, mipcore.lessons.play, classroom):
+        monkeypatch.setattr(module, "draw_round", flipped)
+
+
+def _student_page(db, answers: int, *, close: bool = False) -> tuple:
+    """What a student's page shows after ``answers`` answers in a class of seed 4242 (the
+    class code taken out), the class closed at the end if ``close``."""
+    appkit.cache.clear()  # nothing computed in the other world
+    h = db.create_class(classroom.GameSettings(), 10, 4242)
+    student = join(h.code, "Ada")
+    for k in range(answers):
+        run(play_button(student, "in" if k % 2 else "out").click())
+    if close:
+        db.close(h.code, h.teacher_token)
+        run(student)
+    texts, charts = pagetools.snapshot(student)
+    token = student.query_params["player"]
+    token = token[-1] if isinstance(token, list) else token
+    secrets = {h.code: "CODE", h.display_code: "CODE", token: "KEY"}  # differ in every class
+    for found, shown in secrets.items():
+        texts = tuple(t.replace(found, shown) for t in texts)
+    return texts, charts
+
+
+def test_an_open_class_sends_a_student_nothing_that_depends_on_the_truths(db, monkeypatch):
+    """Sealed means sealed: with the same releases and every truth flipped, a student's page
+    after three answers is the same, element by element -- its texts and every chart's
+    specification and tables. Closed, the pages differ (the check can fail)."""
+    sealed = _student_page(db, 3)
+    closed = _student_page(db, 3, close=True)
+    with monkeypatch.context() as m:
+        _flip_truths(m)
+        assert _student_page(db, 3) == sealed
+        assert _student_page(db, 3, close=True) != closed
+    appkit.cache.clear()
 
 
 def test_refusals_are_sentences_and_nicknames_are_text(db):
@@ -178,7 +230,7 @@ def test_an_unreachable_storage_is_a_sentence_and_the_game_still_plays(monkeypat
     at = load(**{"class": "ABCD-EFGH"})
     assert any("Class mode is unavailable" in w.value for w in at.warning)
     assert heading(at) == "### Round 1 of 30"
-    run(at.button(key="play_in").click())
+    run(play_button(at, "in").click())
     assert heading(at) == "### Round 2 of 30"
     run(at.button(key="class_start").click())
     assert any("Class mode is unavailable" in w.value for w in at.warning)
@@ -210,32 +262,59 @@ def _class(accuracies: list[tuple[int, int]], certified: float = 0.731) -> class
 
 def test_the_class_chart_bins_the_players_and_its_spec_depends_on_its_look(monkeypatch):
     """The class's chart: players with an answer in bins of 10 points (100 % in the last),
-    the guarantee and the evidence threshold as rules told apart by dash, the best player's
-    star; its specification depends only on whether there are a threshold and a best player
-    (and the height), so it is built once per look in the app's cache."""
+    drawn as bars from zero; the guarantee, the evidence threshold, the optimal attacker and
+    the student's own score as lines told apart by colour, dash and width, each with its name
+    in the legend and a label with its value on the plot; the x axis past 100 %; the best
+    player's star. Its specification depends only on which lines and whether a best player are
+    drawn (and the height), so it is built once per look in the app's cache."""
     from test_vega import valid_vega_lite
 
     from mipcore.plots import vega
 
     chart, table = classui.scores_vega(
-        _class([(10, 10), (10, 7), (4, 3), (20, 15), (0, 0), (3, 0)]), corrected=0.83
+        _class([(10, 10), (10, 7), (4, 3), (20, 15), (0, 0), (3, 0)]),
+        corrected=0.83,
+        optimal=0.745,
+        you=0.75,
     )
     valid_vega_lite(chart)
     assert chart.data is table and list(table["players"]) == [1, 0, 0, 0, 0, 0, 0, 3, 0, 1]
     assert list(table["accuracy_from"]) == [k / 10 for k in range(10)]
     (bars,) = [la for la in chart.spec["layer"] if "data" not in la]  # the chart's own table
+    assert bars["mark"]["type"] == "bar"
     assert bars["encoding"]["x2"] == {"field": "accuracy_to"}
+    assert bars["encoding"]["y2"] == {"datum": 0}  # a bar from zero, not a dash at its count
+    assert bars["encoding"]["x"]["scale"]["domain"][1] > 1.0  # a line at 100 % is not on the edge
     rules = chart.datasets["rules"]
-    assert list(rules["accuracy"]) == [0.731, 0.83]
-    (rule,) = [la for la in chart.spec["layer"] if la.get("data") == {"name": "rules"}]
-    dash = rule["encoding"]["strokeDash"]["scale"]
-    assert dash["domain"] == list(rules["line"]) and dash["range"][0] != dash["range"][1]
+    assert list(rules["accuracy"]) == [0.731, 0.83, 0.745, 0.75]
+    assert list(rules["line"]) == [
+        classui.GUARANTEE,
+        classui.THRESHOLD,
+        classui.OPTIMAL,
+        classui.YOU,
+    ]
+    labels = [t.replace("\u00a0", " ") for t in rules["label"]]
+    assert labels == ["guarantee 73.1 %", "evidence 83 %", "optimal 74.5 %", "you 75 %"]
+    assert rules["ypix"].nunique() == 4  # one row of labels each: no label on another
+    assert rules["top"].iloc[0] > max(table["players"])  # room above the bars for them
+    (line,) = [
+        la
+        for la in chart.spec["layer"]
+        if la.get("data") == {"name": "rules"} and la["mark"]["type"] == "rule"
+    ]
+    looks = {ch: line["encoding"][ch]["scale"]["range"] for ch in ("color", "strokeDash")}
+    pairs = list(zip(looks["color"], map(tuple, looks["strokeDash"]), strict=True))
+    assert len(set(pairs)) == 4  # every line looks different
+    texts = [la for la in chart.spec["layer"] if la["mark"]["type"] == "text"]
+    assert texts and all(la["encoding"]["text"]["field"] == "label" for la in texts)
     assert list(chart.datasets["best"]["accuracy"]) == [1.0]
-    # no threshold, nobody answered: one rule, no star
+    # the teacher's screen: no "you", no threshold, nobody answered: one line, no star
     empty, _ = classui.scores_vega(_class([(0, 0)]), corrected=None)
     valid_vega_lite(empty)
-    assert list(empty.datasets) == ["rules"] and len(empty.datasets["rules"]) == 1
-    assert len(empty.spec["layer"]) == 2
+    assert list(empty.datasets) == ["rules"] and list(empty.datasets["rules"]["line"]) == [
+        classui.GUARANTEE
+    ]
+    assert not [la for la in empty.spec["layer"] if la.get("data") == {"name": "best"}]
     # the same look, other scores: the same specification, built once
     built: list[tuple] = []
     real = classui._scores_layers
@@ -249,7 +328,8 @@ def test_the_class_chart_bins_the_players_and_its_spec_depends_on_its_look(monke
     appkit.cache.clear()
     a, _ = classui.scores_vega(_class([(10, 2)]), corrected=0.9)
     b, _ = classui.scores_vega(_class([(10, 9), (5, 5)], certified=0.6), corrected=0.7)
-    assert a.spec == b.spec == chart.spec and built == [(True, True)]
+    assert a.spec == b.spec and len(built) == 1
     classui.scores_vega(_class([(10, 9)]), corrected=None)
     classui.scores_vega(_class([(10, 9)]), corrected=None, height=300)
-    assert built == [(True, True), (False, True), (False, True)]
+    classui.scores_vega(_class([(10, 9)]), corrected=None, you=0.9)
+    assert len(built) == 4

@@ -20,7 +20,7 @@ from collections import OrderedDict
 import numpy as np
 import pagetools
 import pytest
-from pagetools import assert_clean, texts, unescaped
+from pagetools import assert_clean, play_button, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num, fmt_pct
@@ -232,10 +232,10 @@ def test_out_of_domain_raises_naming_the_parameter(call, name):
 def test_a_click_changes_the_charts_tables_not_their_specs():
     """Both charts are redrawn in place on every answer: only their tables change."""
     at = load(seed="3")
-    at.button(key="play_in").click().run()
+    play_button(at, "in").click().run()
     before = pagetools.vega_charts(at)
     assert [spec["title"] for spec, _ in before] == [game_vega.LAWS_TITLE, game_vega.SCORE_TITLE]
-    at.button(key="play_out").click().run()
+    play_button(at, "out").click().run()
     after = pagetools.vega_charts(at)
     assert [spec for spec, _ in after] == [spec for spec, _ in before]
     assert not after[0][1]["past"].equals(before[0][1]["past"])
@@ -255,8 +255,8 @@ def test_page_loads_clean_via_app_and_standalone():
     assert release_shown(at) == release_text(r0.release)
     assert "Target record: the canary, 10. In the training half, or out?" in texts(at)
     assert laws_shown(at) and not any(m.label.startswith("You") for m in at.metric)
-    assert at.button(key="play_in").proto.shortcut == "left"
-    assert at.button(key="play_out").proto.shortcut == "right"
+    assert play_button(at, "in").proto.shortcut == "left"
+    assert play_button(at, "out").proto.shortcut == "right"
     assert_clean(at)
     alone = pagetools.load(PAGE, via_app=False)
     assert_clean(alone)
@@ -273,7 +273,7 @@ def test_full_game_with_the_optimal_answers():
         assert heading(at) == f"### Round {k + 1} of {rounds}"
         assert release_shown(at) == release_text(r.release)
         assert ("Luck in a class" in shown_text(at)) == (k >= 20)
-        at.button(key="play_in" if r.optimal_guess else "play_out").click().run()
+        play_button(at, "in" if r.optimal_guess else "out").click().run()
         assert not at.exception
     sc = score_game(DEFAULT, seed, [r.optimal_guess for r in expected], model=MODEL)
     assert sc.correct == sc.optimal_correct
@@ -296,7 +296,7 @@ def test_full_game_with_the_optimal_answers():
     assert "Luck in a class of 30" in shown
     assert f"someone scores above 73.1 % with probability {prob(luck.p_any)}" in shown
     assert f"{luck.alarm_correct} of {rounds} or more would be evidence" in shown
-    assert "play_in" not in [b.key for b in at.button]  # nothing left to answer
+    assert not [b for b in at.button if (b.key or "").startswith("play_in")]  # nothing left
     assert laws_shown(at)
     assert_clean(at)
     (history,) = pagetools.markdown_tables(at)  # "Every round so far", as plain Markdown
@@ -317,7 +317,7 @@ def test_always_in_and_the_reveal_sentence():
     at = load(seed=str(seed), rounds="10")
     expected = [play_round(DEFAULT, seed, k, model=MODEL) for k in range(10)]
     for r in expected:
-        at.button(key="play_in").click().run()
+        play_button(at, "in").click().run()
         reveal = [t for t in texts(at) if t.startswith(f"**Round {r.index + 1} was ")]
         assert len(reveal) == 1, texts(at)
         truth = "in" if r.member else "out"
@@ -339,7 +339,7 @@ def test_hidden_laws_until_the_game_is_over():
     at = load(laws="0", rounds="10", seed="2")
     assert not laws_shown(at)
     assert any("hidden the two release laws" in t for t in texts(at))
-    at.button(key="play_out").click().run()
+    play_button(at, "out").click().run()
     assert not laws_shown(at) and len(charts(at)) == 1  # the score chart only
     done = with_answers([True] * 10, seed=2, laws="0", rounds="10")
     assert heading(done).startswith("### Game over")
@@ -396,8 +396,8 @@ def notice(at: AppTest) -> list[str]:
 def test_a_settings_change_says_what_it_does_and_changing_back_restores_the_game():
     at = load(seed="3")
     assert not notice(at)  # nothing to lose yet
-    at.button(key="play_in").click().run()
-    at.button(key="play_out").click().run()
+    play_button(at, "in").click().run()
+    play_button(at, "out").click().run()
     assert heading(at) == "### Round 3 of 30"
     (said,) = notice(at)
     assert "**A game is in progress (2 answers).**" in said
@@ -420,7 +420,7 @@ def test_a_settings_change_says_what_it_does_and_changing_back_restores_the_game
 
 def test_new_game_deals_a_new_game_number_unless_the_link_fixes_it():
     at = load(seed="8")
-    at.button(key="play_in").click().run()
+    play_button(at, "in").click().run()
     (cap,) = [t for t in texts(at) if t.startswith("New rounds, under a new game number")]
     assert "Your 1 answer to this game will be dropped." in cap
     at.button(key="play_new_game").click().run()
@@ -433,13 +433,13 @@ def test_new_game_deals_a_new_game_number_unless_the_link_fixes_it():
     button = fixed.button(key="play_new_game")
     assert button.label == "Replay this game"
     first = release_shown(fixed)
-    fixed.button(key="play_out").click().run()
-    fixed.button(key="play_out").click().run()
+    play_button(fixed, "out").click().run()
+    play_button(fixed, "out").click().run()
     assert heading(fixed) == "### Round 3 of 30"
     fixed.button(key="play_new_game").click().run()
     assert link(fixed, "seed") == "8" and heading(fixed) == "### Round 1 of 30"
     assert release_shown(fixed) == first
-    fixed.button(key="play_in").click().run()
+    play_button(fixed, "in").click().run()
     assert any(t.startswith("**A replay: you have seen the truths") for t in texts(fixed))
 
 
@@ -569,7 +569,7 @@ def test_presenter_mode_folds_the_rules_below_the_round():
     first_round = next(i for i, v in enumerate(body) if v.startswith("### Round 1"))
     rules = next(i for i, v in enumerate(body) if v.startswith("Each round the app"))
     assert first_round < rules  # the round and its buttons come first on a projector
-    assert {"play_in", "play_out"} <= {b.key for b in at.button}
+    assert play_button(at, "in") and play_button(at, "out")
     assert_clean(at)
 
 

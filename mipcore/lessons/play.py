@@ -167,7 +167,7 @@ class PlayState:
     @property
     def finished(self) -> bool:
         """Every round of the game has been answered."""
-        return self.answered >= self.rounds
+        return self.turn is None
 
     @property
     def show_luck(self) -> bool:
@@ -242,10 +242,17 @@ def release_laws(model: GameModel) -> LawPicture:
     return LawPicture(grid=grid, p_in=np.exp(log_in), p_out=np.exp(log_out))
 
 
-def _check_answers(answers: Sequence[bool] | NDArray[np.bool_], rounds: int) -> NDArray[np.bool_]:
-    arr = np.asarray(answers)
+def _check_answers(
+    answers: Sequence[bool | None] | NDArray[np.bool_], rounds: int
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """(the answers, which rounds were played): None marks a round not played."""
+    raw = answers if isinstance(answers, np.ndarray) else list(answers)
+    played = np.array([a is not None for a in raw], dtype=bool) if len(raw) else np.zeros(0, bool)
+    if len(raw) and not isinstance(raw, np.ndarray) and not played.all():
+        raw = [False if a is None else a for a in raw]
+    arr = np.asarray(raw)
     if arr.size == 0:
-        return np.zeros(0, dtype=bool)
+        return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
     if arr.ndim != 1:
         raise ValueError(f"answers must be a 1-d sequence of booleans, got shape {arr.shape}")
     if arr.dtype != bool:
@@ -260,20 +267,22 @@ def _check_answers(answers: Sequence[bool] | NDArray[np.bool_], rounds: int) -> 
             f"answers has {arr.size} answers but the game has rounds={rounds}; "
             "pass at most that many"
         )
-    return arr
+    return arr, played
 
 
 def play_state(
     model: GameModel,
     seed: int,
-    answers: Sequence[bool] | NDArray[np.bool_],
+    answers: Sequence[bool | None] | NDArray[np.bool_],
     rounds: int,
     *,
     confidence: float = 0.95,
 ) -> PlayState:
     r"""The game of ``seed`` under ``model``'s settings after the player's ``answers``.
 
-    Answer k is the player's answer to round k (True = "in"). Rounds come from
+    Answer k is the player's answer to round k (True = "in"), or None for a round the player
+    did not play (a class skips the rounds whose truths were shown); the round to answer is
+    round ``len(answers)``, and the score counts the rounds played. Rounds come from
     :mod:`mipcore.game` (deterministic per seed and round), so every player of the same link
     sees the same rounds whatever they answer.
 
@@ -281,7 +290,7 @@ def play_state(
     ----------
     model : :class:`mipcore.game.GameModel` of the teacher's settings (a cached one).
     seed : ``0 <= seed < 2^64``.
-    answers : at most ``rounds`` booleans (or 0/1), possibly none.
+    answers : at most ``rounds`` booleans (or 0/1; None: not played), possibly none.
     rounds : ``1 <= rounds <= 10000``, the length of the game.
     confidence : ``0 < confidence < 1`` for the intervals and verdicts (default 0.95).
 
@@ -307,41 +316,46 @@ def play_state(
     >>> s = play_state(model, 7, [True, False, True], 30)
     >>> s.answered, s.turn.index, s.last.index, s.score.rounds
     (3, 3, 2, 3)
+    >>> s = play_state(model, 7, [None, None, True], 30)  # rounds 0 and 1 skipped
+    >>> s.answered, s.turn.index, s.last.index, s.history.index.tolist()
+    (1, 3, 2, [2])
     """
     m = _check_model(model)
     seed = check_int("seed", seed, 0, _MAX_SEED)
     rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
     conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
-    ans = _check_answers(answers, rounds)
-    answered = int(ans.size)
-    shown = answered + (1 if answered < rounds else 0)  # answered rounds and the current one
+    ans, played = _check_answers(answers, rounds)
+    answered = int(played.sum())
+    length = int(ans.size)  # answered or skipped rounds; the round to answer comes next
+    shown = length + (1 if length < rounds else 0)  # those rounds and the current one
     draws = [draw_round(m, seed, k) for k in range(shown)]
     member = np.array([d[0] for d in draws], dtype=bool)
     releases = np.array([d[2] for d in draws], dtype=float)
     log_in, log_out = log_densities(m, releases)
     llr = np.asarray(log_in - log_out, dtype=float)
     optimal = llr >= 0.0
+    idx = np.flatnonzero(played)
     history = RoundHistory(
-        index=np.arange(answered, dtype=np.int64),
-        release=releases[:answered],
-        member=member[:answered],
-        answer=ans,
-        optimal=optimal[:answered],
-        log_likelihood_ratio=llr[:answered],
+        index=idx.astype(np.int64),
+        release=releases[idx],
+        member=member[idx],
+        answer=ans[idx],
+        optimal=optimal[idx],
+        log_likelihood_ratio=llr[idx],
     )
     turn = None
-    if answered < rounds:
+    if length < rounds:
         turn = Turn(
-            index=answered,
-            release=float(releases[answered]),
-            p_in=float(math.exp(log_in[answered])),
-            p_out=float(math.exp(log_out[answered])),
+            index=length,
+            release=float(releases[length]),
+            p_in=float(math.exp(log_in[length])),
+            p_out=float(math.exp(log_out[length])),
         )
     last = None
     score = None
     opt_interval = None
     if answered:
-        j = answered - 1
+        j = int(idx[-1])
         last = Reveal(
             index=j,
             release=float(releases[j]),
@@ -353,7 +367,8 @@ def play_state(
             p_in=float(math.exp(log_in[j])),
             p_out=float(math.exp(log_out[j])),
         )
-        score = score_game(m.settings, seed, ans, confidence=conf, model=m)
+        given = [bool(a) if p else None for a, p in zip(ans, played, strict=True)]
+        score = score_game(m.settings, seed, given, confidence=conf, model=m)
         lo, hi = clopper_pearson(score.optimal_correct, answered, conf)
         opt_interval = (float(lo), float(hi))
     return PlayState(

@@ -84,6 +84,7 @@ def laws_vega(
     history: RoundHistory,
     *,
     height: int = LAWS_HEIGHT,
+    sealed: bool = False,
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
     """The densities ``p_in`` and ``p_out`` of the release (``laws``), ``height`` px of plot
     (80 to 600; the legend in two columns below it), with
@@ -93,6 +94,10 @@ def laws_vega(
       (the likelihood ratio in their tooltip);
     * every answered release (``history``) as a tick on the axis: a bar when the target was
       in, a cross when it was out.
+
+    ``sealed`` (a class whose truths are not shown yet): the laws and this round's release
+    only -- ``last`` and ``history`` are not drawn, their tables are not sent and the legend
+    names no past round (a mark that tells a truth has no place on a student's phone).
 
     The table (the CSV) is the laws on their grid: ``release, p_in, p_out``. The lines draw
     every other grid point (and both ends). The laws' tables depend on the laws only, the
@@ -151,8 +156,13 @@ def laws_vega(
                 "ratio": pd.Series(dtype=str),
             }
         )
-    datasets = {"laws": drawn.curves, "past": past, "now": now, "last": before}
-    chart = distributions.chart(LAWS_TITLE, datasets, _laws_layers, drawn.peak, height=height)
+    if sealed:
+        datasets = {"laws": drawn.curves, "now": now}
+    else:
+        datasets = {"laws": drawn.curves, "past": past, "now": now, "last": before}
+    chart = distributions.chart(
+        LAWS_TITLE, datasets, _laws_layers, drawn.peak, sealed, height=height
+    )
     return chart, drawn.table
 
 
@@ -194,10 +204,10 @@ _LAWS_LOOKS = {
 }
 
 
-def _laws_layers(peak: float) -> list[Any]:
+def _laws_layers(peak: float, sealed: bool = False) -> list[Any]:
     """The laws chart's layers, for laws whose densities peak at ``peak``: the two laws, the
     last round's dotted line, this round's line and its label, the past releases on the axis,
-    the last round's densities."""
+    the last round's densities; ``sealed``: the two laws and this round's line only."""
     x = alt.X(
         "release",
         type="quantitative",
@@ -209,13 +219,18 @@ def _laws_layers(peak: float) -> list[Any]:
     y = alt.Y("density", type="quantitative", title="density", scale=y_scale)
     floor = alt.YDatum(-0.04 * peak, type="quantitative", scale=y_scale)
     legend = {**LEGEND, "columns": 2}  # two rows of two: the chart stays short
-    colour = distributions.looks("name", _LAWS_LOOKS, "color", legend=legend)
-    dashes = distributions.looks("name", _LAWS_LOOKS, "strokeDash", legend=None)
-    shapes = distributions.looks("name", _LAWS_LOOKS, "shape", legend=None)
-    fills = distributions.looks("name", _LAWS_LOOKS, "fill", legend=None)
+    looks = (
+        {k: v for k, v in _LAWS_LOOKS.items() if k in (IN_NAME, OUT_NAME)}
+        if sealed
+        else _LAWS_LOOKS
+    )
+    colour = distributions.looks("name", looks, "color", legend=legend)
+    dashes = distributions.looks("name", looks, "strokeDash", legend=None)
+    shapes = distributions.looks("name", looks, "shape", legend=None)
+    fills = distributions.looks("name", looks, "fill", legend=None)
     release = alt.Tooltip("release", type="quantitative", title="y", format=".4~g")
     density = alt.Tooltip("density", type="quantitative", format=".4~g")
-    return [
+    layers = [
         curves.dataset("laws")
         .mark_line(strokeWidth=3)
         .encode(
@@ -272,6 +287,9 @@ def _laws_layers(peak: float) -> list[Any]:
             ],
         ),
     ]
+    if sealed:  # the laws, this round's line and its label
+        return [layers[0], layers[2], layers[3]]
+    return layers
 
 
 def score_table(score: GameScore, optimal_interval: tuple[float, float]) -> pd.DataFrame:
