@@ -439,6 +439,19 @@ def test_ties_rank_exactly_and_deterministically():
     )
 
 
+def test_ties_are_broken_at_random_not_in_favour_of_members():
+    """Under the null (members and non-members alike) with scores in four values, a tie order
+    that put members first would show leakage in every run; the random order shows none in
+    at least 95 % of them."""
+    gen = np.random.default_rng(17)
+    reps, shown = 100, 0
+    for rep in range(reps):
+        pos, neg = gen.integers(0, 4, 300).astype(float), gen.integers(0, 4, 300).astype(float)
+        a = audit_scores(pos, neg, delta=0.0, rng=rep)
+        shown += a.eta > 0 or a.epsilon > 0 or a.mu > 0
+    assert shown <= allowed_failures(reps, 0.05)
+
+
 def test_auc_and_roc():
     gen = np.random.default_rng(9)
     pos, neg = _gaussian_scores(gen, 0.7, 2000, 3000)
@@ -476,6 +489,24 @@ def test_tpr_at_fpr_estimate_and_interval():
     for x in t:
         assert 0.0 <= x.low <= x.estimate <= x.high <= 1.0
     assert a.tpr_at(0.0001).low == 0.0  # no rule certifies an FPR that small with 1000
+    # the interval's construction, by brute force over every rule: the rates' bounds from the
+    # beta quantiles (Clopper–Pearson's definition), the TPR's from scipy's binomtest
+    tp = np.array([np.sum(pos > t) for t in np.sort(neg)[::-1]])  # rule k: above the (k+1)-th
+    a4 = (1 - 0.95) / 4
+    k = np.arange(1000)
+    fpr_hi = stats.beta.ppf(1 - a4, k + 1, 1000 - k)  # upper bound from k of 1000
+    fpr_lo = stats.beta.ppf(a4, k + 1, 1000 - k)  # lower bound from k + 1 of 1000
+
+    def one_sided(count):  # (lower, upper) bounds on the TPR, each at level 1 − a4
+        ci = stats.binomtest(int(count), 1000).proportion_ci(1 - 2 * a4, method="exact")
+        return ci.low, ci.high
+
+    for f in (0.01, 0.1, 0.5):
+        k_low = np.flatnonzero(fpr_hi <= f).max()
+        k_high = np.flatnonzero(fpr_lo >= f).min()
+        x = a.tpr_at(f)
+        assert x.low == pytest.approx(min(one_sided(tp[k_low])[0], x.estimate), abs=1e-12)
+        assert x.high == pytest.approx(max(one_sided(tp[k_high])[1], x.estimate), abs=1e-12)
     with pytest.raises(ValueError, match="fpr"):
         a.tpr_at(1.0)
 
