@@ -1059,8 +1059,8 @@ def audit_scores(
     Notes
     -----
     Time: one sort of all the scores (two if some are tied, for the random order), one of the
-    non-members for the AUC, and Clopper–Pearson at the K ranks: 10⁶ scores take about
-    0.3 s on one core (``benchmarks/score_audit.py``).
+    non-members for the AUC, and Clopper–Pearson at the K ranks: 10⁶ scores took 0.4–0.8 s
+    on one core of a loaded 2-core machine (``benchmarks/score_audit.py``).
 
     References
     ----------

@@ -50,8 +50,8 @@ Attacks
   shadows); the score is ``log N(φ; μ_in, σ²_in) − log N(φ; μ_out, σ²_out)``. The shadows
   never see the target's coins, so the scores stay valid guesses for the one-run audit.
 
-Time: both targets and 2 × 16 shadows in about 4 s on one core of this 2-core machine (one
-BLAS thread; ``benchmarks/score_audit.py``).
+Time: both targets and 2 × 16 shadows in about 3 s on one core of a 2-core machine (3.2 s
+measured, one BLAS thread; ``benchmarks/score_audit.py``).
 
 References
 ----------
