@@ -19,6 +19,8 @@ Theory, one module per concept of the papers:
 * :mod:`mipcore.constructions` -- Theorem 4's tightness and the Theorem 5 counterexamples.
 * :mod:`mipcore.audit_stats` -- Clopper–Pearson, ε and η lower bounds from audit counts.
 * :mod:`mipcore.canary_audit` -- the membership game against a mechanism with a canary.
+* :mod:`mipcore.score_audit` -- what a membership attack's scores prove: ε, η and μ lower
+  bounds, ROC, AUC and TPR at FPR; the one-run audit of Steinke, Nasr and Jagielski.
 * :mod:`mipcore.theorem9` -- what Theorem 9's noise certifies in d dimensions (½(1 − exp(−1/c)),
   dimension-free and tight) and the paper's proof repaired for d.
 * :mod:`mipcore.guarantees` -- any guarantee (ε, δ; a privacy profile; μ-GDP; zCDP; Rényi DP;
@@ -32,6 +34,7 @@ Theory, one module per concept of the papers:
 * :mod:`mipcore.tabular` -- an upload parser no file can stall.
 
 Lessons and experiments (one typed result per page): :mod:`mipcore.lessons`.
+Real models trained and attacked, for the app's jobs: :mod:`mipcore.experiments`.
 Chart builders (Vega-Lite specifications, headless; PNG and SVG by vl-convert): :mod:`mipcore.plots`.
 
 mipcore never imports Streamlit and never caches; the app's ``appkit`` does both.
