@@ -457,8 +457,10 @@ class Session:
                 return w
         return None
 
-    async def set_value(self, key: str, value: Any, timeout: float = RUN_TIMEOUT_S) -> RunResult:
-        """Give the widget ``key`` a new value (a list for a slider) and wait for its rerun."""
+    def change(self, key: str, value: Any) -> Widget:
+        """Hold a new value (a list for a slider) for the widget ``key``, as the frontend does
+        before it asks for a rerun; returns the widget (its ``fragment`` is where a rerun for
+        it goes)."""
         w = self.widget(key)
         if w is None or w.state is None:
             raise SessionError(f"no widget {key!r} on {self.url()}")
@@ -469,7 +471,20 @@ class Session:
             w.state.string_array_value.data[:] = list(value)
         else:
             setattr(w.state, str(kind), value)
+        return w
+
+    async def set_value(self, key: str, value: Any, timeout: float = RUN_TIMEOUT_S) -> RunResult:
+        """Give the widget ``key`` a new value (a list for a slider) and wait for its rerun."""
+        w = self.change(key, value)
         return await self.rerun(fragment_id=w.fragment, timeout=timeout)
+
+    async def send(self, fragment_id: str = "") -> None:
+        """Ask for a run with every widget's value *without* waiting for it: a second change
+        landing while an earlier one still runs (a browser sends it at once too). A rerun
+        already awaited ends with the next run the server finishes."""
+        if self._ws is None or self._closed:
+            raise SessionError(self._closed or "not connected")
+        await self._ws.send(self._backmsg(fragment_id, None))
 
     async def click(self, key: str, timeout: float = RUN_TIMEOUT_S) -> RunResult:
         """Press the button ``key`` (a trigger value) and wait for its rerun."""

@@ -76,9 +76,10 @@ def health(url: str) -> str | None:
 
 
 @contextlib.contextmanager
-def streamlit_server(env: dict[str, str] | None = None):
-    """``streamlit run app.py`` on a free loopback port (``env`` added to the environment);
-    yields a :class:`Server`, then stops it."""
+def streamlit_server(env: dict[str, str] | None = None, script: str = "app.py"):
+    """``streamlit run app.py`` (or another ``script`` of the repository, run from its root so
+    that the app's ``.streamlit/config.toml`` applies) on a free loopback port (``env`` added
+    to the environment); yields a :class:`Server`, then stops it."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = [
@@ -86,7 +87,7 @@ def streamlit_server(env: dict[str, str] | None = None):
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        script,
         "--server.headless",
         "true",
         "--server.port",
