@@ -630,9 +630,10 @@ class _Status:
     """The status line of one :func:`run` (place in line, progress): a placeholder that only
     the script run which created it writes to, and only while that run still has the page.
 
-    With ``runner.fastReruns`` (Streamlit's default) a page switch or a control outside every
-    fragment does not interrupt the run waiting here: Streamlit starts the new run at once, in
-    a thread of its own, and only asks this one to stop, which it learns at its next write. A
+    With ``runner.fastReruns`` (Streamlit's default; the app's configuration turns it off, a
+    server may turn it on) a page switch or a control outside every fragment does not interrupt
+    the run waiting here: Streamlit starts the new run at once, in a thread of its own, and only
+    asks this one to stop, which it learns at its next write. A
     full run also clears the places a fragment's run held in the containers outside it (where
     pages put this status). So a write by the old run -- a redraw, or the ``empty()`` once its
     job ended -- went to a place that was gone, and Streamlit raised
@@ -676,9 +677,9 @@ def _give_way(status: _Status) -> None:
     A control inside a fragment never interrupts a run: in a fragment's own rerun, rerun that
     fragment with it; in a full run (a first load), rerun the page, which takes the waiting
     value with it -- Streamlit refuses a fragment rerun there. A control outside every
-    fragment, or a page switch, interrupts the run at its next element (redrawing the status is
-    enough) when Streamlit hands it to this run; by default (``runner.fastReruns``) it starts a
-    newer run instead and asks this one to stop, which :func:`run` sees itself.
+    fragment, or a page switch, interrupts the run at its next element: redrawing the status is
+    enough (the app's configuration turns ``runner.fastReruns`` off; with it on, Streamlit
+    starts a newer run instead and asks this one to stop, which :func:`run` sees itself).
     """
     waiting = internals.waiting_rerun()
     if waiting == "app":

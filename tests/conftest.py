@@ -41,7 +41,7 @@ settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app.py"
 # the test servers' sitecustomize and the scripts some tests serve: not test modules
-collect_ignore = ["serverdiag", "apps"]
+collect_ignore = ["serverdiag", "racewindow", "apps"]
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
