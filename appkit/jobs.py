@@ -633,13 +633,13 @@ class _Status:
     With ``runner.fastReruns`` (Streamlit's default; the app's configuration turns it off, a
     server may turn it on) a page switch or a control outside every fragment does not interrupt
     the run waiting here: Streamlit starts the new run at once, in a thread of its own, and only
-    asks this one to stop, which it learns at its next write. A
-    full run also clears the places a fragment's run held in the containers outside it (where
-    pages put this status). So a write by the old run -- a redraw, or the ``empty()`` once its
-    job ended -- went to a place that was gone, and Streamlit raised
-    ``StreamlitInvalidLayoutContextError`` (it looks for that place before it looks for the
-    stop). Here a run that has lost the page writes nothing: :meth:`show` ends the run instead
-    (as Streamlit would have at that write), :meth:`clear` leaves the element alone.
+    asks this one to stop, which it learns at its next write. A full run also clears the places
+    a fragment's run held in the containers outside it (where pages put this status). So a
+    write by the old run -- a redraw, or the ``empty()`` once its job ended -- went to a place
+    that was gone, and Streamlit raised ``StreamlitInvalidLayoutContextError`` (it looks for
+    that place before it looks for the stop). Here a run that has lost the page writes nothing:
+    :meth:`show` ends the run instead (as Streamlit would have at that write), :meth:`clear`
+    leaves the element alone.
     """
 
     def __init__(self) -> None:
