@@ -1842,7 +1842,7 @@ def print_soak(r: PhaseResult, minutes: float, think: float, proxy: bool) -> Non
     )
     samples = m.samples if m else []
     changes = [(a.sent_at - r.t0, a.ms) for a in r.actions if a.ms is not None]
-    rows = soak_minutes(samples, changes, r.window or minutes * 60)
+    rows = soak_minutes(samples, changes, minutes * 60)  # the last sample, a moment later, too
     head = (
         f"{'minute':>6} {'RSS MB':>7} {'max':>6} {'changes':>8} {'p95 ms':>7} {'CPU/change ms':>14}"
     )

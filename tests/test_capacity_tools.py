@@ -94,6 +94,21 @@ def test_a_minutes_cpu_is_read_at_its_bounds_not_at_its_last_sample(capacity):
     assert round(first.cpu_per_change, 6) == round(second.cpu_per_change, 6) == 100.0
 
 
+def test_a_one_minute_soak_prints_one_minute(capacity, capsys):
+    """The meter's last sample comes a moment after the soak's minute: it counts in that minute,
+    not in a second one of its own."""
+    samples = [(0.0, 100.0, 0.0), (30.0, 100.0, 3.0), (60.02, 110.0, 6.0)]
+    meter = SimpleNamespace(
+        samples=samples, rss_peak=110.0, server=0.1, client=0.0, per_process=[0.1], proxy=0.0
+    )
+    actions = [capacity.Action("page", 1000.0 + k, 50.0) for k in range(60)]
+    soak = capacity.PhaseResult(4, actions, [], meter, 60.02, [], [], 0.0, "app", 1000.0)
+    capacity.print_soak(soak, 1.0, 2.0, False)
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    minutes = [row for row in rows if row and row[0].isdigit()]
+    assert minutes == [["1", "103", "110", "60", "50", "100.0"]]
+
+
 def test_a_soak_without_samples_says_so(capacity):
     rows = capacity.soak_minutes([], [], 600.0)
     assert len(rows) == 10 and rows[0].rss_mean is None and rows[0].cpu_per_change is None
