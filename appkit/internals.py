@@ -19,7 +19,8 @@ inside a script run:
   its own? With ``runner.fastReruns`` (Streamlit's default) a page switch or a control outside
   every fragment starts the new run at once, in a thread of its own, and only *asks* the
   running one to stop: it notices at its next write, which by then may go to a container the
-  new run has already cleared. (``ScriptRequests._state``, ``StopException``)
+  new run has already cleared. (``ScriptRequests._state``, ``StopException``; the write that
+  fails raises :data:`LayoutContextError`, ``streamlit.errors.StreamlitInvalidLayoutContextError``)
 * :func:`browser_token` -- which browser is this (the heavy-job line gives one place per
   browser, all its tabs together)? The XSRF cookie is the same for every tab, but written
   again, newly masked, with every page a tab loads: only its unmasked token is stable.
@@ -47,6 +48,7 @@ from typing import Any, Literal, NoReturn
 
 import streamlit as st
 from streamlit import dataframe_util
+from streamlit.errors import StreamlitInvalidLayoutContextError
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
@@ -64,6 +66,7 @@ from streamlit.web.server.starlette.starlette_app_utils import decode_xsrf_token
 from streamlit.web.server.starlette.starlette_server_config import XSRF_COOKIE_NAME
 
 __all__ = [
+    "LayoutContextError",
     "RunInfo",
     "StopException",
     "arrow_bytes",
@@ -131,6 +134,11 @@ def waiting_rerun() -> Literal["app", "fragment"] | None:
     if ctx is None or ctx.script_requests is None:
         return None
     return _pending(ctx.script_requests)
+
+
+# What Streamlit raises when a run writes where it may not: among others, a fragment's run
+# writing to a container outside it whose place a newer full run has cleared.
+LayoutContextError = StreamlitInvalidLayoutContextError
 
 
 def _stopped(requests: ScriptRequests) -> bool:

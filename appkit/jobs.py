@@ -66,7 +66,6 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import streamlit as st
-from streamlit.errors import StreamlitInvalidLayoutContextError
 from threadpoolctl import threadpool_limits
 
 from . import internals, settings
@@ -653,7 +652,7 @@ class _Status:
                 self._element.info(text, icon="⏳")
             else:
                 self._element.progress(fraction, text=text)
-        except StreamlitInvalidLayoutContextError:
+        except internals.LayoutContextError:
             if internals.run_stopped():  # the stop landed between the question and the write
                 internals.end_run()
             raise
@@ -665,7 +664,7 @@ class _Status:
             return
         try:
             self._element.empty()
-        except StreamlitInvalidLayoutContextError:
+        except internals.LayoutContextError:
             if not internals.run_stopped():  # the stop landed between the question and the write
                 raise
 

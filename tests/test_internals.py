@@ -75,6 +75,27 @@ st.write("after")
     assert [m.value for m in at.markdown] == ["before"]
 
 
+def test_the_layout_error_is_what_streamlit_raises_for_a_write_it_refuses():
+    """A fragment-scoped rerun asked for during a full run is refused with the same error as a
+    replaced fragment run's write to a cleared container (tests/test_job_status.py)."""
+    script = """
+import streamlit as st
+from appkit import internals
+
+@st.fragment
+def part():
+    try:
+        st.rerun(scope="fragment")
+    except internals.LayoutContextError:
+        st.write("refused")
+
+part()
+"""
+    at = AppTest.from_string(script).run()
+    assert not at.exception, at.exception
+    assert [m.value for m in at.markdown] == ["refused"]
+
+
 PAGE = """
 import streamlit as st
 from appkit import internals

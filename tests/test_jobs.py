@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from streamlit.errors import StreamlitInvalidLayoutContextError
 from streamlit.testing.v1 import AppTest
 
 from appkit import cache, internals, jobs
@@ -423,7 +422,7 @@ def streamlit_stand_ins(monkeypatch):
         ("app", True, True, ["status"]),
         ("fragment", True, True, ["rerun:fragment"]),
         # a first load (a full run) computes inside the fragment: a fragment-scoped rerun is
-        # refused there (Streamlit raises StreamlitInvalidLayoutContextError), so the page
+        # refused there (Streamlit raises internals.LayoutContextError), so the page
         # reruns whole with the waiting value
         ("fragment", True, False, ["rerun:app"]),
         ("fragment", False, False, []),
@@ -458,7 +457,7 @@ class Element:
     def _write(self, what: str) -> None:
         self.writes.append(what)
         if self.gone:
-            raise StreamlitInvalidLayoutContextError("the place this element held is gone")
+            raise internals.LayoutContextError("the place this element held is gone")
 
     def info(self, *args, **kwargs):
         self._write("info")
@@ -520,9 +519,9 @@ def test_a_stop_landing_between_the_question_and_the_write_ends_the_run(element,
 def test_a_place_that_is_gone_in_a_run_that_has_the_page_is_still_an_error(element, monkeypatch):
     element.gone = True
     _stopped(monkeypatch, False)
-    with pytest.raises(StreamlitInvalidLayoutContextError):
+    with pytest.raises(internals.LayoutContextError):
         jobs._Status().show("progress", "running", 0.5)
-    with pytest.raises(StreamlitInvalidLayoutContextError):
+    with pytest.raises(internals.LayoutContextError):
         jobs._Status().clear()
 
 
