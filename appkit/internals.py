@@ -1,6 +1,6 @@
 """Every use of a Streamlit internal, in one place (checked against Streamlit 1.67).
 
-Streamlit offers no public way to ask four things a heavy job needs to know while it waits
+Streamlit offers no public way to ask the things a heavy job needs to know while it waits
 inside a script run:
 
 * :func:`script_run` -- is this code running inside a script run, and which one
@@ -14,6 +14,13 @@ inside a script run:
   (``ScriptRequests._state`` and ``_rerun_data``, read as Streamlit's own fast path reads them)
 * :func:`session_active` -- is the browser tab of this run still connected?
   (``Runtime.is_active_session``)
+* :func:`run_stopped` / :func:`end_run` -- has Streamlit asked this run to stop, because a newer
+  run has the page now, and how does the run end without writing to a page that is no longer
+  its own? With ``runner.fastReruns`` (Streamlit's default) a page switch or a control outside
+  every fragment starts the new run at once, in a thread of its own, and only *asks* the
+  running one to stop: it notices at its next write, which by then may go to a container the
+  new run has already cleared. (``ScriptRequests._state``, ``StopException``; the write that
+  fails raises :data:`LayoutContextError`, ``streamlit.errors.StreamlitInvalidLayoutContextError``)
 * :func:`browser_token` -- which browser is this (the heavy-job line gives one place per
   browser, all its tabs together)? The XSRF cookie is the same for every tab, but written
   again, newly masked, with every page a tab loads: only its unmasked token is stable.
@@ -37,12 +44,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 import streamlit as st
 from streamlit import dataframe_util
+from streamlit.errors import StreamlitInvalidLayoutContextError
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 from streamlit.runtime.scriptrunner_utils.script_requests import (
     RerunData,
     ScriptRequests,
@@ -57,13 +66,17 @@ from streamlit.web.server.starlette.starlette_app_utils import decode_xsrf_token
 from streamlit.web.server.starlette.starlette_server_config import XSRF_COOKIE_NAME
 
 __all__ = [
+    "LayoutContextError",
     "RunInfo",
+    "StopException",
     "arrow_bytes",
     "browser_id",
     "browser_token",
     "check",
+    "end_run",
     "in_fragment",
     "in_fragment_rerun",
+    "run_stopped",
     "script_run",
     "session_active",
     "waiting_rerun",
@@ -121,6 +134,36 @@ def waiting_rerun() -> Literal["app", "fragment"] | None:
     if ctx is None or ctx.script_requests is None:
         return None
     return _pending(ctx.script_requests)
+
+
+# What Streamlit raises when a run writes where it may not: among others, a fragment's run
+# writing to a container outside it whose place a newer full run has cleared.
+LayoutContextError = StreamlitInvalidLayoutContextError
+
+
+def _stopped(requests: ScriptRequests) -> bool:
+    return requests._state is ScriptRequestType.STOP
+
+
+def run_stopped() -> bool:
+    """Whether Streamlit has asked this script run to stop: a newer run of the session has the
+    page (a page switch, a control outside every fragment: with ``runner.fastReruns`` the new
+    run starts at once in a thread of its own, and this one only learns of it at its next
+    write), or the session is closing. False outside a script run."""
+    ctx = _ctx()
+    if ctx is None or ctx.script_requests is None:
+        return False
+    return _stopped(ctx.script_requests)
+
+
+def end_run() -> NoReturn:
+    """End this script run as Streamlit ends a stopped one, writing nothing first.
+
+    ``st.stop()`` finds its stop by writing an empty element; in a fragment's run that a newer
+    full run has replaced, that write goes to a container the new run has cleared, and
+    Streamlit raises ``StreamlitInvalidLayoutContextError`` there before it looks for the stop.
+    """
+    raise StopException()
 
 
 def session_active() -> bool:

@@ -24,7 +24,9 @@ hands each heavy computation to :func:`run`:
   page's Stop button (Streamlit interrupts the script run; inside a fragment, where it does
   not, the run sees the waiting input and gives way itself), or when the browser tab is
   closed, the process is killed at once -- it does not keep computing for minutes after its
-  tab is gone;
+  tab is gone. A run that a newer one has replaced (a page switch, a control outside every
+  fragment) shows nothing more and keeps its job for at most :data:`HANDOVER_S`, so that the
+  newer run asking for the same computation takes it over instead of starting it again;
 * **faults are sentences**: a process that dies (killed, out of the memory a job may take,
   :data:`~appkit.settings.JOB_BYTES`), or runs longer than
   :data:`~appkit.settings.JOB_SECONDS`, ends its run within a fraction of a second with
@@ -75,6 +77,7 @@ T = TypeVar("T")
 POLL_S = 0.1  # how often a waiting page looks at its job (and for a newer input)
 MEMORY_POLL_S = 0.2  # how often the dispatcher reads a running job's memory
 STATUS_S = 0.5  # how often a waiting page redraws its status when nothing else changed
+HANDOVER_S = 1.0  # how long a replaced run keeps its job for the run that replaced it
 QUICK_SLOTS = 1  # processes of the quick lane, beside settings.HEAVY_JOBS long ones
 LONG_NICE = 10  # a long run's CPU priority: below the server's and the quick lane's
 RULE = (
@@ -389,6 +392,16 @@ class Line:
                 self._end(job, error=JobStopped("nobody waits for it"))
             self._schedule()
 
+    def handed_over(self, job: _Job, visitor: str) -> bool:
+        """Whether a run of ``visitor`` that a newer run has replaced may leave ``job`` now:
+        it has ended, or someone else waits for it too (another tab, or the newer run that
+        asked for the same computation: it goes on for them), or ``visitor`` waits for another
+        job (the newer run asked for something else: nobody will take this one over)."""
+        with self.lock:
+            if job.done.is_set() or sum(job.visitors.values()) > 1:
+                return True
+            return any(j is not job and visitor in j.visitors for j in self.order)
+
     def place(self, job: _Job, visitor: str) -> Place:
         with self.lock:
             if job.done.is_set():
@@ -612,19 +625,64 @@ def visitor() -> str:
     return "browser:" + browser if browser else "session:" + run_info.session_id
 
 
-def _give_way(status: Any) -> None:
+class _Status:
+    """The status line of one :func:`run` (place in line, progress): a placeholder that only
+    the script run which created it writes to, and only while that run still has the page.
+
+    With ``runner.fastReruns`` (Streamlit's default; the app's configuration turns it off, a
+    server may turn it on) a page switch or a control outside every fragment does not interrupt
+    the run waiting here: Streamlit starts the new run at once, in a thread of its own, and only
+    asks this one to stop, which it learns at its next write. A full run also clears the places
+    a fragment's run held in the containers outside it (where pages put this status). So a
+    write by the old run -- a redraw, or the ``empty()`` once its job ended -- went to a place
+    that was gone, and Streamlit raised ``StreamlitInvalidLayoutContextError`` (it looks for
+    that place before it looks for the stop). Here a run that has lost the page writes nothing:
+    :meth:`show` ends the run instead (as Streamlit would have at that write), :meth:`clear`
+    leaves the element alone.
+    """
+
+    def __init__(self) -> None:
+        self._element = st.empty()
+
+    def show(self, kind: str, text: str, fraction: float) -> None:
+        if internals.run_stopped():
+            internals.end_run()
+        try:
+            if kind == "info":
+                self._element.info(text, icon="⏳")
+            else:
+                self._element.progress(fraction, text=text)
+        except internals.LayoutContextError:
+            if internals.run_stopped():  # the stop landed between the question and the write
+                internals.end_run()
+            raise
+
+    def clear(self) -> None:
+        """Take the status away (nothing for a run that has lost the page). A rerun Streamlit
+        holds for this run is raised here."""
+        if internals.run_stopped():
+            return
+        try:
+            self._element.empty()
+        except internals.LayoutContextError:
+            if not internals.run_stopped():  # the stop landed between the question and the write
+                raise
+
+
+def _give_way(status: _Status) -> None:
     """Leave this run if the user changed a control since it began (the ``finally`` of
     :func:`run` then stops the job).
 
-    A control outside every fragment, or a page switch, interrupts the run at its next
-    element: redrawing the status is enough. A control inside a fragment never interrupts a
-    run: in a fragment's own rerun, rerun that fragment with it; in a full run (a first
-    load), rerun the page, which takes the waiting value with it -- Streamlit refuses a
-    fragment rerun there.
+    A control inside a fragment never interrupts a run: in a fragment's own rerun, rerun that
+    fragment with it; in a full run (a first load), rerun the page, which takes the waiting
+    value with it -- Streamlit refuses a fragment rerun there. A control outside every
+    fragment, or a page switch, interrupts the run at its next element: redrawing the status is
+    enough (the app's configuration turns ``runner.fastReruns`` off; with it on, Streamlit
+    starts a newer run instead and asks this one to stop, which :func:`run` sees itself).
     """
     waiting = internals.waiting_rerun()
     if waiting == "app":
-        status.empty()  # Streamlit raises its rerun here
+        status.clear()  # Streamlit raises its rerun here
     elif waiting == "fragment" and internals.in_fragment():
         if internals.in_fragment_rerun():
             st.rerun(scope="fragment")
@@ -681,13 +739,21 @@ def run(
     # Every Streamlit call may raise the rerun that a newer input requested: none may stand
     # between joining the line and the ``try`` whose ``finally`` leaves it (a job left in line
     # with a watcher that is gone would hold a place nobody uses).
-    status = st.empty()
+    status = _Status()
     who = visitor()
     job = _LINE.join(key, fn, args, kwargs, "quick" if quick else "long", who)
     try:
         shown: tuple[Any, ...] = ()
         drawn_at = 0.0
+        replaced_at: float | None = None
         while not job.done.wait(POLL_S):
+            if internals.run_stopped():
+                # A newer run has the page: show nothing more, and keep the job a moment for
+                # that run to take over if it asks for the same computation.
+                replaced_at = replaced_at or time.monotonic()
+                if _LINE.handed_over(job, who) or time.monotonic() - replaced_at >= HANDOVER_S:
+                    internals.end_run()  # the finally below leaves the job
+                continue
             if not internals.session_active():
                 st.stop()  # the tab is gone: the finally below stops the run
             _give_way(status)
@@ -698,18 +764,20 @@ def run(
             if (kind, text, fraction) != shown[:3] and (
                 now - drawn_at >= STATUS_S or kind != (shown[0] if shown else None)
             ):
-                if kind == "info":
-                    status.info(text, icon="⏳")
-                else:
-                    status.progress(fraction, text=text)
+                status.show(kind, text, fraction)
                 shown, drawn_at = (kind, text, fraction), now
     finally:
         _LINE.leave(job, who)
-        status.empty()
+        status.clear()
     if job.error is None:
         value = _share(job.result)
         _STORE.put(key, _Entry(value, None, _size(value), name), max_entries)
-        return value
-    if isinstance(job.error, ValueError):
+    elif isinstance(job.error, ValueError):
         _STORE.put(key, _Entry(None, job.error, 1000, name), max_entries)
+    if internals.run_stopped():
+        # kept for whoever asks next (the newer run, maybe), but not drawn by this run: the
+        # page it would draw on is no longer its own
+        internals.end_run()
+    if job.error is None:
+        return value
     raise job.error

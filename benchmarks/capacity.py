@@ -16,7 +16,8 @@ but never draws anything. Phases:
    open their page (staggered, a few at a time), spread over a mix of pages; once all are open
    each moves a control every ``--think`` s (2 s, from a random phase): the home page's ε
    slider, the ε slider of "What does ε mean?", the η range of the noise-vs-η page, the risk
-   calculator's ε, and the game (In or Out on the round shown, "New game" when a game is over). Sliders move a few steps at a time
+   calculator's ε, and the game (In or Out on the round shown, found by the keys' prefixes
+   ``play_in``/``play_out``; "New game" when a game is over). Sliders move a few steps at a time
    (a random walk), so new values keep arriving as when people drag them. A session whose last
    change has not finished yet changes again as soon as it has (it never has two in flight).
    After ``--warmup`` s (discarded), ``--duration`` s are measured: p50/p95/p99 of the time
@@ -45,6 +46,31 @@ but never draws anything. Phases:
    (``score_class``, the luck lessons -- cached by the page after the first refresh --, the
    scores chart). Target: **<= 300 ms**.
 
+**The bare page beside every phase** (unless ``--skip-bare``): the same N sessions at the same
+pace on a bare one-slider page (``benchmarks/floor/app.py``, its page ``bare``: the slider and
+its line of text inside a navigation, as the app's pages are), served in this run with the same
+server settings (from the repository's root, so ``.streamlit/config.toml`` and every
+``--server-config`` hold for it too) and the same topology. Printed for each phase: the app's
+p95 and CPU per change beside the bare page's, and the ratios. Target: the app's CPU per change
+**<= 3x** the bare page's. (With Streamlit's default ``runner.postScriptGC`` the bare page's
+CPU per change is mostly the full garbage collection after each run over its own heap; the app
+freezes its imports' objects, ``appkit.heap``. ``--server-config runner.postScriptGC=false``
+shows both without it.)
+
+**``--proxy``**: every phase on two app processes behind Debian's nginx running
+``deploy/nginx.conf`` (its ports and paths replaced, as ``tests/test_proxy.py`` runs it), on
+one PostgreSQL: ``--database-url``, else a throw-away cluster started as ``.ci/postgres`` does
+(durability off). The sessions connect through nginx from loopback addresses that its
+``ip_hash`` (keyed on an address's first three octets) splits evenly between the two processes:
+from 127.0.0.1 alone every session would reach one of them. The CPU and RSS are both processes'
+trees together, with each process's share, its script runs and nginx's CPU printed too.
+
+**``--soak MINUTES``** (instead of the phases above): N sessions (``--sessions``, one value,
+default 60) for that long, the app's RSS sampled every 10 s, printed minute by minute (mean,
+max, the changes answered, their p95 and the app's CPU per change) with the last minute's mean
+against the first's. Target: **<= +50 MB**. Then the bare page's phase at that N
+(``--duration`` s) for the ratios.
+
 Controls that start heavy jobs (a covariance run, an audit, a DP-SGD conversion: seconds in a
 process of their own, queued fairly by ``appkit.jobs``) are not in the mix: that line is
 measured by ``load.py``, not the server's capacity. The noise-vs-η page hands its curves to
@@ -58,10 +84,12 @@ printed beside the server's so a reader can see whether the client kept up (if i
 core, the output says so). Absolute figures depend on the machine and on what else runs on it
 (the load average is printed); compare figures from one run. Never asserts; exits 0.
 
-    python benchmarks/capacity.py                   # the full run, about 6.5 minutes
-    python benchmarks/capacity.py --quick           # N = 10, 30; 8 s windows; about 3 minutes
+    python benchmarks/capacity.py                   # the full run, about 11 minutes
+    python benchmarks/capacity.py --quick           # N = 10, 30; 8 s windows; about 5 minutes
     python benchmarks/capacity.py --sessions 60 --skip-class --skip-storage
     python benchmarks/capacity.py --server-config runner.postScriptGC=false   # a Streamlit option
+    python benchmarks/capacity.py --proxy --sessions 100,200 --skip-class   # two processes
+    python benchmarks/capacity.py --soak 10 --sessions 60                    # memory over time
 """
 
 from __future__ import annotations
@@ -69,11 +97,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import math
 import os
 import random
 import re
+import shutil
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -88,7 +120,15 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from browser import Server, exit_on_sigterm, progress, quantile, timed  # noqa: E402
+from browser import (  # noqa: E402
+    Server,
+    exit_on_sigterm,
+    free_port,
+    health,
+    progress,
+    quantile,
+    timed,
+)
 
 # The protocol's messages (Streamlit's own protobuf classes) and the websocket client.
 from streamlit.proto.Alert_pb2 import Alert  # noqa: E402
@@ -112,6 +152,10 @@ CLASS_ROUNDS = 200
 TARGET_P95_MS = 250.0
 TARGET_GUESS_P99_MS = 50.0
 TARGET_DASHBOARD_MS = 300.0
+TARGET_CPU_RATIO = 3.0  # the app's CPU per change against the bare page's
+TARGET_SOAK_GROWTH_MB = 50.0  # last minute's RSS against the first's
+SOAK_SESSIONS = 60
+SOAK_SAMPLE_S = 10.0  # RSS samples during a soak
 RUN_TIMEOUT_S = 30.0  # a rerun that has not finished by then is an error
 OPEN_TIMEOUT_S = 60.0  # a page's first load
 OPEN_CONCURRENCY = 4  # sessions opening their page at once
@@ -202,28 +246,44 @@ def machine_busy() -> float:
 
 
 class Meter:
-    """CPU (cores) of the server's tree, of this client and of everything else, between
-    ``start()`` and ``stop()``; the server tree's RSS sampled every second meanwhile."""
+    """CPU (cores) of the app's process trees (one, or two behind the proxy), of nginx's, of this
+    client and of everything else, between ``start()`` and ``stop()``; the app trees' RSS
+    sampled every ``sample_s`` s meanwhile, each sample with the trees' CPU so far (``samples``:
+    seconds since start, MB, CPU seconds since start)."""
 
-    def __init__(self, server_pid: int) -> None:
-        self.pid = server_pid
+    def __init__(
+        self, pids: list[int], proxy_pid: int | None = None, sample_s: float = SAMPLE_S
+    ) -> None:
+        self.pids, self.proxy_pid, self.sample_s = list(pids), proxy_pid, sample_s
         self.rss: list[float] = []
+        self.samples: list[tuple[float, float, float]] = []
         self.lags: list[float] = []
+        self.per_process: list[float] = []
+        self.proxy = 0.0
         self._tasks: list[asyncio.Task[None]] = []
+
+    def _app_cpu(self) -> list[float]:
+        return [tree_cpu(p) for p in self.pids]
+
+    def _proxy_cpu(self) -> float:
+        return tree_cpu(self.proxy_pid) if self.proxy_pid else 0.0
+
+    def _rss(self) -> float:
+        return sum(tree_rss(p) for p in self.pids)
 
     def start(self) -> None:
         self.t0 = time.monotonic()
-        self.server0, self.client0, self.busy0 = (
-            tree_cpu(self.pid),
-            time.process_time(),
-            machine_busy(),
-        )
+        self.app0, self.proxy0 = self._app_cpu(), self._proxy_cpu()
+        self.client0, self.busy0 = time.process_time(), machine_busy()
         self._tasks = [asyncio.create_task(self._sample()), asyncio.create_task(self._lag())]
 
     async def _sample(self) -> None:
         while True:
-            self.rss.append(tree_rss(self.pid))
-            await asyncio.sleep(SAMPLE_S)
+            rss = self._rss()
+            self.rss.append(rss)
+            cpu = sum(self._app_cpu()) - sum(self.app0)
+            self.samples.append((time.monotonic() - self.t0, rss, cpu))
+            await asyncio.sleep(self.sample_s)
 
     async def _lag(self) -> None:
         loop = asyncio.get_running_loop()
@@ -234,11 +294,16 @@ class Meter:
 
     def stop(self) -> None:
         wall = max(1e-9, time.monotonic() - self.t0)
-        self.server = (tree_cpu(self.pid) - self.server0) / wall
+        app = self._app_cpu()
+        self.per_process = [(a - a0) / wall for a, a0 in zip(app, self.app0, strict=True)]
+        self.server = sum(self.per_process)
+        self.proxy = (self._proxy_cpu() - self.proxy0) / wall
         self.client = (time.process_time() - self.client0) / wall
         busy = (machine_busy() - self.busy0) / wall
-        self.other = max(0.0, busy - self.server - self.client)
-        self.rss.append(tree_rss(self.pid))
+        self.other = max(0.0, busy - self.server - self.proxy - self.client)
+        rss = self._rss()
+        self.rss.append(rss)
+        self.samples.append((wall, rss, sum(app) - sum(self.app0)))
         for t in self._tasks:
             t.cancel()
 
@@ -262,10 +327,14 @@ class Done(Exception):
     """The session has nothing left to do (a player who answered every round)."""
 
 
-async def http_get(host: str, port: int, path: str) -> tuple[int, dict[str, str]]:
+async def http_get(
+    host: str, port: int, path: str, source: str | None = None
+) -> tuple[int, dict[str, str]]:
     """A plain HTTP/1.1 GET (what a browser fetches before the websocket): status and
-    ``Set-Cookie`` values by cookie name."""
-    reader, writer = await asyncio.open_connection(host, port)
+    ``Set-Cookie`` values by cookie name. ``source``: the local address to connect from."""
+    reader, writer = await asyncio.open_connection(
+        host, port, local_addr=(source, 0) if source else None
+    )
     try:
         writer.write(
             f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept-Encoding: identity\r\n"
@@ -379,6 +448,13 @@ WIDGET_KINDS = frozenset(
 )
 
 
+def user_key(widget_id: str) -> str:
+    """The key a page gave a widget, from its element id ``$$ID-<hash>-<key>`` ("None" for a
+    widget without one)."""
+    parts = widget_id.split("-", 2)
+    return parts[2] if len(parts) == 3 else ""
+
+
 class Session:
     """One browser tab on the wire. ``await open()``, then ``set_value``/``click`` (each
     returns the :class:`RunResult` of the rerun it asked for); ``close()``.
@@ -388,7 +464,10 @@ class Session:
     Every exception element the session receives is kept in ``errors``.
     """
 
-    def __init__(self, base_url: str, path: str, query: str = "") -> None:
+    def __init__(
+        self, base_url: str, path: str, query: str = "", source: str | None = None
+    ) -> None:
+        self.source = source  # the local address to connect from (None: the system's choice)
         parts = urlsplit(base_url)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
         self.base_url = base_url.rstrip("/")
@@ -418,13 +497,14 @@ class Session:
     async def open(self, timeout: float = OPEN_TIMEOUT_S) -> RunResult:
         """Load the page: its HTML, ``/_stcore/health`` (which sets the XSRF cookie), the
         websocket, then the first run of the page (timed like any rerun)."""
-        await http_get(self.host, self.port, f"/{self.path}")
-        _, cookies = await http_get(self.host, self.port, "/_stcore/health")
+        await http_get(self.host, self.port, f"/{self.path}", self.source)
+        _, cookies = await http_get(self.host, self.port, "/_stcore/health", self.source)
         xsrf = cookies.get("_streamlit_xsrf", "")
         protocols = [Subprotocol("streamlit")] + ([Subprotocol(xsrf)] if xsrf else [])
         headers = {"Origin": self.base_url}
         if xsrf:
             headers["Cookie"] = f"_streamlit_xsrf={xsrf}"
+        local: dict[str, Any] = {"local_addr": (self.source, 0)} if self.source else {}
         self._ws = await connect(
             f"ws://{self.host}:{self.port}/_stcore/stream",
             subprotocols=protocols,
@@ -432,6 +512,7 @@ class Session:
             max_size=None,
             open_timeout=timeout,
             ping_interval=None,  # the server pings; a browser never does
+            **local,
         )
         self._reader = asyncio.create_task(self._read())
         return await self.rerun(timeout=timeout)
@@ -450,16 +531,28 @@ class Session:
 
     # ----------------------------------------------------------------- widgets
 
-    def widget(self, key: str, kind: str | None = None) -> Widget | None:
-        """The widget whose key is ``key`` (its id ends with ``-key``)."""
+    def widget(self, key: str | None, kind: str | None = None) -> Widget | None:
+        """The widget whose key is ``key`` (its id ends with ``-key``); with ``key`` None, the
+        first widget of ``kind`` drawn (a widget without a key, as the bare page's slider)."""
         for w in self.widgets.values():
-            if w.id.endswith(f"-{key}") and (kind is None or w.kind == kind):
+            if (key is None or w.id.endswith(f"-{key}")) and (kind is None or w.kind == kind):
                 return w
         return None
 
-    async def set_value(self, key: str, value: Any, timeout: float = RUN_TIMEOUT_S) -> RunResult:
-        """Give the widget ``key`` a new value (a list for a slider) and wait for its rerun."""
-        w = self.widget(key)
+    def button(self, prefix: str) -> Widget | None:
+        """The button whose key is ``prefix`` or starts with ``prefix_`` (``play_in`` finds
+        ``play_in`` and a per-round ``play_in_r3`` alike)."""
+        for w in self.widgets.values():
+            key = user_key(w.id)
+            if w.kind == "button" and (key == prefix or key.startswith(f"{prefix}_")):
+                return w
+        return None
+
+    def change(self, key: str | Widget, value: Any) -> Widget:
+        """Hold a new value (a list for a slider) for the widget ``key`` (or the widget given),
+        as the frontend does before it asks for a rerun; returns the widget (its ``fragment`` is
+        where a rerun for it goes)."""
+        w = key if isinstance(key, Widget) else self.widget(key)
         if w is None or w.state is None:
             raise SessionError(f"no widget {key!r} on {self.url()}")
         kind = w.state.WhichOneof("value")
@@ -469,11 +562,27 @@ class Session:
             w.state.string_array_value.data[:] = list(value)
         else:
             setattr(w.state, str(kind), value)
+        return w
+
+    async def set_value(
+        self, key: str | Widget, value: Any, timeout: float = RUN_TIMEOUT_S
+    ) -> RunResult:
+        """Give the widget ``key`` a new value (a list for a slider) and wait for its rerun."""
+        w = self.change(key, value)
         return await self.rerun(fragment_id=w.fragment, timeout=timeout)
 
-    async def click(self, key: str, timeout: float = RUN_TIMEOUT_S) -> RunResult:
-        """Press the button ``key`` (a trigger value) and wait for its rerun."""
-        w = self.widget(key)
+    async def send(self, fragment_id: str = "") -> None:
+        """Ask for a run with every widget's value *without* waiting for it: a second change
+        landing while an earlier one still runs (a browser sends it at once too). A rerun
+        already awaited ends with the next run the server finishes."""
+        if self._ws is None or self._closed:
+            raise SessionError(self._closed or "not connected")
+        await self._ws.send(self._backmsg(fragment_id, None))
+
+    async def click(self, key: str | Widget, timeout: float = RUN_TIMEOUT_S) -> RunResult:
+        """Press the button ``key`` (or a button whose key starts with ``key_``, or the button
+        given; a trigger value) and wait for its rerun."""
+        w = key if isinstance(key, Widget) else (self.widget(key, "button") or self.button(key))
         if w is None:
             raise SessionError(f"no button {key!r} on {self.url()}")
         trigger = WidgetState(id=w.id, trigger_value=True)
@@ -677,7 +786,7 @@ def _walk(value: float, step: float, lo: float, hi: float, rng: random.Random, m
     return round(lo + round((new - lo) / step) * step, 10)
 
 
-async def move_slider(s: Session, key: str, rng: random.Random, most: int) -> RunResult:
+async def move_slider(s: Session, key: str | None, rng: random.Random, most: int) -> RunResult:
     w = s.widget(key, "slider")
     if w is None or w.state is None:
         raise SessionError(f"no slider {key!r} on {s.url()}")
@@ -687,7 +796,7 @@ async def move_slider(s: Session, key: str, rng: random.Random, most: int) -> Ru
     lo = values[i - 1] + p.step if i > 0 else p.min
     hi = values[i + 1] - p.step if i + 1 < len(values) else p.max
     values[i] = _walk(values[i], p.step, lo, hi, rng, most)
-    return await s.set_value(key, values)
+    return await s.set_value(w, values)
 
 
 async def move_number(
@@ -699,12 +808,21 @@ async def move_number(
     return await s.set_value(key, _walk(w.state.double_value, w.proto.step, lo, hi, rng, most))
 
 
+def round_buttons(s: Session) -> tuple[Widget, Widget] | None:
+    """The round's In and Out buttons, found by their keys' prefixes (``play_in``,
+    ``play_out``: the keys may carry the round, ``play_in_r3``), or None."""
+    yes, no = s.button("play_in"), s.button("play_out")
+    return (yes, no) if yes is not None and no is not None else None
+
+
 async def answer_round(s: Session, rng: random.Random) -> RunResult:
     """In or Out on the round shown; "New game" once the game is over."""
-    if s.widget("play_in", "button") is not None:
-        return await s.click(rng.choice(("play_in", "play_out")))
-    if s.widget("play_new_game", "button") is not None:
-        return await s.click("play_new_game")
+    buttons = round_buttons(s)
+    if buttons is not None:
+        return await s.click(rng.choice(buttons))
+    new_game = s.button("play_new_game")
+    if new_game is not None:
+        return await s.click(new_game)
     raise SessionError(f"neither a round nor a new game on {s.url()}")
 
 
@@ -773,13 +891,286 @@ class RunLog:
         return out
 
 
+# --------------------------------------------------------------------------- where sessions go
+
+
+@dataclass(frozen=True)
+class Site:
+    """What a phase serves: the app, or the bare page (the floor app's one slider inside a
+    navigation, ``benchmarks/floor/``), with the mix of pages its sessions act on. Both are run
+    from the repository's root, so the app's ``.streamlit/config.toml`` holds for both."""
+
+    name: str
+    script: str
+    mix: tuple[MixPage, ...]
+
+
+APP = Site("app", "app.py", MIX)
+BARE = Site(
+    "bare page",
+    "benchmarks/floor/app.py",
+    (MixPage("bare page: x", "bare", "", lambda s, r: move_slider(s, None, r, 6)),),
+)
+
+
+def ip_hash_peer(address: str, peers: int) -> int:
+    """The upstream (0, 1, ...) nginx's ``ip_hash`` sends an IPv4 client to, all ``peers`` up
+    and of weight 1: a hash of the address's first three octets (``hash = 89``, then
+    ``hash = (hash * 113 + octet) % 6271`` for each, then ``hash % peers``;
+    ``ngx_http_upstream_ip_hash_module.c``)."""
+    octets = [int(x) for x in address.split(".")]
+    if len(octets) != 4 or not all(0 <= o <= 255 for o in octets):
+        raise ValueError(f"address={address!r}: give an IPv4 address a.b.c.d")
+    h = 89
+    for octet in octets[:3]:
+        h = (h * 113 + octet) % 6271
+    return h % peers
+
+
+def balanced_sources(peers: int, per_peer: int = 8) -> list[str]:
+    """Loopback addresses for the sessions to connect from, ``per_peer`` for each upstream,
+    taking turns (upstream 0, 1, 0, 1, ...): session ``i`` connects from address ``i``, so
+    ``ip_hash`` splits the sessions evenly. One address per /24 (``127.x.y.1``): ip_hash keys
+    on the first three octets. (Every connection from 127.0.0.1 would reach one process.)"""
+    found: dict[int, list[str]] = {p: [] for p in range(peers)}
+    for k in range(256 * 255):
+        address = f"127.{k // 255}.{k % 255 + 1}.1"
+        bucket = found[ip_hash_peer(address, peers)]
+        if len(bucket) < per_peer:
+            bucket.append(address)
+        if all(len(b) == per_peer for b in found.values()):
+            break
+    return [found[p][i] for i in range(per_peer) for p in range(peers)]
+
+
+NGINX_CONF = ROOT / "deploy" / "nginx.conf"
+UPSTREAMS = ("server 127.0.0.1:8501;", "server 127.0.0.1:8502;")
+
+
+def nginx_config(conf: str, upstreams: list[int], port: int, tmp: Path) -> str:
+    """``deploy/nginx.conf`` for this run, as ``tests/test_proxy.py`` runs it: the two
+    upstreams' ports, a loopback port to listen on, its logs, pid and temporary files in
+    ``tmp``, in the foreground. A line it no longer finds is an error naming it."""
+
+    def replace(text: str, old: str, new: str) -> str:
+        if old not in text:
+            raise ValueError(
+                f"deploy/nginx.conf no longer contains {old!r}: update benchmarks/capacity.py"
+            )
+        return text.replace(old, new)
+
+    if len(upstreams) != len(UPSTREAMS):
+        raise ValueError(f"upstreams={upstreams!r}: deploy/nginx.conf has {len(UPSTREAMS)}")
+    for line, upstream in zip(UPSTREAMS, upstreams, strict=True):
+        conf = replace(conf, line, f"server 127.0.0.1:{upstream};")
+    conf = replace(conf, "listen 80;", f"listen 127.0.0.1:{port};")
+    conf = replace(conf, "/var/log/nginx/mip-explorer.error.log", str(tmp / "error.log"))
+    conf = replace(conf, "/var/log/nginx/mip-explorer.access.log", str(tmp / "access.log"))
+    temp_paths = "".join(
+        f"    {kind}_temp_path {tmp / kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    conf = replace(conf, "http {\n", "http {\n" + temp_paths)
+    return f"pid {tmp / 'nginx.pid'};\ndaemon off;\n" + conf
+
+
+def find_nginx() -> str:
+    found = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/sbin/nginx") if os.access(p, os.X_OK)), None
+    )
+    if not found:
+        raise SystemExit("--proxy needs nginx (Debian: apt-get install nginx)")
+    return found
+
+
+class Nginx:
+    """Debian's nginx running ``deploy/nginx.conf`` (:func:`nginx_config`) in front of the
+    given upstream ports, in its own process group; stopped on exit."""
+
+    def __init__(self, upstreams: list[int], tmp: Path) -> None:
+        self.upstreams, self.tmp = upstreams, tmp
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def output(self) -> str:
+        texts = [
+            p.read_text("utf-8", "replace")
+            for p in (self.tmp / "nginx.out", self.tmp / "error.log")
+            if p.exists()
+        ]
+        return "\n".join(texts)[-3000:]
+
+    def __enter__(self) -> Nginx:
+        self.tmp.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.tmp, 0o755)  # nginx's workers run as another user when started as root
+        conf = nginx_config(
+            NGINX_CONF.read_text(encoding="utf-8"), self.upstreams, self.port, self.tmp
+        )
+        (self.tmp / "nginx.conf").write_text(conf, encoding="utf-8")
+        with (self.tmp / "nginx.out").open("wb") as out:
+            self.proc = subprocess.Popen(
+                [find_nginx(), "-p", str(self.tmp), "-c", str(self.tmp / "nginx.conf")],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + 20
+        while health(self.url) != "ok":
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.__exit__()
+                raise RuntimeError(
+                    f"nginx on {self.url} did not pass /_stcore/health:\n{self.output()}"
+                )
+            time.sleep(0.2)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)  # nginx's own process group only
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+
+
+def _postgres_bin() -> Path:
+    initdb = shutil.which("initdb")
+    if initdb and shutil.which("pg_ctl"):
+        return Path(initdb).resolve().parent
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin"),
+        key=lambda p: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", p.parent.name)],
+    )
+    for path in reversed(found):
+        if (path / "initdb").exists() and (path / "pg_ctl").exists():
+            return path
+    raise SystemExit(
+        "--proxy needs a PostgreSQL: give --database-url, or install Debian's postgresql"
+    )
+
+
 @contextlib.contextmanager
-def app_server(env: dict[str, str]) -> Iterator[tuple[Server, RunLog]]:
-    """The app through ``instrumented_server.py --run-times`` (its own process group)."""
-    with tempfile.TemporaryDirectory(prefix="mip-capacity-log-") as tmp:
-        log = Path(tmp) / "runs.txt"
-        with Server(ROOT, "app.py", launcher=timed(log), env=env) as server:
-            yield server, RunLog(log)
+def throwaway_postgres() -> Iterator[str]:
+    """A PostgreSQL cluster for this run, as ``.ci/postgres`` starts one: in a temporary
+    directory (owned by the ``postgres`` user when run as root), on a free loopback port,
+    durability off (fsync, synchronous commits), local connections trusted, a database ``mip``;
+    stopped and removed on exit. Yields its SQLAlchemy URL."""
+    bin_dir = _postgres_bin()
+    owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if owner and not shutil.which("runuser"):
+        owner[0] = "/usr/sbin/runuser"
+    tmp = Path(tempfile.mkdtemp(prefix="mip-capacity-pg-"))
+    data, sock = tmp / "data", tmp / "sock"
+    sock.mkdir()
+    if owner:
+        for path in (tmp, sock):
+            shutil.chown(path, "postgres")
+    port = free_port()
+    options = (
+        f"-c listen_addresses=127.0.0.1 -p {port} -k {sock} -c fsync=off "
+        "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+    )
+    steps = [
+        [
+            str(bin_dir / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
+        ],
+        [
+            str(bin_dir / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(tmp / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            options,
+            "start",
+        ],
+        [str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "mip"],
+    ]
+    try:
+        for step in steps:
+            done = subprocess.run(owner + step, capture_output=True, text=True, check=False)
+            if done.returncode:
+                raise RuntimeError(f"{' '.join(step[:1])} failed:\n{done.stdout}{done.stderr}")
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/mip"
+    finally:
+        subprocess.run(
+            [*owner, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+            capture_output=True,
+            check=False,
+        )
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@dataclass
+class Deployment:
+    """What a phase measures: the URL its sessions connect to (the one server, or nginx), the
+    app processes (their trees' CPU and RSS), their run logs, nginx's pid behind a proxy, and
+    the addresses the sessions connect from (empty: the system's choice)."""
+
+    url: str
+    pids: list[int]
+    runlogs: list[RunLog]
+    proxy_pid: int | None = None
+    sources: list[str] = field(default_factory=list)
+
+    def source(self, i: int) -> str | None:
+        return self.sources[i % len(self.sources)] if self.sources else None
+
+    def walls(self, t0: float, t1: float) -> list[float]:
+        return [w for log in self.runlogs for w in log.walls(t0, t1)]
+
+    def runs_by_process(self, t0: float, t1: float) -> list[int]:
+        return [len(log.walls(t0, t1)) for log in self.runlogs]
+
+    def meter(self, sample_s: float = SAMPLE_S) -> Meter:
+        return Meter(self.pids, self.proxy_pid, sample_s)
+
+
+@contextlib.contextmanager
+def deployment(site: Site, proxy: bool, env: dict[str, str]) -> Iterator[Deployment]:
+    """``site`` through ``instrumented_server.py --run-times`` (each process in its own process
+    group): one server, or with ``proxy`` two behind nginx running ``deploy/nginx.conf``, the
+    sessions spread over them by its ``ip_hash`` (:func:`balanced_sources`)."""
+    with (
+        tempfile.TemporaryDirectory(prefix="mip-capacity-log-") as tmp,
+        contextlib.ExitStack() as stack,
+    ):
+        logs = [Path(tmp) / f"runs-{k}.txt" for k in range(2 if proxy else 1)]
+        servers = [
+            stack.enter_context(Server(ROOT, site.script, launcher=timed(log), env=env))
+            for log in logs
+        ]
+        runlogs = [RunLog(log) for log in logs]
+        if not proxy:
+            yield Deployment(servers[0].url, [servers[0].pid], runlogs)
+            return
+        front = stack.enter_context(Nginx([s.port for s in servers], Path(tmp) / "nginx"))
+        yield Deployment(
+            front.url, [s.pid for s in servers], runlogs, front.pid, balanced_sources(2)
+        )
 
 
 # --------------------------------------------------------------------------- phase 1: N sessions
@@ -795,6 +1186,9 @@ class PhaseResult:
     opens: list[float]
     errors: list[str]
     ramp_s: float
+    site: str = APP.name
+    t0: float = 0.0  # time.time() when the window began
+    runs_by_process: list[int] = field(default_factory=list)
 
     def ok_ms(self, page: str | None = None) -> list[float]:
         return [a.ms for a in self.actions if a.ms is not None and (page is None or a.page == page)]
@@ -858,13 +1252,28 @@ async def act_loop(
         at = max(at + every, loop.time())
 
 
-async def sessions_phase(n: int, args: argparse.Namespace, env: dict[str, str]) -> PhaseResult:
-    progress(f"N = {n}: starting a server")
-    with app_server(env) as (server, runlog):
+async def sessions_phase(
+    n: int,
+    site: Site,
+    args: argparse.Namespace,
+    env: dict[str, str],
+    *,
+    every: float | None = None,
+    duration: float | None = None,
+    sample_s: float = SAMPLE_S,
+) -> PhaseResult:
+    """``n`` sessions on ``site`` (a fresh server, or two behind nginx with ``--proxy``), each
+    changing its control every ``every`` s (``--think``); ``duration`` s measured
+    (``--duration``) after ``--warmup`` s; the servers' RSS sampled every ``sample_s`` s."""
+    every = args.think if every is None else every
+    duration = args.duration if duration is None else duration
+    label = f"N = {n}" + ("" if site is APP else f", {site.name}")
+    progress(f"{label}: starting {'two servers behind nginx' if args.proxy else 'a server'}")
+    with deployment(site, args.proxy, env) as dep:
         rng = random.Random(n)
-        offset = rng.randrange(len(MIX))
-        plan = [MIX[(offset + i) % len(MIX)] for i in range(n)]
-        sessions = [Session(server.url, p.path, p.query) for p in plan]
+        offset = rng.randrange(len(site.mix))
+        plan = [site.mix[(offset + i) % len(site.mix)] for i in range(n)]
+        sessions = [Session(dep.url, p.path, p.query, dep.source(i)) for i, p in enumerate(plan)]
         actions: list[Action] = []
         errors: list[str] = []
         opens: list[float] = []
@@ -879,11 +1288,11 @@ async def sessions_phase(n: int, args: argparse.Namespace, env: dict[str, str]) 
             if res.exceptions:
                 errors.append(f"{sessions[i].url()}: {res.exceptions[0]}")
 
-        progress(f"N = {n}: opening {n} sessions ({load_text()})")
+        progress(f"{label}: opening {n} sessions ({load_text()})")
         t_ramp = time.monotonic()
         await open_all(sessions, started, errors)
         ramp = time.monotonic() - t_ramp
-        # every session open: each starts changing its control, at a random phase of `think`
+        # every session open: each starts changing its control, at a random phase of `every`
         for i in sorted(opened):
             loops.append(
                 asyncio.create_task(
@@ -891,7 +1300,7 @@ async def sessions_phase(n: int, args: argparse.Namespace, env: dict[str, str]) 
                         sessions[i],
                         plan[i].act,
                         plan[i].name,
-                        args.think,
+                        every,
                         random.Random(1000 * n + i),
                         stop,
                         actions,
@@ -899,11 +1308,11 @@ async def sessions_phase(n: int, args: argparse.Namespace, env: dict[str, str]) 
                 )
             )
         await asyncio.sleep(args.warmup)
-        meter = Meter(server.pid)
+        meter = dep.meter(sample_s)
         meter.start()
         t0 = time.time()
-        progress(f"N = {n}: measuring {args.duration:g} s ({load_text()})")
-        await asyncio.sleep(args.duration)
+        progress(f"{label}: measuring {duration:g} s ({load_text()})")
+        await asyncio.sleep(duration)
         t1 = time.time()
         meter.stop()
         stop.set()
@@ -916,7 +1325,19 @@ async def sessions_phase(n: int, args: argparse.Namespace, env: dict[str, str]) 
         # whose change never finished stops changing
         errors.extend(f"{a.page}: {a.error}" for a in actions if a.error)
         in_window = [a for a in actions if t0 <= a.sent_at < t1]
-        return PhaseResult(n, in_window, runlog.walls(t0, t1), meter, t1 - t0, opens, errors, ramp)
+        return PhaseResult(
+            n,
+            in_window,
+            dep.walls(t0, t1),
+            meter,
+            t1 - t0,
+            opens,
+            errors,
+            ramp,
+            site.name,
+            t0,
+            dep.runs_by_process(t0, t1) if args.proxy else [],
+        )
 
 
 # --------------------------------------------------------------------------- phase 2: class mode
@@ -933,6 +1354,7 @@ class ClassResult:
     errors: list[str]
     shown_guesses: int | None
     accepted: int
+    runs_by_process: list[int] = field(default_factory=list)
 
 
 CODE_RE = re.compile(r"\?class=([0-9A-Z]{8})")
@@ -944,10 +1366,10 @@ def _count(text: str) -> int:
 
 
 async def class_phase(args: argparse.Namespace, env: dict[str, str]) -> ClassResult:
-    progress("class mode: starting a server")
-    with app_server(env) as (server, runlog):
+    progress(f"class mode: starting {'two servers behind nginx' if args.proxy else 'a server'}")
+    with deployment(APP, args.proxy, env) as dep:
         errors: list[str] = []
-        teacher = Session(server.url, "play_attacker", f"rounds={CLASS_ROUNDS}")
+        teacher = Session(dep.url, "play_attacker", f"rounds={CLASS_ROUNDS}", dep.source(0))
         await teacher.open()
         started = await teacher.click("class_start")
         code = next((m.group(1) for t in started.texts if (m := CODE_RE.search(t))), None)
@@ -958,16 +1380,18 @@ async def class_phase(args: argparse.Namespace, env: dict[str, str]) -> ClassRes
             )
         progress(f"class mode: class {code}; {args.players} players join ({load_text()})")
         players = [
-            Session(server.url, "play_attacker", f"class={code}") for _ in range(args.players)
+            Session(dep.url, "play_attacker", f"class={code}", dep.source(i + 1))
+            for i in range(args.players)
         ]
         answers: list[Action] = []
         stop = asyncio.Event()
         loops: list[asyncio.Task[None]] = []
 
         async def answer(s: Session, rng: random.Random) -> RunResult:
-            if s.widget("play_in", "button") is None:
+            buttons = round_buttons(s)
+            if buttons is None:
                 raise Done
-            return await s.click(rng.choice(("play_in", "play_out")))
+            return await s.click(rng.choice(buttons))
 
         async def join(i: int, s: Session) -> None:
             await asyncio.sleep(i * 0.1)
@@ -990,7 +1414,7 @@ async def class_phase(args: argparse.Namespace, env: dict[str, str]) -> ClassRes
 
         await asyncio.gather(*(join(i, s) for i, s in enumerate(players)))
         await asyncio.sleep(args.warmup)
-        meter = Meter(server.pid)
+        meter = dep.meter()
         meter.start()
         t0 = time.time()
         progress(f"class mode: measuring {args.duration:g} s ({load_text()})")
@@ -1020,12 +1444,13 @@ async def class_phase(args: argparse.Namespace, env: dict[str, str]) -> ClassRes
             args.players,
             in_window,
             dashboard,
-            runlog.walls(t0, t1),
+            dep.walls(t0, t1),
             meter,
             t1 - t0,
             errors,
             shown,
             accepted,
+            dep.runs_by_process(t0, t1) if args.proxy else [],
         )
 
 
@@ -1191,11 +1616,22 @@ def storage_phase(args: argparse.Namespace, data_dir: str) -> StorageResult:
 # --------------------------------------------------------------------------- printing
 
 
-def print_sessions(results: list[PhaseResult], think: float) -> None:
-    print(
-        f"\nSessions: widget message -> end of its rerun (script_finished), ms; one change per "
-        f"session every {think:g} s. Target p95 <= {TARGET_P95_MS:.0f} ms."
-    )
+def cpu_per_change(meter: Meter | None, window: float, answered: int) -> float | None:
+    """The app's CPU (ms, its process trees) per change answered in the window."""
+    if meter is None or not answered:
+        return None
+    return 1e3 * meter.server * window / answered
+
+
+def ratio(app: float | None, bare: float | None) -> float | None:
+    return None if app is None or bare is None or bare <= 0 else app / bare
+
+
+def fmt_ratio(r: float | None) -> str:
+    return "-" if r is None else f"{r:.1f}×"
+
+
+def _session_table(results: list[PhaseResult], think: float) -> None:
     head = (
         f"{'N':>4} {'changes':>7} {'/s (asked)':>11} {'p50':>6} {'p95':>6} {'p99':>6} {'max':>6}"
         f" {'run p50/p95':>12} {'server CPU':>10} {'CPU/change':>10} {'RSS MB':>7} {'client CPU':>10}"
@@ -1209,39 +1645,61 @@ def print_sessions(results: list[PhaseResult], think: float) -> None:
         rate = len(r.actions) / r.window if r.window else 0.0
         runs = f"{fmt(pct(r.runs, 0.5))}/{fmt(pct(r.runs, 0.95))}"
         target = verdict(r.p95, TARGET_P95_MS) if r.valid else "not a valid measurement"
-        per_change = 1e3 * m.server * r.window / len(ms) if m and ms else None
         print(
             f"{r.n:>4} {len(ms):>7} {rate:>5.1f} ({r.n / think:>4.1f})"
             f" {fmt(pct(ms, 0.5)):>6} {fmt(pct(ms, 0.95)):>6} {fmt(pct(ms, 0.99)):>6}"
             f" {fmt(max(ms) if ms else None):>6} {runs:>12}"
-            f" {fmt(m.server if m else None, 2):>10} {fmt(per_change):>7} ms"
+            f" {fmt(m.server if m else None, 2):>10}"
+            f" {fmt(cpu_per_change(m, r.window, len(ms))):>7} ms"
             f" {fmt(m.rss_peak if m else None):>7}"
             f" {fmt(m.client if m else None, 2):>10} {fmt(m.lag_p95 if m else None):>7}"
             f" {fmt(m.other if m else None, 2):>5} {len(r.errors):>6}  {target}"
         )
-    print(
-        "  run p50/p95: the script runs themselves (server log); the rest of a change's time is "
-        "waiting (GIL, event loop, the session's queue)."
-    )
-    print(
-        "  CPU in cores: the server's process tree / this client / every other process; "
-        "CPU/change: the server's CPU divided by the changes answered; RSS: the server's tree, "
-        "peak of 1 s samples; lag: this client's event loop."
-    )
+
+
+def _phase_notes(results: list[PhaseResult]) -> None:
     for r in results:
         print(
             f"  N = {r.n}: {r.n} pages opened in {r.ramp_s:.0f} s ({OPEN_CONCURRENCY} at a time), "
             f"first loads p50 {fmt(pct(r.opens, 0.5))} ms, p95 {fmt(pct(r.opens, 0.95))} ms"
         )
-        if r.meter is not None and r.meter.client >= CLIENT_SATURATED:
+        m = r.meter
+        if m is not None and r.runs_by_process:
             print(
-                f"  N = {r.n}: the client used {r.meter.client:.2f} cores: it saturated a core, "
+                f"  N = {r.n}: behind nginx, script runs per process "
+                + "/".join(str(k) for k in r.runs_by_process)
+                + ", CPU per process "
+                + "/".join(f"{c:.2f}" for c in m.per_process)
+                + f" cores, nginx {m.proxy:.2f} cores"
+            )
+        if m is not None and m.client >= CLIENT_SATURATED:
+            print(
+                f"  N = {r.n}: the client used {m.client:.2f} cores: it saturated a core, "
                 "so these times include its own delay."
             )
         for e in r.errors[:3]:
             print(f"  N = {r.n} error: {e[:160]}")
         if len(r.errors) > 3:
             print(f"  N = {r.n}: {len(r.errors) - 3} more errors")
+
+
+def print_sessions(results: list[PhaseResult], think: float, proxy: bool = False) -> None:
+    where = "two app processes behind nginx" if proxy else "one app process"
+    print(
+        f"\nSessions ({where}): widget message -> end of its rerun (script_finished), ms; one "
+        f"change per session every {think:g} s. Target p95 <= {TARGET_P95_MS:.0f} ms."
+    )
+    _session_table(results, think)
+    print(
+        "  run p50/p95: the script runs themselves (server log); the rest of a change's time is "
+        "waiting (GIL, event loop, the session's queue)."
+    )
+    print(
+        "  CPU in cores: the app's process tree(s) / this client / every other process (nginx "
+        "apart); CPU/change: the app's CPU divided by the changes answered; RSS: the app's "
+        "tree(s), peak of 1 s samples; lag: this client's event loop."
+    )
+    _phase_notes(results)
     print("\nBy page, p50/p95 ms:")
     names = [p.name for p in MIX]
     print(f"{'page':<24}" + "".join(f"{'N = ' + str(r.n):>14}" for r in results))
@@ -1260,6 +1718,158 @@ def print_sessions(results: list[PhaseResult], think: float) -> None:
         print(f"\nLargest N with p95 <= {TARGET_P95_MS:.0f} ms: {best}{extra}.")
     else:
         print(f"\nNo N measured had p95 <= {TARGET_P95_MS:.0f} ms with no errors.")
+
+
+def print_against_bare(
+    pairs: list[tuple[str, PhaseResult | ClassResult, PhaseResult | None]],
+) -> None:
+    """Each phase of the app beside the bare page's phase of the same N and pace (same server
+    settings, same topology, started in this run): p95 and the app's CPU per change."""
+    if not any(bare is not None for _, _, bare in pairs):
+        return
+    print(
+        f"\nAgainst the bare page (benchmarks/floor: one slider in a navigation; the same server "
+        f"settings, topology, N and pace, in this run). Target: CPU per change <= "
+        f"{TARGET_CPU_RATIO:g}× the bare page's."
+    )
+    head = (
+        f"{'phase':<22} {'p95 ms app':>10} {'bare':>6} {'ratio':>7}"
+        f" {'CPU/change ms app':>17} {'bare':>6} {'ratio':>7}  CPU target"
+    )
+    print(head)
+    print("-" * len(head))
+    for name, app, bare in pairs:
+        if bare is None:
+            continue
+        app_ms = (
+            app.ok_ms()
+            if isinstance(app, PhaseResult)
+            else [a.ms for a in app.answers if a.ms is not None]
+        )
+        app_p95, bare_p95 = pct(app_ms, 0.95), bare.p95
+        app_cpu = cpu_per_change(app.meter, app.window, len(app_ms))
+        bare_cpu = cpu_per_change(bare.meter, bare.window, len(bare.ok_ms()))
+        cpu_ratio = ratio(app_cpu, bare_cpu)
+        target = "-" if cpu_ratio is None else verdict(cpu_ratio, TARGET_CPU_RATIO)
+        print(
+            f"{name:<22} {fmt(app_p95):>10} {fmt(bare_p95):>6} {fmt_ratio(ratio(app_p95, bare_p95)):>7}"
+            f" {fmt(app_cpu, 1):>17} {fmt(bare_cpu, 1):>6} {fmt_ratio(cpu_ratio):>7}  {target}"
+        )
+        if not bare.valid:
+            print(f"  {name}: the bare page's phase is not a valid measurement: {bare.errors[:1]}")
+
+
+# --------------------------------------------------------------------------- the soak
+
+
+@dataclass(frozen=True)
+class SoakMinute:
+    """One minute of a soak: the app's RSS (MB; mean and max of its samples), the changes
+    answered, their p95 (ms) and the app's CPU per change (ms)."""
+
+    minute: int  # 1, 2, ...
+    rss_mean: float | None
+    rss_max: float | None
+    changes: int
+    p95: float | None
+    cpu_per_change: float | None
+
+
+def _cumulative_at(points: list[tuple[float, float]], at: float) -> float:
+    """A cumulative curve given at (time, value) points, read at ``at`` (linear between
+    points; its first or last value outside them)."""
+    if not points:
+        return 0.0
+    if at <= points[0][0]:
+        return points[0][1]
+    for (t0, v0), (t1, v1) in itertools.pairwise(points):
+        if at <= t1:
+            return v0 if t1 <= t0 else v0 + (v1 - v0) * (at - t0) / (t1 - t0)
+    return points[-1][1]
+
+
+def soak_minutes(
+    samples: list[tuple[float, float, float]],
+    changes: list[tuple[float, float]],
+    duration: float,
+) -> list[SoakMinute]:
+    """Minute by minute: ``samples`` are (s since the start, RSS MB, CPU s since the start),
+    ``changes`` (s since the start, ms) of each change answered; a sample or change at or past
+    ``duration`` counts in the last minute. A minute's CPU is read off the samples' cumulative
+    CPU at its bounds (linear between samples)."""
+    count = max(1, math.ceil(duration / 60 - 1e-9))
+
+    def minute(at: float) -> int:
+        return min(count - 1, max(0, int(at // 60)))
+
+    ordered = sorted(samples)
+    cpu = [(at, used) for at, _, used in ordered]
+    rss: list[list[float]] = [[] for _ in range(count)]
+    for at, mb, _ in ordered:
+        rss[minute(at)].append(mb)
+    ms: list[list[float]] = [[] for _ in range(count)]
+    for at, took in changes:
+        ms[minute(at)].append(took)
+    rows = []
+    for k in range(count):
+        lo, hi = 60.0 * k, duration if k == count - 1 else 60.0 * (k + 1)
+        used = _cumulative_at(cpu, hi) - _cumulative_at(cpu, lo) if cpu else None
+        rows.append(
+            SoakMinute(
+                k + 1,
+                statistics.fmean(rss[k]) if rss[k] else None,
+                max(rss[k]) if rss[k] else None,
+                len(ms[k]),
+                pct(ms[k], 0.95),
+                None if used is None or not ms[k] else 1e3 * used / len(ms[k]),
+            )
+        )
+    return rows
+
+
+def soak_growth(rows: list[SoakMinute]) -> float | None:
+    """The last minute's mean RSS minus the first's (MB)."""
+    first, last = rows[0].rss_mean if rows else None, rows[-1].rss_mean if rows else None
+    return None if first is None or last is None else last - first
+
+
+def print_soak(r: PhaseResult, minutes: float, think: float, proxy: bool) -> None:
+    m = r.meter
+    where = "two app processes behind nginx" if proxy else "one app process"
+    print(
+        f"\nSoak ({where}): N = {r.n} sessions for {minutes:g} min, one change each every "
+        f"{think:g} s; the RSS of the app's process tree(s) every {SOAK_SAMPLE_S:g} s."
+    )
+    samples = m.samples if m else []
+    changes = [(a.sent_at - r.t0, a.ms) for a in r.actions if a.ms is not None]
+    rows = soak_minutes(samples, changes, minutes * 60)  # the last sample, a moment later, too
+    head = (
+        f"{'minute':>6} {'RSS MB':>7} {'max':>6} {'changes':>8} {'p95 ms':>7} {'CPU/change ms':>14}"
+    )
+    print(head)
+    print("-" * len(head))
+    for row in rows:
+        print(
+            f"{row.minute:>6} {fmt(row.rss_mean):>7} {fmt(row.rss_max):>6} {row.changes:>8}"
+            f" {fmt(row.p95):>7} {fmt(row.cpu_per_change, 1):>14}"
+        )
+    growth = soak_growth(rows)
+    first, last = rows[0].rss_mean, rows[-1].rss_mean
+    print(
+        f"RSS: first minute {fmt(first)} MB, last minute {fmt(last)} MB: "
+        + ("-" if growth is None else f"{growth:+.0f} MB")
+        + f" (target <= +{TARGET_SOAK_GROWTH_MB:.0f} MB: "
+        + ("not measured" if growth is None else verdict(growth, TARGET_SOAK_GROWTH_MB))
+        + f"); peak {fmt(m.rss_peak if m else None)} MB."
+    )
+    ms = r.ok_ms()
+    print(
+        f"Whole soak: {len(ms)} changes, p50 {fmt(pct(ms, 0.5))} ms, p95 {fmt(pct(ms, 0.95))} ms, "
+        f"app CPU {fmt(m.server if m else None, 2)} cores, "
+        f"{fmt(cpu_per_change(m, r.window, len(ms)), 1)} ms per change; {len(r.errors)} errors"
+        + ("" if r.valid else " -- not a valid measurement")
+    )
+    _phase_notes([r])
 
 
 def print_class(r: ClassResult, every: float) -> None:
@@ -1287,8 +1897,18 @@ def print_class(r: ClassResult, every: float) -> None:
     if m is not None:
         print(
             f"  CPU (cores): server {m.server:.2f}, client {m.client:.2f}, other {m.other:.2f}; "
-            f"server RSS peak {m.rss_peak:.0f} MB; client loop lag p95 {m.lag_p95:.0f} ms"
+            f"server RSS peak {m.rss_peak:.0f} MB; client loop lag p95 {m.lag_p95:.0f} ms; "
+            f"{fmt(cpu_per_change(m, r.window, len(ms)), 1)} ms of the server's CPU per answer "
+            "(the dashboard and the students' looks included)"
         )
+        if r.runs_by_process:
+            print(
+                "  behind nginx: script runs per process "
+                + "/".join(str(k) for k in r.runs_by_process)
+                + ", CPU per process "
+                + "/".join(f"{c:.2f}" for c in m.per_process)
+                + f" cores, nginx {m.proxy:.2f} cores"
+            )
         if m.client >= CLIENT_SATURATED:
             print("  the client saturated a core: these times include its own delay.")
     shown = "not read" if r.shown_guesses is None else str(r.shown_guesses)
@@ -1354,6 +1974,23 @@ def config_env(options: list[str]) -> dict[str, str]:
     return env
 
 
+async def _phase(
+    n: int, site: Site, args: argparse.Namespace, env: dict[str, str], **kw: Any
+) -> PhaseResult:
+    """A sessions phase; an exception ends it as a result with that error."""
+    try:
+        res = await sessions_phase(n, site, args, env, **kw)
+    except Exception as exc:
+        res = PhaseResult(
+            n, [], [], None, 0.0, [], [f"{type(exc).__name__}: {exc}"], 0.0, site.name
+        )
+    progress(
+        f"N = {n}, {site.name}: p50 {fmt(pct(res.ok_ms(), 0.5))} ms, p95 {fmt(res.p95)} ms, "
+        f"{len(res.errors)} errors"
+    )
+    return res
+
+
 async def run(args: argparse.Namespace) -> None:
     import streamlit
 
@@ -1361,7 +1998,23 @@ async def run(args: argparse.Namespace) -> None:
         f"MIP Explorer capacity, measured at the server: streamlit {streamlit.__version__}, "
         f"Python {sys.version.split()[0]}; {machine_line()}; {load_text()} at start."
     )
-    with tempfile.TemporaryDirectory(prefix="mip-capacity-data-") as data:
+    with (
+        tempfile.TemporaryDirectory(prefix="mip-capacity-data-") as data,
+        contextlib.ExitStack() as stack,
+    ):
+        if args.proxy:
+            find_nginx()  # before starting anything
+            if not args.database_url:
+                args.database_url = stack.enter_context(throwaway_postgres())
+                print(
+                    "Storage: a throw-away PostgreSQL for this run (as .ci/postgres starts one: "
+                    "fsync and synchronous commits off)."
+                )
+            print(
+                "Topology: two app processes behind nginx running deploy/nginx.conf (ip_hash), "
+                "one PostgreSQL; the sessions connect from loopback addresses that ip_hash "
+                "splits evenly between the two."
+            )
         env = {"MIP_EXPLORER_DATA_DIR": data, **config_env(args.server_config)}
         if args.database_url:
             env["MIP_EXPLORER_DATABASE_URL"] = args.database_url
@@ -1369,21 +2022,30 @@ async def run(args: argparse.Namespace) -> None:
             print(
                 f"Server options: {', '.join(args.server_config)} (beside .streamlit/config.toml)."
             )
+        if args.soak:
+            n = args.sessions[0]
+            soak = await _phase(n, APP, args, env, duration=60 * args.soak, sample_s=SOAK_SAMPLE_S)
+            bare = None if args.skip_bare else await _phase(n, BARE, args, env)
+            print_soak(soak, args.soak, args.think, args.proxy)
+            print_against_bare([(f"soak, N = {n}", soak, bare)])
+            print(f"\n{load_text()} at the end.")
+            return
+        pairs: list[tuple[str, PhaseResult | ClassResult, PhaseResult | None]] = []
         if not args.skip_sessions:
-            results = []
+            results, bares = [], []
             for n in args.sessions:
-                try:
-                    res = await sessions_phase(n, args, env)
-                except Exception as exc:
-                    res = PhaseResult(
-                        n, [], [], None, 0.0, [], [f"{type(exc).__name__}: {exc}"], 0.0
-                    )
-                results.append(res)
-                progress(
-                    f"N = {n}: p50 {fmt(pct(res.ok_ms(), 0.5))} ms, p95 {fmt(res.p95)} ms, "
-                    f"{len(res.errors)} errors"
-                )
-            print_sessions(results, args.think)
+                results.append(await _phase(n, APP, args, env))
+                if not args.skip_bare:
+                    bares.append(await _phase(n, BARE, args, env))
+            print_sessions(results, args.think, args.proxy)
+            if bares:
+                print(f"\nThe bare page, the same N and pace ({BARE.script}, page 'bare'):")
+                _session_table(bares, args.think)
+                _phase_notes([b for b in bares if b.errors])
+            pairs += [
+                (f"sessions, N = {r.n}", r, bares[i] if bares else None)
+                for i, r in enumerate(results)
+            ]
         if not args.skip_class:
             try:
                 cres = await class_phase(args, env)
@@ -1391,6 +2053,13 @@ async def run(args: argparse.Namespace) -> None:
                 print(f"\nClass mode aborted: {type(exc).__name__}: {exc}")
             else:
                 print_class(cres, args.answer_every)
+                bare = (
+                    None
+                    if args.skip_bare
+                    else await _phase(args.players, BARE, args, env, every=args.answer_every)
+                )
+                pairs.append((f"class, {args.players} players", cres, bare))
+        print_against_bare(pairs)
         if not args.skip_storage:
             with tempfile.TemporaryDirectory(prefix="mip-capacity-store-") as store_dir:
                 try:
@@ -1402,13 +2071,27 @@ async def run(args: argparse.Namespace) -> None:
     print(f"\n{load_text()} at the end.")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    exit_on_sigterm()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    t0 = time.monotonic()
+    try:
+        asyncio.run(run(args))
+    except KeyboardInterrupt:
+        print("interrupted; servers stopped.")
+    print(f"Run time {time.monotonic() - t0:.0f} s.")
+    return 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--sessions",
         type=lambda s: tuple(int(x) for x in s.split(",")),
         default=None,
-        help=f"comma-separated N (default {','.join(map(str, SESSIONS))})",
+        help=f"comma-separated N (default {','.join(map(str, SESSIONS))}; with --soak one N, "
+        f"default {SOAK_SESSIONS})",
     )
     parser.add_argument("--duration", type=float, default=None, help="s measured per phase")
     parser.add_argument("--warmup", type=float, default=WARMUP_S, help="s discarded first")
@@ -1422,11 +2105,33 @@ def main() -> int:
         action="store_true",
         help=f"N = {','.join(map(str, QUICK_SESSIONS))}, {QUICK_DURATION_S:g} s windows",
     )
+    parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="two app processes behind Debian's nginx running deploy/nginx.conf, on one "
+        "PostgreSQL (--database-url, else a throw-away one), measured through nginx",
+    )
+    parser.add_argument(
+        "--soak",
+        type=float,
+        default=None,
+        metavar="MINUTES",
+        help="only a soak: N sessions (--sessions, one value) for MINUTES, the app's RSS "
+        f"sampled every {SOAK_SAMPLE_S:g} s and printed minute by minute",
+    )
+    parser.add_argument(
+        "--skip-bare",
+        action="store_true",
+        help="no bare-page phase beside each phase (no CPU and p95 ratios)",
+    )
     parser.add_argument("--skip-sessions", action="store_true")
     parser.add_argument("--skip-class", action="store_true")
     parser.add_argument("--skip-storage", action="store_true")
     parser.add_argument(
-        "--database-url", default="", help="class storage (default: SQLite in a temporary folder)"
+        "--database-url",
+        default="",
+        help="class storage (default: SQLite in a temporary folder; with --proxy a throw-away "
+        "PostgreSQL)",
     )
     parser.add_argument(
         "--server-config",
@@ -1436,20 +2141,18 @@ def main() -> int:
         help="a Streamlit option for the servers, e.g. runner.postScriptGC=false (repeatable; "
         "passed as STREAMLIT_RUNNER_POST_SCRIPT_GC=false)",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.soak is not None:
+        if args.soak <= 0:
+            parser.error(f"--soak {args.soak:g}: give the minutes, a positive number")
+        if args.sessions is not None and len(args.sessions) != 1:
+            parser.error("--soak runs one N: give --sessions a single number")
+        args.sessions = args.sessions or (SOAK_SESSIONS,)
     if args.sessions is None:
         args.sessions = QUICK_SESSIONS if args.quick else SESSIONS
     if args.duration is None:
         args.duration = QUICK_DURATION_S if args.quick else DURATION_S
-    exit_on_sigterm()
-    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    t0 = time.monotonic()
-    try:
-        asyncio.run(run(args))
-    except KeyboardInterrupt:
-        print("interrupted; servers stopped.")
-    print(f"Run time {time.monotonic() - t0:.0f} s.")
-    return 0
+    return args
 
 
 if __name__ == "__main__":

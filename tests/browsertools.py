@@ -89,13 +89,17 @@ def health(url: str) -> str | None:
 
 @contextlib.contextmanager
 def streamlit_server(
-    env: dict[str, str] | None = None, port: int | None = None, address: str = "127.0.0.1"
+    env: dict[str, str] | None = None,
+    port: int | None = None,
+    address: str = "127.0.0.1",
+    script: str = "app.py",
 ):
-    """``streamlit run app.py`` on a free loopback port, or on ``port`` (a server started again
-    where a browser already has its cookies), listening on ``address`` (and reached there: give
-    a network address, from :func:`network_address`, for a server that must see its clients'
-    addresses -- Streamlit reports none for 127.0.0.1); ``env`` is added to the environment.
-    Yields a :class:`Server`, then stops it."""
+    """``streamlit run app.py`` (or another ``script`` of the repository, run from its root so
+    that the app's ``.streamlit/config.toml`` applies) on a free loopback port, or on ``port``
+    (a server started again where a browser already has its cookies), listening on
+    ``address`` (and reached there: give a network address, from :func:`network_address`, for
+    a server that must see its clients' addresses -- Streamlit reports none for 127.0.0.1);
+    ``env`` is added to the environment. Yields a :class:`Server`, then stops it."""
     port = free_port() if port is None else port
     url = f"http://{address}:{port}"
     cmd = [
@@ -103,7 +107,7 @@ def streamlit_server(
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        script,
         "--server.headless",
         "true",
         "--server.port",

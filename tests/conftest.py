@@ -40,7 +40,8 @@ settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app.py"
-collect_ignore = ["serverdiag"]  # the test servers' sitecustomize, not a test module
+# the test servers' sitecustomize and the scripts some tests serve: not test modules
+collect_ignore = ["serverdiag", "racewindow", "apps"]
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))

@@ -50,6 +50,52 @@ def test_a_fragment_rerun_folded_into_a_full_one_is_a_full_one():
     assert internals._pending(requests) == "app"
 
 
+def test_a_stop_is_read_from_streamlits_own_request_queue():
+    """With ``runner.fastReruns`` a newer run takes the page and Streamlit asks the running one
+    to stop (``request_stop``); a rerun handed to the running one is not a stop."""
+    requests = ScriptRequests()
+    assert not internals._stopped(requests)
+    requests.request_rerun(RerunData())
+    assert not internals._stopped(requests)
+    requests.request_stop()
+    assert internals._stopped(requests)
+
+
+def test_a_run_ended_by_end_run_stops_as_streamlit_stops_it():
+    """No exception element, nothing written after it (and nothing written to find it)."""
+    script = """
+import streamlit as st
+from appkit import internals
+st.write("before")
+internals.end_run()
+st.write("after")
+"""
+    at = AppTest.from_string(script).run()
+    assert not at.exception, at.exception
+    assert [m.value for m in at.markdown] == ["before"]
+
+
+def test_the_layout_error_is_what_streamlit_raises_for_a_write_it_refuses():
+    """A fragment-scoped rerun asked for during a full run is refused with the same error as a
+    replaced fragment run's write to a cleared container (tests/test_job_status.py)."""
+    script = """
+import streamlit as st
+from appkit import internals
+
+@st.fragment
+def part():
+    try:
+        st.rerun(scope="fragment")
+    except internals.LayoutContextError:
+        st.write("refused")
+
+part()
+"""
+    at = AppTest.from_string(script).run()
+    assert not at.exception, at.exception
+    assert [m.value for m in at.markdown] == ["refused"]
+
+
 PAGE = """
 import streamlit as st
 from appkit import internals
@@ -59,7 +105,8 @@ def report(where):
     st.write(
         f"{where}: fragment={internals.in_fragment()} "
         f"fragment_rerun={internals.in_fragment_rerun()} waiting={internals.waiting_rerun()} "
-        f"active={internals.session_active()} session={bool(run and run.session_id)} "
+        f"active={internals.session_active()} stopped={internals.run_stopped()} "
+        f"session={bool(run and run.session_id)} "
         f"page={bool(run and run.page_script_hash)}"
     )
 
@@ -79,7 +126,7 @@ def test_a_run_knows_where_it_is():
     at = AppTest.from_string(PAGE, default_timeout=30).run()
     assert not at.exception, at.exception
     texts = [m.value for m in at.markdown]
-    common = "waiting=None active=True session=True page=True"
+    common = "waiting=None active=True stopped=False session=True page=True"
     assert f"outside: fragment=False fragment_rerun=False {common}" in texts, texts
     assert f"inside: fragment=True fragment_rerun=False {common}" in texts, texts
 
@@ -88,7 +135,7 @@ def test_outside_a_script_run_nothing_is_known_and_nothing_stops():
     assert internals.script_run() is None
     assert not internals.in_fragment() and not internals.in_fragment_rerun()
     assert internals.waiting_rerun() is None
-    assert internals.session_active()
+    assert internals.session_active() and not internals.run_stopped()
 
 
 def test_the_browser_token_is_the_same_under_every_mask():

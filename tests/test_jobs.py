@@ -406,7 +406,7 @@ def streamlit_stand_ins(monkeypatch):
         raise _Rerun
 
     class Status:
-        def empty(self):
+        def clear(self):
             asked.append("status")
             raise _Rerun  # Streamlit raises its own rerun at this element
 
@@ -422,7 +422,7 @@ def streamlit_stand_ins(monkeypatch):
         ("app", True, True, ["status"]),
         ("fragment", True, True, ["rerun:fragment"]),
         # a first load (a full run) computes inside the fragment: a fragment-scoped rerun is
-        # refused there (Streamlit raises StreamlitInvalidLayoutContextError), so the page
+        # refused there (Streamlit raises internals.LayoutContextError), so the page
         # reruns whole with the waiting value
         ("fragment", True, False, ["rerun:app"]),
         ("fragment", False, False, []),
@@ -441,6 +441,137 @@ def test_a_waiting_run_gives_way_the_one_way_streamlit_allows(
     else:
         jobs._give_way(status)
     assert asked == expected
+
+
+# --------------------------------------------------------------------------- a run replaced
+
+
+class Element:
+    """What ``st.empty()`` gives a status: records each write; with ``gone`` a write raises as
+    Streamlit does when the place it goes to has been cleared by a newer run."""
+
+    def __init__(self) -> None:
+        self.writes: list[str] = []
+        self.gone = False
+
+    def _write(self, what: str) -> None:
+        self.writes.append(what)
+        if self.gone:
+            raise internals.LayoutContextError("the place this element held is gone")
+
+    def info(self, *args, **kwargs):
+        self._write("info")
+
+    def progress(self, *args, **kwargs):
+        self._write("progress")
+
+    def empty(self):
+        self._write("empty")
+
+
+@pytest.fixture
+def element(monkeypatch):
+    import streamlit as st
+
+    el = Element()
+    monkeypatch.setattr(st, "empty", lambda: el)
+    return el
+
+
+def _stopped(monkeypatch, *answers: bool) -> None:
+    """``internals.run_stopped`` answers ``answers`` in turn, then the last one for ever."""
+    it = iter(answers)
+    monkeypatch.setattr(internals, "run_stopped", lambda: next(it, answers[-1]))
+
+
+def test_the_run_that_has_the_page_writes_its_status(element, monkeypatch):
+    _stopped(monkeypatch, False)
+    status = jobs._Status()
+    status.show("progress", "running", 0.5)
+    status.show("info", "waits for its turn", 0.0)
+    status.clear()
+    assert element.writes == ["progress", "info", "empty"]
+
+
+def test_a_run_that_has_lost_the_page_writes_no_status_and_ends(element, monkeypatch):
+    """A newer run has the page: a redraw ends this run (as Streamlit's stop would) without
+    writing, and taking the status away writes nothing either."""
+    _stopped(monkeypatch, True)
+    status = jobs._Status()
+    with pytest.raises(internals.StopException):
+        status.show("progress", "running", 0.5)
+    status.clear()
+    assert element.writes == []
+
+
+def test_a_stop_landing_between_the_question_and_the_write_ends_the_run(element, monkeypatch):
+    """The newer run starts in another thread: the stop can come after the status asked and
+    before it wrote, and the write then fails where Streamlit would have stopped the run."""
+    element.gone = True
+    _stopped(monkeypatch, False, True)
+    with pytest.raises(internals.StopException):
+        jobs._Status().show("progress", "running", 0.5)
+    _stopped(monkeypatch, False, True)
+    jobs._Status().clear()
+    assert element.writes == ["progress", "empty"]
+
+
+def test_a_place_that_is_gone_in_a_run_that_has_the_page_is_still_an_error(element, monkeypatch):
+    element.gone = True
+    _stopped(monkeypatch, False)
+    with pytest.raises(internals.LayoutContextError):
+        jobs._Status().show("progress", "running", 0.5)
+    with pytest.raises(internals.LayoutContextError):
+        jobs._Status().clear()
+
+
+def test_a_replaced_run_leaves_its_job_once_another_has_it_or_its_visitor_wants_another():
+    line, launcher = _line(long_slots=2)
+    a = _join(line, "a", "v1")
+    launcher.wait_started(1)
+    assert not line.handed_over(a, "v1")  # nobody else: kept for the newer run a moment
+    _join(line, "a", "v1")  # the newer run (same browser) asks for the same computation
+    assert line.handed_over(a, "v1")
+    line.leave(a, "v1")  # the replaced run leaves: the job goes on for the newer one
+    assert not a.done.is_set()
+    b = _join(line, "b", "v2")
+    launcher.wait_started(2)
+    assert not line.handed_over(b, "v2")
+    _join(line, "c", "v2")  # the newer run asked for something else
+    assert line.handed_over(b, "v2")
+    launcher.workers["a"].finish("A")
+    _done(a)
+    assert line.handed_over(a, "v1")  # ended
+
+
+def test_a_replaced_run_keeps_its_job_a_moment_then_stops_it_drawing_nothing(element, monkeypatch):
+    line, launcher = _line()
+    monkeypatch.setattr(jobs, "_LINE", line)
+    monkeypatch.setattr(jobs, "HANDOVER_S", 0.3)
+    _stopped(monkeypatch, True)
+    t, out = _in_thread(print, "replaced")
+    launcher.wait_started(1)
+    t.join(timeout=10)
+    assert out and isinstance(out[0][1], internals.StopException), out
+    assert launcher.workers["replaced"].killed  # nobody took it over
+    assert line.counts() == {"running": 0, "waiting": 0}
+    assert element.writes == []
+
+
+def test_a_replaced_run_whose_job_ends_keeps_the_result_for_the_next(element, monkeypatch):
+    line, launcher = _line()
+    monkeypatch.setattr(jobs, "_LINE", line)
+    monkeypatch.setattr(jobs, "HANDOVER_S", 60.0)
+    _stopped(monkeypatch, True)
+    t, out = _in_thread(print, "finished")
+    launcher.wait_started(1)
+    launcher.workers["finished"].finish("F")
+    t.join(timeout=10)
+    assert out and isinstance(out[0][1], internals.StopException), out  # not drawn...
+    assert element.writes == []
+    _stopped(monkeypatch, False)
+    assert jobs.run(print, "finished") == "F"  # ...but kept: no second process
+    assert len(launcher.started) == 1
 
 
 def test_a_rerun_at_the_first_streamlit_call_leaves_nobody_in_line(monkeypatch):
