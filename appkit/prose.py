@@ -18,19 +18,38 @@ sections by HTML comments on a line of their own::
 ``st.latex``, the text between through ``st.markdown`` (a line ``<!-- -->`` ends one
 Markdown element and starts the next, as two ``st.markdown`` calls would). The file is the app's own, never a
 user's, so its Markdown is trusted; it is read once per process.
+
+**Sentences with numbers are templates** in the same file: named placeholders in braces,
+filled by :func:`say` from the page's results, each formatted by the app's one rounding rule
+(:mod:`mipcore.plots.formatting`) as its format says::
+
+    <!-- reading -->
+    With {setting}, no attacker is right more than **{accuracy:pct}** of the time; η = {eta:num}.
+
+``{x:num}`` (4 significant digits, :func:`~mipcore.plots.formatting.fmt_num`), ``{x:num3}``
+(3), ``{x:pct}`` (a share in %, :func:`~mipcore.plots.formatting.fmt_pct`), ``{x:count}``
+(a count with thin spaces), ``{x:text}`` (text from a link, an upload or a person: shown as
+text, never as Markdown), ``{x}`` (the page's own words, as they are). A placeholder the page
+does not fill, or a value it fills that no placeholder reads, raises ``KeyError`` (a test
+draws every section).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import string
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
-from .registry import by_key
+from mipcore.plots.formatting import fmt_count, fmt_num, fmt_pct
 
-__all__ = ["prose", "sections"]
+from .registry import by_key
+from .safe import plain
+
+__all__ = ["prose", "say", "sections"]
 
 _PAGES = Path(__file__).resolve().parents[1] / "app_pages"
 _MARK = re.compile(r"^<!--\s*([a-z0-9_]+)\s*-->\s*$", re.M)
@@ -77,13 +96,54 @@ def text(page_key: str, section: str) -> str:
     return "\n\n".join(s for _, s in parts)
 
 
-def prose(page_key: str, section: str) -> None:
-    """Draw section ``section`` of page ``page_key``'s Markdown file."""
+def prose(page_key: str, section: str, **values: Any) -> None:
+    """Draw section ``section`` of page ``page_key``'s Markdown file, its placeholders filled
+    with ``values`` (see :func:`say`) when given."""
     for kind, s in sections(_script_name(page_key))[section]:
         if kind == "latex":
             st.latex(s)
         else:
-            st.markdown(s)
+            st.markdown(_fill(s, values) if values else s)
+
+
+class _Numbers(string.Formatter):
+    """``{x:num}``, ``{x:num3}``, ``{x:pct}``, ``{x:count}``, ``{x:text}``: the app's one
+    rounding rule and safe text; any other format as Python's."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("num"):
+            return fmt_num(value, int(format_spec[3:] or 4))
+        if format_spec == "pct":
+            return fmt_pct(value)
+        if format_spec == "count":
+            return fmt_count(value)
+        if format_spec == "text":
+            return plain(str(value))
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Numbers()
+
+
+def _fill(template: str, values: dict[str, Any]) -> str:
+    wanted = {name for _, name, _, _ in _FORMATTER.parse(template) if name}
+    unused = set(values) - wanted
+    if unused:
+        raise KeyError(f"values {sorted(unused)} fill no placeholder of {template[:60]!r}…")
+    return _FORMATTER.vformat(template, (), values)
+
+
+def say(page_key: str, section: str, **values: Any) -> str:
+    """Section ``section`` of page ``page_key`` as one Markdown string, its placeholders
+    filled with ``values``: a sentence that carries numbers, for :func:`appkit.takeaway`,
+    ``st.caption``, a metric's help.
+
+    Raises
+    ------
+    KeyError
+        If a placeholder has no value, or a value no placeholder.
+    """
+    return _fill(text(page_key, section), values)
 
 
 def _script_name(page_key: str) -> str:

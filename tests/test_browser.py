@@ -553,10 +553,23 @@ FIT_JS = r"""() => {
     '[data-testid="stButton"] button', '[data-testid="stExpander"] summary p',
     '[data-baseweb="select"] > div', '[data-baseweb="tab"] p', '[data-testid="stRadio"] label p',
     '[data-testid="stMain"] h1', '[data-testid="stMain"] h2', '[data-testid="stMain"] h3'];
+  // Cut is what a person cannot see: content wider than its box where that box (ellipsis,
+  // hidden overflow) or an ancestor that hides its overflow cuts it off -- not a glyph that
+  // is wider than its box and drawn whole beside it (a colour emoji icon in the sidebar is
+  // 16 px in a 14 px box with some fonts, and shows whole).
+  const hides = cs => cs.overflowX === 'hidden' || cs.overflowX === 'clip';
+  const cut = el => {
+    if (el.scrollWidth <= el.clientWidth + 1) return false;
+    const cs = getComputedStyle(el);
+    if (cs.overflowX === 'auto' || cs.overflowX === 'scroll') return false;
+    if (hides(cs) || cs.textOverflow === 'ellipsis') return true;
+    const right = el.getBoundingClientRect().left + el.scrollWidth;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+      if (hides(getComputedStyle(a))) return right > a.getBoundingClientRect().right + 1;
+    return false;
+  };
   for (const el of document.querySelectorAll(cutSel.join(','))) {
-    if (!shown(el)) continue;
-    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'auto' &&
-        getComputedStyle(el).overflowX !== 'scroll')
+    if (shown(el) && cut(el))
       out.push(['cut text', where(el), (el.textContent || '').slice(0, 70), el.scrollWidth + '>' + el.clientWidth]);
   }
   // 4. A table that hides rows or columns behind its own scroll bar.
@@ -575,6 +588,33 @@ FIT_JS = r"""() => {
   if (main && main.scrollWidth > main.clientWidth + 1) out.push(['page scrolls sideways', 'main', main.scrollWidth, main.clientWidth]);
   return out;
 }"""
+
+
+def test_the_fit_check_finds_what_a_person_cannot_see(browser):
+    """:data:`FIT_JS` on a page of known cases: a label cut with an ellipsis, and text that
+    sticks out of its box into an ancestor that hides it, are cut; a glyph wider than its box
+    and drawn whole beside it (a colour emoji in a narrow icon box) is not."""
+    pg = browser.new_page(viewport=PROJECTOR)
+    try:
+        pg.set_content(
+            """<div data-testid="stMain" style="width:900px">
+              <div data-testid="stWidgetLabel" id="ellipsis"
+                   style="width:60px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis">
+                A label far too long for its box</div>
+              <div style="width:80px;overflow:hidden">
+                <div data-testid="stWidgetLabel" id="hidden" style="width:40px;white-space:nowrap">
+                  sticking out of the box and past the clipping parent</div></div>
+              <div style="width:300px;overflow:hidden">
+                <div data-testid="stWidgetLabel" id="glyph"
+                     style="width:14px;white-space:nowrap;font-size:16px">🏠🏠</div></div>
+            </div>"""
+        )
+        found = {(kind, text.strip()[:12]) for kind, _where, text, *_ in pg.evaluate(FIT_JS)}
+        assert ("cut text", "A label far ") in found
+        assert ("cut text", "sticking out") in found
+        assert not [f for f in found if "🏠" in f[1]], found
+    finally:
+        pg.close()
 
 
 @pytest.mark.parametrize("presenter", [False, True], ids=["normal", "presenter"])

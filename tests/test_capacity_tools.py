@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -179,11 +180,19 @@ def test_an_answer_presses_the_rounds_in_or_out_button(capacity):
 
     s.rerun = rerun
     for seed in range(6):
-        asyncio.run(capacity.answer_round(s, random.Random(seed)))
+        _run(capacity.answer_round(s, random.Random(seed)))
     assert {key for _, key, _ in asked} == {"play_in_r7", "play_out_r7"}
     assert all(frag == "frag" and trigger for frag, _, trigger in asked)
     with pytest.raises(capacity.SessionError, match="neither a round nor a new game"):
-        asyncio.run(capacity.answer_round(_session_with(capacity, "other"), random.Random(0)))
+        _run(capacity.answer_round(_session_with(capacity, "other"), random.Random(0)))
+
+
+def _run(coroutine):
+    """``asyncio.run`` in a thread of its own: in a worker that also drives a browser,
+    Playwright's sync API keeps an event loop running in this thread, and asyncio.run() refuses
+    to start a second one."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 # --------------------------------------------------------------------------- the command line
