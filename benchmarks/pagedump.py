@@ -14,6 +14,7 @@ prints the first difference of each state; it exits 1 when they differ.
 
     python benchmarks/pagedump.py dump before.json            # every page
     python benchmarks/pagedump.py dump after.json --pages eta_epsilon,mace
+    python benchmarks/pagedump.py dump after.json --pages eta_epsilon --pairs  # two moves too
     python benchmarks/pagedump.py diff before.json after.json
 
 Heavy pages run their jobs as the app does (in their own processes); a dump of every page
@@ -35,7 +36,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 APP = str(ROOT / "app.py")
-_VOLATILE = {"id", "formId", "setValue", "fragmentId", "scriptHash", "useContainerWidth"}
+_VOLATILE = {
+    "id",
+    "formId",
+    "setValue",
+    "fragmentId",
+    "scriptHash",
+    "useContainerWidth",
+    "deferredFileId",  # a download built on click: a new id every run
+}
 _MOVES = 4  # options of a choice tried at most
 
 
@@ -94,7 +103,7 @@ def snapshot(at: Any) -> dict[str, Any]:
     """Every element the page drew, in order, and the page's link."""
     out: list[dict[str, Any]] = []
     _walk(at._tree, out)
-    query = {k: at.query_params.get_all(k) for k in sorted(at.query_params)}
+    query = {k: at.query_params[k] for k in sorted(at.query_params)}
     return {"elements": out, "query": query, "exceptions": [e.value for e in at.exception]}
 
 
@@ -161,15 +170,20 @@ def _move(at: Any, kind: str, key: str, value: Any) -> None:
     at.run()
 
 
-def dump_page(script: str, timeout: float) -> dict[str, Any]:
+def dump_page(script: str, timeout: float, pairs: bool = False) -> dict[str, Any]:
     at = _fresh(script, timeout)
     states = {"default": snapshot(at)}
-    for kind, key, value in _moves(at):
-        name = f"{kind}:{key}={value!r}"
+    moves = _moves(at)
+    plans = [[m] for m in moves]
+    if pairs:  # every two moves of different controls, one after the other
+        plans += [[a, b] for i, a in enumerate(moves) for b in moves[i + 1 :] if a[1] != b[1]]
+    for plan in plans:
+        name = " then ".join(f"{kind}:{key}={value!r}" for kind, key, value in plan)
         t0 = time.perf_counter()
         moved = _fresh(script, timeout)
         try:
-            _move(moved, kind, key, value)
+            for kind, key, value in plan:
+                _move(moved, kind, key, value)
             states[name] = snapshot(moved)
         except Exception as exc:  # a move the page refuses: its error is what it shows
             states[name] = {"error": f"{type(exc).__name__}: {exc}"}
@@ -184,6 +198,7 @@ def main() -> int:
     d.add_argument("out", type=Path)
     d.add_argument("--pages", default="", help="page keys, comma-separated (default: all)")
     d.add_argument("--timeout", type=float, default=300.0, help="s a script run may take")
+    d.add_argument("--pairs", action="store_true", help="also every two moves in a row")
     c = sub.add_parser("diff", help="compare two dumps")
     c.add_argument("a", type=Path)
     c.add_argument("b", type=Path)
@@ -199,7 +214,7 @@ def main() -> int:
             continue
         t0 = time.perf_counter()
         print(f"{spec.key} …", file=sys.stderr)
-        out[spec.key] = dump_page(spec.script, args.timeout)
+        out[spec.key] = dump_page(spec.script, args.timeout, args.pairs)
         print(f"{spec.key}: {len(out[spec.key])} states in {time.perf_counter() - t0:.0f} s")
     args.out.write_text(json.dumps(out, indent=1, sort_keys=True, default=str))
     return 0

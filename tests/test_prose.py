@@ -13,27 +13,73 @@ from appkit.registry import PAGES
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _calls() -> list[tuple[str, str, str, int]]:
-    """Every ``prose(key, section)`` / ``prose_text(key, section)`` call in the app's scripts:
-    (file, page key, section, line)."""
+_READERS = ("prose", "prose_text", "say")
+
+
+def _constants(tree: ast.Module) -> dict[str, object]:
+    """The module's top-level names bound to a literal (``PAGE = "eta_epsilon"``)."""
+    out: dict[str, object] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                try:
+                    out[target.id] = ast.literal_eval(node.value)
+                except ValueError:
+                    pass
+    return out
+
+
+def _value(node: ast.expr, names: dict[str, object]) -> object:
+    if isinstance(node, ast.Name) and node.id in names:
+        return names[node.id]
+    return ast.literal_eval(node)
+
+
+def _calls() -> list[tuple[str, str, str, int, frozenset[str] | None]]:
+    """Every ``prose(key, section)`` / ``prose_text(key, section)`` / ``say(key, section,
+    **values)`` call in the app's scripts: (file, page key, section, line, the names of the
+    values it fills -- None when it fills none or passes them through ``**``)."""
     found = []
     for path in [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py"))]:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = _constants(tree)
+        for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id in ("prose", "prose_text")
+                and node.func.id in _READERS
             ):
-                key, section = (ast.literal_eval(a) for a in node.args[:2])
-                found.append((path.name, key, section, node.lineno))
+                key, section = (_value(a, names) for a in node.args[:2])
+                filled = [k.arg for k in node.keywords]
+                values = None if not filled or None in filled else frozenset(filled)
+                found.append((path.name, key, section, node.lineno, values))
     return found
+
+
+def test_every_template_is_filled_with_exactly_its_placeholders():
+    """A sentence with numbers is a template of the page's Markdown: every ``say`` fills
+    exactly the placeholders of its section (a missing or extra value would raise at run time,
+    on a state a test may not reach)."""
+    import string
+
+    checked = 0
+    for file, key, section, line, values in _calls():
+        if values is None:
+            continue
+        name = prose_mod._script_name(key)
+        template = prose_mod.text(key, section)
+        wanted = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+        assert values == wanted, f"{file}:{line} fills {sorted(values)} for {sorted(wanted)}"
+        checked += 1
+    assert checked, "no page fills a template"
 
 
 def test_every_section_a_page_draws_exists_and_every_section_is_drawn():
     calls = _calls()
     assert calls, "no page reads its prose from Markdown"
     used: dict[str, set[str]] = {}
-    for file, key, section, line in calls:
+    for file, key, section, line, _values in calls:
         name = prose_mod._script_name(key)
         assert file == f"{name}.py", f"{file}:{line} draws the prose of another page ({key})"
         assert section in prose_mod.sections(name), f"{file}:{line}: no section {section!r}"
