@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -23,10 +24,8 @@ def _constants(tree: ast.Module) -> dict[str, object]:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name):
-                try:
+                with contextlib.suppress(ValueError):
                     out[target.id] = ast.literal_eval(node.value)
-                except ValueError:
-                    pass
     return out
 
 
@@ -67,7 +66,6 @@ def test_every_template_is_filled_with_exactly_its_placeholders():
     for file, key, section, line, values in _calls():
         if values is None:
             continue
-        name = prose_mod._script_name(key)
         template = prose_mod.text(key, section)
         wanted = {f for _, f, _, _ in string.Formatter().parse(template) if f}
         assert values == wanted, f"{file}:{line} fills {sorted(values)} for {sorted(wanted)}"
