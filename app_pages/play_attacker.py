@@ -1033,32 +1033,43 @@ def _class_picture(res, model, *, key: str, you: int | None = None) -> None:
         st.caption(_optimal_luck(sc, opt, sum(1 for n in guesses if n)))
 
 
+def _closed_results(code: str, token: str, _state, _players: int, _guesses: int):
+    """The class's results once it is closed or revealed (nothing changes then): read once per
+    state, number of players and of guesses, whoever refreshes (:func:`appkit.cached`)."""
+    return classui.store().results(code, token)
+
+
 @st.fragment(run_every=CLASS_REFRESH)
 def _dashboard(code: str, token: str) -> None:
     """The teacher's live numbers, refreshed every CLASS_REFRESH seconds on their own (the
-    teacher's controls are outside: a refresh never reruns them)."""
+    teacher's controls are outside: a refresh never reruns them). While the class plays, a
+    refresh reads two counts in one query; once it is closed, the class's answers are read and
+    scored once, not at every refresh."""
     try:
-        res = classui.store().results(code, token)
+        view = classui.store().teacher_view(code, token)  # one query: the key, the counts
+        if view.state is not classroom.ClassState.OPEN:
+            res = appkit.cached(
+                _closed_results, code, token, view.state, view.players, view.guesses
+            )
     except classroom.StorageUnavailable as exc:
         _unavailable(exc)
         return
     except classroom.Refused as exc:
         _refused(exc)
         return
-    model = appkit.cached(game_model, res.view.settings)
     state = {
         classroom.ClassState.OPEN: "open: students can join and answer",
         classroom.ClassState.CLOSED: "closed: no more joins or answers",
         classroom.ClassState.REVEALED: "revealed: the students see the class picture",
-    }[res.view.state]
+    }[view.state]
     st.caption(f"The class is {state}. This panel refreshes every {CLASS_REFRESH} s.")
-    if res.view.state is classroom.ClassState.OPEN:
+    if view.state is classroom.ClassState.OPEN:
         # A projected accuracy that moves after one student's answer gives that round's truth
         # away to the room: while the class plays, the panel counts only.
-        _counts(res.view)
+        _counts(view)
         st.caption(prose_text("play", "dashboard_open"))
         return
-    _class_picture(res, model, key="class_dashboard_scores")
+    _class_picture(res, appkit.cached(game_model, view.settings), key="class_dashboard_scores")
 
 
 @st.dialog("Open this panel on another device")
@@ -1127,7 +1138,7 @@ def _teacher(handle) -> None:
     then the dashboard."""
     st.subheader(f"Class {handle.display_code}")
     try:
-        view = classui.store().class_view(handle.code)
+        view = classui.store().teacher_view(handle.code, handle.teacher_token)
     except classroom.ClassroomError:
         view = None
     _teacher_buttons(handle, view)

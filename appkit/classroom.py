@@ -37,7 +37,8 @@ call                                    needs
 :meth:`Store.answer`
 :meth:`Store.teacher_classes`           the browser
 :meth:`Store.resume_teacher`            the teacher token, or a one-time hand-over
-:meth:`Store.handoff`,                  a teacher's key (the token, a browser's key
+:meth:`Store.teacher_view`,             a teacher's key (the token, a browser's key
+:meth:`Store.handoff`,
 :meth:`Store.close`, :meth:`Store.reopen`,   or a handed-over key)
 :meth:`Store.reveal`, :meth:`Store.delete`,
 :meth:`Store.results`, :meth:`Store.results_csv`
@@ -1626,6 +1627,21 @@ class Store:
             _delete_classes(conn, classes.c.id == row.id)
 
         self._run(work, write=True)
+
+    def teacher_view(self, code: str, teacher_token: str) -> ClassView:
+        """:meth:`class_view` for the class's teacher (the key checked, its counts in the same
+        short transaction): what the dashboard reads at every refresh while the class plays.
+
+        Raises
+        ------
+        InvalidToken, StorageUnavailable
+        """
+        code = normalize_code(code)
+        token = _check_token("teacher_token", teacher_token)
+        now = self._now()
+        return self._run(
+            lambda c: self._view(c, self._teacher_row(c, code, token, now, False)), write=False
+        )
 
     def results(self, code: str, teacher_token: str) -> ClassResults:
         """Every player's answers and the counts per round (teacher only).

@@ -410,6 +410,8 @@ def test_teacher_rights_come_only_from_the_teacher_token(store):
         store.delete,
         store.results,
         store.results_csv,
+        store.teacher_view,
+        store.handoff,
     ]
     for token in wrong:
         for call in calls:
@@ -420,6 +422,7 @@ def test_teacher_rights_come_only_from_the_teacher_token(store):
     with pytest.raises(InvalidToken):
         store.resume_teacher(f"{h.code}.{other.teacher_token}")
     assert store.resume_teacher(h.link_token) == h
+    assert store.teacher_view(h.code, h.teacher_token) == store.class_view(h.code)
     assert store.resume_teacher(f"{h.display_code.lower()}.{h.teacher_token}") == h
     assert store.class_view(h.code).state is ClassState.OPEN  # nothing happened
 
