@@ -9,6 +9,9 @@ Used by ``browser.py``:
   included): ``<start> <end> <wall ms> <CPU ms of the process>``, the first two from
   ``time.time()``. ``browser.py`` reads it to split a slider press into the server's script
   run and everything else (the browser's drawing, the messages' way, Streamlit's own work).
+* ``--profile DIR`` profiles each script run (``cProfile``, in the run's own thread: the
+  script, Streamlit's work inside the run and the collection after it) into
+  ``DIR/run-<sequence>.prof``; ``profile_runs.py`` reads them.
 * ``--record DIR`` writes the messages (``ForwardMsg``, in order, each prefixed by its length
   as a 4-byte little-endian integer) of every full run, i.e. not a fragment's rerun, to
   ``DIR/full-<sequence>.bin`` once it ends. Served again by ``replay_page.py``, a recording
@@ -22,6 +25,7 @@ the app.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import itertools
 import os
 import struct
@@ -35,6 +39,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run-times", type=Path, help="append each run's times to this file")
     parser.add_argument("--record", type=Path, help="record each full run's messages here")
+    parser.add_argument("--profile", type=Path, help="profile each script run into this folder")
     parser.add_argument("streamlit", nargs=argparse.REMAINDER, help="-- streamlit run ...")
     args = parser.parse_args()
     command = args.streamlit[1:] if args.streamlit[:1] == ["--"] else args.streamlit
@@ -49,6 +54,9 @@ def main() -> None:
     recording: dict[str, list] = {}  # session id -> messages of its running full run
     if args.record:
         args.record.mkdir(parents=True, exist_ok=True)
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    profiled = itertools.count()
 
     run_script = script_runner.ScriptRunner._run_script
     enqueue = script_run_context.ScriptRunContext.enqueue
@@ -68,10 +76,16 @@ def main() -> None:
         if full:
             with lock:
                 recording[self._session_id] = []
+        profiler = cProfile.Profile() if args.profile else None
         start, t0, c0 = time.time(), time.perf_counter(), time.process_time()
         try:
+            if profiler is not None:
+                profiler.enable()
             return run_script(self, rerun_data)
         finally:
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(str(args.profile / f"run-{next(profiled):06d}.prof"))
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0
             if args.run_times:
                 with lock, open(args.run_times, "a", encoding="utf-8") as f:
