@@ -251,32 +251,33 @@ def _target_name(model) -> str:
 
 def _rules(model) -> None:
     """How the game works, with the numbers of ``model``'s setting."""
-    s, records, scale = model.settings, model.records, model.noise.scale
+    s, records = model.settings, model.records
     if s.mechanism is GameMechanism.MEAN:
         lo, hi = records[:-1].min(), records[:-1].max()
         release = say(PAGE, "release_mean", k=s.n // 2, n=s.n, others=s.n - 1, lo=lo, hi=hi)
     else:
         release = say(PAGE, "release_prop11", n=s.n, top=records[-2], a=records[-1])
+    target, scale, cert = _target_name(model), model.noise.scale, _pct(model.certified_accuracy)
     if s.calibration is Calibration.EPSILON:
-        noise, promise = (
-            say(PAGE, "noise_epsilon", scale=scale),
-            say(PAGE, "promise_epsilon", level=s.level),
+        rules = say(
+            PAGE,
+            "rules_epsilon",
+            target=target,
+            release=release,
+            scale=scale,
+            level=s.level,
+            certified=cert,
         )
     else:
-        noise, promise = (
-            say(PAGE, "noise_eta", scale=scale),
-            say(PAGE, "promise_eta", level=s.level),
+        rules = say(
+            PAGE,
+            "rules_eta",
+            target=target,
+            release=release,
+            scale=scale,
+            level=s.level,
+            certified=cert,
         )
-    certified = _pct(model.certified_accuracy)
-    rules = say(
-        PAGE,
-        "rules",
-        target=_target_name(model),
-        release=release,
-        noise=noise,
-        promise=promise,
-        certified=certified,
-    )
     appkit.explain(rules, label="How the game works")
 
 
@@ -290,10 +291,7 @@ def _round(model, turn, rounds: int, game: str, on_answer, args: tuple) -> None:
     st.caption(say(PAGE, "target", target=_target_name(model)))
     tag = f"{game}_{turn.index}"
     with st.container(horizontal=True, key="play_buttons"):
-        for label, said_in, key, side in (
-            ("In", True, "Left", "in"),
-            ("Out", False, "Right", "out"),
-        ):
+        for label, said_in, side, key, help_ in _BUTTONS:
             st.button(
                 label,
                 key=f"play_{side}_{tag}",
@@ -302,8 +300,14 @@ def _round(model, turn, rounds: int, game: str, on_answer, args: tuple) -> None:
                 width="stretch",
                 on_click=on_answer,
                 args=(*args, turn.index, said_in),
-                help=f"The target was {'in' if said_in else 'not in'} the training half (key {'←' if said_in else '→'}).",
+                help=help_,
             )
+
+
+_BUTTONS = (  # label, the answer, its key's side, its shortcut, its help
+    ("In", True, "in", "Left", "The target was in the training half (key ←)."),
+    ("Out", False, "out", "Right", "The target was not in the training half (key →)."),
+)
 
 
 def _game_tag(*parts: object) -> str:
@@ -321,11 +325,19 @@ def _reveal(last) -> None:
         why = prose_text(PAGE, "why_tie")
     else:
         why = say(PAGE, "why", ratio=ratio, optimal=opt, other=other)
-    mark, optimal_mark = _mark(last.correct), _mark(last.optimal_correct)
     appkit.takeaway(
-        say(PAGE, "reveal", round=last.index + 1, truth=_said(last.member), said=_said(last.answer),
-            mark=mark, optimal=opt, optimal_mark=optimal_mark, why=why)
-    )  # fmt: skip
+        say(
+            PAGE,
+            "reveal",
+            round=last.index + 1,
+            truth=_said(last.member),
+            said=_said(last.answer),
+            mark=_mark(last.correct),
+            optimal=opt,
+            optimal_mark=_mark(last.optimal_correct),
+            why=why,
+        )
+    )
 
 
 def _laws_chart(laws, state, presenting: bool, *, sealed: bool = False) -> None:
@@ -362,29 +374,51 @@ def _score(model, state, replays: int) -> None:
     caption = say(PAGE, "score_caption", rounds=_many(score.rounds, "round"), level=level)
     appkit.chart(fig, table, "score", key="play_score", caption=caption)
     appkit.takeaway(_verdict(score, cert, interval, replays))
-    explain = say(PAGE, "score_explain", level=level, certified=cert, luck=luck, optimal=optimal,
-                  correct=score.correct, rounds=score.rounds, p_value=_prob(score.p_value))  # fmt: skip
+    explain = say(
+        PAGE,
+        "score_explain",
+        level=level,
+        certified=cert,
+        luck=luck,
+        optimal=optimal,
+        correct=score.correct,
+        rounds=score.rounds,
+        p_value=_prob(score.p_value),
+    )
     appkit.explain(explain, label="How the interval and the verdict work")
 
 
 def _verdict(score, cert: str, interval: str, replays: int) -> str:
     """The verdict, in the words of the interval the score shows (``interval``)."""
     level, luck = round(100 * score.confidence), (100 - 100 * score.confidence) / 2
-    said = {"level": level, "interval": interval}
     if score.verdict is ScoreVerdict.ABOVE_CERTIFIED:
-        text = say(PAGE, "verdict_above_certified", **said, certified=cert, luck=luck)
+        text = say(
+            PAGE,
+            "verdict_above_certified",
+            level=level,
+            interval=interval,
+            certified=cert,
+            luck=luck,
+        )
     elif score.verdict is ScoreVerdict.ABOVE_CHANCE:
-        text = say(PAGE, "verdict_above_chance", **said, certified=cert)
+        text = say(PAGE, "verdict_above_chance", level=level, interval=interval, certified=cert)
     elif score.verdict is ScoreVerdict.BELOW_CHANCE:
-        flo, fhi = score.flipped_interval
-        flipped, rounds = score.flipped_correct, score.rounds
-        text = say(PAGE, "verdict_below_chance", **said, flipped=flipped, rounds=rounds,
-                   flipped_accuracy=_pct(flipped / rounds), flipped_interval=f"{_pct(flo)} – {_pct(fhi)}",
-                   certified=cert)  # fmt: skip
+        (flo, fhi), flipped, rounds = score.flipped_interval, score.flipped_correct, score.rounds
+        text = say(
+            PAGE,
+            "verdict_below_chance",
+            level=level,
+            interval=interval,
+            flipped=flipped,
+            rounds=rounds,
+            flipped_accuracy=_pct(flipped / rounds),
+            flipped_interval=f"{_pct(flo)} – {_pct(fhi)}",
+            certified=cert,
+        )
         if flo > score.certified_accuracy:
             text += " " + say(PAGE, "verdict_flipped_above", certified=cert, luck=luck)
     else:
-        text = say(PAGE, "verdict_no_evidence", **said)
+        text = say(PAGE, "verdict_no_evidence", level=level, interval=interval)
     if replays:
         text = prose_text(PAGE, "replay") + " " + text
     return text
@@ -428,10 +462,23 @@ def _luck(model, state, players: int) -> None:
     if luck.alarm_correct is None:
         alarm = say(PAGE, "luck_no_alarm", rounds=rounds)
     else:
-        alarm = say(PAGE, "luck_alarm", alarm=luck.alarm_correct, rounds=rounds,
-                    p_one=_prob(luck.p_alarm_one), p_any=_prob(luck.p_alarm_any))  # fmt: skip
-    explain = say(PAGE, "luck_explain", accuracy=accuracy, p_one=_prob(luck.p_one), players=luck.players,
-                  best=_pct(luck.expected_best_accuracy), alarm=alarm)  # fmt: skip
+        alarm = say(
+            PAGE,
+            "luck_alarm",
+            alarm=luck.alarm_correct,
+            rounds=rounds,
+            p_one=_prob(luck.p_alarm_one),
+            p_any=_prob(luck.p_alarm_any),
+        )
+    explain = say(
+        PAGE,
+        "luck_explain",
+        accuracy=accuracy,
+        p_one=_prob(luck.p_one),
+        players=luck.players,
+        best=_pct(luck.expected_best_accuracy),
+        alarm=alarm,
+    )
     appkit.explain(explain, label="Why the top score is no evidence")
 
 
@@ -454,8 +501,15 @@ def _history(state) -> None:
 def _maths_caption(model) -> None:
     """This game's numbers under the open maths section."""
     if maths_caption is not None:
-        numbers = say(PAGE, "maths_numbers", scale=model.noise.scale, sensitivity=model.sensitivity,
-                      sigma=model.sigma, certified=model.certified_eta, exact=model.optimal_eta)  # fmt: skip
+        numbers = say(
+            PAGE,
+            "maths_numbers",
+            scale=model.noise.scale,
+            sensitivity=model.sensitivity,
+            sigma=model.sigma,
+            certified=model.certified_eta,
+            exact=model.optimal_eta,
+        )
         maths_caption.caption(numbers)
 
 
@@ -697,30 +751,49 @@ def _class_controls(settings: GameSettings, rounds: int):
 def _class_reading(sc, luck, corrected: float | None, players: int) -> str:
     """One sentence on the best score against the threshold corrected for the class size."""
     best = max((p for p in sc.players if p.answered), key=lambda p: p.accuracy or 0.0)
-    said = {"correct": best.correct, "answered": best.answered, "accuracy": _pct(best.accuracy)}
+    right, of, accuracy = best.correct, best.answered, _pct(best.accuracy)
     who = _many(players, "player")
     if corrected is None:
-        return say(PAGE, "reading_not_yet", **said, players=who)
-    if best.accuracy > corrected:
-        luck_pct = 100 * (1 - _CONFIDENCE) / 2
         return say(
-            PAGE, "reading_evidence", **said, corrected=_pct(corrected), players=who, luck=luck_pct
+            PAGE, "reading_not_yet", correct=right, answered=of, accuracy=accuracy, players=who
+        )
+    if best.accuracy > corrected:
+        return say(
+            PAGE,
+            "reading_evidence",
+            correct=right,
+            answered=of,
+            accuracy=accuracy,
+            corrected=_pct(corrected),
+            players=who,
+            luck=100 * (1 - _CONFIDENCE) / 2,
         )
     side = "above" if best.accuracy > sc.certified_accuracy else "not above"
-    return say(PAGE, "reading_luck", **said, side=side, certified=_pct(sc.certified_accuracy),
-               corrected=_pct(corrected), players=who, p_any=_prob(luck.p_any))  # fmt: skip
+    return say(
+        PAGE,
+        "reading_luck",
+        correct=right,
+        answered=of,
+        accuracy=accuracy,
+        side=side,
+        certified=_pct(sc.certified_accuracy),
+        corrected=_pct(corrected),
+        players=who,
+        p_any=_prob(luck.p_any),
+    )
 
 
 def _optimal_luck(sc, opt: float, rounds: int) -> str:
     """One sentence on the optimal attacker's score over a finite set of rounds."""
-    said = {
-        "optimal": _pct(opt),
-        "rounds": _many(rounds, "round"),
-        "certified": _pct(sc.certified_accuracy),
-    }
+    optimal, over, cert = _pct(opt), _many(rounds, "round"), _pct(sc.certified_accuracy)
+    long_run = _pct(sc.optimal_accuracy)
     if opt > sc.certified_accuracy:
-        return say(PAGE, "optimal_above", **said, long_run=_pct(sc.optimal_accuracy))
-    return say(PAGE, "optimal_below", **said, long_run=_pct(sc.optimal_accuracy))
+        return say(
+            PAGE, "optimal_above", optimal=optimal, rounds=over, certified=cert, long_run=long_run
+        )
+    return say(
+        PAGE, "optimal_below", optimal=optimal, rounds=over, certified=cert, long_run=long_run
+    )
 
 
 def _counts(view) -> None:
