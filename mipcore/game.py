@@ -73,7 +73,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from . import prop11
-from ._validate import check_int, check_range
+from ._validate import as_enum, check_int, check_range
 from .audit_stats import clopper_pearson
 from .bounds import eta_from_epsilon
 from .canary_audit import canary_mechanism
@@ -149,14 +149,6 @@ class ScoreVerdict(StrEnum):
     NO_EVIDENCE = "no_evidence"  # the interval contains 1/2
 
 
-def _enum(cls, name: str, value):
-    try:
-        return cls(value)
-    except ValueError:
-        allowed = tuple(m.value for m in cls)
-        raise ValueError(f"{name}={value!r} is not one of {allowed}") from None
-
-
 @dataclass(frozen=True)
 class GameSettings:
     """The teacher's settings; together with a seed they fix every round.
@@ -186,8 +178,8 @@ class GameSettings:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        set_(self, "mechanism", _enum(GameMechanism, "mechanism", self.mechanism))
-        set_(self, "calibration", _enum(Calibration, "calibration", self.calibration))
+        set_(self, "mechanism", as_enum("mechanism", self.mechanism, GameMechanism))
+        set_(self, "calibration", as_enum("calibration", self.calibration, Calibration))
         if self.calibration is Calibration.EPSILON:
             level = check_range(
                 "level",
@@ -441,7 +433,7 @@ class Round:
         return self.optimal_guess == self.member
 
 
-def _check_seed_index(seed, index) -> tuple[int, int]:
+def _check_seed_index(seed: object, index: object) -> tuple[int, int]:
     return check_int("seed", seed, 0, _MAX_SEED), check_int("index", index, 0, _MAX_INDEX)
 
 
