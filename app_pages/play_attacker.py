@@ -257,27 +257,22 @@ def _rules(model) -> None:
         release = say(PAGE, "release_mean", k=s.n // 2, n=s.n, others=s.n - 1, lo=lo, hi=hi)
     else:
         release = say(PAGE, "release_prop11", n=s.n, top=records[-2], a=records[-1])
-    target, scale, cert = _target_name(model), model.noise.scale, _pct(model.certified_accuracy)
     if s.calibration is Calibration.EPSILON:
-        rules = say(
-            PAGE,
-            "rules_epsilon",
-            target=target,
-            release=release,
-            scale=scale,
-            level=s.level,
-            certified=cert,
-        )
+        noise = say(PAGE, "noise_epsilon", scale=model.noise.scale)
+        promise = say(PAGE, "promise_epsilon", level=s.level)
     else:
-        rules = say(
-            PAGE,
-            "rules_eta",
-            target=target,
-            release=release,
-            scale=scale,
-            level=s.level,
-            certified=cert,
-        )
+        noise = say(PAGE, "noise_eta", scale=model.noise.scale)
+        promise = say(PAGE, "promise_eta", level=s.level)
+    target, certified = _target_name(model), _pct(model.certified_accuracy)
+    rules = say(
+        PAGE,
+        "rules",
+        target=target,
+        release=release,
+        noise=noise,
+        promise=promise,
+        certified=certified,
+    )
     appkit.explain(rules, label="How the game works")
 
 
