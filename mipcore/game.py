@@ -725,6 +725,14 @@ def release_laws(model: GameModel) -> ReleaseLaws:
     of the mechanism ± 6 noise scales (a release beyond has probability below ``e^-6``); the
     same exact mixtures as :func:`play_round`'s picture, the same for every round.
 
+    Parameters
+    ----------
+    model : :class:`GameModel` of the settings (:func:`game_model`).
+
+    Returns
+    -------
+    ReleaseLaws
+
     Raises
     ------
     ValueError
