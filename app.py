@@ -14,7 +14,8 @@ from urllib.parse import urlencode
 import streamlit as st
 
 import appkit
-from appkit import registry
+from appkit import controls, registry
+from appkit.controls import slider
 from mipcore.bounds import attacker_accuracy, epsilon_from_eta, eta_from_epsilon
 from mipcore.plots.home_vega import accuracy_bars
 
@@ -110,6 +111,11 @@ LESSON: tuple[LessonStep, ...] = (
     ),
 )
 
+#: The home page's one control.
+CONTROLS = controls.table(
+    slider("eps", "ε, the privacy parameter of a differentially private release", 0.0, 10.0, 1.0, 0.05, "%.2f", "Smaller ε means stronger privacy; ε = 0 means the release ignores every record."),
+)  # fmt: skip
+
 _LESSON_SEED = "_lesson_seed"  # session: the game number of this teacher's lesson links
 _GAME_SEED_MAX = 999_999  # the game page's largest game number
 
@@ -164,13 +170,14 @@ def _legacy_eta_link() -> None:
         eps = float(epsilon_from_eta(eta)) if 0.0 <= eta < 0.5 else None
     except ValueError:
         eps = None
-    if eps is None or not eps <= 10.0:
+    if eps is None or not eps <= CONTROLS["eps"].hi:
         appkit.warn(
             f"The link set η = {appkit.quote(raw)}; this page now asks for ε, and that η has "
             "no ε between 0 and 10. Showing the default, ε = 1."
         )
         return
-    st.query_params["eps"] = f"{round(eps / 0.05) * 0.05:.2f}"
+    step = CONTROLS["eps"].step
+    st.query_params["eps"] = f"{round(eps / step) * step:.2f}"
     st.info(
         f"This link gave η = {appkit.fmt_num(eta, 3)}; the home page now asks for ε. "
         f"ε = {appkit.fmt_num(eps, 3)} gives that η (shown rounded to the slider's step).",
@@ -204,16 +211,7 @@ def home() -> None:
 
     def _live() -> None:
         with live:
-            eps = appkit.url_slider(
-                "ε, the privacy parameter of a differentially private release",
-                "eps",
-                min_value=0.0,
-                max_value=10.0,
-                default=1.0,
-                step=0.05,
-                format="%.2f",
-                help="Smaller ε means stronger privacy; ε = 0 means the release ignores every record.",
-            )
+            eps = controls.draw(CONTROLS["eps"])
             eta = float(eta_from_epsilon(eps))
             acc = float(attacker_accuracy(eta))
             fig, data = appkit.cached(accuracy_bars, acc, f"ε = {appkit.fmt_num(eps, 3)}")

@@ -9,11 +9,12 @@ the same rounds; "New game" deals a new game number unless the link fixes it (``
 "Replay this game"). The answers never go into the link: they live in the session and, for
 a reload, on the server under this browser (:mod:`appkit.progress`).
 
-← and → answer the round whenever the game is on screen, also after a sidebar control was
-touched: a small script (:data:`_KEYS`) takes the two keys before any focused control does.
-
-The page's static prose (the maths, fixed captions and sentences) is in ``play_attacker.md``,
-drawn through :func:`appkit.prose.prose`; the code writes only sentences that carry numbers.
+The game is :mod:`mipcore.game`'s (:func:`~mipcore.game.game_state` after the answers, the
+two laws of :func:`~mipcore.game.release_laws`), drawn by :mod:`mipcore.plots.game_vega`. The
+controls are the table :data:`CONTROLS`; every sentence with a number is a template of
+``play_attacker.md``, beside the page's static prose. ← and → answer the round whenever the
+game is on screen, also after a sidebar control was touched: the script
+``play_attacker.js`` takes the two keys before any focused control does.
 """
 
 from __future__ import annotations
@@ -22,15 +23,16 @@ import functools
 import hashlib
 import secrets
 from collections import OrderedDict
-from typing import NamedTuple
+from pathlib import Path
 
 import segno
 import streamlit as st
 
 import appkit
-from appkit import classroom, classui, fmt_num, registry
+from appkit import classroom, classui, controls, fmt_num, registry
+from appkit.controls import choice, slider, toggle
 from appkit.progress import STORE, Progress, browser_id
-from appkit.prose import prose
+from appkit.prose import prose, say
 from appkit.prose import text as prose_text
 from mipcore.game import (
     Calibration,
@@ -38,12 +40,15 @@ from mipcore.game import (
     GameSettings,
     ScoreVerdict,
     game_model,
+    game_state,
     luck_lesson,
+    release_laws,
 )
-from mipcore.lessons import play
 from mipcore.plots import game_vega
 
+PAGE = "play"
 SEED_MAX = 999_999
+LUCK_AFTER = 20  # answered rounds before the page shows the multiple-testing lesson
 GAMES = "_play_games"  # session: game key -> Progress, the last few games of this session
 _SESSION_GAMES = 16
 _BIG = """<style>
@@ -57,100 +62,16 @@ _PRESENTER = """<style>
 [data-testid="stMain"] h1 { font-size: 1.75rem; padding-bottom: 0.2rem; }
 [data-testid="stMain"] h3 { padding: 0.2rem 0; }
 </style>"""
-# ← and → answer the round whenever the In/Out buttons are on the page. Streamlit's own
-# button shortcuts (shortcut="Left"/"Right") listen on the document, so a focused slider
-# (its thumb handles the arrow keys itself), radio button or toggle -- a touched sidebar
-# setting -- takes the keys first. This listener runs before any of them (window, capture
-# phase), answers, and takes the focus off the sidebar control; a held key answers once.
-# A text field in the page keeps its arrow keys (the game has none).
-#
-# One tap, one answer. Each round's buttons have keys of their own (play_in_<game>_<round>),
-# so a tap names the round it answers; on the server a second answer to a round changes
-# nothing. In the browser, a click (a tap, a mouse click, a key) on a round's buttons is
-# dropped with a word when it follows another on the same round within AGAIN_MS (a double
-# tap) or comes within ARM_MS of the round's buttons appearing (the second tap of a double
-# tap, landing on the next round's button): nobody reads a release in 0.4 s.
-_KEYS = """<script>
-(() => {
-  if (window.__mipGameKeys) return;
-  window.__mipGameKeys = true;
-  const ARM_MS = 400, AGAIN_MS = 1200;
-  const PLAY = '[class*="st-key-play_in_"], [class*="st-key-play_out_"]';
-  const seen = new Map(), tapped = new Map();
-  const roundOf = (el) => {
-    const box = el && el.closest && el.closest(PLAY);
-    if (!box) return null;
-    const cls = [...box.classList].find((c) => /^st-key-play_(in|out)_/.test(c));
-    return cls ? cls.replace(/^st-key-play_(in|out)_/, "") : null;
-  };
-  const look = () => {
-    const now = performance.now();
-    document.querySelectorAll(PLAY).forEach((box) => {
-      const r = roundOf(box);
-      if (r && !seen.has(r)) seen.set(r, now);
-    });
-  };
-  new MutationObserver(look).observe(document.body, {childList: true, subtree: true});
-  look();
-  const say = (text) => {
-    let el = document.getElementById("mip-tap-note");
-    if (!el) {
-      el = document.createElement("div");
-      el.id = "mip-tap-note";
-      el.setAttribute("role", "status");
-      el.setAttribute("aria-live", "polite");
-      Object.assign(el.style, {position: "fixed", left: "50%", top: "0.8rem",
-        transform: "translateX(-50%)", zIndex: "1000100", background: "#1a1a1a",
-        color: "#ffffff", padding: "0.6rem 1rem", borderRadius: "0.5rem", maxWidth: "90vw",
-        font: "600 1rem/1.35 'Source Sans Pro', sans-serif", textAlign: "center",
-        boxShadow: "0 2px 10px rgba(0,0,0,0.35)"});
-      document.body.appendChild(el);
-    }
-    el.textContent = text;
-    el.style.display = "block";
-    clearTimeout(el.hideTimer);
-    el.hideTimer = setTimeout(() => { el.style.display = "none"; }, 3500);
-  };
-  window.addEventListener("click", (e) => {
-    const button = e.target && e.target.closest ? e.target.closest("button") : null;
-    const r = button ? roundOf(button) : null;
-    if (!r) return;
-    const now = performance.now();
-    const last = tapped.get(r);
-    let why = null;
-    if (last !== undefined && now - last < AGAIN_MS) {
-      why = "One tap, one answer: that second tap was not counted.";
-    } else if (now - (seen.has(r) ? seen.get(r) : now) < ARM_MS) {
-      why = "Too quick: that tap came as the round appeared, so it was not counted.";
-    }
-    if (why) {
-      e.preventDefault();
-      e.stopImmediatePropagation();
-      say(why);
-      return;
-    }
-    tapped.set(r, now);
-  }, true);
-  const typing = (el) => !!el && (el.tagName === "TEXTAREA" || el.isContentEditable ||
-    (el.tagName === "INPUT" &&
-     !["checkbox", "radio", "range", "button", "submit"].includes((el.type || "").toLowerCase())));
-  window.addEventListener("keydown", (e) => {
-    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
-    if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
-    const side = e.key === "ArrowLeft" ? "in" : "out";
-    const button = [...document.querySelectorAll(`[class*="st-key-play_${side}_"] button`)]
-      .find((b) => b.getBoundingClientRect().width > 0);  // Streamlit keeps a hidden copy
-    if (!button) return;
-    const el = document.activeElement;
-    const inSidebar = !!(el && el.closest && el.closest('[data-testid="stSidebar"]'));
-    if (!inSidebar && typing(el)) return;
-    e.preventDefault();
-    e.stopImmediatePropagation();
-    if (inSidebar) el.blur();
-    if (!e.repeat && !button.disabled) button.click();
-  }, true);
-})();
-</script>"""
+# ← and → answer the round whenever the In/Out buttons are on the page: Streamlit's own button
+# shortcuts listen on the document, so a focused sidebar control would take the keys first;
+# the script listens on the window, in the capture phase, answers and takes the focus off the
+# sidebar (a held key answers once; a text field keeps its arrow keys). One tap, one answer:
+# each round's buttons have keys of their own (play_in_<game>_<round>), so a tap names its
+# round and the server counts a second answer to it as nothing; the script drops, with a word,
+# a click on a round's buttons within AGAIN_MS of another (a double tap) or within ARM_MS of
+# their appearing (a double tap's second tap landing on the next round): nobody reads a
+# release in 0.4 s.
+_KEYS = Path(__file__).with_name("play_attacker.js")
 
 MECH_NAMES = {
     GameMechanism.MEAN: "Noisy mean with a canary",
@@ -167,10 +88,23 @@ def _even(v) -> None:
         raise ValueError("n must be even")
 
 
+CONTROLS = controls.table(
+    choice("mech", "Mechanism", list(GameMechanism), GameMechanism.MEAN, MECH_NAMES.get, radio=True, horizontal=False),
+    choice("cal", "Noise set", list(Calibration), Calibration.EPSILON, CAL_NAMES.get, radio=True, horizontal=False),
+    slider("eps", "ε", 0.1, 10.0, 1.0, 0.1, "%.1f"),
+    slider("eta", "η", 0.01, 0.49, 0.1, 0.01, "%.2f"),
+    slider("n", "Records n", 4, 12, 8, 2, validate=_even),
+    slider("rounds", "Rounds in a game", 10, 200, 30, 5),
+    slider("players", "Players in the class", 2, 300, 30, help="For the luck lesson shown after 20 rounds."),
+    toggle("laws", "Show the player the two release laws", True, "What the attacker of the definition knows. Off: release and target only (the laws appear when the game is over)."),
+    toggle("fixed", "Same game for the whole class", False, "Fixes the game number in the link (fixed=1): everyone who opens the link plays the same rounds, and “New game” becomes “Replay this game”. Share the link from “Link to this view” at the bottom of the page."),
+)  # fmt: skip
+
+
 def _pct(p: float) -> str:
     """An accuracy in %, with enough digits that 99.99 % never shows as 100 %."""
     if 0.5 < p < 1.0 and 1.0 - p < 5e-4:
-        return f"{fmt_num(100 * p, 6)} %"
+        return f"{fmt_num(100 * p, 6)}\u00a0%"
     return appkit.fmt_pct(p)
 
 
@@ -178,9 +112,9 @@ def _prob(p: float) -> str:
     """A probability in %, never rounded to a false 0 % or 100 % (luck never reaches 100 %;
     a float 1.0 here is 1 − something below 10⁻¹⁶)."""
     if 0.0 < p < 0.001:
-        return "less than 0.1 %"
+        return "less than 0.1\u00a0%"
     if p > 0.999:
-        return "more than 99.9 %"
+        return "more than 99.9\u00a0%"
     return appkit.fmt_pct(p)
 
 
@@ -192,8 +126,9 @@ def _mark(ok: bool) -> str:
     return "✓" if ok else "✗"
 
 
-def _answers(k: int) -> str:
-    return f"{k} answer{'s' if k != 1 else ''}"
+def _many(k: int, what: str) -> str:
+    """``k`` and ``what``, plural unless k is 1: "1 answer", "3 answers"."""
+    return f"{k} {what}{'s' if k != 1 else ''}"
 
 
 # ---------------------------------------------------------------- the game's answers
@@ -240,7 +175,7 @@ def _answer(game: str, browser: str | None, index: int, said_in: bool) -> None:
         if answered == index:
             _keep(game, Progress((*mine.answers, said_in), mine.replays))
     if index < answered:
-        _note(f"Round {index + 1} was already answered: that second tap was not counted.")
+        _note(say(PAGE, "answered_twice", round=index + 1))
 
 
 def _fresh_seed() -> int:
@@ -275,11 +210,8 @@ def _seed_from_link() -> int:
             value = -1
         if 0 <= value <= SEED_MAX and len(raw) == 1:
             return value
-        limit = appkit.fmt_count(SEED_MAX)
-        appkit.warn(
-            f"The link set seed={appkit.plain(text, max_chars=40)}, which is not a game number "
-            f"(a whole number from 0 to {limit}); dealing a new game instead."
-        )
+        seed = appkit.plain(text, max_chars=40)
+        appkit.warn(say(PAGE, "seed_refused", seed=seed, limit=SEED_MAX))
     value = _fresh_seed()
     st.query_params["seed"] = str(value)
     return value
@@ -288,93 +220,24 @@ def _seed_from_link() -> int:
 # ---------------------------------------------------------------- the sidebar
 
 
-class Chosen(NamedTuple):
-    """What the sidebar's controls chose for the single game."""
-
-    settings: GameSettings
-    level_name: str
-    rounds: int
-    players: int
-    show_laws: bool
-    fixed: bool
-    seed: int
-
-
-def _controls() -> Chosen:
-    """The sidebar's game settings, the game number and its button."""
-    mech = appkit.url_select(
-        "Mechanism",
-        "mech",
-        list(GameMechanism),
-        default=GameMechanism.MEAN,
-        widget="radio",
-        horizontal=False,
-        format_func=MECH_NAMES.get,
-    )
-    cal = appkit.url_select(
-        "Noise set",
-        "cal",
-        list(Calibration),
-        default=Calibration.EPSILON,
-        widget="radio",
-        horizontal=False,
-        format_func=CAL_NAMES.get,
-    )
-    if cal is Calibration.EPSILON:
-        level = appkit.url_slider(
-            "ε", "eps", min_value=0.1, max_value=10.0, default=1.0, step=0.1, format="%.1f"
-        )
-        stale, level_name = "eta", "ε"
-    else:
-        level = appkit.url_slider(
-            "η", "eta", min_value=0.01, max_value=0.49, default=0.1, step=0.01, format="%.2f"
-        )
-        stale, level_name = "eps", "η"
+def _controls() -> tuple[GameSettings, dict]:
+    """The sidebar's game settings, the game number and its button: the settings, and every
+    control's value by key (``level``: the privacy level's key, ``seed``: the game number)."""
+    chosen = controls.draw_all(CONTROLS, "mech", "cal")
+    level, stale = ("eps", "eta") if chosen["cal"] is Calibration.EPSILON else ("eta", "eps")
+    chosen[level] = controls.draw(CONTROLS[level])
     if stale in st.query_params:  # one privacy level in a link at a time
         del st.query_params[stale]
-    n = appkit.url_slider(
-        "Records n", "n", min_value=4, max_value=12, default=8, step=2, validate=_even
-    )
-    rounds = appkit.url_slider(
-        "Rounds in a game", "rounds", min_value=10, max_value=200, default=30, step=5
-    )
-    players = appkit.url_slider(
-        "Players in the class",
-        "players",
-        min_value=2,
-        max_value=300,
-        default=30,
-        help="For the luck lesson shown after 20 rounds.",
-    )
-    show_laws = appkit.url_toggle(
-        "Show the player the two release laws",
-        "laws",
-        default=True,
-        help="What the attacker of the definition knows. Off: release and target only "
-        "(the laws appear when the game is over).",
-    )
-    fixed = appkit.url_toggle(
-        "Same game for the whole class",
-        "fixed",
-        default=False,
-        help="Fixes the game number in the link (fixed=1): everyone who opens the link "
-        "plays the same rounds, and “New game” becomes “Replay this game”. Share the link "
-        "from “Link to this view” at the bottom of the page.",
-    )
-    seed = _seed_from_link()
-    st.caption(
-        f"Game number {seed} (seed={seed} in the link)" + (": the link fixes it." if fixed else ".")
-    )
+    chosen |= controls.draw_all(CONTROLS, "n", "rounds", "players", "laws", "fixed")
+    seed = chosen["seed"] = _seed_from_link()
+    if chosen["fixed"]:
+        st.caption(say(PAGE, "game_number_fixed", seed=seed))
+    else:
+        st.caption(say(PAGE, "game_number", seed=seed))
     st.button("Deal a new game number", on_click=_deal, key="play_new_seed")
-    return Chosen(
-        GameSettings(mech, cal, float(level), int(n)),
-        level_name,
-        int(rounds),
-        int(players),
-        show_laws,
-        fixed,
-        int(seed),
-    )
+    chosen |= {"level": level, "rounds": int(chosen["rounds"]), "players": int(chosen["players"])}
+    settings = GameSettings(chosen["mech"], chosen["cal"], float(chosen[level]), int(chosen["n"]))
+    return settings, chosen
 
 
 # ---------------------------------------------------------------- a game's parts (single and class)
@@ -382,39 +245,35 @@ def _controls() -> Chosen:
 
 def _target_name(model) -> str:
     if model.settings.mechanism is GameMechanism.MEAN:
-        return f"the canary, {fmt_num(model.target_value, 4)}"
-    return f"the record {fmt_num(model.target_value, 4)}"
+        return say(PAGE, "target_mean", value=model.target_value)
+    return say(PAGE, "target_prop11", value=model.target_value)
 
 
 def _rules(model) -> None:
     """How the game works, with the numbers of ``model``'s setting."""
-    s = model.settings
-    n = s.n
+    s, records = model.settings, model.records
     if s.mechanism is GameMechanism.MEAN:
-        rest = model.records[:-1]
-        release_rule = (
-            f"the mean of a random half ({n // 2} of {n} records: {n - 1} between "
-            f"{fmt_num(rest.min(), 3)} and {fmt_num(rest.max(), 3)}, and the canary)"
-        )
+        lo, hi = records[:-1].min(), records[:-1].max()
+        release = say(PAGE, "release_mean", k=s.n // 2, n=s.n, others=s.n - 1, lo=lo, hi=hi)
     else:
-        release_rule = (
-            f"1/(sum of a random half) of {n} records (1, 2, 4, …, "
-            f"{fmt_num(model.records[-2], 6)} and A = {fmt_num(model.records[-1], 4)})"
-        )
+        release = say(PAGE, "release_prop11", n=s.n, top=records[-2], a=records[-1])
     if s.calibration is Calibration.EPSILON:
-        noise_rule = f"Laplace noise of scale Δ/ε = {fmt_num(model.noise.scale, 4)}"
-        promise = f"ε = {fmt_num(s.level, 3)} (differential privacy)"
+        noise = say(PAGE, "noise_epsilon", scale=model.noise.scale)
+        promise = say(PAGE, "promise_epsilon", level=s.level)
     else:
-        noise_rule = f"Laplace noise of scale c·σ = {fmt_num(model.noise.scale, 4)} (Theorem 9)"
-        promise = f"η = {fmt_num(s.level, 3)} (membership inference privacy)"
-    appkit.explain(
-        f"Each round the app secretly flips a coin: is the target record, {_target_name(model)}, "
-        f"in the training half? The release is {release_rule}, plus {noise_rule}. Click "
-        f"**In** or **Out** (or press ← or →). With {promise}, nobody can be right more than "
-        f"**{_pct(model.certified_accuracy)}** of the time in the long run: that is the "
-        "guarantee to beat.",
-        label="How the game works",
+        noise = say(PAGE, "noise_eta", scale=model.noise.scale)
+        promise = say(PAGE, "promise_eta", level=s.level)
+    target, certified = _target_name(model), _pct(model.certified_accuracy)
+    rules = say(
+        PAGE,
+        "rules",
+        target=target,
+        release=release,
+        noise=noise,
+        promise=promise,
+        certified=certified,
     )
+    appkit.explain(rules, label="How the game works")
 
 
 def _round(model, turn, rounds: int, game: str, on_answer, args: tuple) -> None:
@@ -423,32 +282,27 @@ def _round(model, turn, rounds: int, game: str, on_answer, args: tuple) -> None:
     (``play_in_<game>_<round>``): a tap answers the round whose buttons it hit, never the next
     one (a callback's arguments are those of its own button), and the page's script drops a
     second tap (:data:`_KEYS`)."""
-    st.markdown(
-        f"### Round {turn.index + 1} of {rounds} — release y\u00a0=\u00a0{fmt_num(turn.release, 4)}"
-    )
-    st.caption(f"Target record: {_target_name(model)}. In the training half, or out?")
+    st.markdown(say(PAGE, "round", round=turn.index + 1, rounds=rounds, release=turn.release))
+    st.caption(say(PAGE, "target", target=_target_name(model)))
     tag = f"{game}_{turn.index}"
     with st.container(horizontal=True, key="play_buttons"):
-        st.button(
-            "In",
-            key=f"play_in_{tag}",
-            shortcut="Left",
-            type="primary",
-            width="stretch",
-            on_click=on_answer,
-            args=(*args, turn.index, True),
-            help="The target was in the training half (key ←).",
-        )
-        st.button(
-            "Out",
-            key=f"play_out_{tag}",
-            shortcut="Right",
-            type="primary",
-            width="stretch",
-            on_click=on_answer,
-            args=(*args, turn.index, False),
-            help="The target was not in the training half (key →).",
-        )
+        for label, said_in, side, key, help_ in _BUTTONS:
+            st.button(
+                label,
+                key=f"play_{side}_{tag}",
+                shortcut=key,
+                type="primary",
+                width="stretch",
+                on_click=on_answer,
+                args=(*args, turn.index, said_in),
+                help=help_,
+            )
+
+
+_BUTTONS = (  # label, the answer, its key's side, its shortcut, its help
+    ("In", True, "in", "Left", "The target was in the training half (key ←)."),
+    ("Out", False, "out", "Right", "The target was not in the training half (key →)."),
+)
 
 
 def _game_tag(*parts: object) -> str:
@@ -460,17 +314,24 @@ def _reveal(last) -> None:
     """The last answered round, revealed: its truth, the player's and the optimal answer."""
     if last is None:
         return
-    truth, opt = _said(last.member), _said(last.optimal_guess)
-    other = _said(not last.optimal_guess)
+    opt, other = _said(last.optimal_guess), _said(not last.optimal_guess)
     ratio = game_vega.times_text(last.log10_ratio)
     if ratio == "1":
-        why = "the release is as likely with the target in as out, so it said in (its tie rule)"
+        why = prose_text(PAGE, "why_tie")
     else:
-        why = f"this release is {ratio} times as likely with the target {opt} as {other}"
+        why = say(PAGE, "why", ratio=ratio, optimal=opt, other=other)
     appkit.takeaway(
-        f"Round {last.index + 1} was {truth}: you said {_said(last.answer)} "
-        f"{_mark(last.correct)}, and the optimal attacker said {opt} "
-        f"{_mark(last.optimal_correct)}, because {why}."
+        say(
+            PAGE,
+            "reveal",
+            round=last.index + 1,
+            truth=_said(last.member),
+            said=_said(last.answer),
+            mark=_mark(last.correct),
+            optimal=opt,
+            optimal_mark=_mark(last.optimal_correct),
+            why=why,
+        )
     )
 
 
@@ -478,123 +339,89 @@ def _laws_chart(laws, state, presenting: bool, *, sealed: bool = False) -> None:
     """The two release laws with this round's release; on a projector the last round's
     reveal under it. ``sealed`` (a class that plays): this round's release only, nothing of
     the past rounds (their marks would tell their truths)."""
-    turn, last = state.turn, state.last
-    fig, table = appkit.cached(
-        game_vega.laws_vega,
-        laws,
-        turn,
-        None if sealed else last,
-        state.history,
-        height=game_vega.PRESENTER_HEIGHT if presenting else game_vega.LAWS_HEIGHT,
-        sealed=sealed,
-    )
-    appkit.chart(
-        fig,
-        table,
-        "release_laws",
-        key="play_laws",
-        caption=prose_text("play", "laws_sealed") if sealed else prose_text("play", "laws_caption"),
-    )
+    height = game_vega.PRESENTER_HEIGHT if presenting else game_vega.LAWS_HEIGHT
+    fig, table = appkit.cached(game_vega.laws_vega, laws, state, height=height, sealed=sealed)
+    caption = prose_text(PAGE, "laws_sealed") if sealed else prose_text(PAGE, "laws_caption")
+    appkit.chart(fig, table, "release_laws", key="play_laws", caption=caption)
     if presenting:
-        _reveal(last)
-    appkit.takeaway(prose_text("play", "laws_takeaway"))
+        _reveal(state.last)
+    appkit.takeaway(prose_text(PAGE, "laws_takeaway"))
 
 
 def _score(model, state, replays: int) -> None:
     """The player's score: metrics, the score chart, the verdict and how it works."""
     score = state.score
-    cert = model.certified_accuracy
+    cert, optimal = _pct(model.certified_accuracy), _pct(model.optimal_accuracy)
+    level, luck = round(100 * score.confidence), (100 - 100 * score.confidence) / 2
+    interval = f"{_pct(score.interval[0])} – {_pct(score.interval[1])}"
     st.subheader("Score")
-    lo, hi = score.interval
-    conf, luck = _level(score)
-    shown_interval = f"{_pct(lo)} – {_pct(hi)}"
     r1, r2 = st.columns(2)
     r1.metric(f"You: {score.correct} of {score.rounds}", _pct(score.accuracy))
-    r2.metric(f"{conf} % interval", shown_interval)
+    r2.metric(f"{level}\u00a0% interval", interval)
     r3, r4 = st.columns(2)
-    r3.metric(
-        "Guarantee, 1/2 + η",
-        _pct(cert),
-        help="Nobody is right more often in the long run. The exact best on this mechanism: "
-        f"{_pct(model.optimal_accuracy)}.",
-    )
+    r3.metric("Guarantee, 1/2 + η", cert, help=say(PAGE, "guarantee_help", optimal=optimal))
     r4.metric(
         f"Optimal attacker: {score.optimal_correct} of {score.rounds}",
         _pct(score.optimal_correct / score.rounds),
         help="The Bayes-optimal attacker's answers on the same rounds.",
     )
-    fig, table = appkit.cached(game_vega.score_vega, score, state.optimal_interval)
-    appkit.chart(
-        fig,
-        table,
-        "score",
-        key="play_score",
-        caption=f"After {score.rounds} round{'s' if score.rounds != 1 else ''}; the bars are "
-        f"{conf} % intervals.",
+    fig, table = appkit.cached(game_vega.score_vega, score)
+    caption = say(PAGE, "score_caption", rounds=_many(score.rounds, "round"), level=level)
+    appkit.chart(fig, table, "score", key="play_score", caption=caption)
+    appkit.takeaway(_verdict(score, cert, interval, replays))
+    explain = say(
+        PAGE,
+        "score_explain",
+        level=level,
+        certified=cert,
+        luck=luck,
+        optimal=optimal,
+        correct=score.correct,
+        rounds=score.rounds,
+        p_value=_prob(score.p_value),
     )
-    appkit.takeaway(_verdict(score, cert, shown_interval, replays))
-    appkit.explain(
-        (
-            f"The {conf} % interval is Clopper–Pearson's: intervals built this way contain the "
-            f"player's long-run accuracy at least {conf} % of the time. The verdict reads this "
-            f"one interval: entirely above {_pct(cert)} (beating the guarantee), above 50 % "
-            "(beating coin flips), below 50 % (doing worse than coin flips: flip the answers), "
-            f"or around 50 %; each claim is wrong by luck at most {luck} % of the time. The "
-            f"optimal attacker knows the two release laws and answers the likelier one; in the "
-            f"long run it is right **{_pct(model.optimal_accuracy)}** of the time, the most any "
-            f"attacker can reach on this mechanism (the guarantee allows {_pct(cert)}). A player "
-            f"right exactly {_pct(cert)} of the time would score {score.correct} or more out of "
-            f"{score.rounds} with probability {_prob(score.p_value)}."
-        ),
-        label="How the interval and the verdict work",
-    )
+    appkit.explain(explain, label="How the interval and the verdict work")
 
 
-def _level(score) -> tuple[int, str]:
-    """The level of the score's interval in %, and how often (in %) one of the verdict's
-    claims is wrong by luck at most."""
-    return round(100 * score.confidence), fmt_num((100 - 100 * score.confidence) / 2, 3)
-
-
-def _verdict(score, cert: float, shown_interval: str, replays: int) -> str:
-    """The verdict, in the words of the interval the score shows (``shown_interval``)."""
-    conf, luck = _level(score)
-    itv = f"Your {conf} % interval, {shown_interval},"
+def _verdict(score, cert: str, interval: str, replays: int) -> str:
+    """The verdict, in the words of the interval the score shows (``interval``)."""
+    level, luck = round(100 * score.confidence), (100 - 100 * score.confidence) / 2
     if score.verdict is ScoreVerdict.ABOVE_CERTIFIED:
-        text = (
-            f"{itv} lies above {_pct(cert)}: evidence of beating the guarantee — which a correct "
-            f"guarantee lets one player reach by luck at most {luck} % of the time."
+        text = say(
+            PAGE,
+            "verdict_above_certified",
+            level=level,
+            interval=interval,
+            certified=cert,
+            luck=luck,
         )
     elif score.verdict is ScoreVerdict.ABOVE_CHANCE:
-        text = (
-            f"{itv} lies above 50 %: evidence that you beat coin flips, but not that you beat "
-            f"{_pct(cert)}."
-        )
+        text = say(PAGE, "verdict_above_chance", level=level, interval=interval, certified=cert)
     elif score.verdict is ScoreVerdict.BELOW_CHANCE:
-        flo, fhi = score.flipped_interval
-        flipped = score.flipped_correct
-        text = (
-            f"{itv} lies below 50 %: as informative as beating the coin. Flipping every answer "
-            f"would have scored {flipped} of {score.rounds} ({_pct(flipped / score.rounds)}, "
-            f"interval {_pct(flo)} – {_pct(fhi)}): your answers do tell in from out, read "
-            "backwards. The flipped strategy is an attacker too, bounded by the same guarantee: "
-            f"flipped or not, nobody is right more than {_pct(cert)} of the time in the long run."
+        (flo, fhi), flipped, rounds = score.flipped_interval, score.flipped_correct, score.rounds
+        text = say(
+            PAGE,
+            "verdict_below_chance",
+            level=level,
+            interval=interval,
+            flipped=flipped,
+            rounds=rounds,
+            flipped_accuracy=_pct(flipped / rounds),
+            flipped_interval=f"{_pct(flo)} – {_pct(fhi)}",
+            certified=cert,
         )
-        if flo > cert:
-            text += (
-                f" Flipped, the interval lies above {_pct(cert)}: evidence of beating the "
-                f"guarantee — which a correct guarantee allows by luck at most {luck} % of the time."
-            )
+        if flo > score.certified_accuracy:
+            text += " " + say(PAGE, "verdict_flipped_above", certified=cert, luck=luck)
     else:
-        text = f"{itv} contains 50 %: no evidence yet that you beat a coin, or do worse than one."
+        text = say(PAGE, "verdict_no_evidence", level=level, interval=interval)
     if replays:
-        text = prose_text("play", "replay") + " " + text
+        text = prose_text(PAGE, "replay") + " " + text
     return text
 
 
-def _again(game: str, browser: str | None, state, c: Chosen) -> None:
+def _again(game: str, browser: str | None, state, chosen: dict) -> None:
     """A new game (or a replay of a fixed one), away from In/Out, with what it does."""
-    rounds, seed, fixed = c.rounds, c.seed, c.fixed
+    fixed = chosen["fixed"]
     again, why = st.columns([1, 2], vertical_alignment="center")
     again.button(
         "Replay this game" if fixed else "New game",
@@ -603,56 +430,51 @@ def _again(game: str, browser: str | None, state, c: Chosen) -> None:
         args=(game, browser, fixed),
         width="stretch",
     )
-    pending = 0 < state.answered < rounds
+    pending = 0 < state.answered < chosen["rounds"]
+    answers = _many(state.answered, "answer")
     if fixed:
-        text = (
-            f"The link fixes the game (number {seed}): a replay deals the same rounds again, "
-            "whose truths you have seen."
-        )
+        text = say(PAGE, "replay_fixed", seed=chosen["seed"])
         if pending:
-            text += f" It clears your {_answers(state.answered)}."
+            text += " " + say(PAGE, "replay_clears", answers=answers)
     else:
-        text = prose_text("play", "new_game")
+        text = prose_text(PAGE, "new_game")
         if pending:
-            text += f" Your {_answers(state.answered)} to this game will be dropped."
+            text += " " + say(PAGE, "new_game_drops", answers=answers)
     why.caption(text)
 
 
 def _luck(model, state, players: int) -> None:
     """Luck in a class: why the best score of many players is no evidence."""
-    luck_l = appkit.cached(luck_lesson, players, state.answered, model.certified_eta)
-    st.subheader(f"Luck in a class of {luck_l.players}")
-    if luck_l.exceed_correct is None:
-        appkit.takeaway(
-            f"No score can be above {_pct(luck_l.accuracy)}: with η = 1/2 the guarantee "
-            "promises nothing, so there is nothing to beat."
-        )
+    luck = appkit.cached(luck_lesson, players, state.answered, model.certified_eta)
+    accuracy, p_any, rounds = _pct(luck.accuracy), _prob(luck.p_any), luck.rounds
+    st.subheader(f"Luck in a class of {luck.players}")
+    if luck.exceed_correct is None:
+        appkit.takeaway(say(PAGE, "luck_nothing", accuracy=accuracy))
+        return
+    appkit.takeaway(
+        say(PAGE, "luck", players=luck.players, rounds=rounds, accuracy=accuracy, p_any=p_any)
+    )
+    if luck.alarm_correct is None:
+        alarm = say(PAGE, "luck_no_alarm", rounds=rounds)
     else:
-        appkit.takeaway(
-            f"If {luck_l.players} players each play {luck_l.rounds} rounds, each right "
-            f"{_pct(luck_l.accuracy)} of the time (the most the guarantee allows), someone "
-            f"scores above {_pct(luck_l.accuracy)} with probability {_prob(luck_l.p_any)} — "
-            "by luck alone."
+        alarm = say(
+            PAGE,
+            "luck_alarm",
+            alarm=luck.alarm_correct,
+            rounds=rounds,
+            p_one=_prob(luck.p_alarm_one),
+            p_any=_prob(luck.p_alarm_any),
         )
-        if luck_l.alarm_correct is None:
-            alarm = (
-                f"With {luck_l.rounds} rounds no score is evidence of beating the guarantee: "
-                f"even {luck_l.rounds} of {luck_l.rounds} has an interval reaching below it."
-            )
-        else:
-            alarm = (
-                f"The interval is the honest test: {luck_l.alarm_correct} of {luck_l.rounds} "
-                f"or more would be evidence. Luck gets a given player there with probability "
-                f"{_prob(luck_l.p_alarm_one)}, but someone in the class with "
-                f"probability {_prob(luck_l.p_alarm_any)}."
-            )
-        appkit.explain(
-            f"Each player alone beats {_pct(luck_l.accuracy)} by luck with probability "
-            f"{_prob(luck_l.p_one)}; the best of {luck_l.players} is expected to score "
-            f"{_pct(luck_l.expected_best_accuracy)}. So the top score in a class is no "
-            "evidence. " + alarm,
-            label="Why the top score is no evidence",
-        )
+    explain = say(
+        PAGE,
+        "luck_explain",
+        accuracy=accuracy,
+        p_one=_prob(luck.p_one),
+        players=luck.players,
+        best=_pct(luck.expected_best_accuracy),
+        alarm=alarm,
+    )
+    appkit.explain(explain, label="Why the top score is no evidence")
 
 
 def _history(state) -> None:
@@ -673,65 +495,65 @@ def _history(state) -> None:
 
 def _maths_caption(model) -> None:
     """This game's numbers under the open maths section."""
-    if maths_caption is None:
-        return
-    maths_caption.caption(
-        f"Here: noise scale b = {fmt_num(model.noise.scale, 4)}, sensitivity Δ = "
-        f"{fmt_num(model.sensitivity, 4)}, spread σ = {fmt_num(model.sigma, 4)}, "
-        f"guaranteed η = {fmt_num(model.certified_eta, 6)}, exact η of this target = "
-        f"{fmt_num(model.optimal_eta, 6)}. " + prose_text("play", "maths_source")
-    )
+    if maths_caption is not None:
+        numbers = say(
+            PAGE,
+            "maths_numbers",
+            scale=model.noise.scale,
+            sensitivity=model.sensitivity,
+            sigma=model.sigma,
+            certified=model.certified_eta,
+            exact=model.optimal_eta,
+        )
+        maths_caption.caption(numbers)
 
 
 # ---------------------------------------------------------------- the single game
 
 
-def _game(c: Chosen, notice) -> None:
+def _game(settings: GameSettings, chosen: dict, notice) -> None:
     """The single game: the round, the reveal, the laws, the rules, the score and the rest."""
-    rounds = c.rounds
+    rounds, seed = chosen["rounds"], chosen["seed"]
     with appkit.guard("This game", stop=True):
-        model = appkit.cached(game_model, c.settings)
-        laws = appkit.cached(play.release_laws, model)
-    game = play.game_key(c.settings, c.seed)
+        model = appkit.cached(game_model, settings)
+        laws = appkit.cached(release_laws, model)
+    game = settings.game_key(seed)
     browser = browser_id()
     progress = _progress(game, browser)
     answers = progress.answers[:rounds]  # a shorter game shows its first rounds
     with appkit.guard("This round", stop=True):
-        state = appkit.cached(play.play_state, model, c.seed, answers, rounds)
-    score, turn, last = state.score, state.turn, state.last
-    presenting = appkit.presenter()
-
+        state = appkit.cached(game_state, model, seed, answers, rounds)
+    score, turn, presenting = state.score, state.turn, appkit.presenter()
     if 0 < state.answered < rounds:
-        notice.warning(
-            f"**A game is in progress ({_answers(state.answered)}).** Changing the "
-            f"mechanism, the noise, {c.level_name} or n starts a new game: your answers are put "
-            "aside, and come back when you set it back. A new game number drops them.",
-            icon="⚠️",
+        said = say(
+            PAGE,
+            "in_progress",
+            answers=_many(state.answered, "answer"),
+            level=CONTROLS[chosen["level"]].label,
         )
+        notice.warning(said, icon="⚠️")
     if turn is not None:
-        tag = _game_tag(game, progress.replays)
-        _round(model, turn, rounds, tag, _answer, (game, browser))
+        _round(model, turn, rounds, _game_tag(game, progress.replays), _answer, (game, browser))
+    elif score is not None:
+        st.markdown(say(PAGE, "game_over", correct=score.correct, rounds=rounds))
     else:
-        st.markdown(
-            f"### Game over: {score.correct} of {rounds} right" if score else "### Game over"
-        )
+        st.markdown("### Game over")
     if not presenting:
-        _reveal(last)  # right under the buttons (on a projector, under the chart)
-    if c.show_laws or turn is None:
+        _reveal(state.last)  # right under the buttons (on a projector, under the chart)
+    if chosen["laws"] or turn is None:
         _laws_chart(laws, state, presenting)
     else:
         if presenting:
-            _reveal(last)
-        st.caption(prose_text("play", "laws_hidden"))
+            _reveal(state.last)
+        st.caption(prose_text(PAGE, "laws_hidden"))
     _rules(model)  # inline; folded in presenter mode (the teacher explains them aloud)
     if score is not None:
         _score(model, state, progress.replays)
     else:
-        cert = _pct(model.certified_accuracy)
-        st.caption(f"Your score appears after the first answer. The guarantee: {cert}.")
-    _again(game, browser, state, c)
-    if state.show_luck:
-        _luck(model, state, c.players)
+        st.caption(say(PAGE, "score_later", certified=_pct(model.certified_accuracy)))
+    _again(game, browser, state, chosen)
+    if state.answered >= LUCK_AFTER:
+        _luck(model, state, chosen["players"])
     if state.answered:
         _history(state)
     _maths_caption(model)
@@ -756,6 +578,11 @@ CLASS_NOTE = "_class_note"  # session: a refusal from a button's callback, shown
 CLASS_REFRESH = classui.DASHBOARD_S  # seconds between two refreshes of the teacher's dashboard
 _CONFIDENCE = 0.95
 _RUNNING = (classroom.ClassState.OPEN, classroom.ClassState.CLOSED)
+_CLASS_STATES = {
+    classroom.ClassState.OPEN: "open: students can join and answer",
+    classroom.ClassState.CLOSED: "closed: no more joins or answers",
+    classroom.ClassState.REVEALED: "revealed: the students see the class picture",
+}
 
 
 def _sentence(exc: Exception) -> str:
@@ -765,12 +592,7 @@ def _sentence(exc: Exception) -> str:
 
 
 def _unavailable(exc: Exception) -> None:
-    st.warning(
-        "Class mode is unavailable right now: "
-        + _sentence(exc)
-        + " The single-player game below still works.",
-        icon="⚠️",
-    )
+    st.warning(say(PAGE, "unavailable", why=_sentence(exc)), icon="⚠️")
 
 
 def _refused(exc: Exception) -> None:
@@ -820,7 +642,7 @@ def _start_class(settings: GameSettings, rounds: int) -> None:
             settings, rounds, 1 + secrets.randbelow(classroom.MAX_SEED), device=browser_id()
         )
     except classroom.StorageUnavailable as exc:
-        _note("Class mode is unavailable right now: " + _sentence(exc))
+        _note(say(PAGE, "class_unavailable", why=_sentence(exc)))
         return
     except classroom.Refused as exc:
         _note(_sentence(exc))
@@ -848,7 +670,7 @@ def _teacher_action(action: str) -> None:
         elif action == "delete":
             s.delete(handle.code, handle.teacher_token)
             del st.session_state[TEACHER]
-            _note(f"Class {handle.display_code} is deleted, with every nickname and answer in it.")
+            _note(say(PAGE, "deleted", code=handle.display_code))
     except classroom.ClassroomError as exc:
         _note(_sentence(exc))
 
@@ -893,13 +715,13 @@ def _resume_teacher() -> None:
             return
 
 
-def _class_controls(c: Chosen):
+def _class_controls(settings: GameSettings, rounds: int):
     """The sidebar's "Play as a class": return to a class this browser runs, start one, or
     say which one runs; its handle."""
     st.subheader("Play as a class")
     handle = st.session_state.get(TEACHER)
     if handle is not None:
-        st.caption(f"Class {handle.display_code} is running: its panel is in the page.")
+        st.caption(say(PAGE, "running", code=handle.display_code))
         return handle
     own = _own_classes()
     for o in own[:3]:
@@ -909,60 +731,63 @@ def _class_controls(c: Chosen):
             on_click=_return_to,
             args=(o.handle,),
             type="primary",
-            help=f"Your class is {o.state.value}; its panel comes back, with every answer.",
+            help=say(PAGE, "return_help", state=o.state.value),
         )
     st.button(
         "Start a new class" if own else "Start a class",
         key="class_start",
         on_click=_start_class,
-        args=(c.settings, c.rounds),
-        help="Every student plays these settings' rounds on their phone; you see the "
-        "class's answers live. The class and its answers are deleted after "
-        f"{fmt_num(appkit.settings.CLASS_SECONDS / 3600, 3)} h.",
+        args=(settings, rounds),
+        help=say(PAGE, "start_help", hours=appkit.settings.CLASS_SECONDS / 3600),
     )
     return None
 
 
-def _class_reading(sc, luck_l, corrected: float | None, players: int) -> str:
+def _class_reading(sc, luck, corrected: float | None, players: int) -> str:
     """One sentence on the best score against the threshold corrected for the class size."""
     best = max((p for p in sc.players if p.answered), key=lambda p: p.accuracy or 0.0)
-    said = f"The best score, {best.correct} of {best.answered} ({_pct(best.accuracy)}),"
-    who = f"{players} player{'s' if players != 1 else ''}"
+    right, of, accuracy = best.correct, best.answered, _pct(best.accuracy)
+    who = _many(players, "player")
     if corrected is None:
-        return (
-            f"{said} cannot be evidence yet: with {best.answered} rounds no score passes the "
-            f"threshold corrected for {who}."
+        return say(
+            PAGE, "reading_not_yet", correct=right, answered=of, accuracy=accuracy, players=who
         )
     if best.accuracy > corrected:
-        return (
-            f"{said} passes {_pct(corrected)}, the threshold corrected for {who}: evidence "
-            "that someone beat the guarantee, which a correct guarantee allows by luck at most "
-            f"{fmt_num(100 * (1 - _CONFIDENCE) / 2, 3)}\u00a0% of the time."
+        return say(
+            PAGE,
+            "reading_evidence",
+            correct=right,
+            answered=of,
+            accuracy=accuracy,
+            corrected=_pct(corrected),
+            players=who,
+            luck=100 * (1 - _CONFIDENCE) / 2,
         )
     side = "above" if best.accuracy > sc.certified_accuracy else "not above"
-    return (
-        f"{said} is {side} the guarantee {_pct(sc.certified_accuracy)} but below "
-        f"{_pct(corrected)}, the threshold corrected for {who}: no evidence — luck alone "
-        f"lifts someone in such a class above {_pct(sc.certified_accuracy)} with probability "
-        f"{_prob(luck_l.p_any)}."
+    return say(
+        PAGE,
+        "reading_luck",
+        correct=right,
+        answered=of,
+        accuracy=accuracy,
+        side=side,
+        certified=_pct(sc.certified_accuracy),
+        corrected=_pct(corrected),
+        players=who,
+        p_any=_prob(luck.p_any),
     )
 
 
 def _optimal_luck(sc, opt: float, rounds: int) -> str:
     """One sentence on the optimal attacker's score over a finite set of rounds."""
-    cert, long_run = _pct(sc.certified_accuracy), _pct(sc.optimal_accuracy)
-    over = f"{rounds} round{'s' if rounds != 1 else ''}"
+    optimal, over, cert = _pct(opt), _many(rounds, "round"), _pct(sc.certified_accuracy)
+    long_run = _pct(sc.optimal_accuracy)
     if opt > sc.certified_accuracy:
-        return (
-            f"The optimal attacker scored {_pct(opt)} on these {over}, above the guarantee's "
-            f"{cert}: a finite set of rounds is a sample, and luck lifts any score above its "
-            f"long-run accuracy, the optimal attacker's too. In the long run it is right "
-            f"{long_run} of the time, and the guarantee holds every attacker to {cert}."
+        return say(
+            PAGE, "optimal_above", optimal=optimal, rounds=over, certified=cert, long_run=long_run
         )
-    return (
-        f"The optimal attacker scored {_pct(opt)} on these {over}; luck moves every score "
-        f"over a finite set of rounds. In the long run it is right {long_run} of the time, and "
-        f"the guarantee holds every attacker to {cert}."
+    return say(
+        PAGE, "optimal_below", optimal=optimal, rounds=over, certified=cert, long_run=long_run
     )
 
 
@@ -981,13 +806,9 @@ def _class_picture(res, model, *, key: str, you: int | None = None) -> None:
     sc = classroom.score_class(res, confidence=_CONFIDENCE, model=model)
     _counts(res.view)
     c3, c4 = st.columns(2)
-    pooled = sc.pooled_accuracy
-    c3.metric(
-        "The class (every guess)",
-        "–" if pooled is None else _pct(pooled),
-        help=f"Every guess of every player counted. The guarantee, 1/2 + η: "
-        f"{_pct(sc.certified_accuracy)}.",
-    )
+    pooled, certified = sc.pooled_accuracy, _pct(sc.certified_accuracy)
+    help_ = say(PAGE, "class_help", certified=certified)
+    c3.metric("The class (every guess)", "–" if pooled is None else _pct(pooled), help=help_)
     guesses = [c.answers for c in res.per_round]
     total = sum(guesses)
     opt = (
@@ -1003,12 +824,10 @@ def _class_picture(res, model, *, key: str, you: int | None = None) -> None:
     )
     answered = [p for p in sc.players if p.answered]
     if not answered:
-        st.caption(prose_text("play", "scores_later"))
+        st.caption(prose_text(PAGE, "scores_later"))
         return
-    players = len(answered)
-    rounds = max(p.answered for p in answered)
-    eta = model.certified_eta
-    luck_l = appkit.cached(luck_lesson, players, rounds, eta)
+    players, rounds, eta = len(answered), max(p.answered for p in answered), model.certified_eta
+    luck = appkit.cached(luck_lesson, players, rounds, eta)
     strict = appkit.cached(
         luck_lesson, players, rounds, eta, confidence=1 - (1 - _CONFIDENCE) / players
     )
@@ -1017,18 +836,14 @@ def _class_picture(res, model, *, key: str, you: int | None = None) -> None:
     fig, _table = classui.scores_vega(
         sc, corrected=corrected, optimal=opt, you=None if mine is None else mine.accuracy
     )
-    appkit.chart(  # no CSV in the footer: the dashboard refreshes on its own (the teacher
-        fig,  # has the class's CSV)
-        None,
-        "class_scores",
-        key=key,
-        caption=prose_text("play", "scores_caption"),
-    )
+    # no CSV in the footer: the dashboard refreshes on its own (the teacher has the class's CSV)
+    appkit.chart(fig, None, "class_scores", key=key, caption=prose_text(PAGE, "scores_caption"))
     if mine is not None:
+        scored = _pct(mine.correct / mine.answered)
         st.caption(
-            f"You: {mine.correct} of {mine.answered} right ({_pct(mine.correct / mine.answered)})."
+            say(PAGE, "you_scored", correct=mine.correct, answered=mine.answered, accuracy=scored)
         )
-    appkit.takeaway(_class_reading(sc, luck_l, corrected, players))
+    appkit.takeaway(_class_reading(sc, luck, corrected, players))
     if opt is not None:
         st.caption(_optimal_luck(sc, opt, sum(1 for n in guesses if n)))
 
@@ -1057,17 +872,12 @@ def _dashboard(code: str, token: str) -> None:
     except classroom.Refused as exc:
         _refused(exc)
         return
-    state = {
-        classroom.ClassState.OPEN: "open: students can join and answer",
-        classroom.ClassState.CLOSED: "closed: no more joins or answers",
-        classroom.ClassState.REVEALED: "revealed: the students see the class picture",
-    }[view.state]
-    st.caption(f"The class is {state}. This panel refreshes every {CLASS_REFRESH} s.")
+    st.caption(say(PAGE, "class_state", state=_CLASS_STATES[view.state], refresh=CLASS_REFRESH))
     if view.state is classroom.ClassState.OPEN:
         # A projected accuracy that moves after one student's answer gives that round's truth
         # away to the room: while the class plays, the panel counts only.
         _counts(view)
-        st.caption(prose_text("play", "dashboard_open"))
+        st.caption(prose_text(PAGE, "dashboard_open"))
         return
     _class_picture(res, appkit.cached(game_model, view.settings), key="class_dashboard_scores")
 
@@ -1080,7 +890,7 @@ def _hand_over(handle: classroom.TeacherHandle) -> None:
     except classroom.ClassroomError as exc:
         _refused(exc)
         return
-    st.warning(prose_text("play", "hand_over"), icon="🔒")
+    st.warning(prose_text(PAGE, "hand_over"), icon="🔒")
     st.text(link)
     st.image(segno.make(link, error="m").svg_inline(scale=4, border=2), width=200)
 
@@ -1120,11 +930,8 @@ def _teacher_buttons(handle, view) -> None:
         if st.button("Open on another device…", key="class_hand_over"):
             _hand_over(handle)
         with st.popover("Delete the class…", key="class_delete"):
-            st.markdown(
-                f"Delete class {handle.display_code} with every nickname and answer in it? "
-                "This cannot be undone (download the results first if you want them); "
-                f"otherwise it is deleted {appkit.settings.CLASS_SECONDS / 3600:g} h after its start."
-            )
+            hours = appkit.settings.CLASS_SECONDS / 3600
+            st.markdown(say(PAGE, "delete_confirm", code=handle.display_code, hours=hours))
             st.button(
                 f"Yes, delete class {handle.display_code}",
                 on_click=_teacher_action,
@@ -1150,7 +957,7 @@ def _teacher(handle) -> None:
     with qr_col:
         st.image(segno.make(url, error="m").svg_inline(scale=6, border=2), width=220)
     with text_col:
-        prose("play", "join_phone")
+        prose(PAGE, "join_phone")
         st.text(url)
         st.markdown(f"**Class code: {handle.display_code}**")
     with st.container(key="class_dashboard"):
@@ -1164,60 +971,51 @@ def _class_answer(code: str, token: str, index: int, said_in: bool) -> None:
     try:
         done = classui.store().answer(code, token, index, said_in)
     except classroom.StorageUnavailable as exc:
-        _note("Your answer could not be stored: " + _sentence(exc))
+        _note(say(PAGE, "not_stored", why=_sentence(exc)))
     except classroom.Refused as exc:
-        _note("Your answer was not counted: " + _sentence(exc))
+        _note(say(PAGE, "not_counted", why=_sentence(exc)))
     else:
         if isinstance(done, classroom.Duplicate):
-            _note(
-                f"Round {index + 1} was already answered ({_said(done.said_in)}): that second "
-                "tap was not counted."
-            )
+            _note(say(PAGE, "answered_twice_class", round=index + 1, said=_said(done.said_in)))
 
 
 def _student_round(mine, state, model, code: str, token: str) -> None:
     """The heading of a student's game: the round to answer, or why there is none."""
-    done = _answers(state.answered)
+    done = _many(state.answered, "answer")
     if mine.state is not classroom.ClassState.OPEN:
         if state.answered == mine.rounds:
-            st.markdown(f"### All {mine.rounds} rounds answered")
+            st.markdown(say(PAGE, "all_answered", rounds=mine.rounds))
         else:
-            st.markdown(f"### The teacher has closed the class after {done}")
+            st.markdown(say(PAGE, "closed_after", answers=done))
     elif state.turn is not None:
         _round(model, state.turn, mine.rounds, code.lower(), _class_answer, (code, token))
         if mine.skipped:
-            went = "go on" if state.answered else "start"
-            st.caption(
-                f"{_shown_rounds(mine.truths_shown)} shown when the class was closed, so "
-                f"nobody answers them any more: you {went} at round {state.turn.index + 1}."
-            )
+            went, shown = "go on" if state.answered else "start", _shown_rounds(mine.truths_shown)
+            st.caption(say(PAGE, "skipped", shown=shown, went=went, round=state.turn.index + 1))
     elif state.answered == mine.rounds:
-        st.markdown(f"### All {mine.rounds} rounds answered")
+        st.markdown(say(PAGE, "all_answered", rounds=mine.rounds))
     else:
-        st.markdown(
-            f"### No round is left for you ({done}): "
-            f"{_shown_rounds(mine.truths_shown).lower()} shown when the class was closed"
-        )
+        shown = _shown_rounds(mine.truths_shown).lower()
+        st.markdown(say(PAGE, "none_left", answers=done, shown=shown))
 
 
 def _student_game(s, mine, code: str, token: str) -> None:
     """A joined student's rounds, sealed while the class is open; the class picture after
     "Reveal"."""
-    st.markdown(f"You play as {appkit.quote(mine.nickname, max_chars=80)}.")
-    st.caption(prose_text("play", "player_link"))
+    st.markdown(say(PAGE, "you_play", nickname=appkit.quote(mine.nickname, max_chars=80)))
+    st.caption(prose_text(PAGE, "player_link"))
     _show_note()
     model = appkit.cached(game_model, mine.settings)
-    laws = appkit.cached(play.release_laws, model)
+    laws = appkit.cached(release_laws, model)
     upto = mine.rounds if mine.next_round is None else mine.next_round
-    state = appkit.cached(play.play_state, model, mine.seed, mine.answers[:upto], mine.rounds)
+    state = appkit.cached(game_state, model, mine.seed, mine.answers[:upto], mine.rounds)
     sealed = mine.state is classroom.ClassState.OPEN
     _student_round(mine, state, model, code, token)
     if sealed:
         # The whole class plays the same rounds: a truth shown now could be passed around the
         # room, so answers stay sealed -- nothing sent to this phone tells one -- until the
         # teacher closes the class.
-        recorded = _answers(state.answered).capitalize()
-        st.caption(f"{recorded} recorded. " + prose_text("play", "sealed"))
+        st.caption(say(PAGE, "recorded", answers=_many(state.answered, "answer").capitalize()))
     else:
         _reveal(state.last)
     if state.turn is not None:
@@ -1233,7 +1031,7 @@ def _student_game(s, mine, code: str, token: str) -> None:
         else:
             _class_picture(res, model, key="class_picture_scores", you=mine.player_id)
     else:
-        st.caption(prose_text("play", "class_picture_later"))
+        st.caption(prose_text(PAGE, "class_picture_later"))
         _watch_class(code, token, mine.state)
 
 
@@ -1263,18 +1061,11 @@ def _join_form(s, view, browser: str | None):
                 "Your nickname", max_chars=s.limits.nickname_chars, key="class_nickname"
             )
             joined = st.form_submit_button("Join", key="class_join", type="primary")
-        shown = view.truths_shown
-        st.caption(
-            f"{view.rounds} rounds of the game, the same for the whole class. One player per "
-            "browser: another tab or a reload continues your game. Your nickname is shown to "
-            "your teacher only."
-            + (
-                f" {_shown_rounds(shown)} shown when the class was closed: you start at round "
-                f"{shown + 1}."
-                if shown
-                else ""
-            )
-        )
+        caption = say(PAGE, "join_caption", rounds=view.rounds)
+        if view.truths_shown:
+            shown = _shown_rounds(view.truths_shown)
+            caption += " " + say(PAGE, "join_skipped", shown=shown, round=view.truths_shown + 1)
+        st.caption(caption)
     if not joined:
         return None
     try:
@@ -1327,7 +1118,7 @@ def _student(raw_code: str) -> bool:
             view = s.class_view(code, client=classui.client_key())
             st.subheader(f"Class {view.display_code}")
             if not view.is_open:
-                st.info(prose_text("play", "class_closed"))
+                st.info(prose_text(PAGE, "class_closed"))
                 return True
             handle = _join_form(s, view, browser)
             if handle is None:
@@ -1366,7 +1157,7 @@ def _live() -> None:
                 in_class = False
         if in_class:
             with settings_area:
-                st.caption(prose_text("play", "class_settings"))
+                st.caption(prose_text(PAGE, "class_settings"))
             return
     with main:
         try:
@@ -1375,30 +1166,31 @@ def _live() -> None:
             _unavailable(exc)
     with settings_area:
         notice = st.empty()  # a game in progress: what a change of setting does to it
-        c = _controls()
-        handle = _class_controls(c)
+        settings, chosen = _controls()
+        handle = _class_controls(settings, chosen["rounds"])
     with main:
         _show_note()
         if handle is not None:
             _teacher(handle)
         else:
-            _game(c, notice)
+            _game(settings, chosen, notice)
 
 
-page = appkit.page("play")
+page = appkit.page(PAGE)
 st.html(_BIG + (_PRESENTER if appkit.presenter() else ""))
-st.html(_KEYS, unsafe_allow_javascript=True)
+keys = appkit.cached(Path.read_text, _KEYS, encoding="utf-8")  # read once
+st.html(f"<script>\n{keys}</script>", unsafe_allow_javascript=True)
 
 with st.sidebar:
     st.subheader("Teacher: game settings")
     settings_area = page.slot()  # the teacher's widgets: live
-    st.caption(prose_text("play", "keys"))
+    st.caption(prose_text(PAGE, "keys"))
 main = page.slot()  # the round, the reveal, the rules, the score, the luck lesson: live
 
 maths_caption = None  # this game's numbers, drawn by the live part while the maths is open
 with appkit.folded("The maths") as shown:
     if shown:
-        prose("play", "maths")
+        prose(PAGE, "maths")
         maths_caption = st.empty()  # this game's numbers
 
 appkit.live(page, _live)

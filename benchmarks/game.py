@@ -8,9 +8,9 @@ calibrations (ε = 1 DP Laplace, η = 0.1 Theorem 9 noise), prints the median (m
    picture) -- what the first click of a new setting costs; target <= 100 ms;
 2. one round with the model cached (what every further click costs); target <= 100 ms;
 3. scoring 30 answers (``score_game``, model cached);
-4. what the page computes per click (``mipcore.lessons.play.play_state`` with the model
-   cached: the round on screen, the last round revealed, every answered round, the score and,
-   from 20 rounds on, the luck lesson) after 30 and after 199 answers; target <= 100 ms;
+4. what the page computes per click (``mipcore.game.game_state`` with the model cached: the
+   round on screen, every answered round, the last one revealed and the score) after 30 and
+   after 199 answers; target <= 100 ms;
 5. the page's release-law picture (``release_laws``), computed once per setting.
 
 With ``--page`` it also times the page itself: ``AppTest`` of ``app.py`` on the play page,
@@ -33,8 +33,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from mipcore.game import GameSettings, game_model, play_round, score_game  # noqa: E402
-from mipcore.lessons.play import play_state, release_laws  # noqa: E402
+from mipcore.game import (  # noqa: E402
+    GameSettings,
+    game_model,
+    game_state,
+    play_round,
+    release_laws,
+    score_game,
+)
 
 PAGE = "app_pages/play_attacker.py"
 
@@ -78,10 +84,10 @@ def core(reps: int) -> None:
                     return score_game(s, 2024, answers, model=m)
 
                 def page30(m=model):
-                    return play_state(m, 2024, answers, 200)
+                    return game_state(m, 2024, answers, 200)
 
                 def page199(m=model):
-                    return play_state(m, 2024, many, 200)
+                    return game_state(m, 2024, many, 200)
 
                 def laws(m=model):
                     return release_laws(m)

@@ -49,6 +49,11 @@ coin flips: the answers carry information, read backwards), or none of these. Th
 exactly this interval, so the verdict never quotes a bound the score does not show.
 :func:`luck_lesson` says how likely such luck is when a whole class plays.
 
+**A game in play** (:func:`game_state`): after a player's answers, the round to answer (its
+release, never its secret), every answered round with its truth and the Bayes-optimal answer,
+the last one revealed with its likelihood ratio, and the score; the two release laws to draw
+beside them come once per setting (:func:`release_laws`).
+
 The target record is, unless chosen, the record whose membership is easiest to infer (the
 largest exact η over the n records): the canary for ``MEAN``, the worst-case record for
 ``PROP11``. MIP is a worst case over targets, so that is the record the certificate must cover.
@@ -68,7 +73,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from . import prop11
-from ._validate import check_int, check_range
+from ._validate import as_enum, check_int, check_range
 from .audit_stats import clopper_pearson
 from .bounds import eta_from_epsilon
 from .canary_audit import canary_mechanism
@@ -88,14 +93,21 @@ __all__ = [
     "GameModel",
     "GameScore",
     "GameSettings",
+    "GameState",
     "LuckLesson",
+    "ReleaseLaws",
+    "Reveal",
     "Round",
+    "RoundHistory",
     "ScoreVerdict",
+    "Turn",
     "draw_round",
     "game_model",
+    "game_state",
     "log_densities",
     "luck_lesson",
     "play_round",
+    "release_laws",
     "score_game",
     "score_games",
 ]
@@ -110,6 +122,7 @@ _MAX_SEED = 2**64 - 1
 _MAX_INDEX = 2**32 - 1
 _CANARY_DEFAULT = 10.0
 _PROP11_SIGMA_RTOL = 1e-6
+_LN10 = math.log(10.0)
 
 
 class GameMechanism(StrEnum):
@@ -134,14 +147,6 @@ class ScoreVerdict(StrEnum):
     ABOVE_CHANCE = "above_chance"  # 1/2 < lower end <= 1/2 + η: better than coin flips
     BELOW_CHANCE = "below_chance"  # upper end < 1/2: worse than coin flips (flip every answer)
     NO_EVIDENCE = "no_evidence"  # the interval contains 1/2
-
-
-def _enum(cls, name: str, value):
-    try:
-        return cls(value)
-    except ValueError:
-        allowed = tuple(m.value for m in cls)
-        raise ValueError(f"{name}={value!r} is not one of {allowed}") from None
 
 
 @dataclass(frozen=True)
@@ -173,8 +178,8 @@ class GameSettings:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        set_(self, "mechanism", _enum(GameMechanism, "mechanism", self.mechanism))
-        set_(self, "calibration", _enum(Calibration, "calibration", self.calibration))
+        set_(self, "mechanism", as_enum("mechanism", self.mechanism, GameMechanism))
+        set_(self, "calibration", as_enum("calibration", self.calibration, Calibration))
         if self.calibration is Calibration.EPSILON:
             level = check_range(
                 "level",
@@ -215,6 +220,18 @@ class GameSettings:
     def mip(cls, mechanism: GameMechanism | str, eta: float, n: int = 8) -> GameSettings:
         """Settings with Theorem 9's smallest certified noise for η-MIP."""
         return cls(GameMechanism(mechanism), Calibration.ETA, eta, n)
+
+    def game_key(self, seed: int) -> str:
+        """A short text naming the game of these settings and ``seed`` (``0 <= seed < 2^64``),
+        what a player's answers are kept under: two keys are equal exactly when the games deal
+        the same rounds.
+
+        >>> GameSettings.dp("mean", 1.0).game_key(7)
+        'mean|epsilon|1.0|8|10.0|None|7'
+        """
+        seed = check_int("seed", seed, 0, _MAX_SEED)
+        fields = (self.mechanism.value, self.calibration.value, repr(self.level), self.n)
+        return "|".join(str(v) for v in (*fields, self.canary, self.target, seed))
 
 
 @dataclass(frozen=True)
@@ -416,7 +433,7 @@ class Round:
         return self.optimal_guess == self.member
 
 
-def _check_seed_index(seed, index) -> tuple[int, int]:
+def _check_seed_index(seed: object, index: object) -> tuple[int, int]:
     return check_int("seed", seed, 0, _MAX_SEED), check_int("index", index, 0, _MAX_INDEX)
 
 
@@ -515,6 +532,13 @@ class GameScore:
         return self.rounds - self.correct
 
     @property
+    def optimal_interval(self) -> tuple[float, float]:
+        """The two-sided Clopper–Pearson interval of the optimal attacker's score on the same
+        rounds, at the same confidence."""
+        lo, hi = clopper_pearson(self.optimal_correct, self.rounds, self.confidence)
+        return (float(lo), float(hi))
+
+    @property
     def flipped_interval(self) -> tuple[float, float]:
         """The interval of the flipped answers: ``(1 − high, 1 − low)`` (Clopper–Pearson is
         symmetric under ``k -> n − k``)."""
@@ -522,8 +546,11 @@ class GameScore:
         return (1.0 - hi, 1.0 - lo)
 
 
-def _check_answers(answers) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-    """``answers`` as (the answers, which rounds were played): None marks a round not played."""
+def _check_answers(
+    answers: Sequence[bool | None] | NDArray[np.bool_], most: int = MAX_ROUNDS, *, some: bool = True
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """``answers`` as (the answers, which rounds were played): None marks a round not played;
+    at most ``most`` answers and, if ``some``, at least one played."""
     raw = list(answers) if not isinstance(answers, np.ndarray) else answers
     if isinstance(raw, list) and any(a is None for a in raw):
         played = np.array([a is not None for a in raw], dtype=bool)
@@ -531,10 +558,10 @@ def _check_answers(answers) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     else:
         arr = np.asarray(raw)
         played = np.ones(arr.shape[:1] if arr.ndim == 1 else (0,), dtype=bool)
-    if arr.ndim != 1 or not played.any() or arr.size > MAX_ROUNDS:
+    if arr.ndim != 1 or (some and not played.any()) or arr.size > most:
         raise ValueError(
-            f"answers must be a 1-d sequence of at most {MAX_ROUNDS} answers (True = 'in', "
-            f"None = round not played) with at least one answer, got shape {arr.shape}"
+            f"answers must be a 1-d sequence of at most {most} answers (True = 'in', None = "
+            f"round not played){' with at least one answer' if some else ''}, got shape {arr.shape}"
         )
     if arr.dtype != bool:
         ok = arr.dtype.kind in "iuf" and bool(np.all((arr == 0) | (arr == 1)))
@@ -615,17 +642,33 @@ def score_games(
     m = _model_for(settings, model)
     if not checked:
         return ()
-    longest = max(ans.size for ans, _ in checked)
-    draws = [draw_round(m, seed, k) for k in range(longest)]
-    truth = np.array([d[0] for d in draws])
-    releases = np.array([d[2] for d in draws])
+    truth, releases = _draws(m, seed, max(ans.size for ans, _ in checked))
     log_in, log_out = log_densities(m, releases)
-    optimal_right = (log_in - log_out >= 0.0) == truth  # the optimal attacker right in round k
+    return _scores(m, truth, log_in - log_out >= 0.0, checked, conf)
+
+
+def _draws(
+    model: GameModel, seed: int, rounds: int
+) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+    """The secret coins and the releases of rounds ``0 … rounds − 1`` of ``seed``."""
+    draws = [draw_round(model, seed, k) for k in range(rounds)]
+    return np.array([d[0] for d in draws], dtype=bool), np.array([d[2] for d in draws], dtype=float)
+
+
+def _scores(
+    m: GameModel,
+    truth: NDArray[np.bool_],
+    optimal: NDArray[np.bool_],
+    checked: Sequence[tuple[NDArray[np.bool_], NDArray[np.bool_]]],
+    conf: float,
+) -> tuple[GameScore, ...]:
+    """The scores of checked answers, given each round's truth and optimal answer."""
+    optimal_right = optimal == truth  # the optimal attacker right in round k
     rounds = np.array([int(played.sum()) for _, played in checked])
     correct = np.array(
         [int(np.sum((ans == truth[: ans.size]) & played)) for ans, played in checked]
     )
-    optimal = [int(np.sum(optimal_right[: ans.size] & played)) for ans, played in checked]
+    best = [int(np.sum(optimal_right[: ans.size] & played)) for ans, played in checked]
     lows, highs = clopper_pearson(correct, rounds, conf)
     cert = m.certified_accuracy
     p_values = stats.binom.sf(correct - 1, rounds, min(cert, 1.0))
@@ -633,7 +676,7 @@ def score_games(
     for k, n, opt, lo, hi, p in zip(
         correct.tolist(),
         rounds.tolist(),
-        optimal,
+        best,
         np.atleast_1d(lows).tolist(),
         np.atleast_1d(highs).tolist(),
         np.atleast_1d(p_values).tolist(),
@@ -662,6 +705,238 @@ def score_games(
             )
         )
     return tuple(scores)
+
+
+# --------------------------------------------------------------------------- a game in play
+
+
+@dataclass(frozen=True)
+class ReleaseLaws:
+    """The two release laws of a setting on a grid: ``p_in`` (target in the training half)
+    and ``p_out`` (target out), exact finite Laplace mixtures, at the points ``grid``."""
+
+    grid: NDArray[np.float64] = field(repr=False)
+    p_in: NDArray[np.float64] = field(repr=False)
+    p_out: NDArray[np.float64] = field(repr=False)
+
+
+def release_laws(model: GameModel) -> ReleaseLaws:
+    """The two release laws of ``model`` on :data:`GRID_POINTS` points that span every output
+    of the mechanism ± 6 noise scales (a release beyond has probability below ``e^-6``); the
+    same exact mixtures as :func:`play_round`'s picture, the same for every round.
+
+    Parameters
+    ----------
+    model : :class:`GameModel` of the settings (:func:`game_model`).
+
+    Returns
+    -------
+    ReleaseLaws
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a :class:`GameModel`.
+
+    Examples
+    --------
+    >>> laws = release_laws(game_model(GameSettings.dp("mean", 1.0)))
+    >>> laws.grid.shape, bool((laws.p_in > 0).all())
+    ((401,), True)
+    """
+    m = _check_model(model)
+    b = m.noise.scale
+    lo, hi = float(m.outputs.min()) - GRID_TAIL * b, float(m.outputs.max()) + GRID_TAIL * b
+    grid = np.linspace(lo, hi, GRID_POINTS)
+    log_in, log_out = log_densities(m, grid)
+    return ReleaseLaws(grid=grid, p_in=np.exp(log_in), p_out=np.exp(log_out))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The round to answer now: round ``index`` (0-based) and its ``release`` (its secret
+    coin is deliberately not held here)."""
+
+    index: int
+    release: float
+
+
+@dataclass(frozen=True)
+class RoundHistory:
+    """Every answered round, in order: ``index``, ``release``, ``member`` (the secret),
+    ``answer`` (the player's, True = "in") and ``log_in``/``log_out``, the two laws'
+    log-densities at the release."""
+
+    index: NDArray[np.int64] = field(repr=False)
+    release: NDArray[np.float64] = field(repr=False)
+    member: NDArray[np.bool_] = field(repr=False)
+    answer: NDArray[np.bool_] = field(repr=False)
+    log_in: NDArray[np.float64] = field(repr=False)
+    log_out: NDArray[np.float64] = field(repr=False)
+
+    @property
+    def log_likelihood_ratio(self) -> NDArray[np.float64]:
+        """``log p_in(y) − log p_out(y)`` at each release."""
+        return np.asarray(self.log_in - self.log_out, dtype=float)
+
+    @property
+    def optimal(self) -> NDArray[np.bool_]:
+        """The Bayes-optimal answers (Proposition 2 at prior 1/2: "in" iff ``p_in >= p_out``)."""
+        return self.log_likelihood_ratio >= 0.0
+
+    @property
+    def correct(self) -> NDArray[np.bool_]:
+        """The player's answers that were right."""
+        return np.asarray(self.answer == self.member)
+
+    @property
+    def optimal_correct(self) -> NDArray[np.bool_]:
+        """The Bayes-optimal answers that were right."""
+        return np.asarray(self.optimal == self.member)
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """The last answered round, with its secret: ``member`` (the target was in), ``answer``
+    (the player said "in"), ``log_likelihood_ratio`` and the densities ``p_in``, ``p_out`` at
+    the release."""
+
+    index: int
+    release: float
+    member: bool
+    answer: bool
+    log_likelihood_ratio: float
+    p_in: float
+    p_out: float
+
+    @property
+    def optimal_guess(self) -> bool:
+        """The Bayes-optimal answer (True = "in", ``p_in >= p_out``)."""
+        return self.log_likelihood_ratio >= 0.0
+
+    @property
+    def log10_ratio(self) -> float:
+        """How many powers of ten the likelier answer wins by: ``|log_likelihood_ratio| / ln 10``."""
+        return abs(self.log_likelihood_ratio) / _LN10
+
+    @property
+    def correct(self) -> bool:
+        """The player was right."""
+        return self.answer == self.member
+
+    @property
+    def optimal_correct(self) -> bool:
+        """The Bayes-optimal attacker was right."""
+        return self.optimal_guess == self.member
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game after the player's answers (see :func:`game_state`): ``turn``, the round to
+    answer (None once every round is answered); ``history``, every answered round; ``score``,
+    :func:`score_game` of the answers (None before the first)."""
+
+    turn: Turn | None
+    history: RoundHistory
+    score: GameScore | None
+
+    @property
+    def answered(self) -> int:
+        """How many rounds were answered (skipped rounds not counted)."""
+        return int(self.history.index.size)
+
+    @property
+    def last(self) -> Reveal | None:
+        """The last answered round, revealed (None before the first answer)."""
+        h = self.history
+        if not h.index.size:
+            return None
+        log_in, log_out = float(h.log_in[-1]), float(h.log_out[-1])
+        return Reveal(
+            int(h.index[-1]),
+            float(h.release[-1]),
+            bool(h.member[-1]),
+            bool(h.answer[-1]),
+            float(h.log_likelihood_ratio[-1]),
+            math.exp(log_in),
+            math.exp(log_out),
+        )
+
+
+def _check_model(model: object) -> GameModel:
+    if not isinstance(model, GameModel):
+        raise ValueError(f"model={model!r} must be a GameModel (from game_model)")
+    return model
+
+
+def game_state(
+    model: GameModel,
+    seed: int,
+    answers: Sequence[bool | None] | NDArray[np.bool_],
+    rounds: int,
+    *,
+    confidence: float = 0.95,
+) -> GameState:
+    r"""The game of ``seed`` under ``model``'s settings after the player's ``answers``, in one
+    call that stays well under 100 ms for every setting the game offers.
+
+    Answer k is the player's answer to round k (True = "in"), or None for a round the player
+    did not play (a class skips the rounds whose truths were shown); the round to answer is
+    round ``len(answers)``, and the score counts the rounds played. The rounds are
+    :func:`draw_round`'s (deterministic per seed and round), so every player of the same link
+    sees the same rounds whatever they answer.
+
+    Parameters
+    ----------
+    model : :class:`GameModel` of the settings (:func:`game_model`; a cached one).
+    seed : ``0 <= seed < 2^64``.
+    answers : at most ``rounds`` booleans (or 0/1; None: not played), possibly none.
+    rounds : ``1 <= rounds <= 10000``, the length of the game.
+    confidence : ``0 < confidence < 1`` for the intervals and the verdict (default 0.95).
+
+    Returns
+    -------
+    GameState
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter: a model that is not a :class:`GameModel`, an out-of-range
+        seed, rounds or confidence, answers that are not booleans, or more answers than rounds.
+
+    Examples
+    --------
+    >>> model = game_model(GameSettings.dp("mean", 1.0))
+    >>> s = game_state(model, 7, [], 30)
+    >>> s.turn.index, s.last is None, s.score is None
+    (0, True, True)
+    >>> s.turn.release == play_round(model.settings, 7, 0, model=model).release
+    True
+    >>> s = game_state(model, 7, [True, False, True], 30)
+    >>> s.answered, s.turn.index, s.last.index, s.score.rounds
+    (3, 3, 2, 3)
+    >>> s = game_state(model, 7, [None, None, True], 30)  # rounds 0 and 1 skipped
+    >>> s.answered, s.turn.index, s.last.index, s.history.index.tolist()
+    (1, 3, 2, [2])
+    """
+    m = _check_model(model)
+    seed = check_int("seed", seed, 0, _MAX_SEED)
+    rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
+    conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
+    ans, played = _check_answers(answers, rounds, some=False)
+    length = int(ans.size)  # answered or skipped rounds; the round to answer comes next
+    member, releases = _draws(m, seed, length + (1 if length < rounds else 0))
+    log_in, log_out = log_densities(m, releases)
+    idx = np.flatnonzero(played)
+    history = RoundHistory(
+        idx.astype(np.int64), releases[idx], member[idx], ans[idx], log_in[idx], log_out[idx]
+    )
+    turn = Turn(length, float(releases[length])) if length < rounds else None
+    score = None
+    if idx.size:
+        optimal = log_in[:length] - log_out[:length] >= 0.0
+        score = _scores(m, member[:length], optimal, [(ans, played)], conf)[0]
+    return GameState(turn, history, score)
 
 
 # --------------------------------------------------------------------------- luck

@@ -700,15 +700,14 @@ def test_cached_charts_are_built_once_per_argument_values():
 
 
 LAWS_ROUNDS = """
-from mipcore.game import GameSettings, game_model
-from mipcore.lessons import play
+from mipcore.game import GameSettings, game_model, game_state, release_laws
 from mipcore.plots import game_vega
 page = appkit.page("play")
 model = appkit.cached(game_model, GameSettings())
-laws = appkit.cached(play.release_laws, model)
+laws = appkit.cached(release_laws, model)
 k = st.number_input("answered", 0, 10, 0, key="k")
-state = appkit.cached(play.play_state, model, 4, (True,) * k, 10)
-fig, table = appkit.cached(game_vega.laws_vega, laws, state.turn, state.last, state.history)
+state = appkit.cached(game_state, model, 4, (True,) * k, 10)
+fig, table = appkit.cached(game_vega.laws_vega, laws, state)
 appkit.chart(fig, table, "laws", key="laws")
 """
 
@@ -736,13 +735,12 @@ def test_a_shared_charts_unchanged_table_is_converted_once(monkeypatch):
         assert not at.exception
     assert converted.count(laws) == 1 and len(converted) == 4 + 3 + 3
     ((_, tables),) = pagetools.vega_charts(at)
-    from mipcore.game import GameSettings, game_model
-    from mipcore.lessons import play
+    from mipcore.game import GameSettings, game_model, game_state, release_laws
     from mipcore.plots import game_vega
 
     model = game_model(GameSettings())
-    state = play.play_state(model, 4, (True, True), 10)
-    fig, _ = game_vega.laws_vega(play.release_laws(model), state.turn, state.last, state.history)
+    state = game_state(model, 4, (True, True), 10)
+    fig, _ = game_vega.laws_vega(release_laws(model), state)
     for name, table in fig.datasets.items():
         pd.testing.assert_frame_equal(tables[name], table, check_dtype=False)
 

@@ -4,8 +4,9 @@ Determinism (same seed and round, same everything, in any order of play), the ex
 laws against a direct sum over all training halves, the exact optimal accuracy against
 quadrature and against the long-run frequency of the Bayes-optimal answers (binomial
 tolerance), the calibration really certifying (exact optimum <= 1/2 + η), agreement with the
-canary audit and Proposition 11 machinery, scoring, and the multiple-testing lesson against
-direct binomial sums.
+canary audit and Proposition 11 machinery, scoring, the multiple-testing lesson against
+direct binomial sums, and a game in play (``game_state``: every round against ``play_round``,
+its score against ``score_game``, the release laws against a direct sum over all halves).
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ from mipcore.game import (
     GameSettings,
     ScoreVerdict,
     game_model,
+    game_state,
     luck_lesson,
     play_round,
+    release_laws,
     score_game,
     score_games,
 )
@@ -376,6 +379,15 @@ def test_luck_grows_with_the_class():
         (lambda: luck_lesson(10, 0, 0.1), "rounds"),
         (lambda: luck_lesson(10, 10, 0.7), "eta"),
         (lambda: luck_lesson(10, 10, 0.1, confidence=0.0), "confidence"),
+        (lambda: game_state("model", 1, [], 10), "model"),
+        (lambda: game_state(MODELS[MEAN_DP], -1, [], 10), "seed"),
+        (lambda: game_state(MODELS[MEAN_DP], 1, [], 0), "rounds"),
+        (lambda: game_state(MODELS[MEAN_DP], 1, [], 10, confidence=1.0), "confidence"),
+        (lambda: game_state(MODELS[MEAN_DP], 1, [True] * 11, 10), "answers"),
+        (lambda: game_state(MODELS[MEAN_DP], 1, ["in"], 10), "answers"),
+        (lambda: game_state(MODELS[MEAN_DP], 1, [[True]], 10), "answers"),
+        (lambda: release_laws(MEAN_DP), "model"),
+        (lambda: MEAN_DP.game_key(-1), "seed"),
     ],
 )
 def test_out_of_domain_raises_naming_the_parameter(call, name):
@@ -404,3 +416,89 @@ def test_a_score_over_the_rounds_played_skips_the_rest():
     assert sc.accuracy == sc.correct / 4
     with pytest.raises(ValueError, match="at least one answer"):
         score_game(settings, 11, [None, None])
+
+
+# --------------------------------------------------------------------------- a game in play
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [MEAN_DP, GameSettings.dp("prop11", 2.0, n=6), GameSettings.mip("mean", 0.3, n=4)],
+    ids=short,
+)
+def test_game_state_is_play_round_round_by_round(setting):
+    m = game_model(setting)
+    answers = [bool(k % 3) for k in range(12)]
+    state = game_state(m, 42, answers, 30)
+    rounds = [play_round(setting, 42, k, model=m) for k in range(13)]
+    h = state.history
+    for k, r in enumerate(rounds[:12]):
+        assert h.release[k] == r.release and h.member[k] == r.member
+        assert h.optimal[k] == r.optimal_guess
+        assert h.log_likelihood_ratio[k] == pytest.approx(r.log_likelihood_ratio, abs=1e-12)
+    assert state.turn.index == 12 and state.turn.release == rounds[12].release
+    last = state.last
+    assert (last.index, last.release, last.member) == (11, rounds[11].release, rounds[11].member)
+    assert last.answer == answers[11] and last.correct == (answers[11] == rounds[11].member)
+    assert last.optimal_guess == rounds[11].optimal_guess
+    assert last.log10_ratio == pytest.approx(abs(rounds[11].log_likelihood_ratio) / math.log(10))
+    assert last.p_in / last.p_out == pytest.approx(rounds[11].likelihood_ratio, rel=1e-10)
+    d_in, d_out = direct_densities(m, np.array([rounds[11].release]))  # the chart's diamonds
+    assert last.p_in == pytest.approx(d_in[0], rel=1e-12)
+    assert last.p_out == pytest.approx(d_out[0], rel=1e-12)
+
+
+def test_game_state_scores_with_score_game():
+    m = MODELS[MEAN_DP]
+    answers = [bool(k % 2) for k in range(25)]
+    s = game_state(m, 9, answers, 30)
+    ref = score_game(MEAN_DP, 9, answers, model=m)
+    assert s.score == ref and s.answered == 25 and s.turn.index == 25
+    assert int(s.history.correct.sum()) == ref.correct
+    assert int(s.history.optimal_correct.sum()) == ref.optimal_correct
+    assert ref.optimal_interval == pytest.approx(clopper_pearson(ref.optimal_correct, 25, 0.95))
+    lo, hi = ref.optimal_interval
+    assert 0.0 <= lo <= ref.optimal_correct / 25 <= hi <= 1.0
+
+
+def test_answers_never_change_the_rounds():
+    m = MODELS[MEAN_DP]
+    a = game_state(m, 5, [True] * 8, 30)
+    b = game_state(m, 5, [False] * 8, 30)
+    np.testing.assert_array_equal(a.history.release, b.history.release)
+    np.testing.assert_array_equal(a.history.member, b.history.member)
+    assert a.turn == b.turn
+    # the round on screen is the same before and after answers, whatever they are
+    assert game_state(m, 5, [], 30).turn.release == a.history.release[0]
+
+
+def test_start_and_end_of_a_game():
+    m = MODELS[MEAN_DP]
+    s = game_state(m, 3, [], 10)
+    assert (s.answered, s.turn.index, s.last, s.score) == (0, 0, None, None)
+    assert s.history.release.size == 0
+    done = game_state(m, 3, [True] * 10, 10)
+    assert done.turn is None and done.last.index == 9
+    assert done.score.rounds == 10
+
+
+def test_release_laws_are_the_exact_mixtures():
+    for s in (MEAN_DP, GameSettings.dp("prop11", 2.0, n=6)):
+        m = game_model(s)
+        laws = release_laws(m)
+        p_in, p_out = direct_densities(m, laws.grid)
+        np.testing.assert_allclose(laws.p_in, p_in, rtol=1e-12)
+        np.testing.assert_allclose(laws.p_out, p_out, rtol=1e-12)
+        b = m.noise.scale
+        assert laws.grid[0] == pytest.approx(m.outputs.min() - 6 * b)
+        assert laws.grid[-1] == pytest.approx(m.outputs.max() + 6 * b)
+        for p in (laws.p_in, laws.p_out):  # mass within 6 scales of every output >= 1 - e^-6
+            assert 1 - math.exp(-6) - 1e-3 <= np.trapezoid(p, laws.grid) <= 1 + 1e-3
+
+
+def test_a_game_key_names_the_rounds_it_deals():
+    """Two keys are equal exactly when the games deal the same rounds."""
+    assert MEAN_DP.game_key(7) == "mean|epsilon|1.0|8|10.0|None|7"
+    assert MEAN_DP.game_key(7) == GameSettings().game_key(7) != MEAN_DP.game_key(8)
+    assert MEAN_DP.game_key(7) != GameSettings.dp("mean", 1.0, n=6).game_key(7)
+    assert MEAN_DP.game_key(7) != GameSettings(target=3).game_key(7)

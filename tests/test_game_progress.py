@@ -13,9 +13,8 @@ import pytest
 
 from appkit.progress import STORE, Progress, ProgressStore, browser_id
 from mipcore.game import GameSettings
-from mipcore.lessons.play import game_key
 
-GAME = game_key(GameSettings(), 7)
+GAME = GameSettings().game_key(7)
 
 
 def test_a_game_is_kept_per_browser_and_game():
@@ -25,7 +24,7 @@ def test_a_game_is_kept_per_browser_and_game():
     store.answer("b1", GAME, 1, False)
     assert store.get("b1", GAME) == Progress((True, False), 0)
     assert store.get("b2", GAME) is None  # another browser: nothing
-    assert store.get("b1", game_key(GameSettings(), 8)) is None  # another game: nothing
+    assert store.get("b1", GameSettings().game_key(8)) is None  # another game: nothing
 
 
 def test_an_answer_counts_only_for_the_next_round():
@@ -90,7 +89,7 @@ def test_the_app_s_store_holds_at_most_4096_games_in_about_2_mb():
     try:
         before = tracemalloc.get_traced_memory()[0]
         for i in range(5000):  # more games than it keeps, each as long as the page allows
-            key = game_key(GameSettings.dp("prop11", 9.9, n=12), 999_000 + i)
+            key = GameSettings.dp("prop11", 9.9, n=12).game_key(999_000 + i)
             store.put(f"{i:024x}", key, Progress((True,) * 300, 7))
         held = tracemalloc.get_traced_memory()[0] - before
     finally:

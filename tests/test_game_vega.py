@@ -1,5 +1,5 @@
 """The "Play the attacker" page's charts drawn by Vega-Lite (mipcore.plots.game_vega): the laws,
-releases and scores of mipcore.lessons.play drawn from the tables, a specification that a turn
+releases and scores of a game in play (mipcore.game.game_state) drawn from the tables, a specification that a turn
 of the game does not change, and the distinctions drawn by more than colour."""
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ import pytest
 from test_vega import valid_vega_lite
 
 from mipcore.audit_stats import clopper_pearson
-from mipcore.game import GameSettings, game_model, play_round
-from mipcore.lessons import play
+from mipcore.game import GameSettings, game_model, game_state, play_round, release_laws
 from mipcore.plots import game_vega, style
 from mipcore.plots.formatting import fmt_num
 from mipcore.plots.vega import DASH
 
 SETTINGS = [GameSettings(), GameSettings.dp("prop11", 2.0, n=6), GameSettings.mip("mean", 0.3)]
 MODEL = game_model(SETTINGS[0])
-LAWS = play.release_laws(MODEL)
+LAWS = release_laws(MODEL)
 
 
 def spec_text(chart) -> str:
@@ -50,9 +49,9 @@ def test_times_text():
 @pytest.mark.parametrize("settings", SETTINGS, ids=str)
 def test_laws_chart_draws_the_laws_and_the_rounds(settings):
     m = game_model(settings)
-    laws = play.release_laws(m)
-    s = play.play_state(m, 4, [True, False, True, True], 30)
-    chart, table = game_vega.laws_vega(laws, s.turn, s.last, s.history)
+    laws = release_laws(m)
+    s = game_state(m, 4, [True, False, True, True], 30)
+    chart, table = game_vega.laws_vega(laws, s)
     valid_vega_lite(chart)
     # the CSV: the laws on their full grid
     assert list(table.columns) == ["release", "p_in", "p_out"]
@@ -90,13 +89,13 @@ def test_laws_chart_draws_the_laws_and_the_rounds(settings):
 def test_a_turn_changes_the_tables_not_the_spec():
     """Answering a round must leave both specifications as they are, so that Streamlit redraws
     the charts in place (the reason they are Vega-Lite): from the first round to the end."""
-    states = [play.play_state(MODEL, 4, [True] * k, 10) for k in (0, 1, 2, 7, 10)]
-    laws = [game_vega.laws_vega(LAWS, s.turn, s.last, s.history)[0] for s in states]
+    states = [game_state(MODEL, 4, [True] * k, 10) for k in (0, 1, 2, 7, 10)]
+    laws = [game_vega.laws_vega(LAWS, s)[0] for s in states]
     assert len({spec_text(c) for c in laws}) == 1
     assert not laws[1].datasets["past"].equals(laws[2].datasets["past"])
     assert laws[0].datasets["last"].empty and laws[0].datasets["past"].empty
     assert laws[-1].datasets["now"].empty  # the game is over: no round to answer
-    scores = [game_vega.score_vega(s.score, s.optimal_interval)[0] for s in states[1:]]
+    scores = [game_vega.score_vega(s.score)[0] for s in states[1:]]
     assert len({spec_text(c) for c in scores}) == 1
     assert not scores[0].datasets["scores"].equals(scores[-1].datasets["scores"])
     for c in laws + scores:
@@ -108,8 +107,8 @@ def test_a_sealed_laws_chart_holds_nothing_of_the_past_rounds():
     round's release only: no table of past rounds or of the last round is sent, and neither
     the specification nor the legend names a past round's truth; its specification is the
     same in every round and whatever the truths."""
-    states = [play.play_state(MODEL, 4, [True] * k, 10) for k in (0, 1, 3)]
-    sealed = [game_vega.laws_vega(LAWS, s.turn, s.last, s.history, sealed=True)[0] for s in states]
+    states = [game_state(MODEL, 4, [True] * k, 10) for k in (0, 1, 3)]
+    sealed = [game_vega.laws_vega(LAWS, s, sealed=True)[0] for s in states]
     for chart in sealed:
         valid_vega_lite(chart)
         assert set(chart.datasets) == {"laws", "now"}
@@ -117,7 +116,7 @@ def test_a_sealed_laws_chart_holds_nothing_of_the_past_rounds():
         assert game_vega.PAST_IN not in text and game_vega.PAST_OUT not in text
     assert len({spec_text(c) for c in sealed}) == 1
     assert not sealed[1].datasets["now"].equals(sealed[2].datasets["now"])
-    opened = game_vega.laws_vega(LAWS, states[2].turn, states[2].last, states[2].history)[0]
+    opened = game_vega.laws_vega(LAWS, states[2])[0]
     assert game_vega.PAST_IN in spec_text(opened)  # (unsealed, the past is drawn)
 
 
@@ -128,12 +127,12 @@ def test_the_laws_look_is_built_once_per_game_in_the_apps_cache(monkeypatch):
     from appkit import cache
     from mipcore.plots import vega
 
-    states = [play.play_state(MODEL, 4, [True] * k, 10) for k in (0, 1, 2)]
+    states = [game_state(MODEL, 4, [True] * k, 10) for k in (0, 1, 2)]
     monkeypatch.setattr(vega, "SPEC_MEMO", None)
-    alone = [game_vega.laws_vega(LAWS, s.turn, s.last, s.history) for s in states]
+    alone = [game_vega.laws_vega(LAWS, s) for s in states]
     monkeypatch.setattr(vega, "SPEC_MEMO", cache.cached)
     cache.clear()
-    shared = [game_vega.laws_vega(LAWS, s.turn, s.last, s.history) for s in states]
+    shared = [game_vega.laws_vega(LAWS, s) for s in states]
     assert shared[0][0].datasets["laws"] is shared[2][0].datasets["laws"]
     assert shared[0][1] is shared[2][1]  # the CSV's table
     assert alone[0][0].datasets["laws"] is not alone[2][0].datasets["laws"]
@@ -171,17 +170,17 @@ def test_each_spec_is_built_once_per_look_in_the_apps_cache(monkeypatch):
 
     def rounds(model, laws, answered, **kw):
         for k in answered:
-            s = play.play_state(model, 4, [True] * k, 10)
-            game_vega.laws_vega(laws, s.turn, s.last, s.history, **kw)
+            s = game_state(model, 4, [True] * k, 10)
+            game_vega.laws_vega(laws, s, **kw)
             if s.score is not None:
-                game_vega.score_vega(s.score, s.optimal_interval)
+                game_vega.score_vega(s.score)
 
     rounds(MODEL, LAWS, (0, 1, 2, 7, 10))
     assert built == ["_laws_layers", "_score_layers"]
     rounds(MODEL, LAWS, (0, 3), height=game_vega.PRESENTER_HEIGHT)
     assert built == ["_laws_layers", "_score_layers", "_laws_layers"]
     other = game_model(SETTINGS[2])
-    rounds(other, play.release_laws(other), (1, 2))
+    rounds(other, release_laws(other), (1, 2))
     assert built[3:] == ["_laws_layers", "_score_layers"]
     monkeypatch.setattr(vega, "SPEC_MEMO", None)
     rounds(MODEL, LAWS, (1, 2))
@@ -190,8 +189,8 @@ def test_each_spec_is_built_once_per_look_in_the_apps_cache(monkeypatch):
 
 def test_score_chart_draws_the_score_and_the_references():
     answers = [k % 3 != 0 for k in range(25)]
-    s = play.play_state(MODEL, 9, answers, 30)
-    chart, table = game_vega.score_vega(s.score, s.optimal_interval)
+    s = game_state(MODEL, 9, answers, 30)
+    chart, table = game_vega.score_vega(s.score)
     valid_vega_lite(chart)
     sc = s.score
     assert list(table.columns) == [
@@ -225,8 +224,8 @@ def test_score_chart_draws_the_score_and_the_references():
 
 
 def test_more_than_colour_tells_the_series_apart():
-    s = play.play_state(MODEL, 4, [True, False, False], 30)
-    chart, _ = game_vega.laws_vega(LAWS, s.turn, s.last, s.history)
+    s = game_state(MODEL, 4, [True, False, False], 30)
+    chart, _ = game_vega.laws_vega(LAWS, s)
     enc = layer(chart, "laws", "line")["encoding"]
     dash = dict(
         zip(enc["strokeDash"]["scale"]["domain"], enc["strokeDash"]["scale"]["range"], strict=True)
@@ -236,7 +235,7 @@ def test_more_than_colour_tells_the_series_apart():
     shape = dict(zip(past["domain"], past["range"], strict=True))
     assert shape[game_vega.PAST_IN] != shape[game_vega.PAST_OUT]
     # the score chart: the reference lines by dash, the two rows by shape and position
-    c2, _ = game_vega.score_vega(s.score, s.optimal_interval)
+    c2, _ = game_vega.score_vega(s.score)
     rule = layer(c2, "levels", "rule")["encoding"]["strokeDash"]["scale"]
     dashes = [tuple(d) for d in rule["range"][2:]]
     assert len(set(dashes)) == 3
@@ -249,10 +248,10 @@ def test_more_than_colour_tells_the_series_apart():
 
 
 def test_text_is_plain():
-    s = play.play_state(MODEL, 4, [True], 30)
+    s = game_state(MODEL, 4, [True], 30)
     for chart in (
-        game_vega.laws_vega(LAWS, s.turn, s.last, s.history)[0],
-        game_vega.score_vega(s.score, s.optimal_interval)[0],
+        game_vega.laws_vega(LAWS, s)[0],
+        game_vega.score_vega(s.score)[0],
     ):
         text = spec_text(chart) + " ".join(
             v
@@ -262,20 +261,3 @@ def test_text_is_plain():
             if isinstance(v, str)
         )
         assert "<" not in text.replace("<=", "") and "e-0" not in text
-
-
-@pytest.mark.parametrize(
-    "call, name",
-    [
-        (lambda: game_vega.laws_vega("laws", None, None, LAWS), "laws"),
-        (lambda: game_vega.laws_vega(LAWS, None, None, "history"), "history"),
-        (lambda: game_vega.score_vega("score", (0.1, 0.2)), "score"),
-        (
-            lambda: game_vega.score_vega(play.play_state(MODEL, 1, [True], 10).score, (0.9, 0.1)),
-            "optimal_interval",
-        ),
-    ],
-)
-def test_bad_input_raises_value_error(call, name):
-    with pytest.raises(ValueError, match=name):
-        call()

@@ -164,7 +164,6 @@ def _flip_truths(monkeypatch) -> None:
     """A world with the same releases and every truth flipped: mipcore.game.draw_round's
     secret coin reversed wherever it is read."""
     import mipcore.game
-    import mipcore.lessons.play
 
     real = mipcore.game.draw_round
 
@@ -172,7 +171,7 @@ def _flip_truths(monkeypatch) -> None:
         member, *rest = real(*args, **kwargs)
         return (not member, *rest)
 
-    for module in (mipcore.game, mipcore.lessons.play, classroom):
+    for module in (mipcore.game, classroom):
         monkeypatch.setattr(module, "draw_round", flipped)
 
 

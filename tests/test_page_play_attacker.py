@@ -1,15 +1,12 @@
-"""The "Play the attacker" page (app_pages/play_attacker.py), its lesson (mipcore.lessons.play)
-and its charts (mipcore.plots.game_vega, tested on their own in test_game_vega.py).
+"""The "Play the attacker" page (app_pages/play_attacker.py), through AppTest. Its theory (a
+game in play: mipcore.game.game_state, release_laws) is tested in test_game.py, its charts
+(mipcore.plots.game_vega) in test_game_vega.py.
 
-Lesson: every round of ``play_state`` against ``mipcore.game.play_round`` (brute force, round by
-round), the release laws against a direct sum over all training halves, the score and the luck
-lesson against ``score_game`` / ``luck_lesson``, and the answers never changing the rounds.
-Page (AppTest): a full game clicked with the Bayes-optimal answers computed here from mipcore
-(the page's score is then the optimal attacker's count), "always in", the reveal sentence, the
-luck lesson from 20 rounds on, the laws hidden when the teacher says so, the URL round trip
-(a fresh session of the same link shows the same first round), refusals of bad links, and
-extreme settings answered with sentences; no Plotly chart, and the charts' specifications
-unchanged by a click.
+A full game clicked with the Bayes-optimal answers computed here from mipcore (the page's score
+is then the optimal attacker's count), "always in", the reveal sentence, the luck lesson from
+20 rounds on, the laws hidden when the teacher says so, the URL round trip (a fresh session of
+the same link shows the same first round), refusals of bad links, and extreme settings
+answered with sentences; no Plotly chart, and the charts' specifications unchanged by a click.
 """
 
 from __future__ import annotations
@@ -17,7 +14,6 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 
-import numpy as np
 import pagetools
 import pytest
 from pagetools import assert_clean, play_button, texts, unescaped
@@ -26,7 +22,6 @@ from streamlit.testing.v1 import AppTest
 from appkit import fmt_num, fmt_pct
 from appkit.progress import Progress
 from appkit.registry import by_key
-from mipcore.audit_stats import clopper_pearson
 from mipcore.game import (
     Calibration,
     GameMechanism,
@@ -37,7 +32,6 @@ from mipcore.game import (
     play_round,
     score_game,
 )
-from mipcore.lessons import play
 from mipcore.plots import game_vega
 
 PAGE = "app_pages/play_attacker.py"
@@ -114,116 +108,11 @@ def with_answers(
     for k, v in params.items():
         at.query_params[k] = v
     at.session_state[GAMES] = OrderedDict(
-        {play.game_key(settings, seed): Progress(tuple(bool(a) for a in answers), replays)}
+        {settings.game_key(seed): Progress(tuple(bool(a) for a in answers), replays)}
     )
     at.switch_page(PAGE).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
-
-
-# =========================================================================== the lesson
-
-
-def direct_densities(m, y):
-    b = m.noise.scale
-    dens = np.exp(-np.abs(np.asarray(y)[:, None] - m.outputs[None, :]) / b) / (2 * b)
-    return dens[:, m.member].mean(axis=1), dens[:, ~m.member].mean(axis=1)
-
-
-@pytest.mark.parametrize(
-    "settings",
-    [DEFAULT, GameSettings.dp("prop11", 2.0, n=6), GameSettings.mip("mean", 0.3, n=4)],
-    ids=str,
-)
-def test_play_state_is_play_round_round_by_round(settings):
-    m = game_model(settings)
-    answers = [bool(k % 3) for k in range(12)]
-    s = play.play_state(m, 42, answers, 30)
-    rounds = [play_round(settings, 42, k, model=m) for k in range(13)]
-    h = s.history
-    for k, r in enumerate(rounds[:12]):
-        assert h.release[k] == r.release and h.member[k] == r.member
-        assert h.optimal[k] == r.optimal_guess
-        assert h.log_likelihood_ratio[k] == pytest.approx(r.log_likelihood_ratio, abs=1e-12)
-    assert s.turn.index == 12 and s.turn.release == rounds[12].release
-    d_in, d_out = direct_densities(m, [rounds[12].release])
-    assert s.turn.p_in == pytest.approx(d_in[0], rel=1e-12)
-    assert s.turn.p_out == pytest.approx(d_out[0], rel=1e-12)
-    last = s.last
-    assert (last.index, last.release, last.member) == (11, rounds[11].release, rounds[11].member)
-    assert last.answer == answers[11] and last.correct == (answers[11] == rounds[11].member)
-    assert last.optimal_guess == rounds[11].optimal_guess
-    assert last.log10_ratio == pytest.approx(abs(rounds[11].log_likelihood_ratio) / math.log(10))
-    assert last.p_in / last.p_out == pytest.approx(rounds[11].likelihood_ratio, rel=1e-10)
-
-
-def test_score_is_mipcore_s():
-    answers = [bool(k % 2) for k in range(25)]
-    s = play.play_state(MODEL, 9, answers, 30)
-    ref = score_game(DEFAULT, 9, answers, model=MODEL)
-    assert s.score == ref
-    assert int(s.history.correct.sum()) == ref.correct
-    assert int(s.history.optimal_correct.sum()) == ref.optimal_correct
-    assert s.optimal_interval == pytest.approx(clopper_pearson(ref.optimal_correct, 25, 0.95))
-    assert s.show_luck and not s.finished and s.answered == 25
-
-
-def test_luck_from_twenty_rounds_on():
-    assert play.LUCK_AFTER == 20
-    assert not play.play_state(MODEL, 1, [True] * 19, 30).show_luck
-    assert play.play_state(MODEL, 1, [True] * 20, 30).show_luck
-
-
-def test_answers_never_change_the_rounds():
-    a = play.play_state(MODEL, 5, [True] * 8, 30)
-    b = play.play_state(MODEL, 5, [False] * 8, 30)
-    np.testing.assert_array_equal(a.history.release, b.history.release)
-    np.testing.assert_array_equal(a.history.member, b.history.member)
-    assert a.turn == b.turn
-    # the round on screen is the same before and after answers, whatever they are
-    assert play.play_state(MODEL, 5, [], 30).turn.release == a.history.release[0]
-
-
-def test_start_and_end_of_a_game():
-    s = play.play_state(MODEL, 3, [], 10)
-    assert (s.answered, s.turn.index, s.last, s.score) == (0, 0, None, None)
-    assert not s.show_luck
-    assert s.history.release.size == 0
-    done = play.play_state(MODEL, 3, [True] * 10, 10)
-    assert done.finished and done.turn is None and done.last.index == 9
-    assert done.score.rounds == 10
-
-
-def test_release_laws_are_the_exact_mixtures():
-    for settings in (DEFAULT, GameSettings.dp("prop11", 2.0, n=6)):
-        m = game_model(settings)
-        laws = play.release_laws(m)
-        p_in, p_out = direct_densities(m, laws.grid)
-        np.testing.assert_allclose(laws.p_in, p_in, rtol=1e-12)
-        np.testing.assert_allclose(laws.p_out, p_out, rtol=1e-12)
-        b = m.noise.scale
-        assert laws.grid[0] == pytest.approx(m.outputs.min() - 6 * b)
-        assert laws.grid[-1] == pytest.approx(m.outputs.max() + 6 * b)
-        for p in (laws.p_in, laws.p_out):  # mass within 6 scales of every output >= 1 - e^-6
-            assert 1 - math.exp(-6) - 1e-3 <= np.trapezoid(p, laws.grid) <= 1 + 1e-3
-
-
-@pytest.mark.parametrize(
-    "call, name",
-    [
-        (lambda: play.play_state("model", 1, [], 10), "model"),
-        (lambda: play.play_state(MODEL, -1, [], 10), "seed"),
-        (lambda: play.play_state(MODEL, 1, [], 0), "rounds"),
-        (lambda: play.play_state(MODEL, 1, [], 10, confidence=1.0), "confidence"),
-        (lambda: play.play_state(MODEL, 1, [True] * 11, 10), "answers"),
-        (lambda: play.play_state(MODEL, 1, ["in"], 10), "answers"),
-        (lambda: play.play_state(MODEL, 1, [[True]], 10), "answers"),
-        (lambda: play.release_laws(DEFAULT), "model"),
-    ],
-)
-def test_out_of_domain_raises_naming_the_parameter(call, name):
-    with pytest.raises(ValueError, match=name):
-        call()
 
 
 # =========================================================================== the page
@@ -310,6 +199,11 @@ def test_full_game_with_the_optimal_answers():
     new = int(link(at, "seed"))
     assert new != seed and 1 <= new <= 999_999
     assert release_shown(at) == release_text(play_round(DEFAULT, new, 0, model=MODEL).release)
+
+
+def test_the_luck_lesson_comes_after_twenty_answers():
+    assert "Luck in a class" not in shown_text(with_answers([True] * 19, seed=1))
+    assert "Luck in a class of 30" in shown_text(with_answers([True] * 20, seed=1))
 
 
 def test_always_in_and_the_reveal_sentence():

@@ -29,8 +29,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from mipcore.game import GameScore
-from mipcore.lessons.play import LawPicture, Reveal, RoundHistory, Turn
+from mipcore.game import GameScore, GameState, ReleaseLaws
 
 from . import curves, distributions, style, vega
 from .curves import Look
@@ -78,92 +77,85 @@ def times_text(log10_ratio: float) -> str:
 
 
 def laws_vega(
-    laws: LawPicture,
-    turn: Turn | None,
-    last: Reveal | None,
-    history: RoundHistory,
-    *,
-    height: int = LAWS_HEIGHT,
-    sealed: bool = False,
+    laws: ReleaseLaws, state: GameState, *, height: int = LAWS_HEIGHT, sealed: bool = False
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
     """The densities ``p_in`` and ``p_out`` of the release (``laws``), ``height`` px of plot
-    (80 to 600; the legend in two columns below it), with
+    (the legend in two columns below it), with, from the game's ``state``:
 
-    * the release of the round to answer (``turn``) as a thick black line labelled with it;
-    * the last answered round (``last``) as a dotted line with its two densities as diamonds
-      (the likelihood ratio in their tooltip);
-    * every answered release (``history``) as a tick on the axis: a bar when the target was
-      in, a cross when it was out.
+    * the release of the round to answer (``state.turn``) as a thick black line labelled with it;
+    * the last answered round (``state.last``) as a dotted line with its two densities as
+      diamonds (the likelihood ratio in their tooltip);
+    * every answered release (``state.history``) as a tick on the axis: a bar when the target
+      was in, a cross when it was out.
 
     ``sealed`` (a class whose truths are not shown yet): the laws and this round's release
-    only -- ``last`` and ``history`` are not drawn, their tables are not sent and the legend
-    names no past round (a mark that tells a truth has no place on a student's phone).
+    only -- the last round and the history are not drawn, their tables are not sent and the
+    legend names no past round (a mark that tells a truth has no place on a student's phone).
 
     The table (the CSV) is the laws on their grid: ``release, p_in, p_out``. The lines draw
     every other grid point (and both ends). The laws' tables depend on the laws only, the
     specification on their peak (the y axis ends at 1.12 × it) and ``height``: in the app both
     are built once per game and kept in its one bounded cache
-    (:data:`mipcore.plots.vega.SPEC_MEMO`), the same tables for every round; ``turn``,
-    ``last`` and ``history`` only fill the small tables, empty when there is no such round.
+    (:data:`mipcore.plots.vega.SPEC_MEMO`), the same tables for every round; the round to
+    answer, the last round and the history only fill the small tables, empty when there is
+    no such round.
     """
-    if not isinstance(laws, LawPicture):
-        raise ValueError(f"laws must be a LawPicture (mipcore.lessons.play), got {laws!r}")
-    if not isinstance(history, RoundHistory):
-        raise ValueError(f"history must be a RoundHistory, got {history!r}")
-    if isinstance(height, bool) or not isinstance(height, int) or not 80 <= height <= 600:
-        raise ValueError(f"height={height!r} must be a whole number of pixels from 80 to 600")
     memo = vega.SPEC_MEMO
     drawn = memo(_laws_tables, laws) if memo is not None else _laws_tables(laws)
-    member = np.asarray(history.member, dtype=bool)
+    turn = state.turn
+    now = pd.DataFrame(
+        {"release": [turn.release], "label": [f"this round: y = {fmt_num(turn.release, 4)}"]}
+        if turn is not None
+        else {"release": pd.Series(dtype=float), "label": pd.Series(dtype=str)}
+    )
+    if sealed:
+        datasets = {"laws": drawn.curves, "now": now}
+    else:
+        datasets = {"laws": drawn.curves, "past": _past(state), "now": now, "last": _last(state)}
+    chart = distributions.chart(
+        LAWS_TITLE, datasets, _laws_layers, drawn.peak, sealed, height=height
+    )
+    return chart, drawn.table
+
+
+def _past(state: GameState) -> pd.DataFrame:
+    """The answered releases, each with its truth."""
+    history = state.history
     past = pd.DataFrame(
         {
             "release": np.asarray(history.release, dtype=float),
             "zero": 0.0,
-            "name": np.where(member, PAST_IN, PAST_OUT),
+            "name": np.where(np.asarray(history.member, dtype=bool), PAST_IN, PAST_OUT),
             "round": np.asarray(history.index, dtype=np.int64) + 1,
         }
     )
     finite = np.isfinite(past["release"].to_numpy())
     if not finite.all():  # (filtering a frame costs, and every release is finite in practice)
         past = past[finite].reset_index(drop=True)
-    now = pd.DataFrame(
-        {"release": [float(turn.release)], "label": [f"this round: y = {fmt_num(turn.release, 4)}"]}
-        if turn is not None
-        else {"release": pd.Series(dtype=float), "label": pd.Series(dtype=str)}
+    return past
+
+
+def _last(state: GameState) -> pd.DataFrame:
+    """The last answered round's two densities at its release, with the likelihood ratio."""
+    last = state.last
+    if last is None:
+        columns = {"release": float, "density": float, "name": str, "round": np.int64, "ratio": str}
+        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in columns.items()})
+    likelier = "in" if last.log_likelihood_ratio >= 0 else "out"
+    ratio = times_text(last.log10_ratio)
+    said = "as likely in as out" if ratio == "1" else f"{ratio} times likelier {likelier}"
+    before = pd.DataFrame(
+        {
+            "release": [last.release] * 2,
+            "density": [last.p_in, last.p_out],
+            "name": [IN_NAME, OUT_NAME],
+            "round": [last.index + 1] * 2,
+            "ratio": [said] * 2,
+        }
     )
-    if last is not None:
-        likelier = "in" if last.log_likelihood_ratio >= 0 else "out"
-        ratio = times_text(last.log10_ratio)
-        said = "as likely in as out" if ratio == "1" else f"{ratio} times likelier {likelier}"
-        before = pd.DataFrame(
-            {
-                "release": [float(last.release)] * 2,
-                "density": [float(last.p_in), float(last.p_out)],
-                "name": [IN_NAME, OUT_NAME],
-                "round": [last.index + 1] * 2,
-                "ratio": [said] * 2,
-            }
-        )
-        if not np.isfinite([last.p_in, last.p_out]).all():
-            before = before[np.isfinite(before["density"])].reset_index(drop=True)
-    else:
-        before = pd.DataFrame(
-            {
-                "release": pd.Series(dtype=float),
-                "density": pd.Series(dtype=float),
-                "name": pd.Series(dtype=str),
-                "round": pd.Series(dtype=np.int64),
-                "ratio": pd.Series(dtype=str),
-            }
-        )
-    if sealed:
-        datasets = {"laws": drawn.curves, "now": now}
-    else:
-        datasets = {"laws": drawn.curves, "past": past, "now": now, "last": before}
-    chart = distributions.chart(
-        LAWS_TITLE, datasets, _laws_layers, drawn.peak, sealed, height=height
-    )
-    return chart, drawn.table
+    if not np.isfinite([last.p_in, last.p_out]).all():
+        before = before[np.isfinite(before["density"])].reset_index(drop=True)
+    return before
 
 
 @dataclass(frozen=True)
@@ -176,7 +168,7 @@ class _Laws:
     peak: float
 
 
-def _laws_tables(laws: LawPicture) -> _Laws:
+def _laws_tables(laws: ReleaseLaws) -> _Laws:
     table = pd.DataFrame({"release": laws.grid, "p_in": laws.p_in, "p_out": laws.p_out})
     finite = np.isfinite(table.to_numpy()).all(axis=1)
     drawn = table[finite].reset_index(drop=True)
@@ -292,28 +284,16 @@ def _laws_layers(peak: float, sealed: bool = False) -> list[Any]:
     return layers
 
 
-def score_table(score: GameScore, optimal_interval: tuple[float, float]) -> pd.DataFrame:
+def score_table(score: GameScore) -> pd.DataFrame:
     """The score chart's numbers (its CSV): one row for the player and one for the optimal
     attacker on the same rounds (``correct``, ``rounds``, ``accuracy`` and the two-sided
     Clopper–Pearson ``interval_low``/``interval_high``), then one row for each reference
     accuracy: coin flips (50 %), the guarantee 1/2 + η and the optimal attacker's exact
     long-run accuracy. Accuracies are fractions."""
-    if not isinstance(score, GameScore):
-        raise ValueError(f"score must be a GameScore (mipcore.game.score_game), got {score!r}")
-    lo, hi = (float(v) for v in optimal_interval)
-    if not (0.0 <= lo <= hi <= 1.0):
-        raise ValueError(
-            f"optimal_interval must satisfy 0 <= low <= high <= 1, got {optimal_interval!r}"
-        )
+    opt = score.optimal_correct / score.rounds
     rows = [
         ("you", score.correct, score.accuracy, *score.interval),
-        (
-            "optimal attacker, same rounds",
-            score.optimal_correct,
-            score.optimal_correct / score.rounds,
-            lo,
-            hi,
-        ),
+        ("optimal attacker, same rounds", score.optimal_correct, opt, *score.optimal_interval),
     ]
     lines = _reference_lines(score)
     return pd.DataFrame(
@@ -339,19 +319,17 @@ def _reference_lines(score: GameScore) -> list[tuple[str, float]]:
     ]
 
 
-def score_vega(
-    score: GameScore, optimal_interval: tuple[float, float]
-) -> tuple[VegaLiteChart, pd.DataFrame]:
+def score_vega(score: GameScore) -> tuple[VegaLiteChart, pd.DataFrame]:
     """The player's accuracy and the Bayes-optimal attacker's on the same rounds (two rows,
     each a diamond with its two-sided Clopper–Pearson interval), against three vertical lines:
     a coin flip (50 %), the guarantee ``1/2 + η`` and the optimal attacker's exact long-run
     accuracy; all in %. The table is :func:`score_table`. The specification depends on the
     two reference accuracies (the game's settings, in the lines' names), not on the score: the
     number of rounds and the confidence level are for the page's caption."""
-    table = score_table(score, optimal_interval)
+    table = score_table(score)
     lines = _reference_lines(score)
     names = ["you", "optimal attacker, same rounds", *(n for n, _ in lines)]
-    lo, hi = (float(v) for v in optimal_interval)
+    lo, hi = score.optimal_interval
     # the table's numbers, in %, taken from where the table took them (reading them back from
     # the table, column by column, cost a third of this chart)
     scores = pd.DataFrame(
