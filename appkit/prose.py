@@ -1,8 +1,9 @@
 """A page's static prose, read from the Markdown file beside its script.
 
 A page ``app_pages/<name>.py`` keeps the text that carries no computed number (its
-introduction, its explanations, "The maths") in ``app_pages/<name>.md``, cut into named
-sections by HTML comments on a line of their own::
+introduction, its explanations, "The maths") in ``app_pages/<name>.md`` (the home page, a
+function of ``app.py``, in ``app_pages/home.md``), cut into named sections by HTML comments
+on a line of their own::
 
     <!-- intro -->
     A differentially private release …
@@ -147,7 +148,7 @@ def say(page_key: str, section: str, **values: Any) -> str:
 
 
 def _script_name(page_key: str) -> str:
+    """The name of the page's Markdown file: its script's, or for the home page (a function of
+    app.py, no script) its key: ``app_pages/home.md``."""
     script = by_key(page_key).script
-    if script is None:
-        raise ValueError(f"page {page_key!r} has no script, so no Markdown file")
-    return Path(script).stem
+    return page_key if script is None else Path(script).stem
