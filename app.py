@@ -16,6 +16,8 @@ import streamlit as st
 import appkit
 from appkit import controls, registry
 from appkit.controls import slider
+from appkit.prose import prose, say
+from appkit.prose import text as prose_text
 from mipcore.bounds import attacker_accuracy, epsilon_from_eta, eta_from_epsilon
 from mipcore.plots.home_vega import accuracy_bars
 
@@ -111,6 +113,7 @@ LESSON: tuple[LessonStep, ...] = (
     ),
 )
 
+PAGE = "home"  # its prose: app_pages/home.md
 #: The home page's one control.
 CONTROLS = controls.table(
     slider("eps", "ε, the privacy parameter of a differentially private release", 0.0, 10.0, 1.0, 0.05, "%.2f", "Smaller ε means stronger privacy; ε = 0 means the release ignores every record."),
@@ -132,17 +135,12 @@ def _teaching_path() -> None:
     """The teacher's path: the pages in order, a question for each, presenter-mode links."""
     seed, game = _lesson_links()
     with st.expander(f"Teach a {sum(s.minutes for s in LESSON)}-minute class"):
-        st.markdown(
-            "The pages in order, with the question to put to the room at each. Every link "
-            "opens its page in presenter mode (larger type; switch it off in the sidebar). "
-            f"The game's link fixes game number {seed}, so the whole class plays the same "
-            "rounds and its “New game” button replays them."
-        )
+        st.markdown(say(PAGE, "teaching", seed=seed))
         for i, step in enumerate(LESSON, start=1):
             spec = registry.by_key(step.page)
             st.markdown(f"**{i}. {spec.title}** ({step.minutes} min)  \nAsk: *{step.question}*")
             if spec.script is None:
-                st.caption("This page: turn on presenter mode in the sidebar, then move ε.")
+                st.caption(prose_text(PAGE, "this_page"))
                 continue
             params = game if step.page == "play" else step.params
             st.page_link(
@@ -155,7 +153,7 @@ def _teaching_path() -> None:
             origin = str(st.context.url or "").split("?")[0].rstrip("/")
         except Exception:  # pragma: no cover - outside a browser session (AppTest)
             origin = ""
-        st.markdown("**The students' link to the same game** (for their own phones):")
+        prose(PAGE, "students_link")
         st.text(f"{origin}/{registry.by_key('play').url_path}?{urlencode(game)}")
 
 
@@ -171,34 +169,17 @@ def _legacy_eta_link() -> None:
     except ValueError:
         eps = None
     if eps is None or not eps <= CONTROLS["eps"].hi:
-        appkit.warn(
-            f"The link set η = {appkit.quote(raw)}; this page now asks for ε, and that η has "
-            "no ε between 0 and 10. Showing the default, ε = 1."
-        )
+        appkit.warn(say(PAGE, "legacy_refused", eta=raw))
         return
     step = CONTROLS["eps"].step
     st.query_params["eps"] = f"{round(eps / step) * step:.2f}"
-    st.info(
-        f"This link gave η = {appkit.fmt_num(eta, 3)}; the home page now asks for ε. "
-        f"ε = {appkit.fmt_num(eps, 3)} gives that η (shown rounded to the slider's step).",
-        icon="ℹ️",
-    )
+    st.info(say(PAGE, "legacy", eta=eta, eps=eps), icon="ℹ️")
 
 
 def home() -> None:
-    current = appkit.page("home")
+    current = appkit.page(PAGE)
     _legacy_eta_link()
-    st.markdown(
-        "**Membership inference privacy (MIP)** asks one concrete question about a released "
-        "model or statistic: *can an attacker tell whether your record was used?* "
-        "The data owner trains on a random half of the dataset; the attacker sees the release "
-        "and one record, and guesses “in” or “out”. Guessing blindly is right 50 % of the "
-        "time. A release is **η-MIP** when *no* attacker, however clever, is right more than "
-        "**50 % + η** of the time. Differential privacy with parameter ε implies MIP with "
-        "η = tanh(ε/2)/2; when a statistic's spread is far smaller than its worst-case "
-        "sensitivity, MIP can be certified with less noise than DP (the pages show when, "
-        "and when not)."
-    )
+    prose(PAGE, "intro")
     live = current.slot()  # the slider, the chart and its sentence: rerun on each move
     st.subheader("Where to start")
     for who, key, why in AUDIENCES:
@@ -207,7 +188,7 @@ def home() -> None:
         st.page_link(spec.script or "", label=spec.label, icon=spec.icon)
         if key == "play":
             _teaching_path()
-    st.caption("Every page is in the sidebar, grouped by the question it answers.")
+    st.caption(prose_text(PAGE, "every_page"))
 
     def _live() -> None:
         with live:
@@ -217,15 +198,9 @@ def home() -> None:
             fig, data = appkit.cached(accuracy_bars, acc, f"ε = {appkit.fmt_num(eps, 3)}")
             appkit.chart(fig, data, "attacker_accuracy", key="home_chart")
             if eps == 0:
-                appkit.takeaway(
-                    "With ε = 0 the release ignores every record: no attacker beats a coin flip."
-                )
+                appkit.takeaway(prose_text(PAGE, "nothing"))
             else:
-                appkit.takeaway(
-                    f"With ε = {appkit.fmt_num(eps, 3)}, no attacker can tell members from non-members "
-                    f"more than {appkit.fmt_pct(acc)} of the time (η = {appkit.fmt_pct(eta)}); "
-                    "guessing gets 50 %."
-                )
+                appkit.takeaway(say(PAGE, "reading", eps=eps, accuracy=acc, eta=eta))
 
     appkit.live(current, _live)
 
