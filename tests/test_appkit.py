@@ -904,3 +904,38 @@ def test_the_app_freezes_its_imports_on_a_run(monkeypatch):
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert not at.exception
     assert gc.get_freeze_count() > 10_000
+
+
+def _draw_a_shared_chart() -> None:
+    import json
+
+    import pandas as pd
+    import streamlit as st
+
+    from appkit.page import chart
+    from mipcore.plots.vega import VegaLiteChart
+
+    spec = {
+        "mark": "point",
+        "encoding": {
+            "x": {"field": "x", "type": "quantitative"},
+            "color": {"field": "x", "type": "nominal", "legend": {"title": None}, "title": None},
+        },
+    }
+    fig = VegaLiteChart(spec=spec, data=pd.DataFrame({"x": [1.0, 2.0]}))
+    before = json.dumps(fig.spec, sort_keys=True)
+    chart(fig, key="a")
+    chart(fig, key="b")
+    st.write("unchanged" if json.dumps(fig.spec, sort_keys=True) == before else "CHANGED")
+
+
+def test_drawing_a_shared_chart_never_changes_its_specification():
+    """A cached chart's specification is shared by every session: what Streamlit changes when
+    it draws one (the top level, a top-level colour legend's None title) is drawn from a copy
+    of its own (appkit.page._own_copy), the rest is only read."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_draw_a_shared_chart).run()
+    assert not at.exception, at.exception
+    assert [m.value for m in at.markdown] == ["unchanged"]
+    assert len(at.get("vega_lite_chart")) == 2
