@@ -15,6 +15,7 @@ import appkit
 from appkit import controls, fmt_num, jobs
 from appkit.controls import choice, slider, toggle
 from appkit.prose import prose, say
+from appkit.prose import text as prose_text
 from mipcore import prop11
 from mipcore.bounds import attacker_accuracy
 from mipcore.constructions import theorem5_indicator_eta, theorem5_publish_eta
@@ -65,13 +66,8 @@ def _controls() -> dict:
         with col:
             v[key] = controls.draw(CONTROLS[key])
     v["logy"] = controls.draw(CONTROLS["logy"])
-    return {
-        **v,
-        "n": int(v["n"]),
-        "M": int(v["M"]),
-        "const": float(v["const"]),
-        "teta": float(v["teta"]),
-    }
+    v.update(n=int(v["n"]), M=int(v["M"]), const=float(v["const"]), teta=float(v["teta"]))
+    return v
 
 
 def _curves(v: dict):
@@ -106,7 +102,7 @@ def _curves(v: dict):
 def _eta_vs_noise(curves, demand: NoiseDemand, v: dict) -> None:
     """η against the noise scale: the chart, where each route first certifies, and why."""
     n, cname = v["n"], CNAME[v["const"]]
-    eta_chart, eta_table = appkit.cached(figs.eta_vs_scale_vega, curves, demand, log_y=v["logy"])
+    fig, data = appkit.cached(figs.eta_vs_scale_vega, curves, demand, log_y=v["logy"])
     caption = say(
         PAGE,
         "eta_caption",
@@ -116,7 +112,7 @@ def _eta_vs_noise(curves, demand: NoiseDemand, v: dict) -> None:
         delta=appkit.cached(prop11.sensitivity, n),
         target=v["teta"],
     )
-    appkit.chart(eta_chart, eta_table, f"eta_vs_scale_n{n}", key="loose_eta_chart", caption=caption)
+    appkit.chart(fig, data, f"eta_vs_scale_n{n}", key="loose_eta_chart", caption=caption)
     first = gap.first_certificates(curves)
     tight = next((f for f in first if f.route is Route.MIP_TIGHT), None)
     if tight is not None:
@@ -130,15 +126,23 @@ def _eta_vs_noise(curves, demand: NoiseDemand, v: dict) -> None:
                 exact=tight.exact,
             )
         )
-    said = []
-    for f in first:
-        numbers = {"scale": f.scale, "certified": f.certified, "exact": f.exact, "ratio": f.ratio}
-        if f.route is Route.MIP_TIGHT:
-            said.append(say(PAGE, "first_mip_tight", **numbers))
-        elif f.route is Route.MIP_PRINTED:
-            said.append(say(PAGE, "first_mip_printed", cname=cname, **numbers))
-        else:
-            said.append(say(PAGE, "first_dp", **numbers))
+    routes = {
+        Route.MIP_TIGHT: prose_text(PAGE, "route_tight"),
+        Route.MIP_PRINTED: say(PAGE, "route_printed", cname=cname),
+        Route.DP: prose_text(PAGE, "route_dp"),
+    }
+    said = [
+        say(
+            PAGE,
+            "first",
+            route=routes[f.route],
+            scale=f.scale,
+            certified=f.certified,
+            exact=f.exact,
+            ratio=f.ratio,
+        )
+        for f in first
+    ]
     appkit.explain(" ".join(said) + " " + say(PAGE, "printed_curve", cname=cname))
 
 
@@ -146,11 +150,9 @@ def _noise_needed(demand: NoiseDemand, v: dict) -> None:
     """The noise each route needs for the target η: chart, table, takeaway and explanation."""
     n, target, cname = v["n"], v["teta"], CNAME[v["const"]]
     st.subheader(say(PAGE, "needed_title", target=target))
-    needed_chart, needed_table = appkit.cached(figs.demanded_vega, demand)
+    fig, data = appkit.cached(figs.demanded_vega, demand)
     caption = say(PAGE, "needed_caption", n=n, target=target)
-    appkit.chart(
-        needed_chart, needed_table, f"noise_needed_n{n}", key="loose_needed_chart", caption=caption
-    )
+    appkit.chart(fig, data, f"noise_needed_n{n}", key="loose_needed_chart", caption=caption)
     appkit.tables.table(
         {
             "route": [figs.ROUTE_NAMES[r.route] for r in demand.rows],
@@ -198,11 +200,9 @@ def _theorem4() -> None:
     delta = float(controls.draw(CONTROLS["delta"]))
     with appkit.guard("The Theorem 4 construction"):
         t4 = appkit.cached(gap.theorem4_tightness, delta)
-        t4_chart, t4_table = appkit.cached(figs.tightness_vega, t4)
+        fig, data = appkit.cached(figs.tightness_vega, t4)
         caption = say(PAGE, "t4_caption", delta=delta)
-        appkit.chart(
-            t4_chart, t4_table, "theorem4_tightness", key="loose_t4_chart", caption=caption
-        )
+        appkit.chart(fig, data, "theorem4_tightness", key="loose_t4_chart", caption=caption)
         appkit.takeaway(say(PAGE, "t4_takeaway", gap=t4.max_gap))
 
 
@@ -210,11 +210,9 @@ def _theorem5(v: dict) -> None:
     """Theorem 5: the two counterexamples, small η with no finite ε."""
     n, q = v["n"], 2.0 * v["teta"]  # the arXiv version publishes each record w.p. q = 2η
     t5 = appkit.cached(gap.theorem5_table, v["teta"])
-    t5_chart, t5_table = appkit.cached(figs.theorem5_vega, t5, log_y=v["logy"])
+    fig, data = appkit.cached(figs.theorem5_vega, t5, log_y=v["logy"])
     caption = say(PAGE, "t5_caption", q=q)
-    appkit.chart(
-        t5_chart, t5_table, "theorem5_counterexamples", key="loose_t5_chart", caption=caption
-    )
+    appkit.chart(fig, data, "theorem5_counterexamples", key="loose_t5_chart", caption=caption)
     appkit.takeaway(say(PAGE, "t5_takeaway", eta=theorem5_indicator_eta(n), n=n))
     appkit.explain(say(PAGE, "t5_explain", q=q, eta=theorem5_publish_eta(n, q)))
 
@@ -222,11 +220,11 @@ def _theorem5(v: dict) -> None:
 def _dimension_eta(dim: gap.DimensionGap, demand: NoiseDemand, v: dict) -> None:
     """The certified η against the dimension, and the best attacks beside it."""
     n, target, c = v["n"], v["teta"], dim.noise_multiplier
-    dim_eta_chart, dim_eta_table = appkit.cached(figs.dimension_eta_vega, dim, demand)
+    fig, data = appkit.cached(figs.dimension_eta_vega, dim, demand)
     caption = say(PAGE, "dim_eta_caption", c=c, cname=CNAME[v["const"]], target=target, n=n)
     appkit.chart(
-        dim_eta_chart,
-        dim_eta_table,
+        fig,
+        data,
         "certified_eta_vs_dimension",
         key="loose_dim_eta_chart",
         caption=caption,
@@ -257,11 +255,11 @@ def _dimension_eta(dim: gap.DimensionGap, demand: NoiseDemand, v: dict) -> None:
 def _dimension_noise(dim: gap.DimensionGap, demand: NoiseDemand, v: dict) -> None:
     """The noise needed against the dimension, and why d = 1 needs less than certified."""
     n, target = v["n"], v["teta"]
-    dim_noise_chart, dim_noise_table = appkit.cached(figs.dimension_noise_vega, dim, demand)
+    fig, data = appkit.cached(figs.dimension_noise_vega, dim, demand)
     caption = say(PAGE, "dim_noise_caption", target=target, n=n)
     appkit.chart(
-        dim_noise_chart,
-        dim_noise_table,
+        fig,
+        data,
         "noise_needed_vs_dimension",
         key="loose_dim_noise_chart",
         caption=caption,
@@ -286,7 +284,7 @@ def _dimension_noise(dim: gap.DimensionGap, demand: NoiseDemand, v: dict) -> Non
 
 def _dimension(demand: NoiseDemand, v: dict) -> None:
     """The dimension section: its introduction, the job, then its two charts."""
-    st.markdown(say(PAGE, "dimension", cname=CNAME[v["const"]], target=v["teta"]))
+    prose(PAGE, "dimension", cname=CNAME[v["const"]], target=v["teta"])
     with appkit.guard("The certificates against the dimension"):
         dim = jobs.run(
             gap.dimension_gap,

@@ -23,14 +23,21 @@ from appkit.prose import text as prose_text
 from mipcore.bounds import attacker_accuracy
 from mipcore.experiments import figure1
 from mipcore.experiments.figure1 import Coverage, Figure1View, NoiseRow, paper_over_certified
-from mipcore.noise import COROLLARY14_CONSTANT, THEOREM9_CONSTANT
+from mipcore.noise import (
+    COROLLARY14_CONSTANT,
+    THEOREM9_CONSTANT,
+    dp_laplace_scale,
+    mip_noise_scale,
+)
 from mipcore.plots import figure1_vega as charts
 from mipcore.plots.formatting import superscript
+from mipcore.theorem9 import required_noise_multiplier
 
 PAGE = "noise_vs_eta"
 PRESET = figure1.PAPER_PRESET
 EQUAL_ENDS_HALF_WIDTH = 0.005  # equal η handles: the charts use η ± this
 CURVE_POINTS = 200
+READ_ETA = 0.1  # the η the plain-language reading quotes (clamped to the range shown)
 SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 CONSTANTS = {
     COROLLARY14_CONSTANT: "6.16 (Corollary 14, M ≥ 2)",
@@ -71,6 +78,10 @@ def gap_text(row: NoiseRow) -> str:
 def sig(M: int) -> str:
     """σ_M written with a subscript: σ₂."""
     return "σ" + str(M).translate(SUB)
+
+
+def num_or(x: float | None, missing: str) -> str:
+    return missing if x is None else fmt_num(x)
 
 
 def listed(items: list[Any]) -> str:
@@ -175,22 +186,13 @@ def _certified(view: Figure1View, v: dict[str, Any]) -> None:
     """The smallest certified MIP noise, in numbers and words."""
     M, s = v["M"], sig(v["M"])
     st.subheader("The smallest certified MIP noise")
-    st.markdown(
-        say(
-            PAGE,
-            "certified",
-            at_min=paper_over_certified(view.eta_min, M, view.constant),
-            eta_min=view.eta_min,
-            at_max=paper_over_certified(view.eta_max, M, view.constant),
-            eta_max=view.eta_max,
-        )
-    )
+    lo, hi, C = view.eta_min, view.eta_max, view.constant
+    at_min, at_max = paper_over_certified(lo, M, C), paper_over_certified(hi, M, C)
+    prose(PAGE, "certified", at_min=at_min, eta_min=lo, at_max=at_max, eta_max=hi)
     parts = [say(PAGE, "disappear", sig=s)]
     cheaper = [r for r in view.rows if r.certified_cheaper]
-    ns, ratios = (
-        listed([r.n for r in cheaper]),
-        ", ".join(fmt_num(r.certified_ratio, 3) for r in cheaper),
-    )
+    ns = listed([r.n for r in cheaper])
+    ratios = ", ".join(fmt_num(r.certified_ratio, 3) for r in cheaper)
     if len(cheaper) == 1:
         parts.append(say(PAGE, "cheaper_one", ns=ns, ratios=ratios))
     elif cheaper:
@@ -211,10 +213,8 @@ def _certified(view: Figure1View, v: dict[str, Any]) -> None:
 
 def _ratio(view: Figure1View, v: dict[str, Any]) -> None:
     """The DP / MIP noise ratio chart."""
-    ratio_chart, ratio_table = appkit.cached(
-        charts.ratio_vega, view, log_x=v["logx"], show_certified=v["tight"]
-    )
-    appkit.chart(ratio_chart, ratio_table, "dp_over_mip_ratio", key="ratio_chart")
+    fig, data = appkit.cached(charts.ratio_vega, view, log_x=v["logx"], show_certified=v["tight"])
+    appkit.chart(fig, data, "dp_over_mip_ratio", key="ratio_chart")
     if all(r.certified_cheaper for r in view.rows):
         appkit.takeaway(prose_text(PAGE, "ratio_takeaway_all"))
     else:
@@ -231,13 +231,9 @@ def _table(view: Figure1View, s: str) -> None:
                 "n": str(x.n),
                 "Δ (sensitivity)": fmt_num(x.sensitivity),
                 f"{s} (certified)": fmt_num(x.sigma),
-                "crossover η (MIP cheaper above)": "never"
-                if x.crossover.low is None
-                else fmt_num(x.crossover.low),
+                "crossover η (MIP cheaper above)": num_or(x.crossover.low, "never"),
                 "DP cheaper again above η =": "—" if x.crossover.low is None else gap_text(x),
-                "…i.e. at DP ε =": "—"
-                if x.crossover.high_epsilon is None
-                else fmt_num(x.crossover.high_epsilon),
+                "…i.e. at DP ε =": num_or(x.crossover.high_epsilon, "—"),
                 "max DP/MIP ratio": fmt_num(x.crossover.best_ratio),
                 "at η =": fmt_num(x.crossover.best_eta),
                 "DP ÷ certified MIP (at least)": fmt_num(x.certified_ratio),
@@ -266,21 +262,22 @@ def _table(view: Figure1View, s: str) -> None:
 
 
 def _reading(view: Figure1View, s: str) -> None:
-    """The plain-language reading of the largest and smallest n."""
+    """The plain-language reading of the largest and smallest n, at η = :data:`READ_ETA`."""
     st.subheader("In plain words")
     with appkit.guard("The reading"):
-        rd = appkit.cached(figure1.reading, view)
-        big, small = view.rows[-1], view.rows[0]
-        n, eta, accuracy = big.n, rd.eta, attacker_accuracy(rd.eta)
-        mip, dp = rd.mip_scale, rd.dp_scale
+        big, small, M = view.rows[-1], view.rows[0], view.M
+        eta = min(max(READ_ETA, view.eta_min), view.eta_max)
+        mip = float(mip_noise_scale(eta, big.sigma, M, view.constant))  # Theorem 9 as printed
+        cert = float(required_noise_multiplier(eta, M=M, d=1) * float(big.sigma))  # certified
+        dp = float(dp_laplace_scale(eta, big.sensitivity))  # the Laplace mechanism, Theorem 4
+        promise = say(PAGE, "promise", eta=eta, accuracy=attacker_accuracy(eta))
         if dp / mip >= 1:
             parts = [
                 say(
                     PAGE,
                     "reading_dp",
-                    n=n,
-                    eta=eta,
-                    accuracy=accuracy,
+                    n=big.n,
+                    promise=promise,
                     times=dp / mip,
                     dp=dp,
                     mip=mip,
@@ -289,19 +286,10 @@ def _reading(view: Figure1View, s: str) -> None:
                 )
             ]
         else:
+            times = 1 / (dp / mip)
             parts = [
-                say(
-                    PAGE,
-                    "reading_mip",
-                    n=n,
-                    eta=eta,
-                    accuracy=accuracy,
-                    times=1 / (dp / mip),
-                    mip=mip,
-                    dp=dp,
-                )
+                say(PAGE, "reading_mip", n=big.n, promise=promise, times=times, mip=mip, dp=dp)
             ]
-        cert = rd.certified_scale
         parts.append(say(PAGE, "reading_certified", cert=cert, paper=mip / cert, dp=dp / cert))
         coverage = view.coverage(small)
         if small.n == big.n:
@@ -309,9 +297,8 @@ def _reading(view: Figure1View, s: str) -> None:
         elif coverage is Coverage.NEVER:
             parts.append(say(PAGE, "reading_never", n=small.n))
         elif coverage is Coverage.EVERYWHERE:
-            parts.append(
-                say(PAGE, "reading_everywhere", n=small.n, ratio=small.crossover.best_ratio)
-            )
+            ratio = small.crossover.best_ratio
+            parts.append(say(PAGE, "reading_everywhere", n=small.n, ratio=ratio))
         elif small.crossover.low is not None:
             parts.append(say(PAGE, "reading_part", n=small.n, eta=small.crossover.low))
         st.markdown(" ".join(parts))
@@ -334,14 +321,14 @@ def _curves(v: dict[str, Any]) -> None:
         )
         # The η range is in the tables, not in the specifications: moving it redraws the
         # charts in place.
-        noise_chart, noise_table = appkit.cached(
+        fig, data = appkit.cached(
             charts.noise_vega, view, log_x=v["logx"], log_y=v["logy"], show_certified=v["tight"]
         )
         hidden = listed([r.n for r in view.hidden])
         caption = None
         if view.y_top is not None:
             caption = say(PAGE, "capped", ns=hidden) if hidden else prose_text(PAGE, "capped_none")
-        appkit.chart(noise_chart, noise_table, "noise_vs_eta", key="noise_chart", caption=caption)
+        appkit.chart(fig, data, "noise_vs_eta", key="noise_chart", caption=caption)
         _notice(view)
         _certified(view, v)
         _ratio(view, v)
@@ -377,58 +364,28 @@ def _claims(M: int, constant: float) -> None:
     )
     one, two, three = cl.verdicts
     if one:
-        worst_n, worst = cl.worst
-        evidence = say(
-            PAGE,
-            "claim1_holds",
-            n_from=figure1.CLAIMED_FIRST_N,
-            n_max=cl.n_max,
-            lo=lo,
-            hi=hi,
-            worst=worst,
-            worst_n=worst_n,
-        )
+        n, worst = cl.worst
+        evidence = say(PAGE, "claim1_holds", n_max=cl.n_max, lo=lo, hi=hi, worst=worst, worst_n=n)
     else:
         failures = listed(list(cl.failures[:8])) + ("…" if len(cl.failures) > 8 else "")
         evidence = say(PAGE, "claim1_fails", lo=lo, hi=hi, failures=failures)
-    st.markdown(
-        say(
-            PAGE,
-            "claim1",
-            mark=mark[one],
-            n_from=figure1.CLAIMED_FIRST_N,
-            eta_min=lo,
-            M=M,
-            constant=constant,
-            evidence=evidence,
-        )
-    )
-    st.markdown(
-        say(
-            PAGE,
-            "claim2",
-            mark=mark[two],
-            claimed=figure1.CLAIMED_FIRST_N,
-            evidence=_start_evidence(cl),
-        )
-    )
+    prose(PAGE, "claim1", mark=mark[one], lo=lo, M=M, constant=constant, evidence=evidence)
+    prose(PAGE, "claim2", mark=mark[two], evidence=_start_evidence(cl))
     top_low, top_high = cl.top_range
     first = (
         say(PAGE, "first_hidden", n=cl.first_hidden)
         if cl.first_hidden is not None
         else prose_text(PAGE, "no_hidden")
     )
-    st.markdown(
-        say(
-            PAGE,
-            "claim3",
-            mark=mark[three],
-            top=cl.y_top,
-            eta=lo,
-            first=first,
-            low=top_low,
-            high=top_high,
-        )
+    prose(
+        PAGE,
+        "claim3",
+        mark=mark[three],
+        top=cl.y_top,
+        eta=lo,
+        first=first,
+        low=top_low,
+        high=top_high,
     )
     if cl.certified_first_n is not None:
         answer = say(PAGE, "claims_changes", n=cl.certified_first_n)

@@ -282,8 +282,8 @@ def _growth(n: int, M: int) -> None:
         )
         last = table.iloc[-1]  # n = 200
         last_n, ratio, rate = int(last["n"]), float(last["ratio"]), float(last["rate"])
-        growth_chart, growth_table = appkit.cached(charts.growth_vega, table, n_chosen=n, M=M)
-        appkit.chart(growth_chart, growth_table, f"prop11_growth_M{M}", key="prop11_growth")
+        fig, data = appkit.cached(charts.growth_vega, table, n_chosen=n, M=M)
+        appkit.chart(fig, data, f"prop11_growth_M{M}", key="prop11_growth")
         if M == 2:
             appkit.takeaway(say(PAGE, "growth_m2", n=last_n, ratio=ratio, rate=rate))
         elif M == 3:
@@ -305,11 +305,11 @@ def _outputs(n: int, histogram: list[dict[str, Any]]) -> None:
     k, C = n // 2, math.comb(n, n // 2)
     special = appkit.cached(prop11.special_output, n)
     heavy = max(_ordinary(histogram), key=lambda r: r["probability"])  # the first of equal maxima
-    dist_chart, dist_table = appkit.cached(charts.distribution_vega, histogram)
+    fig, data = appkit.cached(charts.distribution_vega, histogram)
     caption = say(PAGE, "outputs_caption", n=n, k=k)
     appkit.chart(
-        dist_chart,
-        dist_table,
+        fig,
+        data,
         f"prop11_distribution_n{n}",
         key="prop11_distribution",
         caption=caption,

@@ -23,7 +23,6 @@ from mipcore.experiments.certificate_gap import (
     eta_curves,
     exact_eta_grid,
     noise_demand,
-    sufficient_scale,
 )
 from mipcore.noise import certified_eta_dp, certified_eta_mip, dp_laplace_scale, mip_noise_scale
 from mipcore.plots import looseness_vega as charts
@@ -84,10 +83,9 @@ def test_dimension_free_certificate_never_above_the_printed_one(b, sigma, M, con
         (lambda: certified_eta_mip(1.0, 1.0, M=1, constant=6.16), "M"),
         (lambda: certified_eta_dp(-1.0, 1.0), "scale"),
         (lambda: certified_eta_dp(1.0, -2.0), "sensitivity"),
-        (lambda: sufficient_scale(5, 0.1), "n"),
-        (lambda: sufficient_scale(18, 0.1), "n"),
-        (lambda: sufficient_scale(8, 0.5), "target_eta"),
-        (lambda: sufficient_scale(8, 0.1, noise="gaussian"), "noise"),
+        (lambda: noise_demand(5, 0.1), "n"),
+        (lambda: noise_demand(18, 0.1), "n"),
+        (lambda: noise_demand(8, 0.5), "target_eta"),
         (lambda: exact_eta_grid(8, [1.0, -1.0]), "scales"),
         (lambda: exact_eta_grid(8, []), "scales"),
         (lambda: eta_curves(exact_eta_grid(8, [1.0]), M=7), "M"),
@@ -136,7 +134,7 @@ def test_exact_below_certified_and_monotone(n, M, constant):
 @pytest.mark.parametrize("n", [4, 6, 8, 10])
 @pytest.mark.parametrize("target", [0.02, 0.1, 0.3])
 def test_sufficient_scale_hits_target_and_beats_certified(n, target):
-    b = sufficient_scale(n, target)
+    b = noise_demand(n, target).route(Route.SUFFICIENT).scale
     assert prop11_true_eta(n, b) <= target
     # just below the returned scale the exact η exceeds the target (bracket of width rtol)
     assert prop11_true_eta(n, b / (1 + SUFFICIENT_RTOL)) > target

@@ -363,7 +363,7 @@ def test_view_cap_hidden_curves_crossings_and_peaks(paper_rows):
     assert view.mip_curves_coincide
     factor_at_min = figure1.paper_over_certified(view.eta_min, view.M, view.constant)
     assert factor_at_min == pytest.approx(616.0**2 * -math.log1p(-0.02), rel=1e-12)
-    assert view.certified_cheaper_ns == (30, 36, 42, 48)
+    assert tuple(r.n for r in view.rows if r.certified_cheaper) == (30, 36, 42, 48)
     assert figure1.figure1_view(paper_rows, 0.01, 0.49, cap=False).y_top is None
 
 
@@ -381,23 +381,27 @@ def test_m_above_2_separates_the_mip_curves():
 
 
 def test_reading_numbers():
-    """The reading quotes the largest n at η = 0.1; its smallest n is read from the view."""
+    """The plain-language reading quotes the largest n at η = 0.1, its three noise scales from
+    mipcore.noise and mipcore.theorem9 (as the page computes them), and the smallest n's
+    coverage from the view."""
     view = figure1.figure1_view(figure1.noise_rows([30, 48]), 0.01, 0.49)
-    r = figure1.reading(view)
-    assert (view.rows[-1].n, view.rows[0].n, r.eta) == (48, 30, 0.1)
+    big, small = view.rows[-1], view.rows[0]
+    assert (big.n, small.n) == (48, 30)
     sig48 = prop11.output_moments(48, 2).sigma
-    assert r.mip_scale == pytest.approx(float(own_mip(0.1, sig48)), rel=1e-13)
-    assert r.dp_scale == pytest.approx(float(own_dp(0.1, own_delta(48))), rel=1e-13)
-    assert r.certified_scale == pytest.approx(sig48 / -math.log(0.8), rel=1e-13)
-    assert r.mip_scale / r.certified_scale == pytest.approx(846.7, abs=0.1)
+    mip = mip_noise_scale(0.1, big.sigma, view.M, view.constant)
+    dp = dp_laplace_scale(0.1, big.sensitivity)
+    cert = theorem9.required_noise_multiplier(0.1, M=2, d=1) * big.sigma
+    assert mip == pytest.approx(float(own_mip(0.1, sig48)), rel=1e-13)
+    assert dp == pytest.approx(float(own_dp(0.1, own_delta(48))), rel=1e-13)
+    assert cert == pytest.approx(sig48 / -math.log(0.8), rel=1e-13)
+    assert mip / cert == pytest.approx(846.7, abs=0.1)
+    assert mip / cert == pytest.approx(figure1.paper_over_certified(0.1, 2), rel=1e-14)
     # DP's Δ/ln(1.5) over σ/ln(1/0.8): between Δ/(2σ) and Δ/σ
     ratio = own_delta(48) / sig48 * math.log(1 / 0.8) / math.log(1.5)
-    assert r.dp_scale / r.certified_scale == pytest.approx(ratio, rel=1e-12)
-    small = view.rows[0]
+    assert dp / cert == pytest.approx(ratio, rel=1e-12)
+    assert round(dp / mip) == 3691
     assert view.coverage(small) is Coverage.FROM
     assert small.crossover.low == pytest.approx(0.012189, rel=1e-4)
-    clamped = figure1.reading(figure1.figure1_view(figure1.noise_rows([30]), 0.2, 0.4))
-    assert clamped.eta == 0.2
 
 
 # --------------------------------------------------------------------------- paper claims
@@ -483,7 +487,6 @@ def test_claim3_first_hidden_dp_curve(claims):
     v48, v50 = float(own_dp(0.49, own_delta(48))), float(own_dp(0.49, own_delta(50)))
     top_low, top_high = c.top_range
     assert top_low == pytest.approx(v48, rel=1e-13) and top_high == pytest.approx(v50, rel=1e-13)
-    assert figure1.dp_visibility(48, 0.49) == pytest.approx(v48, rel=1e-13)
 
 
 def test_paper_claims_other_range():
@@ -561,7 +564,6 @@ def test_builders_at_extreme_settings():
         (lambda: figure1.paper_claims(eta_min=0.3, eta_max=0.2), "eta_min="),
         (lambda: figure1.paper_claims(eta_max=0.5), "eta_max="),
         (lambda: figure1.paper_claims(n_max=34), "n_max="),
-        (lambda: figure1.dp_visibility(30, 0.5), "eta_max="),
     ],
 )
 def test_bad_inputs_raise(call, match):

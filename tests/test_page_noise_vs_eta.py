@@ -18,9 +18,12 @@ from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num
 from appkit.registry import by_key
+from mipcore import noise
 from mipcore.experiments import figure1
+from mipcore.noise import dp_laplace_scale, mip_noise_scale
 from mipcore.plots import figure1_vega
 from mipcore.plots.vega import DASH
+from mipcore.theorem9 import required_noise_multiplier
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/noise_vs_eta.py"
@@ -184,10 +187,13 @@ def test_ratio_chart_marks_equal_noise_crossovers_and_peaks(default_page):
 
 def test_numbers_shown_are_the_experiments(default_page, default_view):
     text = shown(default_page)
-    rd = figure1.reading(default_view)
-    assert f"**{fmt_num(rd.dp_scale / rd.mip_scale, 3)} times as much noise**" in text
-    paper_over_certified = rd.mip_scale / rd.certified_scale
-    assert f"only {fmt_num(rd.certified_scale)}, {fmt_num(paper_over_certified, 3)} times" in text
+    big = default_view.rows[-1]  # the reading: the largest n at η = 0.1
+    mip = mip_noise_scale(0.1, big.sigma, PRESET.M, PRESET.constant)
+    cert = required_noise_multiplier(0.1, M=PRESET.M, d=1) * big.sigma
+    dp = dp_laplace_scale(0.1, big.sensitivity)
+    assert f"**{fmt_num(dp / mip, 3)} times as much noise**" in text
+    paper_over_certified = mip / cert
+    assert f"only {fmt_num(cert)}, {fmt_num(paper_over_certified, 3)} times" in text
     assert fmt_num(paper_over_certified, 3) == "847"
     for eta in (PRESET.eta_min, PRESET.eta_max):
         factor = figure1.paper_over_certified(eta, PRESET.M, PRESET.constant)
@@ -207,7 +213,7 @@ def test_a_failing_reading_is_a_sentence_and_the_page_goes_on(monkeypatch):
     def refuse(*args, **kwargs):
         raise ValueError("no reading for these settings")
 
-    monkeypatch.setattr(figure1, "reading", refuse)
+    monkeypatch.setattr(noise, "mip_noise_scale", refuse)  # the reading's first formula
     at = load(n="50,52")
     assert any(
         "The reading could not be computed: no reading for these settings" in e.value

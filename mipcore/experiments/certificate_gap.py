@@ -25,7 +25,7 @@ few fields, the rest computed on demand):
     ``η = tanh(Δ/(2b))/2`` (:func:`mipcore.noise.certified_eta_dp`).
 
 * :func:`noise_demand` -- the noise each route asks for a target η beside the noise that is
-  actually enough (:func:`sufficient_scale`, bisection on the exact η).
+  actually enough (bisection on the exact η, within :data:`SUFFICIENT_RTOL`).
 * :func:`theorem4_tightness` and :func:`theorem5_table` -- Theorem 4 is attained; small η with
   no finite ε.
 * :func:`dimension_gap` -- why the dimension mattered only for the printed proof: at the
@@ -109,7 +109,6 @@ __all__ = [
     "exact_eta_grid",
     "first_certificates",
     "noise_demand",
-    "sufficient_scale",
     "theorem4_tightness",
     "theorem5_table",
 ]
@@ -172,58 +171,17 @@ def _report(progress: Progress | None, fraction: float, message: str) -> None:
         progress(fraction, message)
 
 
-def sufficient_scale(
-    n: int, target_eta: float, noise: str = "laplace", rtol: float = SUFFICIENT_RTOL
-) -> float:
-    r"""Smallest Laplace scale b whose exact η (Proposition 11 mechanism) is ``<= target_eta``.
-
-    Bisection in ``log b`` on :func:`mipcore.prop11_attack.prop11_true_eta`, which is
-    non-increasing in b (module docstring). The upper end starts at the DP demand
-    (:func:`mipcore.noise.dp_laplace_scale`; Theorem 4 certifies it, so its exact η is below
-    the target); the lower end is divided by 10 until the exact η exceeds the target.
-    Returned is the upper end ``hi`` of a final bracket ``[hi/(1+rtol), hi]``:
-    ``exact(hi) <= target_eta < exact(hi/(1+rtol))``, so ``hi`` is within relative ``rtol``
-    of the true threshold and never below it.
-
-    Parameters
-    ----------
-    n : int
-        Even, ``4 <= n <= 16``.
-    target_eta : float
-        ``0 < η < 1/2``.
-    noise : str
-        Only ``"laplace"``.
-    rtol : float
-        ``1e-12 <= rtol <= 0.5``.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ValueError
-        Naming the parameter, for input out of its domain.
-
-    Examples
-    --------
-    >>> b = sufficient_scale(4, 0.1)
-    >>> prop11_true_eta(4, b) <= 0.1 < prop11_true_eta(4, b / (1 + SUFFICIENT_RTOL))
-    True
-    """
-    if noise != "laplace":
-        raise ValueError(
-            f"noise={noise!r} is not supported: only 'laplace' (the exact η is exact there)"
-        )
-    n = _check_n(n)
-    t = _check_target(target_eta)
-    rtol = float(check_range("rtol", rtol, 1e-12, 0.5))
-    return _sufficient(n, t, rtol, prop11_eta_function(n, "laplace"))
-
-
 def _sufficient(n: int, t: float, rtol: float, exact: Callable[[float], float]) -> float:
-    """The bisection of :func:`sufficient_scale`; ``exact`` is the exact η at n
-    (:func:`~mipcore.prop11_attack.prop11_eta_function`, enumerated once by the caller)."""
+    r"""The smallest Laplace scale b whose exact η at n (``exact``, the enumeration of
+    :func:`~mipcore.prop11_attack.prop11_eta_function`) is ``<= t``: the noise that is enough.
+
+    Bisection in ``log b`` on the exact η, which is non-increasing in b (module docstring). The
+    upper end starts at the DP demand (:func:`mipcore.noise.dp_laplace_scale`; Theorem 4
+    certifies it, so its exact η is below the target); the lower end is divided by 10 until
+    the exact η exceeds the target. Returned is the upper end ``hi`` of a final bracket
+    ``[hi/(1+rtol), hi]``: ``exact(hi) <= t < exact(hi/(1+rtol))``, so ``hi`` is within
+    relative ``rtol`` of the true threshold and never below it.
+    """
     hi = float(dp_laplace_scale(t, float(prop11.sensitivity(n))))
     while exact(hi) > t:  # pragma: no cover - Theorem 4 guarantees exact(hi) <= t
         hi *= 10.0
@@ -486,8 +444,9 @@ def noise_demand(
     certificate ``b = σ_M / ln(1/(1 − 2η))`` (:func:`mipcore.theorem9.required_noise_multiplier`),
     Corollary 14 / Theorem 9 as printed ``b = (constant/η)^(1+2/M) σ_M``
     (:func:`mipcore.noise.mip_noise_scale`), DP through Theorem 4 ``b = Δ/log((1+2η)/(1−2η))``
-    (:func:`mipcore.noise.dp_laplace_scale`), and :func:`sufficient_scale`; with the exact η
-    at each.
+    (:func:`mipcore.noise.dp_laplace_scale`), and the smallest scale whose exact η meets the
+    target (bisection, never below it, within relative :data:`SUFFICIENT_RTOL`); with the
+    exact η at each.
 
     Parameters
     ----------
@@ -513,6 +472,9 @@ def noise_demand(
     >>> round(d.multiplier_tight, 3), round(d.multiplier_printed, 1)
     (4.481, 3794.6)
     >>> all(r.exact_eta <= 0.1 for r in d.rows)
+    True
+    >>> b = d.route("sufficient").scale
+    >>> prop11_true_eta(8, b) <= 0.1 < prop11_true_eta(8, b / (1 + SUFFICIENT_RTOL))
     True
     """
     n = _check_n(n)

@@ -58,7 +58,6 @@ from ..theorem9 import required_noise_multiplier
 __all__ = [
     "CLAIMED_FIRST_N",
     "PAPER_PRESET",
-    "READ_ETA",
     "SAME_SIGMA",
     "Coverage",
     "CrossKind",
@@ -67,15 +66,12 @@ __all__ = [
     "NoiseRow",
     "PaperClaims",
     "PaperPreset",
-    "Reading",
     "certified_ratio_shape",
-    "dp_visibility",
     "eta_grid",
     "figure1_view",
     "noise_rows",
     "paper_claims",
     "paper_over_certified",
-    "reading",
 ]
 
 
@@ -96,8 +92,6 @@ class PaperPreset:
 
 
 PAPER_PRESET = PaperPreset()
-#: The η the plain-language reading quotes (clamped to the range shown).
-READ_ETA = 0.1
 #: MIP curves of different n count as one line when their σ_M agree to this relative width.
 SAME_SIGMA = 1e-3
 #: "For datasets with at least n = 36 points ..." (the Figure 1 caption).
@@ -155,16 +149,6 @@ def certified_ratio_shape(eta: float | NDArray[np.float64]) -> float | NDArray[n
     e = np.asarray(eta, dtype=float)
     g = np.log1p(-2.0 * e) / -np.log((1.0 + 2.0 * e) / (1.0 - 2.0 * e))
     return float(g) if np.ndim(eta) == 0 else g
-
-
-def dp_visibility(n: int, eta_max: float) -> float:
-    """The smallest DP noise scale of n's curve on η <= eta_max (attained at eta_max).
-
-    The DP curve of n shows on a plot whose y-axis reaches ``y_top`` iff this is <= y_top.
-    ``0 < eta_max < 1/2``.
-    """
-    _, hi = _check_eta_range(min(0.01, eta_max / 2), eta_max)
-    return float(dp_laplace_scale(hi, prop11.sensitivity(n)))
 
 
 # --------------------------------------------------------------------------- one row per n
@@ -354,11 +338,6 @@ class Figure1View:
         sigmas = [r.sigma for r in self.rows]
         return bool(max(sigmas) / min(sigmas) - 1 < SAME_SIGMA)
 
-    @property
-    def certified_cheaper_ns(self) -> tuple[int, ...]:
-        """The n for which the smallest certified MIP noise is below DP's at every η."""
-        return tuple(r.n for r in self.rows if r.certified_cheaper)
-
 
 def figure1_view(
     rows: Sequence[NoiseRow],
@@ -406,34 +385,6 @@ def figure1_view(
         )
     curves = pd.concat(frames, ignore_index=True)
     return Figure1View(tuple(rows), float(eta_min), float(eta_max), bool(cap), curves)
-
-
-@dataclass(frozen=True)
-class Reading:
-    """The three noise scales of the plain-language reading (:func:`reading`): at ``eta``, for
-    the largest n of the view, the printed MIP noise, the smallest certified MIP noise and
-    DP's."""
-
-    eta: float
-    mip_scale: float
-    certified_scale: float
-    dp_scale: float
-
-
-def reading(view: Figure1View) -> Reading:
-    """The noise scales of the largest n at η = :data:`READ_ETA`, clamped to the view's range.
-
-    Examples
-    --------
-    >>> r = reading(figure1_view(noise_rows([30, 48]), 0.01, 0.49))
-    >>> round(r.dp_scale / r.mip_scale), round(r.mip_scale / r.certified_scale)
-    (3691, 847)
-    """
-    big = view.rows[-1]
-    eta = min(max(READ_ETA, view.eta_min), view.eta_max)
-    mip = float(mip_noise_scale(eta, big.sigma, view.M, view.constant))
-    cert = float(required_noise_multiplier(eta, M=view.M, d=1) * float(big.sigma))
-    return Reading(eta, mip, cert, float(dp_laplace_scale(eta, big.sensitivity)))
 
 
 # --------------------------------------------------------------------------- the paper's claims
@@ -507,10 +458,7 @@ class PaperClaims:
     def top_range(self) -> tuple[float, float]:
         """Claim 3, "for n > 48 the DP curves leave the plotted range", holds exactly for a
         y-axis top in ``[low, high)``: the lowest DP noise of n = 48 and of n = 50."""
-        return (
-            dp_visibility(_CLAIMED_LAST_VISIBLE, self.eta_max),
-            dp_visibility(_CLAIMED_LAST_VISIBLE + 2, self.eta_max),
-        )
+        return _dp_floor(_CLAIMED_LAST_VISIBLE, self.eta_max), _dp_floor(50, self.eta_max)
 
     @property
     def certified_first_n(self) -> int | None:
@@ -529,6 +477,12 @@ class PaperClaims:
             self.first_n == CLAIMED_FIRST_N and self.holds_from_first_on,
             self.first_hidden == _CLAIMED_LAST_VISIBLE + 2,
         )
+
+
+def _dp_floor(n: int, eta_max: float) -> float:
+    """The lowest DP noise of n's curve on η <= eta_max (at eta_max): it shows on a plot whose
+    y-axis reaches y_top iff this is <= y_top."""
+    return float(dp_laplace_scale(eta_max, prop11.sensitivity(n)))
 
 
 def _cheaper_on(lo: float, hi: float, low: float | None, high: float | None) -> bool:
@@ -585,6 +539,6 @@ def paper_claims(
     sig48 = prop11.output_moments(_CLAIMED_LAST_VISIBLE, M).sigma
     y_top = float(mip_noise_scale(lo, sig48, M, constant))
     first_hidden = next(
-        (n for n in range(30, prop11.N_MAX + 1, 2) if dp_visibility(n, hi) > y_top), None
+        (n for n in range(30, prop11.N_MAX + 1, 2) if _dp_floor(n, hi) > y_top), None
     )
     return PaperClaims(lo, hi, ns, tuple(lows), tuple(cheaper), tuple(cert), y_top, first_hidden)
