@@ -27,6 +27,11 @@ PAGE = "looseness"
 CNAME = {6.16: "Corollary 14", 7.5: "Theorem 9"}  # where each printed constant comes from
 
 
+def sig(M: int) -> str:
+    """σ_M written with a subscript: σ₂."""
+    return "σ" + "₂₃₄₅₆"[M - 2]
+
+
 def _even(v) -> None:
     if int(v) % 2:
         raise ValueError("n must be even")
@@ -82,7 +87,7 @@ def _curves(v: dict):
             prop11.output_moments,
             n,
             M,
-            label=f"Bounding the output's M-th moment σ{'₂₃₄₅₆'[M - 2]}",
+            label=say(PAGE, "bounding", sig=sig(M)),
             quick=True,
         ).sigma
         curves = appkit.cached(gap.eta_curves, grid, M, constant, sigma=sigma)
@@ -107,7 +112,7 @@ def _eta_vs_noise(curves, demand: NoiseDemand, v: dict) -> None:
         PAGE,
         "eta_caption",
         n=n,
-        sig=f"σ{'₂₃₄₅₆'[v['M'] - 2]}",
+        sig=sig(v["M"]),
         sigma=demand.sigma,
         delta=appkit.cached(prop11.sensitivity, n),
         target=v["teta"],

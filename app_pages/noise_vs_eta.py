@@ -68,11 +68,11 @@ def gap_text(row: NoiseRow) -> str:
     """Where DP becomes cheaper again, as 1/2 − gap (also below the smallest double)."""
     gap, log10_gap = row.crossover.high_gap, row.upper_log10_gap
     if gap is not None and gap > 0:
-        return f"1/2 − {fmt_num(gap, 3)}"
+        return say(PAGE, "gap", gap=gap)
     if log10_gap is not None:
         e = math.floor(log10_gap)
-        return f"1/2 − {10 ** (log10_gap - e):.2g} × 10{superscript(e)}"
-    return "beyond double precision (≈ 1/2)"
+        return say(PAGE, "gap_power", mantissa=10 ** (log10_gap - e), power=superscript(e))
+    return prose_text(PAGE, "gap_beyond")
 
 
 def sig(M: int) -> str:
@@ -313,7 +313,7 @@ def _curves(v: dict[str, Any]) -> None:
             tuple(v["n"]),
             v["M"],
             v["c"],
-            label=f"Certifying {sig(v['M'])} of each n",
+            label=say(PAGE, "certifying", sig=sig(v["M"])),
             quick=True,  # bounded by n <= 200
         )
         view = appkit.cached(
