@@ -1,23 +1,35 @@
 """How loose are the certified bounds? The exact best attack beside what the theorems certify.
 
-widgets → ``jobs.run`` / ``appkit.cached`` of :mod:`mipcore.lessons.certificate_gap` →
-Vega-Lite charts of :mod:`mipcore.plots.looseness_vega` → sentences. Every number quoted is
-a field of a lesson result. The charts' titles name no slider value (the captions do), so a
+The controls (the table :data:`CONTROLS`) → ``jobs.run`` / ``appkit.cached`` of
+:mod:`mipcore.experiments.certificate_gap` (σ_M from :func:`mipcore.prop11.output_moments`)
+→ Vega-Lite charts of :mod:`mipcore.plots.looseness_vega` → sentences, templates of
+``bounds_looseness.md``. The charts' titles name no slider value (the captions do), so a
 slider step redraws them in place.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import streamlit as st
 
 import appkit
-from appkit import fmt_num, fmt_pct, jobs
-from appkit.prose import prose
-from mipcore.lessons import certificate_gap as gap_lesson
-from mipcore.lessons.certificate_gap import Route
+from appkit import controls, fmt_num, jobs
+from appkit.controls import choice, slider, toggle
+from appkit.prose import prose, say
+from appkit.prose import text as prose_text
+from mipcore import prop11
+from mipcore.bounds import attacker_accuracy
+from mipcore.constructions import theorem5_indicator_eta, theorem5_publish_eta
+from mipcore.experiments import certificate_gap as gap
+from mipcore.experiments.certificate_gap import COVARIANCE_GAP_DIM, NoiseDemand, Route
 from mipcore.plots import looseness_vega as figs
+
+PAGE = "looseness"
+CNAME = {6.16: "Corollary 14", 7.5: "Theorem 9"}  # where each printed constant comes from
+
+
+def sig(M: int) -> str:
+    """σ_M written with a subscript: σ₂."""
+    return "σ" + "₂₃₄₅₆"[M - 2]
 
 
 def _even(v) -> None:
@@ -25,8 +37,17 @@ def _even(v) -> None:
         raise ValueError("n must be even")
 
 
-page = appkit.page("looseness")
-prose("looseness", "intro")
+CONTROLS = controls.table(
+    slider("n", "n (dataset size, even)", 4, gap.LOOSENESS_N_MAX, 8, 2, help="Exact enumeration of C(n, n/2) halves: up to n = 16.", validate=_even),
+    slider("M", "M (moment order of Theorem 9)", 2, 6, 2, 1),
+    choice("const", "Constant of the printed noise", (6.16, 7.5), 6.16, lambda c: f"{c} ({CNAME[c]})", radio=True, horizontal=False),
+    slider("teta", "target η", 0.01, 0.45, 0.1, 0.01, "%.2f"),
+    toggle("logy", "log η axes", True),
+    slider("delta", "δ of the (ε, δ)-DP construction", 0.0, 0.5, 0.0, 0.01, "%.2f"),
+)  # fmt: skip
+
+page = appkit.page(PAGE)
+prose(PAGE, "intro")
 main = page.slot()  # URL warnings, controls and the heavy runs: rerun on each change
 st.subheader("η against the noise scale")
 eta_area = page.slot()
@@ -40,88 +61,40 @@ dim_area = page.slot()
 
 with appkit.folded("The maths") as shown:
     if shown:
-        prose("looseness", "maths")
+        prose(PAGE, "maths")
 
 
-class Controls(NamedTuple):
-    """What the controls chose."""
-
-    n: int
-    M: int
-    constant: float
-    target: float
-    log_y: bool
-
-    @property
-    def cname(self) -> str:
-        """The result the printed constant comes from."""
-        return "Corollary 14" if self.constant == 6.16 else "Theorem 9"
+def _controls() -> dict:
+    """n, M, the printed constant and the target η side by side, then log axes."""
+    v = {}
+    for col, key in zip(st.columns(4), ("n", "M", "const", "teta"), strict=True):
+        with col:
+            v[key] = controls.draw(CONTROLS[key])
+    v["logy"] = controls.draw(CONTROLS["logy"])
+    v.update(n=int(v["n"]), M=int(v["M"]), const=float(v["const"]), teta=float(v["teta"]))
+    return v
 
 
-def _controls() -> Controls:
-    """The controls: n, M, the printed constant and the target η side by side, then log axes."""
-    c1, c2, c3, c4 = st.columns(4)
-    with c1:
-        n = appkit.url_slider(
-            "n (dataset size, even)",
-            "n",
-            min_value=4,
-            max_value=gap_lesson.LOOSENESS_N_MAX,
-            default=8,
-            step=2,
-            validate=_even,
-            help="Exact enumeration of C(n, n/2) halves: up to n = 16.",
-        )
-    with c2:
-        M = appkit.url_slider(
-            "M (moment order of Theorem 9)", "M", min_value=2, max_value=6, default=2, step=1
-        )
-    with c3:
-        constant = appkit.url_select(
-            "Constant of the printed noise",
-            "const",
-            (6.16, 7.5),
-            default=6.16,
-            widget="radio",
-            horizontal=False,
-            format_func=lambda c: f"{c} ({'Corollary 14' if c == 6.16 else 'Theorem 9'})",
-        )
-    with c4:
-        target = appkit.url_slider(
-            "target η",
-            "teta",
-            min_value=0.01,
-            max_value=0.45,
-            default=0.1,
-            step=0.01,
-            format="%.2f",
-        )
-    log_y = appkit.url_toggle("log η axes", "logy", default=True)
-    return Controls(int(n), int(M), float(constant), float(target), log_y)
-
-
-def _curves(c: Controls):
+def _curves(v: dict):
     """The heavy runs: exact η, σ_M, the η curves and the noise each route needs (or stop)."""
-    n, M, constant, target = c.n, c.M, c.constant, c.target
+    n, M, constant = v["n"], v["M"], v["const"]
     with appkit.guard("The η curves", stop=True):
         # Each heavy part is its own cached job, computed again only when what it depends
         # on changes: the exact η grid on n, σ_M on n and M; the rest is quick.
         # every job here is bounded by n <= 16 (about 2 s at most): the quick lane
-        exact = jobs.run(
-            gap_lesson.exact_eta_grid, n, label="Enumerating every training half", quick=True
-        )
-        sigma, _ = jobs.run(
-            gap_lesson.prop11_constants,
+        grid = jobs.run(gap.exact_eta_grid, n, label="Enumerating every training half", quick=True)
+        sigma = jobs.run(
+            prop11.output_moments,
             n,
             M,
-            label=f"Bounding the output's M-th moment σ{'₂₃₄₅₆'[M - 2]}",
+            label=say(PAGE, "bounding", sig=sig(M)),
             quick=True,
-        )
-        curves = appkit.cached(gap_lesson.eta_vs_noise, n, M, constant, exact=exact, sigma=sigma)
+        ).sigma
+        curves = appkit.cached(gap.eta_curves, grid, M, constant, sigma=sigma)
         demand = jobs.run(
-            gap_lesson.noise_demand,
+            gap.noise_demand,
             n,
-            target,
+            v["teta"],
             M,
             constant,
             sigma=sigma,
@@ -131,58 +104,60 @@ def _curves(c: Controls):
     return curves, demand
 
 
-def _eta_vs_noise(curves, demand, c: Controls) -> None:
+def _eta_vs_noise(curves, demand: NoiseDemand, v: dict) -> None:
     """η against the noise scale: the chart, where each route first certifies, and why."""
-    n, M, target, cname = c.n, c.M, c.target, c.cname
-    eta_chart, eta_table = appkit.cached(figs.eta_vs_scale_vega, curves, demand, log_y=c.log_y)
-    appkit.chart(
-        eta_chart,
-        eta_table,
-        f"eta_vs_scale_n{n}",
-        key="loose_eta_chart",
-        caption=f"n = {n}: σ{'₂₃₄₅₆'[M - 2]} = {fmt_num(curves.sigma)} (certified M-th moment "
-        f"bound), Δ = {fmt_num(curves.sensitivity)} (exact sensitivity). Diamonds on the dotted "
-        f"line: the noise each route needs for η = {fmt_num(target)}.",
+    n, cname = v["n"], CNAME[v["const"]]
+    fig, data = appkit.cached(figs.eta_vs_scale_vega, curves, demand, log_y=v["logy"])
+    caption = say(
+        PAGE,
+        "eta_caption",
+        n=n,
+        sig=sig(v["M"]),
+        sigma=demand.sigma,
+        delta=appkit.cached(prop11.sensitivity, n),
+        target=v["teta"],
     )
-    first = {f.route: f for f in curves.first}
-    tight = first.get(Route.MIP_TIGHT)
+    appkit.chart(fig, data, f"eta_vs_scale_n{n}", key="loose_eta_chart", caption=caption)
+    first = gap.first_certificates(curves)
+    tight = next((f for f in first if f.route is Route.MIP_TIGHT), None)
     if tight is not None:
         appkit.takeaway(
-            "The exact η (black) falls long before the printed Corollary 14 curve or DP say "
-            "anything; Theorem 9's density itself (vermillion) tracks it: where it first drops "
-            f"below {fmt_num(gap_lesson.NONTRIVIAL_ETA)} (b ≈ {fmt_num(tight.scale, 3)}) it "
-            f"certifies {fmt_num(tight.certified, 3)} against an exact {fmt_num(tight.exact, 3)}."
+            say(
+                PAGE,
+                "eta_takeaway",
+                nontrivial=gap.NONTRIVIAL_ETA,
+                scale=tight.scale,
+                certified=tight.certified,
+                exact=tight.exact,
+            )
         )
-    notes = {
-        Route.MIP_TIGHT: "MIP, Theorem 9's density (½(1 − exp(−σ/b)), any dimension)",
-        Route.MIP_PRINTED: f"MIP, {cname} as printed",
-        Route.DP: "DP with Theorem 4",
+    routes = {
+        Route.MIP_TIGHT: prose_text(PAGE, "route_tight"),
+        Route.MIP_PRINTED: say(PAGE, "route_printed", cname=cname),
+        Route.DP: prose_text(PAGE, "route_dp"),
     }
-    appkit.explain(
-        " ".join(
-            f"{notes[f.route]} first certifies a non-trivial η at b ≈ {fmt_num(f.scale, 3)}: "
-            f"{fmt_num(f.certified, 3)}, while the exact η there is {fmt_num(f.exact, 3)} "
-            f"({fmt_num(f.ratio, 3)} times smaller)."
-            for f in curves.first
+    said = [
+        say(
+            PAGE,
+            "first",
+            route=routes[f.route],
+            scale=f.scale,
+            certified=f.certified,
+            exact=f.exact,
+            ratio=f.ratio,
         )
-        + f" The printed curve is {cname}'s noise formula solved for η (see “The maths”); it is "
-        "valid (Theorem 9's density certifies a smaller η, in every dimension), but its constant "
-        "and exponent come from a proof that controls the attacker's posterior only on a ball."
-    )
+        for f in first
+    ]
+    appkit.explain(" ".join(said) + " " + say(PAGE, "printed_curve", cname=cname))
 
 
-def _noise_needed(demand, c: Controls) -> None:
+def _noise_needed(demand: NoiseDemand, v: dict) -> None:
     """The noise each route needs for the target η: chart, table, takeaway and explanation."""
-    n, target, cname = c.n, c.target, c.cname
-    st.subheader(f"Noise needed for η ≤ {fmt_num(target)}")
-    needed_chart, needed_table = appkit.cached(figs.demanded_vega, demand)
-    appkit.chart(
-        needed_chart,
-        needed_table,
-        f"noise_needed_n{n}",
-        key="loose_needed_chart",
-        caption=f"n = {n}, target η = {fmt_num(target)}.",
-    )
+    n, target, cname = v["n"], v["teta"], CNAME[v["const"]]
+    st.subheader(say(PAGE, "needed_title", target=target))
+    fig, data = appkit.cached(figs.demanded_vega, demand)
+    caption = say(PAGE, "needed_caption", n=n, target=target)
+    appkit.chart(fig, data, f"noise_needed_n{n}", key="loose_needed_chart", caption=caption)
     appkit.tables.table(
         {
             "route": [figs.ROUTE_NAMES[r.route] for r in demand.rows],
@@ -195,184 +170,155 @@ def _noise_needed(demand, c: Controls) -> None:
     ok = demand.route(Route.SUFFICIENT)
     rt, rdp, rpr = (demand.route(r) for r in (Route.MIP_TIGHT, Route.DP, Route.MIP_PRINTED))
     appkit.takeaway(
-        f"At n = {n}, Laplace noise of scale {fmt_num(ok.scale)} already makes the exact "
-        f"η ≤ {fmt_num(target)} (accuracy ≤ {fmt_pct(demand.target_accuracy)}); Theorem 9's density is "
-        f"certified with {fmt_num(rt.times_sufficient, 3)}× that, DP via Theorem 4 asks "
-        f"{fmt_num(rdp.times_sufficient, 3)}×, and {cname} as printed "
-        f"{fmt_num(rpr.times_sufficient, 3)}× (about {fmt_num(rpr.orders_of_magnitude, 2)} "
-        "orders of magnitude)."
+        say(
+            PAGE,
+            "needed_takeaway",
+            n=n,
+            scale=ok.scale,
+            target=target,
+            accuracy=attacker_accuracy(demand.target_eta),
+            tight=rt.times_sufficient,
+            dp=rdp.times_sufficient,
+            cname=cname,
+            printed=rpr.times_sufficient,
+            orders=rpr.orders_of_magnitude,
+        )
     )
     appkit.explain(
-        f"With that much noise the real η is only {fmt_num(rpr.exact_eta)} ({cname} as printed), "
-        f"{fmt_num(rdp.exact_eta)} (DP) and {fmt_num(rt.exact_eta)} (Theorem 9's density). "
-        "Every certificate is valid; they differ in how much they give away. The sufficient "
-        f"scale is found by bisection on the exact η (bracket width {fmt_num(gap_lesson.SUFFICIENT_RTOL)} "
-        "relative; η never grows with b). In noise-multiplier units c = b/σ: enough is "
-        f"c = {fmt_num(demand.multiplier_sufficient)}, Theorem 9's density needs "
-        f"c = −1/ln(1 − 2η) = {fmt_num(demand.multiplier_tight)}, and {cname} prescribes "
-        f"c = {fmt_num(demand.multiplier_printed)} (formulas in “The maths”)."
+        say(
+            PAGE,
+            "needed_explain",
+            printed_eta=rpr.exact_eta,
+            cname=cname,
+            dp_eta=rdp.exact_eta,
+            tight_eta=rt.exact_eta,
+            rtol=gap.SUFFICIENT_RTOL,
+            enough=demand.multiplier_sufficient,
+            tight=demand.multiplier_tight,
+            printed=demand.multiplier_printed,
+        )
     )
 
 
 def _theorem4() -> None:
     """Theorem 4 is attained: the δ slider and the construction's chart."""
-    delta = appkit.url_slider(
-        "δ of the (ε, δ)-DP construction",
-        "delta",
-        min_value=0.0,
-        max_value=0.5,
-        default=0.0,
-        step=0.01,
-        format="%.2f",
-    )
+    delta = float(controls.draw(CONTROLS["delta"]))
     with appkit.guard("The Theorem 4 construction"):
-        t4 = appkit.cached(gap_lesson.theorem4_tightness, float(delta))
-        t4_chart, t4_table = appkit.cached(figs.tightness_vega, t4)
-        appkit.chart(
-            t4_chart,
-            t4_table,
-            "theorem4_tightness",
-            key="loose_t4_chart",
-            caption=f"δ = {fmt_num(t4.delta)}.",
-        )
-        appkit.takeaway(
-            "On 𝒟 = {0, 1} with k = 1, randomised response (plus a δ-leak) is (ε, δ)-DP and its "
-            "best attacker sits exactly on Theorem 4's bound (largest difference on this grid: "
-            f"{fmt_num(t4.max_gap)}): the looseness above is not in Theorem 4 but in going "
-            "through the worst-case sensitivity Δ."
-        )
+        t4 = appkit.cached(gap.theorem4_tightness, delta)
+        fig, data = appkit.cached(figs.tightness_vega, t4)
+        caption = say(PAGE, "t4_caption", delta=delta)
+        appkit.chart(fig, data, "theorem4_tightness", key="loose_t4_chart", caption=caption)
+        appkit.takeaway(say(PAGE, "t4_takeaway", gap=t4.max_gap))
 
 
-def _theorem5(c: Controls) -> None:
+def _theorem5(v: dict) -> None:
     """Theorem 5: the two counterexamples, small η with no finite ε."""
-    n, target = c.n, c.target
-    t5 = appkit.cached(gap_lesson.theorem5_counterexamples, n, target)
-    t5_chart, t5_table = appkit.cached(figs.theorem5_vega, t5, log_y=c.log_y)
-    appkit.chart(
-        t5_chart,
-        t5_table,
-        "theorem5_counterexamples",
-        key="loose_t5_chart",
-        caption=f"The arXiv version with q = 2η = {fmt_num(t5.publish_prob)}.",
-    )
-    appkit.takeaway(
-        f"The TMLR version's mechanism 1{{D = D\\*}} has η = 1/C(n, n/2) "
-        f"(= {fmt_num(t5.eta_indicator_at_n)} at n = {n}, falling to 0) yet is not (ε, δ)-DP "
-        "for any δ < 1."
-    )
-    appkit.explain(
-        "The arXiv version's mechanism (publish each training record with probability "
-        f"q = 2η = {fmt_num(t5.publish_prob)}) has η = q/2 = {fmt_num(t5.eta_publish)} for every "
-        f"n and no finite pure ε, but it is (0, {fmt_num(t5.publish_dp_delta)})-DP: it separates "
-        "MIP only from *pure* DP, which is all that version claims. (Izzo, Yoon, Arık, Zou, "
-        "*Provable Membership Inference Privacy*, TMLR 2024, and its arXiv version, "
-        "arXiv:2211.06582v1.)"
-    )
+    n, q = v["n"], 2.0 * v["teta"]  # the arXiv version publishes each record w.p. q = 2η
+    t5 = appkit.cached(gap.theorem5_table, v["teta"])
+    fig, data = appkit.cached(figs.theorem5_vega, t5, log_y=v["logy"])
+    caption = say(PAGE, "t5_caption", q=q)
+    appkit.chart(fig, data, "theorem5_counterexamples", key="loose_t5_chart", caption=caption)
+    appkit.takeaway(say(PAGE, "t5_takeaway", eta=theorem5_indicator_eta(n), n=n))
+    appkit.explain(say(PAGE, "t5_explain", q=q, eta=theorem5_publish_eta(n, q)))
 
 
-def _dimension_eta(gap, demand, c: Controls) -> None:
+def _dimension_eta(dim: gap.DimensionGap, demand: NoiseDemand, v: dict) -> None:
     """The certified η against the dimension, and the best attacks beside it."""
-    n, target, cname = c.n, c.target, c.cname
-    dim_eta_chart, dim_eta_table = appkit.cached(figs.dimension_eta_vega, gap, demand)
+    n, target, c = v["n"], v["teta"], dim.noise_multiplier
+    fig, data = appkit.cached(figs.dimension_eta_vega, dim, demand)
+    caption = say(PAGE, "dim_eta_caption", c=c, cname=CNAME[v["const"]], target=target, n=n)
     appkit.chart(
-        dim_eta_chart,
-        dim_eta_table,
+        fig,
+        data,
         "certified_eta_vs_dimension",
         key="loose_dim_eta_chart",
-        caption=f"Noise c = {fmt_num(gap.noise_multiplier)}, {cname}'s for η = "
-        f"{fmt_num(target)}; the best attack at d = 1 is Proposition 11's with n = {n}.",
+        caption=caption,
     )
-    lo_cov, hi_cov = gap.covariance_interval
-    upto = gap.chain_covers_target_up_to
-    appkit.takeaway(
-        f"At c = {fmt_num(gap.noise_multiplier)}, Theorem 9's density certifies "
-        f"η ≤ {fmt_num(gap.tight_eta)} in every dimension, while the paper's proof, redone "
-        + (
-            f"for d dimensions, covers the promised η = {fmt_num(target)} only up to d = {upto}."
-            if upto is not None
-            else f"for d dimensions, does not reach the promised η = {fmt_num(target)} even at d = 1."
+    upto = dim.chain_covers_target_up_to
+    if upto is not None:
+        takeaway = say(PAGE, "dim_eta_takeaway", c=c, tight=dim.tight_eta, target=target, d=upto)
+    else:
+        takeaway = say(PAGE, "dim_eta_takeaway_none", c=c, tight=dim.tight_eta, target=target)
+    appkit.takeaway(takeaway)
+    lo, hi = dim.covariance_interval
+    appkit.explain(
+        say(
+            PAGE,
+            "dim_eta_explain",
+            exact=demand.route(Route.MIP_PRINTED).exact_eta,
+            n=n,
+            cov=dim.covariance_eta,
+            dim=COVARIANCE_GAP_DIM,
+            samples=dim.samples,
+            lo=lo,
+            hi=hi,
+            chain=dim.covariance_chain_eta,
         )
     )
-    appkit.explain(
-        f"The best attacks are far below both: η = "
-        f"{fmt_num(demand.route(Route.MIP_PRINTED).exact_eta)} for the Proposition 11 mechanism "
-        f"(n = {n}, d = 1, exact) and η = {fmt_num(gap.covariance_eta)} for the audit's "
-        f"covariance release (d = {gap.covariance_dim}, Monte Carlo with "
-        f"{gap.covariance_samples:,} draws, 99 % interval [{fmt_num(lo_cov)}, "
-        f"{fmt_num(hi_cov)}]), where the repaired proof certifies only "
-        f"{fmt_num(gap.covariance_chain_eta)}. The proof loses because it controls the "
-        "attacker's posterior only on a ball of radius about cσ·log c, while the noise's "
-        "length ‖X‖ is Gamma(d)-distributed and concentrates near d·cσ; the dimension-free "
-        "argument needs no ball: the noise's likelihood ratio between two outputs a and b "
-        "lies within exp(±‖a − b‖/(cσ)) everywhere."
-    )
 
 
-def _dimension_noise(gap, demand, c: Controls) -> None:
+def _dimension_noise(dim: gap.DimensionGap, demand: NoiseDemand, v: dict) -> None:
     """The noise needed against the dimension, and why d = 1 needs less than certified."""
-    n, target, cname = c.n, c.target, c.cname
-    dim_noise_chart, dim_noise_table = appkit.cached(figs.dimension_noise_vega, gap, demand)
+    n, target = v["n"], v["teta"]
+    fig, data = appkit.cached(figs.dimension_noise_vega, dim, demand)
+    caption = say(PAGE, "dim_noise_caption", target=target, n=n)
     appkit.chart(
-        dim_noise_chart,
-        dim_noise_table,
+        fig,
+        data,
         "noise_needed_vs_dimension",
         key="loose_dim_noise_chart",
-        caption=f"For η ≤ {fmt_num(target)}; what is enough at d = 1 is for Proposition 11 "
-        f"with n = {n}.",
+        caption=caption,
     )
-    last = int(gap.dimensions[-1])
+    last = int(dim.table["d"].iloc[-1])
     appkit.takeaway(
-        f"For η ≤ {fmt_num(target)}, c = {fmt_num(gap.tight_noise)} is certified in every "
-        f"dimension; {cname} prescribes {fmt_num(gap.printed_noise)}, and the repaired proof "
-        f"would need {fmt_num(gap.chain_noise_at(1))} at d = 1 and "
-        f"{fmt_num(gap.chain_noise_at(last))} at d = {last}."
+        say(
+            PAGE,
+            "dim_noise_takeaway",
+            target=target,
+            tight=dim.tight_noise,
+            cname=CNAME[v["const"]],
+            printed=dim.noise_multiplier,
+            chain1=dim.chain_noise_at(1),
+            chain_last=dim.chain_noise_at(last),
+            last=last,
+        )
     )
-    appkit.explain(
-        f"At d = 1 the Proposition 11 mechanism (n = {n}) needs only "
-        f"c = {fmt_num(demand.multiplier_sufficient)}: below the certified "
-        f"{fmt_num(gap.tight_noise)}, because the certificate must hold for every mechanism "
-        "with the same moment bound, including the worst one (two outputs ±σ), which "
-        "attains ½(1 − exp(−1/c)) exactly."
-    )
+    enough = demand.multiplier_sufficient
+    appkit.explain(say(PAGE, "dim_noise_explain", n=n, enough=enough, tight=dim.tight_noise))
 
 
-def _dimension(demand, c: Controls) -> None:
+def _dimension(demand: NoiseDemand, v: dict) -> None:
     """The dimension section: its introduction, the job, then its two charts."""
-    st.markdown(
-        f"Fix the noise {c.cname} prescribes for η = {fmt_num(c.target)} and release d numbers. The "
-        "paper's proof bounds the noise's tail as in one dimension; redone in d dimensions it "
-        "certifies less and less as d grows. A second argument (total variation of Theorem 9's "
-        "density) certifies the same noise in every dimension."
-    )
+    prose(PAGE, "dimension", cname=CNAME[v["const"]], target=v["teta"])
     with appkit.guard("The certificates against the dimension"):
-        gap = jobs.run(
-            gap_lesson.dimension_gap,
-            c.target,
-            c.M,
-            c.constant,
+        dim = jobs.run(
+            gap.dimension_gap,
+            v["teta"],
+            v["M"],
+            v["const"],
             label="Certificates in each dimension and the best attack on 4 numbers",
             quick=True,
         )
-        _dimension_eta(gap, demand, c)
-        _dimension_noise(gap, demand, c)
+        _dimension_eta(dim, demand, v)
+        _dimension_noise(dim, demand, v)
 
 
 def _live() -> None:
     """The live part: controls and heavy runs, then each section in its slot, in page order."""
     with main:
         appkit.messages()
-        c = _controls()
-        curves, demand = _curves(c)
+        v = _controls()
+        curves, demand = _curves(v)
     with eta_area:
-        _eta_vs_noise(curves, demand, c)
+        _eta_vs_noise(curves, demand, v)
     with needed_area:
-        _noise_needed(demand, c)
+        _noise_needed(demand, v)
     with t4_area:
         _theorem4()
     with t5_area, appkit.guard("The Theorem 5 counterexamples"):
-        _theorem5(c)
+        _theorem5(v)
     with dim_area:
-        _dimension(demand, c)
+        _dimension(demand, v)
 
 
 appkit.live(page, _live)

@@ -1,69 +1,100 @@
 """How much noise does MIP need, compared with DP? (Figure 1 of the paper, Section 5.1.)
 
-Widgets → ``jobs.run(figure1.noise_rows)`` (certifies σ of each n) → ``cached(figure1_view)``
-→ Vega-Lite charts (:mod:`mipcore.plots.figure1_vega`; the η range only changes their tables)
-→ sentences. The paper's claims are judged by :func:`mipcore.lessons.figure1.paper_claims`;
-this script only writes them out.
+The controls (the table :data:`CONTROLS`) → ``jobs.run(figure1.noise_rows)`` (certifies σ of
+each n) → ``cached(figure1_view)`` → Vega-Lite charts (:mod:`mipcore.plots.figure1_vega`; the η
+range only changes their tables) → sentences, templates of ``noise_vs_eta.md``. The paper's
+claims are judged by :func:`mipcore.experiments.figure1.paper_claims`; this script only writes
+them out.
 """
 
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 import appkit
-from appkit import fmt_num, jobs
-from appkit.prose import prose
-from mipcore.lessons import figure1
-from mipcore.lessons.figure1 import Coverage
-from mipcore.noise import COROLLARY14_CONSTANT, THEOREM9_CONSTANT
+from appkit import controls, fmt_num, jobs
+from appkit.controls import choice, multi, span, toggle
+from appkit.prose import prose, say
+from appkit.prose import text as prose_text
+from mipcore.bounds import attacker_accuracy
+from mipcore.experiments import figure1
+from mipcore.experiments.figure1 import Coverage, Figure1View, NoiseRow, paper_over_certified
+from mipcore.noise import (
+    COROLLARY14_CONSTANT,
+    THEOREM9_CONSTANT,
+    dp_laplace_scale,
+    mip_noise_scale,
+)
 from mipcore.plots import figure1_vega as charts
 from mipcore.plots.formatting import superscript
+from mipcore.theorem9 import required_noise_multiplier
 
+PAGE = "noise_vs_eta"
 PRESET = figure1.PAPER_PRESET
-N_OPTIONS = list(range(4, 201, 2))
-N_DEFAULT = list(PRESET.ns)
-N_MAX_SELECTED = 8
-M_OPTIONS = list(range(2, 9))
-CONSTANTS = [COROLLARY14_CONSTANT, THEOREM9_CONSTANT]
-ETA_LIMITS = (0.001, 0.499)
-ETA_DEFAULT = (PRESET.eta_min, PRESET.eta_max)
 EQUAL_ENDS_HALF_WIDTH = 0.005  # equal η handles: the charts use η ± this
 CURVE_POINTS = 200
-PRESET_STATE = {
-    "n": N_DEFAULT,
-    "M": PRESET.M,
-    "c": PRESET.constant,
-    "eta": ETA_DEFAULT,
-    "logy": PRESET.log_y,
-    "logx": False,
-    "cap": True,
-    "tight": True,
-}
+READ_ETA = 0.1  # the η the plain-language reading quotes (clamped to the range shown)
 SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+CONSTANTS = {
+    COROLLARY14_CONSTANT: "6.16 (Corollary 14, M ≥ 2)",
+    THEOREM9_CONSTANT: "7.5 (Theorem 9, any M)",
+}
+
+# The defaults are the settings of the paper's Figure 1 (the preset button restores them).
+CONTROLS = controls.table(
+    multi("n", "dataset sizes n (even, up to 200)", range(4, 201, 2), PRESET.ns, help="One set of curves per n; at most 8.", max_selected=8, min_selected=0),
+    choice("M", "moment order M", range(2, 9), PRESET.M, help="σ bounds the M-th root of E|output − mean| to the power M; M = 2: the standard deviation. The printed MIP noise is (C/η) to the power 1 + 2/M, times σ."),
+    choice("c", "constant C (printed curve)", tuple(CONSTANTS), PRESET.constant, CONSTANTS, "Corollary 14 sharpens Theorem 9's 7.5 to 6.16 for M ≥ 2 (the paper's Figure 1 uses 6.16). The smallest certified noise does not depend on C.", radio=True),
+    span("eta", "η range (x-axis)", 0.001, 0.499, (PRESET.eta_min, PRESET.eta_max), 0.001, "%.3f", "η = 0 is perfect privacy (infinite noise), η = 1/2 no privacy at all."),
+    toggle("logy", "log y-axis", PRESET.log_y),
+    toggle("logx", "log x-axis", False),
+    toggle("cap", "cap y at the printed MIP maximum", True, "The paper prints no axis limits. With the cap, the y-axis stops at the printed MIP noise at the smallest η shown, which is how its plot reads; DP curves entirely above it are off the plot."),
+    toggle("tight", "smallest certified MIP noise", True, "Theorem 9's noise with multiplier c certifies η ≤ ½(1 − exp(−1/c)) in every dimension, so c = −1/ln(1 − 2η) suffices: the dotted curves."),
+)  # fmt: skip
+DEFAULTS = {key: c.default for key, c in CONTROLS.items()}
 
 
 def apply_preset() -> None:
     """The preset button's callback: runs before the widgets exist, so it may set them."""
-    for key, value in PRESET_STATE.items():
-        st.session_state[key] = list(value) if isinstance(value, list) else value
+    for key, value in DEFAULTS.items():
+        st.session_state[key] = list(value) if key == "n" else value
 
 
-def gap_text(row: figure1.NoiseRow) -> str:
+def gap_text(row: NoiseRow) -> str:
     """Where DP becomes cheaper again, as 1/2 − gap (also below the smallest double)."""
-    if row.upper_gap is not None and row.upper_gap > 0:
-        return f"1/2 − {fmt_num(row.upper_gap, 3)}"
-    if row.upper_log10_gap is not None:
-        e = math.floor(row.upper_log10_gap)
-        return f"1/2 − {10 ** (row.upper_log10_gap - e):.2g} × 10{superscript(e)}"
-    return "beyond double precision (≈ 1/2)"
+    gap, log10_gap = row.crossover.high_gap, row.upper_log10_gap
+    if gap is not None and gap > 0:
+        return say(PAGE, "gap", gap=gap)
+    if log10_gap is not None:
+        e = math.floor(log10_gap)
+        return say(PAGE, "gap_power", mantissa=10 ** (log10_gap - e), power=superscript(e))
+    return prose_text(PAGE, "gap_beyond")
 
 
-page = appkit.page("noise_vs_eta")
-prose("noise_vs_eta", "intro")
+def sig(M: int) -> str:
+    """σ_M written with a subscript: σ₂."""
+    return "σ" + str(M).translate(SUB)
+
+
+def num_or(x: float | None, missing: str) -> str:
+    return missing if x is None else fmt_num(x)
+
+
+def listed(items: list[Any]) -> str:
+    return ", ".join(map(str, items))
+
+
+def spaced(parts: list[str]) -> str:
+    """Sentences one after the other, each followed by a space (as the page always wrote them)."""
+    return "".join(p + " " for p in parts)
+
+
+page = appkit.page(PAGE)
+prose(PAGE, "intro")
 
 main = page.slot()  # controls, charts, table and readings: rerun on each change
 
@@ -75,287 +106,123 @@ with st.container(border=True):
 # ------------------------------------------------------------------------------ the maths
 with appkit.folded("The maths") as shown:
     if shown:
-        prose("noise_vs_eta", "maths")
+        prose(PAGE, "maths")
 
 
-class Controls(NamedTuple):
-    """What the controls chose (the η range already widened when both handles meet)."""
-
-    ns: list[int]
-    M: int
-    constant: float
-    eta_min: float
-    eta_max: float
-    log_x: bool
-    log_y: bool
-    cap: bool
-    tight: bool
-
-    @property
-    def sig(self) -> str:
-        return "σ" + str(self.M).translate(SUB)
-
-
-def _control_notes(
-    b_note, ns, M, constant, eta_lo, eta_hi, log_x, log_y, cap, tight
-) -> tuple[float, float]:
-    """The preset button's note, the η range (widened when both handles meet, with a
-    sentence) and what M > 2 does to this dataset."""
-    is_preset = (
-        ns == N_DEFAULT
-        and M == PRESET.M
-        and constant == PRESET.constant
-        and (eta_lo, eta_hi) == ETA_DEFAULT
-        and log_y == PRESET.log_y
-        and not log_x
-        and cap
-    )
-    b_note.caption(
-        "Showing the settings of the paper's Figure 1"
-        + (" (switch off the dotted curves for its exact picture)." if tight else ".")
-        if is_preset
-        else "The button restores the settings of the paper's Figure 1 (Section 5.1)."
-    )
-    sig = "σ" + str(M).translate(SUB)
-    if eta_lo >= eta_hi:  # both handles on one value: not a range
-        eta_min = max(ETA_LIMITS[0], eta_lo - EQUAL_ENDS_HALF_WIDTH)
-        eta_max = min(ETA_LIMITS[1], eta_lo + EQUAL_ENDS_HALF_WIDTH)
-        st.warning(
-            f"Both ends of the η range are at {fmt_num(eta_lo)}: a range needs two different "
-            f"ends. The charts show η from {fmt_num(eta_min)} to {fmt_num(eta_max)}; drag either "
-            "handle to choose the range.",
-            icon="⚠️",
-        )
-    else:
-        eta_min, eta_max = eta_lo, eta_hi
-    if M > 2:
-        st.info(
-            f"**M = {M}:** for this dataset {sig} *grows* with n when M > 2. The one huge output "
-            "1/√p (probability p = 1/C(n, n/2)) dominates the M-th moment, so "
-            f"{sig} grows like C(n, n/2) to the power 1/2 − 1/{M} = {fmt_num(0.5 - 1 / M, 3)}. "
-            "So the MIP curves separate by n, and MIP loses part of its advantage. At M = 2 the "
-            "power is 0 and σ₂ ≈ 1 for every n.",
-            icon="ℹ️",
-        )
-    return eta_min, eta_max
-
-
-def _controls() -> Controls:
-    """The preset button, the controls, and the notes they call for."""
+def _controls() -> dict[str, Any]:
+    """The preset button, the controls, and the notes they call for; the values by key (the
+    η range widened when both handles meet)."""
     b_col, b_note = st.columns([1, 3], vertical_alignment="center")
     b_col.button(
         "Paper Figure 1",
         on_click=apply_preset,
         key="preset",
         icon=":material/restore:",
-        help="n = 30, 36, 42, 48; M = 2; constant 6.16; η from 0.01 to 0.49; linear axes; "
-        "y-axis capped at the printed MIP curve's maximum (the paper prints no axis limits).",
+        help=prose_text(PAGE, "preset_help"),
     )
-    c1, c2, c3 = st.columns([3, 1, 2])
-    ns = sorted(
-        appkit.url_multiselect(
-            "dataset sizes n (even, up to 200)",
-            "n",
-            N_OPTIONS,
-            default=N_DEFAULT,
-            max_selected=N_MAX_SELECTED,
-            min_selected=0,
-            help=f"One set of curves per n; at most {N_MAX_SELECTED}.",
-            container=c1,
-        )
-    )
-    M = appkit.url_select(
-        "moment order M",
-        "M",
-        M_OPTIONS,
-        default=PRESET.M,
-        help="σ bounds the M-th root of E|output − mean| to the power M; M = 2: the standard "
-        "deviation. The printed MIP noise is (C/η) to the power 1 + 2/M, times σ.",
-        container=c2,
-    )
-    constant = appkit.url_select(
-        "constant C (printed curve)",
-        "c",
-        CONSTANTS,
-        default=PRESET.constant,
-        widget="radio",
-        format_func=lambda c: "6.16 (Corollary 14, M ≥ 2)" if c < 7 else "7.5 (Theorem 9, any M)",
-        help="Corollary 14 sharpens Theorem 9's 7.5 to 6.16 for M ≥ 2 (the paper's Figure 1 "
-        "uses 6.16). The smallest certified noise does not depend on C.",
-        container=c3,
-    )
-    eta_lo, eta_hi = appkit.url_range_slider(
-        "η range (x-axis)",
-        "eta",
-        min_value=ETA_LIMITS[0],
-        max_value=ETA_LIMITS[1],
-        default=ETA_DEFAULT,
-        step=0.001,
-        format="%.3f",
-        help="η = 0 is perfect privacy (infinite noise), η = 1/2 no privacy at all.",
-    )
-    t1, t2, t3, t4 = st.columns(4)
-    log_y = appkit.url_toggle("log y-axis", "logy", default=PRESET.log_y, container=t1)
-    log_x = appkit.url_toggle("log x-axis", "logx", default=False, container=t2)
-    cap = appkit.url_toggle(
-        "cap y at the printed MIP maximum",
-        "cap",
-        default=True,
-        help="The paper prints no axis limits. With the cap, the y-axis stops at the printed MIP "
-        "noise at the smallest η shown, which is how its plot reads; DP curves entirely above it "
-        "are off the plot.",
-        container=t3,
-    )
-    tight = appkit.url_toggle(
-        "smallest certified MIP noise",
-        "tight",
-        default=True,
-        help="Theorem 9's noise with multiplier c certifies η ≤ ½(1 − exp(−1/c)) in every dimension, "
-        "so c = −1/ln(1 − 2η) suffices: the dotted curves.",
-        container=t4,
-    )
-    eta_min, eta_max = _control_notes(
-        b_note, ns, M, constant, eta_lo, eta_hi, log_x, log_y, cap, tight
-    )
-    return Controls(ns, M, constant, eta_min, eta_max, log_x, log_y, cap, tight)
-
-
-def _notice(view, sig: str) -> None:
-    """The noise chart's takeaway, and per n where the printed MIP noise is below DP's."""
-    everywhere = [str(r.row.n) for r in view.rows if r.coverage is Coverage.EVERYWHERE]
-    never = [str(r.row.n) for r in view.rows if r.coverage is Coverage.NEVER]
-    if len(everywhere) == len(view.rows):
-        appkit.takeaway(
-            "Even the paper's printed MIP noise is below DP's at every η shown, for every n chosen."
-        )
-    elif len(never) == len(view.rows):
-        appkit.takeaway(
-            "For the n chosen, the paper's printed MIP noise is above DP's at every η: "
-            "these datasets are too small for its constant."
-        )
+    v: dict[str, Any] = {}
+    for col, key in zip(st.columns([3, 1, 2]), ("n", "M", "c"), strict=True):
+        with col:
+            v[key] = controls.draw(CONTROLS[key])
+    v["n"] = sorted(v["n"])
+    v["eta"] = tuple(controls.draw(CONTROLS["eta"]))
+    for col, key in zip(st.columns(4), ("logy", "logx", "cap", "tight"), strict=True):
+        with col:
+            v[key] = controls.draw(CONTROLS[key])
+    if {**v, "n": tuple(v["n"]), "tight": True} != DEFAULTS:
+        b_note.caption(prose_text(PAGE, "preset_button"))
+    elif v["tight"]:
+        b_note.caption(prose_text(PAGE, "preset_tight"))
     else:
-        appkit.takeaway(
-            "Whether the paper's printed MIP noise beats DP's depends on n: the larger n "
-            "is, the more of the η range it wins."
-        )
-    notice = []
-    if everywhere:
-        notice.append(
-            f"for n = {', '.join(everywhere)} the printed MIP noise is below DP's at every η shown"
-        )
+        b_note.caption(prose_text(PAGE, "preset"))
+    lo, hi = v["eta"]
+    if lo >= hi:  # both handles on one value: not a range
+        ends = CONTROLS["eta"]
+        wide = max(ends.lo, lo - EQUAL_ENDS_HALF_WIDTH), min(ends.hi, lo + EQUAL_ENDS_HALF_WIDTH)
+        st.warning(say(PAGE, "equal_ends", eta=lo, lo=wide[0], hi=wide[1]), icon="⚠️")
+        v["eta"] = wide
+    if v["M"] > 2:
+        power = 0.5 - 1 / v["M"]
+        st.info(say(PAGE, "high_moment", M=v["M"], sig=sig(v["M"]), power=power), icon="ℹ️")
+    return v
+
+
+def _notice(view: Figure1View) -> None:
+    """The noise chart's takeaway, and per n where the printed MIP noise is below DP's."""
+    coverage = {r.n: view.coverage(r) for r in view.rows}
+    everywhere = [n for n, c in coverage.items() if c is Coverage.EVERYWHERE]
+    never = [n for n, c in coverage.items() if c is Coverage.NEVER]
+    if len(everywhere) == len(view.rows):
+        appkit.takeaway(prose_text(PAGE, "takeaway_everywhere"))
+    elif len(never) == len(view.rows):
+        appkit.takeaway(prose_text(PAGE, "takeaway_never"))
+    else:
+        appkit.takeaway(prose_text(PAGE, "takeaway_depends"))
+    items = [say(PAGE, "notice_everywhere", ns=listed(everywhere))] if everywhere else []
     for r in view.rows:
-        x = r.row
-        low = fmt_num(x.crossover_eta) if x.crossover_eta is not None else ""
-        if r.coverage is Coverage.FROM:
-            notice.append(f"for n = {x.n} only from η = {low} on (diamond)")
-        elif r.coverage is Coverage.BETWEEN:
-            notice.append(f"for n = {x.n} only between η = {low} and {gap_text(x)} (diamonds)")
-        elif r.coverage is Coverage.UNTIL:
-            notice.append(f"for n = {x.n} only up to η = {gap_text(x)} (diamond)")
-        elif r.coverage is Coverage.OUTSIDE:
-            notice.append(f"for n = {x.n} only outside this η range (from η = {low})")
+        n, low, cov = r.n, r.crossover.low, coverage[r.n]
+        if cov is Coverage.FROM:
+            items.append(say(PAGE, "notice_from", n=n, low=low))
+        elif cov is Coverage.BETWEEN:
+            items.append(say(PAGE, "notice_between", n=n, low=low, gap=gap_text(r)))
+        elif cov is Coverage.UNTIL:
+            items.append(say(PAGE, "notice_until", n=n, gap=gap_text(r)))
+        elif cov is Coverage.OUTSIDE:
+            items.append(say(PAGE, "notice_outside", n=n, low=low))
     if never:
-        notice.append(f"for n = {', '.join(never)} it is never below DP's")
-    notes = ["**What to notice:** " + "; ".join(notice) + "."]
+        items.append(say(PAGE, "notice_never", ns=listed(never)))
+    notes = [say(PAGE, "notice", items="; ".join(items))]
     if len(view.rows) > 1 and view.mip_curves_coincide:
-        notes.append(
-            f"The MIP curves of all chosen n coincide ({sig} equal to within 0.1 %), so "
-            "they show as one line, as in the paper."
-        )
+        notes.append(say(PAGE, "coincide", sig=sig(view.M)))
     if view.y_top is not None:
-        notes.append(
-            f"The y-axis stops at the printed MIP maximum, {fmt_num(view.y_top)} (its value "
-            f"at η = {fmt_num(view.eta_min)}), like the paper's plot."
-        )
+        notes.append(say(PAGE, "top", top=view.y_top, eta=view.eta_min))
         if view.hidden:
-            notes.append(
-                "Entirely above it: the DP curve of "
-                + ", ".join(
-                    f"n = {r.row.n} (lowest value {fmt_num(r.dp_floor)})" for r in view.hidden
-                )
-                + "."
-            )
+            hidden = [say(PAGE, "hidden_one", n=r.n, floor=view.dp_floor(r)) for r in view.hidden]
+            notes.append(say(PAGE, "hidden", curves=", ".join(hidden)))
     st.markdown(" ".join(notes))
 
 
-def _certified(view, c: Controls) -> None:
+def _certified(view: Figure1View, v: dict[str, Any]) -> None:
     """The smallest certified MIP noise, in numbers and words."""
-    sig, M, tight, log_y = c.sig, c.M, c.tight, c.log_y
+    M, s = v["M"], sig(v["M"])
     st.subheader("The smallest certified MIP noise")
-    cheaper = [str(n) for n in view.certified_cheaper_ns]
-    st.markdown(
-        "Theorem 9's noise with multiplier c certifies η ≤ ½(1 − exp(−1/c)) in every dimension "
-        "(see “The maths”), so the multiplier −1/ln(1 − 2η) is enough, instead of the "
-        f"printed (C/η) to the power 1 + 2/M. On this range the printed noise is "
-        f"**{fmt_num(view.factor_at_min, 3)} times** the certified minimum at "
-        f"η = {fmt_num(view.eta_min)} and **{fmt_num(view.factor_at_max, 3)} times** at "
-        f"η = {fmt_num(view.eta_max)}, for every n (the factor does not depend on σ)."
-    )
-    text = (
-        "**The crossovers disappear.** DP needs (Δ/"
-        f"{sig})·ln(1/(1 − 2η))/ε(η) times the certified-minimum MIP noise: at least "
-        f"Δ/(2{sig}) (small η), rising to Δ/{sig} as η nears ½. "
-    )
-    if cheaper:
-        text += (
-            f"For n = {', '.join(cheaper)}, DP needs "
-            + ", ".join(
-                fmt_num(r.row.certified_ratio, 3) for r in view.rows if r.row.certified_cheaper
-            )
-            + (" times" if len(cheaper) == 1 else " times its noise respectively")
-            + " at least: MIP is cheaper at every η, with no crossover on either side. "
-        )
+    lo, hi, C = view.eta_min, view.eta_max, view.constant
+    at_min, at_max = paper_over_certified(lo, M, C), paper_over_certified(hi, M, C)
+    prose(PAGE, "certified", at_min=at_min, eta_min=lo, at_max=at_max, eta_max=hi)
+    parts = [say(PAGE, "disappear", sig=s)]
+    cheaper = [r for r in view.rows if r.certified_cheaper]
+    ns = listed([r.n for r in cheaper])
+    ratios = ", ".join(fmt_num(r.certified_ratio, 3) for r in cheaper)
+    if len(cheaper) == 1:
+        parts.append(say(PAGE, "cheaper_one", ns=ns, ratios=ratios))
+    elif cheaper:
+        parts.append(say(PAGE, "cheaper_many", ns=ns, ratios=ratios))
     for r in view.rows:
-        row = r.row
-        if row.certified_cheaper:
+        if r.certified_cheaper:
             continue
-        if row.certified_crossover_eta is not None:
-            text += (
-                f"For n = {row.n}, {sig} < Δ < 2{sig}: DP is cheaper below "
-                f"η = {fmt_num(row.certified_crossover_eta, 3)}, the certified MIP "
-                "noise above it. "
+        if r.certified_crossover_eta is not None:
+            parts.append(
+                say(PAGE, "certified_crossing", n=r.n, sig=s, eta=r.certified_crossover_eta)
             )
         else:
-            text += (
-                f"For n = {row.n}, Δ ≤ {sig}: DP is cheaper at every η (the dataset "
-                "is too small for the spread to help). "
-            )
-    if M > 2:
-        text += (
-            "This certificate needs only a bound on the mean distance to the mean, "
-            "which σ₂ (about 1 for this dataset) also gives: with σ₂ instead of "
-            f"{sig} the certified noise would be smaller still."
-        )
-    st.markdown(text)
-    if tight and not log_y:
-        st.caption(
-            "On a linear y-axis the dotted curves hug zero: switch on the log y-axis to "
-            "compare them."
-        )
+            parts.append(say(PAGE, "certified_never", n=r.n, sig=s))
+    st.markdown(spaced(parts) + (say(PAGE, "certified_moment", sig=s) if M > 2 else ""))
+    if v["tight"] and not v["logy"]:
+        st.caption(prose_text(PAGE, "hug_zero"))
 
 
-def _ratio(view, c: Controls) -> None:
+def _ratio(view: Figure1View, v: dict[str, Any]) -> None:
     """The DP / MIP noise ratio chart."""
-    sig, M, log_x, tight = c.sig, c.M, c.log_x, c.tight
-    dearer = [str(r.row.n) for r in view.rows if not r.row.certified_cheaper]
-    ratio_chart, ratio_table = appkit.cached(
-        charts.ratio_vega, view, log_x=log_x, show_certified=tight
-    )
-    appkit.chart(ratio_chart, ratio_table, "dp_over_mip_ratio", key="ratio_chart")
-    appkit.takeaway(
-        "Above the dashed line MIP needs less noise: the printed curve only between its "
-        "two crossovers, the certified minimum from one η on"
-        + (", here at every η for every n shown." if not dearer else ".")
-    )
-    st.caption(
-        "Stars mark each n's largest ratio for the printed noise. Its ratio falls to 0 at "
-        "both ends: as η → 0 the printed MIP noise grows like 1/η to the power "
-        f"{fmt_num(1 + 2 / M, 3)} but DP's only like 1/η, and as η → 1/2 DP's ε → ∞. "
-        f"The certified minimum's ratio is flat at Δ/(2{sig})."
-    )
+    fig, data = appkit.cached(charts.ratio_vega, view, log_x=v["logx"], show_certified=v["tight"])
+    appkit.chart(fig, data, "dp_over_mip_ratio", key="ratio_chart")
+    if all(r.certified_cheaper for r in view.rows):
+        appkit.takeaway(prose_text(PAGE, "ratio_takeaway_all"))
+    else:
+        appkit.takeaway(prose_text(PAGE, "ratio_takeaway"))
+    st.caption(say(PAGE, "ratio_caption", power=1 + 2 / v["M"], sig=sig(v["M"])))
 
 
-def _table(view, sig: str) -> None:
+def _table(view: Figure1View, s: str) -> None:
     """Crossovers per n, one column per n."""
     st.subheader("Crossovers per n")
     table = pd.DataFrame(
@@ -363,17 +230,15 @@ def _table(view, sig: str) -> None:
             {
                 "n": str(x.n),
                 "Δ (sensitivity)": fmt_num(x.sensitivity),
-                f"{sig} (certified)": fmt_num(x.sigma),
-                "crossover η (MIP cheaper above)": "never"
-                if x.crossover_eta is None
-                else fmt_num(x.crossover_eta),
-                "DP cheaper again above η =": "—" if x.crossover_eta is None else gap_text(x),
-                "…i.e. at DP ε =": "—" if x.upper_epsilon is None else fmt_num(x.upper_epsilon),
-                "max DP/MIP ratio": fmt_num(x.max_ratio),
-                "at η =": fmt_num(x.best_eta),
+                f"{s} (certified)": fmt_num(x.sigma),
+                "crossover η (MIP cheaper above)": num_or(x.crossover.low, "never"),
+                "DP cheaper again above η =": "—" if x.crossover.low is None else gap_text(x),
+                "…i.e. at DP ε =": num_or(x.crossover.high_epsilon, "—"),
+                "max DP/MIP ratio": fmt_num(x.crossover.best_ratio),
+                "at η =": fmt_num(x.crossover.best_eta),
                 "DP ÷ certified MIP (at least)": fmt_num(x.certified_ratio),
             }
-            for x in (r.row for r in view.rows)
+            for x in view.rows
         ]
     )
     # One column per n (a row per quantity): nine quantities side by side do not fit a
@@ -381,146 +246,95 @@ def _table(view, sig: str) -> None:
     per_n = table.set_index("n").T
     per_n.columns = [f"n = {n}" for n in per_n.columns]
     appkit.tables.table(per_n.reset_index(names="quantity"), right=list(per_n.columns))
-    crossing = [r.row for r in view.rows if r.row.crossover_eta is not None]
-    note = (
-        "“Crossover η”: the printed MIP noise is below DP's for every η above it (up to "
-        "the second crossover). "
-    )
-    if crossing:
-        finite = [x for x in crossing if x.upper_log10_gap is not None]
-        if finite:
-            widest = max(finite, key=lambda x: x.upper_log10_gap or -math.inf)
-            least_eps = min(x.upper_epsilon or math.inf for x in finite)
-            note += (
-                "DP becomes cheaper again only within a hair of 1/2: for the n shown, at "
-                f"η = {gap_text(widest)} at the earliest (n = {widest.n}), i.e. at a DP ε "
-                f"of at least {fmt_num(least_eps)}, where the release protects nobody. "
-            )
-        if len(finite) < len(crossing):
-            note += (
-                "For n = "
-                + ", ".join(str(x.n) for x in crossing if x.upper_log10_gap is None)
-                + " DP is never cheaper again within double precision. "
-            )
-    if any(r.row.crossover_eta is None for r in view.rows):
-        note += "“never”: the printed MIP noise is above DP's at every η. "
-    note += (
-        f"Δ and {sig} are certified values for the exact dataset (interval arithmetic); "
-        f"the last column is Δ/(2{sig})."
-    )
-    st.caption(note)
+    crossing = [r for r in view.rows if r.crossover.low is not None]
+    parts = [prose_text(PAGE, "table_crossover")]
+    finite = [x for x in crossing if x.upper_log10_gap is not None]
+    if finite:
+        widest = max(finite, key=lambda x: x.upper_log10_gap or -math.inf)
+        least_eps = min(x.crossover.high_epsilon or math.inf for x in finite)
+        parts.append(say(PAGE, "table_hair", gap=gap_text(widest), n=widest.n, eps=least_eps))
+    if len(finite) < len(crossing):
+        beyond = [x.n for x in crossing if x.upper_log10_gap is None]
+        parts.append(say(PAGE, "table_beyond", ns=listed(beyond)))
+    if len(crossing) < len(view.rows):
+        parts.append(prose_text(PAGE, "table_never"))
+    st.caption(spaced(parts) + say(PAGE, "table_certified", sig=s))
 
 
-def _reading(view, sig: str) -> None:
-    """The plain-language reading of the largest and smallest n."""
+def _reading(view: Figure1View, s: str) -> None:
+    """The plain-language reading of the largest and smallest n, at η = :data:`READ_ETA`."""
     st.subheader("In plain words")
     with appkit.guard("The reading"):
-        rd = appkit.cached(figure1.reading, view)
-        promise = (
-            f"η = {fmt_num(rd.eta)} (no attacker guesses membership right more than "
-            f"{appkit.fmt_pct(rd.accuracy)} of the time)"
-        )
-        if rd.dp_over_mip >= 1:
-            text = (
-                f"At n = {rd.n_big}, to promise {promise} via DP you would add about "
-                f"**{fmt_num(rd.dp_over_mip, 3)} times as much noise** as the paper's MIP "
-                f"calibration: a Laplace scale of {fmt_num(rd.dp_scale)} instead of "
-                f"{fmt_num(rd.mip_scale)}, on an output whose typical spread {sig} is "
-                f"{fmt_num(rd.sigma)}."
-            )
+        big, small, M = view.rows[-1], view.rows[0], view.M
+        eta = min(max(READ_ETA, view.eta_min), view.eta_max)
+        mip = float(mip_noise_scale(eta, big.sigma, M, view.constant))  # Theorem 9 as printed
+        cert = float(required_noise_multiplier(eta, M=M, d=1) * float(big.sigma))  # certified
+        dp = float(dp_laplace_scale(eta, big.sensitivity))  # the Laplace mechanism, Theorem 4
+        promise = say(PAGE, "promise", eta=eta, accuracy=attacker_accuracy(eta))
+        if dp / mip >= 1:
+            parts = [
+                say(
+                    PAGE,
+                    "reading_dp",
+                    n=big.n,
+                    promise=promise,
+                    times=dp / mip,
+                    dp=dp,
+                    mip=mip,
+                    sig=s,
+                    sigma=big.sigma,
+                )
+            ]
         else:
-            text = (
-                f"At n = {rd.n_big}, to promise {promise} the paper's MIP calibration needs "
-                f"**{fmt_num(1 / rd.dp_over_mip, 3)} times as much noise** as going through DP "
-                f"(Laplace scale {fmt_num(rd.mip_scale)} instead of {fmt_num(rd.dp_scale)})."
-            )
-        text += (
-            f" The smallest certified MIP noise is only {fmt_num(rd.certified_scale)}, "
-            f"{fmt_num(rd.paper_over_certified, 3)} times less than the paper's; DP needs "
-            f"{fmt_num(rd.dp_over_certified, 3)} times that."
-        )
-        if rd.n_small != rd.n_big:
-            if rd.small_coverage is Coverage.NEVER:
-                text += f" At n = {rd.n_small}, the printed MIP noise is never below DP's."
-            elif rd.small_coverage is Coverage.EVERYWHERE:
-                text += (
-                    f" Even at n = {rd.n_small}, the printed MIP noise is below DP's across "
-                    f"the whole range shown (DP needs up to {fmt_num(rd.small_max_ratio, 3)} "
-                    "times as much)."
-                )
-            elif rd.small_crossover is not None:
-                text += (
-                    f" At n = {rd.n_small}, the printed MIP noise pays off only on part of the "
-                    f"range (from η = {fmt_num(rd.small_crossover)}); for other promises DP "
-                    "is cheaper."
-                )
-        st.markdown(text)
+            times = 1 / (dp / mip)
+            parts = [
+                say(PAGE, "reading_mip", n=big.n, promise=promise, times=times, mip=mip, dp=dp)
+            ]
+        parts.append(say(PAGE, "reading_certified", cert=cert, paper=mip / cert, dp=dp / cert))
+        coverage = view.coverage(small)
+        if small.n == big.n:
+            pass
+        elif coverage is Coverage.NEVER:
+            parts.append(say(PAGE, "reading_never", n=small.n))
+        elif coverage is Coverage.EVERYWHERE:
+            ratio = small.crossover.best_ratio
+            parts.append(say(PAGE, "reading_everywhere", n=small.n, ratio=ratio))
+        elif small.crossover.low is not None:
+            parts.append(say(PAGE, "reading_part", n=small.n, eta=small.crossover.low))
+        st.markdown(" ".join(parts))
 
 
-def _curves(c: Controls) -> None:
+def _curves(v: dict[str, Any]) -> None:
     """The noise chart, the certified minimum, the ratio chart, the table and the reading."""
     view = None
     with appkit.guard("The noise curves"):
         rows = jobs.run(
             figure1.noise_rows,
-            tuple(c.ns),
-            c.M,
-            c.constant,
-            label=f"Certifying {c.sig} of each n",
+            tuple(v["n"]),
+            v["M"],
+            v["c"],
+            label=say(PAGE, "certifying", sig=sig(v["M"])),
             quick=True,  # bounded by n <= 200
         )
         view = appkit.cached(
-            figure1.figure1_view, rows, c.eta_min, c.eta_max, cap=c.cap, points=CURVE_POINTS
+            figure1.figure1_view, rows, *v["eta"], cap=v["cap"], points=CURVE_POINTS
         )
         # The η range is in the tables, not in the specifications: moving it redraws the
         # charts in place.
-        noise_chart, noise_table = appkit.cached(
-            charts.noise_vega, view, log_x=c.log_x, log_y=c.log_y, show_certified=c.tight
+        fig, data = appkit.cached(
+            charts.noise_vega, view, log_x=v["logx"], log_y=v["logy"], show_certified=v["tight"]
         )
-        appkit.chart(
-            noise_chart,
-            noise_table,
-            "noise_vs_eta",
-            key="noise_chart",
-            caption=charts.noise_caption(view),
-        )
-        _notice(view, c.sig)
-        _certified(view, c)
-        _ratio(view, c)
-        _table(view, c.sig)
+        hidden = listed([r.n for r in view.hidden])
+        caption = None
+        if view.y_top is not None:
+            caption = say(PAGE, "capped", ns=hidden) if hidden else prose_text(PAGE, "capped_none")
+        appkit.chart(fig, data, "noise_vs_eta", key="noise_chart", caption=caption)
+        _notice(view)
+        _certified(view, v)
+        _ratio(view, v)
+        _table(view, sig(v["M"]))
     if view is not None:
-        _reading(view, c.sig)
-
-
-def _start_evidence(c2_, n_max: int, rng: str) -> str:
-    """The evidence for or against "n = 36 is where this starts"."""
-    x30 = c2_.crossover_of(30)
-    where30 = f"n = 30 needs η ≥ {fmt_num(x30)}" if x30 is not None else "n = 30 never gets there"
-    if c2_.first_n is None:
-        evidence = f"For no even n up to {n_max} is MIP cheaper on all of {rng}."
-    else:
-        before = [
-            f"n = {n} (from η = {fmt_num(x)})"
-            for n, x, ok in zip(c2_.ns_checked, c2_.crossovers, c2_.cheaper, strict=True)
-            if c2_.first_n <= n < c2_.claimed_n and ok and x is not None
-        ]
-        evidence = (
-            f"Checked for every even n from {c2_.ns_checked[0]} to {n_max}: the first n "
-            f"where the printed MIP noise is below DP's on all of {rng} is "
-            f"**n = {c2_.first_n}**"
-            + (
-                ", and it stays so for every larger n checked"
-                if c2_.holds_from_first_on
-                else ", but not for every larger n"
-            )
-            + f"; {where30}."
-        )
-        if before:
-            evidence += (
-                f" Already {' and '.join(before)} qualify: the paper's n = 36 is the first "
-                "n of its figure where it holds, not the first n."
-            )
-    return evidence
+        _reading(view, sig(v["M"]))
 
 
 def _claims(M: int, constant: float) -> None:
@@ -534,70 +348,90 @@ def _claims(M: int, constant: float) -> None:
         label="Checking the paper's claims for every even n up to 200",
         quick=True,
     )
-    rng = f"[{fmt_num(cl.eta_min)}, {fmt_num(cl.eta_max)}]"
+    lo, hi = cl.eta_min, cl.eta_max
+    mark = ["❌", "✅"]
     st.caption(
-        f"Computed now from the curves, not typed in: every even n from "
-        f"{cl.starts_at.ns_checked[0]} to {cl.n_max}, η from {fmt_num(cl.eta_min)} to "
-        f"{fmt_num(cl.eta_max)} (the paper's range; η ≥ 0.01 is part of its claim), with "
-        f"your M = {M} and constant {constant:g}. The n and η controls above do not change "
-        "these verdicts."
-    )
-    c1_ = cl.mip_cheaper
-    st.markdown(
-        f"{'✅' if c1_.holds else '❌'} **For n ≥ {c1_.n_from} and η ≥ "
-        f"{fmt_num(cl.eta_min)}, MIP needs less noise than DP (M = {M}, constant "
-        f"{constant:g}).** "
-        + (
-            f"For every even n from {c1_.n_from} to {c1_.n_max}, the printed MIP noise is "
-            f"below DP's on all of {rng}; the largest crossover η is "
-            f"{fmt_num(c1_.worst_crossover, 3)} (n = {c1_.worst_n})."
-            if c1_.holds
-            else f"The printed MIP noise is not below DP's on all of {rng} for n = "
-            + ", ".join(map(str, c1_.failures[:8]))
-            + ("…" if len(c1_.failures) > 8 else "")
-            + "."
+        say(
+            PAGE,
+            "claims_caption",
+            first=cl.ns[0],
+            n_max=cl.n_max,
+            eta_min=lo,
+            eta_max=hi,
+            M=M,
+            constant=constant,
         )
     )
-    c2_ = cl.starts_at
-    evidence = _start_evidence(c2_, cl.n_max, rng)
-    st.markdown(
-        f"{'✅' if c2_.holds else '❌'} **n = {c2_.claimed_n} is where this starts.** " + evidence
+    one, two, three = cl.verdicts
+    if one:
+        n, worst = cl.worst
+        evidence = say(PAGE, "claim1_holds", n_max=cl.n_max, lo=lo, hi=hi, worst=worst, worst_n=n)
+    else:
+        failures = listed(list(cl.failures[:8])) + ("…" if len(cl.failures) > 8 else "")
+        evidence = say(PAGE, "claim1_fails", lo=lo, hi=hi, failures=failures)
+    prose(PAGE, "claim1", mark=mark[one], lo=lo, M=M, constant=constant, evidence=evidence)
+    prose(PAGE, "claim2", mark=mark[two], evidence=_start_evidence(cl))
+    top_low, top_high = cl.top_range
+    first = (
+        say(PAGE, "first_hidden", n=cl.first_hidden)
+        if cl.first_hidden is not None
+        else prose_text(PAGE, "no_hidden")
     )
-    c3_ = cl.leaves_plot
-    st.markdown(
-        f"{'✅' if c3_.holds else '❌'} **For n > 48 the DP curves leave the plotted "
-        "range.** "
-        f"With the y-axis topped at the printed MIP maximum ({fmt_num(c3_.y_top)}, at "
-        f"η = {fmt_num(cl.eta_min)}), the first n whose DP curve is entirely off the plot is "
-        + (f"n = {c3_.first_hidden}" if c3_.first_hidden is not None else "no n up to 400")
-        + ". The paper's statement (n = 48 visible, n = 50 not) holds exactly for a y-axis "
-        f"top from {fmt_num(c3_.top_low)} up to (not including) {fmt_num(c3_.top_high)}."
+    prose(
+        PAGE,
+        "claim3",
+        mark=mark[three],
+        top=cl.y_top,
+        eta=lo,
+        first=first,
+        low=top_low,
+        high=top_high,
     )
-    st.caption(
-        "The paper prints no axis limits, so the third statement depends on where its "
-        "y-axis stops. With the smallest certified MIP noise the answer to the first two "
-        + (
-            f"changes: it is below DP's at every η for every even n from {cl.certified_first_n} on."
-            if cl.certified_first_n is not None
-            else "does not change: it is not below DP's for every n checked."
+    if cl.certified_first_n is not None:
+        answer = say(PAGE, "claims_changes", n=cl.certified_first_n)
+    else:
+        answer = prose_text(PAGE, "claims_same")
+    st.caption(say(PAGE, "claims_note", answer=answer))
+
+
+def _start_evidence(cl: figure1.PaperClaims) -> str:
+    """The evidence for or against "n = 36 is where this starts"."""
+    lo, hi, first = cl.eta_min, cl.eta_max, cl.first_n
+    if first is None:
+        return say(PAGE, "start_none", n_max=cl.n_max, lo=lo, hi=hi)
+    x30 = cl.crossover_of(30)
+    where30 = (
+        say(PAGE, "where30", eta=x30) if x30 is not None else prose_text(PAGE, "where30_never")
+    )
+    checked, n_max = cl.ns[0], cl.n_max
+    if cl.holds_from_first_on:
+        evidence = say(
+            PAGE, "start_stays", first=checked, n_max=n_max, lo=lo, hi=hi, n=first, where30=where30
         )
-    )
+    else:
+        evidence = say(
+            PAGE, "start_not_on", first=checked, n_max=n_max, lo=lo, hi=hi, n=first, where30=where30
+        )
+    before = [
+        say(PAGE, "already_one", n=n, eta=x)
+        for n, x, ok in zip(cl.ns, cl.crossovers, cl.cheaper, strict=True)
+        if first <= n < figure1.CLAIMED_FIRST_N and ok and x is not None
+    ]
+    if before:
+        evidence += " " + say(PAGE, "already", ns=" and ".join(before))
+    return evidence
 
 
 def _live() -> None:
     with main:
         appkit.messages()
-        c = _controls()
-        if not c.ns:
-            st.warning(
-                "No dataset size is selected: choose at least one n under “dataset sizes n” above "
-                "to draw the curves.",
-                icon="⚠️",
-            )
+        v = _controls()
+        if not v["n"]:
+            st.warning(prose_text(PAGE, "no_n"), icon="⚠️")
         else:
-            _curves(c)
+            _curves(v)
     with claims, appkit.guard("The paper's claims"):
-        _claims(c.M, c.constant)
+        _claims(v["M"], v["c"])
 
 
 appkit.live(page, _live)

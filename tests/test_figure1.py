@@ -1,4 +1,4 @@
-"""Tests for mipcore.lessons.figure1: Figure 1 of Izzo, Yoon, Arık, Zou, *Provable Membership
+"""Tests for mipcore.experiments.figure1: Figure 1 of Izzo, Yoon, Arık, Zou, *Provable Membership
 Inference Privacy* (TMLR 2024, arXiv:2211.06582), Section 5.1.
 
 Expected values are computed independently of ``mipcore``:
@@ -23,15 +23,14 @@ import math
 
 import mpmath
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import brentq
 
 from mipcore import prop11, theorem9
-from mipcore.lessons import figure1
-from mipcore.lessons.figure1 import Coverage, CrossKind
+from mipcore.experiments import figure1
+from mipcore.experiments.figure1 import Coverage, CrossKind
 from mipcore.noise import COROLLARY14_CONSTANT, dp_laplace_scale, mip_noise_scale
 from mipcore.plots import figure1_vega
 
@@ -130,7 +129,7 @@ def test_own_sigma_bracket_agrees_with_prop11():
         assert own_delta(n) == pytest.approx(prop11.sensitivity(n), rel=1e-14)
 
 
-# --------------------------------------------------------------------------- noise_curves
+# --------------------------------------------------------------------------- the curves
 
 
 @pytest.mark.parametrize(
@@ -140,14 +139,14 @@ def test_own_sigma_bracket_agrees_with_prop11():
         ((31, 40), 4, 7.5, 25),  # odd n is allowed (k = floor(n/2)); M > 2 and Theorem 9's constant
     ],
 )
-def test_noise_curves_columns_and_values(ns, M, C, points):
+def test_view_curves_columns_and_values(ns, M, C, points):
     eta_min, eta_max = 0.01, 0.49
-    df = figure1.noise_curves(ns, eta_min, eta_max, M=M, constant=C, points=points)
-    assert list(df.columns) == ["n", "eta", "method", "noise_scale", "sigma", "sensitivity"]
-    assert set(df["method"]) == {"MIP", "DP"}
-    assert sorted(set(df["n"])) == sorted(ns)
+    rows = figure1.noise_rows(ns, M, C)
+    df = figure1.figure1_view(rows, eta_min, eta_max, points=points).curves
+    assert sorted(set(df["n"])) == sorted(ns) == [r.n for r in rows]
     etas0 = None
-    for (n, method), g in df.groupby(["n", "method"]):
+    for row in rows:
+        n, g = row.n, df[df["n"] == row.n]
         etas = g["eta"].to_numpy()
         assert np.all(np.diff(etas) > 0)
         assert etas[0] == eta_min and etas[-1] == eta_max
@@ -157,43 +156,38 @@ def test_noise_curves_columns_and_values(ns, M, C, points):
         np.testing.assert_array_equal(etas, etas0)  # one grid for all curves
         sig = prop11.output_moments(n, M).sigma
         delta = prop11.sensitivity(n)
-        assert (g["sigma"] == sig).all() and (g["sensitivity"] == delta).all()
-        for eta, scale in zip(etas, g["noise_scale"], strict=True):
-            ref = own_mip(eta, sig, M, C) if method == "MIP" else own_dp(eta, own_delta(n))
-            assert abs(scale - float(ref)) <= 1e-12 * float(ref), (n, method, eta)
-        if method == "MIP":
-            np.testing.assert_allclose(
-                g["noise_scale"], mip_noise_scale(etas, sig, M, C), rtol=1e-14
-            )
-        else:
-            np.testing.assert_allclose(g["noise_scale"], dp_laplace_scale(etas, delta), rtol=1e-14)
-    assert len(df) == 2 * len(ns) * len(etas0)
+        assert (row.sigma, row.sensitivity) == (sig, delta)
+        for eta, mip, dp in zip(etas, g["mip_paper"], g["dp"], strict=True):
+            for scale, ref in ((mip, own_mip(eta, sig, M, C)), (dp, own_dp(eta, own_delta(n)))):
+                assert abs(scale - float(ref)) <= 1e-12 * float(ref), (n, eta)
+        np.testing.assert_allclose(g["mip_paper"], mip_noise_scale(etas, sig, M, C), rtol=1e-14)
+        np.testing.assert_allclose(g["dp"], dp_laplace_scale(etas, delta), rtol=1e-14)
+    assert len(df) == len(ns) * len(etas0)
 
 
-def test_noise_curves_mip_is_one_line_for_m2():
+def test_mip_curves_are_one_line_for_m2():
     """For M = 2, σ_2 is within 1e-3 of 1 for n >= 14, so the MIP curves (nearly) coincide."""
-    df = figure1.noise_curves((30, 36, 42, 48), 0.01, 0.49, points=20)
-    mip = df[df.method == "MIP"].pivot(index="eta", columns="n", values="noise_scale")
+    view = figure1.figure1_view(figure1.noise_rows((30, 36, 42, 48)), 0.01, 0.49, points=20)
+    mip = view.curves.pivot(index="eta", columns="n", values="mip_paper")
     spread = (mip.max(axis=1) - mip.min(axis=1)) / mip.min(axis=1)
-    assert (spread < 1e-7).all()
+    assert (spread < 1e-7).all() and view.mip_curves_coincide
 
 
 # --------------------------------------------------------------------------- the certified minimum
 
 
-def test_certified_noise_scale_known_values_and_inverse():
-    """σ/ln(1/(1 − 2η)): known value at η = 0.1, and (1 − e^{−1/c})/2 of its multiplier is η
-    (round trip, never above: the multiplier is rounded up by 8 ulps, about 1.8e-15 relative)."""
-    assert figure1.certified_noise_scale(0.1, 1.0, 2) == pytest.approx(
-        -1 / math.log(0.8), rel=4e-15
-    )
-    assert round(figure1.certified_noise_scale(0.1, 1.0, 2), 4) == 4.4814
+def test_certified_noise_known_values_and_inverse():
+    """σ/ln(1/(1 − 2η)), the smallest certified noise the page quotes (σ = 1: the multiplier of
+    :func:`mipcore.theorem9.required_noise_multiplier`): known value at η = 0.1, and
+    (1 − e^{−1/c})/2 of it is η (round trip, never above: the multiplier is rounded up by 8
+    ulps, about 1.8e-15 relative)."""
+    c01 = theorem9.required_noise_multiplier(0.1, M=2, d=1)
+    assert c01 == pytest.approx(-1 / math.log(0.8), rel=4e-15) and round(c01, 4) == 4.4814
     for eta in (1e-6, 0.01, 0.1, 0.3, 0.49, 0.4999):
-        c = figure1.certified_noise_scale(eta, 1.0, 2)
+        c = theorem9.required_noise_multiplier(eta, M=2, d=1)
         assert theorem9.certified_eta(c, M=2, d=1) <= eta  # the certificate, as evaluated
         exact = (1 - MP.exp(-1 / MP.mpf(c))) / 2  # exact: at most η, within a few ulp of it
         assert exact <= MP.mpf(eta) and MP.mpf(eta) - exact <= 4e-15 * eta
-    assert figure1.certified_noise_scale(0.1, 0.0, 2) == 0.0
 
 
 def test_paper_over_certified_is_847_at_eta_01():
@@ -256,23 +250,12 @@ def test_certified_minimum_is_cheaper_from_n4_at_m2_and_not_at_m8():
 # --------------------------------------------------------------------------- crossovers
 
 
-def test_crossover_table():
-    ns = (30, 36, 42, 48, 31)
-    df = figure1.crossover_table(ns)
-    assert list(df.columns) == [
-        "n",
-        "sensitivity",
-        "sigma",
-        "crossover_eta",
-        "upper_crossover_gap",
-        "upper_crossover_epsilon",
-        "best_eta",
-        "max_ratio_dp_over_mip",
-        "certified_ratio_dp_over_mip",
-    ]
-    assert df["n"].tolist() == list(ns)
-    for row in df.itertuples():
-        e = row.crossover_eta
+def test_noise_rows_crossovers():
+    ns = (30, 36, 42, 48, 31, 30)
+    rows = figure1.noise_rows(ns)
+    assert [r.n for r in rows] == [30, 31, 36, 42, 48]  # sorted, repeats dropped
+    for row in rows:
+        e = row.crossover.low
         assert 0 < e < 0.5
         mip, dp = mip_noise_scale(e, row.sigma), dp_laplace_scale(e, row.sensitivity)
         assert abs(mip - dp) <= 1e-9 * dp, row.n
@@ -280,10 +263,8 @@ def test_crossover_table():
         assert mip_noise_scale(above, row.sigma) < dp_laplace_scale(above, row.sensitivity)
         assert mip_noise_scale(below, row.sigma) > dp_laplace_scale(below, row.sensitivity)
         assert own_crossover(row.sigma, own_delta(row.n)) == pytest.approx(e, rel=1e-9)
-        assert row.max_ratio_dp_over_mip > 1 and e < row.best_eta < 0.5
-        assert row.certified_ratio_dp_over_mip == pytest.approx(
-            row.sensitivity / (2 * row.sigma), rel=1e-15
-        )
+        assert row.crossover.best_ratio > 1 and e < row.crossover.best_eta < 0.5
+        assert row.certified_ratio == pytest.approx(row.sensitivity / (2 * row.sigma), rel=1e-15)
 
 
 def test_crossover_n30_above_and_n36_below_one_percent():
@@ -295,24 +276,24 @@ def test_crossover_n30_above_and_n36_below_one_percent():
             assert min(roots) > 0.01, roots
         else:
             assert max(roots) < 0.01, roots
-    df = figure1.crossover_table([30, 36]).set_index("n")
-    assert df.loc[30, "crossover_eta"] > 0.01 > df.loc[36, "crossover_eta"]
+    row30, row36 = figure1.noise_rows([30, 36])
+    assert row30.crossover.low > 0.01 > row36.crossover.low
 
 
 def test_upper_crossover_below_the_smallest_double_keeps_its_size():
     """n = 48: 1/2 − η_high = 1/(1 + e^ε) with ε ≈ 37413 underflows to 0; its log₁₀ does not
     (this was the page's "at most 0 below it")."""
     (row,) = figure1.noise_rows([48])
-    assert row.upper_gap == 0.0
-    eps = MP.mpf(row.upper_epsilon)
+    assert row.crossover.high_gap == 0.0
+    eps = MP.mpf(row.crossover.high_epsilon)
     assert row.upper_log10_gap == pytest.approx(float(-MP.log10(1 + MP.exp(eps))), rel=1e-12)
     assert row.upper_log10_gap < -16000
     # the crossover itself: MIP = DP at η = tanh(ε/2)/2, written via ε
-    log_dp = math.log(row.sensitivity) - math.log(row.upper_epsilon)
+    log_dp = math.log(row.sensitivity) - math.log(row.crossover.high_epsilon)
     log_mip = 2 * (math.log(6.16) - math.log(0.5)) + math.log(row.sigma)
     assert log_mip == pytest.approx(log_dp, abs=1e-9)
     (row30,) = figure1.noise_rows([30])  # a gap float64 still holds: both agree
-    assert math.log10(row30.upper_gap) == pytest.approx(row30.upper_log10_gap, rel=1e-12)
+    assert math.log10(row30.crossover.high_gap) == pytest.approx(row30.upper_log10_gap, rel=1e-12)
 
 
 # --------------------------------------------------------------------------- the view
@@ -334,17 +315,15 @@ def test_coverage_cases(ns, lo, hi, want):
     """Each case checked against an own grid of MIP < DP on [lo, hi] (bracketed σ)."""
     view = figure1.figure1_view(figure1.noise_rows(ns), lo, hi)
     (r,) = view.rows
-    assert r.coverage is want
+    assert view.coverage(r) is want
     etas = np.linspace(lo, hi, 2001)
     eps = np.log1p(2 * etas) - np.log1p(-2 * etas)
-    grids = [
-        (6.16 / etas) ** 2 * sig < own_delta(r.row.n) / eps for sig in own_sigma_bracket(r.row.n)
-    ]
+    grids = [(6.16 / etas) ** 2 * sig < own_delta(r.n) / eps for sig in own_sigma_bracket(r.n)]
     np.testing.assert_array_equal(grids[0], grids[1])  # the bracket decides every grid point
     c = grids[0]
     own = (
         Coverage.NEVER
-        if r.row.n == 4
+        if r.n == 4
         else Coverage.EVERYWHERE
         if c.all()
         else Coverage.OUTSIDE
@@ -373,17 +352,18 @@ def test_view_cap_hidden_curves_crossings_and_peaks(paper_rows):
     sig_max = max(r.sigma for r in paper_rows)
     assert view.y_top == pytest.approx(float(own_mip(0.01, sig_max)), rel=1e-13)
     assert view.y_top == pytest.approx(616.0**2, rel=1e-3)
-    assert [r.row.n for r in view.hidden] == [48]  # DP of n = 48 lies above 616²
+    assert [r.n for r in view.hidden] == [48]  # DP of n = 48 lies above 616²
     for r in view.rows:
-        assert r.dp_floor == pytest.approx(float(own_dp(0.49, own_delta(r.row.n))), rel=1e-12)
-        assert r.dp_hidden == (r.dp_floor > view.y_top)
+        assert view.dp_floor(r) == pytest.approx(float(own_dp(0.49, own_delta(r.n))), rel=1e-12)
+        assert (r in view.hidden) == (view.dp_floor(r) > view.y_top)
     (cross,) = view.crossings  # n = 30's lower crossover is the only one in the range
     assert cross.n == 30 and cross.kind is CrossKind.MIP_CHEAPER_ABOVE
     assert cross.scale == pytest.approx(float(own_dp(cross.eta, own_delta(30))), rel=1e-9)
     assert {p.n for p in view.peaks} == {30, 36, 42, 48}
     assert view.mip_curves_coincide
-    assert view.factor_at_min == pytest.approx(616.0**2 * -math.log1p(-0.02), rel=1e-12)
-    assert view.certified_cheaper_ns == (30, 36, 42, 48)
+    factor_at_min = figure1.paper_over_certified(view.eta_min, view.M, view.constant)
+    assert factor_at_min == pytest.approx(616.0**2 * -math.log1p(-0.02), rel=1e-12)
+    assert tuple(r.n for r in view.rows if r.certified_cheaper) == (30, 36, 42, 48)
     assert figure1.figure1_view(paper_rows, 0.01, 0.49, cap=False).y_top is None
 
 
@@ -401,24 +381,27 @@ def test_m_above_2_separates_the_mip_curves():
 
 
 def test_reading_numbers():
+    """The plain-language reading quotes the largest n at η = 0.1, its three noise scales from
+    mipcore.noise and mipcore.theorem9 (as the page computes them), and the smallest n's
+    coverage from the view."""
     view = figure1.figure1_view(figure1.noise_rows([30, 48]), 0.01, 0.49)
-    r = figure1.reading(view)
-    assert (r.n_big, r.n_small, r.eta) == (48, 30, 0.1)
+    big, small = view.rows[-1], view.rows[0]
+    assert (big.n, small.n) == (48, 30)
     sig48 = prop11.output_moments(48, 2).sigma
-    assert r.mip_scale == pytest.approx(float(own_mip(0.1, sig48)), rel=1e-13)
-    assert r.dp_scale == pytest.approx(float(own_dp(0.1, own_delta(48))), rel=1e-13)
-    assert r.certified_scale == pytest.approx(sig48 / -math.log(0.8), rel=1e-13)
-    assert r.dp_over_mip == pytest.approx(r.dp_scale / r.mip_scale, rel=1e-15)
-    assert r.paper_over_certified == pytest.approx(846.7, abs=0.1)
+    mip = mip_noise_scale(0.1, big.sigma, view.M, view.constant)
+    dp = dp_laplace_scale(0.1, big.sensitivity)
+    cert = theorem9.required_noise_multiplier(0.1, M=2, d=1) * big.sigma
+    assert mip == pytest.approx(float(own_mip(0.1, sig48)), rel=1e-13)
+    assert dp == pytest.approx(float(own_dp(0.1, own_delta(48))), rel=1e-13)
+    assert cert == pytest.approx(sig48 / -math.log(0.8), rel=1e-13)
+    assert mip / cert == pytest.approx(846.7, abs=0.1)
+    assert mip / cert == pytest.approx(figure1.paper_over_certified(0.1, 2), rel=1e-14)
     # DP's Δ/ln(1.5) over σ/ln(1/0.8): between Δ/(2σ) and Δ/σ
     ratio = own_delta(48) / sig48 * math.log(1 / 0.8) / math.log(1.5)
-    assert r.dp_over_certified == pytest.approx(ratio, rel=1e-12)
-    assert r.accuracy == pytest.approx(0.6)
-    assert r.small_coverage is Coverage.FROM and r.small_crossover == pytest.approx(
-        0.012189, rel=1e-4
-    )
-    clamped = figure1.reading(figure1.figure1_view(figure1.noise_rows([30]), 0.2, 0.4))
-    assert clamped.eta == 0.2 and clamped.n_small == clamped.n_big == 30
+    assert dp / cert == pytest.approx(ratio, rel=1e-12)
+    assert round(dp / mip) == 3691
+    assert view.coverage(small) is Coverage.FROM
+    assert small.crossover.low == pytest.approx(0.012189, rel=1e-4)
 
 
 # --------------------------------------------------------------------------- paper claims
@@ -426,14 +409,10 @@ def test_reading_numbers():
 
 def test_paper_claims_shape(claims):
     assert isinstance(claims, figure1.PaperClaims)
-    assert isinstance(claims.mip_cheaper, figure1.MipCheaperClaim)
-    assert isinstance(claims.starts_at, figure1.StartsAtClaim)
-    assert isinstance(claims.leaves_plot, figure1.DpLeavesPlotClaim)
     assert all(isinstance(v, bool) for v in claims.verdicts)
     assert claims.verdicts == (True, False, False)
-    s = claims.starts_at
-    assert s.ns_checked == tuple(range(4, 201, 2))
-    assert len(s.cheaper) == len(s.crossovers) == len(s.ns_checked)
+    assert claims.ns == tuple(range(4, 201, 2)) and claims.n_max == 200
+    assert len(claims.cheaper) == len(claims.crossovers) == len(claims.ns)
 
 
 def test_claim1_mip_cheaper_for_n_at_least_36(claims):
@@ -449,10 +428,11 @@ def test_claim1_mip_cheaper_for_n_at_least_36(claims):
         key=lambda t: t[1],
     )
     assert verdict is True
-    assert claims.mip_cheaper.holds == verdict
-    assert claims.mip_cheaper.failures == ()
-    assert claims.mip_cheaper.worst_n == worst[0] == 36
-    assert claims.mip_cheaper.worst_crossover == pytest.approx(worst[1], rel=1e-6)
+    assert claims.verdicts[0] == verdict
+    assert claims.failures == ()
+    worst_n, worst_crossover = claims.worst
+    assert worst_n == worst[0] == 36
+    assert worst_crossover == pytest.approx(worst[1], rel=1e-6)
 
 
 def test_claim2_checked_over_every_even_n(claims):
@@ -468,10 +448,10 @@ def test_claim2_checked_over_every_even_n(claims):
     first = next(n for n, ok in zip(range(4, 201, 2), own, strict=True) if ok)
     assert first == 32
     assert all(ok for n, ok in zip(range(4, 201, 2), own, strict=True) if n >= first)
-    s = claims.starts_at
+    s = claims
     assert list(s.cheaper) == own
     assert s.first_n == first and s.holds_from_first_on
-    assert s.holds is False and s.claimed_n == 36
+    assert s.verdicts[1] is False and figure1.CLAIMED_FIRST_N == 36
     x32, x34 = s.crossover_of(32), s.crossover_of(34)
     assert x32 == pytest.approx(own_crossover(own_sigma_bracket(32)[1], own_delta(32)), rel=1e-6)
     assert x34 == pytest.approx(own_crossover(own_sigma_bracket(34)[1], own_delta(34)), rel=1e-6)
@@ -500,26 +480,24 @@ def test_claim3_first_hidden_dp_curve(claims):
     assert len(firsts) == 1
     first = firsts.pop()
     assert first == 46  # (the paper says n > 48)
-    c = claims.leaves_plot
-    assert c.holds == (first == 50)
-    assert c.holds is False
+    c = claims
+    assert c.verdicts[2] == (first == 50)
+    assert c.verdicts[2] is False
     assert c.first_hidden == first
     v48, v50 = float(own_dp(0.49, own_delta(48))), float(own_dp(0.49, own_delta(50)))
-    assert c.top_low == pytest.approx(v48, rel=1e-13) and c.top_high == pytest.approx(
-        v50, rel=1e-13
-    )
-    assert figure1.dp_visibility(48, 0.49) == pytest.approx(v48, rel=1e-13)
+    top_low, top_high = c.top_range
+    assert top_low == pytest.approx(v48, rel=1e-13) and top_high == pytest.approx(v50, rel=1e-13)
 
 
 def test_paper_claims_other_range():
     """A range from η = 0.02: n = 30's crossover (≈ 0.0122) is then below it, so MIP is cheaper
     on the whole range from n = 30 on (n = 28's crossover ≈ 0.024 is above 0.02)."""
     cl = figure1.paper_claims(eta_min=0.02, eta_max=0.4, n_max=60)
-    assert cl.mip_cheaper.holds is True
+    assert cl.verdicts[0] is True
     lo, _ = own_sigma_bracket(30)
     assert own_crossover(lo, own_delta(30)) < 0.02
     assert own_crossover(own_sigma_bracket(28)[0], own_delta(28)) > 0.02
-    assert cl.starts_at.first_n == 30 and cl.starts_at.holds is False
+    assert cl.first_n == 30 and cl.verdicts[1] is False
 
 
 # --------------------------------------------------------------------------- figures
@@ -570,27 +548,22 @@ def test_builders_at_extreme_settings():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: figure1.noise_curves([], 0.01, 0.49), "ns="),
-        (lambda: figure1.noise_curves([30], 0.2, 0.2), "eta_min="),
-        (lambda: figure1.noise_curves([30], 0.3, 0.2), "eta_min="),
-        (lambda: figure1.noise_curves([30], 0.01, 0.5), "eta_max="),
-        (lambda: figure1.noise_curves([30], 0.0, 0.4), "eta_min="),
-        (lambda: figure1.noise_curves([3], 0.01, 0.49), "n="),
-        (lambda: figure1.noise_curves([30.5], 0.01, 0.49), "n="),
-        (lambda: figure1.noise_curves([30], 0.01, 0.49, M=1), "M="),
-        (lambda: figure1.noise_curves([30], 0.01, 0.49, constant=5.0), "constant="),
-        (lambda: figure1.noise_curves([30], 0.01, 0.49, points=2), "points="),
-        (lambda: figure1.crossover_table([]), "ns="),
-        (lambda: figure1.crossover_table([401]), "n="),
+        (lambda: figure1.figure1_view(figure1.noise_rows([]), 0.01, 0.49), "rows="),
+        (lambda: figure1.figure1_view(figure1.noise_rows([30]), 0.2, 0.2), "eta_min="),
+        (lambda: figure1.figure1_view(figure1.noise_rows([30]), 0.3, 0.2), "eta_min="),
+        (lambda: figure1.figure1_view(figure1.noise_rows([30]), 0.01, 0.5), "eta_max="),
+        (lambda: figure1.figure1_view(figure1.noise_rows([30]), 0.0, 0.4), "eta_min="),
+        (lambda: figure1.figure1_view(figure1.noise_rows([30]), 0.01, 0.49, points=2), "points="),
+        (lambda: figure1.noise_rows([3]), "n="),
+        (lambda: figure1.noise_rows([401]), "n="),
+        (lambda: figure1.noise_rows([30.5]), "n="),
+        (lambda: figure1.noise_rows([30], M=1), "M="),
         (lambda: figure1.noise_rows([30], M=17), "M="),
-        (lambda: figure1.figure1_view((), 0.01, 0.49), "rows="),
-        (lambda: figure1.certified_noise_scale(0.5, 1.0, 2), "eta="),
-        (lambda: figure1.certified_noise_scale(0.1, -1.0, 2), "sigma="),
+        (lambda: figure1.noise_rows([30], constant=5.0), "constant="),
         (lambda: figure1.paper_over_certified(0.0, 2), "eta="),
         (lambda: figure1.paper_claims(eta_min=0.3, eta_max=0.2), "eta_min="),
         (lambda: figure1.paper_claims(eta_max=0.5), "eta_max="),
         (lambda: figure1.paper_claims(n_max=34), "n_max="),
-        (lambda: figure1.dp_visibility(30, 0.5), "eta_max="),
     ],
 )
 def test_bad_inputs_raise(call, match):
@@ -605,11 +578,11 @@ def test_view_refuses_mixed_rows():
 
 
 def test_odd_n_allowed():
-    df = figure1.crossover_table([31, 37])
-    assert df["n"].tolist() == [31, 37]
-    assert np.isfinite(df["crossover_eta"]).all()
-    curves = figure1.noise_curves([31], 0.01, 0.49, points=10)
-    assert isinstance(curves, pd.DataFrame) and len(curves) >= 20
+    rows = figure1.noise_rows([31, 37])
+    assert [r.n for r in rows] == [31, 37]
+    assert all(math.isfinite(r.crossover.low) for r in rows)
+    curves = figure1.figure1_view(rows[:1], 0.01, 0.49, points=10).curves
+    assert len(curves) >= 10 and np.isfinite(curves.drop(columns="n").to_numpy()).all()
 
 
 def test_certified_crossover_where_delta_is_between_sigma_and_two_sigma():

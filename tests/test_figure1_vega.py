@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from test_vega import valid_vega_lite
 
-from mipcore.lessons import figure1
+from mipcore.experiments import figure1
 from mipcore.plots import figure1_vega as fv
 from mipcore.plots import style
 from mipcore.plots.vega import DASH, power_axis
@@ -112,7 +112,7 @@ def test_noise_curves_draw_the_table_cut_at_the_cap(paper_rows, log_x, log_y):
     top = view.y_top
     assert drawn["noise"].max() == pytest.approx(top, rel=1e-12)  # the y-axis ends at the cap
     assert (drawn["noise"] <= top * (1 + 1e-12)).all()
-    hidden = {r.row.n for r in view.hidden}
+    hidden = {r.n for r in view.hidden}
     assert hidden == {48}  # the paper's picture: n = 48's DP curve is entirely above the cap
     for (n, method), rows in drawn.groupby(["n", "method"]):
         assert n not in hidden or method != fv.DP
@@ -155,8 +155,8 @@ def test_crossings_and_peaks_are_the_views(paper_rows):
     assert (row.eta, row.noise, row.size) == (c.eta, c.scale, "n = 30") and 0.01 < c.eta < 0.02
     assert ratio.datasets["crossings"]["ratio"].tolist() == [1.0]
     peaks = ratio.datasets["peaks"]
-    assert peaks["eta"].tolist() == [p.eta for p in view.peaks]
-    assert peaks["ratio"].tolist() == [p.ratio for p in view.peaks]
+    assert peaks["eta"].tolist() == [r.crossover.best_eta for r in view.peaks]
+    assert peaks["ratio"].tolist() == [r.crossover.best_ratio for r in view.peaks]
     # a range without crossover: the same layers, an empty table
     (noise2, _), (ratio2, _) = charts(view_of(paper_rows, 0.05, 0.4))
     assert noise2.datasets["crossings"].empty and ratio2.datasets["crossings"].empty

@@ -1,5 +1,5 @@
 """The charts of "How loose are the certified bounds?" drawn by Vega-Lite
-(mipcore.plots.looseness_vega): the lesson's tables unchanged, the datasets draw their numbers,
+(mipcore.plots.looseness_vega): the experiment's tables unchanged, the datasets draw their numbers,
 and the sliders change the datasets, never the specification."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from test_vega import valid_vega_lite
 
-from mipcore.lessons import certificate_gap as cg
-from mipcore.lessons.certificate_gap import Route
+from mipcore.experiments import certificate_gap as cg
+from mipcore.experiments.certificate_gap import Route
 from mipcore.plots import looseness_vega as lv
 from mipcore.plots import style
 from mipcore.plots.vega import DASH
@@ -29,7 +29,7 @@ def lessons():
     """The page's results at two values of its first slider n (and the defaults)."""
     out = {}
     for n in (8, 12):
-        out[n] = (cg.eta_vs_noise(n), cg.noise_demand(n, 0.1))
+        out[n] = (cg.eta_curves(cg.exact_eta_grid(n)), cg.noise_demand(n, 0.1))
     gap = cg.dimension_gap(0.1, samples=20_000)
     return out, gap
 
@@ -41,7 +41,7 @@ def all_charts(lessons, n=8, log_y=True):
         lv.eta_vs_scale_vega(curves, demand, log_y=log_y),
         lv.demanded_vega(demand),
         lv.tightness_vega(cg.theorem4_tightness(0.2)),
-        lv.theorem5_vega(cg.theorem5_counterexamples(n, 0.1), log_y=log_y),
+        lv.theorem5_vega(cg.theorem5_table(0.1), log_y=log_y),
         lv.dimension_eta_vega(gap, demand),
         lv.dimension_noise_vega(gap, demand),
     ]
@@ -101,12 +101,12 @@ def test_schema_valid_no_nan_short_titles(lessons, log_y):
             assert "<" not in text and "1e-" not in text and "10^" not in text, text
 
 
-def test_tables_are_the_lessons(lessons):
+def test_tables_are_the_experiments(lessons):
     by_n, gap = lessons
     curves, demand = by_n[8]
-    t4, t5 = cg.theorem4_tightness(0.2), cg.theorem5_counterexamples(8, 0.1)
+    t4, t5 = cg.theorem4_tightness(0.2), cg.theorem5_table(0.1)
     tables = [t for _c, t in all_charts(lessons)]
-    expected = [curves.curves, demand.table, t4.table, t5.table, gap.table, gap.table]
+    expected = [curves, demand.table, t4.table, t5, gap.table, gap.table]
     for got, want in zip(tables, expected, strict=True):
         pd.testing.assert_frame_equal(got, want)
 
@@ -133,7 +133,7 @@ def test_other_sliders_do_not_change_the_spec():
     assert spec_text(lv.demanded_vega(d1)[0]) == spec_text(lv.demanded_vega(d2)[0])
     t1, t2 = cg.theorem4_tightness(0.0), cg.theorem4_tightness(0.3)
     assert spec_text(lv.tightness_vega(t1)[0]) == spec_text(lv.tightness_vega(t2)[0])
-    f1, f2 = cg.theorem5_counterexamples(8, 0.1), cg.theorem5_counterexamples(16, 0.4)
+    f1, f2 = cg.theorem5_table(0.1), cg.theorem5_table(0.4)
     assert spec_text(lv.theorem5_vega(f1)[0]) == spec_text(lv.theorem5_vega(f2)[0])
 
 
@@ -227,7 +227,7 @@ def test_fixed_ranges_hold_every_setting():
         assert eta_lo < min(r.exact_eta for r in demand.rows)
         for d in (1, 16):
             assert c_lo < chain_required_noise_multiplier(t, M=M, d=d) < c_hi
-    curves = cg.eta_curves(16).drop(columns="scale").to_numpy()
+    curves = cg.eta_curves(cg.exact_eta_grid(16)).drop(columns="scale").to_numpy()
     assert eta_lo < curves[curves > 0].min() and curves.max() <= eta_hi
 
 
@@ -247,8 +247,7 @@ def test_tightness_draws_theorem4_in_percent():
 
 @pytest.mark.parametrize("log_y", [True, False])
 def test_theorem5_draws_both_versions(log_y):
-    t5 = cg.theorem5_counterexamples(8, 0.1)
-    chart, table = lv.theorem5_vega(t5, log_y=log_y)
+    chart, table = lv.theorem5_vega(cg.theorem5_table(0.1), log_y=log_y)
     ind, pub = chart.datasets["line0"], chart.datasets["line1"]
     assert ind["curve"].iloc[0] == lv.T5_INDICATOR_NAME
     assert pub["curve"].iloc[0] == lv.T5_PUBLISH_NAME
@@ -274,7 +273,7 @@ def test_dimension_charts_draw_the_gap(lessons):
     assert ds["point0"]["value"].tolist() == [demand.route(Route.MIP_PRINTED).exact_eta]
     assert ds["point0"]["d"].tolist() == [1.0]
     lo, hi = gap.covariance_interval
-    assert ds["point1"]["d"].tolist() == [gap.covariance_dim]
+    assert ds["point1"]["d"].tolist() == [cg.COVARIANCE_GAP_DIM]
     assert ds["point1"]["value"].iloc[0] == pytest.approx(max(gap.covariance_eta, lo))
     assert ds["interval"]["hi"].iloc[0] == pytest.approx(hi)
     assert ds["interval"]["lo"].iloc[0] == pytest.approx(max(lo, lv.ETA_RANGE[0]))
@@ -291,7 +290,7 @@ def test_dimension_charts_draw_the_gap(lessons):
     ds = chart.datasets
     finite = np.isfinite(table["chain_noise_multiplier"])
     assert list(ds["line0"]["value"]) == list(table["chain_noise_multiplier"][finite])
-    assert list(ds["line1"]["value"]) == [gap.printed_noise] * 2
+    assert list(ds["line1"]["value"]) == [gap.noise_multiplier] * 2
     assert (ds["line2"]["value"] == gap.tight_noise).all()
     assert ds["point0"]["value"].tolist() == [demand.multiplier_sufficient]
     lo, hi = lv.MULTIPLIER_RANGE
@@ -318,9 +317,10 @@ def test_dimension_chart_styles(lessons):
 
 def test_non_finite_chain_noise_is_not_drawn(lessons):
     by_n, gap = lessons
-    noise = gap.chain_noise.copy()
+    noise = gap.table["chain_noise_multiplier"].to_numpy().copy()
     noise[-1] = math.inf
-    broken = cg.DimensionGap(**{**gap.__dict__, "chain_noise": noise})
+    table = gap.table.assign(chain_noise_multiplier=noise)
+    broken = cg.DimensionGap(**{**gap.__dict__, "table": table})
     chart, _ = lv.dimension_noise_vega(broken, by_n[8][1])
     assert len(chart.datasets["line0"]) == len(noise) - 1
     assert np.isfinite(chart.datasets["line0"]["value"]).all()

@@ -13,8 +13,9 @@ from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num
 from appkit.registry import by_key
-from mipcore.lessons import certificate_gap as cg
-from mipcore.lessons.certificate_gap import Route
+from mipcore import prop11
+from mipcore.experiments import certificate_gap as cg
+from mipcore.experiments.certificate_gap import Route
 from mipcore.plots.looseness_vega import ROUTE_NAMES
 
 PAGE = "app_pages/bounds_looseness.py"
@@ -86,7 +87,7 @@ def test_loads_with_charts_and_downloads(default_page):
     assert len([m for m in at.markdown if m.value.startswith("**")]) >= 6  # a takeaway per chart
 
 
-def test_numbers_shown_are_the_lessons(default_page):
+def test_numbers_shown_are_the_experiments(default_page):
     at, text = default_page, body(default_page)
     demand = cg.noise_demand(8, 0.1)
     assert not at.table and not at.dataframe  # a Markdown table: no grid code to load
@@ -101,8 +102,8 @@ def test_numbers_shown_are_the_lessons(default_page):
     assert ROUTE_NAMES[Route.MIP_TIGHT] in list(table.index)
     assert fmt_num(demand.route(Route.SUFFICIENT).scale) in text
     assert fmt_num(demand.multiplier_tight) in text and fmt_num(demand.multiplier_printed) in text
-    curves = cg.eta_vs_noise(8)
-    assert f"σ₂ = {fmt_num(curves.sigma)}" in text and f"Δ = {fmt_num(curves.sensitivity)}" in text
+    sigma, delta = prop11.output_moments(8, 2).sigma, prop11.sensitivity(8)
+    assert f"σ₂ = {fmt_num(sigma)}" in text and f"Δ = {fmt_num(delta)}" in text
 
 
 def test_mip_certificate_includes_dimension_free_beside_printed(default_page):
@@ -127,7 +128,7 @@ def test_gap_section_shows_chain_dimension_free_and_exact(default_page):
     tables = chart_tables(at)
     d_eta = tables["Certified η against d, at the printed noise"]
     assert d_eta["point0"]["value"].tolist() == [demand.route(Route.MIP_PRINTED).exact_eta]
-    assert d_eta["line0"]["value"].tolist() == pytest.approx(g.chain_eta.tolist(), rel=1e-12)
+    assert d_eta["line0"]["value"].tolist() == pytest.approx(list(g.table["chain_eta"]), rel=1e-12)
     d_noise = tables["Noise needed for the target η, against d"]
     assert d_noise["point0"]["value"].tolist() == [demand.multiplier_sufficient]
     assert "what is enough at d = 1 is for Proposition 11 with n = 8" in text
@@ -138,7 +139,7 @@ def test_gap_section_shows_chain_dimension_free_and_exact(default_page):
     assert f"[{fmt_num(lo)}, {fmt_num(hi)}]" in text
     assert f"c = {fmt_num(g.tight_noise)} is certified in every dimension" in text
     # the chart data: chain >= dimension-free, exact below both
-    assert (g.chain_eta >= g.tight_eta).all() and lo <= g.tight_eta
+    assert (g.table["chain_eta"] >= g.tight_eta).all() and lo <= g.tight_eta
     assert cg.noise_demand(8, 0.1).route(Route.MIP_PRINTED).exact_eta <= g.tight_eta
 
 
@@ -223,8 +224,7 @@ def test_no_file_ids_in_page_text_charts_or_csv(default_page):
     text = body(at) + " ".join(chart_words(at))
     assert not re.search(FILE_ID, text), re.search(FILE_ID, text)
     assert "000:" not in text and "indicator_000" not in text
-    t5 = cg.theorem5_counterexamples(8, 0.1)
-    assert list(t5.table.columns) == ["n", "eta_indicator", "eta_publish"]
+    assert list(cg.theorem5_table(0.1).columns) == ["n", "eta_indicator", "eta_publish"]
     assert any(n.startswith("TMLR version: 1{D = D*}") for n in chart_words(at))
 
 

@@ -2,7 +2,7 @@
 app_pages/noise_vs_eta.py).
 
 The numbers and verdicts the page shows are recomputed here with
-:mod:`mipcore.lessons.figure1` (tested on its own in tests/test_figure1.py), not copied from
+:mod:`mipcore.experiments.figure1` (tested on its own in tests/test_figure1.py), not copied from
 the page.
 """
 
@@ -18,9 +18,12 @@ from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num
 from appkit.registry import by_key
-from mipcore.lessons import figure1
+from mipcore import noise
+from mipcore.experiments import figure1
+from mipcore.noise import dp_laplace_scale, mip_noise_scale
 from mipcore.plots import figure1_vega
 from mipcore.plots.vega import DASH
+from mipcore.theorem9 import required_noise_multiplier
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/noise_vs_eta.py"
@@ -137,7 +140,7 @@ def test_default_chart_is_the_paper_figure(default_page):
 
 
 def test_charts_are_the_builders_charts(default_page, default_view):
-    """What the page sent is exactly mipcore's charts for the lesson's view."""
+    """What the page sent is exactly mipcore's charts for the experiment's view."""
     want = [
         figure1_vega.noise_vega(default_view, log_x=False, log_y=False, show_certified=True),
         figure1_vega.ratio_vega(default_view, log_x=False, show_certified=True),
@@ -182,24 +185,27 @@ def test_ratio_chart_marks_equal_noise_crossovers_and_peaks(default_page):
         assert table.groupby(group).size().max() >= 75
 
 
-def test_numbers_shown_are_the_lessons(default_page, default_view):
+def test_numbers_shown_are_the_experiments(default_page, default_view):
     text = shown(default_page)
-    rd = figure1.reading(default_view)
-    assert f"**{fmt_num(rd.dp_over_mip, 3)} times as much noise**" in text
-    assert (
-        f"only {fmt_num(rd.certified_scale)}, {fmt_num(rd.paper_over_certified, 3)} times" in text
-    )
-    assert fmt_num(rd.paper_over_certified, 3) == "847"
-    assert f"**{fmt_num(default_view.factor_at_min, 3)} times**" in text
-    assert f"**{fmt_num(default_view.factor_at_max, 3)} times**" in text
+    big = default_view.rows[-1]  # the reading: the largest n at η = 0.1
+    mip = mip_noise_scale(0.1, big.sigma, PRESET.M, PRESET.constant)
+    cert = required_noise_multiplier(0.1, M=PRESET.M, d=1) * big.sigma
+    dp = dp_laplace_scale(0.1, big.sensitivity)
+    assert f"**{fmt_num(dp / mip, 3)} times as much noise**" in text
+    paper_over_certified = mip / cert
+    assert f"only {fmt_num(cert)}, {fmt_num(paper_over_certified, 3)} times" in text
+    assert fmt_num(paper_over_certified, 3) == "847"
+    for eta in (PRESET.eta_min, PRESET.eta_max):
+        factor = figure1.paper_over_certified(eta, PRESET.M, PRESET.constant)
+        assert f"**{fmt_num(factor, 3)} times**" in text
     for r in default_view.rows:
-        assert fmt_num(r.row.certified_ratio, 3) in text
+        assert fmt_num(r.certified_ratio, 3) in text
     tab = table(default_page)
     assert list(tab["DP ÷ certified MIP (at least)"]) == [
-        fmt_num(r.row.certified_ratio) for r in default_view.rows
+        fmt_num(r.certified_ratio) for r in default_view.rows
     ]
     assert list(tab["crossover η (MIP cheaper above)"]) == [
-        fmt_num(r.row.crossover_eta) for r in default_view.rows
+        fmt_num(r.crossover.low) for r in default_view.rows
     ]
 
 
@@ -207,7 +213,7 @@ def test_a_failing_reading_is_a_sentence_and_the_page_goes_on(monkeypatch):
     def refuse(*args, **kwargs):
         raise ValueError("no reading for these settings")
 
-    monkeypatch.setattr(figure1, "reading", refuse)
+    monkeypatch.setattr(noise, "mip_noise_scale", refuse)  # the reading's first formula
     at = load(n="50,52")
     assert any(
         "The reading could not be computed: no reading for these settings" in e.value
@@ -326,16 +332,18 @@ def test_claims_box_matches_mipcore(M, constant):
     lines = verdicts(at)
     assert [h for h, _ in lines] == list(cl.verdicts)
     one, two, three = (t for _, t in lines)
-    if cl.mip_cheaper.holds:
-        assert fmt_num(cl.mip_cheaper.worst_crossover, 3) in one
-        assert f"(n = {cl.mip_cheaper.worst_n})" in one
+    if cl.verdicts[0]:
+        worst_n, worst = cl.worst
+        assert fmt_num(worst, 3) in one
+        assert f"(n = {worst_n})" in one
     else:
-        assert ", ".join(map(str, cl.mip_cheaper.failures[:8])) in one
-    if cl.starts_at.first_n is not None:
-        assert f"**n = {cl.starts_at.first_n}**" in two
+        assert ", ".join(map(str, cl.failures[:8])) in one
+    if cl.first_n is not None:
+        assert f"**n = {cl.first_n}**" in two
         assert f"every even n from 4 to {cl.n_max}" in two
-    assert f"n = {cl.leaves_plot.first_hidden}" in three
-    assert fmt_num(cl.leaves_plot.top_low) in three and fmt_num(cl.leaves_plot.top_high) in three
+    assert f"n = {cl.first_hidden}" in three
+    top_low, top_high = cl.top_range
+    assert fmt_num(top_low) in three and fmt_num(top_high) in three
     if M == 2:  # the computed reading of Figure 1 at the paper's settings
         # (claim 2 used to be judged on n = 30 alone and held; over every even n it fails:
         # n = 32 and n = 34 already qualify)

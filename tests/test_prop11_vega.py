@@ -96,20 +96,6 @@ def test_growth_mip_and_dp_differ_by_more_than_colour(table2):
     assert shapes[dp] == SHAPE["square"] and shapes[mip] == SHAPE["circle"]
 
 
-@pytest.mark.parametrize(
-    "bad, match",
-    [
-        (lambda t: t.drop(columns=["sigma"]), "columns"),
-        (lambda t: t.head(1), "two rows"),
-        (lambda t: t.assign(sigma=0.0), "positive"),
-        (lambda t: t.assign(rate=np.inf), "positive"),
-    ],
-)
-def test_growth_bad_input_raises(table3, bad, match):
-    with pytest.raises(ValueError, match=match):
-        pv.growth_vega(bad(table3), n_chosen=48, M=3)
-
-
 # --------------------------------------------------------------------------- distribution
 
 
@@ -155,18 +141,6 @@ def test_distribution_groups_differ_by_more_than_colour():
     assert len(set(shapes)) == 3  # circle, diamond, star
     marks = {layer["mark"]["type"] for layer in chart.spec["layer"] if "mark" in layer}
     assert {"rect", "rule", "point"} <= marks  # boxes, bar tops and spike, markers
-
-
-def test_distribution_bad_input_raises():
-    hist = pd.DataFrame(prop11.value_histogram(8))
-    for bad, match in [
-        (hist.drop(columns=["probability"]), "columns"),
-        (hist.assign(probability=0.0), "probability > 0"),
-        (hist.assign(group="other"), "unknown groups"),
-        ([], "columns"),
-    ]:
-        with pytest.raises(ValueError, match=match):
-            pv.distribution_vega(bad)
 
 
 def test_builders_return_charts_without_nan():

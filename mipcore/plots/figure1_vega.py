@@ -2,7 +2,7 @@
 the noise that certifies η-MIP, directly or through DP, and how many times more DP needs.
 
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
-Section 5.1. The builders draw a :class:`mipcore.lessons.figure1.Figure1View` and compute
+Section 5.1. The builders draw a :class:`mipcore.experiments.figure1.Figure1View` and compute
 none of the mathematics: each returns a :class:`~mipcore.plots.vega.VegaLiteChart` and the
 view's table it draws (the page's CSV).
 
@@ -31,7 +31,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..lessons.figure1 import Crossing, CrossKind, Figure1View, Peak
+from ..experiments.figure1 import Crossing, CrossKind, Figure1View, NoiseRow
 from . import style
 from .curves import Look, by, chart, dataset, markers, quantity, rule
 from .formatting import fmt_num
@@ -40,7 +40,6 @@ from .vega import DASH, STAR, VegaLiteChart, every_other
 __all__ = [
     "PALETTE",
     "colour_of",
-    "noise_caption",
     "noise_vega",
     "ratio_vega",
 ]
@@ -81,11 +80,11 @@ def _crossing_text(c: Crossing) -> str:
     )
 
 
-def _peak_text(p: Peak) -> str:
-    return (
-        f"n = {p.n}: largest ratio, DP needs {fmt_num(p.ratio, 3)}× "
-        f"the printed MIP noise at η = {fmt_num(p.eta)}"
-    )
+def _peak(r: NoiseRow) -> tuple[int, float, float, str]:
+    """A peak marker: n, η, the largest DP ÷ printed MIP ratio and its hover text."""
+    eta, ratio = r.crossover.best_eta, r.crossover.best_ratio
+    text = f"n = {r.n}: largest ratio, DP needs {fmt_num(ratio, 3)}× the printed MIP noise at η = {fmt_num(eta)}"
+    return r.n, eta, ratio, text
 
 
 def _frame(parts: list[pd.DataFrame], columns: dict[str, str]) -> pd.DataFrame:
@@ -161,20 +160,6 @@ def _outlined(name: str, size: int, x: Any, y: Any, shape: Any, fill: Any) -> al
     )
 
 
-def noise_caption(view: Figure1View) -> str | None:
-    """What the cap hides, for the noise chart's caption (None without the cap)."""
-    if view.y_top is None:
-        return None
-    hidden = [str(r.row.n) for r in view.hidden]
-    return (
-        "y-axis capped at the printed MIP maximum; DP curves entirely above it: n = "
-        + ", ".join(hidden)
-        + "."
-        if hidden
-        else "y-axis capped at the printed MIP maximum; every DP curve enters the plot."
-    )
-
-
 def noise_vega(
     view: Figure1View,
     *,
@@ -189,16 +174,17 @@ def noise_vega(
 
     Smooth curves: every other grid point is drawn, and both ends. With ``view.y_top`` (the
     paper-like cap) each curve is cut where it rises above the cap, so the y-axis stops there;
-    :func:`noise_caption` names the DP curves entirely above it.
+    the page's caption names the DP curves entirely above it.
     """
     table = view.curves
-    ns = tuple(r.row.n for r in view.rows)
+    ns = tuple(r.n for r in view.rows)
     methods = [("mip_paper", _printed_name(view.constant), "solid")]
     if show_certified:
         methods.append(("mip_certified", CERTIFIED, "dot"))
     methods.append(("dp", DP, "dash"))
     n_col = table["n"].to_numpy()
     eta = table["eta"].to_numpy(dtype=float)
+    top = view.y_top
     frames = []
     for n in ns:
         rows = n_col == n
@@ -207,7 +193,6 @@ def noise_vega(
             xs = eta[rows]
             ok = np.isfinite(ys) & np.isfinite(xs) & ((ys > 0) | (not log_y))
             xs, ys = xs[ok], ys[ok]
-            top = view.y_top
             pieces = _clip_below(xs, ys, top, log_x, log_y) if top is not None else [(xs, ys)]
             for part, (px, py) in enumerate(pieces):
                 keep = every_other(py.size)
@@ -288,7 +273,7 @@ def ratio_vega(
     rounding). A dashed line marks equal noise.
     """
     table = ratio_table(view)
-    ns = tuple(r.row.n for r in view.rows)
+    ns = tuple(r.n for r in view.rows)
     n_col = table["n"].to_numpy()
     eta = table["eta"].to_numpy(dtype=float)
     printed, flat, circles = [], [], []
@@ -315,13 +300,13 @@ def ratio_vega(
             picks = np.unique(np.round(np.linspace(0, c.size - 1, _MARKERS)).astype(int))
             circles.append(frame.iloc[picks])
     columns = {"n": "int64", "size": "str", "eta": "float64", "ratio": "float64"}
-    peaks = [p for p in view.peaks if math.isfinite(p.ratio) and p.ratio > 0]
+    peaks = [_peak(r) for r in view.peaks if 0 < r.crossover.best_ratio < math.inf]
     datasets = {
         "printed": _frame(printed, columns),
         "crossings": _points(
             CROSSOVER, "ratio", ((c.n, c.eta, 1.0, _crossing_text(c)) for c in view.crossings)
         ),
-        "peaks": _points(PEAK, "ratio", ((p.n, p.eta, p.ratio, _peak_text(p)) for p in peaks)),
+        "peaks": _points(PEAK, "ratio", peaks),
     }
     if show_certified:
         datasets["certified"] = _frame(flat, {**columns, "what": "str"})

@@ -1,9 +1,9 @@
 """Charts of "How loose are the certified bounds?", drawn by Vega-Lite through Altair
 (:mod:`mipcore.plots.curves`).
 
-Each builder takes results of :mod:`mipcore.lessons.certificate_gap` and returns a
+Each builder takes results of :mod:`mipcore.experiments.certificate_gap` and returns a
 :class:`~mipcore.plots.vega.VegaLiteChart` and the table the page offers as the chart's CSV
-(the lesson's own table, unchanged). The page's sliders (n, M, the constant, the target η,
+(the experiment's own table, unchanged). The page's sliders (n, M, the constant, the target η,
 δ) only change the charts' small named tables, never their specifications: titles name no
 slider value (the page's captions do) and every axis range is fixed, so Streamlit redraws a
 chart in place (see :mod:`mipcore.plots.vega` for why). No filter, fold or calculate
@@ -23,13 +23,12 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from mipcore.lessons.certificate_gap import (
+from mipcore.experiments.certificate_gap import (
+    COVARIANCE_GAP_DIM,
     DimensionGap,
-    EtaVsNoise,
     NoiseDemand,
     Route,
     Theorem4Tightness,
-    Theorem5Counterexamples,
 )
 
 from . import style
@@ -69,7 +68,7 @@ T5_TITLE = "Theorem 5: small η, yet no finite ε"
 DIM_ETA_TITLE = "Certified η against d, at the printed noise"
 DIM_NOISE_TITLE = "Noise needed for the target η, against d"
 
-#: The η-against-noise curves: (column of the lesson's table, legend label, look).
+#: The η-against-noise curves: (column of the experiment's table, legend label, look).
 CURVES = (
     ("exact", "exact η (best possible attack)", Look(style.EXACT.colour, width=4.0)),
     (
@@ -141,17 +140,18 @@ def _thin(x: np.ndarray, y: np.ndarray, log_y: bool) -> np.ndarray:
 
 
 def eta_vs_scale_vega(
-    result: EtaVsNoise, demand: NoiseDemand, *, log_y: bool = True
+    curves: pd.DataFrame, demand: NoiseDemand, *, log_y: bool = True
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
     """η against the Laplace scale b (log axis, 10⁻⁶ to 10⁶): the exact η of the Proposition 11
     mechanism, Theorem 9's dimension-free certificate, Corollary 14 as printed and DP through
-    Theorem 4 (columns of ``result.curves``, which is the table returned); a dotted line at
+    Theorem 4 (columns of ``curves``, :func:`~mipcore.experiments.certificate_gap.eta_curves`,
+    the table returned); a dotted line at
     the target η and, on it, a diamond at the scale each route of ``demand`` needs.
 
     Lines are drawn through every other grid point, their ends and their corners; on a log
     η axis only positive values. ``log_y``: η on a log axis (10⁻⁹ to 1) or a linear one (0 to 0.52).
     """
-    table = result.curves
+    table = curves
     b = table["scale"].to_numpy(dtype=float)
     datasets: dict[str, pd.DataFrame] = {}
     marks = []
@@ -304,15 +304,13 @@ def _t4_layers() -> list[Any]:
     ]
 
 
-def theorem5_vega(
-    result: Theorem5Counterexamples, *, log_y: bool = True
-) -> tuple[VegaLiteChart, pd.DataFrame]:
-    """Theorem 5's counterexamples against n from ``result.table`` (returned): η = 1/C(n, n/2)
+def theorem5_vega(t: pd.DataFrame, *, log_y: bool = True) -> tuple[VegaLiteChart, pd.DataFrame]:
+    """Theorem 5's counterexamples against n from ``t``
+    (:func:`~mipcore.experiments.certificate_gap.theorem5_table`, returned): η = 1/C(n, n/2)
     of the TMLR version's ``1{D = D*}`` (black, diamonds) and η = q/2 of the arXiv version's
     "publish each record with probability q" (green dashed, squares; its constant line is
     drawn through its two ends). Markers at every other n. ``log_y``: log η axis (10⁻¹² to
     1) or linear (0 to 0.52)."""
-    t = result.table
     n = t["n"].to_numpy(dtype=float)
     datasets: dict[str, pd.DataFrame] = {}
     marks = []
@@ -379,7 +377,7 @@ def _dimension_chart(
     look = (
         tuple((name, look) for name, _, look in lines),
         tuple(name for name, _ in points),
-        tuple(int(v) for v in gap.dimensions),
+        tuple(int(v) for v in gap.table["d"]),
         y,
         interval is not None,
     )
@@ -450,14 +448,14 @@ def dimension_eta_vega(
     d = 1 (``demand``'s exact η at the printed noise) and the covariance release's at d = 4
     (Monte Carlo, with its 99 % interval, cut at 10⁻⁹), black diamonds.
     The table is ``gap.table``."""
-    d = gap.dimensions
+    d = gap.table["d"].to_numpy()
     ends = d[[0, -1]]
     exact = _rows([1], [demand.route(Route.MIP_PRINTED).exact_eta])
     lo, hi = gap.covariance_interval
     value = max(gap.covariance_eta, lo, 0.0)
     cov = pd.DataFrame(
         {
-            "d": [float(gap.covariance_dim)],
+            "d": [float(COVARIANCE_GAP_DIM)],
             "value": [value],
             "lo": [min(max(lo, ETA_RANGE[0]), value)],
             "hi": [max(hi, value)],
@@ -468,7 +466,7 @@ def dimension_eta_vega(
         DIM_ETA_TITLE,
         (_ETA_AXIS, ETA_RANGE, 1, "η"),
         [
-            (CHAIN_NAME, _rows(d, gap.chain_eta), _CHAIN),
+            (CHAIN_NAME, _rows(d, gap.table["chain_eta"]), _CHAIN),
             (TIGHT_ETA_NAME, _rows(d, gap.tight_eta), _TIGHT),
             (PROMISED_NAME, _rows(ends, gap.target_eta), _PRINTED),
         ],
@@ -483,16 +481,16 @@ def dimension_noise_vega(
     gap: DimensionGap, demand: NoiseDemand
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
     """Noise multiplier c needed for the target η against d (log axis, 10⁻⁸ to 10¹⁰): the
-    paper's proof redone in d dimensions (``gap.chain_noise``; beyond the float range not
+    paper's proof redone in d dimensions (its ``chain_noise_multiplier``; beyond the float range not
     drawn), Corollary 14's c, Theorem 9's dimension-free c, and what is enough at d = 1
     (``demand.multiplier_sufficient``, a diamond). The table is ``gap.table``."""
-    d = gap.dimensions
+    d = gap.table["d"].to_numpy()
     chart = _dimension_chart(
         DIM_NOISE_TITLE,
         ("noise multiplier c (scale / σ)", MULTIPLIER_RANGE, 2, "c"),
         [
-            (CHAIN_NAME, _rows(d, gap.chain_noise), _CHAIN),
-            (PRESCRIBED_NAME, _rows(d[[0, -1]], gap.printed_noise), _PRINTED),
+            (CHAIN_NAME, _rows(d, gap.table["chain_noise_multiplier"]), _CHAIN),
+            (PRESCRIBED_NAME, _rows(d[[0, -1]], gap.noise_multiplier), _PRINTED),
             (TIGHT_NOISE_NAME, _rows(d, gap.tight_noise), _TIGHT),
         ],
         [(ENOUGH_NAME, _rows([1], [demand.multiplier_sufficient]))],

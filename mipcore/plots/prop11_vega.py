@@ -38,7 +38,6 @@ __all__ = ["distribution_vega", "growth_vega"]
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _MARKERS = 9  # markers on each growth curve (the second cue beside colour and dash)
-GROWTH_COLUMNS = ("n", "sensitivity", "sigma", "ratio", "rate")
 WITHOUT_A = "halves without A (one box per bin)"
 WITH_A = "halves with A (one bar top per bin)"
 SPECIAL = "the special half D* (probability p)"
@@ -62,21 +61,14 @@ def growth_vega(
     """Δ, σ_M, Δ/σ_M and the rate 2^(n/3) of Proposition 11 against n (log y), and ``table``.
 
     ``table``: the DataFrame of :func:`mipcore.prop11.growth_table` (columns ``n``,
-    ``sensitivity``, ``sigma``, ``ratio``, ``rate``, all positive), drawn every other row, both
-    ends and ``n_chosen``; nine markers per curve. ``n_chosen`` is marked by a dotted line and,
-    when it is in the table, by a marker on each measured curve. The specification depends on
-    M and on the table's ranges, not on ``n_chosen``.
+    ``sensitivity``, ``sigma``, ``ratio``, ``rate``, all positive; at least two rows), drawn
+    every other row, both ends and ``n_chosen``; nine markers per curve. ``n_chosen`` is marked
+    by a dotted line and, when it is in the table, by a marker on each measured curve. The
+    specification depends on M and on the table's ranges, not on ``n_chosen``.
     """
-    missing = [c for c in GROWTH_COLUMNS if c not in table.columns]
-    if missing:
-        raise ValueError(f"table lacks the columns {missing}")
-    if len(table) < 2:
-        raise ValueError(f"table needs at least two rows, got {len(table)}")
     series = _series(M)
     n = table["n"].to_numpy()
     values = np.concatenate([table[c].to_numpy(dtype=float) for c, *_ in series])
-    if not (np.all(np.isfinite(values)) and np.all(values > 0)):
-        raise ValueError("the growth table must hold finite positive values only")
     rank = np.arange(len(table))
     keep = (rank % 2 == 0) | (rank == len(table) - 1) | (n == n_chosen)
     picks = np.unique(np.round(np.linspace(0, len(table) - 1, _MARKERS)).astype(int))
@@ -196,7 +188,8 @@ def distribution_vega(
     """The distribution of 𝒜(D) over the halves, value (log) against probability (log), and the
     table drawn: the histogram's rows with their exact counts as text (the page's CSV).
 
-    ``histogram``: the rows of :func:`mipcore.prop11.value_histogram` (or a DataFrame of them).
+    ``histogram``: the rows of :func:`mipcore.prop11.value_histogram` (or a DataFrame of them:
+    certified value ranges ``0 < value_min <= value_max``, probabilities > 0, its three groups).
 
     Each bin of "without A" is a box over its certified value range from the floor up to its
     probability, each bin of "with A" its top edge only (the groups overlap in value); a marker
@@ -205,22 +198,11 @@ def distribution_vega(
     span the data, so the specification does not depend on n (the title does not name it).
     """
     hist = pd.DataFrame(histogram)
-    cols = ("group", "top_bit", "value_min", "value_max", "count", "probability")
-    missing = [c for c in cols if c not in hist.columns]
-    if missing:
-        raise ValueError(f"histogram lacks the columns {missing}")
     lo = hist["value_min"].to_numpy(dtype=float)
     hi = hist["value_max"].to_numpy(dtype=float)
     pr = hist["probability"].to_numpy(dtype=float)
-    if not (len(hist) and np.all(lo > 0) and np.all(hi >= lo) and np.all(pr > 0)):
-        raise ValueError("histogram needs rows with 0 < value_min <= value_max and probability > 0")
-    if not np.all(np.isfinite(np.concatenate([lo, hi, pr]))):
-        raise ValueError("histogram holds non-finite values")
     y_floor = 10.0 ** (math.floor(math.log10(float(pr.min()))) - 1)
     group = hist["group"].astype(str).to_numpy()
-    unknown = sorted(set(group) - set(_GROUPS))
-    if unknown:
-        raise ValueError(f"unknown groups {unknown}")
     bins = pd.DataFrame(
         {
             "group": [_GROUPS[g] for g in group],

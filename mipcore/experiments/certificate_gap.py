@@ -5,12 +5,13 @@ Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXi
 Theorem 4 (DP ⇒ MIP, tight), Theorem 5 (MIP does not imply DP), Theorem 9 / Corollary 14
 (noise that certifies η-MIP) and Proposition 11 (the ``1/Σx`` mechanism).
 
-What the page "How loose are the certified bounds?" shows, one typed result per section:
+What the page "How loose are the certified bounds?" shows, one small result per section (a
+few fields, the rest computed on demand):
 
-* :func:`eta_vs_noise` -- for the Proposition 11 mechanism plus Laplace noise of scale b, on
-  a grid of b: the **exact** η (Proposition 2 by full enumeration,
-  :func:`mipcore.prop11_attack.prop11_true_eta`) beside three certificates, all upper
-  bounds on it:
+* :func:`exact_eta_grid` and :func:`eta_curves` -- for the Proposition 11 mechanism plus
+  Laplace noise of scale b, on a grid of b: the **exact** η (Proposition 2 by full
+  enumeration, :func:`mipcore.prop11_attack.prop11_true_eta`) beside three certificates, all
+  upper bounds on it:
 
   - **Theorem 9's density, dimension-free** (:func:`mipcore.theorem9.certified_eta`, steps
     T1-T4 of :mod:`mipcore.theorem9`): noise ``∝ exp(−|x|/(cσ))`` is ``(1 − e^{−1/c})/2``-MIP, so
@@ -24,9 +25,9 @@ What the page "How loose are the certified bounds?" shows, one typed result per 
     ``η = tanh(Δ/(2b))/2`` (:func:`mipcore.noise.certified_eta_dp`).
 
 * :func:`noise_demand` -- the noise each route asks for a target η beside the noise that is
-  actually enough (:func:`sufficient_scale`, bisection on the exact η).
-* :func:`theorem4_tightness` and :func:`theorem5_counterexamples` -- Theorem 4 is attained;
-  small η with no finite ε.
+  actually enough (bisection on the exact η, within :data:`SUFFICIENT_RTOL`).
+* :func:`theorem4_tightness` and :func:`theorem5_table` -- Theorem 4 is attained; small η with
+  no finite ε.
 * :func:`dimension_gap` -- why the dimension mattered only for the printed proof: at the
   noise Corollary 14 prescribes, the certified η against the dimension d of the release
   (the paper's proof, repaired for d dimensions, :func:`mipcore.theorem9.chain_certified_eta`,
@@ -41,7 +42,9 @@ post-processing of the b₁-release and, for every target record, the optimal at
 accuracy cannot grow (data processing): the exact η is non-increasing in b. The tests also
 check this numerically on a grid.
 
-This module is pure Python (no Streamlit, no caching).
+This module is pure Python (no Streamlit, no caching). Each public function checks its own
+inputs (n even up to :data:`LOOSENESS_N_MAX`, the target η, M up to 6) and leaves the rest to
+the theory it calls.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from .. import prop11
 from .._validate import check_int, check_range
 from ..bounds import eta_from_epsilon
 from ..canary_audit import AUDIT_MC_SAMPLES, canary_mechanism
@@ -63,6 +67,7 @@ from ..constructions import (
     theorem5_indicator_eta,
     theorem5_publish_eta,
 )
+from ..lessons.audit import COV_CANARY, COV_DIM, N_RECORDS
 from ..noise import (
     COROLLARY14_CONSTANT,
     certified_eta_dp,
@@ -81,7 +86,6 @@ from ..theorem9 import (
     chain_required_noise_multiplier,
     required_noise_multiplier,
 )
-from .audit import COV_CANARY, COV_DIM, N_RECORDS
 
 __all__ = [
     "COVARIANCE_GAP_DIM",
@@ -92,7 +96,6 @@ __all__ = [
     "SUFFICIENT_RTOL",
     "THEOREM5_NS",
     "DimensionGap",
-    "EtaVsNoise",
     "ExactEtaGrid",
     "FirstCertificate",
     "NoiseDemand",
@@ -100,17 +103,14 @@ __all__ = [
     "Route",
     "RouteDemand",
     "Theorem4Tightness",
-    "Theorem5Counterexamples",
     "covariance_optimum",
     "dimension_gap",
     "eta_curves",
-    "eta_vs_noise",
     "exact_eta_grid",
+    "first_certificates",
     "noise_demand",
-    "prop11_constants",
-    "sufficient_scale",
     "theorem4_tightness",
-    "theorem5_counterexamples",
+    "theorem5_table",
 ]
 
 #: Largest n: exact enumeration of C(n, n/2) halves (12 870 at n = 16, ~0.1 s per noise scale).
@@ -154,10 +154,16 @@ def _check_target(target_eta: float) -> float:
     return float(check_range("target_eta", target_eta, 0.0, 0.5, lo_open=True, hi_open=True))
 
 
-def _check_m_const(M: int, constant: float) -> tuple[int, float]:
-    m = check_int("M", M, 2, 6)
-    const = float(check_range("constant", constant, COROLLARY14_CONSTANT, math.inf, hi_open=True))
-    return m, const
+def _check_m(M: int) -> int:
+    """The experiment's moment orders (the page's charts have fixed axes that fit M <= 6)."""
+    return check_int("M", M, 2, 6)
+
+
+def _sigma(sigma: float | None, n: int, M: int) -> float:
+    """σ_M as given (positive, finite), or certified (:func:`mipcore.prop11.output_moments`)."""
+    if sigma is None:
+        return float(prop11.output_moments(n, M).sigma)
+    return float(check_range("sigma", sigma, 0.0, math.inf, lo_open=True, hi_open=True))
 
 
 def _report(progress: Progress | None, fraction: float, message: str) -> None:
@@ -165,83 +171,18 @@ def _report(progress: Progress | None, fraction: float, message: str) -> None:
         progress(fraction, message)
 
 
-def prop11_constants(n: int, M: int = 2) -> tuple[float, float]:
-    """``(σ_M, Δ)`` of the Proposition 11 mechanism: certified moment bound and exact sensitivity.
-
-    ``n`` even, ``4 <= n <= 16``; ``M`` integer, ``2 <= M <= 16``.
-
-    Examples
-    --------
-    >>> s, d = prop11_constants(8)
-    >>> round(s, 4), round(d, 4)
-    (0.9901, 8.3525)
-    """
-    from ..prop11 import output_moments
-
-    n = _check_n(n)
-    M = check_int("M", M, 2, 16)
-    return float(output_moments(n, M).sigma), _sensitivity(n)
-
-
-def _sensitivity(n: int) -> float:
-    from ..prop11 import sensitivity
-
-    return float(sensitivity(n))
-
-
-def sufficient_scale(
-    n: int, target_eta: float, noise: str = "laplace", rtol: float = SUFFICIENT_RTOL
-) -> float:
-    r"""Smallest Laplace scale b whose exact η (Proposition 11 mechanism) is ``<= target_eta``.
-
-    Bisection in ``log b`` on :func:`mipcore.prop11_attack.prop11_true_eta`, which is
-    non-increasing in b (module docstring). The upper end starts at the DP demand
-    (:func:`mipcore.noise.dp_laplace_scale`; Theorem 4 certifies it, so its exact η is below
-    the target); the lower end is divided by 10 until the exact η exceeds the target.
-    Returned is the upper end ``hi`` of a final bracket ``[hi/(1+rtol), hi]``:
-    ``exact(hi) <= target_eta < exact(hi/(1+rtol))``, so ``hi`` is within relative ``rtol``
-    of the true threshold and never below it.
-
-    Parameters
-    ----------
-    n : int
-        Even, ``4 <= n <= 16``.
-    target_eta : float
-        ``0 < η < 1/2``.
-    noise : str
-        Only ``"laplace"``.
-    rtol : float
-        ``1e-12 <= rtol <= 0.5``.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ValueError
-        Naming the parameter, for input out of its domain.
-
-    Examples
-    --------
-    >>> b = sufficient_scale(4, 0.1)
-    >>> prop11_true_eta(4, b) <= 0.1 < prop11_true_eta(4, b / (1 + SUFFICIENT_RTOL))
-    True
-    """
-    if noise != "laplace":
-        raise ValueError(
-            f"noise={noise!r} is not supported: only 'laplace' (the exact η is exact there)"
-        )
-    n = _check_n(n)
-    t = _check_target(target_eta)
-    rtol = float(check_range("rtol", rtol, 1e-12, 0.5))
-    return _sufficient(n, t, rtol, prop11_eta_function(n, "laplace"))
-
-
 def _sufficient(n: int, t: float, rtol: float, exact: Callable[[float], float]) -> float:
-    """The bisection of :func:`sufficient_scale`; ``exact`` is the exact η at n
-    (:func:`~mipcore.prop11_attack.prop11_eta_function`, enumerated once by the caller)."""
-    hi = float(dp_laplace_scale(t, _sensitivity(n)))
+    r"""The smallest Laplace scale b whose exact η at n (``exact``, the enumeration of
+    :func:`~mipcore.prop11_attack.prop11_eta_function`) is ``<= t``: the noise that is enough.
+
+    Bisection in ``log b`` on the exact η, which is non-increasing in b (module docstring). The
+    upper end starts at the DP demand (:func:`mipcore.noise.dp_laplace_scale`; Theorem 4
+    certifies it, so its exact η is below the target); the lower end is divided by 10 until
+    the exact η exceeds the target. Returned is the upper end ``hi`` of a final bracket
+    ``[hi/(1+rtol), hi]``: ``exact(hi) <= t < exact(hi/(1+rtol))``, so ``hi`` is within
+    relative ``rtol`` of the true threshold and never below it.
+    """
+    hi = float(dp_laplace_scale(t, float(prop11.sensitivity(n))))
     while exact(hi) > t:  # pragma: no cover - Theorem 4 guarantees exact(hi) <= t
         hi *= 10.0
     lo = hi / 10.0
@@ -260,112 +201,37 @@ def _sufficient(n: int, t: float, rtol: float, exact: Callable[[float], float]) 
 # --------------------------------------------------------------------------- η against b
 
 
-def _certificates(
-    b: NDArray[np.float64], sigma: float, delta: float, M: int, constant: float
-) -> dict[str, NDArray[np.float64]]:
-    return {
-        "certified_mip_tight": np.asarray(certified_eta(b / sigma, M=M, d=1), dtype=float),
-        "certified_mip_printed": np.asarray(certified_eta_mip(b, sigma, M, constant), dtype=float),
-        "certified_dp": np.asarray(certified_eta_dp(b, delta), dtype=float),
-    }
+@dataclass(frozen=True)
+class ExactEtaGrid:
+    """Result of :func:`exact_eta_grid`: the exact η of the Proposition 11 mechanism plus
+    Laplace(b) at each b of ``scales``, for one n. It depends on n alone, not on M, the
+    constant or a target η."""
+
+    n: int
+    scales: NDArray[np.float64] = field(repr=False)
+    exact: NDArray[np.float64] = field(repr=False)
 
 
-def eta_curves(
+def exact_eta_grid(
     n: int,
     scales: Sequence[float] | NDArray[np.float64] = SCALE_GRID,
-    M: int = 2,
-    constant: float = COROLLARY14_CONSTANT,
     *,
     progress: Progress | None = None,
-) -> pd.DataFrame:
-    r"""Exact and certified η of the Proposition 11 mechanism + Laplace(b) on a grid of b.
+) -> ExactEtaGrid:
+    r"""The exact η (Proposition 2, every training half enumerated) on a grid of Laplace scales.
+
+    The expensive part of the η-against-noise chart (about 1.8 s at n = 16 on
+    :data:`SCALE_GRID` on a 2-core machine), computed once per n: a change of M or the
+    constant only redraws the certificates beside it (:func:`eta_curves`).
 
     Parameters
     ----------
     n : int
         Even, ``4 <= n <= 16``.
     scales : sequence of float
-        Positive finite Laplace scales (a non-empty 1-d sequence).
-    M : int
-        Moment order, ``2 <= M <= 6``.
-    constant : float
-        6.16 (Corollary 14) or 7.5 (Theorem 9); any value ``>= 6.16``.
+        Positive finite Laplace scales (a non-empty 1-d sequence); :data:`SCALE_GRID` by default.
     progress : callable, optional
         ``progress(fraction, message)`` after each scale.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``scale``; ``exact`` (Proposition 2 by enumeration); ``certified_mip_tight``
-        (``(1 − e^{−σ_M/b})/2``, :func:`mipcore.theorem9.certified_eta` at ``c = b/σ_M``);
-        ``certified_mip_printed`` (:func:`mipcore.noise.certified_eta_mip`);
-        ``certified_dp`` (:func:`mipcore.noise.certified_eta_dp` with Δ of
-        :func:`mipcore.prop11.sensitivity`).
-
-    Raises
-    ------
-    ValueError
-        Naming the parameter, for input out of its domain.
-
-    Examples
-    --------
-    >>> df = eta_curves(4, [1.0, 100.0])
-    >>> bool((df["exact"] <= df["certified_mip_tight"]).all())
-    True
-    >>> bool((df["certified_mip_tight"] <= df["certified_mip_printed"]).all())
-    True
-    """
-    n = _check_n(n)
-    M, constant = _check_m_const(M, constant)
-    b = np.atleast_1d(check_range("scales", scales, 0.0, math.inf, lo_open=True, hi_open=True))
-    if b.ndim != 1 or b.size == 0:
-        raise ValueError(f"scales must be a non-empty 1-d sequence, got shape {b.shape}")
-    sigma, delta = prop11_constants(n, M)
-    exact = _exact_on(n, b, progress)
-    return _curves_table(b, exact, sigma, delta, M, constant)
-
-
-def _exact_on(n: int, b: NDArray[np.float64], progress: Progress | None) -> NDArray[np.float64]:
-    """The exact η at each checked scale of ``b``, the halves enumerated once for the grid."""
-    eta = prop11_eta_function(n, "laplace")
-    exact = np.empty(b.size)
-    for i, x in enumerate(b):
-        exact[i] = eta(float(x))
-        _report(progress, (i + 1) / b.size, f"exact η at {i + 1} of {b.size} noise scales")
-    return exact
-
-
-def _curves_table(
-    b: NDArray[np.float64],
-    exact: NDArray[np.float64],
-    sigma: float,
-    delta: float,
-    M: int,
-    constant: float,
-) -> pd.DataFrame:
-    return pd.DataFrame({"scale": b, "exact": exact, **_certificates(b, sigma, delta, M, constant)})
-
-
-@dataclass(frozen=True)
-class ExactEtaGrid:
-    """Result of :func:`exact_eta_grid`: the exact η of the Proposition 11 mechanism plus
-    Laplace(b) at each b of :data:`SCALE_GRID`, for one n. It depends on n alone, not on M,
-    the constant or a target η."""
-
-    n: int
-    exact: NDArray[np.float64] = field(repr=False)
-
-
-def exact_eta_grid(n: int, *, progress: Progress | None = None) -> ExactEtaGrid:
-    r"""The exact η (Proposition 2, every training half enumerated) on :data:`SCALE_GRID`.
-
-    The expensive part of :func:`eta_vs_noise` (about 1.8 s at n = 16 on a 2-core machine),
-    computed once per n: pass it to :func:`eta_vs_noise` as ``exact`` so that a change of M
-    or the constant does not enumerate again.
-
-    Parameters
-    ----------
-    n : even, ``4 <= n <= 16``. progress : optional ``progress(fraction, message)``.
 
     Returns
     -------
@@ -383,14 +249,76 @@ def exact_eta_grid(n: int, *, progress: Progress | None = None) -> ExactEtaGrid:
     True
     """
     n = _check_n(n)
-    return ExactEtaGrid(n, _exact_on(n, np.asarray(SCALE_GRID, dtype=float), progress))
+    b = np.atleast_1d(check_range("scales", scales, 0.0, math.inf, lo_open=True, hi_open=True))
+    if b.ndim != 1 or b.size == 0:
+        raise ValueError(f"scales must be a non-empty 1-d sequence, got shape {b.shape}")
+    eta = prop11_eta_function(n, "laplace")  # the halves enumerated once for the grid
+    exact = np.empty(b.size)
+    for i, x in enumerate(b):
+        exact[i] = eta(float(x))
+        _report(progress, (i + 1) / b.size, f"exact η at {i + 1} of {b.size} noise scales")
+    return ExactEtaGrid(n, np.asarray(b, dtype=float), exact)
 
 
-def _check_sigma(sigma: float | None, n: int, M: int) -> float:
-    """σ_M as given (positive, finite), or computed (:func:`prop11_constants`)."""
-    if sigma is None:
-        return prop11_constants(n, M)[0]
-    return float(check_range("sigma", sigma, 0.0, math.inf, lo_open=True, hi_open=True))
+def eta_curves(
+    grid: ExactEtaGrid,
+    M: int = 2,
+    constant: float = COROLLARY14_CONSTANT,
+    *,
+    sigma: float | None = None,
+) -> pd.DataFrame:
+    r"""The exact η of ``grid`` beside the three certificates for the same Laplace noise.
+
+    Parameters
+    ----------
+    grid : ExactEtaGrid
+        :func:`exact_eta_grid` of the n to draw.
+    M : int
+        Moment order, ``2 <= M <= 6``.
+    constant : float
+        6.16 (Corollary 14) or 7.5 (Theorem 9); any value ``>= 6.16``.
+    sigma : float, optional
+        σ_M, certified by :func:`mipcore.prop11.output_moments` when omitted (a branch and
+        bound of 0.2-0.3 s at n = 16). Any other positive value is used as given.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``scale``; ``exact`` (Proposition 2 by enumeration); ``certified_mip_tight``
+        (``(1 − e^{−σ_M/b})/2``, :func:`mipcore.theorem9.certified_eta` at ``c = b/σ_M``);
+        ``certified_mip_printed`` (:func:`mipcore.noise.certified_eta_mip`);
+        ``certified_dp`` (:func:`mipcore.noise.certified_eta_dp` with Δ of
+        :func:`mipcore.prop11.sensitivity`).
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for input out of its domain.
+
+    Examples
+    --------
+    >>> df = eta_curves(exact_eta_grid(4, [1.0, 100.0]))
+    >>> bool((df["exact"] <= df["certified_mip_tight"]).all())
+    True
+    >>> bool((df["certified_mip_tight"] <= df["certified_mip_printed"]).all())
+    True
+    """
+    if not isinstance(grid, ExactEtaGrid):
+        raise ValueError(f"grid is a {type(grid).__name__}, not an exact_eta_grid(n)")
+    M = _check_m(M)
+    sigma = _sigma(sigma, grid.n, M)
+    b, delta = grid.scales, float(prop11.sensitivity(grid.n))
+    return pd.DataFrame(
+        {
+            "scale": b,
+            "exact": grid.exact,
+            "certified_mip_tight": np.asarray(certified_eta(b / sigma, M=M, d=1), dtype=float),
+            "certified_mip_printed": np.asarray(
+                certified_eta_mip(b, sigma, M, constant), dtype=float
+            ),
+            "certified_dp": np.asarray(certified_eta_dp(b, delta), dtype=float),
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -409,25 +337,6 @@ class FirstCertificate:
         return self.certified / self.exact
 
 
-@dataclass(frozen=True)
-class EtaVsNoise:
-    """Result of :func:`eta_vs_noise`.
-
-    ``sigma`` is σ_M (the certified M-th moment bound of the output), ``sensitivity`` the
-    exact Δ; ``curves`` the table of :func:`eta_curves`; ``first`` one
-    :class:`FirstCertificate` per certificate that becomes non-trivial on the grid (in the
-    order MIP_TIGHT, MIP_PRINTED, DP).
-    """
-
-    n: int
-    M: int
-    constant: float
-    sigma: float
-    sensitivity: float
-    curves: pd.DataFrame = field(repr=False)
-    first: tuple[FirstCertificate, ...]
-
-
 _CURVE_OF = {
     Route.MIP_TIGHT: "certified_mip_tight",
     Route.MIP_PRINTED: "certified_mip_printed",
@@ -435,59 +344,15 @@ _CURVE_OF = {
 }
 
 
-def eta_vs_noise(
-    n: int,
-    M: int = 2,
-    constant: float = COROLLARY14_CONSTANT,
-    *,
-    exact: ExactEtaGrid | None = None,
-    sigma: float | None = None,
-    progress: Progress | None = None,
-) -> EtaVsNoise:
-    """The η-against-noise chart's data: :func:`eta_curves` on :data:`SCALE_GRID`, and where
-    each certificate first becomes non-trivial.
-
-    Parameters
-    ----------
-    n : even, ``4 <= n <= 16``. M : ``2 <= M <= 6``. constant : ``>= 6.16``.
-    exact : optional :func:`exact_eta_grid` of this n (computed when omitted).
-    sigma : optional σ_M, ``prop11_constants(n, M)[0]`` (computed when omitted; a branch and
-        bound of 0.2-0.3 s at n = 16). Any other positive value is used as given.
-    progress : optional ``progress(fraction, message)``.
-
-    Returns
-    -------
-    EtaVsNoise
-
-    Raises
-    ------
-    ValueError
-        Naming the parameter, for input out of its domain.
+def first_certificates(curves: pd.DataFrame) -> tuple[FirstCertificate, ...]:
+    """Where each certificate of :func:`eta_curves` first becomes non-trivial (in the order
+    MIP_TIGHT, MIP_PRINTED, DP; a certificate that never does is left out).
 
     Examples
     --------
-    >>> r = eta_vs_noise(4)
-    >>> [f.route.value for f in r.first]
+    >>> [f.route.value for f in first_certificates(eta_curves(exact_eta_grid(4)))]
     ['mip_tight', 'mip_printed', 'dp']
-    >>> all(f.exact <= f.certified for f in r.first)
-    True
     """
-    n = _check_n(n)
-    M, constant = _check_m_const(M, constant)
-    if exact is not None and (not isinstance(exact, ExactEtaGrid) or exact.n != n):
-        got = (
-            f"the grid of n={exact.n}"
-            if isinstance(exact, ExactEtaGrid)
-            else f"a {type(exact).__name__}"
-        )
-        raise ValueError(
-            f"exact is {got}, not the exact_eta_grid of n={n}: pass exact_eta_grid({n})"
-        )
-    sigma = _check_sigma(sigma, n, M)
-    delta = _sensitivity(n)
-    b = np.asarray(SCALE_GRID, dtype=float)
-    grid = exact.exact if exact is not None else _exact_on(n, b, progress)
-    curves = _curves_table(b, grid, sigma, delta, M, constant)
     first = []
     for route, col in _CURVE_OF.items():
         rows = curves[(curves[col] < NONTRIVIAL_ETA) & (curves["exact"] > 0)]
@@ -496,7 +361,7 @@ def eta_vs_noise(
             first.append(
                 FirstCertificate(route, float(r["scale"]), float(r[col]), float(r["exact"]))
             )
-    return EtaVsNoise(n, M, constant, sigma, delta, curves, tuple(first))
+    return tuple(first)
 
 
 # --------------------------------------------------------------------------- noise demanded
@@ -520,35 +385,48 @@ class RouteDemand:
 
 @dataclass(frozen=True)
 class NoiseDemand:
-    """Result of :func:`noise_demand` for the Proposition 11 mechanism at ``n``.
+    """Result of :func:`noise_demand`: ``rows``, one :class:`RouteDemand` per route in the
+    order SUFFICIENT, MIP_TIGHT, DP, MIP_PRINTED, for ``target_eta`` with σ_M = ``sigma``.
+    The noise multipliers ``c = b/σ_M`` and the table are computed on demand."""
 
-    ``rows``: one :class:`RouteDemand` per route, in the order SUFFICIENT, MIP_TIGHT, DP,
-    MIP_PRINTED; ``table`` the same as a DataFrame (the chart's data). The noise multipliers
-    ``c = b/σ_M``: ``multiplier_sufficient`` (what is enough), ``multiplier_tight``
-    (``−1/ln(1 − 2η)``), ``multiplier_printed`` (Corollary 14's ``(constant/η)^(1+2/M)``).
-    """
-
-    n: int
+    target_eta: float
     M: int
     constant: float
-    target_eta: float
     sigma: float
-    sensitivity: float
     rows: tuple[RouteDemand, ...]
-    multiplier_sufficient: float
-    multiplier_tight: float
-    multiplier_printed: float
-    table: pd.DataFrame = field(repr=False)
-
-    @property
-    def target_accuracy(self) -> float:
-        """The target as the best attacker's accuracy, ``1/2 + target_eta``."""
-        return 0.5 + self.target_eta
 
     def route(self, route: Route | str) -> RouteDemand:
         """The row of ``route``."""
         r = Route(route)
         return next(row for row in self.rows if row.route is r)
+
+    @property
+    def multiplier_sufficient(self) -> float:
+        """What is enough, in noise-multiplier units ``c = b/σ_M``."""
+        return self.route(Route.SUFFICIENT).scale / self.sigma
+
+    @property
+    def multiplier_tight(self) -> float:
+        """Theorem 9's density: ``c = −1/ln(1 − 2η)``."""
+        return float(required_noise_multiplier(self.target_eta, M=self.M, d=1))
+
+    @property
+    def multiplier_printed(self) -> float:
+        """Corollary 14 / Theorem 9 as printed: ``c = (constant/η)^(1+2/M)``."""
+        return float(mip_noise_multiplier(self.target_eta, self.M, self.constant))
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The rows as a table (the chart's data): ``route, scale, exact_eta_at_scale,
+        times_the_sufficient_noise``."""
+        return pd.DataFrame(
+            {
+                "route": [r.route.value for r in self.rows],
+                "scale": [r.scale for r in self.rows],
+                "exact_eta_at_scale": [r.exact_eta for r in self.rows],
+                "times_the_sufficient_noise": [r.times_sufficient for r in self.rows],
+            }
+        )
 
 
 def noise_demand(
@@ -566,15 +444,15 @@ def noise_demand(
     certificate ``b = σ_M / ln(1/(1 − 2η))`` (:func:`mipcore.theorem9.required_noise_multiplier`),
     Corollary 14 / Theorem 9 as printed ``b = (constant/η)^(1+2/M) σ_M``
     (:func:`mipcore.noise.mip_noise_scale`), DP through Theorem 4 ``b = Δ/log((1+2η)/(1−2η))``
-    (:func:`mipcore.noise.dp_laplace_scale`), and :func:`sufficient_scale`; with the exact η
-    at each.
+    (:func:`mipcore.noise.dp_laplace_scale`), and the smallest scale whose exact η meets the
+    target (bisection, never below it, within relative :data:`SUFFICIENT_RTOL`); with the
+    exact η at each.
 
     Parameters
     ----------
     n : even, ``4 <= n <= 16``. target_eta : ``0 < η < 1/2``. M : ``2 <= M <= 6``.
     constant : ``>= 6.16``.
-    sigma : optional σ_M, ``prop11_constants(n, M)[0]`` (computed when omitted; a branch and
-        bound of 0.2-0.3 s at n = 16). Any other positive value is used as given.
+    sigma : optional σ_M, as for :func:`eta_curves`.
     progress : optional ``progress(fraction, message)``.
 
     Returns
@@ -595,45 +473,26 @@ def noise_demand(
     (4.481, 3794.6)
     >>> all(r.exact_eta <= 0.1 for r in d.rows)
     True
+    >>> b = d.route("sufficient").scale
+    >>> prop11_true_eta(8, b) <= 0.1 < prop11_true_eta(8, b / (1 + SUFFICIENT_RTOL))
+    True
     """
     n = _check_n(n)
     t = _check_target(target_eta)
-    M, constant = _check_m_const(M, constant)
-    sigma = _check_sigma(sigma, n, M)
-    delta = _sensitivity(n)
+    M = _check_m(M)
+    sigma = _sigma(sigma, n, M)
     _report(progress, 0.0, "bisecting on the exact η")
     exact = prop11_eta_function(n, "laplace")  # the halves enumerated once for every scale
     b_ok = _sufficient(n, t, SUFFICIENT_RTOL, exact)
-    c_tight = float(required_noise_multiplier(t, M=M, d=1))
     scales = {
         Route.SUFFICIENT: b_ok,
-        Route.MIP_TIGHT: c_tight * sigma,
-        Route.DP: float(dp_laplace_scale(t, delta)),
+        Route.MIP_TIGHT: float(required_noise_multiplier(t, M=M, d=1)) * sigma,
+        Route.DP: float(dp_laplace_scale(t, float(prop11.sensitivity(n)))),
         Route.MIP_PRINTED: float(mip_noise_scale(t, sigma, M, constant)),
     }
     _report(progress, 0.9, "exact η at each route's noise")
     rows = tuple(RouteDemand(route, b, exact(b), b / b_ok) for route, b in scales.items())
-    table = pd.DataFrame(
-        {
-            "route": [r.route.value for r in rows],
-            "scale": [r.scale for r in rows],
-            "exact_eta_at_scale": [r.exact_eta for r in rows],
-            "times_the_sufficient_noise": [r.times_sufficient for r in rows],
-        }
-    )
-    return NoiseDemand(
-        n=n,
-        M=M,
-        constant=constant,
-        target_eta=t,
-        sigma=sigma,
-        sensitivity=delta,
-        rows=rows,
-        multiplier_sufficient=b_ok / sigma,
-        multiplier_tight=c_tight,
-        multiplier_printed=float(mip_noise_multiplier(t, M, constant)),
-        table=table,
-    )
+    return NoiseDemand(t, M, float(constant), sigma, rows)
 
 
 # --------------------------------------------------------------------------- Theorems 4 and 5
@@ -646,7 +505,6 @@ class Theorem4Tightness:
     (``1/2 + η(ε, δ)``, :func:`mipcore.bounds.eta_from_epsilon`); ``max_gap`` the largest
     absolute difference of the two."""
 
-    delta: float
     table: pd.DataFrame = field(repr=False)
     max_gap: float
 
@@ -655,67 +513,42 @@ def theorem4_tightness(delta: float = 0.0) -> Theorem4Tightness:
     """Theorem 4's bound beside the exact optimal accuracy of its tightness construction.
 
     ``0 <= delta <= 1``; ε on 31 points from 0 to 6
-    (:func:`mipcore.constructions.theorem4_tightness_accuracy`).
+    (:func:`mipcore.constructions.theorem4_tightness_accuracy`, which checks δ).
 
     Examples
     --------
     >>> theorem4_tightness(0.2).max_gap < 1e-12
     True
     """
-    dlt = float(check_range("delta", delta, 0.0, 1.0))
     eps = np.linspace(0.0, 6.0, 31)
-    exact = np.asarray(theorem4_tightness_accuracy(eps, dlt), dtype=float)
-    bound = 0.5 + np.asarray(eta_from_epsilon(eps, dlt), dtype=float)
+    exact = np.asarray(theorem4_tightness_accuracy(eps, delta), dtype=float)
+    bound = 0.5 + np.asarray(eta_from_epsilon(eps, delta), dtype=float)
     table = pd.DataFrame({"epsilon": eps, "exact_accuracy": exact, "theorem4_accuracy": bound})
-    return Theorem4Tightness(dlt, table, float(np.max(np.abs(exact - bound))))
+    return Theorem4Tightness(table, float(np.max(np.abs(exact - bound))))
 
 
-@dataclass(frozen=True)
-class Theorem5Counterexamples:
-    """Result of :func:`theorem5_counterexamples`.
-
-    ``table``: columns ``n``, ``eta_indicator`` (the TMLR version's ``1{D = D*}``,
-    η = 1/C(n, n/2)) and ``eta_publish`` (the arXiv version's "publish each training record
-    with probability q", η = q/2). ``eta_indicator_at_n`` at the page's n; ``publish_prob`` q;
-    ``eta_publish`` = q/2; ``publish_dp_delta`` = q: that mechanism is (0, q)-DP.
-    """
-
-    n: int
-    publish_prob: float
-    eta_indicator_at_n: float
-    eta_publish: float
-    publish_dp_delta: float
-    table: pd.DataFrame = field(repr=False)
-
-
-def theorem5_counterexamples(n: int, target_eta: float) -> Theorem5Counterexamples:
-    """Theorem 5's two counterexamples on :data:`THEOREM5_NS`, the second with ``q = 2η``.
-
-    ``n`` even, ``4 <= n <= 16``; ``0 < target_eta < 1/2``.
+def theorem5_table(target_eta: float) -> pd.DataFrame:
+    """Theorem 5's two counterexamples on :data:`THEOREM5_NS`: columns ``n``,
+    ``eta_indicator`` (the TMLR version's ``1{D = D*}``, η = 1/C(n, n/2),
+    :func:`mipcore.constructions.theorem5_indicator_eta`) and ``eta_publish`` (the arXiv
+    version's "publish each training record with probability q", with ``q = 2·target_eta``,
+    η = q/2, :func:`mipcore.constructions.theorem5_publish_eta`; that mechanism is
+    (0, q)-DP). ``0 < target_eta < 1/2``.
 
     Examples
     --------
-    >>> r = theorem5_counterexamples(4, 0.1)
-    >>> round(r.eta_indicator_at_n, 4), r.publish_prob, r.eta_publish
-    (0.1667, 0.2, 0.1)
+    >>> t = theorem5_table(0.1)
+    >>> round(float(t["eta_indicator"][1]), 4), float(t["eta_publish"][0])
+    (0.1667, 0.1)
     """
-    n = _check_n(n)
     q = 2.0 * _check_target(target_eta)
     ns = np.array(THEOREM5_NS)
-    table = pd.DataFrame(
+    return pd.DataFrame(
         {
             "n": ns,
             "eta_indicator": np.asarray(theorem5_indicator_eta(ns), dtype=float),
             "eta_publish": np.asarray(theorem5_publish_eta(ns, q), dtype=float),
         }
-    )
-    return Theorem5Counterexamples(
-        n=n,
-        publish_prob=q,
-        eta_indicator_at_n=float(theorem5_indicator_eta(n)),
-        eta_publish=float(theorem5_publish_eta(n, q)),
-        publish_dp_delta=q,
-        table=table,
     )
 
 
@@ -726,47 +559,62 @@ def theorem5_counterexamples(n: int, target_eta: float) -> Theorem5Counterexampl
 class DimensionGap:
     """Result of :func:`dimension_gap`: what the dimension d of a release changes.
 
-    At the fixed noise ``noise_multiplier`` (Corollary 14's c for ``target_eta``):
-    ``chain_eta[i]`` the paper's proof repaired for ``dimensions[i]``
-    (:func:`mipcore.theorem9.chain_certified_eta`), ``tight_eta`` the dimension-free
-    ``(1 − e^{−1/c})/2`` (the same for every d). For the fixed target η: ``chain_noise[i]`` the
-    smallest c the repaired chain accepts (``inf`` beyond the float range), ``tight_noise``
-    ``−1/ln(1 − 2η)``, ``printed_noise`` = ``noise_multiplier``. ``chain_covers_target_up_to``:
-    the largest listed d at which the repaired chain still certifies the target (None: not
-    even d = 1).
+    ``table``, one row per d: at the fixed noise Corollary 14 prescribes for ``target_eta``
+    (``corollary14_noise_multiplier``, the same c in every row), ``chain_eta`` the paper's
+    proof repaired for d (:func:`mipcore.theorem9.chain_certified_eta`) and
+    ``dimension_free_eta`` ``(1 − e^{−1/c})/2``; for the fixed target η,
+    ``chain_noise_multiplier`` the smallest c the repaired chain accepts (``inf`` beyond the
+    float range) and ``dimension_free_noise_multiplier`` ``−1/ln(1 − 2η)``.
 
     The best attack on the covariance release of the canary audit (a 2×2 matrix of
-    ``covariance_dim`` = 4 numbers, 8 records, Theorem 9 noise with this c and the exact
-    per-coordinate σ_M): ``covariance_eta`` (Monte Carlo, ``covariance_samples`` draws) and
-    its 99 % interval ``covariance_interval``; ``covariance_chain_eta`` the repaired chain at
-    d = 4. ``table`` holds the per-d columns (the charts' data).
+    :data:`COVARIANCE_GAP_DIM` = 4 numbers, 8 records, Theorem 9 noise with this c and the
+    exact per-coordinate σ_M): ``covariance_eta`` (Monte Carlo, ``samples`` draws) and its
+    99 % interval ``covariance_interval``; ``covariance_chain_eta`` the repaired chain at
+    d = 4.
     """
 
     target_eta: float
-    M: int
-    constant: float
-    noise_multiplier: float
-    dimensions: NDArray[np.int64] = field(repr=False)
-    chain_eta: NDArray[np.float64] = field(repr=False)
-    tight_eta: float
-    chain_noise: NDArray[np.float64] = field(repr=False)
-    tight_noise: float
-    printed_noise: float
-    chain_covers_target_up_to: int | None
-    covariance_dim: int
+    table: pd.DataFrame = field(repr=False)
     covariance_eta: float
     covariance_interval: tuple[float, float]
-    covariance_samples: int
+    samples: int
     covariance_chain_eta: float
-    table: pd.DataFrame = field(repr=False)
+
+    def _first(self, column: str) -> float:
+        return float(self.table[column].iloc[0])
+
+    @property
+    def noise_multiplier(self) -> float:
+        """Corollary 14's ``c = (constant/η)^(1+2/M)`` for the target: the noise held fixed."""
+        return self._first("corollary14_noise_multiplier")
+
+    @property
+    def tight_eta(self) -> float:
+        """What Theorem 9's density certifies at that c in every dimension."""
+        return self._first("dimension_free_eta")
+
+    @property
+    def tight_noise(self) -> float:
+        """The c Theorem 9's density needs for the target in every dimension."""
+        return self._first("dimension_free_noise_multiplier")
+
+    @property
+    def chain_covers_target_up_to(self) -> int | None:
+        """The largest listed d at which the repaired chain still certifies the target (None:
+        not even the first)."""
+        ok = self.table["d"][self.table["chain_eta"] <= self.target_eta]
+        return int(ok.iloc[-1]) if len(ok) else None
+
+    def _at(self, column: str, d: int) -> float:
+        return float(self.table[column][list(self.table["d"]).index(d)])
 
     def chain_eta_at(self, d: int) -> float:
         """The repaired chain's η at a listed dimension d."""
-        return float(self.chain_eta[list(self.dimensions).index(d)])
+        return self._at("chain_eta", d)
 
     def chain_noise_at(self, d: int) -> float:
         """The repaired chain's noise multiplier at a listed dimension d."""
-        return float(self.chain_noise[list(self.dimensions).index(d)])
+        return self._at("chain_noise_multiplier", d)
 
 
 def _check_dimensions(dimensions: Sequence[int]) -> NDArray[np.int64]:
@@ -809,7 +657,10 @@ def covariance_optimum(
     c = float(
         check_range("noise_multiplier", noise_multiplier, 0.0, math.inf, lo_open=True, hi_open=True)
     )
-    m = check_int("M", M, 2, 6)
+    return _covariance_optimum(c, _check_m(M), samples)
+
+
+def _covariance_optimum(c: float, m: int, samples: int) -> tuple[float, float, float]:
     mech = canary_mechanism(
         n=N_RECORDS, canary=COV_CANARY, mechanism="covariance", dim=COV_DIM, noise="none"
     )
@@ -846,10 +697,10 @@ def dimension_gap(
     The paper's proof of Theorem 9 bounds the tail of ``||X||`` as in one dimension; redone
     with the correct Gamma(d) tail (:mod:`mipcore.theorem9`, S1-S12) it certifies less and
     less as d grows (``chain_eta``), and needs noise growing exponentially in d/M
-    (``chain_noise``). The statement nevertheless holds in every dimension, by the
-    dimension-free certificate ``(1 − e^{−1/c})/2`` (T1-T4), which needs only ``c = −1/ln(1 − 2η)``.
-    The exact η of a release of d = 4 numbers (:func:`covariance_optimum`) shows how much
-    both overstate the leak.
+    (``chain_noise_multiplier``). The statement nevertheless holds in every dimension, by the
+    dimension-free certificate ``(1 − e^{−1/c})/2`` (T1-T4), which needs only
+    ``c = −1/ln(1 − 2η)``. The exact η of a release of d = 4 numbers
+    (:func:`covariance_optimum`) shows how much both overstate the leak.
 
     Parameters
     ----------
@@ -872,13 +723,13 @@ def dimension_gap(
     >>> g = dimension_gap(0.1, dimensions=(1, 4, 9), samples=2000)
     >>> round(g.noise_multiplier, 1), round(g.tight_eta, 6)
     (3794.6, 0.000132)
-    >>> [round(float(x), 4) for x in g.chain_eta], g.chain_covers_target_up_to
+    >>> [round(float(x), 4) for x in g.table["chain_eta"]], g.chain_covers_target_up_to
     ([0.027, 0.0837, 0.2422], 4)
-    >>> round(g.tight_noise, 3), [round(float(x), -1) for x in g.chain_noise]
+    >>> round(g.tight_noise, 3), [round(float(x), -1) for x in g.table["chain_noise_multiplier"]]
     (4.481, [260.0, 2460.0, 60760.0])
     """
     t = _check_target(target_eta)
-    M, constant = _check_m_const(M, constant)
+    M = _check_m(M)
     dims = _check_dimensions(dimensions)
     samples = check_int("samples", samples, 1000, 10**8)
     c = float(mip_noise_multiplier(t, M, constant))
@@ -889,43 +740,25 @@ def dimension_gap(
     for i, d in enumerate(dims):
         _report(progress, (i + 1) / steps, f"noise the repaired proof needs at d = {d}")
         chain_noise[i] = float(chain_required_noise_multiplier(t, M=M, d=int(d)))
-    tight_eta = float(certified_eta(c, M=M, d=1))
-    tight_noise = float(required_noise_multiplier(t, M=M, d=1))
     _report(
         progress,
         (dims.size + 1) / steps,
         f"the best attack on 4 released numbers ({samples:,} Monte Carlo draws)",
     )
-    cov_eta, cov_lo, cov_hi = covariance_optimum(c, M, samples=samples)
-    ok = dims[chain_eta <= t]
+    cov_eta, cov_lo, cov_hi = _covariance_optimum(c, M, samples)
     table = pd.DataFrame(
         {
             "d": dims,
             "chain_eta": chain_eta,
-            "dimension_free_eta": np.full(dims.size, tight_eta),
+            "dimension_free_eta": np.full(dims.size, float(certified_eta(c, M=M, d=1))),
             "corollary14_eta": np.full(dims.size, t),
             "chain_noise_multiplier": chain_noise,
-            "dimension_free_noise_multiplier": np.full(dims.size, tight_noise),
+            "dimension_free_noise_multiplier": np.full(
+                dims.size, float(required_noise_multiplier(t, M=M, d=1))
+            ),
             "corollary14_noise_multiplier": np.full(dims.size, c),
         }
     )
     _report(progress, 1.0, "done")
-    return DimensionGap(
-        target_eta=t,
-        M=M,
-        constant=constant,
-        noise_multiplier=c,
-        dimensions=dims,
-        chain_eta=chain_eta,
-        tight_eta=tight_eta,
-        chain_noise=chain_noise,
-        tight_noise=tight_noise,
-        printed_noise=c,
-        chain_covers_target_up_to=int(ok[-1]) if ok.size else None,
-        covariance_dim=COVARIANCE_GAP_DIM,
-        covariance_eta=cov_eta,
-        covariance_interval=(cov_lo, cov_hi),
-        covariance_samples=samples,
-        covariance_chain_eta=float(chain_certified_eta(c, M=M, d=COVARIANCE_GAP_DIM)),
-        table=table,
-    )
+    chain4 = float(chain_certified_eta(c, M=M, d=COVARIANCE_GAP_DIM))
+    return DimensionGap(t, table, cov_eta, (cov_lo, cov_hi), samples, chain4)
