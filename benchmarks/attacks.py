@@ -13,7 +13,7 @@ Prints:
 4. the jobs the pages "Can an audit catch a leaky mechanism?" and "How loose are the certified
    bounds?" hand to ``appkit.jobs.run`` (each > ~1 s somewhere in its range, so each runs in
    its own process there): ``lessons.audit.play_game`` at the default and at the ceiling of
-   trials, ``lessons.certificate_gap.eta_vs_noise`` / ``noise_demand`` at n = 8 and n = 16,
+   trials, ``experiments.certificate_gap.exact_eta_grid`` / ``eta_curves`` / ``noise_demand`` at n = 8 and n = 16,
    and ``dimension_gap`` (the repaired chain's noise in 8 dimensions and the 200 000-draw
    Monte Carlo optimum of the covariance release), M = 2 and M = 6.
 
@@ -35,7 +35,7 @@ import numpy as np  # noqa: E402
 
 from mipcore import audit_stats, canary_audit, mace, prop11, prop11_attack  # noqa: E402
 from mipcore.lessons import audit as audit_lesson  # noqa: E402
-from mipcore.lessons import certificate_gap  # noqa: E402
+from mipcore.experiments import certificate_gap  # noqa: E402
 
 
 def timed(fn, repeats: int = 5):
@@ -160,8 +160,14 @@ def main() -> int:
                 "covariance", "gaussian", "lr", trials=ceiling, epsilon=1.0, eta=0.1
             ),
         ),
-        ("certificate_gap.eta_vs_noise n = 8", lambda: certificate_gap.eta_vs_noise(8)),
-        ("certificate_gap.eta_vs_noise n = 16", lambda: certificate_gap.eta_vs_noise(16)),
+        (
+            "certificate_gap.eta_curves n = 8",
+            lambda: certificate_gap.eta_curves(certificate_gap.exact_eta_grid(8)),
+        ),
+        (
+            "certificate_gap.eta_curves n = 16",
+            lambda: certificate_gap.eta_curves(certificate_gap.exact_eta_grid(16)),
+        ),
         (
             "certificate_gap.noise_demand n = 8, η = 0.1",
             lambda: certificate_gap.noise_demand(8, 0.1),
