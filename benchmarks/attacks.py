@@ -34,8 +34,8 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 from mipcore import audit_stats, canary_audit, mace, prop11, prop11_attack  # noqa: E402
-from mipcore.lessons import audit as audit_lesson  # noqa: E402
 from mipcore.experiments import certificate_gap  # noqa: E402
+from mipcore.lessons import audit as audit_lesson  # noqa: E402
 
 
 def timed(fn, repeats: int = 5):
