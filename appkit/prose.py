@@ -27,6 +27,8 @@ filled by :func:`say` from the page's results, each formatted by the app's one r
     <!-- reading -->
     With {setting}, no attacker is right more than **{accuracy:pct}** of the time; η = {eta:num}.
 
+A placeholder may read a field of a result handed whole (``{row.low:num}`` with
+``row=row``), so that a sentence names the theory's own result and the page passes it once.
 ``{x:num}`` (4 significant digits, :func:`~mipcore.plots.formatting.fmt_num`), ``{x:num3}``
 (3), ``{x:pct}`` (a share in %, :func:`~mipcore.plots.formatting.fmt_pct`), ``{x:count}``
 (a count with thin spaces), ``{x:text}`` (text from a link, an upload or a person: shown as
@@ -126,8 +128,15 @@ class _Numbers(string.Formatter):
 _FORMATTER = _Numbers()
 
 
+def placeholders(template: str) -> set[str]:
+    """The names a template reads: ``{eta:num}`` reads ``eta``, ``{row.low:num}`` reads
+    ``row`` (a result's field, through the placeholder itself)."""
+    found = {name for _, name, _, _ in _FORMATTER.parse(template) if name}
+    return {re.split(r"[.\[]", name, maxsplit=1)[0] for name in found}
+
+
 def _fill(template: str, values: dict[str, Any]) -> str:
-    wanted = {name for _, name, _, _ in _FORMATTER.parse(template) if name}
+    wanted = placeholders(template)
     unused = set(values) - wanted
     if unused:
         raise KeyError(f"values {sorted(unused)} fill no placeholder of {template[:60]!r}…")

@@ -70,3 +70,16 @@ def test_a_template_fills_its_numbers_by_the_one_rounding_rule(monkeypatch):
         prose.say("eta_epsilon", "x", setting="s", acc=0.5, eta=0.1, n=1)  # "who" missing
     with pytest.raises(KeyError, match="fill no placeholder"):
         prose.say("eta_epsilon", "x", setting="s", acc=0.5, eta=0.1, n=1, who="x", extra=1)
+
+
+def test_a_placeholder_may_read_a_field_of_a_result(monkeypatch):
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(
+        prose, "text", lambda page, name: "from η = {row.low:num} to {row.high:pct}"
+    )
+    assert prose.placeholders("from {row.low:num} to {row.high:pct} at {n}") == {"row", "n"}
+    said = prose.say("eta_epsilon", "x", row=SimpleNamespace(low=0.0121912, high=0.25))
+    assert said == "from η = 0.01219 to 25\u00a0%"
+    with pytest.raises(AttributeError):
+        prose.say("eta_epsilon", "x", row=SimpleNamespace(low=0.1))

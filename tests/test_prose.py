@@ -60,14 +60,12 @@ def test_every_template_is_filled_with_exactly_its_placeholders():
     """A sentence with numbers is a template of the page's Markdown: every ``say`` fills
     exactly the placeholders of its section (a missing or extra value would raise at run time,
     on a state a test may not reach)."""
-    import string
-
     checked = 0
     for file, key, section, line, values in _calls():
         if values is None:
             continue
         template = prose_mod.text(key, section)
-        wanted = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+        wanted = prose_mod.placeholders(template)
         assert values == wanted, f"{file}:{line} fills {sorted(values)} for {sorted(wanted)}"
         checked += 1
     assert checked, "no page fills a template"
