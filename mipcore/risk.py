@@ -674,8 +674,7 @@ class IconArray:
     attacker operates at ``(best_fpr, best_tpr)``: it wrongly calls ``wrongly_called = ⌊best_fpr ×
     non_members⌋`` non-members members and rightly calls ``correct_members = ⌊T × members⌋``
     members, T the bound at the share it wrongly called; ``correct_non_members = non_members −
-    wrongly_called``. ``caps``: one :class:`NamingAtCap` per FPR cap; ``epsilon``/``delta``/
-    ``eta``: the guarantee (None where not given; ``curve`` when given as a trade-off curve).
+    wrongly_called``. ``caps``: one :class:`NamingAtCap` per FPR cap.
 
     **Rounding rule** (one rule for every count): every count the attacker achieves -- the
     people it calls members, rightly or wrongly -- is rounded *down*, and the members it names
@@ -687,9 +686,6 @@ class IconArray:
 
     people: int
     prior: float
-    epsilon: float | None
-    delta: float
-    eta: float | None
     members: int
     non_members: int
     accuracy: float
@@ -699,7 +695,6 @@ class IconArray:
     correct_non_members: int
     correct_expected: float
     caps: tuple[NamingAtCap, ...]
-    curve: TradeOffCurve | None = None
 
     @property
     def correct(self) -> int:
@@ -871,9 +866,6 @@ def icon_array(
     return IconArray(
         people=n,
         prior=pi,
-        epsilon=None if epsilon is None else float(epsilon),
-        delta=float(delta),
-        eta=None if eta is None else float(eta),
         members=members,
         non_members=non_members,
         accuracy=acc,
@@ -883,7 +875,6 @@ def icon_array(
         correct_non_members=cleared,
         correct_expected=acc * n,
         caps=naming,
-        curve=curve,
     )
 
 
