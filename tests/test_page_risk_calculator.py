@@ -430,6 +430,9 @@ def test_the_link_opens_the_epsilon_page_with_the_same_values():
     at = load(kind="gdp", prior="5")
     text = "\n".join(texts(at))
     assert L.pair_link is not None and f"]({L.pair_link})" in text
+    point = next(r for r in L.bound.routes if r.route is Route.SINGLE_POINT)
+    ratio = point.eta / L.bound.eta  # Theorem 4 on that single pair, against the tightest η
+    assert f"overstates η by a factor of {fmt_num(ratio, 3)}" in text
     q = query_of(L.pair_link)
     eps_page = pagetools.load("app_pages/what_eps_means.py", via_app=True, timeout=60, **q)
     assert not eps_page.warning and not eps_page.error
@@ -605,3 +608,13 @@ def test_eta_zero_reads_as_the_prior(query):
     assert "η = 0: the release is the same whether a person is in the data or not" in text
     assert "can exceed **1\xa0%**, the share before the release" in text
     assert "No limit holds" not in text
+
+
+def test_a_run_without_an_epsilon_delta_point_links_itself_and_its_eta():
+    """σ below the PLD floor: no (ε, δ) point is computed, so no (ε, δ) link; the run itself
+    and its η are still carried (the run's link first)."""
+    L = Reading(DpSgd(0.05, 0.01, 100))
+    assert L.pair is None and L.same_link is not None
+    text = "\n".join(texts(load(kind="dpsgd", sigma="0.05", q="0.01", steps="100")))
+    assert f"]({L.same_link}) — **this guarantee itself**" in text and f"]({L.eta_link})" in text
+    assert "?kind=dp&" not in text
