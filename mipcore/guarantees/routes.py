@@ -132,7 +132,9 @@ def route_curves(
     return RouteCurves(guarantee, b, tuple(curves))
 
 
-def _profile_curve(fpr: NDArray[np.float64], deltas: NDArray[np.float64], group: bool) -> NDArray:
+def _profile_curve(
+    fpr: NDArray[np.float64], deltas: NDArray[np.float64], group: bool
+) -> NDArray[np.float64]:
     eps = _CURVE_EPS
     d = np.clip(deltas, 0.0, 1.0)
     if group:  # add/remove (ε, δ) ⇒ replace-one (2ε, (1 + e^ε)δ)
