@@ -1,12 +1,15 @@
 """What does my guarantee or DP-SGD run mean for an attacker? The risk calculator.
 
-widgets → :func:`mipcore.lessons.risk_calculator.convert` (``appkit.cached`` for the
-closed forms; ``appkit.jobs.run`` -- own process, progress, stopped when a control changes --
-for zCDP, Rényi DP and DP-SGD), read at the prior by
-:func:`~mipcore.lessons.risk_calculator.report_at` (cached, instant: moving the prior converts
-nothing again), or :func:`~mipcore.lessons.risk_calculator.noise_for_target`
-(solve mode, a job) → the routes' ROC chart (:mod:`mipcore.plots.guarantee_vega`, Vega-Lite) →
-sentences. Every number quoted is a field of ``RiskReport`` or ``NoiseSolution``.
+widgets (the table :data:`CONTROLS`; the rows shared with "What does ε mean?" come from
+:mod:`appkit.guarantee_inputs` and :mod:`appkit.dpsgd`) → the guarantee, built as
+:mod:`mipcore.guarantees` states it → :func:`~mipcore.guarantees.route_curves` (its
+:func:`~mipcore.guarantees.attacker_bound` and every route's ROC bound; ``appkit.cached`` for
+the closed forms, ``appkit.jobs.run`` -- own process, progress, stopped when a control changes
+-- for zCDP, Rényi DP and DP-SGD), read at the share of people in microseconds (moving the
+share converts nothing again) with :mod:`mipcore.risk`; or, in solve mode,
+:func:`~mipcore.guarantees.dpsgd_noise_and_eta` (the noise for a target and its η, a job)
+→ the routes' ROC chart (:mod:`mipcore.plots.guarantee_vega`, Vega-Lite) → sentences, every
+one with a number a template of ``risk_calculator.md``.
 """
 
 from __future__ import annotations
@@ -16,13 +19,34 @@ from typing import Any, NamedTuple
 import streamlit as st
 
 import appkit
-from appkit import dpsgd, fmt_count, fmt_num, fmt_pct, jobs
-from appkit.guarantee_inputs import rdp_control, read_rdp, relation_control
-from appkit.prose import prose
+from appkit import controls, dpsgd, fmt_num, fmt_pct, jobs
+from appkit.controls import choice, number, toggle
+from appkit.guarantee_inputs import (
+    DEFAULT_PRIOR,
+    LINK_MAX,
+    RDP,
+    RDP_MAX_CHARS,
+    RDP_MAX_PAIRS,
+    RELATION,
+    guarantee_query,
+    link_prior,
+    pair_query,
+    read_rdp,
+    stakeholder_link,
+)
+from appkit.prose import prose, say
+from appkit.prose import text as prose_text
+from mipcore.bounds import eta_from_epsilon
 from mipcore.guarantees import (
+    CIFAR10,
+    E2E,
     FPR_LEVELS,
+    NOISE_TOLERANCE,
     PLD_MIN_NOISE,
+    REFERENCE_DELTA,
+    CurveSource,
     DpSgd,
+    DpSgdPreset,
     EpsDelta,
     Gdp,
     Guarantee,
@@ -30,35 +54,15 @@ from mipcore.guarantees import (
     Rdp,
     Relation,
     Route,
+    RouteCurves,
     Zcdp,
+    dpsgd_noise_and_eta,
+    route_curves,
 )
-from mipcore.lessons.risk_calculator import (
-    CIFAR10,
-    E2E,
-    EPS_PRESETS,
-    LINK_DELTA_MAX,
-    LINK_EPS_MAX,
-    LINK_MU_MAX,
-    LINK_RHO_MAX,
-    PRESET_DELTA,
-    RDP_MAX_CHARS,
-    RDP_MAX_PAIRS,
-    Confidence,
-    Conversion,
-    CurveSource,
-    DpSgdPreset,
-    LinkBlock,
-    LinkSource,
-    NoiseSolution,
-    RiskReport,
-    Target,
-    convert,
-    noise_for_target,
-    report_at,
-)
-from mipcore.lessons.what_eps_means import DEFAULT_PRIOR
 from mipcore.plots.guarantee_vega import route_label, routes_roc_vega
+from mipcore.risk import Confidence, named_confidence, ppv
 
+PAGE = "risk_calculator"
 KINDS = {
     Kind.EPS_DELTA: "(ε, δ)-DP",
     Kind.GDP: "μ-GDP",
@@ -67,32 +71,34 @@ KINDS = {
     Kind.DPSGD: "DP-SGD run",
 }
 HEAVY = (Kind.ZCDP, Kind.RDP, Kind.DPSGD)  # a second or more: in their own process
-MODES = {
-    "assess": "What does my guarantee mean?",
-    "solve": "How much DP-SGD noise for a target?",
-}
-TARGETS = {Target.ETA: "a largest η (accuracy)", Target.TPR: "a largest TPR at an FPR"}
+MODES = {"assess": "What does my guarantee mean?", "solve": "How much DP-SGD noise for a target?"}
+TARGETS = {"eta": "a largest η (accuracy)", "tpr": "a largest TPR at an FPR"}
+EPS_PRESETS = (1.0, 3.0, 8.0)  # ε presets from practice, with δ = PRESET_DELTA
+PRESET_DELTA = 1e-5
 
-
-_LINK_BLOCKS = {  # why a link to "What does ε mean?" cannot carry a guarantee
-    LinkBlock.NO_POINT: "no single (ε, δ) pair was computed for this run",
-    LinkBlock.EPS_TOO_LARGE: f"its ε is above {fmt_num(LINK_EPS_MAX)}, more than that page shows",
-    LinkBlock.DELTA_TOO_LARGE: f"its δ is above {fmt_num(LINK_DELTA_MAX)}, more than that page "
-    "shows",
-    LinkBlock.MU_TOO_LARGE: f"its μ is above {fmt_num(LINK_MU_MAX)}, more than that page shows",
-    LinkBlock.RHO_TOO_LARGE: f"its ρ is above {fmt_num(LINK_RHO_MAX)}, more than that page shows",
-    LinkBlock.RDP_TOO_LONG: "its Rényi-DP values, written out in full, are more than that page's "
-    f"box takes ({fmt_count(RDP_MAX_CHARS)} characters, {RDP_MAX_PAIRS} pairs)",
-    LinkBlock.NOT_TAKEN: "that page does not take it as it is stated",
-}
-
-
-def _acc(accuracy: float) -> str:
-    """The best attacker's accuracy 1/2 + η, by the app's one precision rule."""
-    return fmt_pct(accuracy)
-
-
-_pc = _short = _given = fmt_pct  # one precision rule for every probability and share
+CONTROLS = controls.table(
+    choice("mode", "I want to know", list(MODES), "assess", MODES, radio=True),
+    choice("target", "Target", list(TARGETS), "eta", TARGETS),
+    number("teta", "largest η", 1e-6, 0.499, 0.1, 0.01, "%g", "No attacker may be right more than 1/2 + η of the time."),
+    number("ttpr", "largest TPR", 1e-6, 1.0, 0.05, 0.01, "%g", "The share of members any attacker may find …"),
+    number("tfpr", "at FPR", 1e-6, 0.5, 0.01, 0.001, "%g", "… while wrongly accusing this share of non-members."),
+    choice("kind", "The guarantee", list(KINDS), Kind.EPS_DELTA, KINDS, radio=True),
+    number("eps", "ε", 0.0, 50.0, 1.0, 0.1, "%g"),
+    number("delta", "δ", 0.0, 1.0, PRESET_DELTA, 1e-6, "%g", "0 for pure ε-DP; typically far below 1/n."),
+    number("mu", "μ", 0.0, 50.0, 1.0, 0.1, "%g"),
+    number("rho", "ρ", 0.0, 1000.0, 0.5, 0.05, "%g"),
+    RDP,
+    dpsgd.SIGMA,
+    dpsgd.RATE,
+    dpsgd.STEPS,
+    RELATION,
+    number("prior", "share of people in the data (%)", 0.1, 99.9, 100 * DEFAULT_PRIOR, 0.5, "%g", "The membership prior: how likely a person is to be in the data before the release."),
+    choice("pfpr", "naming rule's false-positive rate", list(FPR_LEVELS), 0.01, lambda f: f"{fmt_num(100 * f)}\u00a0%", "The share of non-members a rule that names members may wrongly accuse."),
+    toggle("invalid", "show the invalid route", False, "An add/remove number read as if it were replace-one (shown for comparison).")
+)  # fmt: skip
+OWN = {Kind.EPS_DELTA: ("eps", "delta"), Kind.GDP: ("mu",), Kind.ZCDP: ("rho",), Kind.RDP: ("rdp",)}
+OWN[Kind.DPSGD] = ("sigma",)
+_BLOCKED_BY = {"eps": "ε", "delta": "δ", "mu": "μ", "rho": "ρ"}  # a value above LINK_MAX
 
 
 def _set_eps(eps: float) -> None:
@@ -101,11 +107,7 @@ def _set_eps(eps: float) -> None:
 
 def _set_dpsgd(p: DpSgdPreset) -> None:
     st.session_state.update(
-        mode="assess",
-        kind=Kind.DPSGD,
-        sigma=p.noise_multiplier,
-        q=p.sampling_rate,
-        steps=p.steps,
+        mode="assess", kind=Kind.DPSGD, sigma=p.noise_multiplier, q=p.sampling_rate, steps=p.steps
     )
 
 
@@ -113,73 +115,8 @@ def _assess_sigma(sigma: float) -> None:
     st.session_state.update(mode="assess", kind=Kind.DPSGD, sigma=sigma)
 
 
-def _describe(L: RiskReport) -> str:
-    """The guarantee in words, for the sentences."""
-    g = L.guarantee
-    if isinstance(g, EpsDelta):
-        return f"(ε, δ) = ({fmt_num(g.epsilon)}, {fmt_num(g.delta, 3)})"
-    if isinstance(g, Gdp):
-        return f"μ = {fmt_num(g.mu)} GDP"
-    if isinstance(g, Zcdp):
-        return f"ρ = {fmt_num(g.rho)} zCDP"
-    if isinstance(g, Rdp):
-        return f"Rényi DP at {len(g.orders)} orders"
-    assert isinstance(g, DpSgd)
-    return (
-        f"DP-SGD with noise multiplier {fmt_num(g.noise_multiplier)}, sampling rate "
-        f"{fmt_num(g.sampling_rate)} and {g.steps:,} steps"
-    )
-
-
-def _stakeholder_links(L: RiskReport, name: str) -> list[str]:
-    """The links to "What does ε mean?" as Markdown list items: the guarantee itself first (or
-    why it cannot be carried), then the looser readings."""
-    link = L.link
-    share = fmt_pct(link.prior_pct / 100)
-    if L.relation is Relation.ADD_OR_REMOVE_ONE:
-        name += " (add/remove)"
-    lines = []
-    if link.same_query is not None:
-        lines.append(
-            f"- [{name}, {share} in the data]({link.path}?{link.same_query}) — **this guarantee "
-            "itself**, read by the same route: the same numbers as here"
-        )
-    elif link.same_blocked is not None:
-        lines.append(
-            f"- {name} itself cannot be carried there: {_LINK_BLOCKS[link.same_blocked]}; "
-            "below are looser readings only"
-        )
-    if link.eps_query is not None and link.epsilon is not None and link.delta is not None:
-        if link.eps_query != link.same_query:
-            what = {
-                LinkSource.INPUT: "the same (ε, δ)",
-                LinkSource.GROUP: "the replace-one (ε, δ) it converts to",
-                LinkSource.REFERENCE_POINT: "one (ε, δ) pair it implies (its ε at δ = 10⁻⁵, "
-                "replace-one)",
-                LinkSource.GROUP_POINT: "one (ε, δ) pair it implies (its add/remove ε at "
-                "δ = 10⁻⁵, converted to replace-one: 2ε and (1 + e^ε)·10⁻⁵)",
-            }[link.source or LinkSource.INPUT]
-            over = (
-                ""
-                if link.pair_ratio is None or link.pair_ratio <= 1.0 + 1e-9
-                else f"; that single pair overstates η by a factor of {fmt_num(link.pair_ratio, 3)}"
-            )
-            lines.append(
-                f"- [ε = {fmt_num(link.epsilon)}, δ = {fmt_num(link.delta, 3)}, "
-                f"{share} in the data]({link.path}?{link.eps_query}) — {what}{over}"
-                + (" (looser: for comparison only)" if link.same_query is not None else "")
-            )
-    elif link.blocked is not None and link.same_query is None and link.blocked != link.same_blocked:
-        lines.append(f"- (ε, δ): {_LINK_BLOCKS[link.blocked]}; use the η link.")
-    lines.append(
-        f"- [η = {fmt_pct(link.eta)}, {share} in the data]({link.path}?{link.eta_query}) — the "
-        "same η, read as η-MIP alone (looser at low false-positive rates)"
-    )
-    return lines
-
-
-page = appkit.page("risk_calculator")
-prose("risk_calculator", "intro")
+page = appkit.page(PAGE)
+prose(PAGE, "intro")
 main = page.slot()  # slot: everything below depends on the mode and the inputs
 
 
@@ -189,183 +126,89 @@ class Goal(NamedTuple):
 
     q: float
     steps: int
-    target: Target
-    value: float  # the largest η (Target.ETA) or the largest TPR (Target.TPR)
-    fpr: float | None  # Target.TPR: the FPR the TPR is taken at; None for Target.ETA
+    target: str  # "eta" or "tpr"
+    value: float  # the largest η, or the largest TPR
+    fpr: float | None  # a TPR target: the FPR it is taken at
 
 
-def _target_controls() -> tuple[Target, float, float | None]:
-    """Solve mode's target: a largest η, or a largest TPR at an FPR."""
-    target = appkit.url_select(
-        "Target", "target", list(Target), default=Target.ETA, format_func=TARGETS.get
-    )
-    if target is Target.ETA:
-        t_eta = appkit.url_number(
-            "largest η",
-            "teta",
-            min_value=1e-6,
-            max_value=0.499,
-            default=0.1,
-            step=0.01,
-            format="%g",
-            help="No attacker may be right more than 1/2 + η of the time.",
-        )
-        st.caption(f"Best accuracy at most {_given(0.5 + t_eta)}.")
-        return target, t_eta, None
-    t_tpr = appkit.url_number(
-        "largest TPR",
-        "ttpr",
-        min_value=1e-6,
-        max_value=1.0,
-        default=0.05,
-        step=0.01,
-        format="%g",
-        help="The share of members any attacker may find …",
-    )
-    t_fpr = appkit.url_number(
-        "at FPR",
-        "tfpr",
-        min_value=1e-6,
-        max_value=0.5,
-        default=0.01,
-        step=0.001,
-        format="%g",
-        help="… while wrongly accusing this share of non-members.",
-    )
-    return target, t_tpr, t_fpr
-
-
-def _solve_controls() -> Goal:
-    """Solve mode's controls: the run's rate and steps on the left, the target on the right."""
+def _goal() -> Goal | None:
+    """Solve mode's controls (the run's rate and steps on the left, the target on the right),
+    or None after a sentence that says why they cannot be searched for."""
     c1, c2 = st.columns(2)
     with c1:
-        q, steps = dpsgd.rate_and_steps_controls()
+        q, steps = controls.draw(CONTROLS["q"]), controls.draw(CONTROLS["steps"])
     with c2:
-        target, value, fpr = _target_controls()
+        target = controls.draw(CONTROLS["target"])
+        if target == "eta":
+            value, fpr = controls.draw(CONTROLS["teta"]), None
+            st.caption(say(PAGE, "target_accuracy", accuracy=0.5 + value))
+        else:
+            value, fpr = controls.draw(CONTROLS["ttpr"]), controls.draw(CONTROLS["tfpr"])
+    if not dpsgd.steps_ok(steps):
+        return None
+    if fpr is not None and not value > fpr:
+        st.error(say(PAGE, "no_target", tpr=value, fpr=fpr), icon="🚫")
+        return None
     return Goal(q, steps, target, value, fpr)
 
 
-def _goal_ok(c: Goal) -> bool:
-    """Whether the run's steps and the target can be searched for (if not, a sentence why)."""
-    ok = dpsgd.steps_ok(c.steps)
-    if ok and c.target is Target.TPR:
-        assert c.fpr is not None  # a TPR target comes with its FPR
-        if not c.value > c.fpr:
-            st.error(
-                f"A TPR of {_given(c.value)} at an FPR of {_given(c.fpr)} is no target: guessing "
-                "at random already finds as many members as it wrongly accuses (TPR = FPR). "
-                "Choose a TPR above the FPR.",
-                icon="🚫",
-            )
-            ok = False
-    return ok
-
-
-def _noise_search(c: Goal) -> NoiseSolution:
-    """The smallest noise multiplier for the target (a job)."""
-    if c.target is Target.ETA:
-        return jobs.run(
-            noise_for_target,
-            Target.ETA,
-            float(c.value),
-            c.q,
-            c.steps,
-            label="Searching for the noise multiplier",
-            quick=c.steps <= CIFAR10.steps,
-        )
-    assert c.fpr is not None  # a TPR target comes with its FPR
+def _noise(c: Goal) -> tuple[float, float]:
+    """The smallest noise multiplier for the target, and the η of the run with it (a job)."""
+    label, quick = "Searching for the noise multiplier", c.steps <= CIFAR10.steps
+    if c.fpr is None:
+        return jobs.run(dpsgd_noise_and_eta, c.value, c.q, c.steps, label=label, quick=quick)
     return jobs.run(
-        noise_for_target,
-        Target.TPR,
-        float(c.value),
-        c.q,
-        c.steps,
-        fpr=float(c.fpr),
-        label="Searching for the noise multiplier",
-        quick=c.steps <= CIFAR10.steps,
+        dpsgd_noise_and_eta, None, c.q, c.steps, tpr=c.value, fpr=c.fpr, label=label, quick=quick
     )
 
 
-def _solution(sol: NoiseSolution) -> None:
+def _solution(c: Goal, sigma: float, eta: float) -> None:
     """The answer: the noise multiplier, its η and epochs, the tolerance and the way back."""
-    goal = (
-        f"η ≤ {fmt_num(sol.eta)} (accuracy ≤ {_given(0.5 + (sol.eta or 0.0))})"
-        if sol.target is Target.ETA
-        else f"TPR ≤ {_given(sol.tpr or 0.0)} at FPR {_given(sol.fpr or 0.0)}"
-    )
-    if sol.no_noise_needed:
-        appkit.takeaway(
-            f"No noise is needed for {goal}: with q = {fmt_num(sol.sampling_rate)} and "
-            f"{sol.steps:,} steps a record takes part in training only by chance, and "
-            f"sampling alone already keeps η ≤ {fmt_num(sol.sampling_only_eta)}."
-        )
+    if c.fpr is None:
+        goal = say(PAGE, "goal_eta", eta=c.value, accuracy=0.5 + c.value)
+    else:
+        goal = say(PAGE, "goal_tpr", tpr=c.value, fpr=c.fpr)
+    if sigma == 0.0:
+        appkit.takeaway(say(PAGE, "no_noise", goal=goal, q=c.q, steps=c.steps, eta=eta))
         return
     m1, m2, m3 = st.columns(3)
-    m1.metric("noise multiplier σ", fmt_num(sol.noise_multiplier))
-    m2.metric("η at this σ", fmt_pct(sol.achieved_eta))
-    m3.metric("epochs", fmt_num(sol.epochs, 3))
+    m1.metric("noise multiplier σ", fmt_num(sigma))
+    m2.metric("η at this σ", fmt_pct(eta))
+    m3.metric("epochs", fmt_num(c.steps * c.q, 3))
     appkit.takeaway(
-        f"For {goal} with q = {fmt_num(sol.sampling_rate)} and {sol.steps:,} steps, "
-        f"DP-SGD needs a noise multiplier of at least {fmt_num(sol.noise_multiplier)}; "
-        f"the run is then {fmt_num(sol.achieved_eta)}-MIP (best accuracy "
-        f"{_acc(0.5 + sol.achieved_eta)})."
+        say(
+            PAGE, "noise", goal=goal, q=c.q, steps=c.steps, sigma=sigma, eta=eta, accuracy=0.5 + eta
+        )
     )
-    st.markdown(
-        f"**Tolerance.** The search brackets σ and halves the bracket (on a log scale) "
-        f"until its ends differ by a factor of at most 1 + {fmt_num(sol.tolerance)}; "
-        "it returns the upper end, where the accountant certifies the target, so the "
-        f"answer is sound and at most {fmt_pct(sol.tolerance)} above the smallest σ the "
-        "accountant certifies. It never returns a σ between 0 and "
-        f"{fmt_num(sol.min_noise)}: below that, sampling alone is the bound."
-    )
-    if sol.noise_multiplier > 1e6:
-        st.caption("The assessment takes noise multipliers up to 10⁶; this one is larger.")
+    tolerance = NOISE_TOLERANCE
+    st.markdown(say(PAGE, "tolerance", tolerance=tolerance, percent=tolerance, least=PLD_MIN_NOISE))
+    if sigma > 1e6:
+        st.caption(prose_text(PAGE, "too_much_noise"))
     else:
         st.button(
             "Read a run with this noise in attacker terms",
             key="assess_sigma",
             on_click=_assess_sigma,
-            args=(sol.noise_multiplier,),
+            args=(sigma,),
             icon=":material/arrow_forward:",
         )
 
 
 def _solve() -> None:
     """The smallest noise multiplier for a target (mode "solve")."""
-    st.markdown(
-        "The smallest noise multiplier (noise std / clipping norm, the Opacus and TensorFlow "
-        "Privacy convention) whose DP-SGD run meets a target for MIP's replace-one game."
-    )
-    c = _solve_controls()
-    if not _goal_ok(c):
+    prose(PAGE, "solve_intro")
+    c = _goal()
+    if c is None:
         return
     with appkit.guard("The noise multiplier for this target"):
-        _solution(_noise_search(c))
-    appkit.explain(
-        "The accountant is the privacy-loss-distribution (PLD) accountant of Google's "
-        "`dp_accounting` for the **replace-one** relation of MIP's game, with Poisson "
-        "sampling (each record joins each batch independently with probability q); η is "
-        "half the total variation between the output laws with and without a record. "
-        "Shuffled fixed-size batches, which many training loops use, are a different "
-        "sampling scheme that this accounting does not cover exactly."
-    )
+        _solution(c, *_noise(c))
+    appkit.explain(prose_text(PAGE, "solve_explain"))
 
 
 # ================================================================= assess mode
-class Stated(NamedTuple):
-    """What assess mode's controls chose: the guarantee, and how to read it for people."""
-
-    kind: Kind
-    relation: Relation
-    read: dict[str, Any]  # the kind's own values (see _guarantee_controls)
-    prior_pct: float
-    ppv_fpr: float
-    show_invalid: bool
-
-
 def _presets() -> None:
     """The preset buttons from practice, and what they set."""
-    st.markdown("**Presets from practice**")
+    prose(PAGE, "presets")
     cols = st.columns(len(EPS_PRESETS) + 2)
     for col, eps_p in zip(cols, EPS_PRESETS, strict=False):
         col.button(
@@ -375,395 +218,342 @@ def _presets() -> None:
             args=(eps_p,),
             width="stretch",
         )
-    cols[-2].button(
-        "CIFAR-10", key="preset_cifar10", on_click=_set_dpsgd, args=(CIFAR10,), width="stretch"
-    )
-    cols[-1].button(
-        "LLM (E2E)", key="preset_e2e", on_click=_set_dpsgd, args=(E2E,), width="stretch"
-    )
+    for col, preset, label in ((cols[-2], CIFAR10, "CIFAR-10"), (cols[-1], E2E, "LLM (E2E)")):
+        key = f"preset_{preset.key}"
+        col.button(label, key=key, on_click=_set_dpsgd, args=(preset,), width="stretch")
+    c, e = CIFAR10, E2E
     st.caption(
-        "ε presets: δ = 10⁻⁵, as often reported. "
-        f"CIFAR-10 DP-SGD: σ = {fmt_num(CIFAR10.noise_multiplier)}, batch {CIFAR10.batch} of "
-        f"{CIFAR10.dataset:,} images, {CIFAR10.epochs} epochs ({CIFAR10.steps:,} steps). "
-        f"LLM fine-tune: the E2E setting of Li, Tramèr, Liang, Hashimoto, *Large Language Models "
-        f"Can Be Strong Differentially Private Learners* (ICLR 2022, arXiv:2110.05679): batch "
-        f"{E2E.batch} of {E2E.dataset:,} examples, {E2E.epochs} epochs ({E2E.steps} steps), "
-        f"σ = {fmt_num(E2E.noise_multiplier)} — the noise their script's add/remove RDP accounting "
-        "calibrates to ε = 8 at δ = 8 × 10⁻⁶."
+        say(
+            PAGE,
+            "presets_caption",
+            c_sigma=c.noise_multiplier,
+            c_batch=c.batch,
+            c_dataset=c.dataset,
+            c_epochs=c.epochs,
+            c_steps=c.steps,
+            e_batch=e.batch,
+            e_dataset=e.dataset,
+            e_epochs=e.epochs,
+            e_steps=e.steps,
+            e_sigma=e.noise_multiplier,
+        )
     )
 
 
-def _guarantee_controls() -> tuple[Kind, Relation, dict[str, Any]]:
-    """The guarantee's kind, its own values (by variable name) and the relation it is stated for."""
-    kind = appkit.url_select(
-        "The guarantee",
-        "kind",
-        list(KINDS),
-        default=Kind.EPS_DELTA,
-        widget="radio",
-        format_func=KINDS.get,
-    )
+def _stated() -> tuple[Kind, dict[str, Any], float, float, bool]:
+    """Assess mode's controls: the guarantee (its kind, its own values, the relation; a run's
+    rate and steps), the share in the data, the naming FPR, the invalid route's toggle."""
+    kind = controls.draw(CONTROLS["kind"])
     c1, c2 = st.columns(2)
-    relation = Relation.REPLACE_ONE
-    read: dict[str, Any] = {}
     with c1:
-        if kind is Kind.EPS_DELTA:
-            read["eps"] = appkit.url_number(
-                "ε", "eps", min_value=0.0, max_value=50.0, default=1.0, step=0.1, format="%g"
-            )
-            read["delta"] = appkit.url_number(
-                "δ",
-                "delta",
-                min_value=0.0,
-                max_value=1.0,
-                default=PRESET_DELTA,
-                step=1e-6,
-                format="%g",
-                help="0 for pure ε-DP; typically far below 1/n.",
-            )
-        elif kind is Kind.GDP:
-            read["mu"] = appkit.url_number(
-                "μ", "mu", min_value=0.0, max_value=50.0, default=1.0, step=0.1, format="%g"
-            )
-        elif kind is Kind.ZCDP:
-            read["rho"] = appkit.url_number(
-                "ρ", "rho", min_value=0.0, max_value=1000.0, default=0.5, step=0.05, format="%g"
-            )
-        elif kind is Kind.RDP:
-            read["rdp_text"] = rdp_control()
-        else:
-            read["sigma"] = dpsgd.sigma_control()
+        read = controls.draw_all(CONTROLS, *OWN[kind])
     with c2:
-        if kind is Kind.DPSGD:
-            read["q"], read["steps"] = dpsgd.rate_and_steps_controls()
-        else:
-            relation = relation_control()
-    return kind, relation, read
-
-
-def _assess_controls() -> Stated:
-    """Assess mode's controls: the guarantee, the share in the data, the naming FPR, the toggle."""
-    kind, relation, read = _guarantee_controls()
+        more = ("q", "steps") if kind is Kind.DPSGD else ("rel",)
+        read |= controls.draw_all(CONTROLS, *more)
     c3, c4, c5 = st.columns(3)
-    prior_pct = appkit.url_number(
-        "share of people in the data (%)",
-        "prior",
-        min_value=0.1,
-        max_value=99.9,
-        default=100 * DEFAULT_PRIOR,  # the stakeholder page's default too (see its lesson)
-        step=0.5,
-        format="%g",
-        help="The membership prior: how likely a person is to be in the data before the release.",
-        container=c3,
-    )
-    ppv_fpr = appkit.url_select(
-        "naming rule's false-positive rate",
-        "pfpr",
-        list(FPR_LEVELS),
-        default=0.01,
-        format_func=lambda f: f"{fmt_num(100 * f)} %",
-        help="The share of non-members a rule that names members may wrongly accuse.",
-        container=c4,
-    )
-    show_invalid = appkit.url_toggle(
-        "show the invalid route",
-        "invalid",
-        default=False,
-        help="An add/remove number read as if it were replace-one (shown for comparison).",
-        container=c5,
-    )
-    return Stated(kind, relation, read, prior_pct, ppv_fpr, show_invalid)
+    with c3:
+        prior_pct = controls.draw(CONTROLS["prior"])
+    with c4:
+        pfpr = controls.draw(CONTROLS["pfpr"])
+    with c5:
+        show_invalid = controls.draw(CONTROLS["invalid"])
+    return kind, read, prior_pct, pfpr, show_invalid
 
 
-def _report(c: Stated) -> RiskReport | None:
+def _curves(kind: Kind, read: dict[str, Any]) -> RouteCurves | None:
     """The guarantee converted by every route (None after a sentence that says why not)."""
-    kind, relation, read = c.kind, c.relation, c.read
-    parsed = read_rdp(read["rdp_text"]) if kind is Kind.RDP else None
+    parsed = read_rdp(read["rdp"]) if kind is Kind.RDP else None
     if kind is Kind.RDP and parsed is None:  # a sentence said why
         return None
     if kind is Kind.DPSGD and not dpsgd.steps_ok(read["steps"]):
         return None
+    rel = read.get("rel", Relation.REPLACE_ONE)
     guarantee: Guarantee
     with appkit.guard("This guarantee", stop=True):
         if kind is Kind.EPS_DELTA:
-            guarantee = EpsDelta(read["eps"], read["delta"], relation)
+            guarantee = EpsDelta(read["eps"], read["delta"], rel)
         elif kind is Kind.GDP:
-            guarantee = Gdp(read["mu"], relation)
+            guarantee = Gdp(read["mu"], rel)
         elif kind is Kind.ZCDP:
-            guarantee = Zcdp(read["rho"], relation)
+            guarantee = Zcdp(read["rho"], rel)
         elif parsed is not None:  # Rényi DP
-            guarantee = Rdp(parsed.orders, parsed.values, relation)
+            guarantee = Rdp(parsed.orders, parsed.values, rel)
         else:
             guarantee = DpSgd(read["sigma"], read["q"], read["steps"])
-        # the conversion does not depend on the prior: moving the prior only reads it again
-        if kind in HEAVY:
-            conversion: Conversion = jobs.run(
-                convert,
-                guarantee,
-                label="Converting the guarantee by every route",
-                # a DP-SGD run's accounting grows with its steps: the default's or fewer is quick
-                quick=kind is not Kind.DPSGD or read["steps"] <= CIFAR10.steps,
-            )
-        else:
-            conversion = appkit.cached(convert, guarantee)
-        return appkit.cached(
-            report_at, conversion, prior=c.prior_pct / 100.0, ppv_fpr=float(c.ppv_fpr)
+        if kind not in HEAVY:  # the conversion does not depend on the share of people
+            return appkit.cached(route_curves, guarantee)
+        return jobs.run(
+            route_curves,
+            guarantee,
+            label="Converting the guarantee by every route",
+            # a DP-SGD run's accounting grows with its steps: the default's or fewer is quick
+            quick=kind is not Kind.DPSGD or read["steps"] <= CIFAR10.steps,
         )
 
 
-def _metrics(L: RiskReport) -> None:
+def _name(g: Guarantee) -> str:
+    """The guarantee in words, for the sentences."""
+    if isinstance(g, EpsDelta):
+        return say(PAGE, "name_eps_delta", epsilon=g.epsilon, delta=g.delta)
+    if isinstance(g, Gdp):
+        return say(PAGE, "name_gdp", mu=g.mu)
+    if isinstance(g, Zcdp):
+        return say(PAGE, "name_zcdp", rho=g.rho)
+    if isinstance(g, Rdp):
+        return say(PAGE, "name_rdp", orders=len(g.orders))
+    assert isinstance(g, DpSgd)
+    sigma, q, steps = g.noise_multiplier, g.sampling_rate, g.steps
+    return say(PAGE, "name_dpsgd", sigma=sigma, q=q, steps=steps)
+
+
+def _metrics(c: RouteCurves, pi: float, pfpr: float, precision: float) -> None:
     """The headline's metrics: η, best accuracy, right when naming, TPR at three FPRs."""
+    b = c.bound
     (m1, m2, m3), (m4, m5, m6) = st.columns(3), st.columns(3)
     m1.metric(
-        "η (edge)",
-        fmt_pct(L.eta),
-        help=f"Membership advantage TPR − FPR ≤ 2η = {fmt_pct(L.advantage)} (η = "
-        f"{fmt_num(L.eta, 6)}).",
+        "η (edge)", fmt_pct(b.eta), help=say(PAGE, "eta_help", advantage=2.0 * b.eta, eta=b.eta)
     )
-    m2.metric("best accuracy", fmt_pct(L.accuracy), help=f"1/2 + η = {fmt_num(L.accuracy, 6)}.")
-    m3.metric(
-        f"right when naming (π = {_given(L.prior)})",
-        _short(L.ppv),
-        help=f"Precision of a rule that wrongly accuses at most {_given(L.ppv_fpr)} of non-members.",
+    m2.metric(
+        "best accuracy", fmt_pct(b.accuracy), help=say(PAGE, "accuracy_help", accuracy=b.accuracy)
     )
-    for m, f, t in zip((m4, m5, m6), L.fpr_levels, L.tpr_at_fpr, strict=True):
-        m.metric(f"TPR at {fmt_pct(f)} FPR", fmt_pct(t), help=f"TPR ≤ {fmt_num(t, 6)}")
+    label, help_ = say(PAGE, "naming_label", prior=pi), say(PAGE, "naming_help", fpr=pfpr)
+    m3.metric(label, fmt_pct(precision), help=help_)
+    for m, f, t in zip((m4, m5, m6), b.fpr_levels, b.tpr_at_fpr, strict=True):
+        m.metric(say(PAGE, "tpr_label", fpr=f), fmt_pct(t), help=say(PAGE, "tpr_help", tpr=t))
 
 
-def _relation_text(L: RiskReport, kind: Kind, relation: Relation) -> str:
+def _relation(c: RouteCurves) -> str:
     """The relation the guarantee is stated for, and how it was converted to replace-one."""
-    if kind is Kind.DPSGD:
-        g = L.guarantee
-        assert isinstance(g, DpSgd)
-        relation_text = (
-            f"{fmt_num(L.epochs, 4)} epochs (T · q). DP-SGD is accounted for **replace-one** "
-            "directly (MIP's game swaps one record), with Poisson sampling."
-        )
+    g = c.guarantee
+    if isinstance(g, DpSgd):
+        small = ""
         if g.noise_multiplier < PLD_MIN_NOISE:
-            relation_text += (
-                f" Below σ = {fmt_num(PLD_MIN_NOISE)} the accountant's grid would be huge; the "
-                "bound is then the sampling-only one, which noise this small essentially attains "
-                "(every step that samples the record reveals it)."
-            )
-        return relation_text
-    if relation is Relation.REPLACE_ONE:
-        return "Stated for **replace-one** neighbours, the relation of MIP's game: used as it is."
-    conv = {
-        Kind.EPS_DELTA: f"the pair becomes (2ε, (1 + eᵋ)δ) = ({fmt_num(L.replace_epsilon)}, "
-        f"{fmt_num(L.replace_delta, 3)}), and the trade-off curve is applied twice",
-        Kind.GDP: f"μ doubles to {fmt_num(L.replace_mu)}",
-        Kind.ZCDP: f"ρ quadruples to {fmt_num(L.replace_rho)}",
-        Kind.RDP: "each (ε, δ) point of the conversions becomes (2ε, (1 + eᵋ)δ), and the Rényi "
-        "trade-off curve is applied twice",
-    }[kind]
-    relation_text = (
-        "Stated for **add/remove** neighbours; MIP's game replaces a record (a removal and an "
-        f"addition), so it was converted by group privacy for two: {conv}."
-    )
-    if L.invalid_eta is not None and L.understated_by is not None:
-        relation_text += (
-            f" Reading the add/remove number as if it were replace-one would report "
-            f"η = {fmt_num(L.invalid_eta)}: {fmt_num(L.understated_by, 3)} times too small, and "
-            "not valid for MIP."
-        )
-    return relation_text
+            small = " " + say(PAGE, "small_noise", least=PLD_MIN_NOISE)
+        return say(PAGE, "dpsgd_relation", epochs=g.epochs, small=small)
+    if g.relation is Relation.REPLACE_ONE:
+        return prose_text(PAGE, "replace_one")
+    if isinstance(g, EpsDelta):
+        eps, delta = g.replace_pair
+        conversion = say(PAGE, "group_eps_delta", epsilon=eps, delta=delta)
+    elif isinstance(g, Gdp):
+        conversion = say(PAGE, "group_gdp", mu=g.replace_mu)
+    elif isinstance(g, Zcdp):
+        conversion = say(PAGE, "group_zcdp", rho=g.replace_rho)
+    else:
+        conversion = prose_text(PAGE, "group_rdp")
+    bad, invalid = c.bound.invalid, ""
+    if bad is not None and bad.eta > 0:
+        times = c.bound.eta / bad.eta
+        invalid = " " + say(PAGE, "understated", eta=bad.eta, times=times)
+    return say(PAGE, "add_remove", conversion=conversion, invalid=invalid)
 
 
-def _headline(L: RiskReport, name: str) -> None:
+def _headline(c: RouteCurves, name: str) -> None:
     """The headline's takeaway: what the best attacker can do, and the tightest route."""
-    if L.eta == 0:
-        appkit.takeaway(
-            f"With {name}, the release ignores every single record: no attacker beats a blind guess."
-        )
-    elif L.eta >= 0.5:
-        appkit.takeaway(
-            f"With {name}, no route limits a membership attacker at all: it may be right every "
-            "time. Add noise, sample less or train for fewer steps."
-        )
+    b = c.bound
+    if b.eta == 0:
+        appkit.takeaway(say(PAGE, "nothing", name=name))
+    elif b.eta >= 0.5:
+        appkit.takeaway(say(PAGE, "no_limit", name=name))
     else:
-        appkit.takeaway(
-            f"With {name}, no attacker can tell whether a record was used more than "
-            f"{_acc(L.accuracy)} of the time (a blind guess gets 50 %); the tightest "
-            f"sound route is “{route_label(L.route)}”."
-        )
+        route = route_label(b.route)
+        appkit.takeaway(say(PAGE, "headline", name=name, accuracy=b.accuracy, route=route))
 
 
-def _prior(L: RiskReport, kind: Kind) -> None:
+def _prior(c: RouteCurves, pi: float, pfpr: float, precision: float) -> None:
     """The prior: what an attacker naming people achieves when a share is in the data."""
-    prior_text = _given(L.prior)
-    if L.confidence_kind is Confidence.POSTERIOR:
-        if L.eta == 0.0 and kind is not Kind.EPS_DELTA:
-            st.markdown(
-                f"**If {prior_text} of the population is in the data**, η = 0: the release is the "
-                "same whether a person is in the data or not, so no attacker's belief that a "
-                f"person it names is a member can exceed **{_pc(L.worst_posterior)}**, the share "
-                "before the release."
-            )
-            return
+    g, b = c.guarantee, c.bound
+    pure = g.replace_pair[0] if isinstance(g, EpsDelta) and g.delta == 0.0 else None
+    kind, confidence = named_confidence(pi, precision, eta=b.eta, pure_epsilon=pure)
+    if kind is Confidence.POSTERIOR and pure is None:  # η = 0
+        st.markdown(say(PAGE, "prior_zero", prior=pi, posterior=confidence))
+    elif kind is Confidence.POSTERIOR:
         st.markdown(
-            f"**If {prior_text} of the population is in the data**, pure ε-DP bounds every outcome: "
-            f"no attacker's belief that a person it names is a member can exceed "
-            f"**{_pc(L.worst_posterior)}** (up from {prior_text} before the release). A rule that "
-            f"wrongly accuses at most {_given(L.ppv_fpr)} of non-members is right at most "
-            f"{_pc(L.ppv)} of the time."
+            say(PAGE, "prior_pure", prior=pi, posterior=confidence, fpr=pfpr, ppv=precision)
         )
     else:
-        why = (
-            "δ allows a rare release that gives a person away outright"
-            if kind is Kind.EPS_DELTA
-            else "this kind of guarantee bounds the privacy loss only in distribution, so a rare "
-            "release may still give a person away"
-        )
+        if isinstance(g, EpsDelta):
+            why = prose_text(PAGE, "why_delta")
+        else:
+            why = prose_text(PAGE, "why_other")
+        tpr = b.tpr_at_fpr[FPR_LEVELS.index(pfpr)]
         st.markdown(
-            f"**If {prior_text} of the population is in the data**, an attacker that wrongly "
-            f"accuses at most {_given(L.ppv_fpr)} of non-members is right about the people it "
-            f"names at most **{_pc(L.ppv)}** of the time (up from {prior_text}): it finds at most "
-            f"{_pc(L.ppv_tpr)} of the members. No limit holds for every single person: {why}."
+            say(PAGE, "prior_precision", prior=pi, fpr=pfpr, ppv=precision, tpr=tpr, why=why)
         )
 
 
-def _loosest(L: RiskReport):
-    """The loosest valid route (the comparison the page quotes against the tightest)."""
-    return next(r for r in L.routes if r.valid and r.route is L.loosest_route)
-
-
-def _roc(L: RiskReport, name: str, show_invalid: bool) -> None:
+def _roc(c: RouteCurves, name: str, show_invalid: bool) -> None:
     """The ROC chart of every route, its takeaway and how to read it."""
+    b = c.bound
     with appkit.guard("The ROC chart"):
-        fig, data = appkit.cached(routes_roc_vega, L, show_invalid=show_invalid)
-        appkit.chart(fig, data, "roc_by_route", key="roc_routes", caption=f"For {name}.")
-    loose = _loosest(L)
+        fig, data = appkit.cached(routes_roc_vega, c, show_invalid=show_invalid)
+        caption = say(PAGE, "roc_caption", name=name)
+        appkit.chart(fig, data, "roc_by_route", key="roc_routes", caption=caption)
+    valid = [x for x in c.curves if x.result.valid]
+    loose = next(x for x in valid if x.result.route is b.loosest.route)
     # the comparison a reader knows: one (ε, δ) pair, else the loosest valid route
-    versus = next((r for r in L.routes if r.valid and r.route is Route.SINGLE_POINT), loose)
-    t0, f0 = L.tpr_at_fpr[0], L.fpr_levels[0]
-    if _pc(versus.tpr_at_levels[0]) != _pc(t0):  # a difference the reader can see
-        appkit.takeaway(
-            f"At a false-positive rate of {_given(f0)}, no attacker finds more than {_pc(t0)} of "
-            f"the members; read through “{route_label(versus.route)}”, the same guarantee would "
-            f"seem to allow {_pc(versus.tpr_at_levels[0])}."
-        )
+    versus = next((x for x in valid if x.result.route is Route.SINGLE_POINT), loose)
+    t0, f0, v0 = b.tpr_at_fpr[0], b.fpr_levels[0], versus.at_levels[0]
+    if fmt_pct(v0) != fmt_pct(t0):  # a difference the reader can see
+        route = route_label(versus.result.route)
+        appkit.takeaway(say(PAGE, "roc_versus", fpr=f0, tpr=t0, route=route, versus=v0))
     else:
-        appkit.takeaway(
-            f"At a false-positive rate of {_given(f0)}, no attacker finds more than {_pc(t0)} of "
-            "the members; the routes agree there."
-        )
-    appkit.explain(
-        "Each curve is the largest true-positive rate a conversion route allows at each "
-        "false-positive rate; every attacker's (FPR, TPR) lies on or below every valid curve, so "
-        "the lowest one — the thick black line — is the one to quote. Routes marked “η only” "
-        "give a single number η and hence only the line TPR ≤ FPR + 2η (Theorem 8, corrected). "
-        + (
-            "The PLD route's curve is the envelope of the accountant's (ε, δ(ε)) regions, "
-            "intersected with the sampling-only region. "
-            if any(r.curve is CurveSource.COMBINED for r in L.routes)
-            else ""
-        )
-        + "On log axes the low-FPR regime, where membership attacks are judged, is visible."
-    )
+        appkit.takeaway(say(PAGE, "roc_agree", fpr=f0, tpr=t0))
+    combined = any(x.source is CurveSource.COMBINED for x in c.curves)
+    pld = prose_text(PAGE, "roc_pld") + " " if combined else ""
+    appkit.explain(say(PAGE, "roc_explain", pld=pld))
 
 
-def _routes(L: RiskReport) -> None:
+def _routes(c: RouteCurves) -> None:
     """Every route, side by side: the table and how loose the loosest valid route is."""
+    b = c.bound
     st.subheader("Every route, side by side")
-    loose = _loosest(L)
-    ordered = sorted(L.routes, key=lambda r: (not r.valid, not r.tightest, r.eta))
-    tpr_head = f"TPR @ {fmt_pct(L.fpr_levels[0])}"
+    ordered = sorted(c.curves, key=lambda x: (not x.result.valid, not x.tightest, x.result.eta))
+    tpr_head = say(PAGE, "tpr_column", fpr=b.fpr_levels[0])
     appkit.tables.table(
         {
             "route": [
-                route_label(r.route) + (" (tightest)" if r.tightest else "") for r in ordered
+                route_label(x.result.route) + (" (tightest)" if x.tightest else "") for x in ordered
             ],
-            "valid": ["yes" if r.valid else "NO" for r in ordered],
-            "η": [fmt_pct(r.eta) for r in ordered],
-            "best accuracy": [_pc(r.accuracy) for r in ordered],
-            "× tightest": [fmt_num(r.over_tightest, 4) for r in ordered],
-            tpr_head: [_pc(r.tpr_at_levels[0]) for r in ordered],
+            "valid": ["yes" if x.result.valid else "NO" for x in ordered],
+            "η": [fmt_pct(x.result.eta) for x in ordered],
+            "best accuracy": [fmt_pct(0.5 + x.result.eta) for x in ordered],
+            "× tightest": [fmt_num(b.over_tightest(x.result), 4) for x in ordered],
+            tpr_head: [fmt_pct(x.at_levels[0]) for x in ordered],
         },
         right=["η", "best accuracy", "× tightest", tpr_head],
     )
-    if L.looseness is None:
-        st.markdown(
-            f"The tightest route gives η = 0, while “{route_label(loose.route)}” gives "
-            f"η = {fmt_num(loose.eta)}: a loose conversion can turn a guarantee that reveals "
-            "nothing into one that seems to reveal something."
-        )
-    elif L.looseness == 1.0:
-        st.markdown("All valid routes agree here.")
+    loose = b.loosest
+    if b.looseness == float("inf"):
+        st.markdown(say(PAGE, "loose_zero", route=route_label(loose.route), eta=loose.eta))
+    elif b.looseness == 1.0:
+        st.markdown(prose_text(PAGE, "agree"))
     else:
+        route, accuracy = route_label(loose.route), 0.5 + loose.eta
+        looseness = b.looseness
         st.markdown(
-            f"The loosest valid route, “{route_label(loose.route)}”, overstates η by a factor of "
-            f"**{fmt_num(L.looseness, 3)}** (best accuracy {_pc(loose.accuracy)} instead of "
-            f"{_pc(L.accuracy)}). Every valid route is a sound bound; the smallest is the one to "
-            "report."
+            say(
+                PAGE, "loose", route=route, looseness=looseness, loose=accuracy, accuracy=b.accuracy
+            )
         )
-    single = next((r for r in L.routes if r.route is Route.SINGLE_POINT), None)
-    if single is not None and single.epsilon is not None and L.reference_epsilon is not None:
-        st.caption(
-            f"“One (ε, δ) point”: the guarantee's ε at δ = {fmt_num(L.reference_delta)} "
-            f"(replace-one) is {fmt_num(L.reference_epsilon)}; Theorem 4 on that single pair gives "
-            f"η = {fmt_num(single.eta)}. Reporting only (ε, δ) discards the rest of the curve."
-        )
+    single = next((r for r in b.routes if r.route is Route.SINGLE_POINT), None)
+    point = next((r for r in b.routes if r.valid and r.route is Route.SINGLE_POINT), None)
+    if single is not None and single.epsilon is not None and point and point.epsilon is not None:
+        eps, eta = point.epsilon, single.eta
+        st.caption(say(PAGE, "single_point", delta=REFERENCE_DELTA, epsilon=eps, eta=eta))
 
 
-def _stakeholder(L: RiskReport, name: str) -> None:
+def _why_blocked(reason: str) -> str:
+    """Why a link to "What does ε mean?" cannot carry a guarantee, in words."""
+    if reason in _BLOCKED_BY:
+        return say(PAGE, "block_max", what=_BLOCKED_BY[reason], most=LINK_MAX[reason])
+    if reason == "rdp_long":
+        return say(PAGE, "block_rdp_long", chars=RDP_MAX_CHARS, pairs=RDP_MAX_PAIRS)
+    if reason == "not_taken":
+        return prose_text(PAGE, "block_not_taken")
+    return prose_text(PAGE, "block_no_point")
+
+
+def _pair(c: RouteCurves) -> tuple[float | None, float | None, str]:
+    """The one (ε, δ) pair a link may carry, and what it is: the guarantee's own (replace-one,
+    or converted to it), else its single (ε, δ) point at δ = 10⁻⁵ (for add/remove Rényi DP: its
+    add/remove ε, converted); (None, None, "") when no point was computed."""
+    g, b = c.guarantee, c.bound
+    point = next((r for r in b.routes if r.valid and r.route is Route.SINGLE_POINT), None)
+    if isinstance(g, EpsDelta) and g.relation is Relation.ADD_OR_REMOVE_ONE:
+        return *g.replace_pair, prose_text(PAGE, "pair_group")
+    if isinstance(g, EpsDelta):
+        return *g.replace_pair, prose_text(PAGE, "pair_input")
+    if point is not None and point.delta == REFERENCE_DELTA:
+        return point.epsilon, point.delta, prose_text(PAGE, "pair_point")
+    if point is not None:
+        return point.epsilon, point.delta, prose_text(PAGE, "pair_group_point")
+    return None, None, ""
+
+
+def _links(c: RouteCurves, name: str, pi: float) -> list[str]:
+    """The links to "What does ε mean?" as Markdown list items: the guarantee itself first (or
+    why it cannot be carried), then the looser readings."""
+    g, b = c.guarantee, c.bound
+    share = link_prior(pi) / 100
+    if getattr(g, "relation", None) is Relation.ADD_OR_REMOVE_ONE:
+        name += " (add/remove)"
+    same, same_blocked = guarantee_query(g)
+    lines = []
+    if same is not None:
+        link = stakeholder_link(same, pi)
+        lines.append(say(PAGE, "link_same", name=name, share=share, link=link))
+    elif same_blocked is not None:
+        lines.append(say(PAGE, "link_blocked", name=name, why=_why_blocked(same_blocked)))
+    eps, delta, what = _pair(c)
+    pair, blocked = (None, "no_point") if eps is None or delta is None else pair_query(eps, delta)
+    if pair is not None and pair != same and eps is not None and delta is not None:
+        link = stakeholder_link(pair, pi)
+        ratio = float(eta_from_epsilon(eps, delta)) / b.eta if b.eta > 0 else None
+        over = ""
+        if ratio is not None and ratio > 1.0 + 1e-9:  # the single pair overstates η
+            over = say(PAGE, "link_overstates", ratio=ratio)
+        looser = " " + prose_text(PAGE, "link_looser") if same is not None else ""
+        lines.append(
+            say(
+                PAGE,
+                "link_pair",
+                epsilon=eps,
+                delta=delta,
+                share=share,
+                link=link,
+                what=what,
+                over=over,
+                looser=looser,
+            )
+        )
+    elif pair is None and same is None and blocked != same_blocked:
+        lines.append(say(PAGE, "link_pair_blocked", why=_why_blocked(blocked or "no_point")))
+    link = stakeholder_link({"kind": "mip", "eta": repr(b.eta)}, pi)
+    lines.append(say(PAGE, "link_eta", eta=b.eta, share=share, link=link))
+    return lines
+
+
+def _stakeholder(c: RouteCurves, name: str, pi: float) -> None:
     """For a stakeholder: the guarantee in one plain sentence, and the links to show it."""
+    b = c.bound
     st.subheader("For a stakeholder")
-    t0, f0 = L.tpr_at_fpr[0], L.fpr_levels[0]
-    stake = (
-        f"Whoever sees the result and one person's record cannot tell whether that person's "
-        f"record was used more than **{_acc(L.accuracy)}** of the time — a coin flip gets 50 %. "
-        f"An attacker allowed to wrongly accuse only 1 in {round(1 / f0):,} of the people who "
-        f"were not used finds at most **{_pc(t0)}** of those who were."
-    )
-    if L.eta >= 0.5:
-        stake = (
-            "This guarantee does not protect membership: someone who sees the result may be able "
-            "to tell, for every person, whether their record was used."
-        )
-    elif L.eta == 0:
-        stake = (
-            "The result does not depend on any single person's record: nobody can tell whether a "
-            "person's record was used better than a coin flip."
-        )
-    st.markdown(stake)
-    st.markdown(
-        "Show it as people on the page “What does ε mean for the people in my data?”:\n"
-        + "\n".join(_stakeholder_links(L, name))
-    )
+    if b.eta >= 0.5:
+        st.markdown(prose_text(PAGE, "stakeholder_none"))
+    elif b.eta == 0:
+        st.markdown(prose_text(PAGE, "stakeholder_zero"))
+    else:
+        n, tpr = round(1 / b.fpr_levels[0]), b.tpr_at_fpr[0]
+        st.markdown(say(PAGE, "stakeholder", accuracy=b.accuracy, n=n, tpr=tpr))
+    st.markdown(say(PAGE, "links", lines="\n".join(_links(c, name, pi))))
 
 
 def _assess() -> None:
     """A guarantee read in attacker terms (mode "assess")."""
     _presets()
-    c = _assess_controls()
-    L = _report(c)
-    if L is None:
+    kind, read, prior_pct, pfpr, show_invalid = _stated()
+    c = _curves(kind, read)
+    if c is None:
         return
-    name = _describe(L)
-    _metrics(L)
-    st.markdown(_relation_text(L, c.kind, c.relation))
-    _headline(L, name)
-    _prior(L, c.kind)
-    _roc(L, name, c.show_invalid)
-    _routes(L)
-    _stakeholder(L, name)
+    pi, b = prior_pct / 100.0, c.bound
+    precision = ppv(pi, pfpr, b.tpr_at_fpr[FPR_LEVELS.index(pfpr)])
+    name = _name(c.guarantee)
+    _metrics(c, pi, pfpr, precision)
+    st.markdown(_relation(c))
+    _headline(c, name)
+    _prior(c, pi, pfpr, precision)
+    _roc(c, name, show_invalid)
+    _routes(c)
+    _stakeholder(c, name, pi)
     with appkit.folded("The maths") as shown:
         if shown:
-            prose("risk_calculator", "maths")
+            prose(PAGE, "maths")
 
 
 def _live() -> None:
     with main:
         appkit.messages()
-        mode = appkit.url_select(
-            "I want to know",
-            "mode",
-            list(MODES),
-            default="assess",
-            widget="radio",
-            format_func=MODES.get,
-        )
-        if mode == "solve":
+        if controls.draw(CONTROLS["mode"]) == "solve":
             _solve()
         else:
             _assess()

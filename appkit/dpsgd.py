@@ -1,67 +1,52 @@
 """A DP-SGD run's controls and the server's ceiling on its steps.
 
 The risk calculator and "What does ε mean?" both take a DP-SGD run (noise multiplier σ,
-sampling rate q, steps T) under the same URL keys (``sigma``, ``q``, ``steps``), so the
-calculator's link carries a run to the stakeholder page unchanged. Both refuse more steps
-than the server converts per request (:data:`CEILING`, from ``MIP_EXPLORER_WORK_LIMIT``)
-with the same sentence.
+sampling rate q, steps T) as rows of their control tables (:data:`SIGMA`, :data:`RATE`,
+:data:`STEPS`: URL keys ``sigma``, ``q``, ``steps``; defaults the CIFAR-10 preset of
+:mod:`mipcore.guarantees`), so the calculator's link carries a run to the stakeholder page
+unchanged. Both refuse more steps than the server converts per request (:data:`CEILING`, from
+``MIP_EXPLORER_WORK_LIMIT``) with the same sentence.
 """
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
-from mipcore.lessons.risk_calculator import CIFAR10, steps_ceiling
+from mipcore.guarantees import CIFAR10
 from mipcore.plots.formatting import fmt_count
 
 from . import settings
-from .state import url_number
+from .controls import number
 
-__all__ = ["CEILING", "rate_and_steps_controls", "sigma_control", "steps_ok"]
+__all__ = ["CEILING", "MAX_STEPS", "RATE", "SIGMA", "STEPS", "steps_ceiling", "steps_ok"]
+
+#: DP-SGD steps one request may ask for (times the server's work limit; see steps_ceiling).
+MAX_STEPS = 100_000
+
+
+def steps_ceiling(work_limit: float = 1.0) -> int:
+    """The most DP-SGD steps one request may ask for: ``MAX_STEPS · work_limit``, at most 10⁷.
+
+    ``work_limit >= 1`` (the server's ``MIP_EXPLORER_WORK_LIMIT``, checked by
+    :mod:`appkit.settings`). A conversion of 10⁴ steps takes about a second and 10⁶ steps a
+    few; the noise search evaluates it ~20 times.
+
+    Examples
+    --------
+    >>> steps_ceiling(), steps_ceiling(20)
+    (100000, 2000000)
+    """
+    return int(min(10**7, math.floor(MAX_STEPS * work_limit)))
+
 
 #: The most DP-SGD steps one request converts on this server.
 CEILING = steps_ceiling(settings.WORK_LIMIT)
 
-
-def sigma_control() -> float:
-    """The noise multiplier σ (URL key ``sigma``)."""
-    return float(
-        url_number(
-            "noise multiplier σ",
-            "sigma",
-            min_value=0.01,
-            max_value=1e6,
-            default=CIFAR10.noise_multiplier,
-            step=0.1,
-            format="%g",
-            help="Per-step noise standard deviation / clipping norm (Opacus, TensorFlow Privacy).",
-        )
-    )
-
-
-def rate_and_steps_controls() -> tuple[float, int]:
-    """The sampling rate q and the steps T (URL keys ``q`` and ``steps``)."""
-    q = url_number(
-        "sampling rate q (batch / dataset size)",
-        "q",
-        min_value=1e-6,
-        max_value=1.0,
-        default=CIFAR10.sampling_rate,
-        step=0.001,
-        format="%g",
-        help="Poisson sampling: each record joins each batch independently with probability q "
-        "(e.g. 256/50 000 = 0.00512).",
-    )
-    steps = url_number(
-        "steps T",
-        "steps",
-        min_value=1,
-        max_value=10**7,
-        default=CIFAR10.steps,
-        step=100,
-        help=f"Training steps; epochs = T · q. At most {fmt_count(CEILING)} on this server.",
-    )
-    return float(q), int(steps)
+SIGMA = number("sigma", "noise multiplier σ", 0.01, 1e6, CIFAR10.noise_multiplier, 0.1, "%g", "Per-step noise standard deviation / clipping norm (Opacus, TensorFlow Privacy).")  # fmt: skip
+RATE = number("q", "sampling rate q (batch / dataset size)", 1e-6, 1.0, CIFAR10.sampling_rate, 0.001, "%g", "Poisson sampling: each record joins each batch independently with probability q (e.g. 256/50 000 = 0.00512).")  # fmt: skip
+STEPS = number("steps", "steps T", 1, 10**7, CIFAR10.steps, 100, None, f"Training steps; epochs = T · q. At most {fmt_count(CEILING)} on this server.")  # fmt: skip
 
 
 def steps_ok(steps: int) -> bool:

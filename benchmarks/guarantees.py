@@ -16,9 +16,9 @@ Prints:
      multiplier is recomputed here the same way: ``dp_accounting``'s add/remove RDP
      accountant, calibrated to ε = 8 at δ = 8·10⁻⁶.
 
-3. the risk calculator page's requests (``mipcore.lessons.risk_calculator``): one
-   ``risk_report`` per guarantee kind (every route and its ROC curve; DP-SGD at the page's
-   presets) and the solve mode's ``noise_for_target`` at the CIFAR-10 preset's q and T (the
+3. the risk calculator page's requests: one ``route_curves`` per guarantee kind (every route
+   and its ROC curve; DP-SGD at the page's presets, ``CIFAR10`` and ``E2E``) and the solve
+   mode's ``dpsgd_noise_and_eta`` at the CIFAR-10 preset's q and T (the
    page runs the heavy ones in their own process; targets as for item 1: the DP-SGD report
    <= 2 s, the solve <= 10 s).
 
@@ -38,7 +38,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from mipcore import guarantees as G  # noqa: E402
-from mipcore.lessons import risk_calculator as RC  # noqa: E402
 
 
 def timed(fn, repeats: int):
@@ -144,7 +143,7 @@ def main() -> int:
     )
     route_table("LLM fine-tune-like (E2E, Li et al. 2022)", sigma, q, steps)
 
-    print("\n3. The risk calculator's requests (mipcore.lessons.risk_calculator)")
+    print("\n3. The risk calculator's requests (mipcore.guarantees.route_curves)")
     ar = G.Relation.ADD_OR_REMOVE_ONE
     rdp = ((2.0, 4.0, 8.0, 16.0, 32.0), (0.5, 1.0, 2.0, 4.0, 8.0))
     requests = [
@@ -153,28 +152,28 @@ def main() -> int:
         ("mu-GDP, mu = 1", G.Gdp(1.0), None),
         ("rho-zCDP, rho = 0.5, add/remove", G.Zcdp(0.5, ar), None),
         ("Renyi DP, 5 orders, add/remove", G.Rdp(*rdp, ar), None),
-        ("DP-SGD, CIFAR-10 preset", None, RC.CIFAR10),
-        ("DP-SGD, E2E preset", None, RC.E2E),
+        ("DP-SGD, CIFAR-10 preset", None, G.CIFAR10),
+        ("DP-SGD, E2E preset", None, G.E2E),
     ]
     for label, g, preset in requests:
         if preset is not None:
             g = G.DpSgd(preset.noise_multiplier, preset.sampling_rate, preset.steps)
         show_timing(
-            f"risk_report: {label}",
-            lambda g=g: RC.risk_report(g, prior=0.01, ppv_fpr=0.01),
+            f"route_curves: {label}",
+            lambda g=g: G.route_curves(g),
             1,
             2.0 if isinstance(g, G.DpSgd) else None,
         )
-    q, steps = RC.CIFAR10.sampling_rate, RC.CIFAR10.steps
+    q, steps = G.CIFAR10.sampling_rate, G.CIFAR10.steps
     show_timing(
-        f"noise_for_target(eta, 0.1, {q:g}, {steps})",
-        lambda: RC.noise_for_target("eta", 0.1, q, steps).noise_multiplier,
+        f"dpsgd_noise_and_eta(0.1, {q:g}, {steps})",
+        lambda: G.dpsgd_noise_and_eta(0.1, q, steps)[0],
         1,
         10.0,
     )
     show_timing(
-        f"noise_for_target(tpr, 0.05 at FPR 0.01, {q:g}, {steps})",
-        lambda: RC.noise_for_target("tpr", 0.05, q, steps, fpr=0.01).noise_multiplier,
+        f"dpsgd_noise_and_eta(tpr 0.05 at FPR 0.01, {q:g}, {steps})",
+        lambda: G.dpsgd_noise_and_eta(None, q, steps, tpr=0.05, fpr=0.01)[0],
         1,
         10.0,
     )

@@ -50,6 +50,9 @@ membership game of Definition 1.
 * η-MIP alone allows TPR = 2η at FPR = 0, so its worst-case posterior and its PPV at FPR 0 are 1
   for every η > 0 (:func:`ppv_bound` with ``eta``).
 
+Which of the two to quote for a guarantee -- the posterior bound or the precision at a stated
+FPR (:func:`ppv`, from any TPR bound) -- is decided once, by :func:`named_confidence`.
+
 **Best accuracy at prior π** (:func:`best_accuracy`) is ``max π TPR + (1 − π)(1 − FPR)`` over the
 region: a linear objective over a convex polygon, so it is attained at a vertex of the upper
 boundary, which is piecewise linear. For DP the vertices are ``(0, δ)``,
@@ -76,6 +79,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -84,6 +89,9 @@ from scipy import special
 from ._validate import check_int, check_range, scalar_or_array
 from .bounds import eta_from_epsilon, tpr_bound_dp, tpr_bound_mip
 
+if TYPE_CHECKING:
+    from .guarantees import AttackerBound
+
 __all__ = [
     "COMPARISON_DELTAS",
     "COMPARISON_EPSILONS",
@@ -91,6 +99,7 @@ __all__ = [
     "ICON_POPULATIONS",
     "ComparisonRow",
     "ComparisonTable",
+    "Confidence",
     "IconArray",
     "NamingAtCap",
     "TradeOffCurve",
@@ -101,6 +110,8 @@ __all__ = [
     "icon_array",
     "member_posterior_bound",
     "member_posterior_tail_bound",
+    "named_confidence",
+    "ppv",
     "ppv_bound",
 ]
 
@@ -480,6 +491,83 @@ def ppv_bound(
     return scalar_or_array(ppv, prior, fpr, epsilon, delta, eta)
 
 
+def ppv(prior: float, fpr: float, tpr: float) -> float:
+    r"""The precision of a membership rule with rates (``fpr``, ``tpr``) at prior π.
+
+    .. math:: \mathrm{PPV} = \frac{\pi\,\mathrm{TPR}}{\pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}}
+
+    evaluated as ``expit(log(TPR/FPR) + logit π)`` (no cancellation), with TPR raised to FPR
+    (guessing reaches TPR = FPR); 1 at FPR = 0 < TPR, π at TPR = 0 = FPR. With TPR the largest
+    an attacker reaches at FPR (a guarantee's trade-off bound) it is the largest precision of
+    a naming rule there; :func:`ppv_bound` is this formula for (ε, δ) and η, evaluated on the
+    chord slope of the region so that a subnormal TPR loses no digits.
+
+    Parameters
+    ----------
+    prior : ``0 < prior < 1``. fpr, tpr : ``0 <= fpr, tpr <= 1``.
+
+    Examples
+    --------
+    >>> round(ppv(0.01, 0.01, 0.0272), 4)
+    0.0267
+    """
+    pi = float(_check_prior(prior))
+    return _ppv(
+        pi, float(check_range("fpr", fpr, 0.0, 1.0)), float(check_range("tpr", tpr, 0.0, 1.0))
+    )
+
+
+def _ppv(pi: float, f: float, t: float) -> float:
+    if f <= 0.0:
+        return 1.0 if t > 0.0 else pi
+    t = max(t, f)
+    return float(special.expit(math.log(t / f) + math.log(pi) - math.log1p(-pi)))
+
+
+class Confidence(StrEnum):
+    """Which number bounds an attacker's confidence in a person it names."""
+
+    POSTERIOR = "posterior"  # a bound for every named person (pure ε-DP, or η = 0)
+    PRECISION = "precision"  # the worst case is certainty: a naming rule's hit rate at an FPR
+
+
+def named_confidence(
+    prior: float, precision: float, *, eta: float, pure_epsilon: float | None = None
+) -> tuple[Confidence, float]:
+    """The number that bounds an attacker's confidence in a person it names, and its kind.
+
+    * **Pure ε-DP** (``pure_epsilon``: the ε of a pure guarantee for replace-one neighbours;
+      2ε for an add/remove ε) bounds every outcome's likelihood ratio by e^ε, hence every named
+      person's posterior: :func:`member_posterior_bound` (``POSTERIOR``).
+    * **η = 0**: the releases with and without a person are the same law, so every posterior
+      is the prior (``POSTERIOR``, the prior).
+    * **Otherwise** the worst case is certainty -- a δ-event, a share 2η of members given away,
+      a privacy loss bounded only in distribution -- and the sound number is ``precision``,
+      the largest precision of a naming rule at a stated FPR (``PRECISION``).
+
+    Parameters
+    ----------
+    prior : ``0 < prior < 1``. precision : ``0 <= precision <= 1`` (e.g. :func:`ppv`).
+    eta : ``0 <= eta <= 1/2``, the guarantee's η. pure_epsilon : ``0 <= ε < inf``, or None.
+
+    Examples
+    --------
+    >>> kind, value = named_confidence(0.01, 0.0267, eta=0.2311, pure_epsilon=1.0)
+    >>> kind.value, round(value, 4)
+    ('posterior', 0.0267)
+    >>> named_confidence(0.01, 0.0267, eta=0.2311)[0].value
+    'precision'
+    """
+    pi = float(_check_prior(prior))
+    p = float(check_range("precision", precision, 0.0, 1.0))
+    e = float(check_range("eta", eta, 0.0, 0.5))
+    if pure_epsilon is not None:
+        return Confidence.POSTERIOR, float(member_posterior_bound(pi, epsilon=pure_epsilon))
+    if e == 0.0:
+        return Confidence.POSTERIOR, pi
+    return Confidence.PRECISION, p
+
+
 # --------------------------------------------------------------------------- icon array
 
 
@@ -515,6 +603,16 @@ class TradeOffCurve:
         object.__setattr__(self, "fpr", tuple(float(x) for x in f))
         object.__setattr__(self, "tpr", tuple(float(x) for x in t))
         object.__setattr__(self, "eta", e)
+
+    @classmethod
+    def of(cls, bound: AttackerBound) -> TradeOffCurve:
+        """The trade-off curve of :func:`mipcore.guarantees.attacker_bound`'s result: its ROC
+        bound and η (the values at its FPR levels are its refined ones)."""
+        return cls(
+            tuple(float(x) for x in bound.roc_fpr),
+            tuple(float(x) for x in bound.roc_tpr),
+            float(bound.eta),
+        )
 
     def at(self, fpr: ArrayLike) -> NDArray[np.float64]:
         """The bound at any FPR in [0, 1]: the grid value at the first grid FPR >= ``fpr``."""
@@ -576,8 +674,7 @@ class IconArray:
     attacker operates at ``(best_fpr, best_tpr)``: it wrongly calls ``wrongly_called = ⌊best_fpr ×
     non_members⌋`` non-members members and rightly calls ``correct_members = ⌊T × members⌋``
     members, T the bound at the share it wrongly called; ``correct_non_members = non_members −
-    wrongly_called``. ``caps``: one :class:`NamingAtCap` per FPR cap; ``epsilon``/``delta``/
-    ``eta``: the guarantee (None where not given; ``curve`` when given as a trade-off curve).
+    wrongly_called``. ``caps``: one :class:`NamingAtCap` per FPR cap.
 
     **Rounding rule** (one rule for every count): every count the attacker achieves -- the
     people it calls members, rightly or wrongly -- is rounded *down*, and the members it names
@@ -589,9 +686,6 @@ class IconArray:
 
     people: int
     prior: float
-    epsilon: float | None
-    delta: float
-    eta: float | None
     members: int
     non_members: int
     accuracy: float
@@ -601,7 +695,6 @@ class IconArray:
     correct_non_members: int
     correct_expected: float
     caps: tuple[NamingAtCap, ...]
-    curve: TradeOffCurve | None = None
 
     @property
     def correct(self) -> int:
@@ -678,16 +771,13 @@ def icon_array(
     r"""Counts for an icon array of people, a share ``prior`` of them members.
 
     For the guarantee(s) given -- (ε, δ) and/or η as in :func:`best_tpr`, or a
-    :class:`TradeOffCurve` (μ-GDP, a DP-SGD run) -- the picture shows an attacker the guarantee
-    allows, in whole people, by **one rounding rule**: every count the attacker achieves is
-    rounded down, and the members it names are those the bound allows at the share of
-    non-members it *really* accuses (see :class:`IconArray`):
-
-    * **members** ``⌊people·π⌋`` (at least one), the rest non-members;
-    * **the best attacker** (Bayes-optimal at prior π): among the vertices of the region (or
-      the curve's grid points) the operating point whose rounded picture gets most people right;
-    * **for each FPR cap c**: it wrongly accuses ``⌊c·non_members⌋`` non-members and names
-      ``⌊T(accused/non_members)·members⌋`` members.
+    :class:`TradeOffCurve` (μ-GDP, ρ-zCDP, Rényi DP, a DP-SGD run, an add/remove guarantee) --
+    the picture shows an attacker the guarantee allows, in whole people, by the rounding rule
+    of :class:`IconArray`: **members** ``⌊people·π⌋`` (at least one); **the best attacker**
+    (Bayes-optimal at prior π), among the vertices of the region (or the curve's grid points),
+    the operating point whose rounded picture gets most people right; **for each FPR cap c**
+    it wrongly accuses ``⌊c·non_members⌋`` non-members and names
+    ``⌊T(accused/non_members)·members⌋`` members.
 
     **The population.** With ``people=None`` it is the smallest of 100, 1 000 and 10 000 at
     which ``people·π`` is at least one whole member and the picture, at the *first* cap of
@@ -735,7 +825,7 @@ def icon_array(
             raise ValueError("curve was given with epsilon, delta or eta: give one guarantee")
         acc = curve.accuracy(pi)
         cap_tpr = curve.at(np.array(caps))
-        cap_ppv = np.array([_ppv_from(pi, c, float(t)) for c, t in zip(caps, cap_tpr, strict=True)])
+        cap_ppv = np.array([_ppv(pi, c, float(t)) for c, t in zip(caps, cap_tpr, strict=True)])
         candidates = np.asarray(curve.fpr)
 
         def tpr_at(f: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -776,9 +866,6 @@ def icon_array(
     return IconArray(
         people=n,
         prior=pi,
-        epsilon=None if epsilon is None else float(epsilon),
-        delta=float(delta),
-        eta=None if eta is None else float(eta),
         members=members,
         non_members=non_members,
         accuracy=acc,
@@ -788,16 +875,7 @@ def icon_array(
         correct_non_members=cleared,
         correct_expected=acc * n,
         caps=naming,
-        curve=curve,
     )
-
-
-def _ppv_from(prior: float, fpr: float, tpr: float) -> float:
-    """π T/(π T + (1 − π) f) as expit(log(T/f) + logit π); 1 at f = 0 < T, π at T = 0 = f."""
-    if fpr <= 0.0:
-        return 1.0 if tpr > 0.0 else prior
-    t = max(tpr, fpr)
-    return float(special.expit(math.log(t / fpr) + math.log(prior) - math.log1p(-prior)))
 
 
 # --------------------------------------------------------------------------- comparison table

@@ -4,24 +4,33 @@ Known values come from closed forms evaluated independently (mpmath at 40 digits
 order-2 Rényi closed form, Bun & Steinke's Proposition 1.3, dp_accounting's own analytic
 Gaussian and RDP conversions); brute force checks the Rényi trade-off against the binary
 pair it claims is extremal and the DP-SGD accountant against a direct 2-d integration of
-two Poisson-sampled Gaussian steps.
+two Poisson-sampled Gaussian steps. Every route's ROC bound (:func:`route_curves`) is checked
+against its own η and the bound it belongs to; the presets against the settings they cite.
 """
 
 from __future__ import annotations
 
 import math
 
+import dp_accounting
 import mpmath
 import numpy as np
 import pytest
+from dp_accounting.rdp import rdp_privacy_accountant
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.stats import norm
 
 from mipcore import guarantees as G
 from mipcore.bounds import eta_from_epsilon, tpr_bound_dp
 from mipcore.guarantees import (
+    CIFAR10,
+    E2E,
     FPR_LEVELS,
+    NOISE_TOLERANCE,
+    REFERENCE_DELTA,
     AttackerBound,
+    CurveSource,
     DpSgd,
     EpsDelta,
     Gdp,
@@ -36,6 +45,7 @@ from mipcore.guarantees import (
     delta_from_rdp,
     delta_from_zcdp,
     dpsgd_attacker_bound,
+    dpsgd_noise_and_eta,
     dpsgd_noise_for_eta,
     dpsgd_noise_for_tpr,
     epsilon_from_gdp,
@@ -44,6 +54,8 @@ from mipcore.guarantees import (
     eta_from_profile,
     eta_from_rdp,
     eta_from_zcdp,
+    group_of_two,
+    route_curves,
     tpr_bound_gdp,
     tpr_bound_profile,
     tpr_bound_rdp,
@@ -657,6 +669,12 @@ BAD = [
     (Rdp, ((1.0,), (0.1,)), "orders"),
     (DpSgd, (1.0, 0.1, 0), "steps"),
     (attacker_bound, ("not a guarantee",), "guarantee"),
+    (route_curves, ("not a guarantee",), "guarantee"),
+    (dpsgd_noise_and_eta, (0.5, 0.1, 10), "eta"),
+    (dpsgd_noise_and_eta, (None, 0.1, 10), "tpr"),
+    (lambda: dpsgd_noise_and_eta(None, 0.1, 10, tpr=0.01, fpr=0.02), (), "tpr"),
+    (dpsgd_noise_and_eta, (0.1, 0.0, 10), "sampling_rate"),
+    (dpsgd_noise_and_eta, (0.1, 0.1, 0), "steps"),
 ]
 
 
@@ -674,3 +692,179 @@ def test_tiny_renyi_values_never_give_eta_zero():
     assert np.all(eta > 0) and np.all(eta >= 0.5 * np.sqrt(r / 2) * (1 - 1e-12))
     b = G.attacker_bound(G.DpSgd(1e6, 1e-6, 1))
     assert b.eta > 0 and b.route in (G.Route.PLD, G.Route.PLD_ADD_REMOVE_GROUP)
+
+
+# --------------------------------------------------------------------------- group privacy
+
+
+def test_group_of_two_is_the_classical_pair_for_scalars_and_arrays():
+    assert group_of_two(0.5, 1e-5) == (1.0, (1.0 + math.exp(0.5)) * 1e-5)
+    assert group_of_two(800.0, 1e-5) == (1600.0, 1.0)  # e^ε capped, δ at most 1
+    e, d = group_of_two(np.array([0.0, 1.0, 2.0]), np.array([0.0, 1e-5, 0.5]))
+    np.testing.assert_allclose(e, [0.0, 2.0, 4.0])
+    np.testing.assert_allclose(d, [0.0, (1 + math.e) * 1e-5, 1.0], rtol=1e-15)
+    assert EpsDelta(1.0, 1e-5, AR).replace_pair == group_of_two(1.0, 1e-5)
+    assert EpsDelta(1.0, 1e-5).replace_pair == (1.0, 1e-5)
+    assert (Gdp(1.0, AR).replace_mu, Gdp(1.0).replace_mu) == (2.0, 1.0)
+    assert (Zcdp(0.1, AR).replace_rho, Zcdp(0.1).replace_rho) == (0.4, 0.1)
+    # add/remove μ-GDP is 2μ-GDP for replace-one; the relation ignored understates η
+    b = attacker_bound(Gdp(1.0, AR))
+    assert b.eta == pytest.approx(float(norm.cdf(1.0)) - 0.5, rel=1e-12)
+    assert b.invalid is not None and b.invalid.eta == pytest.approx(norm.cdf(0.5) - 0.5)
+
+
+@pytest.mark.parametrize(
+    "g", [Zcdp(0.3, AR), Rdp((2.0, 8.0), (0.2, 1.0), AR), EpsDelta(1.0, 1e-5, AR), Gdp(1.0, AR)]
+)
+def test_an_add_remove_guarantee_read_as_replace_one_would_understate_eta(g):
+    replace = type(g)(*[getattr(g, f) for f in g.__dataclass_fields__ if f != "relation"])
+    assert attacker_bound(replace).eta < attacker_bound(g).eta
+
+
+def test_dpsgd_epochs_and_sampling_only_eta():
+    g = DpSgd(1.1, 0.01, 200)
+    assert g.epochs == pytest.approx(2.0)
+    assert g.sampling_only_eta == pytest.approx((1 - 0.99**200) / 2, rel=1e-12)
+    assert DpSgd(1.0, 1.0, 3).sampling_only_eta == 0.5
+    small = attacker_bound(DpSgd(0.05, 0.01, 100))  # below the PLD floor: sampling alone
+    assert small.route is Route.SAMPLING_ONLY
+    assert small.eta == pytest.approx((1 - 0.99**100) / 2, rel=1e-12)
+    point = next(r for r in attacker_bound(g).routes if r.route is Route.SINGLE_POINT)
+    assert point.valid and point.epsilon is not None and point.delta == REFERENCE_DELTA
+
+
+# --------------------------------------------------------------------------- every route
+
+ROUTED = [
+    EpsDelta(1.0, 1e-5),
+    EpsDelta(1.0, 0.0, AR),
+    EpsDelta(0.5, 0.01, AR),
+    Gdp(1.0),
+    Gdp(1.0, AR),
+    Zcdp(0.5),
+    Rdp((2.0, 4.0, 8.0, 16.0, 32.0), (0.5, 1.0, 2.0, 4.0, 8.0)),
+    Rdp((2.0, 4.0, 8.0), (0.1, 0.2, 0.4), AR),
+    DpSgd(1.1, 0.01, 200),
+    DpSgd(20.0, 1.0, 100),
+    DpSgd(0.05, 0.01, 100),
+]
+
+
+@pytest.fixture(scope="module")
+def routed():
+    return {repr(g): route_curves(g) for g in ROUTED}
+
+
+@pytest.mark.parametrize("g", ROUTED, ids=repr)
+def test_route_curves_are_the_attacker_bound_and_one_curve_per_route(routed, g):
+    c = routed[repr(g)]
+    b = attacker_bound(g)
+    assert c.guarantee == g and c.bound.eta == b.eta and c.bound.route is b.route
+    assert c.bound.tpr_at_fpr == b.tpr_at_fpr and c.bound.pld_interval == b.pld_interval
+    np.testing.assert_array_equal(c.bound.roc_tpr, b.roc_tpr)
+    assert [x.result for x in c.curves] == list(b.routes)
+    (tight,) = [x for x in c.curves if x.tightest]
+    assert tight.result.route is b.route and tight.result.eta == b.eta and tight.result.valid
+
+
+@pytest.mark.parametrize("g", ROUTED, ids=repr)
+def test_looseness_loosest_and_invalid_are_read_off_the_routes(routed, g):
+    b = routed[repr(g)].bound
+    valid = [x.eta for x in b.routes if x.valid]
+    lo, hi = min(valid), max(valid)
+    # the tightest route: the first within rounding (10⁻¹²) of the smallest η
+    assert lo <= b.eta <= lo * (1 + 1e-12)
+    assert b.loosest.valid and b.loosest.eta == hi
+    if lo > 0:
+        assert b.looseness == pytest.approx(hi / lo, rel=1e-15)
+        for r in b.routes:
+            assert b.over_tightest(r) == pytest.approx(r.eta / b.eta, rel=1e-15)
+    else:
+        assert b.looseness == (1.0 if hi == 0 else math.inf)
+    invalid = [x for x in b.routes if not x.valid]
+    assert b.invalid == (invalid[0] if invalid else None)
+
+
+def test_known_routes():
+    b = attacker_bound(Gdp(1.0))
+    assert b.eta == pytest.approx(float(norm.cdf(0.5)) - 0.5, rel=1e-12)  # 0.191462
+    assert b.loosest.route is Route.SINGLE_POINT
+    assert b.looseness == pytest.approx(b.loosest.eta / b.eta)
+    assert attacker_bound(EpsDelta(1.0, 0.0)).eta == pytest.approx(math.tanh(0.5) / 2, rel=1e-12)
+    zero = attacker_bound(Gdp(0.0))  # η = 0, but the single (ε, 10⁻⁵) point says more
+    point = next(r for r in zero.routes if r.route is Route.SINGLE_POINT)
+    assert zero.over_tightest(zero.routes[0]) == 1.0 and zero.over_tightest(point) is None
+    assert zero.looseness == math.inf
+
+
+@pytest.mark.parametrize("g", ROUTED, ids=repr)
+def test_every_route_curve_is_a_valid_picture_of_its_route(routed, g):
+    c = routed[repr(g)]
+    f = c.bound.roc_fpr
+    at = [int(np.flatnonzero(f == x)[0]) for x in FPR_LEVELS]
+    for x in c.curves:
+        t, r = x.tpr, x.result
+        assert t.shape == f.shape and np.all(np.isfinite(t))
+        assert np.all(t >= f) and np.all(t <= 1.0)
+        assert np.all(np.diff(t) >= -1e-12), r.route  # a trade-off bound is nondecreasing
+        # the curve never implies a larger η than its route (max of TPR − FPR is 2η)
+        assert np.max(t - f) / 2 <= r.eta + 1e-9, (r.route, np.max(t - f) / 2, r.eta)
+        assert x.at_levels == tuple(float(t[k]) for k in at)
+        if x.source is CurveSource.ETA_LINE:
+            np.testing.assert_allclose(t, np.minimum(1.0, f + 2 * r.eta), rtol=0, atol=1e-15)
+        if x.source is CurveSource.COMBINED:
+            np.testing.assert_array_equal(t, np.clip(np.maximum(c.bound.roc_tpr, f), 0, 1))
+    if isinstance(g, Gdp):  # the closed form is the exact trade-off curve
+        gdp = next(x for x in c.curves if x.result.route is Route.GDP_CLOSED_FORM)
+        np.testing.assert_allclose(gdp.tpr, tpr_bound_gdp(f, g.replace_mu), rtol=1e-12)
+        np.testing.assert_allclose(gdp.tpr, c.bound.roc_tpr, rtol=1e-12)
+
+
+def test_route_curves_report_progress():
+    seen = []
+    route_curves(Gdp(0.5), progress=lambda f, m: seen.append(f))
+    assert seen == [0.05, 0.75, 1.0]
+
+
+# --------------------------------------------------------------------------- solve for noise
+
+
+def test_noise_and_eta_for_an_eta_target_full_batch_is_exact():
+    sigma, eta = dpsgd_noise_and_eta(0.1, 1.0, 100)
+    exact = 2 * math.sqrt(100) / (2 * norm.ppf(0.6))  # 2√T/μ with Φ(μ/2) − 1/2 = 0.1
+    assert exact <= sigma <= exact * (1 + NOISE_TOLERANCE) * (1 + 1e-9)
+    assert eta <= 0.1 and eta == eta_from_dpsgd(sigma, 1.0, 100)
+
+
+def test_noise_and_eta_for_a_tpr_target_full_batch_is_exact():
+    sigma, _ = dpsgd_noise_and_eta(None, 1.0, 100, tpr=0.05, fpr=0.01)
+    exact = 2 * math.sqrt(100) / (norm.ppf(0.05) - norm.ppf(0.01))  # Φ(Φ⁻¹(FPR) + μ) = TPR
+    assert exact <= sigma <= exact * (1 + NOISE_TOLERANCE) * (1 + 1e-9)
+    assert tpr_bound_gdp(0.01, 2 * 10 / sigma) <= 0.05
+
+
+def test_no_noise_is_needed_when_sampling_alone_suffices():
+    sigma, eta = dpsgd_noise_and_eta(0.1, 0.001, 10)
+    assert sigma == 0.0 and eta == pytest.approx((1 - 0.999**10) / 2) and eta < 0.1
+
+
+# --------------------------------------------------------------------------- presets
+
+
+def test_presets_are_the_settings_they_cite():
+    assert CIFAR10.sampling_rate == 256 / 50_000 and CIFAR10.steps == 9766
+    assert E2E.sampling_rate == 1024 / 42_061 and E2E.steps == 411
+
+    def eps8(sigma: float) -> float:  # add/remove RDP accounting, as Li et al.'s script
+        acc = rdp_privacy_accountant.RdpAccountant()
+        acc.compose(
+            dp_accounting.SelfComposedDpEvent(
+                dp_accounting.PoissonSampledDpEvent(
+                    E2E.sampling_rate, dp_accounting.GaussianDpEvent(sigma)
+                ),
+                E2E.steps,
+            )
+        )
+        return float(acc.get_epsilon(8e-6))
+
+    assert eps8(E2E.noise_multiplier) <= 8.0 < eps8(E2E.noise_multiplier - 1e-3)

@@ -1,10 +1,13 @@
 """AppTest for the page "What does my guarantee or DP-SGD run mean for an attacker?"
 (app_pages/risk_calculator.py).
 
-The numbers shown are compared with :func:`mipcore.lessons.risk_calculator.risk_report` and
-:func:`~mipcore.lessons.risk_calculator.noise_for_target` (tested on their own in
-test_lesson_risk_calculator.py against :func:`mipcore.guarantees.attacker_bound`); the link to
-the ε page is opened on that page to check it shows the same values.
+The numbers shown are compared with the theory the page reads --
+:func:`mipcore.guarantees.route_curves` (the attacker bound and every route's ROC bound),
+:func:`mipcore.risk.ppv` and :func:`~mipcore.risk.named_confidence` at the share of people,
+:func:`mipcore.guarantees.dpsgd_noise_and_eta` in solve mode (tested on their own in
+test_guarantees.py and test_risk.py) -- and the links with those of
+:mod:`appkit.guarantee_inputs` (test_guarantee_inputs.py); the link to the ε page is opened on
+that page to check it shows the same values.
 """
 
 from __future__ import annotations
@@ -18,25 +21,29 @@ from pagetools import metric, snapshot, texts, unescaped
 from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num, fmt_pct, jobs
+from appkit.guarantee_inputs import guarantee_query, pair_query, stakeholder_link
 from appkit.registry import by_key
-from mipcore.guarantees import DpSgd, EpsDelta, Gdp, Kind, Rdp, Relation, Zcdp, attacker_bound
-from mipcore.lessons import risk_calculator
-from mipcore.lessons.risk_calculator import (
+from mipcore.guarantees import (
     CIFAR10,
     E2E,
-    Target,
-    noise_for_target,
-    parse_rdp,
-    risk_report,
+    FPR_LEVELS,
+    DpSgd,
+    EpsDelta,
+    Gdp,
+    Guarantee,
+    Kind,
+    Rdp,
+    Relation,
+    Route,
+    RouteCurves,
+    Zcdp,
+    attacker_bound,
+    dpsgd_noise_and_eta,
+    route_curves,
 )
-from mipcore.lessons.what_eps_means import (
-    RELATION_KINDS,
-    GuaranteeKind,
-    WhatEpsMeans,
-    what_eps_means_lesson,
-)
+from mipcore.guarantees import routes as routes_module
 from mipcore.plots.guarantee_vega import INVALID_SUFFIX, TITLE, route_label
-from mipcore.risk import TradeOffCurve, icon_array
+from mipcore.risk import Confidence, TradeOffCurve, icon_array, named_confidence, ppv
 
 PAGE = "app_pages/risk_calculator.py"
 AR = Relation.ADD_OR_REMOVE_ONE
@@ -71,6 +78,31 @@ def params_of(at: AppTest) -> dict[str, str]:
     return {k: at.query_params[k] for k in at.query_params}
 
 
+class Reading:
+    """What the page should show for a guarantee at a share and a naming FPR, from theory:
+    ``curves`` (:func:`route_curves`), ``bound``, ``precision`` (:func:`ppv` at the FPR),
+    ``quoted`` (the kind and number of :func:`named_confidence`), the stakeholder links."""
+
+    def __init__(self, g: Guarantee, prior: float = 0.01, pfpr: float = 0.01) -> None:
+        self.curves: RouteCurves = route_curves(g)
+        b = self.bound = self.curves.bound
+        self.tpr = b.tpr_at_fpr[FPR_LEVELS.index(pfpr)]
+        self.precision = ppv(prior, pfpr, self.tpr)
+        pure = g.replace_pair[0] if isinstance(g, EpsDelta) and g.delta == 0 else None
+        self.kind, self.quoted = named_confidence(
+            prior, self.precision, eta=b.eta, pure_epsilon=pure
+        )
+        same, self.same_blocked = guarantee_query(g)
+        self.same_link = None if same is None else stakeholder_link(same, prior)
+        self.eta_link = stakeholder_link({"kind": "mip", "eta": repr(b.eta)}, prior)
+        point = next((r for r in b.routes if r.valid and r.route is Route.SINGLE_POINT), None)
+        self.pair = g.replace_pair if isinstance(g, EpsDelta) else None
+        if point is not None and self.pair is None:
+            self.pair = (point.epsilon, point.delta)
+        pair, _ = (None, None) if self.pair is None else pair_query(*self.pair)
+        self.pair_link = None if pair is None else stakeholder_link(pair, prior)
+
+
 @pytest.fixture(scope="module")
 def default_page() -> AppTest:
     return load()
@@ -103,18 +135,18 @@ def test_standalone_load_is_clean():
     pagetools.assert_clean(at)
 
 
-def test_default_numbers_are_the_lessons(default_page):
+def test_default_numbers_are_the_theorys(default_page):
     at = default_page
-    L = risk_report(EpsDelta(1.0, 1e-5), prior=0.01, ppv_fpr=0.01)
-    assert eta_shown(at) == fmt_pct(L.eta) == "23.1 %"  # η in %, the one precision rule
+    L = Reading(EpsDelta(1.0, 1e-5))
+    assert eta_shown(at) == fmt_pct(L.bound.eta) == "23.1 %"  # η in %, the one precision rule
     assert metric(at, "best accuracy") == "73.1 %"
-    shown = [metric(at, f"TPR at {fmt_pct(f)} FPR") for f in L.fpr_levels]
+    shown = [metric(at, f"TPR at {fmt_pct(f)} FPR") for f in L.bound.fpr_levels]
     # the one precision rule: one decimal, at least two significant digits
-    assert shown == [fmt_pct(t) for t in L.tpr_at_fpr] == ["0.27 %", "2.7 %", "27.2 %"]
-    assert metric(at, "right when naming") == f"{100 * L.ppv:.1f} %"
+    assert shown == [fmt_pct(t) for t in L.bound.tpr_at_fpr] == ["0.27 %", "2.7 %", "27.2 %"]
+    assert metric(at, "right when naming") == f"{100 * L.precision:.1f} %"
     text = "\n".join(texts(at))
-    assert f"]({L.link.path}?{L.link.eps_query})" in text  # the stakeholder link, same ε and δ
-    assert f"]({L.link.path}?{L.link.eta_query})" in text
+    assert f"]({L.pair_link})" in text  # the stakeholder link, same ε and δ
+    assert f"]({L.eta_link})" in text
     assert "Theorem 4 on the (ε, δ) pair" in text and "replace-one" in text
 
 
@@ -129,25 +161,30 @@ def test_default_numbers_are_the_lessons(default_page):
     ],
     ids=["gdp", "zcdp_add_remove", "rdp", "dpsgd", "pure_eps_add_remove"],
 )
-def test_each_kind_shows_the_lessons_numbers(params, guarantee):
+def test_each_kind_shows_the_theorys_numbers(params, guarantee):
     at = load(**params)
     pagetools.assert_clean(at)
     assert not at.warning
-    L = risk_report(guarantee, prior=0.01, ppv_fpr=0.01)
-    assert eta_shown(at) == fmt_pct(L.eta)
+    L = Reading(guarantee)
+    b = L.bound
+    assert eta_shown(at) == fmt_pct(b.eta)
     df = table(at)
-    ordered = sorted(L.routes, key=lambda r: (not r.valid, not r.tightest, r.eta))
-    assert list(df["η"]) == [fmt_pct(r.eta) for r in ordered]
-    assert list(df["× tightest"]) == [fmt_num(r.over_tightest, 4) for r in ordered]
-    assert df["route"][0] == route_label(L.route) + " (tightest)"
+    ordered = sorted(
+        L.curves.curves, key=lambda x: (not x.result.valid, not x.tightest, x.result.eta)
+    )
+    assert list(df["η"]) == [fmt_pct(x.result.eta) for x in ordered]
+    assert list(df["× tightest"]) == [fmt_num(b.over_tightest(x.result), 4) for x in ordered]
+    assert df["route"][0] == route_label(b.route) + " (tightest)"
     text = "\n".join(texts(at))
-    if L.looseness is not None and L.looseness > 1:
-        assert f"by a factor of **{fmt_num(L.looseness, 3)}**" in text
+    if 1 < b.looseness < float("inf"):
+        assert f"by a factor of **{fmt_num(b.looseness, 3)}**" in text
     if getattr(guarantee, "relation", None) is AR:
-        assert "add/remove" in text and f"η = {fmt_num(L.invalid_eta)}" in text
+        assert b.invalid is not None
+        assert "add/remove" in text and f"η = {fmt_num(b.invalid.eta)}" in text
         assert "NO" in list(df["valid"])
     if isinstance(guarantee, EpsDelta) and guarantee.delta == 0:  # pure ε: a posterior bound
-        assert f"**{100 * L.worst_posterior:.1f} %**" in text
+        assert L.kind is Confidence.POSTERIOR
+        assert f"**{100 * L.quoted:.1f} %**" in text
         assert f"ε = {fmt_num(2 * guarantee.epsilon)}" in text  # the replace-one pair, linked
 
 
@@ -158,8 +195,8 @@ def test_presets_set_the_widgets_and_the_url():
     assert at.radio(key="kind").value is Kind.DPSGD
     assert at.number_input(key="sigma").value == CIFAR10.noise_multiplier
     assert at.number_input(key="steps").value == CIFAR10.steps
-    L = risk_report(DpSgd(CIFAR10.noise_multiplier, CIFAR10.sampling_rate, CIFAR10.steps))
-    assert eta_shown(at) == fmt_pct(L.eta)
+    b = attacker_bound(DpSgd(CIFAR10.noise_multiplier, CIFAR10.sampling_rate, CIFAR10.steps))
+    assert eta_shown(at) == fmt_pct(b.eta)
     (b,) = [b for b in at.button if b.label == "LLM (E2E)"]
     b.click().run()
     assert params_of(at) == {
@@ -168,13 +205,13 @@ def test_presets_set_the_widgets_and_the_url():
         "q": repr(E2E.sampling_rate),
         "steps": str(E2E.steps),
     }
-    L = risk_report(DpSgd(E2E.noise_multiplier, E2E.sampling_rate, E2E.steps))
-    assert eta_shown(at) == fmt_pct(L.eta)
+    b = attacker_bound(DpSgd(E2E.noise_multiplier, E2E.sampling_rate, E2E.steps))
+    assert eta_shown(at) == fmt_pct(b.eta)
     (b,) = [b for b in at.button if b.label == "ε = 8"]
     b.click().run()
     params = params_of(at)  # kind and δ are the defaults; the run's settings stay for later
     assert params["eps"] == "8" and "kind" not in params and "delta" not in params
-    assert eta_shown(at) == fmt_pct(risk_report(EpsDelta(8.0, 1e-5)).eta)
+    assert eta_shown(at) == fmt_pct(attacker_bound(EpsDelta(8.0, 1e-5)).eta)
     pagetools.assert_clean(at)
 
 
@@ -182,21 +219,21 @@ def test_presets_set_the_widgets_and_the_url():
 def test_solve_mode_gives_the_noise_and_hands_it_over():
     at = load(mode="solve", q="0.01", steps="1000")
     pagetools.assert_clean(at)
-    sol = noise_for_target(Target.ETA, 0.1, 0.01, 1000)
-    assert metric(at, "noise multiplier σ") == fmt_num(sol.noise_multiplier)
-    assert metric(at, "η at this σ") == fmt_pct(sol.achieved_eta)
+    sigma, eta = dpsgd_noise_and_eta(0.1, 0.01, 1000)
+    assert metric(at, "noise multiplier σ") == fmt_num(sigma)
+    assert metric(at, "η at this σ") == fmt_pct(eta)
     text = "\n".join(texts(at))
     assert "1 + 0.001" in text and "upper end" in text  # the search's tolerance, stated
     (b,) = [b for b in at.button if b.key == "assess_sigma"]
     b.click().run()
     assert at.radio(key="mode").value == "assess" and at.radio(key="kind").value is Kind.DPSGD
-    assert at.number_input(key="sigma").value == sol.noise_multiplier
-    L = risk_report(DpSgd(sol.noise_multiplier, 0.01, 1000))
-    assert eta_shown(at) == fmt_pct(L.eta) and L.eta <= 0.1
+    assert at.number_input(key="sigma").value == sigma
+    b = attacker_bound(DpSgd(sigma, 0.01, 1000))
+    assert eta_shown(at) == fmt_pct(b.eta) and b.eta <= 0.1
     # a TPR target at an FPR
     at = load(mode="solve", q="0.01", steps="1000", target="tpr", ttpr="0.05", tfpr="0.001")
-    sol = noise_for_target(Target.TPR, 0.05, 0.01, 1000, fpr=0.001)
-    assert metric(at, "noise multiplier σ") == fmt_num(sol.noise_multiplier)
+    sigma, _ = dpsgd_noise_and_eta(None, 0.01, 1000, tpr=0.05, fpr=0.001)
+    assert metric(at, "noise multiplier σ") == fmt_num(sigma)
     pagetools.assert_clean(at)
 
 
@@ -227,7 +264,7 @@ def test_url_round_trip():
     fresh = load(**params)
     assert fresh.text_input(key="rdp").value == "2: 0.3, 4: 0.9"
     assert snapshot(fresh) == snapshot(at)
-    assert eta_shown(at) == fmt_pct(risk_report(Rdp((2.0, 4.0), (0.3, 0.9))).eta)
+    assert eta_shown(at) == fmt_pct(attacker_bound(Rdp((2.0, 4.0), (0.3, 0.9))).eta)
 
 
 def test_every_control_changes_the_output():
@@ -259,8 +296,8 @@ def test_moving_the_prior_converts_nothing_again(monkeypatch):
     at.number_input(key="prior").set_value(20.0).run()
     pagetools.assert_clean(at)
     assert jobs._LINE.started_total == started  # no new job for a new share
-    L = risk_report(Zcdp(0.37), prior=0.2)
-    assert metric(at, "right when naming") == f"{100 * L.ppv:.1f}\u00a0%" != "2.7\u00a0%"
+    L = Reading(Zcdp(0.37), prior=0.2)
+    assert metric(at, "right when naming") == f"{100 * L.precision:.1f}\u00a0%" != "2.7\u00a0%"
 
     calls: list[object] = []
 
@@ -268,15 +305,15 @@ def test_moving_the_prior_converts_nothing_again(monkeypatch):
         calls.append(g)
         return attacker_bound(g)
 
-    monkeypatch.setattr(risk_calculator, "attacker_bound", counting)
+    monkeypatch.setattr(routes_module, "attacker_bound", counting)
     at = load(kind="gdp", mu="1.37")  # computed in the server's process
     assert calls == [Gdp(1.37)]
     at.number_input(key="prior").set_value(30.0).run()
     at.selectbox(key="pfpr").set_value(0.1).run()
     pagetools.assert_clean(at)
     assert calls == [Gdp(1.37)]
-    L = risk_report(Gdp(1.37), prior=0.3, ppv_fpr=0.1)
-    assert metric(at, "right when naming") == f"{100 * L.ppv:.1f}\u00a0%"
+    L = Reading(Gdp(1.37), prior=0.3, pfpr=0.1)
+    assert metric(at, "right when naming") == f"{100 * L.precision:.1f}\u00a0%"
 
 
 def test_a_new_epsilon_changes_the_charts_tables_not_its_spec():
@@ -382,50 +419,53 @@ def test_crafted_url_text_cannot_make_a_link():
         assert not LINK.search(t), t
 
 
+def query_of(link: str) -> dict[str, str]:
+    path, query = link.split("?", 1)
+    assert path == "/what_eps_means"
+    return {k: v[0] for k, v in parse_qs(query).items()}
+
+
 def test_the_link_opens_the_epsilon_page_with_the_same_values():
-    L = risk_report(Gdp(1.0), prior=0.05, ppv_fpr=0.01)
+    L = Reading(Gdp(1.0), prior=0.05)
     at = load(kind="gdp", prior="5")
     text = "\n".join(texts(at))
-    assert f"]({L.link.path}?{L.link.eps_query})" in text
-    q = {k: v[0] for k, v in parse_qs(L.link.eps_query).items()}
+    assert L.pair_link is not None and f"]({L.pair_link})" in text
+    point = next(r for r in L.bound.routes if r.route is Route.SINGLE_POINT)
+    ratio = point.eta / L.bound.eta  # Theorem 4 on that single pair, against the tightest η
+    assert f"overstates η by a factor of {fmt_num(ratio, 3)}" in text
+    q = query_of(L.pair_link)
     eps_page = pagetools.load("app_pages/what_eps_means.py", via_app=True, timeout=60, **q)
     assert not eps_page.warning and not eps_page.error
-    assert eps_page.slider(key="eps").value == float(q["eps"]) == L.link.epsilon
+    assert eps_page.slider(key="eps").value == float(q["eps"]) == L.pair[0]
     assert eps_page.number_input(key="delta").value == 1e-5
     assert eps_page.number_input(key="prior").value == 5.0
-    q = {k: v[0] for k, v in parse_qs(L.link.eta_query).items()}
+    q = query_of(L.eta_link)
     eta_page = pagetools.load("app_pages/what_eps_means.py", via_app=True, timeout=60, **q)
-    assert not eta_page.warning and eta_page.slider(key="eta").value == L.eta
+    assert not eta_page.warning and eta_page.slider(key="eta").value == L.bound.eta
 
 
 RENYI = ((2.0, 4.0, 8.0, 16.0, 32.0), (0.5, 1.0, 2.0, 4.0, 8.0))  # the default text's values
 OTHER_RENYI = ((2.0, 8.0), (0.2, 1.0))
 
 
-def stakeholder_lesson(page: AppTest) -> WhatEpsMeans:
-    """The numbers of "What does ε mean?" for the guarantee its controls hold, read off the
-    controls themselves (kind, parameters, relation, share in the data, cap)."""
+def stakeholder_guarantee(page: AppTest) -> Guarantee:
+    """The guarantee the controls of "What does ε mean?" hold (kind, values, relation)."""
     kind = page.radio(key="kind").value
-    kw: dict = {"kind": kind}
-    if kind is GuaranteeKind.DP:
-        kw.update(epsilon=page.slider(key="eps").value, delta=page.number_input(key="delta").value)
-    elif kind is GuaranteeKind.GDP:
-        kw["mu"] = page.number_input(key="mu").value
-    elif kind is GuaranteeKind.ZCDP:
-        kw["rho"] = page.number_input(key="rho").value
-    elif kind is GuaranteeKind.RDP:
-        read = parse_rdp(page.text_input(key="rdp").value)
-        kw.update(orders=read.orders, rdp_values=read.values)
-    else:
-        kw.update(
-            noise_multiplier=page.number_input(key="sigma").value,
-            sampling_rate=page.number_input(key="q").value,
-            steps=page.number_input(key="steps").value,
-        )
-    if kind in RELATION_KINDS:
-        kw["relation"] = page.radio(key="rel").value
-    prior = page.number_input(key="prior").value / 100
-    return what_eps_means_lesson(prior, **kw, fpr_cap=page.radio(key="cap").value)
+    if kind == "dpsgd":
+        n = page.number_input
+        return DpSgd(n(key="sigma").value, n(key="q").value, n(key="steps").value)
+    rel = page.radio(key="rel").value
+    if kind == "dp":
+        return EpsDelta(page.slider(key="eps").value, page.number_input(key="delta").value, rel)
+    if kind == "gdp":
+        return Gdp(page.number_input(key="mu").value, rel)
+    if kind == "zcdp":
+        return Zcdp(page.number_input(key="rho").value, rel)
+    orders, values = zip(
+        *(map(float, p.split(":")) for p in page.text_input(key="rdp").value.split(",")),
+        strict=True,
+    )
+    return Rdp(orders, values, rel)
 
 
 @pytest.mark.parametrize(
@@ -484,34 +524,33 @@ def test_the_link_carries_the_tightest_route_and_both_pages_agree(params, guaran
     link carries the guarantee itself -- for every kind and relation the calculator takes --
     and the page it opens reads it to the same numbers: η, the TPR bound and precision at 1 %,
     the worst posterior, and the people named and wrongly accused in its picture."""
-    L = risk_report(guarantee, prior=prior, ppv_fpr=0.01)
+    L = Reading(guarantee, prior=prior)
     at = load(**params)
     text = "\n".join(texts(at))
-    assert L.link.same_query is not None
-    assert f"]({L.link.path}?{L.link.same_query}) — **this guarantee itself**" in text
-    assert text.index(L.link.same_query) < text.index(L.link.eta_query)  # offered first
-    if L.link.eps_query not in (None, L.link.same_query):  # a looser (ε, δ) link stays labelled
-        assert f"?{L.link.eps_query}) — " in text and "(looser: for comparison only)" in text
-    q = {k: v[0] for k, v in parse_qs(L.link.same_query).items()}
-    page = pagetools.load("app_pages/what_eps_means.py", via_app=True, timeout=120, **q)
+    assert L.same_link is not None
+    assert f"]({L.same_link}) — **this guarantee itself**" in text
+    assert text.index(L.same_link) < text.index(L.eta_link)  # offered first
+    if L.pair_link not in (None, L.same_link):  # a looser (ε, δ) link stays labelled
+        assert f"]({L.pair_link}) — " in text and "(looser: for comparison only)" in text
+    page = pagetools.load(
+        "app_pages/what_eps_means.py", via_app=True, timeout=120, **query_of(L.same_link)
+    )
     assert not page.warning and not page.error and not page.exception
-    W = stakeholder_lesson(page)
-    assert W.relation is getattr(guarantee, "relation", Relation.REPLACE_ONE)
-    assert W.eta == pytest.approx(L.eta, abs=1e-12) and W.route is L.route
-    assert W.naming.tpr == pytest.approx(L.ppv_tpr, abs=1e-12)
-    assert W.ppv == pytest.approx(L.ppv, abs=1e-12)
-    assert W.worst_posterior == pytest.approx(L.worst_posterior, abs=1e-12)
-    assert W.confidence_kind.value == L.confidence_kind.value
+    assert stakeholder_guarantee(page) == guarantee  # the guarantee itself, its relation too
+    shown = "\n".join(texts(page))  # the same route, as the calculator names it
+    if isinstance(guarantee, DpSgd):
+        assert L.bound.route is Route.PLD and "steps (PLD accountant)" in shown
+    else:
+        assert f"“{route_label(L.bound.route)}”" in shown
     # the page's picture, counted on the calculator's own ROC bound
-    ia = icon_array(prior, curve=TradeOffCurve(tuple(L.roc_fpr), tuple(L.roc_tpr), L.eta))
+    ia = icon_array(prior, curve=TradeOffCurve.of(L.bound))
     cap = ia.caps[0]  # 1 %, the page's default cap and the calculator's stated FPR
-    assert (W.naming.named, W.naming.accused) == (cap.named, cap.accused)
+    assert cap.tpr == L.tpr and cap.ppv == L.precision
     assert metric(page, "members named") == f"{cap.named} of {ia.members}"
     shown_page = metric(page, "right when naming")
-    if L.confidence_kind.value == "precision":
-        assert metric(at, "right when naming") == shown_page == fmt_pct(L.ppv)
-    else:  # pure ε: the page quotes the bound for every named person
-        assert shown_page == fmt_pct(L.worst_posterior)
+    assert shown_page == fmt_pct(L.quoted)
+    if L.kind is Confidence.PRECISION:  # the calculator quotes the same precision
+        assert metric(at, "right when naming") == shown_page == fmt_pct(L.precision)
     if isinstance(guarantee, DpSgd):
         assert shown_page == "25.4\u00a0%"  # the % held to its number by a no-break space
         assert "DP-SGD: σ = 1.1, q = 0.01, 10 000 steps (PLD accountant)" in "\n".join(texts(page))
@@ -532,13 +571,13 @@ def test_the_link_carries_the_tightest_route_and_both_pages_agree(params, guaran
 )
 def test_a_guarantee_the_stakeholder_page_cannot_take_is_explained(params, says):
     at = load(**params)
-    L = risk_report(
+    L = Reading(
         EpsDelta(float(params["eps"]), float(params["delta"]), params.get("rel", "replace_one"))
     )
-    assert L.link.same_query is None and L.link.same_blocked is not None
+    assert L.same_link is None and L.same_blocked is not None
     text = "\n".join(texts(at))
     assert says in text, text
-    assert f"]({L.link.path}?{L.link.eta_query})" in text  # the η link is always there
+    assert f"]({L.eta_link})" in text  # the η link is always there
 
 
 def test_the_epsilon_delta_link_says_which_pair_it_carries():
@@ -554,11 +593,11 @@ def test_the_epsilon_delta_link_says_which_pair_it_carries():
         ),
         ("replace_one", "its ε at δ = 10⁻⁵, replace-one)", "converted to replace-one"),
     ):
-        L = risk_report(Rdp(*RENYI, AR if rel == "add_or_remove_one" else Relation.REPLACE_ONE))
+        L = Reading(Rdp(*RENYI, AR if rel == "add_or_remove_one" else Relation.REPLACE_ONE))
         text = "\n".join(texts(load(kind="rdp", rel=rel)))
-        line = next(x for x in text.splitlines() if f"?{L.link.eps_query})" in x)
+        line = next(x for x in text.splitlines() if f"({L.pair_link})" in x)
         assert said in line and not_said not in line, line
-        assert f"δ = {fmt_num(L.link.delta, 3)}," in line, line
+        assert f"δ = {fmt_num(L.pair[1], 3)}," in line, line
 
 
 @pytest.mark.parametrize("query", [dict(kind="zcdp", rho="0"), dict(kind="gdp", mu="0")])
@@ -569,3 +608,13 @@ def test_eta_zero_reads_as_the_prior(query):
     assert "η = 0: the release is the same whether a person is in the data or not" in text
     assert "can exceed **1\xa0%**, the share before the release" in text
     assert "No limit holds" not in text
+
+
+def test_a_run_without_an_epsilon_delta_point_links_itself_and_its_eta():
+    """σ below the PLD floor: no (ε, δ) point is computed, so no (ε, δ) link; the run itself
+    and its η are still carried (the run's link first)."""
+    L = Reading(DpSgd(0.05, 0.01, 100))
+    assert L.pair is None and L.same_link is not None
+    text = "\n".join(texts(load(kind="dpsgd", sigma="0.05", q="0.01", steps="100")))
+    assert f"]({L.same_link}) — **this guarantee itself**" in text and f"]({L.eta_link})" in text
+    assert "?kind=dp&" not in text

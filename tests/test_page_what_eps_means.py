@@ -1,9 +1,11 @@
 """AppTest for the page "What does ε mean for the people in my data?" (app_pages/what_eps_means.py).
 
-The numbers shown are compared with :func:`mipcore.lessons.what_eps_means.what_eps_means_lesson`
-(tested on its own in test_lesson_what_eps_means.py) and, for the headline, with the closed
-form π e^ε/(π e^ε + 1 − π). The icon arrays drawn are counted marker by marker. The one-page
-HTML export is taken from the page's own download button and parsed.
+The numbers shown are compared with the theory the page reads (:func:`mipcore.risk.icon_array`
+in closed form or on :func:`mipcore.guarantees.attacker_bound`'s curve, the number to quote by
+:func:`mipcore.risk.named_confidence`; tested on their own in test_risk.py) and, for the
+headline, with the closed form π e^ε/(π e^ε + 1 − π). The icon arrays drawn are counted marker
+by marker. The one-page HTML export is taken from the page's own download button, parsed, and
+named by the page's settings.
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_pct, jobs
 from appkit.registry import by_key
-from mipcore.guarantees import Relation
-from mipcore.lessons.what_eps_means import GuaranteeKind, what_eps_means_lesson
+from mipcore.guarantees import EpsDelta, Guarantee, Rdp, Relation, Zcdp, attacker_bound
 from mipcore.plots.guarantee_vega import route_label
+from mipcore.risk import IconArray, TradeOffCurve, icon_array, named_confidence
 
 PAGE = "app_pages/what_eps_means.py"
 
@@ -49,6 +51,22 @@ def icons(at: AppTest, key: str) -> dict[str, int]:
     runs = tables["runs"]
     cells = (runs["x2"] - runs["x"]) * (runs["y2"] - runs["y"])
     return {str(g): int(v) for g, v in cells.groupby(runs["group"], sort=False).sum().items()}
+
+
+def expected(prior: float, g: Guarantee | float, cap: float = 0.01) -> tuple[IconArray, float]:
+    """The picture and the number to quote for ``g`` (η-MIP: its η), from theory: in closed
+    form for η-MIP and a replace-one (ε, δ), else on the attacker bound's curve."""
+    if isinstance(g, float):
+        ia = icon_array(prior, eta=g, fpr_caps=(cap,))
+        return ia, named_confidence(prior, ia.caps[0].ppv, eta=g)[1]
+    if isinstance(g, EpsDelta) and g.relation is Relation.REPLACE_ONE:
+        ia = icon_array(prior, epsilon=g.epsilon, delta=g.delta, fpr_caps=(cap,))
+        eta = attacker_bound(g).eta
+    else:
+        b = attacker_bound(g)
+        ia, eta = icon_array(prior, curve=TradeOffCurve.of(b), fpr_caps=(cap,)), b.eta
+    pure = g.replace_pair[0] if isinstance(g, EpsDelta) and g.delta == 0 else None
+    return ia, named_confidence(prior, ia.caps[0].ppv, eta=eta, pure_epsilon=pure)[1]
 
 
 @pytest.fixture(scope="module")
@@ -95,23 +113,24 @@ def test_no_formula_on_the_surface():
         assert "tanh" not in t and "e^ε" not in t and "TPR" not in t, t
 
 
-def test_default_numbers_are_the_lessons(default_page):
+def test_default_numbers_are_the_theorys(default_page):
     # the default share is 1 %, as on the risk calculator
-    L = what_eps_means_lesson(0.01, epsilon=1.0, delta=0.0, fpr_cap=0.01)
+    ia, _ = expected(0.01, EpsDelta(1.0, 0.0))
+    naming = ia.caps[0]
     h = headline(default_page)
     assert "1 in 100 people" in h and "right at most 2.7 % of the time — up from 1 %" in h
     assert metric(default_page, "best attacker is right") == "9 900 of 10 000"
-    assert L.icons.correct == 9_900
+    assert ia.correct == 9_900
     assert metric(default_page, "members named") == "2 of 100"
-    assert (L.naming.named, L.icons.members) == (2, 100)
+    assert (naming.named, ia.members) == (2, 100)
     assert metric(default_page, "right when naming") == "2.7 %"
     acc = icons(default_page, "icons_accuracy")
-    assert acc.get("member, called a member (right)", 0) == L.icons.correct_members == 0
-    assert acc["non-member, called a non-member (right)"] == L.icons.correct_non_members == 9_900
+    assert acc.get("member, called a member (right)", 0) == ia.correct_members == 0
+    assert acc["non-member, called a non-member (right)"] == ia.correct_non_members == 9_900
     assert sum(acc.values()) == 10_000
     named = icons(default_page, "icons_naming")
-    assert named["member, named"] == L.naming.named == 2
-    assert named["non-member, wrongly accused"] == L.naming.accused == 99
+    assert named["member, named"] == naming.named == 2
+    assert named["non-member, wrongly accused"] == naming.accused == 99
     assert sum(named.values()) == 10_000
 
 
@@ -141,12 +160,12 @@ def test_delta_gives_the_precision_and_says_why():
     at = load(prior="1", delta="1e-5")
     h = headline(at)
     assert "while wrongly accusing at most 1 % of the others" in h
-    L = what_eps_means_lesson(0.01, epsilon=1.0, delta=1e-5, fpr_cap=0.01)
-    assert f"right at most {100 * L.ppv:.1f} %" in h
+    ia, quoted = expected(0.01, EpsDelta(1.0, 1e-5))
+    assert quoted == ia.caps[0].ppv and f"right at most {100 * quoted:.1f} %" in h
     assert any(t.startswith("Why not a limit for every single person?") for t in texts(at))
     # the δ-event (10⁻⁵ of a member on average) is never drawn as a whole person
     assert any("every count the attacker achieves is rounded down" in t for t in texts(at))
-    assert L.icons.correct_members == 0
+    assert ia.correct_members == 0
 
 
 def test_every_control_changes_the_output():
@@ -165,7 +184,7 @@ def test_every_control_changes_the_output():
         b.click().run()
         seen.add(snapshot(at))
     assert at.number_input(key="prior").value == 10.0
-    at.radio(key="kind").set_value(GuaranteeKind.MIP).run()
+    at.radio(key="kind").set_value("mip").run()
     assert [s.key for s in at.slider] == ["eta"] and "delta" not in [n.key for n in at.number_input]
     seen.add(snapshot(at))
     at.slider(key="eta").set_value(0.3).run()
@@ -182,70 +201,67 @@ def guarantee_caption(at: AppTest) -> str:
 RENYI = ((2.0, 4.0, 8.0, 16.0, 32.0), (0.5, 1.0, 2.0, 4.0, 8.0))  # the default text's values
 
 
+AR = Relation.ADD_OR_REMOVE_ONE
+
+
 @pytest.mark.parametrize(
-    ("params", "kwargs", "names"),
+    ("params", "g", "names"),
     [
         (
             {"kind": "zcdp", "rho": "0.3", "rel": "add_or_remove_one"},
-            dict(kind="zcdp", rho=0.3, relation=Relation.ADD_OR_REMOVE_ONE),
+            Zcdp(0.3, AR),
             ("ρ = 0.3 zero-concentrated DP", "add or remove one record"),
         ),
         (
             {"kind": "rdp"},
-            dict(kind="rdp", orders=RENYI[0], rdp_values=RENYI[1]),
+            Rdp(*RENYI),
             ("Rényi DP at 5 orders, α: ε(α) = 2: 0.5, 4: 1, 8: 2, 16: 4, 32: 8", "replace one"),
         ),
         pytest.param(
             {"kind": "rdp", "rdp": "8: 1; 2: 0.2", "rel": "add_or_remove_one"},
-            dict(
-                kind="rdp",
-                orders=(2.0, 8.0),
-                rdp_values=(0.2, 1.0),
-                relation=Relation.ADD_OR_REMOVE_ONE,
-            ),
+            Rdp((2.0, 8.0), (0.2, 1.0), AR),
             ("Rényi DP at 2 orders, α: ε(α) = 2: 0.2, 8: 1", "add or remove one record"),
             marks=pytest.mark.slow,
         ),
         (
             {"eps": "2", "delta": "1e-6", "rel": "add_or_remove_one", "prior": "5"},
-            dict(epsilon=2.0, delta=1e-6, relation=Relation.ADD_OR_REMOVE_ONE),
+            EpsDelta(2.0, 1e-6, AR),
             ("ε = 2, δ = 1 × 10⁻⁶", "add or remove one record"),
         ),
     ],
     ids=["zcdp_add_remove", "rdp_default", "rdp_add_remove", "eps_delta_add_remove"],
 )
-def test_new_kinds_and_relations_show_the_lessons_numbers_and_name_the_guarantee(
-    params, kwargs, names
-):
+def test_new_kinds_and_relations_show_the_theorys_numbers_and_name_the_guarantee(params, g, names):
     at = load(**params)
     pagetools.assert_clean(at)
     assert not at.warning
     prior = float(params.get("prior", "1")) / 100
-    L = what_eps_means_lesson(prior, **kwargs, fpr_cap=0.01)
-    assert metric(at, "right when naming") == fmt_pct(L.confidence)
-    assert metric(at, "members named") == f"{L.naming.named} of {L.icons.members}"
+    ia, quoted = expected(prior, g)
+    assert metric(at, "right when naming") == fmt_pct(quoted)
+    assert metric(at, "members named") == f"{ia.caps[0].named} of {ia.members}"
     named = icons(at, "icons_naming")
-    assert named["non-member, wrongly accused"] == L.naming.accused
-    assert named.get("member, named", 0) == L.naming.named
+    assert named["non-member, wrongly accused"] == ia.caps[0].accused
+    assert named.get("member, named", 0) == ia.caps[0].named
     caption = guarantee_caption(at)
     for words in names:
         assert words in caption, caption
-    assert f"“{route_label(L.route)}”" in caption  # the route, as the calculator names it
-    assert at.radio(key="rel").value is kwargs.get("relation", Relation.REPLACE_ONE)
+    route = attacker_bound(g).route  # the route, as the calculator names it
+    assert f"“{route_label(route)}”" in caption
+    assert at.radio(key="rel").value is g.relation
 
 
 def test_moving_the_share_reads_the_guarantee_only_once():
     """ρ-zCDP, Rényi DP and a DP-SGD run are read through their trade-off curve in their own
     process (seconds); the share of people plays no part in it, so moving the share starts
-    no new job, and the numbers are the lesson's at the new share."""
+    no new job, and the numbers are the theory's at the new share."""
     at = load(kind="zcdp", rho="0.41")  # a ρ no other test asks for: its job runs here
     started = jobs._LINE.started_total
     for share in (20.0, 50.0):
         at.number_input(key="prior").set_value(share).run()
         pagetools.assert_clean(at)
-        L = what_eps_means_lesson(share / 100, kind="zcdp", rho=0.41, fpr_cap=0.01)
-        assert metric(at, "right when naming") == fmt_pct(L.confidence)
-        assert metric(at, "members named") == f"{L.naming.named} of {L.icons.members}"
+        ia, quoted = expected(share / 100, Zcdp(0.41))
+        assert metric(at, "right when naming") == fmt_pct(quoted)
+        assert metric(at, "members named") == f"{ia.caps[0].named} of {ia.members}"
     assert jobs._LINE.started_total == started
 
 
@@ -439,6 +455,44 @@ def test_html_export_from_the_page(monkeypatch):
     png = made["whom_it_names_eps2_delta1e-05_share2pct_cap1pct.png"]()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert "who_it_gets_right_eps2_delta1e-05_share2pct_cap1pct.png" in made
+
+
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        (
+            {"kind": "gdp", "mu": "0.5", "prior": "50", "cap": "0.1"},
+            "gdp_mu0.5_share50pct_cap10pct",
+        ),
+        ({"prior": "0.25"}, "eps1_delta0_share0.25pct_cap1pct"),
+        ({"kind": "zcdp", "rho": "0.25", "prior": "5"}, "zcdp_rho0.25_share5pct_cap1pct"),
+        ({"kind": "rdp"}, "rdp_5orders_alpha2-32_share1pct_cap1pct"),
+        ({"eps": "2", "rel": "add_or_remove_one"}, "eps2_delta0_addremove_share1pct_cap1pct"),
+        ({"kind": "mip", "eta": "0.1", "prior": "50"}, "eta0.1_share50pct_cap1pct"),
+    ],
+)
+def test_the_downloads_are_named_by_the_settings(monkeypatch, params, name):
+    """Rényi DP by its number of orders and their range; ``_addremove`` after an add/remove
+    guarantee's parameters; the PNG files by their picture."""
+    made: list[str] = []
+    original = MediaFileManager.add_deferred
+
+    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        made.append(file_name)
+        return original(self, data_callable, mimetype, coordinates, file_name=file_name, **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
+    load(**params)
+    assert f"mip_{name}.html" in made
+    assert {f"who_it_gets_right_{name}.png", f"whom_it_names_{name}.png"} <= set(made)
+
+
+@pytest.mark.parametrize(
+    ("prior", "share"),
+    [("50", "1 in 2 people is"), ("0.1", "1 in 1000 people is"), ("37", "37 % of the people are")],
+)
+def test_the_share_is_one_in_n_people_when_it_is(prior, share):
+    assert f"**If {share} in the data" in headline(load(prior=prior))
 
 
 def test_the_table_has_one_share_and_explains_no_limit_beside_the_number():

@@ -1,10 +1,16 @@
-"""Tests for mipcore.risk: best TPR, best accuracy, posterior/PPV bounds, icon array, table.
+"""Tests for mipcore.risk: best TPR, best accuracy, posterior/PPV bounds, the number to quote
+for a named person, icon array, table.
 
-Three ways: known values (closed forms, Theorem 4 at ε = 1), identities (π = 1/2 gives
-1/2 + η, ε = 0 gives FPR + δ, PPV at small FPR equals the posterior, ...), and brute force:
-the randomised-response mechanism with a δ-mass that reveals membership (the tightness
-construction of Theorem 4), whose every deterministic test is enumerated and every
-randomised test is a mixture of two of them.
+Three ways: known values (closed forms, Theorem 4 at ε = 1, the 2.7 % posterior at ε = 1 and
+1 in 100; issue 25's pictures: at ε = 1 and 1 % in the data 2 of 100 members named and 99 of
+9 900 wrongly accused, not "the one member named, 0 of 99 accused"; at ε = 3 and half in the
+data 100 of 500 named for 100.4, not "11 of 50" for 10.05), identities (π = 1/2 gives 1/2 + η,
+ε = 0 gives FPR + δ and tells nothing, PPV at small FPR equals the posterior, δ > 0 or η > 0
+make the precision the number to quote, ...), and brute force: the randomised-response
+mechanism with a δ-mass that reveals membership (the tightness construction of Theorem 4) and
+the mechanism that reveals membership with probability 2η, whose every deterministic test is
+enumerated and every randomised test is a mixture of two of them -- the pictures' counts,
+their population and their accuracy are checked against that enumeration.
 """
 
 from __future__ import annotations
@@ -20,11 +26,22 @@ from hypothesis import strategies as st
 from scipy import special
 
 from mipcore.bounds import eta_from_epsilon
-from mipcore.guarantees import Gdp, attacker_bound, tpr_bound_gdp
+from mipcore.guarantees import (
+    DpSgd,
+    EpsDelta,
+    Gdp,
+    Rdp,
+    Relation,
+    Zcdp,
+    attacker_bound,
+    tpr_bound_gdp,
+)
 from mipcore.optimal_attack import optimal_attack_accuracy_discrete
 from mipcore.risk import (
     COMPARISON_DELTAS,
     COMPARISON_EPSILONS,
+    ICON_POPULATIONS,
+    Confidence,
     TradeOffCurve,
     best_accuracy,
     best_operating_point,
@@ -33,6 +50,8 @@ from mipcore.risk import (
     icon_array,
     member_posterior_bound,
     member_posterior_tail_bound,
+    named_confidence,
+    ppv,
     ppv_bound,
 )
 
@@ -507,8 +526,204 @@ def test_no_guarantee_is_an_error():
         (lambda: comparison_table(fpr=2.0), "fpr"),
         (lambda: comparison_table(prior=0.0), "prior"),
         (lambda: comparison_table(failure=0.0), "failure"),
+        (lambda: ppv(0.0, 0.01, 0.1), "prior"),
+        (lambda: ppv(0.5, 1.5, 0.1), "fpr"),
+        (lambda: ppv(0.5, 0.1, -0.1), "tpr"),
+        (lambda: named_confidence(1.0, 0.5, eta=0.1), "prior"),
+        (lambda: named_confidence(0.5, 1.5, eta=0.1), "precision"),
+        (lambda: named_confidence(0.5, 0.5, eta=0.6), "eta"),
+        (lambda: named_confidence(0.5, 0.5, eta=0.1, pure_epsilon=-1.0), "epsilon"),
     ],
 )
 def test_out_of_domain_raises_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# --------------------------------------------------------------------------- what a page quotes
+AR = Relation.ADD_OR_REMOVE_ONE
+
+
+def down(x: float) -> int:
+    return math.floor(round(x, 9))
+
+
+def expected_picture(p_in, p_out, prior: float, cap: float) -> tuple[int, int, int, int, int]:
+    """(people, members, non-members, named, accused), computed independently: the smallest of
+    100, 1 000, 10 000 people whose picture names and accuses at least one person wherever the
+    averages are positive; members ⌊Nπ⌋ (at least 1); accused ⌊cap · non-members⌋; named
+    ⌊T(accused / non-members) · members⌋ with T the enumerated frontier."""
+    t_cap = brute_tpr(p_in, p_out, cap)
+    for n in ICON_POPULATIONS:
+        if down(n * prior) < 1 and n != ICON_POPULATIONS[-1]:
+            continue
+        m = min(n - 1, max(1, down(n * prior)))
+        accused = down(cap * (n - m))
+        named = down(brute_tpr(p_in, p_out, accused / (n - m)) * m)
+        ok_named = named >= 1 or t_cap * m <= 0
+        ok_accused = accused >= 1 or cap * (n - m) <= 0
+        if (ok_named and ok_accused) or n == ICON_POPULATIONS[-1]:
+            return n, m, n - m, named, accused
+    raise AssertionError("unreachable")
+
+
+def check_picture(ia, p_in, p_out, prior: float, cap: float) -> None:
+    n, m, non, named, accused = expected_picture(p_in, p_out, prior, cap)
+    assert (ia.people, ia.members, ia.non_members) == (n, m, non)
+    assert (ia.caps[0].named, ia.caps[0].accused) == (named, accused)
+    # the accuracy picture is an attacker the mechanism allows, and never beats the bound
+    assert ia.correct_members <= brute_tpr(p_in, p_out, ia.wrongly_called / non) * m + 1e-9
+    assert ia.correct <= ia.accuracy * n + 1e-9
+    assert ia.accuracy == pytest.approx(brute_accuracy(p_in, p_out, prior)[0], abs=1e-14)
+
+
+@pytest.mark.parametrize("prior", [0.01, 0.1, 0.3, 0.5, 0.8])
+@pytest.mark.parametrize("eps", [0.5, 1.0, 2.0, 4.0])
+@pytest.mark.parametrize("delta", [0.0, 1e-5, 0.05])
+@pytest.mark.parametrize("cap", [0.01, 0.05, 0.1])
+def test_pictures_equal_randomised_response_enumeration(prior, eps, delta, cap):
+    ia = icon_array(prior, epsilon=eps, delta=delta, fpr_caps=(cap,))
+    check_picture(ia, *rr_laws(eps, delta), prior, cap)
+
+
+@pytest.mark.parametrize("prior", [0.01, 0.2, 0.5, 0.9])
+@pytest.mark.parametrize("eta", [0.0, 0.02, 0.1, 0.3])
+@pytest.mark.parametrize("cap", [0.01, 0.1])
+def test_pictures_equal_leak_mechanism_enumeration(prior, eta, cap):
+    check_picture(icon_array(prior, eta=eta, fpr_caps=(cap,)), *leak_laws(eta), prior, cap)
+
+
+def test_ppv_is_the_precision_of_a_rate_pair():
+    assert ppv(0.01, 0.01, 0.0272) == pytest.approx(0.01 * 0.0272 / (0.01 * 0.0272 + 0.0099))
+    assert ppv(0.3, 0.0, 0.2) == 1.0 and ppv(0.3, 0.0, 0.0) == 0.3  # the limits at FPR 0
+    assert ppv(0.3, 0.2, 0.1) == pytest.approx(0.3)  # TPR raised to FPR: guessing
+    for f in (0.001, 0.01, 0.1):  # the same number as ppv_bound, from the TPR bound
+        t = best_tpr(f, epsilon=1.0, delta=1e-5)
+        assert ppv(0.01, f, t) == pytest.approx(ppv_bound(0.01, f, epsilon=1.0, delta=1e-5))
+    assert round(ppv(0.01, 0.01, attacker_bound(EpsDelta(1.0, 1e-5)).tpr_at_fpr[1]), 6) == 0.026733
+
+
+def test_the_number_to_quote_one_in_a_hundred():
+    """ε = 1, 1 in 100 in the data: "right at most 2.7 %, up from 1 %" -- a bound for every
+    named person; the picture shows 10 000 people (issue 25), 2 named of 2.72."""
+    ia = icon_array(0.01, epsilon=1.0, fpr_caps=(0.01,))
+    kind, value = named_confidence(0.01, ia.caps[0].ppv, eta=0.2311, pure_epsilon=1.0)
+    post = 0.01 * math.e / (0.01 * math.e + 0.99)
+    assert kind is Confidence.POSTERIOR and value == pytest.approx(post, rel=1e-14)
+    assert round(100 * value, 1) == 2.7 and value == member_posterior_bound(0.01, epsilon=1.0)
+    assert (ia.people, ia.members, ia.non_members) == (10_000, 100, 9_900)
+    assert (ia.caps[0].named, ia.caps[0].accused) == (2, 99)
+    assert ia.caps[0].named_expected == pytest.approx(100 * math.e * 0.01, rel=1e-14)  # 2.72
+    assert ia.accuracy == pytest.approx(0.99) and ia.correct == 9_900  # never a member: best
+
+
+def test_half_in_the_data_is_not_rounded_up():
+    """ε = 3 and half in the data (issue 25: "11 of 50 named" for 10.05): at 1 % false
+    accusations 100 people would accuse half a person, so the picture shows 1 000: 100 of 500
+    named for 100.4, 5 accused; at 5 %, 100 people: 73.1 right on average, 72 drawn."""
+    ia = icon_array(0.5, epsilon=3.0, fpr_caps=(0.01,))
+    assert (ia.people, ia.members) == (1_000, 500)
+    assert ia.caps[0].named_expected == pytest.approx(500 * math.exp(3) * 0.01, rel=1e-14)
+    assert (ia.caps[0].named, ia.caps[0].accused) == (100, 5)
+    ia = icon_array(0.5, epsilon=1.0, fpr_caps=(0.05,))
+    assert ia.people == 100 and ia.correct == 72 and ia.members == 50
+    assert (ia.caps[0].named, ia.caps[0].accused) == (5, 2)  # ⌊e · 0.04 · 50⌋ = ⌊5.44⌋
+
+
+def test_delta_or_eta_make_the_precision_the_number_to_quote():
+    ia = icon_array(0.01, epsilon=1.0, delta=1e-5, fpr_caps=(0.01,))
+    tpr = math.e * 0.01 + 1e-5
+    assert ia.caps[0].tpr == pytest.approx(tpr, rel=1e-14)
+    kind, value = named_confidence(0.01, ia.caps[0].ppv, eta=eta_from_epsilon(1.0, 1e-5))
+    assert kind is Confidence.PRECISION
+    assert value == pytest.approx(0.01 * tpr / (0.01 * tpr + 0.99 * 0.01), rel=1e-13)
+    ia = icon_array(0.5, eta=0.1, fpr_caps=(0.05,))
+    kind, value = named_confidence(0.5, ia.caps[0].ppv, eta=0.1)
+    assert ia.accuracy == pytest.approx(0.6) and kind is Confidence.PRECISION
+    assert value == pytest.approx(0.25 / (0.25 + 0.05), rel=1e-14)  # TPR = 0.05 + 0.2
+
+
+@pytest.mark.parametrize("prior", [0.01, 0.37, 0.5, 0.9])
+def test_epsilon_zero_or_eta_zero_tell_nothing(prior):
+    ia = icon_array(prior, epsilon=0.0, fpr_caps=(0.01,))
+    kind, value = named_confidence(prior, ia.caps[0].ppv, eta=0.0, pure_epsilon=0.0)
+    assert kind is Confidence.POSTERIOR and value == pytest.approx(prior, rel=1e-14)
+    assert ia.accuracy == pytest.approx(max(prior, 1 - prior), rel=1e-14)
+    assert named_confidence(prior, 0.9, eta=0.0) == (Confidence.POSTERIOR, prior)
+
+
+@pytest.mark.parametrize(
+    "g", [Gdp(0.0), Zcdp(0.0), Zcdp(0.0, AR), Rdp((2.0, 4.0), (0.0, 0.0))], ids=repr
+)
+def test_eta_zero_bounds_every_posterior_by_the_prior(g):
+    """η = 0: the releases with and without a person are the same law, so no posterior moves
+    from the prior (both pages say so; the calculator once said 1, "no limit")."""
+    b = attacker_bound(g)
+    assert b.eta == 0.0
+    assert named_confidence(0.05, 0.5, eta=b.eta) == (Confidence.POSTERIOR, 0.05)
+
+
+def test_a_pure_add_remove_epsilon_bounds_every_named_person_by_two_epsilon():
+    g = EpsDelta(1.0, 0.0, AR)
+    kind, value = named_confidence(0.01, 0.5, eta=0.3, pure_epsilon=g.replace_pair[0])
+    pe = 0.01 * math.exp(2.0)
+    assert kind is Confidence.POSTERIOR and value == pytest.approx(pe / (pe + 0.99), rel=1e-12)
+
+
+def test_the_number_to_quote_grows_with_epsilon_and_the_prior():
+    eps = [0.0, 0.1, 0.5, 1.0, 2.0, 4.0, 8.0]
+    quoted = [named_confidence(0.05, 0.5, eta=0.1, pure_epsilon=e)[1] for e in eps]
+    assert quoted == sorted(quoted)
+    priors = [0.001, 0.01, 0.1, 0.5, 0.9]
+    quoted = [named_confidence(p, 0.5, eta=0.1, pure_epsilon=1.0)[1] for p in priors]
+    assert quoted == sorted(quoted)
+
+
+def test_the_table_is_at_one_share():
+    """One share of people per table (issue 25: a table mixed "half in the data" and "1 % in
+    the data"): every column at the page's prior and cap, as its pictures."""
+    t = comparison_table(prior=0.2, fpr=0.05)
+    assert (t.prior, t.fpr) == (0.2, 0.05)
+    row = next(x for x in t.rows if x.epsilon == 1.0 and x.delta == 0.0)
+    ia = icon_array(0.2, epsilon=1.0, fpr_caps=(0.05,))
+    assert row.accuracy_at_prior == pytest.approx(ia.accuracy, rel=1e-14)
+    assert row.posterior == pytest.approx(member_posterior_bound(0.2, epsilon=1.0), rel=1e-14)
+
+
+RENYI = ((2.0, 4.0, 8.0, 16.0, 32.0), (0.5, 1.0, 2.0, 4.0, 8.0))  # the pages' default
+
+
+@pytest.mark.parametrize(
+    "g",
+    [
+        Gdp(1.0),
+        Zcdp(0.5),
+        Zcdp(0.3, AR),
+        Rdp(*RENYI),
+        Rdp((2.0, 8.0), (0.2, 1.0), AR),
+        EpsDelta(1.0, 1e-5, AR),
+        Gdp(1.0, AR),
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize("prior", [0.01, 0.2])
+def test_a_picture_on_a_bounds_curve_quotes_the_calculators_numbers(g, prior):
+    """The stakeholder page draws every guarantee read through attacker_bound on its trade-off
+    curve: the TPR and precision at a cap of 1 % (an FPR level) are the bound's own, as the
+    risk calculator quotes them, and the picture never beats the bound."""
+    b = attacker_bound(g)
+    curve = TradeOffCurve.of(b)
+    assert all(t2 >= t1 for t1, t2 in zip(curve.tpr, curve.tpr[1:], strict=False))
+    ia = icon_array(prior, curve=curve, fpr_caps=(0.01,))
+    assert ia.caps[0].tpr == b.tpr_at_fpr[1]
+    assert ia.caps[0].ppv == ppv(prior, 0.01, b.tpr_at_fpr[1])
+    assert ia.caps[0].named <= b.tpr_at_fpr[1] * ia.members
+    assert icon_array(0.5, curve=curve).accuracy == pytest.approx(0.5 + b.eta, rel=1e-14)
+
+
+@pytest.mark.slow
+def test_a_dpsgd_run_is_the_calculators_issue_example():
+    """σ 1.1, q 0.01, 10 000 steps: the risk calculator says 25.4 % at 1 % in the data."""
+    b = attacker_bound(DpSgd(1.1, 0.01, 10_000))
+    ia = icon_array(0.01, curve=TradeOffCurve.of(b), fpr_caps=(0.01,))
+    assert ia.caps[0].tpr == b.tpr_at_fpr[1] and round(100 * ia.caps[0].ppv, 1) == 25.4

@@ -66,12 +66,15 @@ imported here, so ``from mipcore.guarantees import eta_from_gdp`` works for all 
   :func:`tpr_bound_zcdp`, :func:`delta_from_zcdp`.
 * :mod:`mipcore.guarantees.dpsgd` -- DP-SGD through ``dp_accounting``'s PLD accountant:
   :func:`eta_from_dpsgd`, :func:`dpsgd_attacker_bound`, :func:`dpsgd_noise_for_eta`,
-  :func:`dpsgd_noise_for_tpr`.
+  :func:`dpsgd_noise_for_tpr`, :func:`dpsgd_noise_and_eta`; the presets :data:`CIFAR10` and
+  :data:`E2E`.
 * ``_dispatch`` -- the one dispatcher, :func:`attacker_bound`, with each kind's routes.
+* :mod:`mipcore.guarantees.routes` -- every route's ROC bound side by side:
+  :func:`route_curves`.
 * ``_common`` -- what they share: :class:`Relation`, :class:`Kind`, :class:`Route`, the
   guarantee dataclasses (:class:`EpsDelta`, :class:`Profile`, :class:`Gdp`, :class:`Zcdp`,
-  :class:`Rdp`, :class:`DpSgd`), :class:`RouteResult`, :class:`AttackerBound`,
-  :data:`FPR_LEVELS`, :data:`REFERENCE_DELTA`.
+  :class:`Rdp`, :class:`DpSgd`), the one group-privacy conversion (:func:`group_of_two`),
+  :class:`RouteResult`, :class:`AttackerBound`, :data:`FPR_LEVELS`, :data:`REFERENCE_DELTA`.
 
 Each module lists the papers it implements; those the reasoning above rests on:
 
@@ -103,14 +106,20 @@ from ._common import (
     Route,
     RouteResult,
     Zcdp,
+    group_of_two,
+    sampling_only_tv,
 )
 from ._common import FloatOrArray as FloatOrArray
 from ._dispatch import attacker_bound
 from .dpsgd import (
+    CIFAR10,
+    E2E,
     NOISE_TOLERANCE,
     PLD_MIN_NOISE,
     PLD_RESOLUTION,
+    DpSgdPreset,
     dpsgd_attacker_bound,
+    dpsgd_noise_and_eta,
     dpsgd_noise_for_eta,
     dpsgd_noise_for_tpr,
     eta_from_dpsgd,
@@ -127,19 +136,24 @@ from .renyi import (
     tpr_bound_rdp,
     tpr_bound_zcdp,
 )
+from .routes import CurveSource, RouteCurve, RouteCurves, route_curves
 
 # Imported above but outside __all__, as before the split: FloatOrArray, and the two private
 # helpers tests/test_guarantees.py calls as ``G._renyi_eta`` and ``G._dpsgd_tpr``. To patch a
 # helper, patch the module that looks it up (``mipcore.guarantees.dpsgd._pld_accountant``):
 # setting the name on this package changes nothing.
 __all__ = [
+    "CIFAR10",
+    "E2E",
     "FPR_LEVELS",
     "NOISE_TOLERANCE",
     "PLD_MIN_NOISE",
     "PLD_RESOLUTION",
     "REFERENCE_DELTA",
     "AttackerBound",
+    "CurveSource",
     "DpSgd",
+    "DpSgdPreset",
     "EpsDelta",
     "Gdp",
     "Guarantee",
@@ -148,6 +162,8 @@ __all__ = [
     "Rdp",
     "Relation",
     "Route",
+    "RouteCurve",
+    "RouteCurves",
     "RouteResult",
     "Zcdp",
     "attacker_bound",
@@ -155,6 +171,7 @@ __all__ = [
     "delta_from_rdp",
     "delta_from_zcdp",
     "dpsgd_attacker_bound",
+    "dpsgd_noise_and_eta",
     "dpsgd_noise_for_eta",
     "dpsgd_noise_for_tpr",
     "epsilon_from_gdp",
@@ -163,6 +180,9 @@ __all__ = [
     "eta_from_profile",
     "eta_from_rdp",
     "eta_from_zcdp",
+    "group_of_two",
+    "route_curves",
+    "sampling_only_tv",
     "tpr_bound_gdp",
     "tpr_bound_profile",
     "tpr_bound_rdp",

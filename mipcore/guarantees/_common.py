@@ -3,9 +3,11 @@
 The enums (:class:`Relation`, :class:`Kind`, :class:`Route`), the guarantee dataclasses
 (:class:`EpsDelta`, :class:`Profile`, :class:`Gdp`, :class:`Zcdp`, :class:`Rdp`,
 :class:`DpSgd`, each validated on construction by the helpers here, which the families' own
-functions use too), the result (:class:`RouteResult`, :class:`AttackerBound`, assembled by
-``_finish``), the FPR levels and ROC grid every bound reports on, and the δ of the single
-(ε, δ) point routes. Import them from :mod:`mipcore.guarantees`.
+functions use too), the one group-privacy conversion from add/remove to replace-one
+(:func:`group_of_two` for an (ε, δ) pair; ``Gdp.replace_mu`` and ``Zcdp.replace_rho``), the
+result (:class:`RouteResult`, :class:`AttackerBound`, assembled by ``_finish``), the FPR
+levels and ROC grid every bound reports on, and the δ of the single (ε, δ) point routes.
+Import them from :mod:`mipcore.guarantees`.
 """
 
 from __future__ import annotations
@@ -74,6 +76,37 @@ class Route(StrEnum):
 
 
 # --------------------------------------------------------------------------- guarantees
+
+
+def group_of_two(epsilon: ArrayLike, delta: ArrayLike) -> tuple[Any, Any]:
+    """An add/remove (ε, δ) pair as a replace-one pair: ``(2ε, min(1, (1 + e^ε) δ))``.
+
+    A replacement is a removal and an addition, so group privacy for groups of two applies
+    (Dong, Roth, Su, *Gaussian Differential Privacy*, JRSS-B 2022, arXiv:1905.02383, the
+    classical corollary of their Theorem 2.14; module docstring of :mod:`mipcore.guarantees`).
+    ``e^ε`` is taken at ``min(ε, 700)`` (no overflow; δ is then capped at 1 anyway). Scalars
+    give Python floats (``math.exp``), arrays arrays (``numpy.exp``; the two may differ in the
+    last bit, so each caller keeps the one it always used). Inputs are trusted: the
+    guarantees that call it were checked on construction.
+
+    Examples
+    --------
+    >>> group_of_two(1.0, 1e-5) == (2.0, (1.0 + math.e) * 1e-5)
+    True
+    """
+    if np.ndim(epsilon) == 0 and np.ndim(delta) == 0:
+        e = float(epsilon)  # type: ignore[arg-type]
+        return 2.0 * e, min(1.0, (1.0 + math.exp(min(e, 700.0))) * float(delta))  # type: ignore[arg-type]
+    e_arr = np.asarray(epsilon, dtype=float)
+    with np.errstate(over="ignore"):
+        return 2.0 * e_arr, np.minimum(1.0, (1.0 + np.exp(np.minimum(e_arr, 700.0))) * delta)
+
+
+def sampling_only_tv(sampling_rate: float, steps: int) -> float:
+    """P(a record is sampled at least once in ``steps`` Poisson rounds) = 1 − (1 − q)^T: it
+    bounds the total variation of a DP-SGD run whatever its noise."""
+    q = sampling_rate
+    return 1.0 if q >= 1.0 else float(-math.expm1(steps * math.log1p(-q)))
 
 
 def _finite_nonneg(name: str, value: Any) -> float:
@@ -150,6 +183,13 @@ class EpsDelta:
         object.__setattr__(self, "delta", float(check_range("delta", self.delta, 0.0, 1.0)))
         object.__setattr__(self, "relation", _as_relation(self.relation))
 
+    @property
+    def replace_pair(self) -> tuple[float, float]:
+        """(ε, δ) for replace-one neighbours: :func:`group_of_two` for add/remove."""
+        if self.relation is Relation.ADD_OR_REMOVE_ONE:
+            return group_of_two(self.epsilon, self.delta)
+        return self.epsilon, self.delta
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -177,6 +217,11 @@ class Gdp:
         object.__setattr__(self, "mu", _finite_nonneg("mu", self.mu))
         object.__setattr__(self, "relation", _as_relation(self.relation))
 
+    @property
+    def replace_mu(self) -> float:
+        """μ for replace-one neighbours: 2μ for an add/remove guarantee (group privacy)."""
+        return 2.0 * self.mu if self.relation is Relation.ADD_OR_REMOVE_ONE else self.mu
+
 
 @dataclass(frozen=True)
 class Zcdp:
@@ -188,6 +233,11 @@ class Zcdp:
     def __post_init__(self) -> None:
         object.__setattr__(self, "rho", _finite_nonneg("rho", self.rho))
         object.__setattr__(self, "relation", _as_relation(self.relation))
+
+    @property
+    def replace_rho(self) -> float:
+        """ρ for replace-one neighbours: 4ρ for an add/remove guarantee (group privacy)."""
+        return 4.0 * self.rho if self.relation is Relation.ADD_OR_REMOVE_ONE else self.rho
 
 
 @dataclass(frozen=True)
@@ -222,6 +272,16 @@ class DpSgd:
         object.__setattr__(self, "noise_multiplier", s)
         object.__setattr__(self, "sampling_rate", q)
         object.__setattr__(self, "steps", t)
+
+    @property
+    def epochs(self) -> float:
+        """Steps × sampling rate: how often an average record is used."""
+        return self.steps * self.sampling_rate
+
+    @property
+    def sampling_only_eta(self) -> float:
+        """(1 − (1 − q)^T)/2, the η no amount of noise exceeds (:func:`sampling_only_tv`)."""
+        return 0.5 * sampling_only_tv(self.sampling_rate, self.steps)
 
 
 Guarantee: TypeAlias = EpsDelta | Profile | Gdp | Zcdp | Rdp | DpSgd
@@ -261,6 +321,22 @@ class AttackerBound:
     roc_fpr: NDArray[np.float64] = field(repr=False, compare=False)
     roc_tpr: NDArray[np.float64] = field(repr=False, compare=False)
     pld_interval: float | None = None
+
+    @property
+    def loosest(self) -> RouteResult:
+        """The valid route with the largest η (the first, if several)."""
+        return max((r for r in self.routes if r.valid), key=lambda r: r.eta)
+
+    @property
+    def invalid(self) -> RouteResult | None:
+        """The route that is not valid for MIP (the add/remove number read as replace-one)."""
+        return next((r for r in self.routes if not r.valid), None)
+
+    def over_tightest(self, r: RouteResult) -> float | None:
+        """Route ``r``'s η over the reported η (1.0 when both are 0, None when only this is 0)."""
+        if self.eta > 0:
+            return r.eta / self.eta
+        return 1.0 if r.eta == 0 else None
 
     @property
     def looseness(self) -> float:

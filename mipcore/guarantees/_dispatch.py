@@ -5,7 +5,8 @@
 families' functions: μ-GDP (:mod:`mipcore.guarantees.gdp`), ρ-zCDP and Rényi DP
 (:mod:`mipcore.guarantees.renyi`), (ε, δ) and privacy profiles
 (:mod:`mipcore.guarantees.profiles`). An add/remove guarantee is converted by group privacy
-for two (``_group_eta``: a trade-off bound g becomes g∘g). "Module docstring" in the
+for two (:func:`~mipcore.guarantees.group_of_two` for each (ε, δ) point, ``Gdp.replace_mu``,
+``Zcdp.replace_rho``, and ``_group_eta``: a trade-off bound g becomes g∘g). "Module docstring" in the
 docstrings below means the package's, :mod:`mipcore.guarantees`.
 
 References
@@ -42,6 +43,7 @@ from ._common import (
     RouteResult,
     Zcdp,
     _finish,
+    group_of_two,
 )
 from .dpsgd import _dpsgd_bound
 from .gdp import delta_from_gdp, epsilon_from_gdp, eta_from_gdp, tpr_bound_gdp
@@ -163,7 +165,7 @@ def attacker_bound(guarantee: Guarantee) -> AttackerBound:
 
 def _gdp_bound(g: Gdp) -> AttackerBound:
     add_remove = g.relation is Relation.ADD_OR_REMOVE_ONE
-    mu = 2.0 * g.mu if add_remove else g.mu
+    mu = g.replace_mu
     eps5 = float(epsilon_from_gdp(REFERENCE_DELTA, mu))
     routes = [
         RouteResult(Route.GDP_CLOSED_FORM, float(eta_from_gdp(mu))),
@@ -190,7 +192,7 @@ def _gdp_bound(g: Gdp) -> AttackerBound:
 
 def _zcdp_bound(g: Zcdp) -> AttackerBound:
     add_remove = g.relation is Relation.ADD_OR_REMOVE_ONE
-    rho = 4.0 * g.rho if add_remove else g.rho
+    rho = g.replace_rho
     eps5 = rho + 2.0 * math.sqrt(rho * math.log(1.0 / REFERENCE_DELTA))
     routes = [
         RouteResult(Route.RENYI_TRADEOFF, float(eta_from_zcdp(rho))),
@@ -242,8 +244,7 @@ def _rdp_bound(g: Rdp) -> AttackerBound:
         def g_ar(x: np.ndarray) -> np.ndarray:
             return np.asarray(tpr_bound_rdp(x, o, v), dtype=float)
 
-        eps_g = 2.0 * eps5
-        d_g = min(1.0, (1.0 + math.exp(min(eps5, 700.0))) * REFERENCE_DELTA)
+        eps_g, d_g = group_of_two(eps5, REFERENCE_DELTA)
         routes += [
             RouteResult(Route.GROUP_TRADEOFF, _group_eta(g_ar)),
             RouteResult(
@@ -281,9 +282,7 @@ def _profile_bound(g: EpsDelta | Profile) -> AttackerBound:
         roc = np.asarray(tpr_bound_profile(_ROC_FPR, e, d))
         at = np.asarray(tpr_bound_profile(levels, e, d))
         return _finish(kind, g.relation, routes, roc, at)
-    with np.errstate(over="ignore"):
-        e2 = 2.0 * e
-        d2 = np.where(d > 0, np.minimum(1.0, (1.0 + np.exp(np.minimum(e, 700.0))) * d), 0.0)
+    e2, d2 = group_of_two(e, d)
 
     def g_ar(x: np.ndarray) -> np.ndarray:
         return np.asarray(tpr_bound_profile(x, e, d), dtype=float)

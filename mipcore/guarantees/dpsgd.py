@@ -5,7 +5,9 @@ deviation / clipping norm, the Opacus/TF-Privacy convention: see :mod:`mipcore.g
 whose docstring the docstrings below call the "module docstring") and T steps; the
 replace-one relation is computed directly. :func:`eta_from_dpsgd` and
 :func:`dpsgd_attacker_bound` convert a run; :func:`dpsgd_noise_for_eta` and
-:func:`dpsgd_noise_for_tpr` find the smallest noise multiplier for a target η or TPR.
+:func:`dpsgd_noise_for_tpr` find the smallest noise multiplier for a target η or TPR
+(:func:`dpsgd_noise_and_eta` with the η it then achieves);
+:data:`CIFAR10` and :data:`E2E` are two settings from practice (:class:`DpSgdPreset`).
 ``dp_accounting`` is imported inside the functions that use it, so importing this module
 stays light.
 
@@ -22,12 +24,15 @@ References
 - Dong, Roth, Su. *Gaussian Differential Privacy*. JRSS-B 2022, arXiv:1905.02383.
 - Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024,
   arXiv:2211.06582 (Theorem 4 and Lemma 12).
+- Li, Tramèr, Liang, Hashimoto. *Large Language Models Can Be Strong Differentially Private
+  Learners*. ICLR 2022, arXiv:2110.05679 (the E2E preset).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -49,6 +54,7 @@ from ._common import (
     RouteResult,
     _check_dpsgd,
     _finish,
+    sampling_only_tv,
 )
 from .gdp import eta_from_gdp, tpr_bound_gdp
 from .renyi import eta_from_rdp
@@ -64,6 +70,38 @@ NOISE_TOLERANCE = 1e-3
 _PLD_PROFILE_POINTS = 128
 
 
+@dataclass(frozen=True)
+class DpSgdPreset:
+    """A DP-SGD setting from practice: ``noise_multiplier`` (noise std / clipping norm),
+    ``batch`` of ``dataset`` examples (Poisson rate ``batch/dataset``) for ``epochs`` epochs
+    (``steps = ceil(epochs · dataset / batch)``)."""
+
+    key: str
+    noise_multiplier: float
+    batch: int
+    dataset: int
+    epochs: int
+
+    @property
+    def sampling_rate(self) -> float:
+        return self.batch / self.dataset
+
+    @property
+    def steps(self) -> int:
+        return math.ceil(self.epochs * self.dataset / self.batch)
+
+
+#: CIFAR-10-like DP-SGD: σ = 1.1, batch 256 of 50 000, 50 epochs (9766 steps): a typical
+#: setting (Abadi et al. 2016 train CIFAR-10 with DP-SGD), not one paper's.
+CIFAR10 = DpSgdPreset("cifar10", 1.1, 256, 50_000, 50)
+#: LLM fine-tune-like: the E2E setting of Li, Tramèr, Liang, Hashimoto, *Large Language
+#: Models Can Be Strong Differentially Private Learners* (ICLR 2022, arXiv:2110.05679):
+#: 42 061 examples, batch 1024, 10 epochs (411 steps), σ calibrated as their script does --
+#: by ``dp_accounting``'s add/remove RDP accountant to ε = 8 at δ = 8·10⁻⁶
+#: (≈ 42 061^−1.1): σ = 0.7184 gives ε = 7.998.
+E2E = DpSgdPreset("e2e", 0.7184, 1024, 42_061, 10)
+
+
 def _pld_interval(sigma: float, q: float, resolution: float = PLD_RESOLUTION) -> float:
     """PLD grid step: ``resolution`` × the per-step privacy-loss scale 2q·√(e^{1/σ²} − 1).
 
@@ -73,11 +111,6 @@ def _pld_interval(sigma: float, q: float, resolution: float = PLD_RESOLUTION) ->
     """
     scale = 2.0 * q * math.sqrt(math.expm1(min(1.0 / (sigma * sigma), 700.0)))
     return float(min(max(resolution * scale, 1e-12), _PLD_MAX_INTERVAL))
-
-
-def _sampling_only_tv(q: float, steps: int) -> float:
-    """P(the record is sampled at least once) = 1 − (1 − q)^T: bounds TV for any noise."""
-    return 1.0 if q >= 1.0 else float(-math.expm1(steps * math.log1p(-q)))
 
 
 def _pld_accountant(sigma: float, q: float, steps: int, relation: Relation, interval: float) -> Any:
@@ -104,7 +137,7 @@ def _acc_delta(acc: Any, eps: float) -> float:
 def _dpsgd_eta(sigma: float, q: float, steps: int, resolution: float = PLD_RESOLUTION) -> float:
     if q == 1.0:  # every step sees the record: exactly (2√T/σ)-GDP, no accountant needed
         return float(eta_from_gdp(2.0 * math.sqrt(steps) / sigma))
-    tv = _sampling_only_tv(q, steps)
+    tv = sampling_only_tv(q, steps)
     if sigma < PLD_MIN_NOISE:
         return 0.5 * tv
     acc = _pld_accountant(
@@ -248,7 +281,7 @@ def _dpsgd_tpr(
     profile: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """TPR bound of DP-SGD at ``fprs``: PLD envelope ∧ sampling-only ∧ (q = 1) exact GDP."""
-    tv = _sampling_only_tv(q, steps)
+    tv = sampling_only_tv(q, steps)
     tpr = np.asarray(tpr_bound_dp(fprs, 0.0, tv), dtype=float)
     best_eps = None
     if sigma >= PLD_MIN_NOISE:
@@ -287,7 +320,7 @@ def _dpsgd_bound(g: DpSgd) -> AttackerBound:
     from dp_accounting.rdp import rdp_privacy_accountant
 
     s, q, t = g.noise_multiplier, g.sampling_rate, g.steps
-    tv = _sampling_only_tv(q, t)
+    tv = sampling_only_tv(q, t)
     # Listed in order of preference: among routes with equal η the first is reported.
     routes = []
     if q == 1.0:
@@ -441,7 +474,7 @@ def dpsgd_noise_for_eta(eta: float, sampling_rate: float, steps: int) -> float:
     t = check_int("steps", steps, 1, _MAX_STEPS)
     guess = _noise_guess(2.0 * float(norm.ppf(0.5 + e)), q, t)
     return _noise_search(
-        e < 0.5 * _sampling_only_tv(q, t),
+        e < 0.5 * sampling_only_tv(q, t),
         lambda sig, res: _dpsgd_eta(sig, q, t, res),
         e,
         guess,
@@ -500,12 +533,45 @@ def dpsgd_noise_for_tpr(tpr: float, fpr: float, sampling_rate: float, steps: int
 
     mu = float(norm.ppf(min(target, 1.0 - 1e-16)) - norm.ppf(f))
     return _noise_search(
-        target < min(1.0, f + _sampling_only_tv(q, t)),
+        target < min(1.0, f + sampling_only_tv(q, t)),
         value,
         target,
         _noise_guess(mu, q, t),
         "tpr",
     )
+
+
+def dpsgd_noise_and_eta(
+    eta: float | None,
+    sampling_rate: float,
+    steps: int,
+    *,
+    tpr: float | None = None,
+    fpr: float | None = None,
+) -> tuple[float, float]:
+    """The smallest noise multiplier for a target and the η of the run with it, in one call.
+
+    :func:`dpsgd_noise_for_eta` (a target ``eta``) or :func:`dpsgd_noise_for_tpr` (``eta=None``
+    and a target ``tpr`` at ``fpr``), then :func:`eta_from_dpsgd` of the answer -- the
+    sampling-only η, (1 − (1 − q)^T)/2, when no noise is needed (σ = 0). Both take seconds for
+    many steps: a page runs them as one job. Parameters and Raises as those functions.
+
+    Examples
+    --------
+    >>> sigma, eta = dpsgd_noise_and_eta(0.1, 1.0, 100)  # exact: 20/(2Φ⁻¹(0.6)) = 39.46
+    >>> round(sigma, 1), eta <= 0.1
+    (39.5, True)
+    """
+    q, n = float(sampling_rate), int(steps)
+    if eta is not None:
+        sigma = dpsgd_noise_for_eta(eta, q, n)
+    elif tpr is None or fpr is None:
+        raise ValueError(f"tpr={tpr!r}, fpr={fpr!r}: without eta, give a target tpr at an fpr")
+    else:
+        sigma = dpsgd_noise_for_tpr(tpr, fpr, q, n)
+    if sigma == 0.0:
+        return sigma, 0.5 * sampling_only_tv(q, n)
+    return sigma, float(eta_from_dpsgd(sigma, q, n))
 
 
 def _noise_guess(mu_total: float, q: float, steps: int) -> float:

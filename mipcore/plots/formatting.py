@@ -1,17 +1,19 @@
-"""Numbers for sentences: how pages (and headless figure text) print a float.
+"""Numbers for sentences: the app's one rounding rule, in one place.
 
-Pure Python so that both ``appkit`` (the Streamlit side) and ``mipcore.plots`` use the
-same rules -- :func:`fmt_pct` is the app's one precision rule for probabilities and shares --
-and :func:`fmt_num` plain notation between 1e-4 and 1e6, ``m × 10ᵉ`` with a superscript exponent
-outside (``5.679 × 10⁶``, ``1 × 10⁻³⁶``), and never the text ``nan``/``inf``. A negative
-number keeps the ASCII ``-`` (Streamlit reads it to point a metric's delta arrow down).
+Pure Python so that ``appkit`` (the Streamlit side, and the page templates' ``{x:num}``,
+``{x:pct}``, ``{x:count}``: :mod:`appkit.prose`) and ``mipcore.plots`` print every number
+alike: :func:`fmt_pct` for probabilities and shares, :func:`fmt_num` for other numbers (plain
+notation between 1e-4 and 1e6, ``m × 10ᵉ`` with a superscript exponent outside: ``5.679 ×
+10⁶``, ``1 × 10⁻³⁶``), :func:`fmt_count` for whole counts and :func:`fmt_mean_count` for an
+average count of people; never the text ``nan``/``inf``. A negative number keeps the ASCII
+``-`` (Streamlit reads it to point a metric's delta arrow down).
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["fmt_count", "fmt_num", "fmt_pct", "superscript"]
+__all__ = ["fmt_count", "fmt_mean_count", "fmt_num", "fmt_pct", "superscript"]
 
 _SUP = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
 
@@ -57,6 +59,21 @@ def fmt_count(n: int) -> str:
     ('9 900', '10 000 000', '42')
     """
     return f"{int(n):,}".replace(",", " ")
+
+
+def fmt_mean_count(x: float) -> str:
+    """An average number of people: 4 significant digits below 1 000 (``2.718``, ``0.02718``),
+    one decimal above (``9 900``, ``9 900.1``), thousands apart by a space as in
+    :func:`fmt_count`.
+
+    Examples
+    --------
+    >>> fmt_mean_count(2.71828), fmt_mean_count(9900.0), fmt_mean_count(9900.06)
+    ('2.718', '9 900', '9 900.1')
+    """
+    if x < 1000:
+        return fmt_num(x, 4)
+    return f"{x:,.1f}".replace(",", " ").removesuffix(".0")
 
 
 def fmt_pct(p: float | None, digits: int = 1) -> str:

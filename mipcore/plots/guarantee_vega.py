@@ -1,8 +1,8 @@
 """The risk calculator's chart, a ROC-region chart (:mod:`mipcore.plots.roc`): the best
 attacker's ROC under each conversion route of one guarantee.
 
-:func:`routes_roc_vega` draws a :class:`mipcore.lessons.risk_calculator.RiskReport` (it
-computes none of the mathematics): one curve per route on log–log axes (the low-FPR regime
+:func:`routes_roc_vega` draws :func:`mipcore.guarantees.route_curves` (it computes none of the
+mathematics): one curve per route on log–log axes (the low-FPR regime
 that matters for membership inference, as in Carlini et al., *Membership Inference Attacks
 From First Principles*, IEEE S&P 2022, arXiv:2112.03570), the tightest route emphasised
 (thick, solid, near-black), the other valid routes each by its own colour *and* dash
@@ -20,13 +20,10 @@ for legends and tables. Nothing here caches: the page caches through ``appkit.ca
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
-from mipcore.guarantees import Route
-from mipcore.lessons.risk_calculator import CurveSource, RiskReport
+from mipcore.guarantees import CurveSource, Route, RouteCurve, RouteCurves
 
 from . import roc, style
 from .vega import VegaLiteChart
@@ -90,37 +87,37 @@ def route_label(route: Route) -> str:
     return ROUTE_LABELS.get(route, route.value)
 
 
-def _drawn_routes(report: RiskReport, show_invalid: bool) -> list[Any]:
+def _drawn_routes(curves: RouteCurves, show_invalid: bool) -> list[RouteCurve]:
     """The routes drawn, in drawing order: the invalid one (if shown), the other valid
     routes, the tightest last (on top of the curves it coincides with)."""
-    rows = sorted(report.routes, key=lambda r: (r.tightest, r.valid))
-    return [r for r in rows if r.valid or show_invalid]
+    rows = sorted(curves.curves, key=lambda c: (c.tightest, c.result.valid))
+    return [c for c in rows if c.result.valid or show_invalid]
 
 
-def routes_roc_table(report: RiskReport, *, show_invalid: bool = False) -> pd.DataFrame:
+def routes_roc_table(curves: RouteCurves, *, show_invalid: bool = False) -> pd.DataFrame:
     """Every drawn route's ROC bound for one guarantee: one row per point with FPR >= 10⁻⁶
-    of the report's grid, routes in drawing order (see :func:`routes_roc_vega`). Columns:
+    of the bound's grid, routes in drawing order (see :func:`routes_roc_vega`). Columns:
     ``route``, ``route_label``, ``valid``, ``tightest``, ``curve`` (tradeoff / eta_line /
     combined), ``fpr``, ``tpr_bound``."""
-    if not isinstance(report, RiskReport):
+    if not isinstance(curves, RouteCurves):
         raise ValueError(
-            f"report must be a RiskReport (mipcore.lessons.risk_calculator), got {report!r}"
+            f"curves must be RouteCurves (mipcore.guarantees.route_curves), got {curves!r}"
         )
-    fpr = np.asarray(report.roc_fpr, dtype=float)
+    fpr = np.asarray(curves.bound.roc_fpr, dtype=float)
     keep = fpr >= _FPR_MIN
     frames = [
         pd.DataFrame(
             {
-                "route": row.route.value,
-                "route_label": route_label(row.route),
-                "valid": row.valid,
-                "tightest": row.tightest,
-                "curve": row.curve.value,
+                "route": c.result.route.value,
+                "route_label": route_label(c.result.route),
+                "valid": c.result.valid,
+                "tightest": c.tightest,
+                "curve": c.source.value,
                 "fpr": fpr[keep],
-                "tpr_bound": np.asarray(row.tpr, dtype=float)[keep],
+                "tpr_bound": np.asarray(c.tpr, dtype=float)[keep],
             }
         )
-        for row in _drawn_routes(report, show_invalid)
+        for c in _drawn_routes(curves, show_invalid)
     ]
     if not frames:
         return pd.DataFrame(columns=TABLE_COLUMNS)
@@ -163,13 +160,14 @@ def thin_log(x: np.ndarray, y: np.ndarray, tolerance: float = _TOLERANCE) -> np.
 
 
 def routes_roc_vega(
-    report: RiskReport, *, show_invalid: bool = False
+    curves: RouteCurves, *, show_invalid: bool = False
 ) -> tuple[VegaLiteChart, pd.DataFrame]:
     """Every route's ROC bound for one guarantee, on log–log axes, and the table it draws.
 
     Parameters
     ----------
-    report : the risk calculator's result (routes with their TPR curves on ``roc_fpr``).
+    curves : :func:`mipcore.guarantees.route_curves` (every route's TPR bound on the bound's
+        ``roc_fpr``).
     show_invalid : also draw the route that is not valid for MIP (the add/remove number read
         as replace-one), labelled so.
 
@@ -179,18 +177,18 @@ def routes_roc_vega(
         ``table`` is :func:`routes_roc_table` (the CSV: the full grid); the curves draw its
         rows thinned by :func:`thin_log`, which redraws them within 0.004 decades.
     """
-    table = routes_roc_table(report, show_invalid=show_invalid)
-    routes = _drawn_routes(report, show_invalid)
+    table = routes_roc_table(curves, show_invalid=show_invalid)
+    routes = _drawn_routes(curves, show_invalid)
     entries: dict[str, roc.Entry] = {}
     others = 0
     for row in routes:
-        name = route_label(row.route)
-        if row.curve is CurveSource.ETA_LINE:
+        name = route_label(row.result.route)
+        if row.source is CurveSource.ETA_LINE:
             name += ETA_ONLY_SUFFIX
         if row.tightest:
             name += TIGHTEST_SUFFIX
             entries[name] = roc.Entry(style.INK, roc.dash("solid"), 5.0)
-        elif not row.valid:
+        elif not row.result.valid:
             name += INVALID_SUFFIX
             entries[name] = roc.styled(style.PRINTED, marker=False)
         else:
@@ -202,7 +200,9 @@ def routes_roc_vega(
     tightest = [n for n in names if n.endswith(TIGHTEST_SUFFIX)]
 
     drawn = table.assign(
-        name=table["route"].map(dict(zip([r.route.value for r in routes], names, strict=True)))
+        name=table["route"].map(
+            dict(zip([r.result.route.value for r in routes], names, strict=True))
+        )
     )
     drawn = drawn[np.isfinite(drawn["fpr"]) & np.isfinite(drawn["tpr_bound"])]
     drawn = drawn[(drawn["fpr"] > 0) & (drawn["tpr_bound"] > 0)]
@@ -215,22 +215,22 @@ def routes_roc_vega(
             picks = roc.spread(x.size)
             marks.append(pd.DataFrame({"fpr": x[picks], "tpr": y[picks], "name": name}))
     empty = pd.DataFrame({"fpr": pd.Series(dtype=float), "tpr": pd.Series(dtype=float), "name": ""})
-    curves = pd.concat(parts, ignore_index=True) if parts else empty
-    on_top = curves["name"].isin(tightest)
+    lines = pd.concat(parts, ignore_index=True) if parts else empty
+    on_top = lines["name"].isin(tightest)
     guess_x = np.array([_FPR_MIN, 1.0])
     guess = pd.DataFrame({"fpr": guess_x, "tpr": guess_x, "name": GUESS_NAME})
     levels = pd.DataFrame(
         {
-            "fpr": np.asarray(report.fpr_levels, dtype=float),
-            "tpr": np.asarray(report.tpr_at_fpr, dtype=float),
+            "fpr": np.asarray(curves.bound.fpr_levels, dtype=float),
+            "tpr": np.asarray(curves.bound.tpr_at_fpr, dtype=float),
             "name": LEVELS_NAME,
         }
     )
     levels = levels[np.isfinite(levels["tpr"]) & (levels["tpr"] > 0)].reset_index(drop=True)
     datasets = {
         "guess": guess,
-        "routes": curves[~on_top].reset_index(drop=True),
-        "tightest": curves[on_top].reset_index(drop=True),
+        "routes": lines[~on_top].reset_index(drop=True),
+        "tightest": lines[on_top].reset_index(drop=True),
         "invalid_markers": pd.concat(marks, ignore_index=True) if marks else empty,
         "levels": levels,
     }

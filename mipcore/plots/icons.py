@@ -2,7 +2,7 @@
 whom an attacker calls a member -- on the page and in its exports.
 
 For the page "What does ε mean for the people in my data?", from the counts of
-:func:`mipcore.risk.icon_array` (the page's lesson, :mod:`mipcore.lessons.what_eps_means`).
+:func:`mipcore.risk.icon_array`.
 :func:`icon_array_table` lays the people out row by row from the top left: members called
 members, members missed, non-members wrongly accused, non-members left alone; the legend's
 and the tooltips' wording per :class:`IconView`. The page redraws its two icon arrays on every
@@ -12,7 +12,9 @@ specification is built once per look in the app's one bounded cache
 changes the tables and the chart is redrawn in place. The same specification makes the
 exports: :func:`picture_svg` (the HTML summary's inline pictures) and :func:`picture_png` (PNG
 files), through :func:`mipcore.plots.vega.chart_svg` and :func:`~mipcore.plots.vega.chart_png`
--- no browser on the server.
+-- no browser on the server -- and :func:`summary_html` the one-page, standalone HTML summary a
+page offers for download (its pictures inline SVG, so it opens offline and stays small; every
+given string HTML-escaped).
 
 **100 people** are drawn one icon each: members are vermillion circles, non-members blue
 squares (shape and colour), and whom the attacker calls a member is filled, the others are
@@ -28,6 +30,9 @@ the grid's size -- never includes the counts.
 
 from __future__ import annotations
 
+import html
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -48,6 +53,8 @@ __all__ = [
     "picture_chart",
     "picture_png",
     "picture_svg",
+    "picture_vega",
+    "summary_html",
 ]
 
 _COLUMNS = 10
@@ -329,17 +336,15 @@ def _grid(view: IconView, columns: int, rows: int, thin: bool) -> list[Any]:
     return [blocks, lines]
 
 
+def picture_vega(p: IconPicture) -> tuple[VegaLiteChart, pd.DataFrame]:
+    """:func:`icon_array_vega` of one :class:`IconPicture`: its chart and table."""
+    counts = (p.members, p.non_members, p.called_members, p.called_non_members)
+    return icon_array_vega(*counts, view=p.view, title=p.title)
+
+
 def picture_chart(picture: IconPicture) -> VegaLiteChart:
     """The chart of :func:`icon_array_vega` for one :class:`IconPicture`."""
-    chart, _ = icon_array_vega(
-        picture.members,
-        picture.non_members,
-        picture.called_members,
-        picture.called_non_members,
-        view=picture.view,
-        title=picture.title,
-    )
-    return chart
+    return picture_vega(picture)[0]
 
 
 def picture_svg(picture: IconPicture) -> str:
@@ -350,3 +355,86 @@ def picture_svg(picture: IconPicture) -> str:
 def picture_png(picture: IconPicture) -> bytes:
     """One picture as a PNG file (:func:`chart_png`, 1280 px wide)."""
     return chart_png(picture_chart(picture))
+
+
+_CSS = """
+body { font-family: "Source Sans Pro", Helvetica, Arial, sans-serif; color: #1a1a1a;
+       max-width: 860px; margin: 2em auto; padding: 0 1em; line-height: 1.45; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
+li { margin: 0.35em 0; }
+table { border-collapse: collapse; font-size: 0.92em; }
+th, td { border: 1px solid #b0b0b0; padding: 0.3em 0.5em; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+.small { font-size: 0.9em; color: #4a4f55; }
+a { color: #0b5394; word-break: break-all; }
+figure.chart { margin: 1em 0; } figure.chart svg { max-width: 100%; height: auto; }
+"""
+
+
+def summary_html(
+    *,
+    title: str,
+    sentences: Sequence[str],
+    url: str,
+    figures: Sequence[str] = (),
+    table_header: Sequence[str] = (),
+    table_rows: Sequence[Sequence[str]] = (),
+    notes: Sequence[str] = (),
+) -> str:
+    """A one-page standalone HTML summary: title, sentences, figures, a table, the view's URL.
+
+    Parameters
+    ----------
+    title : the page's heading (and the document title).
+    sentences : plain-text sentences, shown as a list.
+    url : the address that recreates the view; a link when it is an ``http(s)`` URL, else
+        plain text.
+    figures : the pictures as SVG documents (``<svg …>…</svg>``, e.g. from
+        :func:`picture_svg`), inlined: no script, no network, a few tens of KB each. A figure
+        that is not an SVG without script is refused.
+    table_header, table_rows : an optional table of plain-text cells.
+    notes : plain-text lines in small print at the end (sources, rounding).
+
+    Returns
+    -------
+    str
+        A complete HTML document. Every given string is HTML-escaped (quotes too): text from a
+        crafted URL cannot add markup or script to the file.
+
+    Raises
+    ------
+    ValueError
+        If a figure is not an SVG document, or holds a script or an event handler.
+    """
+    esc = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{esc(title)}</h1>",
+    ]
+    if sentences:
+        parts.append("<ul>" + "".join(f"<li>{esc(s)}</li>" for s in sentences) + "</ul>")
+    for i, svg in enumerate(figures):
+        text = svg.strip()
+        if text.startswith("<?xml"):
+            text = text[text.index("?>") + 2 :].strip()
+        if not text.startswith("<svg") or re.search(r"<script|\son[a-z]+\s*=", text, re.I):
+            raise ValueError(f"figures[{i}] is not an SVG picture without script")
+        parts.append(f'<figure class="chart" id="mip-figure-{i + 1}">{text}</figure>')
+    if table_rows:
+        head = "".join(f"<th>{esc(h)}</th>" for h in table_header)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in table_rows
+        )
+        parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    shown = esc(url)
+    if url.startswith(("https://", "http://")):
+        link = f'<a href="{esc(url, quote=True)}">{shown}</a>'
+    else:
+        link = f"<code>{shown or '(this page with its default settings)'}</code>"
+    parts.append(f'<h2>Recreate this view</h2><p class="small">{link}</p>')
+    parts.extend(f'<p class="small">{esc(n)}</p>' for n in notes)
+    parts.append("</body></html>")
+    return "\n".join(parts)
