@@ -162,6 +162,11 @@ def _move(at: Any, kind: str, key: str, value: Any) -> None:
         return
     widget = getattr(at, kind)(key=key)
     if kind in ("selectbox", "radio", "segmented_control", "pills"):
+        # Moved by its label (AppTest shows a choice's options as labels): the label is sent
+        # as the browser sends it, whatever function names the page's options.
+        from streamlit.runtime.state.common import TESTING_KEY
+
+        at.session_state[TESTING_KEY][widget.id] = str
         widget.set_value(value)
     elif kind in ("toggle", "checkbox"):
         widget.set_value(bool(value))
