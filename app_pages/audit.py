@@ -101,9 +101,8 @@ def _controls() -> dict:
         c["noise"] = controls.draw(CONTROLS["noise"])
     with c3:
         c["attacker"] = controls.draw(CONTROLS["attacker"])
-    for column, keys in zip(
-        st.columns(3), (("eta", "eps"), ("N", "conf"), ("tau", "trap")), strict=True
-    ):
+    second = (("eta", "eps"), ("N", "conf"), ("tau", "trap"))
+    for column, keys in zip(st.columns(3), second, strict=True):
         with column:
             c |= controls.draw_all(CONTROLS, *keys)
     return c
@@ -224,16 +223,14 @@ def _bounds(game: AuditGame, s: AuditSummary) -> None:
     best = _best_attack(m2, game)
     m3.metric("Noise certifies at most", fmt_pct(cert.accuracy))
     m3.caption(say(PAGE, "cert_caption", eta=cert.eta, advantage=cert.advantage))
+    risk = fmt_pct(s.risk, 0)
     verdict = (
-        prose_text(PAGE, "consistent")
-        if s.consistent
-        else say(PAGE, "inconsistent", risk=fmt_pct(s.risk, 0))
+        prose_text(PAGE, "consistent") if s.consistent else say(PAGE, "inconsistent", risk=risk)
     )
-    epsilon = " " + (
-        say(PAGE, "beside_eps", measured=s.epsilon_lower, certified=cert.epsilon)
-        if cert.epsilon is not None
-        else prose_text(PAGE, "beside_no_eps")
-    )
+    if cert.epsilon is None:
+        epsilon = " " + prose_text(PAGE, "beside_no_eps")
+    else:
+        epsilon = " " + say(PAGE, "beside_eps", measured=s.epsilon_lower, certified=cert.epsilon)
     st.markdown(
         say(
             PAGE,

@@ -141,8 +141,6 @@ def test_kde_is_capped_and_uses_silverman():
     assert r.members.size == KDE_MAX_N
     assert r.estimate.bandwidth is not None and r.estimate.bandwidth > 0
     assert r.estimate.edges is None and r.estimate.points.size == 200
-    assert mace_synthetic.run_is_heavy("kde", 6000)
-    assert not mace_synthetic.run_is_heavy("histogram", 20000)
 
 
 @pytest.mark.parametrize(
@@ -197,12 +195,11 @@ def test_plugin_drifts_upwards_when_nothing_leaks():
     assert d.plugin_bias[0] > d.plugin_bias[-1] > 0
 
 
-def test_drift_progress_and_heaviness():
+def test_drift_progress():
     seen = []
     d = mace_synthetic.drift("laplace", 0.5, progress=lambda f, m: seen.append((f, m)))
     assert len(seen) == len(d.n_values) * d.runs and seen[-1][0] == 1.0
     assert all(isinstance(m, str) for _, m in seen)
-    assert mace_synthetic.drift_is_heavy("kde") and not mace_synthetic.drift_is_heavy("histogram")
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ Expected numbers come from :mod:`mipcore.experiments.mace_synthetic` (tested in
 from __future__ import annotations
 
 import json
+import math
 
 import pagetools
 import pytest
@@ -105,7 +106,13 @@ def test_other_page_values_for_mixture_and_prior():
     )
     assert metric(at, "tanh bound") == fmt_num(mace.dp_privacy_loss_bound(0.5, 0.3))
     assert "blind guess of the majority is right 70 %" in text(at)  # an exact share, exactly
+    assert f"(λ = log(p/(1−p)) = {fmt_num(math.log(0.3 / 0.7))})" in text(at)
     assert_clean(at)
+
+
+def test_the_laplace_pair_is_said_to_be_exactly_s_dp(default_page):
+    assert "exactly ε-DP with ε = s = 1 " in text(load(shape="laplace"))
+    assert "exactly ε-DP" not in text(default_page) and "λ =" not in text(default_page)
 
 
 @pytest.mark.parametrize(

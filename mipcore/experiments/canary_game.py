@@ -7,21 +7,14 @@ Mironov, Prasad, Shilov, Tramèr. *Antipodes of Label Differential Privacy: PATE
 NeurIPS 2021, arXiv:2106.03408, Appendix B (Game 1 with abstention, Theorem B.1, the
 multiple-testing trap).
 
-In three steps:
-
-1. :func:`play_game` (seconds for long or covariance games: a page runs it as a job) plays
-   :func:`mipcore.canary_audit.run_canary_audit` in chunks of at most :data:`CHUNK` trials
-   with abstention margin 0. Its :class:`AuditGame` keeps the first chunk's own
-   :class:`~mipcore.canary_audit.CanaryAudit` (the mechanism's facts and the best attacker's
-   exact, or Monte Carlo, accuracy), the attacker's scores and the labels of every trial, and
-   the certificate of the noise (:func:`certified_bounds`).
-2. :func:`summarize` reads the game at an abstention threshold τ and a confidence level: an
-   :class:`AuditSummary` of the counts, Clopper–Pearson intervals, the ε and η lower bounds,
-   the largest ε the trials could ever show, the ROC and on request the multiple-testing
-   trap; the rest (accuracies, the certificate beside the bounds) is computed from these.
-   Moving τ never replays the game.
-3. :func:`certified_bounds` says what the noise promises, as a structured
-   :class:`Certificate` (which theorem, η, ε or μ, the noise multiplier and dimension).
+In three steps: :func:`play_game` (seconds for long or covariance games: a page runs it as
+a job) plays :func:`mipcore.canary_audit.run_canary_audit` in chunks of at most
+:data:`CHUNK` trials (an :class:`AuditGame`); :func:`summarize` reads the game at an
+abstention threshold τ and a confidence level, so that moving τ never replays the game (an
+:class:`AuditSummary`: counts, Clopper–Pearson intervals, the ε and η lower bounds, the
+largest ε the trials could ever show, the ROC, on request the multiple-testing trap);
+:func:`certified_bounds` says what the noise promises (a :class:`Certificate`: which
+theorem, η, ε or μ, the noise multiplier and dimension).
 
 The certificate of the MIP noise. The audit adds Theorem 9's noise with Corollary 14's
 multiplier ``c = (6.16/η)^2`` (M = 2; :meth:`mipcore.noise_laws.NoiseLaw.mip`, the Gamma

@@ -60,9 +60,7 @@ __all__ = [
     "ToyRun",
     "densities",
     "drift",
-    "drift_is_heavy",
     "run",
-    "run_is_heavy",
     "sample",
     "true_advantage",
 ]
@@ -78,10 +76,6 @@ class Shape(StrEnum):
 
 #: The shapes' names, in :class:`Shape` order (every function also takes these strings).
 SHAPES: tuple[str, ...] = tuple(s.value for s in Shape)
-
-
-def _shape(shape: Shape | str) -> Shape:
-    return as_enum("shape", shape, Shape)
 
 
 def _laplace_sf(x: float) -> float:
@@ -121,7 +115,7 @@ def true_advantage(shape: Shape | str, separation: float, prior: float = 0.5) ->
     >>> round(true_advantage(Shape.NORMAL, 1.0), 6)  # 2Φ(1/2) − 1
     0.382925
     """
-    kind = _shape(shape)
+    kind = as_enum("shape", shape, Shape)
     s = float(check_range("separation", separation, 0.0, 50.0))
     p = float(check_range("prior", prior, 0.0, 1.0, lo_open=True, hi_open=True))
     lam = math.log(p) - math.log1p(-p)
@@ -168,7 +162,7 @@ def densities(
     >>> p.round(4).tolist(), q.round(4).tolist()
     ([0.1839, 0.5], [0.5, 0.1839])
     """
-    kind = _shape(shape)
+    kind = as_enum("shape", shape, Shape)
     s = float(check_range("separation", separation, 0.0, 50.0))
     x = check_range("z", z, -math.inf, math.inf, lo_open=True, hi_open=True)
     if kind is Shape.LAPLACE:
@@ -202,7 +196,7 @@ def sample(
     >>> m.shape, bool(abs(m.mean() - nm.mean() - 1.0) < 0.2)
     ((1000,), True)
     """
-    kind = _shape(shape)
+    kind = as_enum("shape", shape, Shape)
     s = float(check_range("separation", separation, 0.0, 50.0))
     n = check_int("n", n, 4, 10_000_000)
     seed = check_int("seed", seed, 0, 2**32 - 1)
@@ -314,17 +308,6 @@ def run(
     )
 
 
-def run_is_heavy(estimator: Estimator | str, n: int) -> bool:
-    """Whether :func:`run` may take about a second: the KDE beyond 2000 samples per group.
-
-    Examples
-    --------
-    >>> run_is_heavy("kde", 5000), run_is_heavy("kde", 500), run_is_heavy("histogram", 10**6)
-    (True, False, False)
-    """
-    return Estimator(estimator) is Estimator.KDE and n > 2000
-
-
 # --------------------------------------------------------------------------- drift
 
 
@@ -361,17 +344,6 @@ class DriftResult:
     def lower_above_truth(self) -> int:
         """Runs whose raw lower bound exceeds the truth (each with probability at most δ)."""
         return int(np.sum(self.heldout_lower_raw > self.truth))
-
-
-def drift_is_heavy(estimator: Estimator | str) -> bool:
-    """Whether :func:`drift` takes more than about a second (the KDE's does: about 3 s).
-
-    Examples
-    --------
-    >>> drift_is_heavy("kde"), drift_is_heavy(Estimator.HISTOGRAM)
-    (True, False)
-    """
-    return Estimator(estimator) is Estimator.KDE
 
 
 def drift(

@@ -153,40 +153,19 @@ def samples_loss_table(run: ToyRun) -> pd.DataFrame:
 
 def _samples_loss_table(v: dict[str, Any]) -> pd.DataFrame:
     centres = 0.5 * (v["edges"][:-1] + v["edges"][1:])
-    return pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "panel": "samples",
-                    "series": "members histogram",
-                    "z": centres,
-                    "value": v["members"],
-                }
-            ),
-            pd.DataFrame(
-                {
-                    "panel": "samples",
-                    "series": "non-members histogram",
-                    "z": centres,
-                    "value": v["nonmembers"],
-                }
-            ),
-            pd.DataFrame({"panel": "samples", "series": "true P", "z": v["grid"], "value": v["p"]}),
-            pd.DataFrame({"panel": "samples", "series": "true Q", "z": v["grid"], "value": v["q"]}),
-            pd.DataFrame(
-                {
-                    "panel": "loss",
-                    "series": "f_hat",
-                    "z": v["points"],
-                    "value": v["f_hat"],
-                    "lower": v["lower"],
-                    "upper": v["upper"],
-                }
-            ),
-            pd.DataFrame({"panel": "loss", "series": "true f_p", "z": v["grid"], "value": v["f"]}),
-        ],
-        ignore_index=True,
-    )
+    parts = [
+        ("samples", "members histogram", centres, v["members"], {}),
+        ("samples", "non-members histogram", centres, v["nonmembers"], {}),
+        ("samples", "true P", v["grid"], v["p"], {}),
+        ("samples", "true Q", v["grid"], v["q"], {}),
+        ("loss", "f_hat", v["points"], v["f_hat"], {"lower": v["lower"], "upper": v["upper"]}),
+        ("loss", "true f_p", v["grid"], v["f"], {}),
+    ]
+    frames = [
+        pd.DataFrame({"panel": panel, "series": series, "z": z, "value": value, **more})
+        for panel, series, z, value, more in parts
+    ]
+    return pd.concat(frames, ignore_index=True)
 
 
 def samples_loss_vega(run: ToyRun) -> tuple[VegaLiteChart, VegaLiteChart, pd.DataFrame]:
@@ -360,34 +339,19 @@ def advantage_table(run: ToyRun, epsilon: float) -> pd.DataFrame:
     ``accuracy`` (= (1 + advantage)/2), raw and drawn values both; the tanh bound at
     ``epsilon``."""
     v = _advantages(run, epsilon)
-    table = pd.DataFrame(
-        {
-            "quantity": [
-                "plug-in mean |f_hat| (in-sample)",
-                "Algorithm 1: mean |f_hat| on the 2nd split",
-                "paper's average interval: low",
-                "paper's average interval: high",
-                "held-out advantage of sgn(f_hat) (raw)",
-                "held-out advantage, max(0, raw) (drawn)",
-                "held-out 95 % lower bound (raw)",
-                "held-out 95 % lower bound, max(0, raw) (drawn)",
-                "true advantage",
-                f"tanh bound (eps={float(epsilon):g})",
-            ],
-            "advantage": [
-                v["plugin"],
-                v["algorithm1"],
-                v["alg_lo"],
-                v["alg_hi"],
-                v["heldout_raw"],
-                v["heldout"],
-                v["lower_raw"],
-                v["lower"],
-                v["truth"],
-                v["tanh"],
-            ],
-        }
-    )
+    rows = [
+        ("plug-in mean |f_hat| (in-sample)", v["plugin"]),
+        ("Algorithm 1: mean |f_hat| on the 2nd split", v["algorithm1"]),
+        ("paper's average interval: low", v["alg_lo"]),
+        ("paper's average interval: high", v["alg_hi"]),
+        ("held-out advantage of sgn(f_hat) (raw)", v["heldout_raw"]),
+        ("held-out advantage, max(0, raw) (drawn)", v["heldout"]),
+        ("held-out 95\u00a0% lower bound (raw)", v["lower_raw"]),
+        ("held-out 95\u00a0% lower bound, max(0, raw) (drawn)", v["lower"]),
+        ("true advantage", v["truth"]),
+        (f"tanh bound (eps={float(epsilon):g})", v["tanh"]),
+    ]
+    table = pd.DataFrame(rows, columns=["quantity", "advantage"])
     table["eta"] = table["advantage"] / 2.0
     table["accuracy"] = (1.0 + table["advantage"]) / 2.0
     return table
