@@ -43,7 +43,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("mipcore/lessons", "mipcore/plots", "app_pages", "appkit")
+LAYERS = ("mipcore/lessons", "mipcore/experiments", "mipcore/plots", "app_pages", "appkit")
 KINDS = (
     "blank",
     "comment",

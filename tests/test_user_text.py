@@ -193,7 +193,7 @@ def test_no_percent_sign_can_wrap_alone_in_the_app_source():
     string literals of the pages, appkit and mipcore's lessons and plots hold none after an
     ordinary space. Format strings (``"%.1f"``) are not matched: no space before their %."""
     files = [ROOT / "app.py"]
-    for folder in ("app_pages", "appkit", "mipcore/lessons", "mipcore/plots"):
+    for folder in ("app_pages", "appkit", "mipcore/lessons", "mipcore/experiments", "mipcore/plots"):
         files += sorted((ROOT / folder).glob("*.py"))
     found = [hit for f in files for hit in _orphan_percents(f)]
     assert not found, "\n".join(found)
