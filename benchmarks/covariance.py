@@ -3,14 +3,14 @@
 For each configuration (the Quick and Paper presets, then a few others that stress one
 part of the cost model each) it prints:
 
-* the estimate the page shows on its Run button: ``figure2.estimate_seconds`` at the speed
-  ``figure2.measure_speed()`` measures just before (the timed probe the page runs once per
+* the estimate the page shows on its Run button: ``covariance.estimate_seconds`` at the speed
+  ``covariance.measure_speed()`` measures just before (the timed probe the page runs once per
   server process, here re-measured per configuration);
 * the measured wall time of the same request the page makes: ``appkit.jobs.run`` of
-  ``figure2.run_experiment`` on the plan (a job process, its start and the result's
+  ``covariance.run_experiment`` on the plan (a job process, its start and the result's
   transfer included), and the run's own compute time inside the job;
 * their ratio (target: within a factor of 2 either way) and the work in nominal seconds
-  beside the ceiling (``figure2.WORK_CEILING``).
+  beside the ceiling (``covariance.WORK_CEILING``).
 
 Then, with ``--parts``, the old micro-timings: Algorithm 1's σ estimate at n = 500 000
 (half-split Gram matrices as one matrix product vs the generic loop) and one full-batch
@@ -42,7 +42,7 @@ import numpy as np  # noqa: E402
 
 import appkit.jobs  # noqa: E402
 from mipcore import covariance_gd  # noqa: E402
-from mipcore.lessons import figure2 as cv  # noqa: E402
+from mipcore.experiments import covariance as cv  # noqa: E402
 from mipcore.mechanism import estimate_sigma  # noqa: E402
 
 

@@ -53,9 +53,10 @@ What this module returns
 ------------------------
 :func:`plan_experiment` resolves a configuration into every noise level (cheap, needs
 scikit-learn and dp_accounting); :func:`run_experiment` runs the plan and returns an
-:class:`ExperimentResult`: the tidy runs, their summary, the paper's four claims as
-structured :class:`Verdict` values for every calibration, and every number the page quotes
-(clipping bias, noise scales, the radius ratio, the DP calibration's slack). :func:`work`,
+:class:`ExperimentResult`: the plan and the tidy runs, from which it computes on demand their
+summary, the paper's four claims as structured :class:`Verdict` values for every
+calibration, and every number the page quotes (clipping bias, noise scales, the radius
+ratio; the DP calibration's slack is the plan's). :func:`work`,
 :func:`measure_speed` and :func:`estimate_seconds` are the cost model (the page's run-time
 estimate and its ceiling on one request's work).
 
@@ -69,8 +70,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -112,7 +114,6 @@ __all__ = [
     "Speed",
     "Verdict",
     "Work",
-    "analyse",
     "clip_norm",
     "curve",
     "dp_noise_multiplier",
@@ -273,9 +274,6 @@ class ExperimentConfig:
     def p(self) -> int:
         """Numbers the release holds (and MIP noises): ``d²``."""
         return self.d * self.d
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 PRESETS: dict[str, ExperimentConfig] = {
@@ -899,7 +897,7 @@ def paper_claims(
     return tuple(out)
 
 
-# ============================================================================ what the page quotes
+# ============================================================================ the result
 
 
 @dataclass(frozen=True)
@@ -908,8 +906,8 @@ class ClippingBias:
 
     At the most private η of the grid (``eta``): the noise multiplier ``z``, DP-SGD's and the
     clipping-only run's mean errors; over the grid: the range of the share
-    ``min(clip-only/DP-SGD, 1)``; ``step_sd`` = lr·z·2C/m, the noise a step adds per entry of
-    A, and ``step_sd_rel`` = step_sd/||Σ||_F.
+    ``min(clip-only/DP-SGD, 1)`` and of DP-SGD's error; ``step_sd`` = lr·z·2C/m, the noise a
+    step adds per entry of A, and ``step_sd_rel`` = step_sd/||Σ||_F.
     """
 
     calibration: DpCalibration
@@ -928,7 +926,10 @@ class ClippingBias:
 @dataclass(frozen=True)
 class MipScale:
     """MIP's noise multiplier and error for one calibration and M at the grid's ends and at
-    the reference η (the grid point nearest 0.2), with the certified level there."""
+    the reference η (the grid point nearest :data:`REF_ETA`), with the certified level there
+    and ``n_for_error_1``: the n that would bring the error at the reference η down to 1 if
+    σ_i ∝ 1/√n and the noise dominates (an extrapolation, n·error²; None when the error is
+    already ≤ 1)."""
 
     calibration: MipCalibration
     M: int
@@ -942,8 +943,6 @@ class MipScale:
     error_hi: float
     error_ref: float
     certified_ref: float | None
-    #: The n that would bring the error at the reference η down to 1 if σ_i ∝ 1/√n and the
-    #: noise dominates (an extrapolation, n·error²); None when the error is already ≤ 1.
     n_for_error_1: float | None
 
 
@@ -963,25 +962,52 @@ class RadiusRatio:
 
 @dataclass(frozen=True)
 class ExperimentResult:
-    """Everything the covariance page shows about one run of the experiment."""
+    """One run of the experiment: its plan, the tidy table of every run (:func:`simulate`),
+    its time in seconds and when it finished (``time.time()``). Everything else is computed
+    from them on demand, without new randomness (as scipy's ``BinomTestResult``): the
+    :attr:`summary`, the paper's claims (:attr:`verdicts`) and every number the covariance
+    page quotes."""
 
     plan: Plan
     runs: pd.DataFrame
-    summary: pd.DataFrame
-    verdicts: tuple[Verdict, ...]
-    raw_error: float
-    sigma_norm: float
-    clip_norm: float
-    clipping: tuple[ClippingBias, ...]
-    scales: tuple[MipScale, ...]
-    radius_ratio: RadiusRatio | None
-    seconds: float
-    finished_at: float
-    work: Work
+    seconds: float = 0.0
+    finished_at: float = field(default_factory=time.time)
 
     @property
     def config(self) -> ExperimentConfig:
         return self.plan.config
+
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        """Mean and SEM per curve and η (:func:`summarize`)."""
+        return summarize(self.runs)
+
+    def curve(
+        self,
+        method: Method,
+        *,
+        M: int | None = None,
+        mip: MipCalibration | None = None,
+        dp: DpCalibration | None = None,
+    ) -> pd.Series:
+        """One curve's mean error, indexed by η (:func:`curve` of the summary)."""
+        return curve(self.summary, method, M=M, mip=mip, dp=dp)
+
+    @cached_property
+    def verdicts(self) -> tuple[Verdict, ...]:
+        """The four claims judged on every variant of the run (:func:`paper_claims`)."""
+        cfg = self.config
+        return paper_claims(self.summary, cfg.Ms, cfg.mip_calibrations, cfg.dp_calibrations)
+
+    @property
+    def raw_error(self) -> float:
+        """Non-private GD's mean relative error."""
+        return float(self.curve(Method.RAW).iloc[0])
+
+    @property
+    def clip_norm(self) -> float:
+        """DP-SGD's clipping norm C (the median over the runs)."""
+        return float(self.runs.loc[self.runs["method"] == Method.CLIP_ONLY.value, "C"].median())
 
     def verdict(
         self, claim: Claim, *, mip: MipCalibration | None = None, dp: DpCalibration | None = None
@@ -990,13 +1016,6 @@ class ExperimentResult:
         return next(
             (v for v in self.verdicts if v.claim is claim and v.mip is mip and v.dp is dp), None
         )
-
-    def scale(self, calibration: MipCalibration, M: int) -> MipScale | None:
-        return next((s for s in self.scales if s.calibration is calibration and s.M == M), None)
-
-    def bias(self, calibration: DpCalibration) -> ClippingBias | None:
-        """The clipping-bias figures of one DP-SGD calibration (None if it was not run)."""
-        return next((c for c in self.clipping if c.calibration is calibration), None)
 
     def grid(
         self, dp: DpCalibration | None
@@ -1021,110 +1040,76 @@ class ExperimentResult:
                 rows.append((claim, tuple(cells)))
         return tuple(rows)
 
+    @cached_property
+    def clipping(self) -> tuple[ClippingBias, ...]:
+        """The clipping bias of every DP-SGD calibration of the run."""
+        cfg, C = self.config, self.clip_norm
+        z0 = self.curve(Method.CLIP_ONLY)
+        norm = float(np.linalg.norm(self.plan.sigma))
+        eta0 = float(min(cfg.etas))
+        out = []
+        for dpn in self.plan.dp:
+            dc = self.curve(Method.DPSGD, dp=dpn.calibration)
+            shares = (z0 / dc).clip(upper=1.0)
+            z = float(dpn.z[int(np.argmin(cfg.etas))])
+            step = cfg.lr * z * 2.0 * C / cfg.m
+            error, clip_only = float(dc.loc[eta0]), float(z0.loc[eta0])
+            lo, hi = float(shares.min()), float(shares.max())
+            bias = (error, clip_only, lo, hi, step, step / norm, float(dc.min()), float(dc.max()))
+            out.append(ClippingBias(dpn.calibration, eta0, z, *bias))
+        return tuple(out)
 
-def _clipping(plan: Plan, runs: pd.DataFrame, summary: pd.DataFrame) -> tuple[ClippingBias, ...]:
-    cfg = plan.config
-    z0 = curve(summary, Method.CLIP_ONLY)
-    C = float(runs.loc[runs["method"] == Method.CLIP_ONLY.value, "C"].median())
-    norm = float(np.linalg.norm(plan.sigma))
-    eta0 = float(min(cfg.etas))
-    out = []
-    for dpn in plan.dp:
-        dc = curve(summary, Method.DPSGD, dp=dpn.calibration)
-        shares = (z0 / dc).clip(upper=1.0)
-        z = float(dpn.z[int(np.argmin(cfg.etas))])
-        step = cfg.lr * z * 2.0 * C / cfg.m
-        out.append(
-            ClippingBias(
-                dpn.calibration,
-                eta0,
-                z,
-                float(dc.loc[eta0]),
-                float(z0.loc[eta0]),
-                float(shares.min()),
-                float(shares.max()),
-                step,
-                step / norm,
-                float(dc.min()),
-                float(dc.max()),
+    def bias(self, calibration: DpCalibration) -> ClippingBias | None:
+        """The clipping-bias figures of one DP-SGD calibration (None if it was not run)."""
+        return next((c for c in self.clipping if c.calibration is calibration), None)
+
+    @cached_property
+    def scales(self) -> tuple[MipScale, ...]:
+        """MIP's noise and error for every calibration and M of the run."""
+        cfg = self.config
+        etas = np.asarray(cfg.etas)
+        i_lo, i_hi = int(np.argmin(etas)), int(np.argmax(etas))
+        i_ref = int(np.argmin(np.abs(etas - REF_ETA)))
+        out = []
+        for x in self.plan.mip:
+            c = self.curve(Method.MIP, M=x.M, mip=x.calibration)
+            lo, hi, ref = (float(c.loc[etas[i]]) for i in (i_lo, i_hi, i_ref))
+            n_for_1 = cfg.n * ref**2 if ref > 1 else None
+            at = (float(etas[i_lo]), float(etas[i_hi]), float(etas[i_ref]))
+            noise = (x.c[i_lo], x.c[i_hi], x.c[i_ref])
+            scale = MipScale(
+                x.calibration, x.M, *at, *noise, lo, hi, ref, x.certified[i_ref], n_for_1
             )
-        )
-    return tuple(out)
+            out.append(scale)
+        return tuple(out)
 
+    def scale(self, calibration: MipCalibration, M: int) -> MipScale | None:
+        return next((s for s in self.scales if s.calibration is calibration and s.M == M), None)
 
-def _scales(plan: Plan, summary: pd.DataFrame) -> tuple[MipScale, ...]:
-    cfg = plan.config
-    etas = np.asarray(cfg.etas)
-    i_lo, i_hi = int(np.argmin(etas)), int(np.argmax(etas))
-    i_ref = int(np.argmin(np.abs(etas - REF_ETA)))
-    out = []
-    for x in plan.mip:
-        c = curve(summary, Method.MIP, M=x.M, mip=x.calibration)
-        out.append(
-            MipScale(
-                x.calibration,
-                x.M,
-                float(etas[i_lo]),
-                float(etas[i_hi]),
-                float(etas[i_ref]),
-                x.c[i_lo],
-                x.c[i_hi],
-                x.c[i_ref],
-                float(c.loc[etas[i_lo]]),
-                float(c.loc[etas[i_hi]]),
-                float(c.loc[etas[i_ref]]),
-                x.certified[i_ref],
-                cfg.n * float(c.loc[etas[i_ref]]) ** 2 if c.loc[etas[i_ref]] > 1 else None,
-            )
-        )
-    return tuple(out)
-
-
-def _radius_ratio(plan: Plan, summary: pd.DataFrame, raw: float) -> RadiusRatio | None:
-    cfg = plan.config
-    if not {MipCalibration.PAPER, MipCalibration.AS_PRINTED} <= set(cfg.mip_calibrations):
-        return None
-    ratios: list[float] = []
-    per_M = []
-    for M in cfg.Ms:
-        g = curve(summary, Method.MIP, M=M, mip=MipCalibration.PAPER)
-        lap = curve(summary, Method.MIP, M=M, mip=MipCalibration.AS_PRINTED)
-        both = (g > 10 * raw) & (lap > 10 * raw)  # where the noise dominates the error
-        if both.any():
-            r = (g[both] / lap[both]).to_numpy(dtype=float)
-            ratios.extend(r.tolist())
-            per_M.append((M, float(np.median(r))))
-    return RadiusRatio(cfg.p, float(np.median(ratios)) if ratios else None, tuple(per_M))
-
-
-def analyse(plan: Plan, runs: pd.DataFrame, *, seconds: float = 0.0) -> ExperimentResult:
-    """The :class:`ExperimentResult` of a :func:`simulate` table (no new randomness)."""
-    cfg = plan.config
-    summary = summarize(runs)
-    raw = float(curve(summary, Method.RAW).iloc[0])
-    C = float(runs.loc[runs["method"] == Method.CLIP_ONLY.value, "C"].median())
-    verdicts = paper_claims(summary, cfg.Ms, cfg.mip_calibrations, cfg.dp_calibrations)
-    return ExperimentResult(
-        plan=plan,
-        runs=runs,
-        summary=summary,
-        verdicts=verdicts,
-        raw_error=raw,
-        sigma_norm=float(np.linalg.norm(plan.sigma)),
-        clip_norm=C,
-        clipping=_clipping(plan, runs, summary),
-        scales=_scales(plan, summary),
-        radius_ratio=_radius_ratio(plan, summary, raw),
-        seconds=float(seconds),
-        finished_at=time.time(),
-        work=work(cfg),
-    )
+    @cached_property
+    def radius_ratio(self) -> RadiusRatio | None:
+        """The two radius laws compared (None unless both the paper's and the printed
+        calibration were run)."""
+        cfg, raw = self.config, self.raw_error
+        if not {MipCalibration.PAPER, MipCalibration.AS_PRINTED} <= set(cfg.mip_calibrations):
+            return None
+        ratios: list[float] = []
+        per_M = []
+        for M in cfg.Ms:
+            g = self.curve(Method.MIP, M=M, mip=MipCalibration.PAPER)
+            lap = self.curve(Method.MIP, M=M, mip=MipCalibration.AS_PRINTED)
+            both = (g > 10 * raw) & (lap > 10 * raw)  # where the noise dominates the error
+            if both.any():
+                r = (g[both] / lap[both]).to_numpy(dtype=float)
+                ratios.extend(r.tolist())
+                per_M.append((M, float(np.median(r))))
+        return RadiusRatio(cfg.p, float(np.median(ratios)) if ratios else None, tuple(per_M))
 
 
 def run_experiment(
     setup: ExperimentConfig | Plan, progress: Callable[[float, str], None] | None = None
 ) -> ExperimentResult:
-    """Run the experiment (:func:`simulate`) and evaluate it (the claims, every quoted number).
+    """Run the experiment (:func:`simulate`): its :class:`ExperimentResult`.
 
     Parameters
     ----------
@@ -1155,7 +1140,7 @@ def run_experiment(
     plan = _as_plan(setup)
     t0 = time.perf_counter()
     runs = simulate(plan, progress)
-    return analyse(plan, runs, seconds=time.perf_counter() - t0)
+    return ExperimentResult(plan, runs, time.perf_counter() - t0)
 
 
 # ============================================================================ the cost model
