@@ -137,7 +137,7 @@ def parts() -> None:
 
     def fast():
         thetas = covariance_gd.gd_closed_form(
-            cv.half_split_grams(P, 128, np.random.default_rng(1)), T, lr
+            covariance_gd.half_split_grams(P, 128, np.random.default_rng(1)), T, lr
         )
         dev = np.abs(thetas - thetas.mean(axis=0))
         return np.sqrt(np.mean(dev**2, axis=0))
@@ -159,11 +159,13 @@ def parts() -> None:
     )
 
     x2 = np.einsum("ij,ij->i", Xt, Xt)
-    C = cv.clip_norm(P, x2, rule="initial_median", T=T, lr=lr)
+    C = covariance_gd.clip_norm(P, x2, rule="initial_median", T=T, lr=lr)
     t_read = best_of(lambda: P.sum(axis=0), repeats=9)
-    t_one = best_of(lambda: cv.dpsgd(P, x2, [1.0], C=C, T=1, lr=lr, rng=0), repeats=9)
+    t_one = best_of(lambda: covariance_gd.dpsgd(P, x2, [1.0], C=C, T=1, lr=lr, rng=0), repeats=9)
     K = 31
-    t_k = best_of(lambda: cv.dpsgd(P, x2, np.linspace(0, 5, K), C=C, T=1, lr=lr, rng=0), repeats=5)
+    t_k = best_of(
+        lambda: covariance_gd.dpsgd(P, x2, np.linspace(0, 5, K), C=C, T=1, lr=lr, rng=0), repeats=5
+    )
     print(
         f"\nOne full-batch DP-SGD step, m = 250,000 rows ({P.nbytes / 1e6:.0f} MB of outer products):"
     )

@@ -20,7 +20,8 @@ Methods (:class:`Method`)
 * **Raw** -- the non-private GD result.
 * **MIP** -- θ = the p = d² entries of A; per-coordinate σ_i from B random halves of the
   training set (Algorithm 1; a half's Gram matrix is a sum of precomputed per-row outer
-  products, so the B halves are one matrix product, :func:`half_split_grams`), noise
+  products, so the B halves are one matrix product,
+  :func:`mipcore.covariance_gd.half_split_grams`), noise
   ``X = rU`` of Corollary 10 under one of three calibrations
   (:class:`mipcore.mechanism.MipCalibration`):
 
@@ -35,7 +36,7 @@ Methods (:class:`Method`)
   - ``TIGHT``: the smallest certified noise, c = −1/ln(1 − 2η) with the Gamma radius.
 
 * **DP-SGD, full batch** -- per-example gradient ``2(A − x xᵀ)``, clipped to Frobenius norm
-  C (:class:`ClipRule`), summed, plus ``N(0, (z·2C)²)`` per entry (2C: the sum's sensitivity
+  C (:class:`~mipcore.covariance_gd.ClipRule`), summed, plus ``N(0, (z·2C)²)`` per entry (2C: the sum's sensitivity
   to *replacing* one record, the neighbouring notion MIP's half-splits use), divided by m,
   T steps. Per-example norms need only ``xᵀAx`` and ``||x||²``
   (``||A − x xᵀ||_F² = ||A||_F² − 2 xᵀAx + ||x||⁴``), so every trajectory (every η, both
@@ -81,8 +82,16 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special
 from threadpoolctl import threadpool_limits
 
-from .._validate import as_enum, as_generator, check_int, check_range
-from ..covariance_gd import gd_closed_form, outer_products, sample_data
+from .._validate import as_enum, check_int, check_range
+from ..covariance_gd import (
+    ClipRule,
+    clip_norm,
+    dpsgd,
+    gd_closed_form,
+    half_split_grams,
+    outer_products,
+    sample_data,
+)
 from ..mechanism import MipCalibration, certified_level, noise_multiplier_for
 from ..noise import COROLLARY14_CONSTANT
 from ..noise_laws import sample_mip_noise
@@ -114,12 +123,9 @@ __all__ = [
     "Speed",
     "Verdict",
     "Work",
-    "clip_norm",
     "curve",
     "dp_noise_multiplier",
-    "dpsgd",
     "estimate_seconds",
-    "half_split_grams",
     "measure_speed",
     "paper_claims",
     "plan_experiment",
@@ -129,18 +135,6 @@ __all__ = [
     "summarize",
     "work",
 ]
-
-
-class ClipRule(StrEnum):
-    """How DP-SGD's clipping norm C is chosen."""
-
-    #: The median unclipped per-example gradient norm at A = 0 (= median 2||x||²).
-    INITIAL_MEDIAN = "initial_median"
-    #: The median over all rows and steps of the non-private GD trajectory (the paper's
-    #: reading of Abadi et al.'s advice).
-    TRAJECTORY_MEDIAN = "trajectory_median"
-    #: A fixed C > 0 (``ExperimentConfig.clip_value``).
-    FIXED = "fixed"
 
 
 class DpCalibration(StrEnum):
@@ -452,149 +446,6 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
     sigma = make_sigma(cfg.d, cfg.seed)
     sigma.flags.writeable = False
     return Plan(cfg, sigma, tuple(dp), tuple(mip))
-
-
-# ============================================================================ the algorithms
-
-
-def half_split_grams(
-    P: NDArray[np.float64], B: int, rng: np.random.Generator | int, chunk: int = 16
-) -> NDArray[np.float64]:
-    """Mean outer product over B uniformly random halves of the rows of P: shape (B, d²).
-
-    Each half is ``rng.choice(m, m // 2, replace=False)`` (drawn in order, one per half), and
-    the sums over ``chunk`` halves at a time are one matrix product of their 0/1 membership
-    matrix with P -- B fits of the base algorithm for the price of a few passes over the data.
-    """
-    gen = as_generator(rng)
-    m = P.shape[0]
-    h = m // 2
-    out = np.empty((B, P.shape[1]))
-    mask = np.empty((min(chunk, B), m))
-    for start in range(0, B, chunk):
-        rows = min(chunk, B - start)
-        mask[:rows] = 0.0
-        for r in range(rows):
-            mask[r, gen.choice(m, h, replace=False)] = 1.0
-        out[start : start + rows] = mask[:rows] @ P / h
-    return out
-
-
-def _per_example_norms(
-    P: NDArray[np.float64], x2: NDArray[np.float64], A: NDArray[np.float64]
-) -> NDArray[np.float64]:
-    """||2(A_k − x_i x_iᵀ)||_F for every row i and trajectory k: shape (m, K).
-
-    Uses ||A − x xᵀ||_F² = ||A||_F² − 2 xᵀAx + ||x||⁴ with xᵀAx = <vec(x xᵀ), vec(A)>, so one
-    (m, d²) × (d², K) product serves every trajectory; the rest is done in place.
-    """
-    out = P @ A.T  # (m, K): x^T A_k x
-    out *= -2.0
-    out += np.sum(A * A, axis=1)[None, :]
-    out += (x2 * x2)[:, None]
-    np.maximum(out, 0.0, out=out)
-    np.sqrt(out, out=out)
-    out *= 2.0
-    return out
-
-
-def clip_norm(
-    P: NDArray[np.float64],
-    x2: NDArray[np.float64],
-    *,
-    rule: ClipRule | str,
-    T: int,
-    lr: float,
-    value: float | None = None,
-) -> float:
-    """The clipping threshold C by rule (:class:`ClipRule`).
-
-    ``initial_median``: median unclipped per-example gradient norm at A = 0 (= 2||x||²);
-    ``trajectory_median``: median over all rows and all T steps of the non-private GD
-    trajectory; ``fixed``: ``value`` (> 0, finite).
-    """
-    r = as_enum("clip_rule", rule, ClipRule)
-    if r is ClipRule.INITIAL_MEDIAN:
-        return float(np.median(2.0 * x2))  # ||2(0 - x x^T)||_F = 2 ||x||^2
-    if r is ClipRule.TRAJECTORY_MEDIAN:
-        S = P.mean(axis=0)
-        steps = np.array([(1.0 - (1.0 - 2.0 * lr) ** t) for t in range(T)])  # A_t, t < T
-        return float(np.median(_per_example_norms(P, x2, steps[:, None] * S[None, :])))
-    if value is None or not 0 < value < math.inf:
-        raise ValueError(f"clip_value={value!r} must be > 0 and finite for the fixed rule")
-    return float(value)
-
-
-#: Elements of one (rows, K) block of DP-SGD's clipping weights: small enough to stay in the
-#: CPU cache through the ten in-place passes over it (4-7x faster than 16 MB blocks).
-_BLOCK_ELEMENTS = 2**14
-
-
-def dpsgd(
-    P: NDArray[np.float64],
-    x2: NDArray[np.float64],
-    zs: ArrayLike,
-    *,
-    C: float,
-    T: int,
-    lr: float,
-    rng: np.random.Generator | int,
-) -> NDArray[np.float64]:
-    """Full-batch DP-SGD trajectories for several noise multipliers at once.
-
-    Parameters
-    ----------
-    P : (m, d²) per-row outer products of the training rows; x2 : (m,) their ``||x||²``.
-    zs : K noise multipliers (0 gives the clipped, non-private run).
-    C : clipping norm (``inf`` disables clipping, allowed only with every z = 0).
-    T : steps; lr : learning rate.
-    rng : Generator or seed for the Gaussian noise.
-
-    Returns
-    -------
-    (K, d²) final A for each z (flattened).
-    """
-    gen = as_generator(rng)
-    z = np.asarray(zs, dtype=float)
-    if math.isinf(C) and np.any(z > 0):
-        raise ValueError(
-            f"C={C!r} (no clipping) has unbounded sensitivity: noise multipliers z > 0 "
-            "need a finite clipping norm C"
-        )
-    m, dd = P.shape
-    A = np.zeros((z.size, dd))
-    x4 = x2 * x2
-    rows = max(256, _BLOCK_ELEMENTS // max(z.size, 1))
-    for _ in range(T):
-        if math.isinf(C):
-            w_sum = np.full(z.size, float(m))
-            wP = np.broadcast_to(P.sum(axis=0), (z.size, dd))
-        else:
-            w_sum = np.zeros(z.size)
-            wP = np.zeros((z.size, dd))
-            a2 = np.sum(A * A, axis=1)
-            At = np.ascontiguousarray(A.T)
-            for start in range(0, m, rows):
-                Pc = P[start : start + rows]
-                w = Pc @ At  # x^T A_k x, then in place: the clipping weights min(1, C/||g||)
-                w *= -2.0
-                w += a2[None, :]
-                w += x4[start : start + rows, None]
-                np.maximum(w, 0.0, out=w)
-                np.sqrt(w, out=w)
-                w *= 2.0
-                np.maximum(w, 1e-300, out=w)
-                np.divide(C, w, out=w)
-                np.minimum(w, 1.0, out=w)
-                w_sum += w.sum(axis=0)
-                wP += w.T @ Pc
-        # sum_i w_ik * 2 (A_k - x_i x_i^T) = 2 (A_k sum_i w_ik - sum_i w_ik x_i x_i^T)
-        grad_sum = 2.0 * (A * w_sum[:, None] - wP)
-        noise = (
-            gen.standard_normal((z.size, dd)) * (z * 2.0 * (0.0 if math.isinf(C) else C))[:, None]
-        )
-        A = A - lr * (grad_sum + noise) / m
-    return A
 
 
 # ============================================================================ the experiment
