@@ -16,7 +16,7 @@ Column and file names are shown as text (``appkit.plain``; the charts draw them 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
@@ -49,6 +49,7 @@ CAL_LABELS = {
 }
 SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "vertical bars", " ": "spaces"}
 PROP11 = "Proposition 11: an algorithm whose σ stays O(1) while Δ explodes"
+JOB = "Algorithm 1 on this data"  # the job's label while it runs
 
 
 def _multiple_of_b_step(b: float) -> None:
@@ -230,27 +231,8 @@ def _verdict(comp: Comparison) -> None:
         appkit.takeaway(prose_text(PAGE, "no_noise"))
 
 
-class Generated(NamedTuple):
-    """What the generated data's controls chose."""
-
-    n: int
-    d: int
-    dseed: int
-
-
-class Privacy(NamedTuple):
-    """What the privacy and noise controls chose."""
-
-    eta: float
-    M: int
-    B: int
-    calibration: MipCalibration
-    seed: int
-    widen: float
-
-
-def _generated(stat: Statistic) -> Generated:
-    """The generated data's controls (n, d, data seed) and what they generate."""
+def _generated(stat: Statistic) -> tuple[int, int, int]:
+    """The generated data's controls and what they generate: (n, d, data seed)."""
     raised = _regression_needs_two_columns(stat)
     c1, c2, c3 = st.columns(3)
     with c1:
@@ -267,7 +249,7 @@ def _generated(stat: Statistic) -> Generated:
         st.caption(say(PAGE, "generated_plane", n=_count(n), last=d - 1))
     else:
         st.caption(say(PAGE, "generated", n=_count(n), d=d))
-    return Generated(n, d, dseed)
+    return n, d, dseed
 
 
 def _uploaded(stat: Statistic) -> tabular.ParsedTable | None:
@@ -297,54 +279,44 @@ def _uploaded(stat: Statistic) -> tabular.ParsedTable | None:
     return parsed
 
 
-def _privacy_controls(stat: Statistic) -> Privacy:
+def _privacy_controls(stat: Statistic) -> dict[str, Any]:
     """Section 2: η, M and B side by side, the calibration, then the noise seed and (with a
-    sensitivity) the DP bounds' widening."""
+    sensitivity) the DP bounds' widening; their values by URL key."""
     st.subheader("2. Privacy level and noise")
-    c1, c2, c3 = st.columns(3)
-    with c1:
-        eta = controls.draw(CONTROLS["eta"])
-    with c2:
-        M = controls.draw(CONTROLS["M"])
-    with c3:
-        B = controls.draw(CONTROLS["B"])
-    calibration = controls.draw(CONTROLS["radius"])
+    p: dict[str, Any] = {}
+    for column, key in zip(st.columns(3), ("eta", "M", "B"), strict=True):
+        with column:
+            p[key] = controls.draw(CONTROLS[key])
+    p["radius"] = controls.draw(CONTROLS["radius"])
     c4, c5, _ = st.columns(3)
     with c4:
-        seed = controls.draw(CONTROLS["seed"])
-    widen = 1.0
+        p["seed"] = controls.draw(CONTROLS["seed"])
+    p["widen"] = 1.0
     if stat.has_sensitivity:
         with c5:
-            widen = controls.draw(CONTROLS["widen"])
-    return Privacy(eta, M, B, calibration, seed, widen)
+            p["widen"] = controls.draw(CONTROLS["widen"])
+    return p
 
 
 def _compare(
-    stat: Statistic, data: Generated | tabular.ParsedTable, p: Privacy
+    stat: Statistic, data: tuple[int, int, int] | tabular.ParsedTable, p: dict[str, Any]
 ) -> Comparison | None:
     """Both releases, computed (in a job when heavy); None, with a sentence, if they fail."""
+    B, eta = int(p["B"]), float(p["eta"])
     options: dict[str, Any] = dict(
-        M=int(p.M), B=int(p.B), seed=int(p.seed), widen=float(p.widen), calibration=p.calibration
+        M=int(p["M"]), B=B, seed=int(p["seed"]), widen=float(p["widen"]), calibration=p["radius"]
     )
-    if isinstance(data, Generated):
-        n, d, dseed = data
-        work = sr.release_work(int(n), int(d), stat, int(p.B))
-        call: tuple[Any, ...] = (
-            sr.compare_generated,
-            stat,
-            int(n),
-            int(d),
-            int(dseed),
-            float(p.eta),
-        )
+    if isinstance(data, tuple):
+        n, d, dseed = (int(x) for x in data)
+        work = sr.release_work(n, d, stat, B)
+        call: tuple[Any, ...] = (sr.compare_generated, stat, n, d, dseed, eta)
     else:
-        work = sr.release_work(len(data.data), data.data.shape[1], stat, int(p.B))
-        call = (sr.compare_releases, data.data, stat, float(p.eta))
+        work = sr.release_work(len(data.data), data.data.shape[1], stat, B)
+        call = (sr.compare_releases, data.data, stat, eta)
     try:
         if work > sr.HEAVY_WORK:
-            label = "Algorithm 1 on this data"
             quick = work <= 5 * sr.HEAVY_WORK  # about 5 s at most
-            comp: Comparison = jobs.run(*call, label=label, quick=quick, **options)
+            comp: Comparison = jobs.run(*call, label=JOB, quick=quick, **options)
         else:
             comp = appkit.cached(*call, **options)
     except ValueError as exc:
@@ -480,7 +452,6 @@ def _live() -> None:
             src = controls.draw(CONTROLS["src"])
         with c2:
             stat = controls.draw(CONTROLS["stat"])
-        data: Generated | tabular.ParsedTable | None
         data = _generated(stat) if src == "generated" else _uploaded(stat)
         if data is None:
             return
@@ -489,7 +460,7 @@ def _live() -> None:
         if comp is None:
             return
         _releases(comp)
-        _metrics(comp, p.M)
+        _metrics(comp, p["M"])
         _table(comp)
         _charts(comp)
         _bounds(comp)
