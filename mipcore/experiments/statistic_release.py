@@ -285,8 +285,11 @@ def clipping_bounds(data: ArrayLike | pd.DataFrame, widen: float = 1.0) -> ClipB
     >>> b.lo.tolist(), b.hi.tolist()
     ([-1.0, 4.5], [3.0, 6.5])
     """
-    rows = _finite_rows(data)
-    w = float(check_range("widen", widen, 1.0, MAX_WIDEN))
+    return _clipping_bounds(_finite_rows(data), float(check_range("widen", widen, 1.0, MAX_WIDEN)))
+
+
+def _clipping_bounds(rows: NDArray[np.float64], w: float) -> ClipBounds:
+    """:func:`clipping_bounds` of checked inputs."""
     data_lo, data_hi = rows.min(axis=0), rows.max(axis=0)
     box_hi = np.where(data_hi > data_lo, data_hi, data_lo + 1.0)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -321,9 +324,14 @@ def dp_l1_sensitivity(name: Statistic | str, lo: ArrayLike, hi: ArrayLike, m: in
     >>> dp_l1_sensitivity("covariance", [0.0, -1.0], [1.0, 1.0], 10)
     0.8
     """
-    stat = _stat(name)
     lo_a, hi_a = _check_bounds(lo, hi)
-    m = check_int("m", m, 1)
+    return _l1_sensitivity(_stat(name), lo_a, hi_a, check_int("m", m, 1))
+
+
+def _l1_sensitivity(
+    stat: Statistic, lo_a: NDArray[np.float64], hi_a: NDArray[np.float64], m: int
+) -> float | None:
+    """:func:`dp_l1_sensitivity` of checked inputs."""
     if stat is Statistic.MEAN:
         return float(np.sum(hi_a - lo_a) / m)
     if stat is Statistic.COVARIANCE:
@@ -502,7 +510,7 @@ def wrap_statistic(
         )
     gen = as_generator(rng)
     if lo is None and hi is None:
-        bounds = clipping_bounds(rows, widen)
+        bounds = _clipping_bounds(rows, float(check_range("widen", widen, 1.0, MAX_WIDEN)))
     elif lo is None or hi is None:
         raise ValueError("give both lo and hi, or neither")
     else:
@@ -519,7 +527,7 @@ def wrap_statistic(
             "the release is not finite: the data's values are too large for this statistic "
             "— rescale the data (change its unit)"
         )
-    sens = dp_l1_sensitivity(stat, bounds.lo, bounds.hi, len(rel.train_index))
+    sens = _l1_sensitivity(stat, bounds.lo, bounds.hi, len(rel.train_index))
     columns = data.columns if isinstance(data, pd.DataFrame) else range(1, rows.shape[1] + 1)
     res = WrapResult(rel, None, sens, stat, e, m_order, bounds, theta_labels(stat, list(columns)))
     if res.dp_scale is None:
