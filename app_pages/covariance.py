@@ -33,6 +33,7 @@ from mipcore.noise import COROLLARY14_CONSTANT, THEOREM9_CONSTANT
 from mipcore.plots import covariance_vega as figs
 
 PAGE = "covariance"
+PRESET_LABELS = {"Quick": "Quick (n = 20 000, R = 3)", "Paper": "Paper (n = 500 000, R = 10)"}
 DEFAULT_C = 5.0  # the fixed clipping norm offered first (the median rule gives ≈ 6 at d = 3)
 MIP_ORDER = (Mip.TIGHT, Mip.PAPER, Mip.AS_PRINTED)  # the order the page names them in
 MIP_OPTION = {
@@ -97,24 +98,24 @@ def widget_state(cfg: cv.ExperimentConfig) -> dict[str, Any]:
 
 
 PRESET_STATE = {name: widget_state(cfg) for name, cfg in cv.PRESETS.items()}
-Q = PRESET_STATE["Quick"]
+QUICK = PRESET_STATE["Quick"]  # the controls' defaults
 CONTROLS = controls.table(
-    choice("preset", "Preset", list(cv.PRESETS), "Quick", {"Quick": "Quick (n = 20 000, R = 3)", "Paper": "Paper (n = 500 000, R = 10)"}.__getitem__, "Paper: d = 3, n = 500 000, B = 128, R = 10, M ∈ {2, 4, 6} (Section 5.2). Quick: the same with n = 20 000 and R = 3. Choosing a preset resets every parameter below to it.", radio=True),
-    slider("dim", "dimension d (Σ is d × d)", 1, 8, Q["dim"], help="The paper uses d = 3: the release holds d² = 9 numbers."),
-    number("size", "dataset size n", 100, 1_000_000, Q["size"], 10_000, help="Rows x_i ~ N(0, Σ); training uses a random half, m = n/2. Paper: 500 000."),
-    number("rng", "seed", 0, 2**31 - 1, Q["rng"], 1, help="Σ = make_spd_matrix(d, random_state=seed); run r uses the seed sequence (seed, r) for data, splits and noise."),
-    slider("R", "runs R (mean ± SEM)", 1, 30, Q["R"], help="The paper averages 10 runs."),
-    multi("Ms", "moment orders M (MIP)", list(range(2, 9)), Q["Ms"], help="Corollary 10 needs σᵢᴹ ≥ E|θᵢ − Eθᵢ|ᴹ. Paper: 2, 4, 6."),
-    slider("halves", "half-splits B (σᵢ, Algorithm 1)", 2, 512, Q["halves"], help="Paper: 128 random train/holdout splits."),
-    choice("const", "noise constant", [COROLLARY14_CONSTANT, THEOREM9_CONSTANT], Q["const"], lambda v: "6.16 (Corollary 14, M ≥ 2)" if v == COROLLARY14_CONSTANT else "7.5 (Theorem 9)", "The paper's constant in c = (constant/η) to the power 1 + 2/M; the smallest certified noise does not use it."),
-    multi("radii", "MIP calibrations", list(Mip), Q["radii"], MIP_OPTION.get, "Corollary 10 prints a Laplace radius; Theorem 9's density needs a Gamma(d², c) radius, which is certified in every dimension. The smallest certified noise uses c = −1/ln(1 − 2η). See “The maths”."),
-    span("etas", "η range", 0.001, 0.499, Q["etas"], 0.001, "%.3f", "Paper: 0.01 to about 0.45 (it prints no grid)."),
-    slider("pts", "η grid points", 2, 40, Q["pts"], help="Evenly spaced over the η range."),
-    slider("dlt", "log₁₀ δ (paper calibration)", -12.0, -2.0, Q["dlt"], 0.5, "%.1f", say(PAGE, "dlt_help", delta=10.0 ** Q["dlt"])),
-    multi("cal", "DP-SGD calibrations", list(DpCal), Q["cal"], DP_OPTION.get, "paper: η → ε by Theorem 4 at δ, then the analytic Gaussian mechanism; tight: the T steps are μ-GDP and η = Φ(μ/2) − 1/2. See “The maths”."),
-    slider("T", "steps T (GD and DP-SGD)", 1, 200, Q["T"], help="Not stated in the paper; 20 by default."),
-    slider("lr", "learning rate", 0.01, 0.5, Q["lr"], 0.01, "%.2f", "Gradient descent from A = 0 gives A after T steps = (1 − (1 − 2·lr)ᵀ)·S."),
-    choice("clip", "DP-SGD clipping rule", list(ClipRule), Q["clip"], CLIP_NAME.get, "The paper: “the median of the unclipped gradients over the training procedure” (Abadi et al.'s advice). Here: the median per-example gradient norm at A = 0, the median over the non-private trajectory, or a fixed C."),
+    choice("preset", "Preset", list(cv.PRESETS), "Quick", PRESET_LABELS.__getitem__, "Paper: d = 3, n = 500 000, B = 128, R = 10, M ∈ {2, 4, 6} (Section 5.2). Quick: the same with n = 20 000 and R = 3. Choosing a preset resets every parameter below to it.", radio=True),
+    slider("dim", "dimension d (Σ is d × d)", 1, 8, QUICK["dim"], help="The paper uses d = 3: the release holds d² = 9 numbers."),
+    number("size", "dataset size n", 100, 1_000_000, QUICK["size"], 10_000, help="Rows x_i ~ N(0, Σ); training uses a random half, m = n/2. Paper: 500 000."),
+    number("rng", "seed", 0, 2**31 - 1, QUICK["rng"], 1, help="Σ = make_spd_matrix(d, random_state=seed); run r uses the seed sequence (seed, r) for data, splits and noise."),
+    slider("R", "runs R (mean ± SEM)", 1, 30, QUICK["R"], help="The paper averages 10 runs."),
+    multi("Ms", "moment orders M (MIP)", list(range(2, 9)), QUICK["Ms"], help="Corollary 10 needs σᵢᴹ ≥ E|θᵢ − Eθᵢ|ᴹ. Paper: 2, 4, 6."),
+    slider("halves", "half-splits B (σᵢ, Algorithm 1)", 2, 512, QUICK["halves"], help="Paper: 128 random train/holdout splits."),
+    choice("const", "noise constant", [COROLLARY14_CONSTANT, THEOREM9_CONSTANT], QUICK["const"], lambda v: "6.16 (Corollary 14, M ≥ 2)" if v == COROLLARY14_CONSTANT else "7.5 (Theorem 9)", "The paper's constant in c = (constant/η) to the power 1 + 2/M; the smallest certified noise does not use it."),
+    multi("radii", "MIP calibrations", list(Mip), QUICK["radii"], MIP_OPTION.get, "Corollary 10 prints a Laplace radius; Theorem 9's density needs a Gamma(d², c) radius, which is certified in every dimension. The smallest certified noise uses c = −1/ln(1 − 2η). See “The maths”."),
+    span("etas", "η range", 0.001, 0.499, QUICK["etas"], 0.001, "%.3f", "Paper: 0.01 to about 0.45 (it prints no grid)."),
+    slider("pts", "η grid points", 2, 40, QUICK["pts"], help="Evenly spaced over the η range."),
+    slider("dlt", "log₁₀ δ (paper calibration)", -12.0, -2.0, QUICK["dlt"], 0.5, "%.1f", say(PAGE, "dlt_help", delta=10.0 ** QUICK["dlt"])),
+    multi("cal", "DP-SGD calibrations", list(DpCal), QUICK["cal"], DP_OPTION.get, "paper: η → ε by Theorem 4 at δ, then the analytic Gaussian mechanism; tight: the T steps are μ-GDP and η = Φ(μ/2) − 1/2. See “The maths”."),
+    slider("T", "steps T (GD and DP-SGD)", 1, 200, QUICK["T"], help="Not stated in the paper; 20 by default."),
+    slider("lr", "learning rate", 0.01, 0.5, QUICK["lr"], 0.01, "%.2f", "Gradient descent from A = 0 gives A after T steps = (1 − (1 − 2·lr)ᵀ)·S."),
+    choice("clip", "DP-SGD clipping rule", list(ClipRule), QUICK["clip"], CLIP_NAME.get, "The paper: “the median of the unclipped gradients over the training procedure” (Abadi et al.'s advice). Here: the median per-example gradient norm at A = 0, the median over the non-private trajectory, or a fixed C."),
     number("C", "fixed clipping norm C", 0.01, 1e6, DEFAULT_C, 1.0, "%.3f", "C > 0: DP-SGD's noise is proportional to C (sensitivity 2C)."),
     multi("Mshow", "MIP curves for M =", (), (), help="One M keeps the chart readable; the verdicts below use every M of the run."),
     toggle("z0", "clipping-only run", False, "DP-SGD with z = 0: clipping, no noise (how much of its error is bias)."),

@@ -89,7 +89,7 @@ def _names(names: Sequence[str]) -> str:
     """Column names as plain text in quotes, at most SHOWN_NAMES of them."""
     shown = ", ".join(appkit.quote(n, max_chars=60) for n in names[:SHOWN_NAMES])
     more = len(names) - SHOWN_NAMES
-    return shown + (f" and {more} more" if more > 0 else "")
+    return say(PAGE, "names_more", shown=shown, more=more) if more > 0 else shown
 
 
 def _regression_needs_two_columns(stat: Statistic) -> bool:

@@ -934,9 +934,6 @@ class ExperimentResult:
             out.append(scale)
         return tuple(out)
 
-    def scale(self, calibration: MipCalibration, M: int) -> MipScale | None:
-        return next((s for s in self.scales if s.calibration is calibration and s.M == M), None)
-
     @cached_property
     def radius_ratio(self) -> RadiusRatio | None:
         """The two radius laws compared (None unless both the paper's and the printed
