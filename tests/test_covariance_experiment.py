@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import pickle
 
 import numpy as np
 import pandas as pd
@@ -50,6 +51,7 @@ from mipcore.experiments.covariance import (
     Claim,
     DpCalibration,
     ExperimentConfig,
+    ExperimentResult,
     FailRange,
     Verdict,
     dp_noise_multiplier,
@@ -564,6 +566,19 @@ def test_run_experiment_evaluates_the_run(small_result, small_results):
         if sc.n_for_error_1 is not None:
             assert sc.n_for_error_1 == pytest.approx(SMALL.n * sc.error_ref**2)
     assert res.radius_ratio is not None and res.radius_ratio.expected == 4  # d² = 4
+
+
+def test_the_result_is_small_and_computes_the_rest_on_demand(small_result):
+    """A job sends the result back pickled: its plan, its runs and their time; the summary,
+    the verdicts and every quoted number are computed from them, the same after the trip."""
+    names = [f.name for f in dataclasses.fields(small_result)]
+    assert names == ["plan", "runs", "seconds", "finished_at"]
+    back = pickle.loads(pickle.dumps(ExperimentResult(small_result.plan, small_result.runs)))
+    pd.testing.assert_frame_equal(back.summary, small_result.summary)
+    assert back.verdicts == small_result.verdicts
+    assert back.clipping == small_result.clipping and back.scales == small_result.scales
+    assert back.radius_ratio == small_result.radius_ratio
+    assert back.raw_error == small_result.raw_error
 
 
 def test_result_grid_is_one_row_per_claim(small_result):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import pickle
 
 import numpy as np
 import pandas as pd
@@ -42,7 +43,7 @@ from mipcore.experiments.statistic_release import (
     theta_labels,
     wrap_statistic,
 )
-from mipcore.mechanism import MipCalibration, mip_release
+from mipcore.mechanism import MipCalibration, MIPRelease, mip_release
 from mipcore.noise_laws import sigma_norm
 from mipcore.theorem9 import certified_eta
 
@@ -434,6 +435,20 @@ def test_compare_releases_recomputes_from_its_parts():
         np.sum(np.abs(res.mip.theta_hat - res.mip.theta) < np.abs(res.dp - res.mip.theta))
     )
     assert comp.n_rows == 2000 and comp.columns == ("x1", "x2", "x3") and len(comp.head) == 10
+
+
+def test_comparison_is_small_and_holds_algorithm_1s_own_release():
+    """The comparison keeps the release (with mechanism.mip_release's own MIPRelease), the
+    spread and the data's size and head; everything it quotes is computed from them, the same
+    after a job's pickle."""
+    comp = compare_generated("mean", 300, 3, 0, 0.2, B=16)
+    assert [f.name for f in dataclasses.fields(comp)] == ["release", "spread", "n_rows", "head"]
+    assert isinstance(comp.release.mip, MIPRelease)
+    back = pickle.loads(pickle.dumps(comp))
+    assert back.verdict is comp.verdict and back.breakeven == comp.breakeven
+    np.testing.assert_array_equal(back.mip_to_dp, comp.mip_to_dp)
+    pd.testing.assert_frame_equal(back.spread_table, comp.spread_table)
+    pd.testing.assert_frame_equal(back.errors, comp.errors)
 
 
 def test_the_papers_constant_against_the_tight_one_known_values():
