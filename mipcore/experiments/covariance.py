@@ -21,9 +21,8 @@ Methods (:class:`Method`)
 * **MIP** -- θ = the p = d² entries of A; per-coordinate σ_i from B random halves of the
   training set (Algorithm 1; a half's Gram matrix is a sum of precomputed per-row outer
   products, so the B halves are one matrix product,
-  :func:`mipcore.covariance_gd.half_split_grams`), noise
-  ``X = rU`` of Corollary 10 under one of three calibrations
-  (:class:`mipcore.mechanism.MipCalibration`):
+  :func:`mipcore.covariance_gd.half_split_grams`), noise ``X = rU`` of Corollary 10 under
+  one of three calibrations (:class:`mipcore.mechanism.MipCalibration`):
 
   - ``AS_PRINTED``: c = (constant/η)^(1+2/M) with r ~ Laplace(c), as Corollary 10 and
     Algorithm 1 print it. For p > 1 its density is ``∝ e^{−||x||/c}/||x||^{p−1}`` (unbounded
@@ -35,10 +34,11 @@ Methods (:class:`Method`)
     only. The certified level is far below the target η (c is very large).
   - ``TIGHT``: the smallest certified noise, c = −1/ln(1 − 2η) with the Gamma radius.
 
-* **DP-SGD, full batch** -- per-example gradient ``2(A − x xᵀ)``, clipped to Frobenius norm
-  C (:class:`~mipcore.covariance_gd.ClipRule`), summed, plus ``N(0, (z·2C)²)`` per entry (2C: the sum's sensitivity
-  to *replacing* one record, the neighbouring notion MIP's half-splits use), divided by m,
-  T steps. Per-example norms need only ``xᵀAx`` and ``||x||²``
+* **DP-SGD, full batch** (:func:`mipcore.covariance_gd.dpsgd`) -- per-example gradient
+  ``2(A − x xᵀ)``, clipped to Frobenius norm C (:class:`~mipcore.covariance_gd.ClipRule`),
+  summed, plus ``N(0, (z·2C)²)`` per entry (2C: the sum's sensitivity to *replacing* one
+  record, the neighbouring notion MIP's half-splits use), divided by m, T steps. Per-example
+  norms need only ``xᵀAx`` and ``||x||²``
   (``||A − x xᵀ||_F² = ||A||_F² − 2 xᵀAx + ||x||⁴``), so every trajectory (every η, both
   calibrations, and the z = 0 clipped run) shares each pass over the data. z is calibrated
   two ways (:class:`DpCalibration`):
@@ -57,9 +57,9 @@ scikit-learn and dp_accounting); :func:`run_experiment` runs the plan and return
 :class:`ExperimentResult`: the plan and the tidy runs, from which it computes on demand their
 summary, the paper's four claims as structured :class:`Verdict` values for every
 calibration, and every number the page quotes (clipping bias, noise scales, the radius
-ratio; the DP calibration's slack is the plan's). :func:`work`,
-:func:`measure_speed` and :func:`estimate_seconds` are the cost model (the page's run-time
-estimate and its ceiling on one request's work).
+ratio; the DP calibration's slack is the plan's). :func:`work`, :func:`measure_speed` and
+:func:`estimate_seconds` are the cost model (the page's run-time estimate and its ceiling on
+one request's work).
 
 The heavy, rarely needed imports (scikit-learn, dp_accounting, scipy.stats through
 :mod:`mipcore.guarantees`) happen inside :func:`plan_experiment` only, so a process that
