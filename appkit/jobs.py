@@ -100,7 +100,7 @@ _CTX.set_forkserver_preload(
         "pandas",
         "mipcore",
         "appkit.jobs",
-        "mipcore.lessons.figure2",
+        "mipcore.experiments.covariance",
         "mipcore.guarantees",
         "sklearn.linear_model",
         # the reference-data sweep's own modules (sklearn.datasets, the MLP, threadpoolctl):
