@@ -193,7 +193,7 @@ def _roc(epsilon: float, delta: float, eta: float, setting: str) -> None:
         appkit.chart(fig, data, "roc_bounds", key="roc_chart", caption=caption)
     tpr_dp = tpr_bound_dp(REF_FPR, epsilon, delta)  # the DP region (Kairouz, Oh, Viswanath)
     tpr_mip = tpr_bound_mip(REF_FPR, eta)  # Theorem 8 corrected: FPR + 2η
-    times = f" ({fmt_num(tpr_mip / tpr_dp, 3)} times as much)" if 0 < tpr_dp < tpr_mip else ""
+    times = " " + say(PAGE, "times", ratio=tpr_mip / tpr_dp) if 0 < tpr_dp < tpr_mip else ""
     appkit.takeaway(
         say(PAGE, "roc_takeaway", fpr=REF_FPR, tpr_dp=tpr_dp, tpr_mip=tpr_mip, times=times)
     )
@@ -260,7 +260,8 @@ def _live() -> None:
         with appkit.guard("η for this (ε, δ)", stop=True):
             eta = eta_from_epsilon(epsilon, delta)  # Theorem 4
             approx = eta_small_epsilon_approx(epsilon, delta)  # its small-ε rule of thumb
-        setting = f"ε = {fmt_num(epsilon)}" + (f" and δ = {fmt_num(delta, 3)}" if delta > 0 else "")
+        and_delta = " " + say(PAGE, "and_delta", delta=delta) if delta > 0 else ""
+        setting = say(PAGE, "setting", epsilon=epsilon, and_delta=and_delta)
         with results:
             _metrics(epsilon, eta, approx)
             _reading(epsilon, delta, eta, approx, setting)
