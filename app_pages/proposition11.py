@@ -245,7 +245,7 @@ def _float64(n: int) -> None:
         elif outcome is Float64Outcome.NEGATIVE:
             out = say(PAGE, "f64_out_negative", out=1.0 / naive)
         else:
-            out = fmt_num(1.0 / naive, 6)
+            out = say(PAGE, "f64_out", out=1.0 / naive)
         prose(
             PAGE,
             "f64",
