@@ -137,14 +137,12 @@ def _law_text(game: AuditGame) -> str:
     if law.kind is NoiseKind.NONE:
         return prose_text(PAGE, "law_none")
     if game.noise is AuditNoise.MIP and law.kind is NoiseKind.MIP:
-        return say(PAGE, "law_mip_nd", d=d, c=cert.noise_multiplier, eta=cert.target_eta)
+        return say(PAGE, "law_mip_nd", d=d, cert=cert)
     if game.noise is AuditNoise.MIP:
-        return say(PAGE, "law_mip", scale=law.scale, c=cert.noise_multiplier, eta=cert.target_eta)
+        return say(PAGE, "law_mip", law=law, cert=cert)
     what = "scale" if law.kind is NoiseKind.LAPLACE else "standard deviation"
     each = " " + say(PAGE, "law_each", d=d) if d > 1 else ""
-    return say(
-        PAGE, "law_dp", kind=law.kind.value.capitalize(), what=what, scale=law.scale, each=each
-    )
+    return say(PAGE, "law_dp", kind=law.kind.value.capitalize(), what=what, law=law, each=each)
 
 
 def _mechanism_text(game: AuditGame) -> tuple[str, str]:
@@ -155,23 +153,21 @@ def _mechanism_text(game: AuditGame) -> tuple[str, str]:
         mech = say(
             PAGE,
             "mech_covariance",
-            d=a.output_dim,
+            game=game,
             T=COVARIANCE_AUDIT_T,
             lr=COVARIANCE_AUDIT_LR,
-            residual=game.gd_residual,
             n=N_RECORDS,
             others=N_RECORDS - 1,
             canary=canary,
             length=COV_CANARY,
         )
         sigma = ", ".join(fmt_num(s) for s in a.sigma)  # type: ignore[union-attr]
-        sens = say(PAGE, "sens_covariance", l1=a.sensitivity, l2=a.sensitivity_l2, sigma=sigma)
-        return mech, sens
+        return mech, say(PAGE, "sens_covariance", audit=a, sigma=sigma)
     if a.mechanism is AuditMechanism.MEAN:
         mech = say(PAGE, "mech_mean", n=N_RECORDS, canary=CANARY)
     else:
-        mech = say(PAGE, "mech_count", threshold=a.threshold, n=N_RECORDS, canary=CANARY)
-    return mech, say(PAGE, "sens_scalar", sensitivity=a.sensitivity, sigma=a.sigma)
+        mech = say(PAGE, "mech_count", audit=a, n=N_RECORDS, canary=CANARY)
+    return mech, say(PAGE, "sens_scalar", audit=a)
 
 
 def _mechanism(game: AuditGame) -> None:
@@ -208,37 +204,33 @@ def _certificate_text(cert: Certificate) -> str:
         return say(PAGE, "cert_uncertified", d=d)
     if cert.basis is CertificateBasis.THEOREM9:
         where = prose_text(PAGE, "cert_on_one") if d == 1 else say(PAGE, "cert_on_many", d=d)
-        return say(PAGE, "cert_theorem9", eta=cert.eta, where=where, target=cert.target_eta)
+        return say(PAGE, "cert_theorem9", cert=cert, where=where)
     if cert.basis is CertificateBasis.THEOREM4:
-        return say(PAGE, "cert_theorem4", eps=cert.epsilon, eta=cert.eta)
-    return say(PAGE, "cert_gdp", mu=cert.gdp_mu, eta=cert.eta)
+        return say(PAGE, "cert_theorem4", cert=cert)
+    return say(PAGE, "cert_gdp", cert=cert)
 
 
 def _bounds(game: AuditGame, s: AuditSummary) -> None:
     """The metrics (audit's lower bound, best attack, certificate), then upper beside lower."""
-    cert, pct = s.certificate, fmt_pct(s.confidence, 0)
+    cert = s.certificate
     m1, m2, m3 = st.columns(3)
     m1.metric("Audit proves at least", fmt_pct(s.accuracy_lower))
-    m1.caption(say(PAGE, "lower_caption", eta=s.eta_lower, eps=s.epsilon_lower, pct=pct))
+    m1.caption(say(PAGE, "lower_caption", s=s))
     best = _best_attack(m2, game)
     m3.metric("Noise certifies at most", fmt_pct(cert.accuracy))
-    m3.caption(say(PAGE, "cert_caption", eta=cert.eta, advantage=cert.advantage))
-    risk = fmt_pct(s.risk, 0)
-    verdict = (
-        prose_text(PAGE, "consistent") if s.consistent else say(PAGE, "inconsistent", risk=risk)
-    )
+    m3.caption(say(PAGE, "cert_caption", cert=cert))
+    verdict = prose_text(PAGE, "consistent") if s.consistent else say(PAGE, "inconsistent", s=s)
     if cert.epsilon is None:
         epsilon = " " + prose_text(PAGE, "beside_no_eps")
     else:
-        epsilon = " " + say(PAGE, "beside_eps", measured=s.epsilon_lower, certified=cert.epsilon)
+        epsilon = " " + say(PAGE, "beside_eps", s=s, cert=cert)
+    certificate = _certificate_text(cert)
     st.markdown(
         say(
             PAGE,
             "beside",
-            pct=pct,
-            eta=s.eta_lower,
-            accuracy=s.accuracy_lower,
-            certificate=_certificate_text(cert),
+            s=s,
+            certificate=certificate,
             best=best,
             verdict=verdict,
             epsilon=epsilon,
@@ -248,32 +240,17 @@ def _bounds(game: AuditGame, s: AuditSummary) -> None:
 
 def _measured(s: AuditSummary) -> None:
     """The measured accuracy and correct-guess rate, and the largest ε N trials can certify."""
-    pct = fmt_pct(s.confidence, 0)
     a1, a2 = st.columns(2)
     a1.metric("Measured accuracy (τ = 0)", fmt_pct(s.accuracy))
-    lo, hi = s.accuracy_interval
-    a1.caption(
-        say(PAGE, "answered", correct=s.answered_correct, trials=s.trials, pct=pct, lo=lo, hi=hi)
-    )
-    label = say(PAGE, "cgr_label", tau=s.tau)
+    a1.caption(say(PAGE, "answered", s=s))
+    label = say(PAGE, "cgr_label", s=s)
     if s.cgr is None or s.cgr_interval is None:
         a2.metric(label, "—")
-        a2.caption(say(PAGE, "all_abstain", trials=s.trials))
+        a2.caption(say(PAGE, "all_abstain", s=s))
     else:
         a2.metric(label, fmt_pct(s.cgr))
-        lo, hi = s.cgr_interval
-        a2.caption(
-            say(
-                PAGE,
-                "cgr_caption",
-                correct=s.correct,
-                guesses=s.guesses,
-                abstentions=s.abstentions,
-                lo=lo,
-                hi=hi,
-            )
-        )
-    st.info(say(PAGE, "max_epsilon", trials=s.trials, pct=pct, eps=s.max_epsilon), icon="📏")
+        a2.caption(say(PAGE, "cgr_caption", s=s))
+    st.info(say(PAGE, "max_epsilon", s=s), icon="📏")
 
 
 def _roc(s: AuditSummary, attacker: AuditAttacker) -> None:
@@ -282,13 +259,13 @@ def _roc(s: AuditSummary, attacker: AuditAttacker) -> None:
     # The legend names no number, so that moving η or ε redraws the chart in place; the
     # certified values are in the caption.
     fig, data = appkit.cached(audit_roc_vega, s, attacker)
-    certified = [say(PAGE, "certified_eta", eta=cert.eta)] if cert.certified else []
+    certified = [say(PAGE, "certified_eta", cert=cert)] if cert.certified else []
     if cert.epsilon is not None:
-        certified.append(say(PAGE, "certified_eps", eps=cert.epsilon))
+        certified.append(say(PAGE, "certified_eps", cert=cert))
     elif cert.gdp_mu is not None:
-        certified.append(say(PAGE, "certified_mu", mu=cert.gdp_mu))
+        certified.append(say(PAGE, "certified_mu", cert=cert))
     named = "certified: " + ", ".join(certified) if certified else "nothing certified"
-    caption = say(PAGE, "roc_caption", trials=s.trials, certified=named)
+    caption = say(PAGE, "roc_caption", s=s, certified=named)
     appkit.chart(fig, data, "audit_roc", key="audit_roc_chart", caption=caption)
     if not cert.certified:
         appkit.takeaway(prose_text(PAGE, "roc_uncertified"))
@@ -305,7 +282,6 @@ def _roc(s: AuditSummary, attacker: AuditAttacker) -> None:
 
 def _trap(s: AuditSummary) -> None:
     """The multiple-testing trap: τ picked on the same trials beside τ picked on held-out ones."""
-    pct = fmt_pct(s.confidence, 0)
     st.subheader("The multiple-testing trap")
     t = s.trap
     if t is None:
@@ -313,20 +289,11 @@ def _trap(s: AuditSummary) -> None:
         return
     a, b = st.columns(2)
     a.metric("ε lower bound, τ picked on the same trials (biased)", fmt_num(t.eps_same))
-    a.caption(say(PAGE, "trap_same", tau=t.tau_same, guesses=t.guesses_same, trials=s.trials))
+    a.caption(say(PAGE, "trap_same", t=t, s=s))
     b.metric("ε lower bound, τ picked on held-out trials (valid)", fmt_num(t.eps_heldout))
-    b.caption(
-        say(
-            PAGE,
-            "trap_heldout",
-            tau=t.tau_heldout,
-            choice=t.choice_trials,
-            evaluated=t.eval_trials,
-            guesses=t.guesses_heldout,
-        )
-    )
-    appkit.takeaway(say(PAGE, "trap_takeaway", same=t.eps_same, heldout=t.eps_heldout, pct=pct))
-    appkit.explain(say(PAGE, "trap_explain", pct=pct))
+    b.caption(say(PAGE, "trap_heldout", t=t))
+    appkit.takeaway(say(PAGE, "trap_takeaway", t=t, s=s))
+    appkit.explain(say(PAGE, "trap_explain", s=s))
 
 
 def _live() -> None:

@@ -108,46 +108,19 @@ def _eta_vs_noise(curves, demand: NoiseDemand, v: dict) -> None:
     """η against the noise scale: the chart, where each route first certifies, and why."""
     n, cname = v["n"], CNAME[v["const"]]
     fig, data = appkit.cached(figs.eta_vs_scale_vega, curves, demand, log_y=v["logy"])
-    caption = say(
-        PAGE,
-        "eta_caption",
-        n=n,
-        sig=sig(v["M"]),
-        sigma=demand.sigma,
-        delta=appkit.cached(prop11.sensitivity, n),
-        target=v["teta"],
-    )
+    delta = appkit.cached(prop11.sensitivity, n)
+    caption = say(PAGE, "eta_caption", n=n, sig=sig(v["M"]), demand=demand, delta=delta)
     appkit.chart(fig, data, f"eta_vs_scale_n{n}", key="loose_eta_chart", caption=caption)
     first = gap.first_certificates(curves)
     tight = next((f for f in first if f.route is Route.MIP_TIGHT), None)
     if tight is not None:
-        appkit.takeaway(
-            say(
-                PAGE,
-                "eta_takeaway",
-                nontrivial=gap.NONTRIVIAL_ETA,
-                scale=tight.scale,
-                certified=tight.certified,
-                exact=tight.exact,
-            )
-        )
+        appkit.takeaway(say(PAGE, "eta_takeaway", nontrivial=gap.NONTRIVIAL_ETA, tight=tight))
     routes = {
         Route.MIP_TIGHT: prose_text(PAGE, "route_tight"),
         Route.MIP_PRINTED: say(PAGE, "route_printed", cname=cname),
         Route.DP: prose_text(PAGE, "route_dp"),
     }
-    said = [
-        say(
-            PAGE,
-            "first",
-            route=routes[f.route],
-            scale=f.scale,
-            certified=f.certified,
-            exact=f.exact,
-            ratio=f.ratio,
-        )
-        for f in first
-    ]
+    said = [say(PAGE, "first", route=routes[f.route], f=f) for f in first]
     appkit.explain(" ".join(said) + " " + say(PAGE, "printed_curve", cname=cname))
 
 
@@ -168,34 +141,31 @@ def _noise_needed(demand: NoiseDemand, v: dict) -> None:
         right=["Laplace scale b", "exact η there", "× enough"],
     )
     ok = demand.route(Route.SUFFICIENT)
-    rt, rdp, rpr = (demand.route(r) for r in (Route.MIP_TIGHT, Route.DP, Route.MIP_PRINTED))
+    tight, dp, printed = (demand.route(r) for r in (Route.MIP_TIGHT, Route.DP, Route.MIP_PRINTED))
     appkit.takeaway(
         say(
             PAGE,
             "needed_takeaway",
             n=n,
-            scale=ok.scale,
+            ok=ok,
             target=target,
             accuracy=attacker_accuracy(demand.target_eta),
-            tight=rt.times_sufficient,
-            dp=rdp.times_sufficient,
+            tight=tight,
+            dp=dp,
+            printed=printed,
             cname=cname,
-            printed=rpr.times_sufficient,
-            orders=rpr.orders_of_magnitude,
         )
     )
     appkit.explain(
         say(
             PAGE,
             "needed_explain",
-            printed_eta=rpr.exact_eta,
+            demand=demand,
+            tight=tight,
+            dp=dp,
+            printed=printed,
             cname=cname,
-            dp_eta=rdp.exact_eta,
-            tight_eta=rt.exact_eta,
             rtol=gap.SUFFICIENT_RTOL,
-            enough=demand.multiplier_sufficient,
-            tight=demand.multiplier_tight,
-            printed=demand.multiplier_printed,
         )
     )
 
@@ -224,9 +194,9 @@ def _theorem5(v: dict) -> None:
 
 def _dimension_eta(dim: gap.DimensionGap, demand: NoiseDemand, v: dict) -> None:
     """The certified η against the dimension, and the best attacks beside it."""
-    n, target, c = v["n"], v["teta"], dim.noise_multiplier
+    n, target = v["n"], v["teta"]
     fig, data = appkit.cached(figs.dimension_eta_vega, dim, demand)
-    caption = say(PAGE, "dim_eta_caption", c=c, cname=CNAME[v["const"]], target=target, n=n)
+    caption = say(PAGE, "dim_eta_caption", dim=dim, cname=CNAME[v["const"]], target=target, n=n)
     appkit.chart(
         fig,
         data,
@@ -236,25 +206,11 @@ def _dimension_eta(dim: gap.DimensionGap, demand: NoiseDemand, v: dict) -> None:
     )
     upto = dim.chain_covers_target_up_to
     if upto is not None:
-        takeaway = say(PAGE, "dim_eta_takeaway", c=c, tight=dim.tight_eta, target=target, d=upto)
+        appkit.takeaway(say(PAGE, "dim_eta_takeaway", dim=dim, target=target))
     else:
-        takeaway = say(PAGE, "dim_eta_takeaway_none", c=c, tight=dim.tight_eta, target=target)
-    appkit.takeaway(takeaway)
-    lo, hi = dim.covariance_interval
-    appkit.explain(
-        say(
-            PAGE,
-            "dim_eta_explain",
-            exact=demand.route(Route.MIP_PRINTED).exact_eta,
-            n=n,
-            cov=dim.covariance_eta,
-            dim=COVARIANCE_GAP_DIM,
-            samples=dim.samples,
-            lo=lo,
-            hi=hi,
-            chain=dim.covariance_chain_eta,
-        )
-    )
+        appkit.takeaway(say(PAGE, "dim_eta_takeaway_none", dim=dim, target=target))
+    exact = demand.route(Route.MIP_PRINTED).exact_eta
+    appkit.explain(say(PAGE, "dim_eta_explain", exact=exact, n=n, dim=dim, d=COVARIANCE_GAP_DIM))
 
 
 def _dimension_noise(dim: gap.DimensionGap, demand: NoiseDemand, v: dict) -> None:
@@ -275,16 +231,14 @@ def _dimension_noise(dim: gap.DimensionGap, demand: NoiseDemand, v: dict) -> Non
             PAGE,
             "dim_noise_takeaway",
             target=target,
-            tight=dim.tight_noise,
+            dim=dim,
             cname=CNAME[v["const"]],
-            printed=dim.noise_multiplier,
             chain1=dim.chain_noise_at(1),
             chain_last=dim.chain_noise_at(last),
             last=last,
         )
     )
-    enough = demand.multiplier_sufficient
-    appkit.explain(say(PAGE, "dim_noise_explain", n=n, enough=enough, tight=dim.tight_noise))
+    appkit.explain(say(PAGE, "dim_noise_explain", n=n, demand=demand, dim=dim))
 
 
 def _dimension(demand: NoiseDemand, v: dict) -> None:

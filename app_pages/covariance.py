@@ -128,8 +128,8 @@ def duration(seconds: float) -> str:
     if seconds < 1:
         return "under a second"
     if seconds < 90:
-        return f"{fmt_num(seconds, 2)} s"
-    return f"{fmt_num(seconds / 60, 2)} min"
+        return say(PAGE, "seconds", seconds=seconds)
+    return say(PAGE, "minutes", minutes=seconds / 60)
 
 
 def stays(lo: float, hi: float) -> str:
@@ -167,9 +167,9 @@ def where_text(v: cv.Verdict) -> str:
     if not v.checked:
         return prose_text(PAGE, "cell_not_judged")
     if v.holds:
-        return say(PAGE, "cell_wins", mark=mark, checked=v.checked)
+        return say(PAGE, "cell_wins", mark=mark, v=v)
     parts = "; ".join(where(r, True) for r in v.where[:2]) + ("; …" if len(v.where) > 2 else "")
-    return say(PAGE, "cell_loses", mark=mark, failed=v.failed, checked=v.checked, where=parts)
+    return say(PAGE, "cell_loses", mark=mark, v=v, where=parts)
 
 
 def request_run(config: cv.ExperimentConfig) -> None:
@@ -211,13 +211,8 @@ def parameters() -> tuple[str, dict[str, Any]]:
     changed = [name for k, name in PARAM_NAMES.items() if listed(values[k]) != listed(base[k])]
     changed += ["C"] if "C" in values else []
     what = say(PAGE, "preset_changed", preset=preset, changed=", ".join(changed))
-    p_note.caption(
-        say(
-            PAGE,
-            "preset_note",
-            settings=what if changed else say(PAGE, "preset_same", preset=preset),
-        )
-    )
+    note = what if changed else say(PAGE, "preset_same", preset=preset)
+    p_note.caption(say(PAGE, "preset_note", settings=note))
     return preset, values
 
 
@@ -261,7 +256,7 @@ def run(config: cv.ExperimentConfig, plan: cv.Plan) -> ExperimentResult | None:
     auto = config == cv.PRESETS["Quick"] or seconds <= cv.AUTO_RUN_SECONDS
     K = 1 + len(config.dp_calibrations) * len(config.etas)
     s = "s" if config.R > 1 else ""
-    size = say(PAGE, "size", R=config.R, s=s, B=config.B, T=config.T, K=K, m=config.m)
+    size = say(PAGE, "size", cfg=config, s=s, K=K)
     # The note and the button keep their places whether the run waits or computes (Run and its
     # note, or Stop and the progress), and Run and Stop are one widget key: an element a
     # running script has replaced by another key stays on the page as a stale copy until the
@@ -317,12 +312,8 @@ def takeaway(result: ExperimentResult, vs: DpCal | None, certified: dict[Mip, bo
     if vs is None or not wins:
         appkit.takeaway(say(PAGE, "takeaway_no_mip", stays=error))
         return
-    beats = "; ".join(
-        say(PAGE, "wins", passed=v.passed, checked=v.checked, name=mip_name(m, certified[m]))
-        for m, v in wins
-    )
-    dp = DP_NAME[vs]
-    appkit.takeaway(say(PAGE, "takeaway", dp=dp, wins=beats, stays=error, share=bias.share_min))
+    beats = "; ".join(say(PAGE, "wins", v=v, name=mip_name(m, certified[m])) for m, v in wins)
+    appkit.takeaway(say(PAGE, "takeaway", dp=DP_NAME[vs], wins=beats, stays=error, bias=bias))
 
 
 def curves(result: ExperimentResult) -> list[int]:
@@ -379,10 +370,7 @@ def lowest(
     best = min(drawn, key=lambda s: s.error_ref)
     name = mip_name(best.calibration, certified[best.calibration])
     error = stays(bias.error_min, bias.error_max)
-    eta, M, dp = best.eta_ref, best.M, DP_NAME[vs]
-    appkit.takeaway(
-        say(PAGE, "lowest", eta=eta, M=M, name=name, error=best.error_ref, dp=dp, stays=error)
-    )
+    appkit.takeaway(say(PAGE, "lowest", best=best, name=name, dp=DP_NAME[vs], stays=error))
 
 
 def claims(result: ExperimentResult, vs: DpCal | None, certified: dict[Mip, bool]) -> None:
@@ -412,9 +400,7 @@ def claims(result: ExperimentResult, vs: DpCal | None, certified: dict[Mip, bool
         table = pd.DataFrame(rows, columns=["Claim", *header.values()]).fillna("")
         appkit.tables.table(table)
         Ms, lo, hi = ", ".join(map(str, cfg.Ms)), min(cfg.etas), max(cfg.etas)
-        st.caption(
-            say(PAGE, "claims_caption", d=cfg.d, n=cfg.n, B=cfg.B, R=cfg.R, Ms=Ms, lo=lo, hi=hi)
-        )
+        st.caption(say(PAGE, "claims_caption", cfg=cfg, Ms=Ms, lo=lo, hi=hi))
 
 
 def why_noise(result: ExperimentResult, certified: dict[Mip, bool]) -> str:
@@ -423,29 +409,10 @@ def why_noise(result: ExperimentResult, certified: dict[Mip, bool]) -> str:
     text = [say(PAGE, "why_calibrations", p=cfg.p, s="s" if cfg.p > 1 else "")]
     paper, tight = (best_scale(result, cal) for cal in (Mip.PAPER, Mip.TIGHT))
     if paper is not None and paper.certified_ref is not None:
-        c, eta, M, level, error = (
-            paper.c_ref,
-            paper.eta_ref,
-            paper.M,
-            paper.certified_ref,
-            paper.error_ref,
-        )
-        text.append(
-            say(
-                PAGE,
-                "why_paper",
-                constant=cfg.constant,
-                eta=eta,
-                M=M,
-                c=c,
-                certified=level,
-                error=error,
-            )
-        )
+        text.append(say(PAGE, "why_paper", cfg=cfg, paper=paper))
     if tight is not None:
         less = say(PAGE, "why_less", times=paper.c_ref / tight.c_ref) if paper else ""
-        c, eta, error = tight.c_ref, tight.eta_ref, tight.error_ref
-        text.append(say(PAGE, "why_tight", c=c, eta=eta, less=less, error=error, M=tight.M))
+        text.append(say(PAGE, "why_tight", tight=tight, less=less))
     if certified[Mip.AS_PRINTED] and Mip.AS_PRINTED in cfg.mip_calibrations:
         text.append(say(PAGE, "why_printed", p=cfg.p))
     elif Mip.AS_PRINTED in cfg.mip_calibrations:
@@ -467,19 +434,9 @@ def why_error(result: ExperimentResult) -> str | None:
     text = [say(PAGE, "why_error", raw=result.raw_error)]
     if paper.eta_hi > paper.eta_lo:
         c, error = paper.c_lo / paper.c_hi, paper.error_lo / paper.error_hi
-        text.append(
-            say(
-                PAGE,
-                "why_error_range",
-                lo=paper.eta_lo,
-                hi=paper.eta_hi,
-                M=paper.M,
-                c=c,
-                error=error,
-            )
-        )
+        text.append(say(PAGE, "why_error_range", paper=paper, c=c, error=error))
     if paper.n_for_error_1 is not None:
-        text.append(say(PAGE, "why_error_n", eta=paper.eta_ref, n1=paper.n_for_error_1, n=cfg.n))
+        text.append(say(PAGE, "why_error_n", paper=paper, cfg=cfg))
     return " ".join(text)
 
 
@@ -489,11 +446,11 @@ def why_radius(result: ExperimentResult, certified: dict[Mip, bool]) -> str | No
     if rr is None:
         return None
     mark = "" if certified[Mip.AS_PRINTED] else " (not certified)"
-    text = say(PAGE, "why_radius", p=rr.expected, not_certified=mark)
+    text = say(PAGE, "why_radius", rr=rr, not_certified=mark)
     if rr.observed is None:
         return text + " " + prose_text(PAGE, "why_radius_none")
     per_M = "; ".join(say(PAGE, "ratio_m", M=M, x=x) for M, x in rr.per_M)
-    return text + " " + say(PAGE, "why_radius_observed", observed=rr.observed, per_M=per_M)
+    return text + " " + say(PAGE, "why_radius_observed", rr=rr, per_M=per_M)
 
 
 def why_clipping(result: ExperimentResult) -> str | None:
@@ -501,18 +458,7 @@ def why_clipping(result: ExperimentResult) -> str | None:
     cfg = result.config
     if not result.clipping:
         return None
-    clip_only = result.clipping[0].clip_only_error
-    rule = CLIP_PHRASE[cfg.clip_rule]
-    lines = [
-        say(
-            PAGE,
-            "why_clipping",
-            raw=result.raw_error,
-            C=result.clip_norm,
-            rule=rule,
-            clip_only=clip_only,
-        )
-    ]
+    lines = [say(PAGE, "why_clipping", result=result, rule=CLIP_PHRASE[cfg.clip_rule])]
     for c in result.clipping:
         if c.error >= c.clip_only_error:
             share = say(
@@ -526,21 +472,9 @@ def why_clipping(result: ExperimentResult) -> str | None:
         lo, hi = 100 * c.share_min, 100 * c.share_max
         same = fmt_num(lo, 3) == fmt_num(hi, 3)
         spread = say(PAGE, "clip_every", lo=lo) if same else say(PAGE, "clip_from", lo=lo, hi=hi)
+        dp, rel = DP_NAME[c.calibration], 100 * c.step_sd_rel
         lines.append(
-            say(
-                PAGE,
-                "clip_line",
-                dp=DP_NAME[c.calibration],
-                eta=c.eta,
-                z=c.z,
-                error=c.error,
-                clip_only=c.clip_only_error,
-                share=share,
-                spread=spread,
-                m=cfg.m,
-                step=c.step_sd,
-                rel=100 * c.step_sd_rel,
-            )
+            say(PAGE, "clip_line", dp=dp, c=c, share=share, spread=spread, cfg=cfg, rel=rel)
         )
     return "\n".join(lines)
 
@@ -569,18 +503,8 @@ def results(result: ExperimentResult, page: appkit.Page, started: float) -> None
     takeaway(result, vs, certified)
     when = "Computed" if result.finished_at >= started else "Computed earlier"
     took, s, etas = duration(result.seconds), "s" if cfg.R > 1 else "", len(cfg.etas)
-    st.caption(
-        say(
-            PAGE,
-            "computed",
-            when=when,
-            took=took,
-            R=cfg.R,
-            s=s,
-            etas=etas,
-            results=len(result.runs),
-        )
-    )
+    rows = len(result.runs)
+    st.caption(say(PAGE, "computed", when=when, took=took, cfg=cfg, s=s, etas=etas, rows=rows))
     page.downloads.append(("covariance_runs", "every run of the experiment", result.runs))
     shown_M = curves(result)
     lowest(result, shown_M, vs, certified)

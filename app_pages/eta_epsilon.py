@@ -159,11 +159,8 @@ def _metrics(epsilon: float, eta: float, approx: float) -> None:
         if quality is None
         else say(PAGE, "quality", relative=100 * relative, quality=quality)
     )
-    m4.metric(
-        "approximation error",
-        fmt_num(approx - eta, 3),
-        help=say(PAGE, "error_help", quality=quality_help),
-    )
+    error_help = say(PAGE, "error_help", quality=quality_help)
+    m4.metric("approximation error", fmt_num(approx - eta, 3), help=error_help)
 
 
 def _reading(epsilon: float, delta: float, eta: float, approx: float, setting: str) -> None:
@@ -196,21 +193,15 @@ def _roc(epsilon: float, delta: float, eta: float, setting: str) -> None:
         appkit.chart(fig, data, "roc_bounds", key="roc_chart", caption=caption)
     tpr_dp = tpr_bound_dp(REF_FPR, epsilon, delta)  # the DP region (Kairouz, Oh, Viswanath)
     tpr_mip = tpr_bound_mip(REF_FPR, eta)  # Theorem 8 corrected: FPR + 2η
-    times = f" ({fmt_num(tpr_mip / tpr_dp, 3)} times as much)" if 0 < tpr_dp < tpr_mip else ""
+    times = " " + say(PAGE, "times", ratio=tpr_mip / tpr_dp) if 0 < tpr_dp < tpr_mip else ""
     appkit.takeaway(
         say(PAGE, "roc_takeaway", fpr=REF_FPR, tpr_dp=tpr_dp, tpr_mip=tpr_mip, times=times)
     )
     hint = " Turn on the low-FPR view to see this regime." if not log_fpr else ""
+    dp0, mip0 = tpr_bound_dp(0.0, epsilon, delta), tpr_bound_mip(0.0, eta)
+    kink = dp_region_kink(epsilon, delta)
     appkit.explain(
-        say(
-            PAGE,
-            "roc_explain",
-            tpr_dp0=tpr_bound_dp(0.0, epsilon, delta),
-            tpr_mip0=tpr_bound_mip(0.0, eta),
-            kink=dp_region_kink(epsilon, delta),
-            accuracy=_pct(eta),
-            hint=hint,
-        )
+        say(PAGE, "roc_explain", dp0=dp0, mip0=mip0, kink=kink, accuracy=_pct(eta), hint=hint)
     )
     printed = tpr_bound_mip(REF_FPR, eta, as_printed=True)
     st.info(say(PAGE, "printed", fpr=REF_FPR, printed=printed, tpr_mip=tpr_mip), icon="ℹ️")
@@ -247,15 +238,9 @@ def _inverse(target: float, delta: float) -> None:
 def _advantage(eta: float) -> None:
     """The advantage form of the bound, inside the open maths section."""
     assert advantage_slot is not None
-    mace_eta = eta_from_epsilon(1.0)  # MACE's example: advantage ≤ tanh(1/2) = 2η(1, 0)
+    mace = eta_from_epsilon(1.0)  # MACE's example: advantage ≤ tanh(1/2) = 2η(1, 0)
     advantage_slot.markdown(
-        say(
-            PAGE,
-            "advantage",
-            advantage=2.0 * eta,
-            mace=2.0 * mace_eta,
-            mace_accuracy=0.5 + mace_eta,
-        )
+        say(PAGE, "advantage", advantage=2.0 * eta, mace=2.0 * mace, mace_accuracy=0.5 + mace)
     )
 
 
@@ -275,7 +260,8 @@ def _live() -> None:
         with appkit.guard("η for this (ε, δ)", stop=True):
             eta = eta_from_epsilon(epsilon, delta)  # Theorem 4
             approx = eta_small_epsilon_approx(epsilon, delta)  # its small-ε rule of thumb
-        setting = f"ε = {fmt_num(epsilon)}" + (f" and δ = {fmt_num(delta, 3)}" if delta > 0 else "")
+        and_delta = " " + say(PAGE, "and_delta", delta=delta) if delta > 0 else ""
+        setting = say(PAGE, "setting", epsilon=epsilon, and_delta=and_delta)
         with results:
             _metrics(epsilon, eta, approx)
             _reading(epsilon, delta, eta, approx, setting)

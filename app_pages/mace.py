@@ -141,7 +141,7 @@ def _metrics(r: ToyRun, u: dict[str, mace.Units], eps: float) -> None:
         col.metric(
             label, fmt_num(v.advantage), delta=shift, delta_color="off", delta_arrow="off", help=why
         )
-        col.caption(say(PAGE, "metric_units", eta=v.eta, accuracy=v.accuracy))
+        col.caption(say(PAGE, "metric_units", v=v))
     if res.heldout_lower < 0:
         st.caption(say(PAGE, "negative_lower", raw=res.heldout_lower))
 
@@ -151,24 +151,8 @@ def _reading(r: ToyRun, u: dict[str, mace.Units]) -> None:
     res, error = r.estimate, r.estimate.plugin - r.truth
     covered = res.heldout_lower <= r.truth  # as it should be with probability ≥ 95 %
     verdict = prose_text(PAGE, "covered") if covered else prose_text(PAGE, "not_covered")
-    (fit_m, fit_n), (eval_m, eval_n) = res.n_fit, res.n_eval
     side = "above" if error > 0 else "below"
-    st.markdown(
-        say(
-            PAGE,
-            "reading",
-            fit_m=fit_m,
-            fit_n=fit_n,
-            eval_m=eval_m,
-            eval_n=eval_n,
-            plugin=u["plugin"].advantage,
-            truth=u["truth"].advantage,
-            side=side,
-            error=abs(error),
-            lower=u["lower"].advantage,
-            verdict=verdict,
-        )
-    )
+    st.markdown(say(PAGE, "reading", res=res, u=u, side=side, error=abs(error), verdict=verdict))
 
 
 def _dp(r: ToyRun, u: dict[str, mace.Units], eps: float) -> None:
@@ -177,12 +161,11 @@ def _dp(r: ToyRun, u: dict[str, mace.Units], eps: float) -> None:
     lam = "" if p == 0.5 else " " + say(PAGE, "lam", lam=math.log(p) - math.log1p(-p))
     bound = in_units(u["tanh"], "≤")
     if r.truth > u["tanh"].advantage + 1e-12:  # the pair is not ε-DP
-        text = say(PAGE, "dp_exceeds", truth=truth.advantage, eps=eps, bound=bound, lam=lam)
+        text = say(PAGE, "dp_exceeds", truth=truth, eps=eps, bound=bound, lam=lam)
         if r.estimate.heldout_lower > u["tanh"].advantage:
             text += " " + prose_text(PAGE, "dp_proves")
     else:
-        a, eta, acc = truth
-        text = say(PAGE, "dp_within", eps=eps, bound=bound, lam=lam, truth=a, eta=eta, accuracy=acc)
+        text = say(PAGE, "dp_within", eps=eps, bound=bound, lam=lam, truth=truth)
     if r.shape is Shape.LAPLACE and s > 0:  # the Laplace pair is exactly s-DP
         text += " " + say(PAGE, "dp_laplace", s=s)
     if p != 0.5:
@@ -222,33 +205,18 @@ def _drift(kw: dict[str, Any]) -> None:
             d = appkit.cached(toy.drift, **kw)
         fig3, data3 = appkit.cached(mace_vega.drift_vega, d)
         appkit.chart(fig3, data3, "mace_drift", key="mace_chart_drift")
-        bias = d.plugin_bias
+        small, large = signed(d.plugin_bias[0]), signed(d.plugin_bias[-1])
         appkit.takeaway(
-            say(
-                PAGE,
-                "drift_takeaway",
-                runs=d.runs,
-                small=signed(bias[0]),
-                n_small=d.n_values[0],
-                large=signed(bias[-1]),
-                n_large=d.n_values[-1],
-            )
+            say(PAGE, "drift_takeaway", d=d, small=small, large=large, n_large=d.n_values[-1])
         )
         grid = (
             say(PAGE, "drift_kde_grid", cap=KDE_MAX_N)
             if kde
             else say(PAGE, "drift_hist_grid", bins=kw["bins"])
         )
-        appkit.explain(
-            say(
-                PAGE,
-                "drift_explain",
-                kde=prose_text(PAGE, "drift_kde") + " " if kde else "",
-                above=d.lower_above_truth,
-                total=d.runs * len(d.n_values),
-                grid=grid,
-            )
-        )
+        lead = prose_text(PAGE, "drift_kde") + " " if kde else ""
+        total = d.runs * len(d.n_values)
+        appkit.explain(say(PAGE, "drift_explain", kde=lead, d=d, total=total, grid=grid))
 
 
 def _live() -> None:

@@ -160,24 +160,24 @@ def _notice(view: Figure1View) -> None:
         appkit.takeaway(prose_text(PAGE, "takeaway_depends"))
     items = [say(PAGE, "notice_everywhere", ns=listed(everywhere))] if everywhere else []
     for r in view.rows:
-        n, low, cov = r.n, r.crossover.low, coverage[r.n]
+        cov = coverage[r.n]
         if cov is Coverage.FROM:
-            items.append(say(PAGE, "notice_from", n=n, low=low))
+            items.append(say(PAGE, "notice_from", r=r))
         elif cov is Coverage.BETWEEN:
-            items.append(say(PAGE, "notice_between", n=n, low=low, gap=gap_text(r)))
+            items.append(say(PAGE, "notice_between", r=r, gap=gap_text(r)))
         elif cov is Coverage.UNTIL:
-            items.append(say(PAGE, "notice_until", n=n, gap=gap_text(r)))
+            items.append(say(PAGE, "notice_until", r=r, gap=gap_text(r)))
         elif cov is Coverage.OUTSIDE:
-            items.append(say(PAGE, "notice_outside", n=n, low=low))
+            items.append(say(PAGE, "notice_outside", r=r))
     if never:
         items.append(say(PAGE, "notice_never", ns=listed(never)))
     notes = [say(PAGE, "notice", items="; ".join(items))]
     if len(view.rows) > 1 and view.mip_curves_coincide:
         notes.append(say(PAGE, "coincide", sig=sig(view.M)))
     if view.y_top is not None:
-        notes.append(say(PAGE, "top", top=view.y_top, eta=view.eta_min))
+        notes.append(say(PAGE, "top", view=view))
         if view.hidden:
-            hidden = [say(PAGE, "hidden_one", n=r.n, floor=view.dp_floor(r)) for r in view.hidden]
+            hidden = [say(PAGE, "hidden_one", r=r, floor=view.dp_floor(r)) for r in view.hidden]
             notes.append(say(PAGE, "hidden", curves=", ".join(hidden)))
     st.markdown(" ".join(notes))
 
@@ -186,9 +186,9 @@ def _certified(view: Figure1View, v: dict[str, Any]) -> None:
     """The smallest certified MIP noise, in numbers and words."""
     M, s = v["M"], sig(v["M"])
     st.subheader("The smallest certified MIP noise")
-    lo, hi, C = view.eta_min, view.eta_max, view.constant
-    at_min, at_max = paper_over_certified(lo, M, C), paper_over_certified(hi, M, C)
-    prose(PAGE, "certified", at_min=at_min, eta_min=lo, at_max=at_max, eta_max=hi)
+    at_min = paper_over_certified(view.eta_min, M, view.constant)
+    at_max = paper_over_certified(view.eta_max, M, view.constant)
+    prose(PAGE, "certified", view=view, at_min=at_min, at_max=at_max)
     parts = [say(PAGE, "disappear", sig=s)]
     cheaper = [r for r in view.rows if r.certified_cheaper]
     ns = listed([r.n for r in cheaper])
@@ -201,11 +201,9 @@ def _certified(view: Figure1View, v: dict[str, Any]) -> None:
         if r.certified_cheaper:
             continue
         if r.certified_crossover_eta is not None:
-            parts.append(
-                say(PAGE, "certified_crossing", n=r.n, sig=s, eta=r.certified_crossover_eta)
-            )
+            parts.append(say(PAGE, "certified_crossing", r=r, sig=s))
         else:
-            parts.append(say(PAGE, "certified_never", n=r.n, sig=s))
+            parts.append(say(PAGE, "certified_never", r=r, sig=s))
     st.markdown(spaced(parts) + (say(PAGE, "certified_moment", sig=s) if M > 2 else ""))
     if v["tight"] and not v["logy"]:
         st.caption(prose_text(PAGE, "hug_zero"))
@@ -272,35 +270,24 @@ def _reading(view: Figure1View, s: str) -> None:
         dp = float(dp_laplace_scale(eta, big.sensitivity))  # the Laplace mechanism, Theorem 4
         promise = say(PAGE, "promise", eta=eta, accuracy=attacker_accuracy(eta))
         if dp / mip >= 1:
-            parts = [
-                say(
-                    PAGE,
-                    "reading_dp",
-                    n=big.n,
-                    promise=promise,
-                    times=dp / mip,
-                    dp=dp,
-                    mip=mip,
-                    sig=s,
-                    sigma=big.sigma,
-                )
-            ]
+            reading = say(
+                PAGE, "reading_dp", big=big, promise=promise, times=dp / mip, dp=dp, mip=mip, sig=s
+            )
         else:
             times = 1 / (dp / mip)
-            parts = [
-                say(PAGE, "reading_mip", n=big.n, promise=promise, times=times, mip=mip, dp=dp)
-            ]
-        parts.append(say(PAGE, "reading_certified", cert=cert, paper=mip / cert, dp=dp / cert))
+            reading = say(
+                PAGE, "reading_mip", big=big, promise=promise, times=times, mip=mip, dp=dp
+            )
+        parts = [reading, say(PAGE, "reading_certified", cert=cert, paper=mip / cert, dp=dp / cert)]
         coverage = view.coverage(small)
         if small.n == big.n:
             pass
         elif coverage is Coverage.NEVER:
-            parts.append(say(PAGE, "reading_never", n=small.n))
+            parts.append(say(PAGE, "reading_never", small=small))
         elif coverage is Coverage.EVERYWHERE:
-            ratio = small.crossover.best_ratio
-            parts.append(say(PAGE, "reading_everywhere", n=small.n, ratio=ratio))
+            parts.append(say(PAGE, "reading_everywhere", small=small))
         elif small.crossover.low is not None:
-            parts.append(say(PAGE, "reading_part", n=small.n, eta=small.crossover.low))
+            parts.append(say(PAGE, "reading_part", small=small))
         st.markdown(" ".join(parts))
 
 
@@ -348,45 +335,21 @@ def _claims(M: int, constant: float) -> None:
         label="Checking the paper's claims for every even n up to 200",
         quick=True,
     )
-    lo, hi = cl.eta_min, cl.eta_max
     mark = ["❌", "✅"]
-    st.caption(
-        say(
-            PAGE,
-            "claims_caption",
-            first=cl.ns[0],
-            n_max=cl.n_max,
-            eta_min=lo,
-            eta_max=hi,
-            M=M,
-            constant=constant,
-        )
-    )
+    st.caption(say(PAGE, "claims_caption", cl=cl, M=M, constant=constant))
     one, two, three = cl.verdicts
     if one:
-        n, worst = cl.worst
-        evidence = say(PAGE, "claim1_holds", n_max=cl.n_max, lo=lo, hi=hi, worst=worst, worst_n=n)
+        evidence = say(PAGE, "claim1_holds", cl=cl)
     else:
         failures = listed(list(cl.failures[:8])) + ("…" if len(cl.failures) > 8 else "")
-        evidence = say(PAGE, "claim1_fails", lo=lo, hi=hi, failures=failures)
-    prose(PAGE, "claim1", mark=mark[one], lo=lo, M=M, constant=constant, evidence=evidence)
+        evidence = say(PAGE, "claim1_fails", cl=cl, failures=failures)
+    prose(PAGE, "claim1", mark=mark[one], cl=cl, M=M, constant=constant, evidence=evidence)
     prose(PAGE, "claim2", mark=mark[two], evidence=_start_evidence(cl))
-    top_low, top_high = cl.top_range
-    first = (
-        say(PAGE, "first_hidden", n=cl.first_hidden)
-        if cl.first_hidden is not None
-        else prose_text(PAGE, "no_hidden")
-    )
-    prose(
-        PAGE,
-        "claim3",
-        mark=mark[three],
-        top=cl.y_top,
-        eta=lo,
-        first=first,
-        low=top_low,
-        high=top_high,
-    )
+    if cl.first_hidden is not None:
+        first = say(PAGE, "first_hidden", cl=cl)
+    else:
+        first = prose_text(PAGE, "no_hidden")
+    prose(PAGE, "claim3", mark=mark[three], cl=cl, first=first)
     if cl.certified_first_n is not None:
         answer = say(PAGE, "claims_changes", n=cl.certified_first_n)
     else:
@@ -396,22 +359,17 @@ def _claims(M: int, constant: float) -> None:
 
 def _start_evidence(cl: figure1.PaperClaims) -> str:
     """The evidence for or against "n = 36 is where this starts"."""
-    lo, hi, first = cl.eta_min, cl.eta_max, cl.first_n
+    first = cl.first_n
     if first is None:
-        return say(PAGE, "start_none", n_max=cl.n_max, lo=lo, hi=hi)
+        return say(PAGE, "start_none", cl=cl)
     x30 = cl.crossover_of(30)
     where30 = (
         say(PAGE, "where30", eta=x30) if x30 is not None else prose_text(PAGE, "where30_never")
     )
-    checked, n_max = cl.ns[0], cl.n_max
     if cl.holds_from_first_on:
-        evidence = say(
-            PAGE, "start_stays", first=checked, n_max=n_max, lo=lo, hi=hi, n=first, where30=where30
-        )
+        evidence = say(PAGE, "start_stays", cl=cl, where30=where30)
     else:
-        evidence = say(
-            PAGE, "start_not_on", first=checked, n_max=n_max, lo=lo, hi=hi, n=first, where30=where30
-        )
+        evidence = say(PAGE, "start_not_on", cl=cl, where30=where30)
     before = [
         say(PAGE, "already_one", n=n, eta=x)
         for n, x, ok in zip(cl.ns, cl.crossovers, cl.cheaper, strict=True)

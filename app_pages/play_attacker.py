@@ -263,15 +263,9 @@ def _rules(model) -> None:
     else:
         noise = say(PAGE, "noise_eta", scale=model.noise.scale)
         promise = say(PAGE, "promise_eta", level=s.level)
-    target, certified = _target_name(model), _pct(model.certified_accuracy)
+    target, cert = _target_name(model), _pct(model.certified_accuracy)
     rules = say(
-        PAGE,
-        "rules",
-        target=target,
-        release=release,
-        noise=noise,
-        promise=promise,
-        certified=certified,
+        PAGE, "rules", target=target, release=release, noise=noise, promise=promise, cert=cert
     )
     appkit.explain(rules, label="How the game works")
 
@@ -376,8 +370,7 @@ def _score(model, state, replays: int) -> None:
         certified=cert,
         luck=luck,
         optimal=optimal,
-        correct=score.correct,
-        rounds=score.rounds,
+        score=score,
         p_value=_prob(score.p_value),
     )
     appkit.explain(explain, label="How the interval and the verdict work")
@@ -388,30 +381,24 @@ def _verdict(score, cert: str, interval: str, replays: int) -> str:
     level, luck = round(100 * score.confidence), (100 - 100 * score.confidence) / 2
     if score.verdict is ScoreVerdict.ABOVE_CERTIFIED:
         text = say(
-            PAGE,
-            "verdict_above_certified",
-            level=level,
-            interval=interval,
-            certified=cert,
-            luck=luck,
+            PAGE, "verdict_above_certified", level=level, interval=interval, cert=cert, luck=luck
         )
     elif score.verdict is ScoreVerdict.ABOVE_CHANCE:
-        text = say(PAGE, "verdict_above_chance", level=level, interval=interval, certified=cert)
+        text = say(PAGE, "verdict_above_chance", level=level, interval=interval, cert=cert)
     elif score.verdict is ScoreVerdict.BELOW_CHANCE:
-        (flo, fhi), flipped, rounds = score.flipped_interval, score.flipped_correct, score.rounds
+        flo, fhi = score.flipped_interval
         text = say(
             PAGE,
             "verdict_below_chance",
             level=level,
             interval=interval,
-            flipped=flipped,
-            rounds=rounds,
-            flipped_accuracy=_pct(flipped / rounds),
+            score=score,
+            flipped_accuracy=_pct(score.flipped_correct / score.rounds),
             flipped_interval=f"{_pct(flo)} – {_pct(fhi)}",
-            certified=cert,
+            cert=cert,
         )
         if flo > score.certified_accuracy:
-            text += " " + say(PAGE, "verdict_flipped_above", certified=cert, luck=luck)
+            text += " " + say(PAGE, "verdict_flipped_above", cert=cert, luck=luck)
     else:
         text = say(PAGE, "verdict_no_evidence", level=level, interval=interval)
     if replays:
@@ -446,31 +433,23 @@ def _again(game: str, browser: str | None, state, chosen: dict) -> None:
 def _luck(model, state, players: int) -> None:
     """Luck in a class: why the best score of many players is no evidence."""
     luck = appkit.cached(luck_lesson, players, state.answered, model.certified_eta)
-    accuracy, p_any, rounds = _pct(luck.accuracy), _prob(luck.p_any), luck.rounds
+    accuracy = _pct(luck.accuracy)
     st.subheader(f"Luck in a class of {luck.players}")
     if luck.exceed_correct is None:
         appkit.takeaway(say(PAGE, "luck_nothing", accuracy=accuracy))
         return
-    appkit.takeaway(
-        say(PAGE, "luck", players=luck.players, rounds=rounds, accuracy=accuracy, p_any=p_any)
-    )
+    appkit.takeaway(say(PAGE, "luck", luck=luck, accuracy=accuracy, p_any=_prob(luck.p_any)))
     if luck.alarm_correct is None:
-        alarm = say(PAGE, "luck_no_alarm", rounds=rounds)
+        alarm = say(PAGE, "luck_no_alarm", luck=luck)
     else:
-        alarm = say(
-            PAGE,
-            "luck_alarm",
-            alarm=luck.alarm_correct,
-            rounds=rounds,
-            p_one=_prob(luck.p_alarm_one),
-            p_any=_prob(luck.p_alarm_any),
-        )
+        p_one, p_any = _prob(luck.p_alarm_one), _prob(luck.p_alarm_any)
+        alarm = say(PAGE, "luck_alarm", luck=luck, p_one=p_one, p_any=p_any)
     explain = say(
         PAGE,
         "luck_explain",
         accuracy=accuracy,
         p_one=_prob(luck.p_one),
-        players=luck.players,
+        luck=luck,
         best=_pct(luck.expected_best_accuracy),
         alarm=alarm,
     )
@@ -496,16 +475,7 @@ def _history(state) -> None:
 def _maths_caption(model) -> None:
     """This game's numbers under the open maths section."""
     if maths_caption is not None:
-        numbers = say(
-            PAGE,
-            "maths_numbers",
-            scale=model.noise.scale,
-            sensitivity=model.sensitivity,
-            sigma=model.sigma,
-            certified=model.certified_eta,
-            exact=model.optimal_eta,
-        )
-        maths_caption.caption(numbers)
+        maths_caption.caption(say(PAGE, "maths_numbers", model=model))
 
 
 # ---------------------------------------------------------------- the single game
@@ -746,18 +716,14 @@ def _class_controls(settings: GameSettings, rounds: int):
 def _class_reading(sc, luck, corrected: float | None, players: int) -> str:
     """One sentence on the best score against the threshold corrected for the class size."""
     best = max((p for p in sc.players if p.answered), key=lambda p: p.accuracy or 0.0)
-    right, of, accuracy = best.correct, best.answered, _pct(best.accuracy)
-    who = _many(players, "player")
+    accuracy, who = _pct(best.accuracy), _many(players, "player")
     if corrected is None:
-        return say(
-            PAGE, "reading_not_yet", correct=right, answered=of, accuracy=accuracy, players=who
-        )
+        return say(PAGE, "reading_not_yet", best=best, accuracy=accuracy, players=who)
     if best.accuracy > corrected:
         return say(
             PAGE,
             "reading_evidence",
-            correct=right,
-            answered=of,
+            best=best,
             accuracy=accuracy,
             corrected=_pct(corrected),
             players=who,
@@ -767,8 +733,7 @@ def _class_reading(sc, luck, corrected: float | None, players: int) -> str:
     return say(
         PAGE,
         "reading_luck",
-        correct=right,
-        answered=of,
+        best=best,
         accuracy=accuracy,
         side=side,
         certified=_pct(sc.certified_accuracy),
@@ -840,9 +805,7 @@ def _class_picture(res, model, *, key: str, you: int | None = None) -> None:
     appkit.chart(fig, None, "class_scores", key=key, caption=prose_text(PAGE, "scores_caption"))
     if mine is not None:
         scored = _pct(mine.correct / mine.answered)
-        st.caption(
-            say(PAGE, "you_scored", correct=mine.correct, answered=mine.answered, accuracy=scored)
-        )
+        st.caption(say(PAGE, "you_scored", you=mine, accuracy=scored))
     appkit.takeaway(_class_reading(sc, luck, corrected, players))
     if opt is not None:
         st.caption(_optimal_luck(sc, opt, sum(1 for n in guesses if n)))

@@ -124,16 +124,11 @@ with appkit.folded("The maths") as shown:
 def _dataset(n: int) -> None:
     """The dataset and the special subset, with its exact integers."""
     ds, special = appkit.cached(prop11.dataset, n), appkit.cached(prop11.special_output, n)
-    k, C, half, offset = ds.k, ds.n_subsets, pow2(ds.k - 1), -ds.a_offset
-    a = float_text(ds.a_value)
-    top = pow2(n - 2)
-    prose(
-        PAGE, "dataset", n=n, k=k, powers=powers(n - 2, ", "), count=n - 1, top=top, half=half, a=a
-    )
-    prose(PAGE, "integers", n=n, k=k, C=C, half=half, offset=offset)  # C(200, 100): 59 digits
-    prose(
-        PAGE, "special", powers=powers(k - 2, ", "), k=k, half=half, n=n, special=special, C=big(C)
-    )
+    half, top, a = pow2(ds.k - 1), pow2(n - 2), float_text(ds.a_value)
+    prose(PAGE, "dataset", ds=ds, powers=powers(n - 2, ", "), count=n - 1, top=top, half=half, a=a)
+    prose(PAGE, "integers", ds=ds, half=half, offset=-ds.a_offset)  # C(200, 100): 59 digits
+    C, specials = big(ds.n_subsets), powers(ds.k - 2, ", ")
+    prose(PAGE, "special", ds=ds, powers=specials, half=half, special=special, C=C)
 
 
 def _how(m: Prop11Moments, what: str, C: int) -> str:
@@ -175,9 +170,7 @@ def _sensitivity(n: int, M: int, m2: Prop11Moments, m_M: Prop11Moments) -> None:
 def _noise(n: int, M: int, m2: Prop11Moments, m_M: Prop11Moments) -> None:
     """The noise each route needs at the page's η: metrics, takeaway and the comparison."""
     s = sig(M)
-    dp = dp_laplace_scale(
-        ETA, appkit.cached(prop11.sensitivity, n)
-    )  # Δ/ε(η): the Laplace mechanism
+    dp = dp_laplace_scale(ETA, appkit.cached(prop11.sensitivity, n))  # Δ/ε(η): Laplace mechanism
     paper_c = mip_noise_multiplier(ETA, M)  # Theorem 9 as printed (Corollary 14's 6.16)
     cert_c = float(
         required_noise_multiplier(ETA, M=M, d=1)
@@ -215,7 +208,7 @@ def _noise(n: int, M: int, m2: Prop11Moments, m_M: Prop11Moments) -> None:
         PAGE, "noise_certified", sig=s, cert=cert, less=paper_c / cert_c, times=dp / cert
     )
     if M > 2:
-        text += " " + say(PAGE, "noise_moment", sigma2=m2.sigma, sig=s, cert2=cert_c * m2.sigma)
+        text += " " + say(PAGE, "noise_moment", m2=m2, sig=s, cert2=cert_c * m2.sigma)
     st.markdown(text)
 
 
@@ -252,7 +245,7 @@ def _float64(n: int) -> None:
         elif outcome is Float64Outcome.NEGATIVE:
             out = say(PAGE, "f64_out_negative", out=1.0 / naive)
         else:
-            out = fmt_num(1.0 / naive, 6)
+            out = say(PAGE, "f64_out", out=1.0 / naive)
         prose(
             PAGE,
             "f64",
@@ -321,9 +314,7 @@ def _outputs(n: int, histogram: list[dict[str, Any]]) -> None:
             PAGE,
             "outputs",
             vmax=max(r["value_max"] for r in _ordinary(histogram)),
-            p=heavy["probability"],
-            lo=heavy["value_min"],
-            hi=heavy["value_max"],
+            heavy=heavy,
             power=pow2(-(n - 2)),
             near=2.0 ** -(n - 2),
             n=n,
@@ -347,8 +338,7 @@ def _reading(
         share=(1.0 - m2.mean / special) ** 2,  # D*'s share p·(1/√p − μ)², written stably
         vmax=v_max,
         rest=max(v_max, m2.mean) ** 2,
-        var=m2.moment,
-        sigma=m2.sigma,
+        m2=m2,
         top=pow2(n - 2),
         half=pow2(n // 2 - 1),
         n=n,
@@ -357,9 +347,7 @@ def _reading(
         sig=sig(M),
     )
     if M > 2:
-        text += "\n" + say(
-            PAGE, "reading_moment", sig=sig(M), M=M, sigma_M=m_M.sigma, sigma2=m2.sigma
-        )
+        text += "\n" + say(PAGE, "reading_moment", sig=sig(M), M=M, m_M=m_M, m2=m2)
     appkit.explain(text)
 
 

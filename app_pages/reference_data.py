@@ -16,7 +16,7 @@ import streamlit as st
 
 import appkit
 import appkit.jobs
-from appkit import controls, fmt_num, fmt_pct, settings
+from appkit import controls, fmt_num, settings
 from appkit.controls import choice, number, slider, toggle
 from appkit.prose import prose, say
 from appkit.prose import text as prose_text
@@ -90,15 +90,12 @@ def verdict_text(holds: bool | None, missing: str = "not judged") -> str:
 def trend_evidence(t: rs.TrendVerdict) -> str:
     if t.test is TrendTest.NOT_ENOUGH_WEIGHTS:
         return prose_text(PAGE, "trend_none")
-    how = (
-        say(PAGE, "trend_seeds", seeds=t.n_seeds, agree=t.seeds_with_claimed_sign)
-        if t.test is TrendTest.SEED_SLOPE_T_TEST
-        else prose_text(PAGE, "trend_single")
-    )
+    if t.test is TrendTest.SEED_SLOPE_T_TEST:
+        how = say(PAGE, "trend_seeds", t=t)
+    else:
+        how = prose_text(PAGE, "trend_single")
     sign = "+" if t.slope >= 0 else "−"
-    return say(
-        PAGE, "trend", sign=sign, slope=abs(100 * t.slope), p=t.p_value, how=how, alpha=t.alpha
-    )
+    return say(PAGE, "trend", sign=sign, slope=abs(100 * t.slope), t=t, how=how)
 
 
 page = appkit.page(PAGE)
@@ -110,11 +107,7 @@ theory_slot = page.slot()
 
 # ================================================================= experiment
 st.subheader("2. The experiment: WERM on toy data, attacked on both sets")
-appkit.explain(
-    say(PAGE, "what_is_run", classes=BASE.n_classes, informative=BASE.n_informative,
-        flip=fmt_pct(BASE.flip_y, 0), calib=BASE.n_calib, evaluate=BASE.n_eval),
-    label="What is run",
-)  # fmt: skip
+appkit.explain(say(PAGE, "what_is_run", base=BASE), label="What is run")
 experiment = page.slot()
 
 with appkit.folded("The maths") as shown:
@@ -192,17 +185,11 @@ def _experiment_controls() -> tuple[LeakConfig, str]:
 def _sweep(config: LeakConfig) -> SweepResult | None:
     """The sweep's size (a warning above the server's ceiling, else a caption), then the sweep."""
     work = rs.check_work(config, settings.WORK_LIMIT)
-    n_w, seeds, records, dim = (
-        len(config.weights),
-        config.n_seeds,
-        config.n_total,
-        config.n_features,
-    )
-    size = say(PAGE, "size", fits=work.fits, n_w=n_w, seeds=seeds, records=records, dim=dim)
+    size = say(PAGE, "size", work=work, n_w=len(config.weights), config=config)
     if not work.allowed:
-        st.warning(say(PAGE, "too_big", size=size, work=work.work, ceiling=work.ceiling), icon="⚠️")
+        st.warning(say(PAGE, "too_big", size=size, work=work), icon="⚠️")
         return None
-    st.caption(say(PAGE, "sweep_size", size=size, work=work.work, ceiling=work.ceiling))
+    st.caption(say(PAGE, "sweep_size", size=size, work=work))
     with appkit.guard("The sweep", stop=True):
         return appkit.jobs.run(
             rs.run_sweep,
@@ -219,13 +206,7 @@ def _picks(res: SweepResult) -> None:
         name, criterion = RULE_TEXT[s.rule]
         unit = " points" if s.rule is SelectionRule.EQUAL_PRIVACY else "\u00a0%"
         limit = fmt_num(100 * s.threshold, 3) + unit
-        outcome = (
-            prose_text(PAGE, "pick_none")
-            if s.w is None
-            else say(
-                PAGE, "pick", w=s.w, test=s.test_accuracy, train=s.attack_train, ref=s.attack_ref
-            )
-        )
+        outcome = prose_text(PAGE, "pick_none") if s.w is None else say(PAGE, "pick", s=s)
         lines.append(
             say(PAGE, "rule", name=name, criterion=criterion, limit=limit, outcome=outcome)
         )
@@ -237,15 +218,10 @@ def _triad(res: SweepResult) -> bool:
     train_only = controls.draw(CONTROLS["train_only"])
     chart, data = appkit.cached(reference_vega.triad_vega, res, train_only)
     attack = res.config.selection_attack.value
-    pick = res.training_only_pick.w
-    caption = say(
-        PAGE,
-        "triad_caption",
-        attack=reference_vega.ATTACK_NAMES.get(attack, attack).capitalize(),
-        seeds=res.config.n_seeds,
-        w_star=res.w_star,
-        pick=say(PAGE, "triad_pick", w=pick) if pick is not None else ".",
-    )
+    attack = reference_vega.ATTACK_NAMES.get(attack, attack).capitalize()
+    w = res.training_only_pick.w
+    pick = say(PAGE, "triad_pick", w=w) if w is not None else "."
+    caption = say(PAGE, "triad_caption", attack=attack, res=res, pick=pick)
     appkit.chart(chart, data, "reference_triad", key="ref_chart_triad", caption=caption)
     return train_only
 
@@ -257,24 +233,18 @@ def _reading(res: SweepResult, train_only: bool, t_train: float) -> None:
         appkit.takeaway(say(PAGE, "no_pick", limit=t_train))
     else:
         tr, ref = res.at(pick.w, Target.TRAIN), res.at(pick.w, Target.REFERENCE)
-        acc, lo, hi = tr["accuracy_mean"], tr["pooled_ci_low"], tr["pooled_ci_high"]
         if train_only:
-            appkit.takeaway(
-                say(PAGE, "report", w=pick.w, test=pick.test_accuracy, accuracy=acc, lo=lo, hi=hi)
-            )
+            appkit.takeaway(say(PAGE, "report", pick=pick, tr=tr))
             st.caption(prose_text(PAGE, "report_hint"))
         else:
-            train = (
-                say(PAGE, "train_private", accuracy=acc, lo=lo, hi=hi)
-                if not lo > 0.5
-                else say(PAGE, "train_within", limit=t_train, accuracy=acc)
-            )
-            r_acc, r_lo, r_hi = ref["accuracy_mean"], ref["pooled_ci_low"], ref["pooled_ci_high"]
-            if r_lo > 0.5:  # the reference data leak: empirical lower bounds, not guarantees
-                eta, eps = ref["eta_empirical_lower_bound"], ref["epsilon_empirical_lower_bound"]
-                leak = say(PAGE, "ref_exposed", accuracy=r_acc, lo=r_lo, hi=r_hi, eta=eta, eps=eps)
+            if tr["pooled_ci_low"] > 0.5:
+                train = say(PAGE, "train_within", limit=t_train, tr=tr)
             else:
-                leak = say(PAGE, "ref_quiet", accuracy=r_acc, lo=r_lo, hi=r_hi)
+                train = say(PAGE, "train_private", tr=tr)
+            if ref["pooled_ci_low"] > 0.5:  # the reference data leak (empirical bounds)
+                leak = say(PAGE, "ref_exposed", ref=ref)
+            else:
+                leak = say(PAGE, "ref_quiet", ref=ref)
             appkit.takeaway(say(PAGE, "at_pick", w=pick.w, train=train, ref=leak))
     converged = res.fits["converged"].to_numpy(bool)
     if not converged.all():
@@ -306,7 +276,7 @@ def _headline(res: SweepResult) -> None:
         evidence = "no w qualifies"
     else:
         ref = res.at(w, Target.REFERENCE)
-        evidence = say(PAGE, "hidden", w=w, lo=ref["pooled_ci_low"], hi=ref["pooled_ci_high"])
+        evidence = say(PAGE, "hidden", w=w, ref=ref)
     claim = "At the training-only pick, the reference data leak"
     table.append((claim, verdict_text(res.hidden_leak, "nothing picked"), evidence))
     appkit.tables.table(pd.DataFrame(table, columns=["The paper says", "On this run", "Evidence"]))

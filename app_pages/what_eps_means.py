@@ -55,6 +55,7 @@ from mipcore.plots.icons import (
 )
 from mipcore.risk import (
     ICON_FPR_CAPS,
+    ComparisonTable,
     Confidence,
     IconArray,
     TradeOffCurve,
@@ -196,19 +197,18 @@ def _name(g: Guarantee | float, route: Route | None, *, relation: bool = True) -
         return say(PAGE, "name_mip", eta=g)
     if isinstance(g, DpSgd):
         how = "PLD accountant" if route is Route.PLD else route_label(route or Route.PLD)
-        q, sigma, steps = g.sampling_rate, g.noise_multiplier, g.steps
-        return say(PAGE, "name_dpsgd", sigma=sigma, q=q, steps=steps, how=how)
+        return say(PAGE, "name_dpsgd", g=g, how=how)
     if isinstance(g, Gdp):
-        name = say(PAGE, "name_gdp", mu=g.mu)
+        name = say(PAGE, "name_gdp", g=g)
     elif isinstance(g, Zcdp):
-        name = say(PAGE, "name_zcdp", rho=g.rho)
+        name = say(PAGE, "name_zcdp", g=g)
     elif isinstance(g, Rdp):
         n = len(g.orders)
         name = say(PAGE, "name_rdp", orders=n, s="s" if n != 1 else "")
     else:
         assert isinstance(g, EpsDelta)
-        delta = say(PAGE, "name_delta", delta=g.delta) if g.delta else ""
-        name = say(PAGE, "name_dp", epsilon=g.epsilon, delta=delta)
+        delta = say(PAGE, "name_delta", dp=g) if g.delta else ""
+        name = say(PAGE, "name_dp", dp=g, delta=delta)
     add_remove = relation and g.relation is Relation.ADD_OR_REMOVE_ONE
     return name + (" (add/remove)" if add_remove else "")
 
@@ -241,21 +241,19 @@ def _headline(
 ) -> tuple[str, str | None]:
     """The sentence a manager can repeat, and why it bounds the hit rate when naming rather
     than every single person (None when it bounds every person)."""
-    pi, naming = ia.prior, ia.caps[0]
-    n = _one_in(pi)
-    share = say(PAGE, "share_one_in", n=n) if n and n >= 2 else say(PAGE, "share", prior=pi)
-    if confidence <= pi * (1.0 + 1e-12):  # the release tells nothing about membership
+    n = _one_in(ia.prior)
+    share = say(PAGE, "share_one_in", n=n) if n and n >= 2 else say(PAGE, "share", ia=ia)
+    if confidence <= ia.prior * (1.0 + 1e-12):  # the release tells nothing about membership
         ending = prose_text(PAGE, "tells_nothing")
     else:
-        ending = say(PAGE, "up_from", prior=pi)
-    quoted, cap = confidence, naming.fpr_cap
+        ending = say(PAGE, "up_from", ia=ia)
     if kind is Confidence.POSTERIOR:
-        return say(PAGE, "headline_posterior", share=share, confidence=quoted, ending=ending), None
+        return say(PAGE, "headline_posterior", share=share, at_most=confidence, ending=ending), None
     headline = say(
-        PAGE, "headline_precision", share=share, cap=cap, confidence=quoted, ending=ending
+        PAGE, "headline_precision", share=share, ia=ia, at_most=confidence, ending=ending
     )
     if isinstance(g, EpsDelta):
-        return headline, say(PAGE, "why_dp", delta=g.delta)
+        return headline, say(PAGE, "why_dp", dp=g)
     if isinstance(g, float):
         return headline, say(PAGE, "why_mip", advantage=2.0 * eta)
     return headline, prose_text(PAGE, "why_curve")
@@ -268,42 +266,29 @@ def _metrics(ia: IconArray, confidence: str) -> None:
         fmt_mean_count, (ia.correct_expected, c.named_expected, c.accused_expected)
     )
     m1, m2, m3 = st.columns(3)
-    help1 = say(PAGE, "right_help", accuracy=ia.accuracy, right=right, people=n)
+    help1 = say(PAGE, "right_help", ia=ia, right=right)
     m1.metric("best attacker is right", say(PAGE, "of", part=ia.correct, whole=n), help=help1)
-    help2 = say(
-        PAGE,
-        "named_help",
-        named=named,
-        members=ia.members,
-        accused=accused,
-        non_members=n - ia.members,
-    )
-    label = say(PAGE, "named_label", cap=c.fpr_cap)
+    help2 = say(PAGE, "named_help", ia=ia, named=named, accused=accused)
+    label = say(PAGE, "named_label", naming=c)
     m2.metric(label, say(PAGE, "of", part=c.named, whole=ia.members), help=help2)
-    m3.metric("right when naming", confidence, help=say(PAGE, "naming_help", prior=ia.prior))
+    m3.metric("right when naming", confidence, help=say(PAGE, "naming_help", ia=ia))
 
 
 def _accuracy_line(ia: IconArray) -> str:
     """What the best attacker gets right of all the people, against the likelier answer."""
     pi = ia.prior
-    right = say(PAGE, "right", correct=ia.correct, expected=fmt_mean_count(ia.correct_expected))
+    right = say(PAGE, "right", ia=ia, expected=fmt_mean_count(ia.correct_expected))
     baseline = max(pi, 1.0 - pi)  # always giving the likelier answer
     gain = max(0.0, ia.accuracy - baseline)
     if gain * ia.people < 0.5:  # less than half a person more than the baseline
         more = "no more" if gain == 0 else "barely more"
-        likely = "not in the data" if pi < 0.5 else "in the data"
+        answer = "not in the data" if pi < 0.5 else "in the data"
         return say(
-            PAGE,
-            "accuracy_small",
-            people=ia.people,
-            right=right,
-            more=more,
-            likelier=likely,
-            baseline=baseline,
+            PAGE, "accuracy_small", ia=ia, right=right, more=more, answer=answer, baseline=baseline
         )
     if baseline == 0.5:
-        return say(PAGE, "accuracy_guess", people=ia.people, right=right)
-    return say(PAGE, "accuracy_likelier", people=ia.people, right=right, baseline=baseline)
+        return say(PAGE, "accuracy_guess", ia=ia, right=right)
+    return say(PAGE, "accuracy_likelier", ia=ia, right=right, baseline=baseline)
 
 
 def _naming_line(ia: IconArray) -> str:
@@ -314,52 +299,30 @@ def _naming_line(ia: IconArray) -> str:
     elif ia.members == 1:
         members = prose_text(PAGE, "none_of_one")
     else:
-        members = say(PAGE, "of_members", named=naming.named, members=ia.members)
-    cap, named = naming.fpr_cap, fmt_mean_count(naming.named_expected)
-    others, accused = ia.non_members, naming.accused
-    return say(
-        PAGE,
-        "naming",
-        cap=cap,
-        accused=accused,
-        non_members=others,
-        members=members,
-        named=named,
-        tpr=naming.tpr,
-    )
+        members = say(PAGE, "of_members", ia=ia, naming=naming)
+    named = fmt_mean_count(naming.named_expected)
+    return say(PAGE, "naming", ia=ia, naming=naming, members=members, named=named)
 
 
 def _counting(ia: IconArray) -> str:
     """How the pictures count (the caption under them)."""
-    pi, c, n, m = ia.prior, ia.caps[0], ia.people, ia.members
-    why_size = shown_share = ""
+    pi, c, n = ia.prior, ia.caps[0], ia.people
+    text = prose_text(PAGE, "counting")
     if n != 100:  # what 100 people would show, on average
         named, accused = map(fmt_mean_count, (c.tpr * pi * 100, c.fpr_cap * (1 - pi) * 100))
-        why_size = " " + say(PAGE, "why_size", people=n, named=named, accused=accused)
-    if m != round(n * pi, 9):
-        shown = ia.shown_prior
-        shown_share = " " + say(PAGE, "shown_share", members=m, shown=shown, people=n, prior=pi)
+        text += " " + say(PAGE, "why_size", ia=ia, named=named, accused=accused)
     averages = (n * pi, ia.correct_expected, c.named_expected, c.accused_expected)
     members, right, named, accused = map(fmt_mean_count, averages)
-    return say(
-        PAGE,
-        "counting",
-        why_size=why_size,
-        members=members,
-        right=right,
-        named=named,
-        accused=accused,
-        shown_share=shown_share,
-    )
+    text += " " + say(PAGE, "averages", members=members, right=right, named=named, accused=accused)
+    if ia.members != round(n * pi, 9):
+        text += " " + say(PAGE, "shown_share", ia=ia)
+    return text
 
 
 def _pictures(ia: IconArray) -> tuple[IconPicture, IconPicture]:
     """The two pictures: whom the best attacker gets right, whom it can name."""
     c, m, n = ia.caps[0], ia.members, ia.non_members
-    right, named = (
-        say(PAGE, "title_right", people=ia.people),
-        say(PAGE, "title_named", cap=c.fpr_cap),
-    )
+    right, named = say(PAGE, "title_right", ia=ia), say(PAGE, "title_named", naming=c)
     return (
         IconPicture(m, n, ia.correct_members, ia.wrongly_called, IconView.ACCURACY, right),
         IconPicture(m, n, c.named, c.accused, IconView.NAMING, named),
@@ -386,28 +349,17 @@ def _items(markdown: str) -> list[str]:
     return [line.removeprefix("- ") for line in markdown.splitlines()]
 
 
-def _rows(pi: float, cap: float) -> list[list[str]]:
+def _rows(table: ComparisonTable) -> list[list[str]]:
     """The table's rows, one per ε and δ, each ending with the row in words."""
     rows = []
-    for r in appkit.cached(comparison_table, prior=pi, fpr=cap).rows:
-        delta = say(PAGE, "name_delta", delta=r.delta) if r.delta else ""
-        eps = say(PAGE, "row_eps", epsilon=r.epsilon, delta=delta)
+    for r in table.rows:
+        eps = say(PAGE, "row_eps", r=r, delta=say(PAGE, "name_delta", dp=r) if r.delta else "")
         if r.delta == 0:
-            acc, post = r.accuracy_at_prior, r.posterior
-            words = say(
-                PAGE,
-                "row_pure",
-                eps=eps,
-                prior=pi,
-                accuracy=acc,
-                tpr=r.tpr,
-                fpr=cap,
-                posterior=post,
-            )
-            naming = fmt_pct(post)
+            words = say(PAGE, "row_pure", eps=eps, t=table, r=r)
+            naming = fmt_pct(r.posterior)
         else:
-            words = say(PAGE, "row_delta", eps=eps, fpr=cap, ppv=r.ppv)
-            naming = say(PAGE, "no_limit", delta=r.delta)
+            words = say(PAGE, "row_delta", eps=eps, t=table, r=r)
+            naming = say(PAGE, "no_limit", r=r)
         numbers = (r.eta, r.accuracy_at_prior, r.tpr)
         cells = [fmt_num(r.epsilon), fmt_num(r.delta, 3), *(fmt_pct(x) for x in numbers)]
         rows.append([*cells, naming, fmt_pct(r.ppv), words])
@@ -416,10 +368,11 @@ def _rows(pi: float, cap: float) -> list[list[str]]:
 
 def _table(pi: float, cap: float) -> tuple[list[str], list[list[str]]]:
     """The table, its rows in words and its sentence; returns the summary's header and rows."""
-    st.markdown(say(PAGE, "table_intro", prior=pi, fpr=cap))
-    header = _items(say(PAGE, "columns", fpr=cap))
-    helps = _items(say(PAGE, "columns_help", prior=pi, fpr=cap))
-    rows = _rows(pi, cap)
+    table = appkit.cached(comparison_table, prior=pi, fpr=cap)
+    st.markdown(say(PAGE, "table_intro", t=table))
+    header = _items(say(PAGE, "columns", t=table))
+    helps = _items(say(PAGE, "columns_help", t=table))
+    rows = _rows(table)
     appkit.tables.table(  # a Markdown table: no data grid to load (see appkit.tables)
         {h: [row[i] for row in rows] for i, h in enumerate(header[:-1])},
         right=[h for h in header[:-1] if h != header[5]],
@@ -427,17 +380,12 @@ def _table(pi: float, cap: float) -> tuple[list[str], list[list[str]]]:
     )
     with st.expander("Each row in words"):
         st.markdown("\n".join(f"- {row[-1]}" for row in rows))
-    table = appkit.cached(comparison_table, prior=pi, fpr=cap)
     pure = [r for r in table.rows if r.delta == 0]
     low = max((r for r in pure if r.posterior < 0.1), key=lambda r: r.epsilon, default=None)
     high = min((r for r in pure if r.posterior > 0.5), key=lambda r: r.epsilon, default=None)
     if low is not None and high is not None:
-        lo, hi = (low.posterior, low.epsilon), (high.posterior, high.epsilon)
-        words = say(
-            PAGE, "table_takeaway", prior=pi, low=lo[0], low_eps=lo[1], high=hi[0], high_eps=hi[1]
-        )
-        appkit.takeaway(words)
-    return _items(say(PAGE, "columns_long", prior=pi, fpr=cap)), rows
+        appkit.takeaway(say(PAGE, "table_takeaway", t=table, low=low, high=high))
+    return _items(say(PAGE, "columns_long", t=table)), rows
 
 
 def _short(x: float) -> str:

@@ -152,44 +152,23 @@ def _between(values: Any, fmt: Callable[[float], str] = _times) -> str:
 def _certification(comp: Comparison) -> None:
     """What the MIP release is certified to, in the page's unit (attacker accuracy)."""
     res, rel = comp.release, comp.release.mip
-    cert, eta, c = rel.certified_eta, res.eta, rel.c
+    cert = rel.certified_eta
     if cert is None:
         more = comp.printed_to_tight
         times, less = (more, "less") if more >= 1 else (1 / more, "more")
-        text = say(PAGE, "not_certified", k=res.noised, eta=eta, times=times, less=less)
-        st.warning(text, icon="⚠️")
+        st.warning(say(PAGE, "not_certified", res=res, times=times, less=less), icon="⚠️")
     elif rel.calibration is MipCalibration.PAPER:
         tight = comp.constant(MipCalibration.TIGHT)
-        accuracy, times = fmt_pct(0.5 + cert, 2), comp.paper_to_tight
         st.markdown(
-            say(
-                PAGE,
-                "certified_paper",
-                eta=eta,
-                c=c,
-                cert=cert,
-                accuracy=accuracy,
-                tight=tight,
-                times=times,
-            )
+            say(PAGE, "certified_paper", res=res, accuracy=0.5 + cert, tight=tight, comp=comp)
         )
     elif rel.calibration is MipCalibration.TIGHT:
-        paper, times = comp.constant(MipCalibration.PAPER), comp.paper_to_tight
+        paper = comp.constant(MipCalibration.PAPER)
         st.markdown(
-            say(
-                PAGE,
-                "certified_tight",
-                cert=cert,
-                accuracy=0.5 + cert,
-                c=c,
-                eta=eta,
-                paper=paper,
-                times=times,
-            )
+            say(PAGE, "certified_tight", res=res, accuracy=0.5 + cert, paper=paper, comp=comp)
         )
     else:
-        accuracy = fmt_pct(0.5 + cert, 2)
-        st.info(say(PAGE, "certified_printed", cert=cert, c=c, accuracy=accuracy), icon="ℹ️")
+        st.info(say(PAGE, "certified_printed", res=res, accuracy=0.5 + cert), icon="ℹ️")
 
 
 def _verdict(comp: Comparison) -> None:
@@ -206,15 +185,12 @@ def _verdict(comp: Comparison) -> None:
             ratio = _between(1 / comp.mip_to_dp)
             appkit.takeaway(say(PAGE, "mip_less", on=on, draws=draws, ratio=ratio))
         else:
-            wins = comp.mip_wins
-            appkit.takeaway(say(PAGE, "mixed", wins=wins, n=n, rest=n - wins, draws=draws))
+            rest = n - comp.mip_wins
+            appkit.takeaway(say(PAGE, "mixed", comp=comp, n=n, rest=rest, draws=draws))
         assert comp.delta_over_sigma is not None
         with_k = say(PAGE, "with_k", k=comp.radius_factor) if k else ""
         ratio = _between(comp.delta_over_sigma, lambda x: fmt_num(x, 3))
-        c, scale, breakeven = res.mip.c, res.dp_scale, comp.breakeven
-        appkit.explain(
-            say(PAGE, "why", k=k, c=c, with_k=with_k, scale=scale, breakeven=breakeven, ratio=ratio)
-        )
+        appkit.explain(say(PAGE, "why", k=k, res=res, with_k=with_k, comp=comp, ratio=ratio))
         _prop11_link()
     elif v is Verdict.NOT_COMPARABLE:
         appkit.takeaway(prose_text(PAGE, "not_comparable"))
