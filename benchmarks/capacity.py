@@ -60,10 +60,11 @@ shows both without it.)
 **``--proxy``**: every phase on two app processes behind Debian's nginx running
 ``deploy/nginx.conf`` (its ports and paths replaced, as ``tests/test_proxy.py`` runs it), on
 one PostgreSQL: ``--database-url``, else a throw-away cluster started as ``.ci/postgres`` does
-(durability off). The sessions connect through nginx from loopback addresses that its
-``ip_hash`` (keyed on an address's first three octets) splits evenly between the two processes:
-from 127.0.0.1 alone every session would reach one of them. The CPU and RSS are both processes'
-trees together, with each process's share, its script runs and nginx's CPU printed too.
+(durability off). The sessions connect through nginx from 127.0.0.1, as a class behind one
+school address does, each with its own cookies as a browser keeps them: nginx gives each new
+session its route cookie and sends it to a process by that (about half to each, at random). The
+CPU and RSS are both processes' trees together, with each process's share, its script runs and
+nginx's CPU printed too.
 
 **``--soak MINUTES``** (instead of the phases above): N sessions (``--sessions``, one value,
 default 60) for that long, the app's RSS sampled every 10 s, printed minute by minute (mean,
@@ -327,18 +328,21 @@ class Done(Exception):
     """The session has nothing left to do (a player who answered every round)."""
 
 
+def cookie_header(cookies: dict[str, str]) -> str:
+    return "; ".join(f"{k}={v}" for k, v in cookies.items())
+
+
 async def http_get(
-    host: str, port: int, path: str, source: str | None = None
+    host: str, port: int, path: str, cookies: dict[str, str] | None = None
 ) -> tuple[int, dict[str, str]]:
-    """A plain HTTP/1.1 GET (what a browser fetches before the websocket): status and
-    ``Set-Cookie`` values by cookie name. ``source``: the local address to connect from."""
-    reader, writer = await asyncio.open_connection(
-        host, port, local_addr=(source, 0) if source else None
-    )
+    """A plain HTTP/1.1 GET (what a browser fetches before the websocket), sending
+    ``cookies``: status and ``Set-Cookie`` values by cookie name."""
+    reader, writer = await asyncio.open_connection(host, port)
+    sent = f"Cookie: {cookie_header(cookies)}\r\n" if cookies else ""
     try:
         writer.write(
             f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept-Encoding: identity\r\n"
-            "Connection: close\r\n\r\n".encode()
+            f"{sent}Connection: close\r\n\r\n".encode()
         )
         await writer.drain()
         data = await reader.read()
@@ -464,10 +468,7 @@ class Session:
     Every exception element the session receives is kept in ``errors``.
     """
 
-    def __init__(
-        self, base_url: str, path: str, query: str = "", source: str | None = None
-    ) -> None:
-        self.source = source  # the local address to connect from (None: the system's choice)
+    def __init__(self, base_url: str, path: str, query: str = "") -> None:
         parts = urlsplit(base_url)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
         self.base_url = base_url.rstrip("/")
@@ -496,15 +497,15 @@ class Session:
 
     async def open(self, timeout: float = OPEN_TIMEOUT_S) -> RunResult:
         """Load the page: its HTML, ``/_stcore/health`` (which sets the XSRF cookie), the
-        websocket, then the first run of the page (timed like any rerun)."""
-        await http_get(self.host, self.port, f"/{self.path}", self.source)
-        _, cookies = await http_get(self.host, self.port, "/_stcore/health", self.source)
+        websocket, then the first run of the page (timed like any rerun). Cookies are kept
+        as a browser keeps them (behind nginx, its route cookie from the first response)."""
+        _, cookies = await http_get(self.host, self.port, f"/{self.path}")
+        cookies |= (await http_get(self.host, self.port, "/_stcore/health", cookies))[1]
         xsrf = cookies.get("_streamlit_xsrf", "")
         protocols = [Subprotocol("streamlit")] + ([Subprotocol(xsrf)] if xsrf else [])
         headers = {"Origin": self.base_url}
-        if xsrf:
-            headers["Cookie"] = f"_streamlit_xsrf={xsrf}"
-        local: dict[str, Any] = {"local_addr": (self.source, 0)} if self.source else {}
+        if cookies:
+            headers["Cookie"] = cookie_header(cookies)
         self._ws = await connect(
             f"ws://{self.host}:{self.port}/_stcore/stream",
             subprotocols=protocols,
@@ -512,7 +513,6 @@ class Session:
             max_size=None,
             open_timeout=timeout,
             ping_interval=None,  # the server pings; a browser never does
-            **local,
         )
         self._reader = asyncio.create_task(self._read())
         return await self.rerun(timeout=timeout)
@@ -913,36 +913,6 @@ BARE = Site(
 )
 
 
-def ip_hash_peer(address: str, peers: int) -> int:
-    """The upstream (0, 1, ...) nginx's ``ip_hash`` sends an IPv4 client to, all ``peers`` up
-    and of weight 1: a hash of the address's first three octets (``hash = 89``, then
-    ``hash = (hash * 113 + octet) % 6271`` for each, then ``hash % peers``;
-    ``ngx_http_upstream_ip_hash_module.c``)."""
-    octets = [int(x) for x in address.split(".")]
-    if len(octets) != 4 or not all(0 <= o <= 255 for o in octets):
-        raise ValueError(f"address={address!r}: give an IPv4 address a.b.c.d")
-    h = 89
-    for octet in octets[:3]:
-        h = (h * 113 + octet) % 6271
-    return h % peers
-
-
-def balanced_sources(peers: int, per_peer: int = 8) -> list[str]:
-    """Loopback addresses for the sessions to connect from, ``per_peer`` for each upstream,
-    taking turns (upstream 0, 1, 0, 1, ...): session ``i`` connects from address ``i``, so
-    ``ip_hash`` splits the sessions evenly. One address per /24 (``127.x.y.1``): ip_hash keys
-    on the first three octets. (Every connection from 127.0.0.1 would reach one process.)"""
-    found: dict[int, list[str]] = {p: [] for p in range(peers)}
-    for k in range(256 * 255):
-        address = f"127.{k // 255}.{k % 255 + 1}.1"
-        bucket = found[ip_hash_peer(address, peers)]
-        if len(bucket) < per_peer:
-            bucket.append(address)
-        if all(len(b) == per_peer for b in found.values()):
-            break
-    return [found[p][i] for i in range(per_peer) for p in range(peers)]
-
-
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
 UPSTREAMS = ("server 127.0.0.1:8501;", "server 127.0.0.1:8502;")
 
@@ -1127,17 +1097,12 @@ def throwaway_postgres() -> Iterator[str]:
 @dataclass
 class Deployment:
     """What a phase measures: the URL its sessions connect to (the one server, or nginx), the
-    app processes (their trees' CPU and RSS), their run logs, nginx's pid behind a proxy, and
-    the addresses the sessions connect from (empty: the system's choice)."""
+    app processes (their trees' CPU and RSS), their run logs and nginx's pid behind a proxy."""
 
     url: str
     pids: list[int]
     runlogs: list[RunLog]
     proxy_pid: int | None = None
-    sources: list[str] = field(default_factory=list)
-
-    def source(self, i: int) -> str | None:
-        return self.sources[i % len(self.sources)] if self.sources else None
 
     def walls(self, t0: float, t1: float) -> list[float]:
         return [w for log in self.runlogs for w in log.walls(t0, t1)]
@@ -1153,7 +1118,7 @@ class Deployment:
 def deployment(site: Site, proxy: bool, env: dict[str, str]) -> Iterator[Deployment]:
     """``site`` through ``instrumented_server.py --run-times`` (each process in its own process
     group): one server, or with ``proxy`` two behind nginx running ``deploy/nginx.conf``, the
-    sessions spread over them by its ``ip_hash`` (:func:`balanced_sources`)."""
+    sessions spread over them by its route cookie."""
     with (
         tempfile.TemporaryDirectory(prefix="mip-capacity-log-") as tmp,
         contextlib.ExitStack() as stack,
@@ -1168,9 +1133,7 @@ def deployment(site: Site, proxy: bool, env: dict[str, str]) -> Iterator[Deploym
             yield Deployment(servers[0].url, [servers[0].pid], runlogs)
             return
         front = stack.enter_context(Nginx([s.port for s in servers], Path(tmp) / "nginx"))
-        yield Deployment(
-            front.url, [s.pid for s in servers], runlogs, front.pid, balanced_sources(2)
-        )
+        yield Deployment(front.url, [s.pid for s in servers], runlogs, front.pid)
 
 
 # --------------------------------------------------------------------------- phase 1: N sessions
@@ -1273,7 +1236,7 @@ async def sessions_phase(
         rng = random.Random(n)
         offset = rng.randrange(len(site.mix))
         plan = [site.mix[(offset + i) % len(site.mix)] for i in range(n)]
-        sessions = [Session(dep.url, p.path, p.query, dep.source(i)) for i, p in enumerate(plan)]
+        sessions = [Session(dep.url, p.path, p.query) for p in plan]
         actions: list[Action] = []
         errors: list[str] = []
         opens: list[float] = []
@@ -1369,7 +1332,7 @@ async def class_phase(args: argparse.Namespace, env: dict[str, str]) -> ClassRes
     progress(f"class mode: starting {'two servers behind nginx' if args.proxy else 'a server'}")
     with deployment(APP, args.proxy, env) as dep:
         errors: list[str] = []
-        teacher = Session(dep.url, "play_attacker", f"rounds={CLASS_ROUNDS}", dep.source(0))
+        teacher = Session(dep.url, "play_attacker", f"rounds={CLASS_ROUNDS}")
         await teacher.open()
         started = await teacher.click("class_start")
         code = next((m.group(1) for t in started.texts if (m := CODE_RE.search(t))), None)
@@ -1379,10 +1342,7 @@ async def class_phase(args: argparse.Namespace, env: dict[str, str]) -> ClassRes
                 args.players, [], [], [], None, 0.0, ["no class code after Start a class"], None, 0
             )
         progress(f"class mode: class {code}; {args.players} players join ({load_text()})")
-        players = [
-            Session(dep.url, "play_attacker", f"class={code}", dep.source(i + 1))
-            for i in range(args.players)
-        ]
+        players = [Session(dep.url, "play_attacker", f"class={code}") for _ in range(args.players)]
         answers: list[Action] = []
         stop = asyncio.Event()
         loops: list[asyncio.Task[None]] = []
@@ -2011,9 +1971,9 @@ async def run(args: argparse.Namespace) -> None:
                     "fsync and synchronous commits off)."
                 )
             print(
-                "Topology: two app processes behind nginx running deploy/nginx.conf (ip_hash), "
-                "one PostgreSQL; the sessions connect from loopback addresses that ip_hash "
-                "splits evenly between the two."
+                "Topology: two app processes behind nginx running deploy/nginx.conf, one "
+                "PostgreSQL; the sessions connect from 127.0.0.1 (a class behind one address), "
+                "each sent to a process by its route cookie."
             )
         env = {"MIP_EXPLORER_DATA_DIR": data, **config_env(args.server_config)}
         if args.database_url:

@@ -1,5 +1,5 @@
 """What ``benchmarks/capacity.py`` computes and prints around its measurements, without a server:
-where nginx's ``ip_hash`` sends a session, the nginx configuration it runs, the soak's minute by
+the cookies a session keeps (nginx's route cookie), the nginx configuration it runs, the soak's minute by
 minute summary, the comparison with the bare page, the game's buttons found by their keys'
 prefixes, and its command line. No test here measures a time.
 """
@@ -34,24 +34,40 @@ def capacity():
 # --------------------------------------------------------------------------- nginx
 
 
-def test_ip_hash_follows_nginx_on_the_first_three_octets(capacity):
-    """By hand from ngx_http_upstream_ip_hash_module.c: 89 -> (89*113 + 127) % 6271 = 3913 ->
-    (3913*113 + 0) % 6271 = 3199 -> (3199*113 + 1) % 6271 = 4041, odd: the second upstream;
-    with a last octet of 2, 4042: the first."""
-    assert capacity.ip_hash_peer("127.0.1.1", 2) == 1
-    assert capacity.ip_hash_peer("127.0.2.1", 2) == 0
-    # the fourth octet never counts: every address of a /24 goes to the same upstream
-    assert {capacity.ip_hash_peer(f"127.0.1.{d}", 2) for d in range(256)} == {1}
-    with pytest.raises(ValueError, match="address="):
-        capacity.ip_hash_peer("127.0.1", 2)
+def test_a_session_keeps_its_cookies_as_a_browser_does(capacity):
+    """Behind nginx a session's process is chosen by the route cookie of its first response:
+    the page's GET is answered with it, the health check must send it back (and gets the XSRF
+    cookie), and both go on the websocket. A stand-in server hands out one cookie per path and
+    records the Cookie header of each request."""
+    seen: list[tuple[str, str]] = []
 
+    async def serve(reader, writer):
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        path = head[0].split()[1]
+        cookie = next(
+            (h.split(":", 1)[1].strip() for h in head if h.lower().startswith("cookie:")), ""
+        )
+        seen.append((path, cookie))
+        name = "route" if path == "/page" else "_streamlit_xsrf"
+        writer.write(
+            f"HTTP/1.1 200 OK\r\nSet-Cookie: {name}=v{len(seen)}; Path=/\r\n"
+            "Content-Length: 0\r\n\r\n".encode()
+        )
+        await writer.drain()
+        writer.close()
 
-def test_the_sessions_addresses_take_turns_over_the_upstreams(capacity):
-    sources = capacity.balanced_sources(2, per_peer=5)
-    assert len(sources) == 10
-    assert [capacity.ip_hash_peer(a, 2) for a in sources] == [0, 1] * 5
-    assert len({a.rsplit(".", 1)[0] for a in sources}) == 10  # one /24 each
-    assert all(a.startswith("127.") for a in sources)
+    async def main():
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            status, first = await capacity.http_get("127.0.0.1", port, "/page")
+            _, second = await capacity.http_get("127.0.0.1", port, "/_stcore/health", first)
+        return status, first, second
+
+    status, first, second = _run(main())
+    assert status == 200 and first == {"route": "v1"} and second == {"_streamlit_xsrf": "v2"}
+    assert seen == [("/page", ""), ("/_stcore/health", "route=v1")]
+    assert capacity.cookie_header(first | second) == "route=v1; _streamlit_xsrf=v2"
 
 
 def test_deploy_nginx_conf_is_run_with_this_runs_ports_and_paths(capacity, tmp_path):
@@ -63,7 +79,7 @@ def test_deploy_nginx_conf_is_run_with_this_runs_ports_and_paths(capacity, tmp_p
     assert "/var/log" not in conf and str(tmp_path / "error.log") in conf
     assert conf.startswith(f"pid {tmp_path / 'nginx.pid'};\ndaemon off;\n")
     assert f"proxy_temp_path {tmp_path / 'proxy'};" in conf
-    assert "ip_hash;" in conf  # the deployment's own balancing, unchanged
+    assert "hash $mip_explorer_route consistent;" in conf  # the sticky sessions kept
     with pytest.raises(ValueError, match="listen 80;"):
         capacity.nginx_config(text.replace("listen 80;", "listen 8080;"), [1, 2], 3, tmp_path)
 

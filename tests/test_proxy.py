@@ -7,8 +7,14 @@
   its websocket connects (the page renders its title), a student joins the same class and
   answers a round, and ``/_stcore/metrics`` is denied.
 
-ip_hash sends every request from 127.0.0.1 to one upstream, so the cross-process part goes to
-process 2 directly. Needs ``nginx`` and MIP_EXPLORER_TEST_POSTGRES_URL (``.ci/postgres``): skips
+* One browser, one process; a class behind one address, both: nginx keys its upstream on a
+  cookie of its own (``mip_explorer_route``, given on a browser's first request), not on the
+  client's address, so every request of a browser that keeps its cookie reaches one process,
+  and fresh browsers from one address (127.0.0.1 here, a school's NAT in a lecture hall) reach
+  both. The test's copy of the file names the upstream in a response header.
+
+The cross-process part of the class test goes to process 2 directly (which process nginx picks
+for a browser is random). Needs ``nginx`` and MIP_EXPLORER_TEST_POSTGRES_URL (``.ci/postgres``): skips
 without them, fails under ``CI=true``. The class tables live in a schema of this module's own,
 dropped afterwards.
 """
@@ -96,6 +102,14 @@ def nginx_proxy(upstreams: list[int], tmp: Path):
     conf = _replace(conf, "server 127.0.0.1:8501;", f"server 127.0.0.1:{upstreams[0]};")
     conf = _replace(conf, "server 127.0.0.1:8502;", f"server 127.0.0.1:{upstreams[1]};")
     conf = _replace(conf, "listen 80;", f"listen 127.0.0.1:{port};")
+    # which upstream answered, for the test of sticky sessions (beside the cookie's header:
+    # a location's own add_header would hide the server's)
+    conf = _replace(
+        conf,
+        "add_header Set-Cookie $mip_explorer_route_cookie;",
+        "add_header Set-Cookie $mip_explorer_route_cookie;\n"
+        "        add_header X-Upstream $upstream_addr always;",
+    )
     conf = _replace(conf, "/var/log/nginx/mip-explorer.error.log", str(tmp / "error.log"))
     conf = _replace(conf, "/var/log/nginx/mip-explorer.access.log", str(tmp / "access.log"))
     temp_paths = "".join(
@@ -169,6 +183,37 @@ def test_nginx_denies_metrics(servers):
     with pytest.raises(urllib.error.HTTPError) as denied:
         urllib.request.urlopen(f"{proxy}/_stcore/metrics", timeout=5)
     assert denied.value.code == 403
+
+
+def _get(url: str, cookie: str | None = None) -> tuple[str, str | None]:
+    """(the upstream that answered, the route cookie nginx gave, if any)."""
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        r.read()
+        given = [
+            c.split(";", 1)[0]
+            for c in r.headers.get_all("Set-Cookie") or []
+            if c.startswith("mip_explorer_route=")
+        ]
+        return r.headers["X-Upstream"], (given[0] if given else None)
+
+
+def test_one_browser_reaches_one_process_and_a_class_behind_one_address_both(servers):
+    one, two, proxy = servers
+    upstreams = {u.removeprefix("http://") for u in (one, two)}
+    first, cookie = _get(proxy + PAGE)
+    assert first in upstreams
+    assert cookie is not None and re.fullmatch(r"mip_explorer_route=[0-9a-f]{32}", cookie)
+    # the same browser (its cookie kept): the same process for the page, the health check
+    # the frontend makes before its websocket, and a reload; no second cookie
+    for path in ("/_stcore/health", PAGE, "/", "/_stcore/health", f"{PAGE}?rounds=5"):
+        assert _get(proxy + path, cookie) == (first, None)
+    # 24 fresh browsers, all from 127.0.0.1: both processes serve some of them (each fresh
+    # browser's process is a fair coin: all 24 on one side has probability 2 * 2^-24)
+    fresh = [_get(f"{proxy}/_stcore/health") for _ in range(24)]
+    assert all(c is not None for _, c in fresh)
+    assert len({c for _, c in fresh}) == 24
+    assert {u for u, _ in fresh} == upstreams
 
 
 def test_a_class_spans_two_processes_and_nginx(servers, new_page):
