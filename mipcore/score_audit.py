@@ -57,10 +57,26 @@ from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import optimize, stats
 
+from ._score_audit import (
+    _auc,
+    _bounds_at,
+    _candidate_ranks,
+    _check_flags,
+    _check_four,
+    _check_guess_split,
+    _check_one_run,
+    _check_scores,
+    _eps_from_rates,
+    _mu_from_rates,
+    _one_run_epsilon,
+    _one_run_p,
+    _ranked,
+    _rates,
+    _scalar_or_array,
+)
 from ._validate import as_enum, as_float_array, as_generator, check_int, check_range
-from .audit_stats import _check_conf, _check_counts, _cp_lower, _cp_upper
+from .audit_stats import _check_conf, _cp_lower, _cp_upper
 
 __all__ = [
     "DEFAULT_FPRS",
@@ -103,56 +119,6 @@ class ThresholdStrategy(StrEnum):
 
 
 # ------------------------------------------------------------------------- the four counts
-
-
-def _eps_from_rates(
-    tpr_lo: NDArray[np.float64], fpr_hi: NDArray[np.float64], delta: NDArray[np.float64] | float
-) -> NDArray[np.float64]:
-    """``max(0, ln((TPR_lo − δ)/FPR_hi))``; 0 where ``TPR_lo <= δ`` (FPR_hi > 0 always here)."""
-    gain = tpr_lo - delta
-    ratio = np.where(gain > 0.0, gain / np.where(fpr_hi > 0.0, fpr_hi, 1.0), 1.0)
-    # log1p of (ratio − 1) keeps small ε exact where log(gain) − log(fpr_hi) would cancel
-    with np.errstate(divide="ignore"):
-        eps = np.where(ratio > 1.0, np.log1p(np.maximum(ratio - 1.0, 0.0)), 0.0)
-    return np.where(fpr_hi > 0.0, eps, 0.0)
-
-
-def _mu_from_rates(tpr_lo: NDArray[np.float64], fpr_hi: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``max(0, Φ⁻¹(TPR_lo) − Φ⁻¹(FPR_hi))``, 0 where ``TPR_lo = 0`` (no NaN, no inf)."""
-    t = np.clip(tpr_lo, 0.0, 1.0)
-    f = np.clip(fpr_hi, 0.0, 1.0)
-    ok = (t > 0.0) & (f < 1.0) & (t > f)
-    mu = stats.norm.isf(np.where(ok, f, 0.5)) - stats.norm.isf(np.where(ok, t, 0.5))
-    return np.where(ok, np.maximum(mu, 0.0), 0.0)
-
-
-def _rates(
-    tp: NDArray[np.float64],
-    members: NDArray[np.float64],
-    fp: NDArray[np.float64],
-    non_members: NDArray[np.float64],
-    alpha_side: NDArray[np.float64] | float,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """One-sided Clopper–Pearson ``(TPR_lo, FPR_hi)``, each at level ``1 − alpha_side``."""
-    tpr_lo = np.clip(_cp_lower(tp, members, alpha_side), 0.0, 1.0)
-    fpr_hi = np.clip(_cp_upper(fp, non_members, alpha_side), 0.0, 1.0)
-    return tpr_lo, fpr_hi
-
-
-def _check_four(
-    tp: ArrayLike, members: ArrayLike, fp: ArrayLike, non_members: ArrayLike
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    t, m = _check_counts("tp", tp, "members", members)
-    f, n = _check_counts("fp", fp, "non_members", non_members)
-    return t, m, f, n
-
-
-def _scalar_or_array(
-    result: NDArray[np.float64], *inputs: ArrayLike
-) -> float | NDArray[np.float64]:
-    if all(np.ndim(x) == 0 for x in inputs):
-        return float(np.asarray(result).reshape(()))
-    return np.asarray(result, dtype=np.float64)
 
 
 @overload
@@ -382,32 +348,6 @@ def mu_from_counts(
 # ------------------------------------------------------------------------- the one-run audit
 
 
-def _one_run_p(m: int, r: int, v: int, eps: float, delta: float) -> float:
-    """Theorem 3 of Steinke et al.: the bound on P[correct >= v] under (eps, delta)-DP."""
-    if v == 0:
-        return 1.0
-    q = float(stats.logistic.cdf(eps))  # e^ε/(1 + e^ε), the accuracy of ε-randomised response
-    beta = float(stats.binom.sf(v - 1, r, q))  # P[Binomial(r, q) >= v]
-    if delta == 0.0:
-        return min(beta, 1.0)
-    # P[v > B >= v − i] for i = 1..v, summed from j = v − 1 downwards
-    pmf = stats.binom.pmf(np.arange(v - 1, -1, -1), r, q)
-    partial = np.cumsum(pmf)
-    alpha = float(np.max(partial / np.arange(1, v + 1)))
-    return min(beta + 2.0 * m * delta * alpha, 1.0)
-
-
-def _check_one_run(canaries: object, guesses: object, correct: object) -> tuple[int, int, int]:
-    m = check_int("canaries", canaries, 1)
-    r = check_int("guesses", guesses, 0, m)
-    v = check_int("correct", correct, 0)
-    if v > r:
-        raise ValueError(
-            f"correct={v} is out of range: allowed 0 <= correct <= guesses (guesses={r})"
-        )
-    return m, r, v
-
-
 def one_run_p_value(
     canaries: int, guesses: int, correct: int, epsilon: float, *, delta: float
 ) -> float:
@@ -456,41 +396,6 @@ def one_run_p_value(
     e = float(check_range("epsilon", epsilon, 0.0, math.inf, hi_open=True))
     d = float(check_range("delta", delta, 0.0, 1.0, hi_open=True))
     return _one_run_p(m, r, v, e, d)
-
-
-def _one_run_epsilon(m: int, r: int, v: int, delta: float, alpha: float) -> float:
-    """sup{ε >= 0 : p(ε) <= α}, searched below ε_β where P[B >= v] alone reaches α."""
-    if v == 0 or _one_run_p(m, r, v, 0.0, delta) > alpha:
-        return 0.0
-
-    def beta_gap(e: float) -> float:
-        return float(stats.binom.sf(v - 1, r, stats.logistic.cdf(e))) - alpha
-
-    # Above ε_β the first term alone exceeds α, so the supremum lies in [0, ε_β].
-    hi = 1.0
-    while beta_gap(hi) <= 0.0 and hi < 1e4:
-        hi *= 2.0
-    if beta_gap(hi) <= 0.0:  # every guess right, r large: ε beyond 1e4 (never in practice)
-        return hi
-    e_beta = float(optimize.brentq(beta_gap, 0.0, hi, xtol=1e-13, rtol=1e-14))
-
-    def gap(e: float) -> float:
-        return _one_run_p(m, r, v, e, delta) - alpha
-
-    if delta == 0.0:
-        return e_beta
-    # The δ term may fall as q grows (no proof that p increases in ε); the bound is the
-    # supremum of the rejected ε, so scan down from ε_β for the last grid point that is
-    # rejected, then refine between it and the next one up. A dip between grid points only
-    # costs tightness.
-    # ε = 0 is rejected (checked above), so the scan ends at the latest at grid[0].
-    grid = np.linspace(0.0, e_beta, 65)
-    j = grid.size - 1
-    while gap(float(grid[j])) > 0.0:
-        j -= 1
-    if j == grid.size - 1:
-        return float(grid[-1])
-    return float(optimize.brentq(gap, grid[j], grid[j + 1], xtol=1e-13, rtol=1e-14))
 
 
 def one_run_epsilon(
@@ -590,52 +495,6 @@ class OneRunAudit:
     def precision(self) -> float | None:
         """Share of the guesses that were right (None without guesses)."""
         return self.correct / self.guesses if self.guesses else None
-
-
-def _check_scores(name: str, scores: ArrayLike, *, min_size: int = 1) -> NDArray[np.float64]:
-    arr = as_float_array(name, scores)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if arr.size < min_size:
-        raise ValueError(
-            f"{name} has {arr.size} scores; at least {min_size} "
-            f"{'is' if min_size == 1 else 'are'} required"
-        )
-    return arr
-
-
-def _check_flags(name: str, flags: ArrayLike, size: int) -> NDArray[np.bool_]:
-    arr = np.asarray(flags)
-    if arr.dtype.kind != "b":
-        vals = as_float_array(name, arr)
-        if not np.all((vals == 0.0) | (vals == 1.0)):
-            raise ValueError(f"{name} must hold only 0/1 or False/True values")
-        arr = vals == 1.0
-    if arr.ndim != 1 or arr.size != size:
-        raise ValueError(
-            f"{name} must be one-dimensional with one entry per score ({size}), got shape "
-            f"{arr.shape}"
-        )
-    return arr.astype(bool)
-
-
-def _check_guess_split(guesses: object, m: int) -> tuple[int, int]:
-    if isinstance(guesses, tuple | list):
-        if len(guesses) != 2:
-            raise ValueError(
-                f"guesses={guesses!r} must be an int or a pair (guesses_in, guesses_out)"
-            )
-        k_in = check_int("guesses_in", guesses[0], 0, m)
-        k_out = check_int("guesses_out", guesses[1], 0, m)
-    else:
-        r = check_int("guesses", guesses, 0, m)
-        k_in, k_out = r - r // 2, r // 2
-    if k_in + k_out > m:
-        raise ValueError(
-            f"guesses={guesses!r} is out of range: allowed guesses_in + guesses_out <= "
-            f"canaries ({m})"
-        )
-    return k_in, k_out
 
 
 def one_run_from_scores(
@@ -921,61 +780,6 @@ def _check_fprs(fprs: ArrayLike) -> tuple[float, ...]:
             f"fprs must be a sequence of 1 to {_MAX_FPRS} rates, got shape {arr.shape}"
         )
     return tuple(float(x) for x in arr)
-
-
-def _candidate_ranks(n: int, k_max: int) -> NDArray[np.int64]:
-    """Ranks k (rule: flag what ranks above the (k+1)-th non-member), a function of n alone."""
-    if n <= k_max:
-        return np.arange(n, dtype=np.int64)
-    return np.unique(np.round(np.geomspace(1.0, n, k_max)).astype(np.int64)) - 1
-
-
-def _ranked(
-    pos: NDArray[np.float64], neg: NDArray[np.float64], gen: np.random.Generator
-) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-    """TP(k) for k < len(neg), and the (k+1)-th highest non-member score, ties in random order."""
-    s = np.concatenate((pos, neg))
-    is_neg = np.concatenate((np.zeros(pos.size, bool), np.ones(neg.size, bool)))
-    order = np.argsort(-s, kind="stable")
-    ranked = s[order]
-    if np.any(ranked[1:] == ranked[:-1]):
-        order = np.lexsort((gen.random(s.size), -s))
-        ranked = s[order]
-    at = np.flatnonzero(is_neg[order])  # positions of the non-members, in descending order
-    tp = at - np.arange(at.size)  # members ranked before the (k+1)-th non-member
-    return tp.astype(np.int64), ranked[at]
-
-
-def _auc(pos: NDArray[np.float64], neg: NDArray[np.float64]) -> float:
-    """P(member score > non-member score) + P(equal)/2 (Mann–Whitney)."""
-    neg_sorted = np.sort(neg)
-    below = np.searchsorted(neg_sorted, pos, side="left")
-    not_above = np.searchsorted(neg_sorted, pos, side="right")
-    return float((below.sum() + 0.5 * (not_above - below).sum()) / (pos.size * neg.size))
-
-
-def _bounds_at(
-    tp: NDArray[np.float64],
-    m: int,
-    fp: NDArray[np.float64],
-    n: int,
-    alpha_side: float,
-    delta: float,
-) -> tuple[
-    NDArray[np.float64],
-    NDArray[np.float64],
-    NDArray[np.float64],
-    NDArray[np.float64],
-    NDArray[np.float64],
-]:
-    """Certified rates and the three bounds at each rule (ε: both directions of the rule)."""
-    tpr_lo, fpr_hi = _rates(tp, np.array(float(m)), fp, np.array(float(n)), alpha_side)
-    eps = np.maximum(
-        _eps_from_rates(tpr_lo, fpr_hi, delta), _eps_from_rates(1.0 - fpr_hi, 1.0 - tpr_lo, delta)
-    )
-    eta = np.maximum(0.5 * (tpr_lo - fpr_hi), 0.0)
-    mu = _mu_from_rates(tpr_lo, fpr_hi)
-    return tpr_lo, fpr_hi, eps, eta, mu
 
 
 def audit_scores(
