@@ -6,12 +6,17 @@ scores into threshold rules. Inputs are trusted (checked at the public functions
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, stats
 
-from ._validate import as_float_array, check_int
+from ._validate import as_float_array, check_int, check_range
 from .audit_stats import _check_counts, _cp_lower, _cp_upper
+
+_MAX_FPRS = 50  # most FPRs audit_scores reports the TPR at
 
 
 def _eps_from_rates(
@@ -224,3 +229,96 @@ def _bounds_at(
     eta = np.maximum(0.5 * (tpr_lo - fpr_hi), 0.0)
     mu = _mu_from_rates(tpr_lo, fpr_hi)
     return tpr_lo, fpr_hi, eps, eta, mu
+
+
+def _check_fprs(fprs: ArrayLike) -> tuple[float, ...]:
+    arr = np.atleast_1d(check_range("fprs", fprs, 0.0, 1.0, lo_open=True, hi_open=True))
+    if arr.ndim != 1 or not 1 <= arr.size <= _MAX_FPRS:
+        raise ValueError(
+            f"fprs must be a sequence of 1 to {_MAX_FPRS} rates, got shape {arr.shape}"
+        )
+    return tuple(float(x) for x in arr)
+
+
+def _separated_epsilon(
+    m: int,
+    n: int,
+    bonferroni: bool,
+    split: bool,
+    k_max: int,
+    frac: float,
+    alpha: float,
+    delta: float,
+) -> float:
+    """The ε that m members and n non-members perfectly apart prove when certified as
+    ``audit_scores`` certifies its rules: Bonferroni over its K ranks (rank 0 flags every
+    member and no non-member), or one rule at α/2 per rate on the certification part
+    (``split``) or on all (explicit)."""
+    if bonferroni:
+        side = alpha / (2 * _candidate_ranks(n, k_max).size)
+    else:
+        side = alpha / 2.0
+        if split:
+            m -= min(max(int(frac * m), 1), m - 1)
+            n -= min(max(int(frac * n), 1), n - 1)
+    eps = _bounds_at(np.array([float(m)]), m, np.array([0.0]), n, side, delta)[2]
+    return float(eps[0])
+
+
+def _sizes(total: int, share: float) -> tuple[int, int]:
+    """Members and non-members of ``total`` rows, members in ``share`` (at least one each)."""
+    m = min(max(round(share * total), 1), total - 1)
+    return m, total - m
+
+
+def _smallest(ok: Callable[[int], bool], start: int, ceiling: int) -> int | None:
+    """The smallest size above ``start`` with ``ok``, by doubling then bisection, or None if
+    ``ceiling`` fails; ``ok`` is taken to turn true once and stay so, and the size returned
+    passes while the one below it fails."""
+    lo, hi = start, min(max(start + 1, 2 * start), ceiling)
+    while not ok(hi):
+        if hi >= ceiling:
+            return None
+        lo, hi = hi, min(2 * hi, ceiling)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi
+
+
+def _tpr_interval(
+    tp: NDArray[np.int64], m: int, n: int, f: float, confidence: float
+) -> tuple[float, float, float]:
+    """``ScoreAudit.tpr_at``'s estimate and interval ends at FPR ``f`` (see its docstring),
+    from TP(k) of the rules "flag above the (k+1)-th non-member"."""
+    a = (1.0 - confidence) / 4.0
+    k_est = min(math.floor(f * n + 1e-9), n - 1)
+    est = float(tp[k_est]) / m
+
+    def fpr_hi(k: int) -> float:
+        return float(_cp_upper(np.array(float(k)), np.array(float(n)), a))
+
+    def fpr_lo(k: int) -> float:  # lower bound on the FPR of rule k (count k + 1)
+        return float(_cp_lower(np.array(float(k + 1)), np.array(float(n)), a))
+
+    # largest k in [0, n − 1] with fpr_hi(k) <= f (fpr_hi increases in k)
+    low = 0.0
+    if fpr_hi(0) <= f:
+        lo_k, hi_k = 0, n - 1
+        if fpr_hi(hi_k) <= f:
+            lo_k = hi_k
+        while hi_k - lo_k > 1:
+            mid = (lo_k + hi_k) // 2
+            lo_k, hi_k = (mid, hi_k) if fpr_hi(mid) <= f else (lo_k, mid)
+        low = float(_cp_lower(np.array(float(tp[lo_k])), np.array(float(m)), a))
+    # smallest k in [0, n − 1] with fpr_lo(k) >= f (fpr_lo increases in k)
+    high = 1.0
+    if fpr_lo(n - 1) >= f:
+        lo_k, hi_k = 0, n - 1
+        if fpr_lo(0) >= f:
+            hi_k = 0
+        while hi_k - lo_k > 1:
+            mid = (lo_k + hi_k) // 2
+            lo_k, hi_k = (lo_k, mid) if fpr_lo(mid) >= f else (mid, hi_k)
+        high = float(_cp_upper(np.array(float(tp[hi_k])), np.array(float(m)), a))
+    return est, low, high
