@@ -362,6 +362,7 @@ def _uploaded(stat: Statistic) -> tabular.ParsedTable | None:
         f"CSV file: {LIMITS}",
         type=["csv", "txt"],
         key="upload",
+        max_upload_size=5,  # MB: mipcore.tabular.MAX_UPLOAD_BYTES (the server takes up to 20)
         help="Read as text by a CSV parser only; nothing in the file is executed. The file "
         "stays in this browser session.",
     )
