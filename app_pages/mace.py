@@ -1,68 +1,77 @@
 """How much leaks, judging from samples alone? MACE's estimators against the exact truth.
 
 Liu, Xu, Mukherjee, Lavista Ferres, *MACE: A Flexible Framework for Membership Privacy
-Estimation in Generative Models*, arXiv:2009.05683. Widgets → :mod:`mipcore.lessons.mace_view`
-(cached; the KDE runs through :func:`appkit.jobs.run`) → :mod:`mipcore.plots.mace_vega` (charts
-whose specification no slider changes: a slider step redraws them in place) → sentences.
+Estimation in Generative Models*, arXiv:2009.05683. The controls (the table :data:`CONTROLS`)
+→ :func:`mipcore.experiments.mace_synthetic.run` (cached; the KDE runs through
+:func:`appkit.jobs.run`), whose :class:`~mipcore.mace.MACEEstimate` the page reads, with
+Theorem 1's bound (:mod:`mipcore.mace`) → :mod:`mipcore.plots.mace_vega` (charts whose
+specification no slider changes: a slider step redraws them in place) → the sentences of
+``mace.md``.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import math
+from typing import Any
 
 import streamlit as st
 
 import appkit
 import appkit.jobs
-from appkit import fmt_num, fmt_pct
-from appkit.prose import prose
+from appkit import controls, fmt_num
+from appkit.controls import choice, number, slider
+from appkit.prose import prose, say
+from appkit.prose import text as prose_text
 from mipcore import mace
-from mipcore.lessons import mace_view as mv
-from mipcore.lessons.mace_synthetic import Shape
+from mipcore.experiments import mace_synthetic as toy
+from mipcore.experiments.mace_synthetic import KDE_MAX_N, Estimator, Shape, ToyRun
 from mipcore.plots import mace_vega
 
+PAGE = "mace"
 SHAPE_NAME = {Shape.NORMAL: "normal", Shape.LAPLACE: "Laplace", Shape.MIXTURE: "mixture"}
 SHAPE_TEXT = {
     Shape.NORMAL: "Members N(s, 1), non-members N(0, 1).",
     Shape.LAPLACE: "Members Laplace(s, 1), non-members Laplace(0, 1).",
     Shape.MIXTURE: "Members ½N(0, 1) + ½N(s, 1), non-members N(0, 1).",
 }
-EST_TEXT = {
-    mv.Estimator.HISTOGRAM: "histogram (Lemma 5)",
-    mv.Estimator.KDE: "Gaussian KDE (Lemmas 6–7)",
-}
+#: The advantages the page quotes, each in three units (:func:`mipcore.mace.units`).
+UNITS = ("truth", "plugin", "heldout", "lower", "tanh")
+#: Beyond this many samples per group the KDE takes about a second: it runs as a job.
+HEAVY_KDE_N = 2000
+EST_TEXT = {Estimator.HISTOGRAM: "histogram (Lemma 5)", Estimator.KDE: "Gaussian KDE (Lemmas 6–7)"}
+
+CONTROLS = controls.table(
+    choice("shape", "Shape of the two laws", list(Shape), Shape.NORMAL, SHAPE_NAME),
+    slider("sep", "separation s (members shifted by s)", 0.0, 4.0, 1.0, 0.05, "%.2f"),
+    number("N", "N per group (members and non-members each)", 50, 20000, 2000, 50),
+    choice("est", "Estimator", list(Estimator), Estimator.HISTOGRAM, EST_TEXT, radio=True),
+    slider("bins", "number of bins", 5, 200, 30),
+    slider("bw", "KDE bandwidth h (0 = Silverman's rule)", 0.0, 1.0, 0.0, 0.01, "%.2f"),
+    number("seed", "random seed", 0, 1_000_000, 0, 1, "%d"),
+    slider("p", "prior p (share of members)", 0.05, 0.95, 0.5, 0.01, "%.2f"),
+    slider("eps", "ε for the DP (tanh) bound", 0.0, 6.0, 1.0, 0.05, "%.2f"),
+)  # fmt: skip
 
 
 def signed(x: float) -> str:
     return ("+" if x >= 0 else "−") + fmt_num(abs(x), 3)
 
 
-def in_units(u: mv.Units, relation: str = "=") -> str:
-    """“advantage ≤ 0.4621, i.e. η ≤ 0.2311, i.e. an attacker right at most 73.1 % of the time”."""
-    word = {"=": "", "≤": "at most ", "≥": "at least "}[relation]
-    return (
-        f"advantage {relation} {fmt_num(u.advantage)}, i.e. η {relation} {fmt_num(u.eta)}, "
-        f"i.e. an attacker is right {word}{fmt_pct(u.accuracy)} of the time"
-    )
+def in_units(u: mace.Units, relation: str) -> str:
+    """“advantage ≤ 0.4621, i.e. η ≤ 0.2311, i.e. an attacker is right at most 73.1 % …”."""
+    word = {"≤": "at most ", "≥": "at least "}[relation]
+    a, eta, acc = u
+    return say(PAGE, "in_units", relation=relation, advantage=a, eta=eta, word=word, accuracy=acc)
 
 
-page = appkit.page("mace")
-prose("mace", "intro")
-appkit.explain(
-    "**One leak, three units.** MACE's advantage is 2·accuracy − 1 of the best attacker "
-    "(TPR − FPR at p = ½). The rest of the app speaks of MIP's η, how far the best attacker's "
-    "accuracy can rise above a coin flip's 50 %. So **advantage = 2η = 2·accuracy − 1**: "
-    "MACE's tanh bound tanh(ε/2) = 0.4621 at ε = 1 is η = 0.2311 on the η–ε page, an attacker "
-    "right at most 73.1 % of the time. Every advantage below is given in all three units.",
-    label="Advantage, η and accuracy",
-)
+page = appkit.page(PAGE)
+prose(PAGE, "intro")
+appkit.explain(prose_text(PAGE, "units"), label="Advantage, η and accuracy")
 
 main = page.slot()  # controls, metrics and sentences: rerun on each change
 st.subheader("The samples and the estimated privacy loss f̂")
 chart1 = page.slot()
-appkit.takeaway(
-    "Where few samples fall, f̂ is mostly noise: its 95 % intervals are widest in the tails."
-)
+appkit.takeaway(prose_text(PAGE, "samples_takeaway"))
 explain1 = page.slot()
 st.subheader("Estimated advantage against the truth and the DP bound")
 chart2 = page.slot()
@@ -71,328 +80,173 @@ chart3 = page.slot()
 
 with appkit.folded("The maths") as shown:
     if shown:
-        prose("mace", "maths")
+        prose(PAGE, "maths")
         st.latex(
             rf"z_{{1-\delta/4}} = \Phi^{{-1}}(1-\delta/4) = "
-            rf"{fmt_num(mace.lemma6_quantile(mv.DELTA))}\quad(\delta = {mv.DELTA})"
+            rf"{fmt_num(mace.lemma6_quantile(toy.DELTA))}\quad(\delta = {toy.DELTA})"
         )
-        prose("mace", "maths_notes")
+        prose(PAGE, "maths_notes")
 
 
-class Controls(NamedTuple):
-    """What the controls chose (bw None: Silverman's rule)."""
-
-    shape: Shape
-    sep: float
-    n: int
-    est: mv.Estimator
-    bins: int
-    bw: float | None
-    seed: int
-    p: float
-    eps: float
-
-
-def _estimator_controls() -> tuple[mv.Estimator, int, float | None, int]:
-    """The middle column: the estimator, its bins or bandwidth, and the random seed."""
-    est = appkit.url_select(
-        "Estimator",
-        "est",
-        list(mv.Estimator),
-        default=mv.Estimator.HISTOGRAM,
-        widget="radio",
-        format_func=lambda e: EST_TEXT[e],
-    )
-    bins, bw = 30, None
-    if est is mv.Estimator.HISTOGRAM:
-        bins = appkit.url_slider("number of bins", "bins", min_value=5, max_value=200, default=30)
-    else:
-        h = appkit.url_slider(
-            "KDE bandwidth h (0 = Silverman's rule)",
-            "bw",
-            min_value=0.0,
-            max_value=1.0,
-            default=0.0,
-            step=0.01,
-            format="%.2f",
-        )
-        bw = float(h) if h > 0 else None
-    seed = appkit.url_number(
-        "random seed",
-        "seed",
-        min_value=0,
-        max_value=1_000_000,
-        default=0,
-        step=1,
-        format="%d",
-    )
-    return est, bins, bw, seed
-
-
-def _controls() -> Controls:
-    """The controls in three columns: the two laws and N, the estimator, the prior and ε."""
+def _controls() -> tuple[dict[str, Any], int, float]:
+    """The controls in three columns: the two laws and N, the estimator (its bins or
+    bandwidth, None for Silverman's rule) and the seed, the prior and ε. Returns the
+    arguments of the experiment but N, then N and ε."""
     c1, c2, c3 = st.columns(3)
     with c1:
-        shape = appkit.url_select(
-            "Shape of the two laws",
-            "shape",
-            list(Shape),
-            default=Shape.NORMAL,
-            format_func=lambda s: SHAPE_NAME[s],
-        )
+        shape = controls.draw(CONTROLS["shape"])
         st.caption(SHAPE_TEXT[shape])
-        sep = appkit.url_slider(
-            "separation s (members shifted by s)",
-            "sep",
-            min_value=0.0,
-            max_value=4.0,
-            default=1.0,
-            step=0.05,
-            format="%.2f",
-        )
-        n = appkit.url_number(
-            "N per group (members and non-members each)",
-            "N",
-            min_value=50,
-            max_value=20000,
-            default=2000,
-            step=50,
-        )
+        sep, n = controls.draw(CONTROLS["sep"]), controls.draw(CONTROLS["N"])
     with c2:
-        est, bins, bw, seed = _estimator_controls()
-    with c3:
-        p = appkit.url_slider(
-            "prior p (share of members)",
-            "p",
-            min_value=0.05,
-            max_value=0.95,
-            default=0.5,
-            step=0.01,
-            format="%.2f",
-        )
-        eps = appkit.url_slider(
-            "ε for the DP (tanh) bound",
-            "eps",
-            min_value=0.0,
-            max_value=6.0,
-            default=1.0,
-            step=0.05,
-            format="%.2f",
-        )
-    return Controls(shape, sep, n, est, bins, bw, seed, p, eps)
-
-
-def _view(c: Controls):
-    """The MACE estimate (the page stops if it fails), and a note when the KDE is capped."""
-    args = (
-        c.shape,
-        float(c.sep),
-        int(c.n),
-        int(c.seed),
-        c.est,
-        int(c.bins),
-        c.bw,
-        float(c.p),
-        float(c.eps),
-    )
-    with appkit.guard("The MACE estimate", stop=True):
-        if mv.view_is_heavy(c.est, int(c.n)):
-            view = appkit.jobs.run(mv.mace_view, *args, label="Estimating with the KDE", quick=True)
+        est, bins, bw = controls.draw(CONTROLS["est"]), 30, None
+        if est is Estimator.HISTOGRAM:
+            bins = controls.draw(CONTROLS["bins"])
         else:
-            view = appkit.cached(mv.mace_view, *args)
-
-    if view.kde_capped:
-        st.info(
-            f"The KDE costs O(N²): it uses the first N = {mv.KDE_MAX_N} samples per group "
-            f"(of the {view.n_requested} asked for; choose the histogram for larger N).",
-            icon="ℹ️",
-        )
-    return view
+            h = controls.draw(CONTROLS["bw"])
+            bw = float(h) if h > 0 else None
+        seed = controls.draw(CONTROLS["seed"])
+    with c3:
+        p, eps = controls.draw(CONTROLS["p"]), controls.draw(CONTROLS["eps"])
+    kw = dict(shape=shape, separation=float(sep), seed=int(seed), estimator=est, bins=int(bins))
+    return kw | dict(bandwidth=bw, prior=float(p)), int(n), eps
 
 
-def _metrics(view, eps: float) -> None:
+def _run(kw: dict[str, Any], n: int) -> ToyRun:
+    """The MACE estimate (the page stops if it fails), and a note when the KDE is capped."""
+    with appkit.guard("The MACE estimate", stop=True):
+        if kw["estimator"] is Estimator.KDE and n > HEAVY_KDE_N:
+            r = appkit.jobs.run(toy.run, n=n, **kw, label="Estimating with the KDE", quick=True)
+        else:
+            r = appkit.cached(toy.run, n=n, **kw)
+    if r.members.size < n:
+        st.info(say(PAGE, "kde_capped", cap=KDE_MAX_N, n=n), icon="ℹ️")
+    return r
+
+
+def _metrics(r: ToyRun, u: dict[str, mace.Units], eps: float) -> None:
     """The five advantages as metrics (truth, plug-in, held-out, its lower bound, tanh bound)."""
+    res = r.estimate
     metrics = (
-        ("true advantage", view.truth, None, "The exact Advₚ of the two laws (closed form)."),
-        (
-            "plug-in estimate",
-            view.plugin,
-            view.plugin_error,
-            "In-sample mean |f̂|; the delta is its error against the truth.",
-        ),
-        (
-            "held-out estimate",
-            view.heldout,
-            view.heldout_error,
-            "The advantage of the fitted attacker sgn(f̂) on the held-out half.",
-        ),
-        (
-            "held-out 95 % lower bound",
-            view.heldout_lower,
-            None,
-            "Advₚ is at least this with probability ≥ 95 % (shown as max(0, ·)).",
-        ),
-        (
-            f"tanh bound at ε = {fmt_num(eps)}",
-            view.tanh_bound,
-            None,
-            "Theorem 1: no ε-DP release lets any attacker reach a higher advantage.",
-        ),
-    )
+        ("true advantage", u["truth"], None, "The exact Advₚ of the two laws (closed form)."),
+        ("plug-in estimate", u["plugin"], res.plugin - r.truth, "In-sample mean |f̂|; the delta is its error against the truth."),
+        ("held-out estimate", u["heldout"], res.heldout - r.truth, "The advantage of the fitted attacker sgn(f̂) on the held-out half."),
+        ("held-out 95 % lower bound", u["lower"], None, "Advₚ is at least this with probability ≥ 95 % (shown as max(0, ·))."),
+        (say(PAGE, "tanh_label", eps=eps), u["tanh"], None, "Theorem 1: no ε-DP release lets any attacker reach a higher advantage."),
+    )  # fmt: skip
     # five metrics in a row at 1024 px, three per row in presenter mode (larger type)
     per_row = 3 if appkit.presenter() else 5
     cols = [c for i in range(0, len(metrics), per_row) for c in st.columns(per_row)]
-    for col, (label, u, delta, why) in zip(cols, metrics, strict=False):
+    for col, (label, v, delta, why) in zip(cols, metrics, strict=False):
+        shift = None if delta is None else f"{signed(delta)} vs truth"
         col.metric(
-            label,
-            fmt_num(u.advantage),
-            delta=None if delta is None else f"{signed(delta)} vs truth",
-            delta_color="off",
-            delta_arrow="off",
-            help=why,
+            label, fmt_num(v.advantage), delta=shift, delta_color="off", delta_arrow="off", help=why
         )
-        col.caption(f"η {fmt_num(u.eta)} · accuracy {fmt_pct(u.accuracy)}")
-    if view.heldout_lower_raw < 0:
-        st.caption(
-            f"The held-out lower bound came out at {fmt_num(view.heldout_lower_raw, 3)}: below 0, "
-            "which says no more than 0 (the data do not show that the fitted attacker beats a "
-            "coin flip). It is shown as 0; the raw value is in the chart's hover text and data."
-        )
+        col.caption(say(PAGE, "metric_units", eta=v.eta, accuracy=v.accuracy))
+    if res.heldout_lower < 0:
+        st.caption(say(PAGE, "negative_lower", raw=res.heldout_lower))
 
 
-def _reading(view) -> None:
+def _reading(r: ToyRun, u: dict[str, mace.Units]) -> None:
     """The plug-in estimate against the truth, and whether the lower bound covered it."""
-    reading = (
-        f"With {view.n_fit[0]} + {view.n_fit[1]} samples fitting f̂ and {view.n_eval[0]} + "
-        f"{view.n_eval[1]} scoring it, the plug-in estimate is **{fmt_num(view.plugin.advantage)}** "
-        f"against a true advantage of **{fmt_num(view.truth.advantage)}** "
-        f"({'above' if view.plugin_error > 0 else 'below'} it by {fmt_num(abs(view.plugin_error), 3)}). "
-        f"The held-out lower bound {fmt_num(view.heldout_lower.advantage)} "
+    res, error = r.estimate, r.estimate.plugin - r.truth
+    covered = res.heldout_lower <= r.truth  # as it should be with probability ≥ 95 %
+    verdict = prose_text(PAGE, "covered") if covered else prose_text(PAGE, "not_covered")
+    (fit_m, fit_n), (eval_m, eval_n) = res.n_fit, res.n_eval
+    side = "above" if error > 0 else "below"
+    st.markdown(
+        say(
+            PAGE,
+            "reading",
+            fit_m=fit_m,
+            fit_n=fit_n,
+            eval_m=eval_m,
+            eval_n=eval_n,
+            plugin=u["plugin"].advantage,
+            truth=u["truth"].advantage,
+            side=side,
+            error=abs(error),
+            lower=u["lower"].advantage,
+            verdict=verdict,
+        )
     )
-    reading += (
-        "is below the truth, as it should be with probability ≥ 95 %."
-        if view.covered
-        else "is *above* the truth: one of the ≤ 5 % of runs where the bound fails."
-    )
-    st.markdown(reading)
 
 
-def _dp(view, eps: float) -> None:
+def _dp(r: ToyRun, u: dict[str, mace.Units], eps: float) -> None:
     """The truth against Theorem 1's DP bound at this ε (and at this prior)."""
-    lam_text = "" if view.prior == 0.5 else f" (λ = log(p/(1−p)) = {fmt_num(view.lam)})"
-    bound_units = in_units(view.tanh_bound, "≤")
-    if view.exceeds_bound:
-        dp_text = (
-            f"The true advantage ({fmt_num(view.truth.advantage)}) exceeds Theorem 1's bound "
-            f"at ε = {fmt_num(eps)}, {bound_units}{lam_text}: this pair of laws is **not** "
-            f"ε-DP for ε = {fmt_num(eps)}."
-        )
-        if view.lower_bound_proves_not_dp:
-            dp_text += (
-                " The held-out lower bound alone already proves it (with 95 % confidence): "
-                "this is how MACE audits a DP claim."
-            )
+    p, s, truth = r.estimate.prior, r.separation, u["truth"]
+    lam = "" if p == 0.5 else " " + say(PAGE, "lam", lam=math.log(p) - math.log1p(-p))
+    bound = in_units(u["tanh"], "≤")
+    if r.truth > u["tanh"].advantage + 1e-12:  # the pair is not ε-DP
+        text = say(PAGE, "dp_exceeds", truth=truth.advantage, eps=eps, bound=bound, lam=lam)
+        if r.estimate.heldout_lower > u["tanh"].advantage:
+            text += " " + prose_text(PAGE, "dp_proves")
     else:
-        dp_text = (
-            f"At ε = {fmt_num(eps)}, Theorem 1 allows {bound_units}{lam_text}. The true "
-            f"advantage, {fmt_num(view.truth.advantage)} (η = {fmt_num(view.truth.eta)}, an "
-            f"attacker right {fmt_pct(view.truth.accuracy)} of the time), is within it."
-        )
-    if view.exact_dp_epsilon is not None:
-        dp_text += (
-            f" The Laplace pair is exactly ε-DP with ε = s = {fmt_num(view.exact_dp_epsilon)} "
-            "(|log P/Q| ≤ s), so at ε ≥ s the bound must hold."
-        )
-    if view.prior != 0.5:
-        dp_text += (
-            f" With p ≠ ½ even a blind guess of the majority is right "
-            f"{fmt_pct(view.blind_guess.accuracy)} of "
-            f"the time (advantage |2p − 1| = {fmt_num(view.prior_floor)}), so no bound or estimate "
-            "goes below it; MIP's η is defined at p = ½."
-        )
-    st.markdown(dp_text)
+        a, eta, acc = truth
+        text = say(PAGE, "dp_within", eps=eps, bound=bound, lam=lam, truth=a, eta=eta, accuracy=acc)
+    if r.shape is Shape.LAPLACE and s > 0:  # the Laplace pair is exactly s-DP
+        text += " " + say(PAGE, "dp_laplace", s=s)
+    if p != 0.5:
+        floor = abs(2.0 * p - 1.0)  # a blind guess of the majority
+        text += " " + say(PAGE, "dp_prior", accuracy=mace.units(floor).accuracy, floor=floor)
+    st.markdown(text)
 
 
-def _samples(view) -> None:
+def _samples(r: ToyRun) -> None:
     """Chart 1: the samples and the estimated privacy loss f̂ (two panels, one table)."""
-    samples_chart, loss_chart, data1 = appkit.cached(mace_vega.samples_loss_vega, view)
+    samples_chart, loss_chart, data1 = appkit.cached(mace_vega.samples_loss_vega, r)
     appkit.chart(samples_chart, data1, "mace_samples_loss", key="mace_chart_samples")
     appkit.chart(loss_chart, key="mace_chart_loss")  # same table: one CSV for both panels
+    with explain1:
+        kde = " " + prose_text(PAGE, "samples_kde") if r.estimate.method == "kde" else ""
+        appkit.explain(say(PAGE, "samples_explain", kde=kde))
 
 
-def _samples_explained(est: mv.Estimator) -> None:
-    """What chart 1's intervals are, below its takeaway."""
-    appkit.explain(
-        "f̂ is fitted on the first half of each sample; its 95 % intervals are per bin / per "
-        "point, not simultaneous. Fewer samples or more bins (smaller h) make them wider. "
-        "Where fₚ > 0 the best attacker says “member”."
-        + (
-            " The KDE interval covers the *smoothed* density and is only asymptotic (Lemma 6)."
-            if est is mv.Estimator.KDE
-            else ""
-        )
-    )
-
-
-def _advantage(view, eps: float) -> None:
+def _advantage(r: ToyRun, u: dict[str, mace.Units], eps: float) -> None:
     """Chart 2: the estimated advantages against the truth and the DP bound, and what they say."""
-    fig2, data2 = appkit.cached(mace_vega.advantage_vega, view)
-    appkit.chart(
-        fig2,
-        data2,
-        "mace_advantage",
-        key="mace_chart_adv",
-        caption=f"The dashed blue line is Theorem 1's tanh bound at ε = {fmt_num(eps)} "
-        f"(advantage {fmt_num(view.tanh_bound.advantage)}). Algorithm 1's bar is the paper's "
-        "average interval, not a confidence interval.",
-    )
-    appkit.takeaway(
-        "Only the held-out lower bound is a guarantee: with 95 % confidence "
-        f"{in_units(view.heldout_lower, '≥')}; the plug-in ({fmt_num(view.plugin.advantage)}) "
-        "is no bound at all."
-    )
-    appkit.explain(
-        "The held-out value is the advantage of the attacker sgn(f̂) and can only fall short of "
-        "the best one. The plug-in and Algorithm 1 values are neither lower nor upper bounds: "
-        "the average of |f̂| picks up the noise of f̂ and tends to land above the truth. "
-        "The top axis reads the same advantage as the attacker's accuracy, 50 % + 50 % × advantage."
-    )
+    fig2, data2 = appkit.cached(mace_vega.advantage_vega, r, eps)
+    caption = say(PAGE, "advantage_caption", eps=eps, bound=u["tanh"].advantage)
+    appkit.chart(fig2, data2, "mace_advantage", key="mace_chart_adv", caption=caption)
+    lower = in_units(u["lower"], "≥")
+    appkit.takeaway(say(PAGE, "advantage_takeaway", lower=lower, plugin=u["plugin"].advantage))
+    appkit.explain(prose_text(PAGE, "advantage_explain"))
 
 
-def _drift(c: Controls) -> None:
+def _drift(kw: dict[str, Any]) -> None:
     """Chart 3: the plug-in's drift over N and seeds, and why it drifts."""
-    dargs = (c.shape, float(c.sep), int(c.seed), c.est, int(c.bins), c.bw, float(c.p))
+    kde = kw["estimator"] is Estimator.KDE
     with appkit.guard("The drift experiment"):
-        if mv.drift_is_heavy(c.est):
-            drift = appkit.jobs.run(
-                mv.drift, *dargs, label="Repeating the estimate over N and seeds", quick=True
-            )
+        if kde:  # about 3 s
+            label = "Repeating the estimate over N and seeds"
+            d = appkit.jobs.run(toy.drift, **kw, label=label, quick=True)
         else:
-            drift = appkit.cached(mv.drift, *dargs)
-        fig3, data3 = appkit.cached(mace_vega.drift_vega, drift)
+            d = appkit.cached(toy.drift, **kw)
+        fig3, data3 = appkit.cached(mace_vega.drift_vega, d)
         appkit.chart(fig3, data3, "mace_drift", key="mace_chart_drift")
+        bias = d.plugin_bias
         appkit.takeaway(
-            f"Averaged over {drift.runs} seeds, plug-in minus truth is {signed(drift.bias_small_n)} "
-            f"at N = {drift.n_values[0]} and {signed(drift.bias_large_n)} at "
-            f"N = {drift.n_values[-1]}: with few samples the plug-in reports leakage that is not there."
+            say(
+                PAGE,
+                "drift_takeaway",
+                runs=d.runs,
+                small=signed(bias[0]),
+                n_small=d.n_values[0],
+                large=signed(bias[-1]),
+                n_large=d.n_values[-1],
+            )
+        )
+        grid = (
+            say(PAGE, "drift_kde_grid", cap=KDE_MAX_N)
+            if kde
+            else say(PAGE, "drift_hist_grid", bins=kw["bins"])
         )
         appkit.explain(
-            "Noise in f̂ never cancels inside |·|, so at small N the plug-in is pushed upwards "
-            "(set s = 0: P = Q, yet it is positive). "
-            + (
-                "The KDE's smoothing pulls the other way (it flattens the true difference), so its "
-                "plug-in can also land below the truth; either way it is not a bound. "
-                if c.est is mv.Estimator.KDE
-                else ""
-            )
-            + "The held-out estimate scatters around or below the truth and its lower bound stays "
-            f"below it (in {drift.lower_above_truth} of {drift.runs * len(drift.n_values)} runs it "
-            "lies above, each run allowed ≤ 5 %); both tighten as N grows. Bars: range over the "
-            "seeds; values below 0 are drawn at 0."
-            + (
-                f" (KDE: N up to {mv.KDE_MAX_N}.)"
-                if c.est is mv.Estimator.KDE
-                else f" (Histogram with {c.bins} bins at every N.)"
+            say(
+                PAGE,
+                "drift_explain",
+                kde=prose_text(PAGE, "drift_kde") + " " if kde else "",
+                above=d.lower_above_truth,
+                total=d.runs * len(d.n_values),
+                grid=grid,
             )
         )
 
@@ -400,19 +254,21 @@ def _drift(c: Controls) -> None:
 def _live() -> None:
     """The live part: controls and numbers, then the three charts in their slots."""
     with main:
-        c = _controls()
-        view = _view(c)
-        _metrics(view, c.eps)
-        _reading(view)
-        _dp(view, c.eps)
+        kw, n, eps = _controls()
+        r = _run(kw, n)
+        res = r.estimate
+        bound = float(mace.dp_privacy_loss_bound(float(eps), res.prior))
+        raw = (r.truth, res.plugin, res.heldout, res.heldout_lower, bound)
+        u = {k: mace.units(v, clip=True) for k, v in zip(UNITS, raw, strict=True)}
+        _metrics(r, u, eps)
+        _reading(r, u)
+        _dp(r, u, eps)
     with chart1:
-        _samples(view)
-    with explain1:
-        _samples_explained(c.est)
+        _samples(r)
     with chart2:
-        _advantage(view, c.eps)
+        _advantage(r, u, eps)
     with chart3:
-        _drift(c)
+        _drift(kw)
 
 
 appkit.live(page, _live)

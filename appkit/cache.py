@@ -38,6 +38,8 @@ from typing import Any, TypeVar
 import numpy as np
 import pandas as pd
 
+from mipcore.plots.vega import VegaLiteChart
+
 from . import settings
 
 __all__ = ["cached", "clear", "is_shared", "stats"]
@@ -188,6 +190,12 @@ def _index_bytes(index: pd.Index) -> int:
     return int(index.memory_usage(deep=True))
 
 
+#: Immutable values that hold nothing else: their size is their own, nothing to make read-only.
+_SCALARS = frozenset(
+    {bool, int, float, complex, str, bytes, type(None), np.bool_, np.float64, np.int64}
+)
+
+
 def _size(value: Any, seen: set[int] | None = None) -> int:
     """Bytes a cached value keeps alive (an estimate that never undercounts arrays)."""
     seen = set() if seen is None else seen
@@ -205,7 +213,11 @@ def _size(value: Any, seen: set[int] | None = None) -> int:
     if isinstance(value, dict):
         return sys.getsizeof(value) + sum(_size(k, seen) + _size(v, seen) for k, v in value.items())
     if isinstance(value, (list, tuple, set, frozenset)):
+        if all(type(v) in _SCALARS for v in value):  # a game's answers, a row of numbers
+            return sys.getsizeof(value) + sum(map(sys.getsizeof, value))
         return sys.getsizeof(value) + sum(_size(v, seen) for v in value)
+    if isinstance(value, VegaLiteChart):  # its spec is the spec memo's entry (counted there)
+        return sys.getsizeof(value) + _size(value.data, seen) + _size(value.datasets, seen)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return sys.getsizeof(value) + sum(
             _size(getattr(value, f.name), seen) for f in dataclasses.fields(value)
@@ -216,17 +228,21 @@ def _size(value: Any, seen: set[int] | None = None) -> int:
 def _share(value: Any, seen: set[int] | None = None) -> Any:
     """Make a result safe to share: arrays read-only (in place)."""
     seen = set() if seen is None else seen
-    if id(value) in seen:
+    if id(value) in seen or type(value) in _SCALARS:
         return value
     seen.add(id(value))
     if isinstance(value, np.ndarray):
         value.flags.writeable = False
     elif isinstance(value, (list, tuple)):
         for v in value:
-            _share(v, seen)
+            if type(v) not in _SCALARS:
+                _share(v, seen)
     elif isinstance(value, dict):
         for v in value.values():
             _share(v, seen)
+    elif isinstance(value, VegaLiteChart):  # a spec holds no array: only its tables matter
+        _share(value.data, seen)
+        _share(value.datasets, seen)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for f in dataclasses.fields(value):
             _share(getattr(value, f.name), seen)

@@ -100,12 +100,12 @@ _CTX.set_forkserver_preload(
         "pandas",
         "mipcore",
         "appkit.jobs",
-        "mipcore.lessons.figure2",
+        "mipcore.experiments.covariance",
         "mipcore.guarantees",
         "sklearn.linear_model",
         # the reference-data sweep's own modules (sklearn.datasets, the MLP, threadpoolctl):
         # 0.1 s of every sweep's start otherwise, on a page whose data change settles in ~2 s
-        "mipcore.lessons.reference_leak",
+        "mipcore.experiments.reference_sweep",
     ]
 )
 _WARM = threading.Event()

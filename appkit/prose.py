@@ -131,8 +131,8 @@ class _Numbers(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec.startswith("num"):
             return fmt_num(value, int(format_spec[3:] or 4))
-        if format_spec == "pct":
-            return fmt_pct(value)
+        if format_spec.startswith("pct"):
+            return fmt_pct(value, int(format_spec[3:] or 1))
         if format_spec == "count":
             return fmt_count(value)
         if format_spec == "text":

@@ -12,7 +12,7 @@ Prints:
 3. the MACE estimators on 10 000 + 10 000 samples (no target);
 4. the jobs the pages "Can an audit catch a leaky mechanism?" and "How loose are the certified
    bounds?" hand to ``appkit.jobs.run`` (each > ~1 s somewhere in its range, so each runs in
-   its own process there): ``lessons.audit.play_game`` at the default and at the ceiling of
+   its own process there): ``experiments.canary_game.play_game`` at the default and at the ceiling of
    trials, ``experiments.certificate_gap.exact_eta_grid`` / ``eta_curves`` / ``noise_demand`` at n = 8 and n = 16,
    and ``dimension_gap`` (the repaired chain's noise in 8 dimensions and the 200 000-draw
    Monte Carlo optimum of the covariance release), M = 2 and M = 6.
@@ -34,8 +34,8 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 from mipcore import audit_stats, canary_audit, mace, prop11, prop11_attack  # noqa: E402
+from mipcore.experiments import canary_game as audit_lesson  # noqa: E402
 from mipcore.experiments import certificate_gap  # noqa: E402
-from mipcore.lessons import audit as audit_lesson  # noqa: E402
 
 
 def timed(fn, repeats: int = 5):

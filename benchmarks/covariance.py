@@ -3,14 +3,14 @@
 For each configuration (the Quick and Paper presets, then a few others that stress one
 part of the cost model each) it prints:
 
-* the estimate the page shows on its Run button: ``figure2.estimate_seconds`` at the speed
-  ``figure2.measure_speed()`` measures just before (the timed probe the page runs once per
+* the estimate the page shows on its Run button: ``covariance.estimate_seconds`` at the speed
+  ``covariance.measure_speed()`` measures just before (the timed probe the page runs once per
   server process, here re-measured per configuration);
 * the measured wall time of the same request the page makes: ``appkit.jobs.run`` of
-  ``figure2.run_experiment`` on the plan (a job process, its start and the result's
+  ``covariance.run_experiment`` on the plan (a job process, its start and the result's
   transfer included), and the run's own compute time inside the job;
 * their ratio (target: within a factor of 2 either way) and the work in nominal seconds
-  beside the ceiling (``figure2.WORK_CEILING``).
+  beside the ceiling (``covariance.WORK_CEILING``).
 
 Then, with ``--parts``, the old micro-timings: Algorithm 1's σ estimate at n = 500 000
 (half-split Gram matrices as one matrix product vs the generic loop) and one full-batch
@@ -42,7 +42,7 @@ import numpy as np  # noqa: E402
 
 import appkit.jobs  # noqa: E402
 from mipcore import covariance_gd  # noqa: E402
-from mipcore.lessons import figure2 as cv  # noqa: E402
+from mipcore.experiments import covariance as cv  # noqa: E402
 from mipcore.mechanism import estimate_sigma  # noqa: E402
 
 
@@ -137,7 +137,7 @@ def parts() -> None:
 
     def fast():
         thetas = covariance_gd.gd_closed_form(
-            cv.half_split_grams(P, 128, np.random.default_rng(1)), T, lr
+            covariance_gd.half_split_grams(P, 128, np.random.default_rng(1)), T, lr
         )
         dev = np.abs(thetas - thetas.mean(axis=0))
         return np.sqrt(np.mean(dev**2, axis=0))
@@ -159,11 +159,13 @@ def parts() -> None:
     )
 
     x2 = np.einsum("ij,ij->i", Xt, Xt)
-    C = cv.clip_norm(P, x2, rule="initial_median", T=T, lr=lr)
+    C = covariance_gd.clip_norm(P, x2, rule="initial_median", T=T, lr=lr)
     t_read = best_of(lambda: P.sum(axis=0), repeats=9)
-    t_one = best_of(lambda: cv.dpsgd(P, x2, [1.0], C=C, T=1, lr=lr, rng=0), repeats=9)
+    t_one = best_of(lambda: covariance_gd.dpsgd(P, x2, [1.0], C=C, T=1, lr=lr, rng=0), repeats=9)
     K = 31
-    t_k = best_of(lambda: cv.dpsgd(P, x2, np.linspace(0, 5, K), C=C, T=1, lr=lr, rng=0), repeats=5)
+    t_k = best_of(
+        lambda: covariance_gd.dpsgd(P, x2, np.linspace(0, 5, K), C=C, T=1, lr=lr, rng=0), repeats=5
+    )
     print(
         f"\nOne full-batch DP-SGD step, m = 250,000 rows ({P.nbytes / 1e6:.0f} MB of outer products):"
     )

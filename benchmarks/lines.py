@@ -3,8 +3,8 @@
     python benchmarks/lines.py            # the working tree
     python benchmarks/lines.py --rev REV  # a commit (read through git, nothing checked out)
 
-Every line of the Python files of ``mipcore/lessons``, ``mipcore/plots``, ``app_pages`` and
-``appkit`` falls in the first of these kinds that claims it (read with ``ast`` and
+Every line of the Python files of ``mipcore/experiments`` (``mipcore/lessons`` at older
+commits), ``mipcore/plots``, ``app_pages`` and ``appkit`` falls in the first of these kinds that claims it (read with ``ast`` and
 ``tokenize``):
 
 * **blank**, **comment** (a line holding only a comment), **docstring**;
@@ -43,7 +43,13 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("mipcore/lessons", "mipcore/plots", "app_pages", "appkit")
+LAYERS = (
+    "mipcore/lessons",
+    "mipcore/experiments",
+    "mipcore/plots",
+    "app_pages",
+    "appkit",
+)  # lessons: older commits
 KINDS = (
     "blank",
     "comment",

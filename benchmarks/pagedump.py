@@ -61,6 +61,21 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
+def _table_digest(data: bytes) -> str:
+    """A chart's table by its content: the Arrow stream read and written again in one chunk,
+    so that two equal tables built in different pieces (a string column made of many small
+    arrays, or of one) give the same digest."""
+    import pyarrow as pa
+
+    if not data:
+        return _digest(data)
+    table = pa.ipc.open_stream(data).read_all().combine_chunks()
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as out:
+        out.write_table(table)
+    return _digest(sink.getvalue().to_pybytes())
+
+
 def _element(node: Any) -> dict[str, Any] | None:
     from google.protobuf.json_format import MessageToDict
 
@@ -69,11 +84,11 @@ def _element(node: Any) -> dict[str, Any] | None:
     if proto is None:
         return None
     if kind in ("arrow_vega_lite_chart", "vega_lite_chart"):
-        tables = [(d.name, _digest(d.data.data)) for d in proto.datasets]
+        tables = [(d.name, _table_digest(d.data.data)) for d in proto.datasets]
         return {
             "type": kind,
             "spec": json.loads(proto.spec) if proto.spec else None,
-            "data": _digest(proto.data.data) if proto.data.data else None,
+            "data": _table_digest(proto.data.data) if proto.data.data else None,
             "datasets": tables,
         }
     if kind == "imgs":
@@ -162,6 +177,11 @@ def _move(at: Any, kind: str, key: str, value: Any) -> None:
         return
     widget = getattr(at, kind)(key=key)
     if kind in ("selectbox", "radio", "segmented_control", "pills"):
+        # Moved by its label (AppTest shows a choice's options as labels): the label is sent
+        # as the browser sends it, whatever function names the page's options.
+        from streamlit.runtime.state.common import TESTING_KEY
+
+        at.session_state[TESTING_KEY][widget.id] = str
         widget.set_value(value)
     elif kind in ("toggle", "checkbox"):
         widget.set_value(bool(value))

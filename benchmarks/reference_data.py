@@ -250,7 +250,7 @@ def floor_only(root: Path, quick: bool, repeats: int) -> None:
     import appkit.jobs
 
     logging.getLogger("streamlit").setLevel(logging.ERROR)  # "no ScriptRunContext" per poll
-    from mipcore.lessons import reference_leak as rl
+    from mipcore.experiments import reference_sweep as rl
 
     def clock(fn):
         c, w = time.process_time(), time.perf_counter()
@@ -267,16 +267,16 @@ def floor_only(root: Path, quick: bool, repeats: int) -> None:
                 train, ref = splits.train, splits.reference
                 for w in cfg.weights:
                     c0, w0 = time.process_time(), time.perf_counter()
-                    rl._fit_werm(
+                    rl._fit(
                         train,
                         ref,
                         w,
-                        model=cfg.model,
-                        l2=cfg.l2,
-                        tol=cfg.tol,
-                        max_iter=cfg.max_iter,
-                        hidden_layer_sizes=cfg.hidden_layer_sizes,
-                        random_state=rep,
+                        cfg.model,
+                        cfg.l2,
+                        cfg.tol,
+                        cfg.max_iter,
+                        cfg.hidden_layer_sizes,
+                        rep,
                     )
                     w_, c_ = time.perf_counter() - w0, time.process_time() - c0
                     fw, fc = fw + w_, fc + c_
@@ -284,7 +284,7 @@ def floor_only(root: Path, quick: bool, repeats: int) -> None:
 
     rl.run_sweep(rl.LeakConfig(n_seeds=1, weights=(0.0, 1.0)))  # imports, BLAS
     # the job server (a fork server) starts with the first job: not counted
-    appkit.jobs.run(rl.sweep, rl.LeakConfig(n_seeds=1, weights=(0.0, 1.0), seed=99))
+    appkit.jobs.run(rl.run_sweep, rl.LeakConfig(n_seeds=1, weights=(0.0, 1.0), seed=99))
     settings = FLOOR_SETTINGS[:1] if quick else FLOOR_SETTINGS
     print(
         f"\nThe sweep's floor ({root}'s mipcore; median of {repeats} runs each, seconds; "
@@ -301,7 +301,7 @@ def floor_only(root: Path, quick: bool, repeats: int) -> None:
             _, sw, sc = clock(lambda cfg=cfg: rl.run_sweep(cfg))
             dw, dc, fw, fc = floor_parts(cfg)
             job_cfg = dataclasses.replace(cfg, seed=2000 + r)  # never a cache hit
-            _, jw, _ = clock(lambda c=job_cfg: appkit.jobs.run(rl.sweep, c, label="floor"))
+            _, jw, _ = clock(lambda c=job_cfg: appkit.jobs.run(rl.run_sweep, c, label="floor"))
             rows.append((sw, sc, dw + fw, dc + fc, sc - dc - fc, jw))
         med = [statistics.median(col) for col in zip(*rows, strict=True)]
         print(

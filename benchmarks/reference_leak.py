@@ -1,4 +1,4 @@
-"""Timing and result table of the reference-data lesson (WERM sweep), measured in one run.
+"""Timing and result table of the reference-data experiment (WERM sweep), measured in one run.
 
 Prints:
 1. the default sweep (11 weights × 5 seeds, logistic regression, 3 200 records of 300
@@ -29,7 +29,8 @@ if str(ROOT) not in sys.path:
 
 import pandas as pd  # noqa: E402
 
-from mipcore.lessons import reference_leak as rl  # noqa: E402
+from mipcore.experiments import reference_sweep as rl  # noqa: E402
+from mipcore.reference_data import SelectionRule  # noqa: E402
 
 
 def median_time(fn, repeats: int = 3) -> tuple[float, list[float]]:
@@ -66,7 +67,7 @@ def main() -> int:
     cfg = rl.LeakConfig()
     rl.run_sweep(rl.LeakConfig(n_seeds=1, weights=(0.0, 1.0)))  # warm imports and BLAS
 
-    print("Reference-data lesson (WERM sweep): timings on this machine\n")
+    print("Reference-data experiment (WERM sweep): timings on this machine\n")
     print(
         f"default sweep: {len(cfg.weights)} weights x {cfg.n_seeds} seeds, {cfg.model.value}, "
         f"N_T = {cfg.n_train}, N_R = {cfg.n_ref}, holdouts {cfg.n_calib} + {cfg.n_eval}, "
@@ -101,17 +102,26 @@ def main() -> int:
             )
     print("\nVerdicts on this run:")
     for t in res.trends:
+        claim = "rises" if t.target is rl.Target.REFERENCE else "falls"
         print(
-            f"  {t.claim.value:36s} {t.attack.value:10s} holds={t.holds}  slope {t.slope:+.3f} "
-            f"(se {t.slope_stderr:.3f}, p {t.p_value:.2g}, {t.seeds_with_claimed_sign}/{t.n_seeds} seeds)"
+            f"  {t.target.value} leakage {claim} with w  {t.attack.value:10s} holds={t.holds}  "
+            f"slope {t.slope:+.3f} (se {t.slope_stderr:.3f}, p {t.p_value:.2g}, "
+            f"{t.seeds_with_claimed_sign}/{t.n_seeds} seeds)"
         )
-    for v in res.rule_verdicts:
-        print(f"  {v.claim.value:48s} holds={v.holds}  pick {v.w_pick}  w* {v.w_star:g}")
-    h = res.hidden_leak
+    for rule in SelectionRule:
+        pick = res.selection(rule).w
+        print(f"  {rule.value:24s} pick {pick}  w* {res.w_star:g}  holds={res.rule_holds(rule)}")
+    w = res.training_only_pick.w
+    ref = res.at(w, rl.Target.REFERENCE) if w is not None else None
     print(
-        f"  {h.claim.value:48s} holds={h.holds}  pick {h.w_pick}  train attack {h.attack_train}"
-        f"  ref attack {h.attack_ref} [{h.ref_ci_low}, {h.ref_ci_high}]"
-        f"  eps_ref empirical lower bound {h.epsilon_ref_empirical_lower_bound}"
+        f"  training-only pick {w} hides a reference leak: holds={res.hidden_leak}"
+        + (
+            f"  ref attack {ref['accuracy_mean']:.3f} [{ref['pooled_ci_low']:.3f}, "
+            f"{ref['pooled_ci_high']:.3f}], eps_ref empirical lower bound "
+            f"{ref['epsilon_empirical_lower_bound']:.3f}"
+            if ref is not None
+            else ""
+        )
     )
     return 0
 

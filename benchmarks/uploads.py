@@ -46,7 +46,11 @@ import pandas as pd  # noqa: E402
 from mipcore import tabular  # noqa: E402
 
 LIMIT = tabular.MAX_UPLOAD_BYTES
-OLD_MODULES = ("mipcore.wrap", "mipcore.lessons.statistic_release")
+OLD_MODULES = (
+    "mipcore.wrap",
+    "mipcore.lessons.statistic_release",
+    "mipcore.experiments.statistic_release",
+)
 
 
 # ---------------------------------------------------------------------------- the files

@@ -27,14 +27,14 @@ Theory, one module per concept of the papers:
   DP-SGD via dp_accounting's PLD accountant) in attacker terms.
 * :mod:`mipcore.risk` -- what a guarantee means for a population: best TPR at a given FPR,
   the posterior of a named person, the 100-person icon array.
-* :mod:`mipcore.game` -- the "play the attacker" rounds.
-* :mod:`mipcore.covariance_gd` -- the base algorithm of Section 5.2 (Figure 2).
+* :mod:`mipcore.game` -- the "play the attacker" rounds, a game in play and its scores.
+* :mod:`mipcore.covariance_gd` -- the algorithms of Section 5.2 (Figure 2): gradient descent
+  on a second-moment matrix, its half-split σ and full-batch DP-SGD.
 * :mod:`mipcore.mace` -- MACE: the Bayes-optimal advantage estimated from samples.
 * :mod:`mipcore.reference_data` -- reference data in empirical defenses (WERM's privacy).
 * :mod:`mipcore.tabular` -- an upload parser no file can stall.
 
-Lessons and experiments (one typed result per page): :mod:`mipcore.lessons`.
-Real models trained and attacked, for the app's jobs: :mod:`mipcore.experiments`.
+Experiments the app runs (one small typed result each): :mod:`mipcore.experiments`.
 Chart builders (Vega-Lite specifications, headless; PNG and SVG by vl-convert): :mod:`mipcore.plots`.
 
 mipcore never imports Streamlit and never caches; the app's ``appkit`` does both.

@@ -85,7 +85,7 @@ AUDIT_ATTACKERS: tuple[str, ...] = tuple(k.value for k in AuditAttacker)
 #: How the exact optimal accuracy was obtained (see :class:`CanaryAudit`).
 ExactMethod = Literal["exact", "certified", "monte carlo"]
 #: GD settings of the covariance release (the defaults of the Figure 2 experiment,
-#: :class:`mipcore.lessons.figure2.ExperimentConfig`): ``A_T = (1 − (1 − 2 lr)^T) S``.
+#: :class:`mipcore.experiments.covariance.ExperimentConfig`): ``A_T = (1 − (1 − 2 lr)^T) S``.
 COVARIANCE_AUDIT_T = 20
 COVARIANCE_AUDIT_LR = 0.25
 #: Monte Carlo samples for the exact-accuracy estimate of a d > 1 noisy release.

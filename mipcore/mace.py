@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal, overload
+from typing import Literal, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -65,6 +65,7 @@ from .audit_stats import clopper_pearson
 __all__ = [
     "GAUSSIAN_KERNEL_MU",
     "MACEEstimate",
+    "Units",
     "dp_advantage_bound",
     "dp_privacy_loss_bound",
     "heldout_advantage",
@@ -74,6 +75,7 @@ __all__ = [
     "kde_loss_interval",
     "lemma6_quantile",
     "privacy_loss",
+    "units",
 ]
 
 GAUSSIAN_KERNEL_MU = 1.0 / (2.0 * math.sqrt(math.pi))  # ∫ K² for the standard normal kernel
@@ -81,6 +83,49 @@ GAUSSIAN_KERNEL_MU = 1.0 / (2.0 * math.sqrt(math.pi))  # ∫ K² for the standar
 Arr = NDArray[np.float64]
 #: A float (scalar inputs) or an array.
 FloatOrArray = float | NDArray[np.float64]
+
+
+class Units(NamedTuple):
+    """One advantage in the app's three units: ``advantage = 2·eta = 2·accuracy − 1``."""
+
+    advantage: float
+    eta: float
+    accuracy: float
+
+
+def units(advantage: float, *, clip: bool = False) -> Units:
+    r"""An advantage ``Adv_p = 2·accuracy − 1`` (Definition 1 of MACE) with its η and accuracy.
+
+    MACE measures leakage by the best attacker's advantage; the rest of the app by MIP's η
+    (Izzo, Yoon, Arık, Zou, *Provable Membership Inference Privacy*, TMLR 2024,
+    arXiv:2211.06582): an attacker's accuracy is at most ``1/2 + η``. So
+    ``advantage = 2η = 2·accuracy − 1``: η = advantage/2, accuracy = (1 + advantage)/2.
+    With a prior p ≠ 1/2 the accuracy relation still holds, but a blind guess of the
+    majority already reaches ``max(p, 1 − p)``; MIP's η is defined at p = 1/2.
+
+    Parameters
+    ----------
+    advantage : ``0 <= advantage <= 1``.
+    clip : first clip ``advantage`` to [0, 1]: an estimate or a lower bound below 0 (a
+        fitted attacker worse than a coin flip) says no more than 0.
+
+    Raises
+    ------
+    ValueError
+        Naming ``advantage`` when it is outside [0, 1] (or NaN).
+
+    Examples
+    --------
+    >>> u = units(math.tanh(0.5))  # MACE's tanh bound at ε = 1
+    >>> round(u.advantage, 4), round(u.eta, 4), round(u.accuracy, 3)
+    (0.4621, 0.2311, 0.731)
+    >>> units(-0.05, clip=True).advantage
+    0.0
+    """
+    if clip:
+        advantage = min(max(float(advantage), 0.0), 1.0)
+    a = float(check_range("advantage", advantage, 0.0, 1.0))
+    return Units(a, a / 2.0, (1.0 + a) / 2.0)
 
 
 # --------------------------------------------------------------------------- DP bounds

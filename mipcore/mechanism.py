@@ -219,8 +219,11 @@ def random_half(n_rows: int, rng: np.random.Generator | int) -> NDArray[np.int64
     >>> random_half(6, rng=0).size
     3
     """
-    n_rows = check_int("n_rows", n_rows, 2)
-    gen = as_generator(rng)
+    return _half(check_int("n_rows", n_rows, 2), as_generator(rng))
+
+
+def _half(n_rows: int, gen: np.random.Generator) -> NDArray[np.int64]:
+    """:func:`random_half` of checked inputs."""
     return np.sort(gen.permutation(n_rows)[: n_rows // 2]).astype(np.int64)
 
 
@@ -296,7 +299,7 @@ def estimate_sigma(
     B = check_int("B", B, 2, 100_000)
     m = float(check_range("M", M, 0.0, math.inf, lo_open=True, hi_open=True))
     gen = as_generator(rng)
-    halves = [random_half(rows.shape[0], gen) for _ in range(B)]
+    halves = [_half(rows.shape[0], gen) for _ in range(B)]
     subsets = (rows[idx] for idx in halves)
     results = (
         list(executor.map(algorithm, subsets))
@@ -368,7 +371,7 @@ def mip_release(
         raise ValueError(f"data must have at least 4 rows, got shape {rows.shape}")
     gen = as_generator(rng)
     cal = as_enum("calibration", calibration, MipCalibration)
-    train = random_half(rows.shape[0], gen)
+    train = _half(rows.shape[0], gen)
     d_train = rows[train]
     theta = np.ravel(np.asarray(algorithm(d_train), dtype=float))
     if sigma is None:
@@ -381,7 +384,7 @@ def mip_release(
     live = sig > 0
     d_live = max(int(live.sum()), 1)
     c = noise_multiplier_for(eta, M=float(M), d=d_live, calibration=cal, constant=constant)
-    if live.any():
-        noise[live] = sample_noise(sig[live], eta, M, rng=gen, constant=constant, calibration=cal)
+    if live.any():  # sample_noise's draw, with the c computed once here
+        noise[live] = sample_mip_noise(sig[live], float(M), c, 1, gen, cal.radius)[0]
     level = certified_level(c, M=float(M), d=d_live, calibration=cal) if M >= 1 else None
     return MIPRelease(theta + noise, theta, sig, c, noise, train, cal, level)

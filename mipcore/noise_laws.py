@@ -86,6 +86,11 @@ def sigma_norm(x: ArrayLike, sigma: ArrayLike, M: float = 2) -> NDArray[np.float
     xa = np.asarray(x, dtype=float)
     if xa.shape[-1] != s.size:
         raise ValueError(f"x has {xa.shape[-1]} coordinates but sigma has {s.size}")
+    return _sigma_norm(xa, s, m)
+
+
+def _sigma_norm(xa: NDArray[np.float64], s: NDArray[np.float64], m: float) -> NDArray[np.float64]:
+    """:func:`sigma_norm` of checked inputs."""
     # scale first so |x/sigma|^M neither overflows nor underflows for large M
     z = np.abs(xa) / s
     zmax = np.max(z, axis=-1, keepdims=True)
@@ -118,7 +123,7 @@ def sample_mip_noise(
     )
     sign = np.where(gen.random((count, d)) < 0.5, -1.0, 1.0)
     y = sign * mag * sigma
-    u = y / sigma_norm(y, sigma, m)[:, None]
+    u = y / _sigma_norm(y, sigma, m)[:, None]
     if as_enum("radius", radius, Radius) is Radius.GAMMA:
         r = gen.gamma(shape=d, scale=c, size=count)
     else:

@@ -12,8 +12,8 @@ from test_vega import valid_vega_lite
 
 from mipcore.bounds import tpr_bound_dp, tpr_bound_mip
 from mipcore.canary_audit import AuditAttacker
+from mipcore.experiments import canary_game as audit
 from mipcore.guarantees import tpr_bound_gdp
-from mipcore.lessons import audit
 from mipcore.plots import audit_vega as av
 from mipcore.plots import style
 from mipcore.plots.vega import DASH

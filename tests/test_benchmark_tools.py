@@ -13,6 +13,7 @@ process), skipped without it, except under ``CI=true``, where a missing browser 
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 import sys
 from pathlib import Path
@@ -26,7 +27,8 @@ VIEWPORT = {"width": 1024, "height": 768}
 PAGE = "eta_epsilon"  # two Vega-Lite charts, a slider, metrics, a folded maths section
 
 # The page as a reader sees it: every Streamlit element kind in the main area and the
-# sidebar with its count, the main area's text and the sidebar's links.
+# sidebar with its count, the main area's text outside the charts, each chart's labels and the
+# sidebar's links.
 SNAPSHOT_JS = """() => {
   const kinds = {};
   for (const e of document.querySelectorAll(
@@ -37,7 +39,15 @@ SNAPSHOT_JS = """() => {
   const main = document.querySelector('[data-testid="stMain"]');
   const links = [...document.querySelectorAll('[data-testid="stSidebarNavLink"]')]
     .map((a) => a.textContent.trim());
-  return {kinds, text: main ? main.innerText : null, links, title: document.title,
+  // A chart's labels, sorted: Vega may put an axis's labels in the DOM in another order
+  // when a chart is drawn again at a new width, which is not a difference a reader sees.
+  const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+  const labels = charts.map((c) => [...c.querySelectorAll('svg text')]
+    .map((t) => t.textContent).sort());
+  charts.forEach((c) => { c.dataset.display = c.style.display; c.style.display = 'none'; });
+  const text = main ? main.innerText : null;
+  charts.forEach((c) => { c.style.display = c.dataset.display; });
+  return {kinds, text, labels, links, title: document.title,
           marks: document.querySelectorAll('[data-testid="stVegaLiteChart"] svg.marks').length};
 }"""
 
@@ -68,6 +78,21 @@ def _snapshot(bench, browser, url: str) -> dict:
         context.close()
 
 
+def _difference(real: dict, again: dict) -> str:
+    """Where the replay differs from the real page: the keys that differ, and the text's
+    differing lines (a failure in CI shows what to look at, not two truncated texts)."""
+    keys = sorted(k for k in real.keys() | again.keys() if real.get(k) != again.get(k))
+    lines = difflib.unified_diff(
+        (real.get("text") or "").splitlines(),
+        (again.get("text") or "").splitlines(),
+        "real page",
+        "replay",
+        lineterm="",
+        n=1,
+    )
+    return f"differing: {keys}\n" + "\n".join(lines)
+
+
 def test_a_replayed_recording_draws_the_same_page(bench, browser, tmp_path):
     pages = [p for p in bench.discover_pages(ROOT)[0] if p.url_path == PAGE]
     assert pages, f"{PAGE} is not a page of the app"
@@ -84,7 +109,8 @@ def test_a_replayed_recording_draws_the_same_page(bench, browser, tmp_path):
         again = _snapshot(bench, browser, f"{replay.url}/?page={PAGE}")
         missing = _snapshot(bench, browser, f"{replay.url}/?page=no_such_page")
     assert real["marks"] == 2  # both charts drawn, in each
-    assert again == real
+    assert len(real["labels"]) == 2 and all(real["labels"])  # with their axes' labels
+    assert again == real, _difference(real, again)
     # the app's theme and toolbar settings came along (no "Deploy" button in either)
     assert (home / ".streamlit" / "config.toml").read_bytes() == (
         ROOT / ".streamlit" / "config.toml"

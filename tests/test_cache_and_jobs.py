@@ -128,6 +128,34 @@ def test_charts_are_sized_by_their_tables_and_passed_on_by_origin():
     assert cache._content_key(chart) == cache._content_key(cache.cached(_chart, 1000))
 
 
+def test_a_charts_shared_spec_is_not_counted_again_nor_walked():
+    """A chart's specification is the spec memo's own entry, shared by every chart of its
+    look: a cached chart counts its tables only (not the spec again), and making it safe to
+    share walks its tables, not the spec's hundreds of nodes."""
+    from mipcore.plots.vega import VegaLiteChart
+
+    table = pd.DataFrame({"x": np.arange(100, dtype=float)})
+    big_spec = {"mark": "point", "layer": [{"n": i, "deep": {"k": [i] * 50}} for i in range(200)]}
+    chart = VegaLiteChart(spec={"mark": "point"}, data=table)
+    huge = VegaLiteChart(spec=big_spec, data=table)
+    assert cache._size(huge) == cache._size(chart)
+    walked: list[object] = []
+    real = cache._share
+
+    def counting(value, seen=None):
+        walked.append(value)
+        return real(value, seen)
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(cache, "_share", counting):
+        counting(huge)
+    assert len(walked) < 10, len(walked)
+    arrays = VegaLiteChart(spec={"mark": "point"}, datasets={"t": table})
+    cache._share(arrays)  # (a DataFrame's arrays are pandas' own: nothing to lock)
+    assert arrays.datasets["t"] is table
+
+
 def _frames() -> dict[str, pd.DataFrame]:
     rows = 50
     return {

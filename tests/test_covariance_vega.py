@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from test_vega import valid_vega_lite
 
-from mipcore.lessons.figure2 import DpCalibration
+from mipcore.experiments.covariance import DpCalibration
 from mipcore.mechanism import MipCalibration
 from mipcore.plots import covariance_vega as cvv
 from mipcore.plots.vega import DASH

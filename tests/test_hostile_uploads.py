@@ -392,12 +392,12 @@ def test_huge_magnitudes_are_dropped_and_counted_not_passed_on():
 
 def _statistic_module():
     """The module with the Wrap page's wrap_statistic (it has moved before)."""
-    for name in ("mipcore.lessons.statistic_release", "mipcore.wrap"):
+    for name in ("mipcore.experiments.statistic_release", "mipcore.lessons.statistic_release"):
         try:
             return importlib.import_module(name)
         except ModuleNotFoundError:
             continue
-    pytest.fail("no module provides wrap_statistic (mipcore.lessons.statistic_release?)")
+    pytest.fail("no module provides wrap_statistic (mipcore.experiments.statistic_release?)")
 
 
 @pytest.mark.parametrize("name", ["mean", "covariance", "linear regression"])
@@ -417,8 +417,15 @@ def test_values_at_the_magnitude_limit_keep_the_wrap_releases_finite(name):
     pad = (10.0 - 1.0) * (hi - lo) / 2.0  # the page's "widen" slider at its maximum, 10
     with np.errstate(all="raise"):
         res = wrap.wrap_statistic(t.data, name, 0.01, M=2, B=16, rng=1, lo=lo - pad, hi=hi + pad)
-        mip, dp = wrap.repeat_noise(res, 0.01, 50, M=2, rng=2)
-    for arr in (res.theta, res.sigma, res.mip, mip, *((res.dp, dp) if res.dp is not None else ())):
+        mip, dp = wrap.repeat_noise(res, 50, rng=2)
+    rel = res.mip
+    for arr in (
+        rel.theta,
+        rel.sigma,
+        rel.theta_hat,
+        mip,
+        *((res.dp, dp) if res.dp is not None else ()),
+    ):
         assert np.all(np.isfinite(arr))
 
 

@@ -36,6 +36,7 @@ from mipcore.mace import (
     kde_loss_interval,
     lemma6_quantile,
     privacy_loss,
+    units,
 )
 from mipcore.optimal_attack import optimal_attack, optimal_attack_accuracy_discrete
 
@@ -85,6 +86,8 @@ def test_tanh_bound_paper_values():
     assert round(dp_privacy_loss_bound(10.0), 3) == 1.000 and dp_privacy_loss_bound(10.0) < 1
     assert dp_privacy_loss_bound(0.0) == 0.0
     assert dp_privacy_loss_bound(math.inf, 0.3) == 1.0
+    with pytest.raises(ValueError, match="epsilon"):
+        dp_privacy_loss_bound(-0.1)
 
 
 @settings(max_examples=60, deadline=None)
@@ -319,3 +322,27 @@ def test_heldout_advantage_formula():
     assert lo == pytest.approx(tpr_lo - fpr_hi, rel=1e-9)
     with pytest.raises(ValueError, match="non-empty"):
         heldout_advantage([], [True])
+
+
+# --------------------------------------------------------------------------- units
+
+
+def test_units_known_value_of_the_tanh_bound():
+    u = units(math.tanh(0.5))
+    assert round(u.advantage, 4) == 0.4621
+    assert round(u.eta, 4) == 0.2311
+    assert f"{100 * u.accuracy:.1f}" == "73.1"
+
+
+@given(st.floats(0.0, 1.0))
+def test_units_identity(a):
+    u = units(a)
+    assert u.advantage == pytest.approx(2 * u.eta) == pytest.approx(2 * u.accuracy - 1)
+
+
+@pytest.mark.parametrize("bad", [-0.01, 1.01, float("nan")])
+def test_units_refuse_out_of_range(bad):
+    with pytest.raises(ValueError, match="advantage"):
+        units(bad)
+    if bad == bad:  # clipped, an advantage outside [0, 1] is its nearest end
+        assert units(bad, clip=True).advantage == min(max(bad, 0.0), 1.0)

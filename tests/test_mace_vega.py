@@ -11,15 +11,16 @@ import numpy as np
 import pytest
 from test_vega import valid_vega_lite
 
-from mipcore.lessons import mace_view as mv
+from mipcore.experiments import mace_synthetic as toy
+from mipcore.mace import dp_privacy_loss_bound, units
 from mipcore.plots import mace_vega, style
 from mipcore.plots.vega import DASH
 
-VIEWS = [
-    {},
-    {"estimator": "kde", "n": 400, "bandwidth": 0.3},
-    {"shape": "laplace", "separation": 2.5, "prior": 0.3, "epsilon": 0.5},
-    {"separation": 0.0, "n": 50},  # a negative raw lower bound
+VIEWS = [  # a run's arguments, and the ε of the tanh bound
+    ({}, 1.0),
+    ({"estimator": "kde", "n": 400, "bandwidth": 0.3}, 1.0),
+    ({"shape": "laplace", "separation": 2.5, "prior": 0.3}, 0.5),
+    ({"separation": 0.0, "n": 50}, 1.0),  # a negative raw lower bound
 ]
 
 
@@ -28,9 +29,18 @@ def spec_text(chart) -> str:
 
 
 def charts(view):
-    samples, loss, _ = mace_vega.samples_loss_vega(view)
-    adv, _ = mace_vega.advantage_vega(view)
+    run, eps = view
+    samples, loss, _ = mace_vega.samples_loss_vega(run)
+    adv, _ = mace_vega.advantage_vega(run, eps)
     return [samples, loss, adv]
+
+
+def display_edges(run) -> np.ndarray:
+    """The display histogram's edges: the estimate's bins, or 60 over the KDE's grid."""
+    est = run.estimate
+    if est.edges is not None:
+        return est.edges
+    return np.linspace(est.points[0], est.points[-1], 61)
 
 
 def finite(chart) -> bool:
@@ -42,12 +52,13 @@ def finite(chart) -> bool:
 
 @pytest.fixture(scope="module", params=range(len(VIEWS)))
 def view(request):
-    return mv.mace_view(**VIEWS[request.param])
+    kw, eps = VIEWS[request.param]
+    return toy.run(**kw), eps
 
 
 @pytest.fixture(scope="module")
 def drift():
-    return mv.drift("mixture", 1.5, bins=20)
+    return toy.drift("mixture", 1.5, bins=20)
 
 
 def test_charts_are_valid_vega_lite_without_nan(view, drift):
@@ -58,21 +69,24 @@ def test_charts_are_valid_vega_lite_without_nan(view, drift):
 
 
 def test_samples_chart_draws_the_table(view):
-    samples, loss, table = mace_vega.samples_loss_vega(view)
+    run, _ = view
+    samples, loss, table = mace_vega.samples_loss_vega(run)
+    edges = display_edges(run)
 
     def series(name):
         return table[table["series"] == name]
 
     bars = samples.datasets["bars"]
-    for group, name, density in (
-        (mace_vega.MEMBERS, "members histogram", view.member_density),
-        (mace_vega.NONMEMBERS, "non-members histogram", view.nonmember_density),
+    for group, name, sample in (
+        (mace_vega.MEMBERS, "members histogram", run.members),
+        (mace_vega.NONMEMBERS, "non-members histogram", run.nonmembers),
     ):
+        density, _ = np.histogram(sample, edges, density=True)
         rows = bars[bars["group"] == group]
         np.testing.assert_array_equal(rows["density"], series(name)["value"])
         np.testing.assert_array_equal(rows["density"], density)
-        np.testing.assert_array_equal(rows["z"], view.edges[:-1])
-        np.testing.assert_array_equal(rows["z_right"], view.edges[1:])
+        np.testing.assert_array_equal(rows["z"], edges[:-1])
+        np.testing.assert_array_equal(rows["z_right"], edges[1:])
         centres = 0.5 * (rows["z"].to_numpy() + rows["z_right"].to_numpy())
         np.testing.assert_allclose(centres, series(name)["z"], rtol=0, atol=1e-12)
     curves = samples.datasets["curves"]
@@ -88,7 +102,8 @@ def test_samples_chart_draws_the_table(view):
     # both panels span the same z range (their x axes match)
     assert curves["z"].min() == truth["z"].min() and curves["z"].max() == truth["z"].max()
     fitted, f_hat = loss.datasets["fitted"], series("f_hat")
-    if view.estimator is mv.Estimator.HISTOGRAM:
+    if run.estimate.method == "histogram":
+        np.testing.assert_array_equal(f_hat["value"], run.estimate.f_hat[1:-1])  # no overflow
         np.testing.assert_array_equal(fitted["f"], f_hat["value"])
         np.testing.assert_array_equal(fitted["lower"], f_hat["lower"])
         np.testing.assert_array_equal(fitted["upper"], f_hat["upper"])
@@ -104,22 +119,29 @@ def test_samples_chart_draws_the_table(view):
 
 
 def test_advantage_chart_draws_the_table_in_three_units(view):
-    chart, table = mace_vega.advantage_vega(view)
+    run, eps = view
+    est = run.estimate
+    chart, table = mace_vega.advantage_vega(run, eps)
     value = dict(zip(table["quantity"], table["advantage"], strict=True))
-    est = chart.datasets["estimates"].set_index("row")
-    assert est.loc["plug-in", "advantage"] == value["plug-in mean |f_hat| (in-sample)"]
+    drawn = chart.datasets["estimates"].set_index("row")
+    assert drawn.loc["plug-in", "advantage"] == value["plug-in mean |f_hat| (in-sample)"]
     assert (
-        est.loc["Algorithm 1", "advantage"] == value["Algorithm 1: mean |f_hat| on the 2nd split"]
+        drawn.loc["Algorithm 1", "advantage"] == value["Algorithm 1: mean |f_hat| on the 2nd split"]
     )
-    assert est.loc["held-out", "advantage"] == value["held-out advantage, max(0, raw) (drawn)"]
-    assert est.loc["held-out", "raw"] == value["held-out advantage of sgn(f_hat) (raw)"]
+    assert drawn.loc["held-out", "advantage"] == value["held-out advantage, max(0, raw) (drawn)"]
+    assert drawn.loc["held-out", "raw"] == value["held-out advantage of sgn(f_hat) (raw)"]
     lower = "held-out 95 % lower bound"
-    assert est.loc["lower bound", "advantage"] == value[f"{lower}, max(0, raw) (drawn)"]
-    assert est.loc["lower bound", "raw"] == value[f"{lower} (raw)"]
-    assert (est["advantage"] >= 0).all()
+    assert drawn.loc["lower bound", "advantage"] == value[f"{lower}, max(0, raw) (drawn)"]
+    assert drawn.loc["lower bound", "raw"] == value[f"{lower} (raw)"]
+    raw = run.estimate.heldout_lower  # a negative raw bound is drawn at 0, kept raw
+    assert value[f"{lower} (raw)"] == raw
+    assert value[f"{lower}, max(0, raw) (drawn)"] == max(0.0, raw)
+    assert (drawn["advantage"] >= 0).all()
     lines = chart.datasets["lines"].set_index("name")
     assert lines.loc[mace_vega.TRUTH, "advantage"] == value["true advantage"]
-    assert lines.loc[mace_vega.TANH, "advantage"] == view.tanh_bound.advantage
+    assert lines.loc[mace_vega.TANH, "advantage"] == dp_privacy_loss_bound(eps, est.prior)
+    assert value["true advantage"] == run.truth
+    assert value[f"tanh bound (eps={eps:g})"] == lines.loc[mace_vega.TANH, "advantage"]
     # the unit bridge: advantage = 2η = 2·accuracy − 1, in the table and on the chart
     np.testing.assert_allclose(table["eta"], table["advantage"] / 2)
     np.testing.assert_allclose(2 * table["accuracy"] - 1, table["advantage"], atol=1e-15)
@@ -131,15 +153,16 @@ def test_advantage_chart_draws_the_table_in_three_units(view):
     bottom = chart.spec["layer"][0]["layer"][0]["encoding"]["x"]["scale"]["domain"]
     assert [(1 + a) / 2 for a in bottom] == pytest.approx(top["scale"]["domain"])
     spans = chart.datasets["spans"].set_index("row")
-    lo, hi = view.mean_interval
-    assert spans.loc["Algorithm 1", "from"] == min(lo, view.algorithm1)
-    assert spans.loc["Algorithm 1", "to"] == max(hi, view.algorithm1)
-    assert spans.loc["held-out", "to"] == view.heldout.advantage
+    lo, hi = est.mean_interval
+    assert spans.loc["Algorithm 1", "from"] == min(lo, est.algorithm1)
+    assert spans.loc["Algorithm 1", "to"] == max(hi, est.algorithm1)
+    held = units(est.heldout, clip=True).advantage
+    assert spans.loc["held-out", "to"] == held == max(0.0, est.heldout)
 
 
 def test_drift_chart_draws_the_table(drift):
     chart, table = mace_vega.drift_vega(drift)
-    assert list(table["N"]) == list(mv.DRIFT_N)
+    assert list(table["N"]) == list(toy.DRIFT_N)
     assert "held-out 95 % lower bound: raw mean" in table.columns
     means = chart.datasets["means"]
     for name, *_ in mace_vega.DRIFT_SERIES:
@@ -160,8 +183,8 @@ def test_the_sliders_change_the_tables_not_the_specs(estimator):
     """Separation, prior and ε only change what is drawn: Streamlit then redraws the charts in
     place instead of building them anew (the reason these charts are Vega-Lite)."""
     kw = {"estimator": estimator, "n": 400}
-    a = charts(mv.mace_view(separation=1.0, **kw))
-    b = charts(mv.mace_view(separation=2.5, prior=0.3, epsilon=3.0, **kw))
+    a = charts((toy.run(separation=1.0, **kw), 1.0))
+    b = charts((toy.run(separation=2.5, prior=0.3, **kw), 3.0))
     for x, y in zip(a, b, strict=True):
         assert spec_text(x) == spec_text(y)
         assert any(not x.datasets[k].equals(y.datasets[k]) for k in x.datasets)
@@ -169,7 +192,7 @@ def test_the_sliders_change_the_tables_not_the_specs(estimator):
 
 def test_separation_changes_the_drift_table_not_its_spec(drift):
     d1, _ = mace_vega.drift_vega(drift)
-    d2, _ = mace_vega.drift_vega(mv.drift("mixture", 2.5, bins=20))
+    d2, _ = mace_vega.drift_vega(toy.drift("mixture", 2.5, bins=20))
     assert spec_text(d1) == spec_text(d2)
     assert not d1.datasets["means"].equals(d2.datasets["means"])
 
@@ -185,7 +208,7 @@ def test_distinctions_do_not_rest_on_colour_alone(view, drift):
     dash = _channel(curves, "strokeDash")
     assert dash[mace_vega.MEMBERS] != dash[mace_vega.NONMEMBERS]  # P solid, Q dashed
     truth = next(la for la in loss.spec["layer"] if la["data"].get("name") == "f_true")
-    if view.estimator is mv.Estimator.HISTOGRAM:
+    if view[0].estimate.method == "histogram":
         points = next(la for la in loss.spec["layer"] if la["mark"]["type"] == "point")
         shape = _channel(points, "shape")
         assert shape[mace_vega.F_BINS] == "diamond" and shape[mace_vega.F_TRUE] == "stroke"
@@ -209,7 +232,7 @@ def test_distinctions_do_not_rest_on_colour_alone(view, drift):
 
 def test_the_curves_are_thinned_and_labels_are_plain_text(view):
     samples, loss, adv = charts(view)
-    assert len(samples.datasets["curves"]) <= len(view.grid) + 2  # two curves, half each
+    assert len(samples.datasets["curves"]) <= 400 + 2  # two 400-point curves, half each
     for chart in (samples, loss, adv):
         text = spec_text(chart)
         assert not re.search(r"</?[a-z]+>|\de-\d", text)  # no HTML tags, no 1e-5

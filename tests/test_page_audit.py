@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from appkit import fmt_num, fmt_pct
 from appkit.registry import by_key
-from mipcore.lessons import audit
+from mipcore.experiments import canary_game as audit
 from mipcore.mechanism import certified_level
 
 PAGE = "app_pages/audit.py"
@@ -92,10 +92,11 @@ def test_loads_with_chart_metrics_and_sentences(default_page):
     pagetools.assert_clean(at)
 
 
-def test_numbers_shown_are_the_lessons(default_page):
+def test_numbers_shown_are_the_experiments(default_page):
     at, s = default_page, lesson()
+    game = audit.play_game("mean", "laplace", "lr", trials=10_000, epsilon=1.0, eta=0.1)
     assert metric(at, "Audit proves at least") == fmt_pct(s.accuracy_lower)
-    assert metric(at, "Best attack reaches") == fmt_pct(s.exact_accuracy)
+    assert metric(at, "Best attack reaches") == fmt_pct(game.audit.exact_accuracy)
     assert metric(at, "Noise certifies at most") == fmt_pct(s.certificate.accuracy)
     assert metric(at, "Measured accuracy") == fmt_pct(s.accuracy)
     assert metric(at, "Correct-guess rate") == fmt_pct(s.cgr)
@@ -169,10 +170,13 @@ def test_count_and_distance_attacker_run_cleanly_and_respect_the_optimum():
     text = body(at)
     assert "number of records above 0.3" in text and "not optimal" in text
     assert "sensitivity Δ = 1" in text
-    s = lesson("count", "mip", "distance", eta=0.3, thr=0.3)
+    game = audit.play_game(
+        "count", "mip", "distance", trials=10_000, epsilon=1.0, eta=0.3, threshold=0.3
+    )
+    s = audit.summarize(game, 0.0, 0.95)
     assert metric(at, "Measured accuracy") == fmt_pct(s.accuracy)
     # the distance attacker's measured accuracy stays under the exact optimum (up to 5 sd)
-    assert s.accuracy <= s.exact_accuracy + 5 * (0.25 / 10_000) ** 0.5
+    assert s.accuracy <= game.audit.exact_accuracy + 5 * (0.25 / 10_000) ** 0.5
     assert s.eta_lower <= 0.3 + 1e-9
     assert s.eta_lower <= s.certificate.eta  # the certified level of Corollary 14's noise
     lr = load(mech="count", attacker="lr", thr="0.3", noise="mip", eta="0.3")

@@ -3,7 +3,7 @@
 The page is run standalone (``AppTest.from_file`` on the page script) on small configs given
 through the URL, as a shared link would (``size=4000&R=2``: n = 4000, R = 2), plus once
 through ``app.py``. The experiment runs in a job process (``appkit.jobs.run``); the numbers
-and verdicts the page shows are recomputed here with :mod:`mipcore.lessons.figure2` on the
+and verdicts the page shows are recomputed here with :mod:`mipcore.experiments.covariance` on the
 same configuration (same seed, same result), never copied from the page. A spy on
 ``appkit.jobs.run`` tells whether (and with what) the page asked for a run. No wall-time
 assertions: the run-time estimate is compared with the clock in ``benchmarks/covariance.py``.
@@ -24,7 +24,7 @@ from streamlit.testing.v1 import AppTest
 
 import appkit.jobs
 from appkit.registry import by_key
-from mipcore.lessons import figure2 as cv
+from mipcore.experiments import covariance as cv
 from mipcore.mechanism import MipCalibration
 from mipcore.plots import covariance_vega as figs
 from mipcore.plots.formatting import fmt_num

@@ -1,13 +1,14 @@
 """AppTest for the page "How much leaks, judging from samples alone?" (app_pages/mace.py).
 
 The page is loaded through app.py's navigation (as a user reaches it) and once standalone.
-Expected numbers come from :mod:`mipcore.lessons.mace_view` (tested in
-``tests/test_mace_view.py``) and :mod:`mipcore.lessons.mace_synthetic`, never from the page.
+Expected numbers come from :mod:`mipcore.experiments.mace_synthetic` (tested in
+``tests/test_mace_synthetic.py``) and :mod:`mipcore.mace`, never from the page.
 """
 
 from __future__ import annotations
 
 import json
+import math
 
 import pagetools
 import pytest
@@ -17,9 +18,8 @@ from streamlit.testing.v1 import AppTest
 from appkit.registry import by_key
 from appkit.safe import plain
 from mipcore import mace
-from mipcore.lessons import mace_synthetic
-from mipcore.lessons import mace_view as mv
-from mipcore.lessons.mace_synthetic import Shape
+from mipcore.experiments import mace_synthetic
+from mipcore.experiments.mace_synthetic import Shape
 from mipcore.plots.formatting import fmt_num, fmt_pct
 
 PAGE = "app_pages/mace.py"
@@ -68,22 +68,25 @@ def test_loads_standalone():
     assert not at.get("plotly_chart") and len(at.get("vega_lite_chart")) == 4
 
 
-def test_numbers_shown_are_the_lessons(default_page):
+def test_numbers_shown_are_the_experiments(default_page):
     at = default_page
-    v = mv.mace_view()
+    r = mace_synthetic.run()
+    est = r.estimate
     assert metric(at, "true advantage") == fmt_num(
         mace_synthetic.true_advantage("normal", 1.0, 0.5)
     )
-    assert metric(at, "true advantage") == fmt_num(v.truth.advantage)
-    assert metric(at, "plug-in estimate") == fmt_num(v.plugin.advantage)
-    assert metric(at, "held-out estimate") == fmt_num(v.heldout.advantage)
-    assert metric(at, "held-out 95 % lower bound") == fmt_num(v.heldout_lower.advantage)
-    assert metric(at, "tanh bound") == fmt_num(v.tanh_bound.advantage)
+    assert metric(at, "true advantage") == fmt_num(r.truth)
+    assert metric(at, "plug-in estimate") == fmt_num(est.plugin)
+    assert metric(at, "held-out estimate") == fmt_num(max(0.0, est.heldout))
+    assert metric(at, "held-out 95 % lower bound") == fmt_num(max(0.0, est.heldout_lower))
+    bound = mace.dp_privacy_loss_bound(1.0)
+    assert metric(at, "tanh bound") == fmt_num(bound)
     captions = [c.value for c in at.caption]
-    for u in (v.truth, v.plugin, v.heldout, v.heldout_lower, v.tanh_bound):
+    for a in (r.truth, est.plugin, est.heldout, est.heldout_lower, bound):
+        u = mace.units(a, clip=True)
         assert f"η {fmt_num(u.eta)} · accuracy {fmt_pct(u.accuracy)}" in captions
-    d = mv.drift()
-    assert f"at N = 50 and +{fmt_num(d.bias_large_n, 3)} at N = 20000" in text(at)
+    d = mace_synthetic.drift()
+    assert f"at N = 50 and +{fmt_num(d.plugin_bias[-1], 3)} at N = 20000" in text(at)
 
 
 def test_the_unit_bridge_is_explicit(default_page):
@@ -103,7 +106,13 @@ def test_other_page_values_for_mixture_and_prior():
     )
     assert metric(at, "tanh bound") == fmt_num(mace.dp_privacy_loss_bound(0.5, 0.3))
     assert "blind guess of the majority is right 70 %" in text(at)  # an exact share, exactly
+    assert f"(λ = log(p/(1−p)) = {fmt_num(math.log(0.3 / 0.7))})" in text(at)
     assert_clean(at)
+
+
+def test_the_laplace_pair_is_said_to_be_exactly_s_dp(default_page):
+    assert "exactly ε-DP with ε = s = 1 " in text(load(shape="laplace"))
+    assert "exactly ε-DP" not in text(default_page) and "λ =" not in text(default_page)
 
 
 @pytest.mark.parametrize(
@@ -146,10 +155,10 @@ def test_widget_interaction_changes_output_and_url():
 
 def test_negative_lower_bound_is_shown_as_zero_with_the_raw_value_kept():
     at = load(sep="0", N="50")
-    v = mv.mace_view("normal", 0.0, n=50)
-    assert v.heldout_lower_raw < 0
+    raw = mace_synthetic.run("normal", 0.0, n=50).estimate.heldout_lower
+    assert raw < 0
     assert metric(at, "held-out 95 % lower bound") == "0"
-    assert any(fmt_num(v.heldout_lower_raw, 3) in c.value for c in at.caption)
+    assert any(fmt_num(raw, 3) in c.value for c in at.caption)
     ((spec, tables),) = [
         (s, t)
         for s, t in pagetools.vega_charts(at)
@@ -157,7 +166,7 @@ def test_negative_lower_bound_is_shown_as_zero_with_the_raw_value_kept():
     ]
     estimates = tables["estimates"].set_index("row")
     assert estimates.loc["lower bound", "advantage"] == 0.0  # drawn at max(0, ·)
-    assert estimates.loc["lower bound", "raw"] == pytest.approx(v.heldout_lower_raw)
+    assert estimates.loc["lower bound", "raw"] == pytest.approx(raw)
     points = next(layer for layer in spec["layer"][0]["layer"] if layer["mark"]["type"] == "point")
     assert {"field": "raw", "type": "quantitative", "title": "raw value", "format": ".4f"} in (
         points["encoding"]["tooltip"]

@@ -4,8 +4,8 @@
 Loaded through app.py's navigation. Most tests use a small sweep (100 + 100 records, 10
 features, 3 weights, 2 seeds) so that the job is quick; expected numbers and verdicts come
 from :mod:`mipcore.reference_data` (Figure 2, w*, split_sizes) and Theorem 4's η, and from
-:mod:`mipcore.lessons.reference_leak` (run_sweep, reselect, reading) on the same config
-(tested in ``tests/test_reference_data.py`` and ``tests/test_reference_leak.py``).
+:mod:`mipcore.experiments.reference_sweep` (run_sweep, reselect, the rows at a pick) on the same config
+(tested in ``tests/test_reference_data.py`` and ``tests/test_reference_sweep.py``).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from streamlit.testing.v1 import AppTest
 
 from appkit.registry import by_key
 from mipcore.bounds import eta_from_epsilon
-from mipcore.lessons import reference_leak as rl
-from mipcore.lessons.reference_leak import Attack, LeakConfig, Target, run_sweep
+from mipcore.experiments import reference_sweep as rl
+from mipcore.experiments.reference_sweep import Attack, LeakConfig, Target, run_sweep
 from mipcore.plots.formatting import fmt_num, fmt_pct
-from mipcore.reference_data import equal_privacy_weight, split_sizes
+from mipcore.reference_data import SelectionRule, equal_privacy_weight, split_sizes
 
 PAGE = "app_pages/reference_data.py"
 SMALL = {"nt": "100", "nr": "100", "d": "10", "nw": "3", "seeds": "2"}
@@ -63,8 +63,8 @@ def expected_verdicts(res) -> list[str]:
         word(res.trend(sel, Target.REFERENCE).holds, "not judged"),
         word(res.trend(sel, Target.TRAIN).holds, "not judged"),
     ]
-    out += [word(v.holds, "nothing picked") for v in res.rule_verdicts]
-    out.append(word(res.hidden_leak.holds, "nothing picked"))
+    out += [word(res.rule_holds(rule), "nothing picked") for rule in SelectionRule]
+    out.append(word(res.hidden_leak, "nothing picked"))
     return out
 
 
@@ -91,14 +91,12 @@ def test_loads_at_the_defaults_with_the_papers_lesson():
     assert not at.warning
     res = run_sweep(LeakConfig())  # the page's default config
     assert verdict_column(at) == expected_verdicts(res)
-    r = rl.reading(res)
-    assert r is not None
+    w = res.training_only_pick.w
+    assert w is not None
     (claim,) = takeaways(at)
-    assert f"At w = {fmt_num(r.w, 3)}, the training data look private" in claim
-    assert (
-        f"but the reference data are exposed (attack accuracy {fmt_pct(r.reference.accuracy)}"
-        in claim
-    )
+    assert f"At w = {fmt_num(w, 3)}, the training data look private" in claim
+    ref = res.at(w, Target.REFERENCE)["accuracy_mean"]
+    assert f"but the reference data are exposed (attack accuracy {fmt_pct(ref)}" in claim
     assert "lower bounds from this attack, not guarantees" in claim
 
 
@@ -189,6 +187,25 @@ def test_each_control_changes_output_and_round_trips(small_page, params):
     assert snapshot(at) != snapshot(small_page), params
     for key, value in {**SMALL, **params}.items():
         assert at.query_params[key] == value, (key, at.query_params)
+
+
+def test_the_captions_name_the_setting(small_page):
+    """The charts' titles name no slider value (a slider step redraws them in place): their
+    captions do."""
+    captions = [c.value for c in small_page.caption]
+    assert "ε₀ = 1000, N = 20,000, N_T/N_R = 0.25; w* = N_R/N = 0.8." in captions
+    res = run_sweep(SMALL_CONFIG)
+    pick = res.training_only_pick.w
+    triad = next(c for c in captions if c.startswith("Confidence attack; mean over 2 seeds"))
+    assert f"w* = {res.w_star:.3g}" in triad
+    assert (
+        (f"training-only pick, w = {pick:.3g}." in triad)
+        if pick is not None
+        else triad.endswith(".")
+    )
+    eta = [c.value for c in load(**SMALL, eps0="500", unit="eta").caption]
+    assert any(c.startswith("η from ε by Theorem 4") for c in eta)
+    assert "ε₀ = 500, N = 20,000" in " ".join(c.value for c in load(**SMALL, eps0="500").caption)
 
 
 def test_theory_numbers_are_the_theorys():

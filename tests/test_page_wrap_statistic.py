@@ -1,7 +1,7 @@
 """AppTest for the page "How much noise would my own statistic need?" (app_pages/wrap_statistic.py).
 
 The page is run on its own (``AppTest.from_file`` of the page script) and through app.py's
-navigation. Expected numbers come from ``mipcore.lessons.statistic_release`` on the same
+navigation. Expected numbers come from ``mipcore.experiments.statistic_release`` on the same
 inputs, with the clipping bounds computed here independently: the page must show what
 mipcore computes. Uploads go through AppTest's ``file_uploader(...).set_value``.
 """
@@ -22,7 +22,7 @@ from appkit import cache, fmt_num
 from appkit.registry import by_key
 from appkit.safe import plain
 from mipcore import tabular
-from mipcore.lessons import statistic_release as wrap
+from mipcore.experiments import statistic_release as wrap
 from mipcore.plots import wrap_vega
 
 PAGE = "app_pages/wrap_statistic.py"
@@ -109,12 +109,12 @@ def assert_matches(at: AppTest, res: wrap.WrapResult) -> None:
     assert shown["quantity"].tolist() == want["quantity"].tolist()
     for col in want.columns[1:]:
         assert shown[col].tolist() == [fmt_num(v) for v in want[col]], col
-    assert metric(at, "MIP noise multiplier c") == fmt_num(res.mip_c)
+    assert metric(at, "MIP noise multiplier c") == fmt_num(res.mip.c)
     assert metric(at, "ε (DP at") == fmt_num(res.epsilon)
     assert metric(at, "DP sensitivity Δ") == fmt_num(res.sensitivity)
     assert metric(at, "DP Laplace scale") == fmt_num(res.dp_scale)
     assert any(f"k = {res.k} released number" in t for t in texts(at))
-    n_train = f"({res.n_train:,} of".replace(",", NNBSP)
+    n_train = f"({len(res.mip.train_index):,} of".replace(",", NNBSP)
     assert any(n_train in t for t in texts(at))
 
 
@@ -176,7 +176,7 @@ def test_default_numbers_equal_mipcore(default_page):
     # widen = 1 hands wrap_statistic exactly the data range, i.e. its own default bounds
     same = wrap.wrap_statistic(generated(p), "mean", 0.2, M=2, B=64, rng=0)
     np.testing.assert_array_equal(same.dp, res.dp)
-    np.testing.assert_array_equal(same.mip, res.mip)
+    np.testing.assert_array_equal(same.mip.theta_hat, res.mip.theta_hat)
     assert metric(default_page, "Certified: best attacker") == "≤ 70 %"  # 1/2 + 0.2, exact
 
 
@@ -184,26 +184,26 @@ def test_default_is_the_tight_certified_calibration(default_page):
     shown = "\n".join(texts(default_page))
     res = expected(generated(DEFAULTS), DEFAULTS)
     comp = wrap.compare_generated("mean", 2000, 3, 0, 0.2)
-    assert res.calibration is wrap.MipCalibration.TIGHT
+    assert res.mip.calibration is wrap.MipCalibration.TIGHT
     assert "**Certified η-MIP with η = 0.2:** no attacker is right more than 70 %" in shown
-    assert f"c = {fmt_num(res.mip_c, 4)} is the smallest c" in shown
-    assert f"c = {fmt_num(comp.paper_c)}, would add {fmt_num(comp.paper_to_tight, 3)}×" in shown
+    assert f"c = {fmt_num(res.mip.c, 4)} is the smallest c" in shown
+    assert (
+        f"c = {fmt_num(comp.constant(wrap.MipCalibration.PAPER))}, would add {fmt_num(comp.paper_to_tight, 3)}×"
+        in shown
+    )
 
 
 def test_verdict_is_computed_and_dp_wins_on_an_ordinary_mean(default_page):
     shown = "\n".join(texts(default_page))
     assert "**For this data DP adds less noise**" in shown
     res = expected(generated(DEFAULTS), DEFAULTS)
-    threshold = 3 * res.mip_c * res.epsilon  # k·c·ε with k = 3 means
+    threshold = 3 * res.mip.c * res.epsilon  # k·c·ε with k = 3 means
     assert f"k·c·ε = **{fmt_num(threshold)}**" in shown
-    ratio = res.sensitivity / res.sigma
+    ratio = res.sensitivity / res.mip.sigma
     assert f"Δ/σⱼ is between {fmt_num(ratio.min(), 3)} and {fmt_num(ratio.max(), 3)}" in shown
     assert any("Proposition 11" in t for t in texts(default_page))  # the pointer to Prop. 11
     comp = wrap.compare_generated("mean", 2000, 3, 0, 0.2)
-    assert (
-        f"MIP landed closer to θ than DP on {comp.single_mip_wins} of {comp.single_compared}"
-        in shown
-    )
+    assert f"MIP landed closer to θ than DP on {comp.single[1]} of {comp.single[0]}" in shown
 
 
 def test_charts_show_the_tables_they_offer(default_page):
@@ -213,8 +213,8 @@ def test_charts_show_the_tables_they_offer(default_page):
     bars = err_tables["bars"]
     mip_bar = bars[bars["release"] == wrap_vega.MIP_BAR].sort_values("position")
     dp_bar = bars[bars["release"] == wrap_vega.DP_BAR].sort_values("position")
-    np.testing.assert_allclose(mip_bar["error"], np.abs(res.mip - res.theta))
-    np.testing.assert_allclose(dp_bar["error"], np.abs(res.dp - res.theta))
+    np.testing.assert_allclose(mip_bar["error"], np.abs(res.mip.theta_hat - res.mip.theta))
+    np.testing.assert_allclose(dp_bar["error"], np.abs(res.dp - res.mip.theta))
     (layer,) = err["layer"]
     assert layer["encoding"]["y"]["scale"]["type"] == "log"
     assert list(mip_bar["tick"]) == ["mean(x1)", "mean(x2)", "mean(x3)"]

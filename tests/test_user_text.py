@@ -190,10 +190,10 @@ def _orphan_percents(path: Path) -> list[str]:
 def test_no_percent_sign_can_wrap_alone_in_the_app_source():
     """Every "%" the app writes after a number or word is held to it by a no-break space, in
     every state of every page (the page check above sees the default state only): the
-    string literals of the pages, appkit and mipcore's lessons and plots hold none after an
+    string literals of the pages, appkit and mipcore's experiments and plots hold none after an
     ordinary space. Format strings (``"%.1f"``) are not matched: no space before their %."""
     files = [ROOT / "app.py"]
-    for folder in ("app_pages", "appkit", "mipcore/lessons", "mipcore/plots"):
+    for folder in ("app_pages", "appkit", "mipcore/experiments", "mipcore/plots"):
         files += sorted((ROOT / folder).glob("*.py"))
     found = [hit for f in files for hit in _orphan_percents(f)]
     assert not found, "\n".join(found)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_vega import valid_vega_lite
 
-from mipcore.lessons import statistic_release as wrap
+from mipcore.experiments import statistic_release as wrap
 from mipcore.plots import wrap_vega as wv
 
 
@@ -48,7 +48,7 @@ def test_spread_draws_the_spread_table(comp):
     bars = chart.datasets["bars"]
     assert np.allclose(np.sort(bars["q10"]), np.sort(table["q10"]))
     assert np.allclose(np.sort(bars["q90"]), np.sort(table["q90"]))
-    assert np.allclose(chart.datasets["sigma"]["sigma"], comp.release.sigma)
+    assert np.allclose(chart.datasets["sigma"]["sigma"], comp.release.mip.sigma)
     for t in chart.datasets.values():
         assert not t.isna().any().any()
 

@@ -67,7 +67,6 @@ from ..constructions import (
     theorem5_indicator_eta,
     theorem5_publish_eta,
 )
-from ..lessons.audit import COV_CANARY, COV_DIM, N_RECORDS
 from ..noise import (
     COROLLARY14_CONSTANT,
     certified_eta_dp,
@@ -86,6 +85,7 @@ from ..theorem9 import (
     chain_required_noise_multiplier,
     required_noise_multiplier,
 )
+from .canary_game import COV_CANARY, COV_DIM, N_RECORDS
 
 __all__ = [
     "COVARIANCE_GAP_DIM",

@@ -40,7 +40,7 @@ per-step noise standard deviation = noise multiplier × clipping norm C. Replaci
 moves the clipped gradient sum by up to 2C, so full-batch DP-SGD (sampling rate 1) with
 noise multiplier σ for T steps is exactly μ-GDP with **μ = 2√T/σ** for the replace-one
 relation (√T/σ is its add/remove value). The covariance experiment
-(``mipcore.lessons.figure2``) instead scales its noise to the replace sensitivity 2C; its
+(``mipcore.experiments.covariance``) instead scales its noise to the replace sensitivity 2C; its
 multiplier z equals σ/2 here.
 
 Routes

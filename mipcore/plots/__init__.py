@@ -12,7 +12,7 @@ data, the η(ε) and ROC charts, the risk calculator's routes, the audit, Propos
 the game, the wrap page) only build their tables and say how to draw them; the home page's
 bars (:mod:`~mipcore.plots.home_vega`) are the one dictionary, so that the first page every
 visitor opens does not import Altair. Builders take results (floats, arrays,
-DataFrames, the typed results of :mod:`mipcore.lessons`), never widgets, and return a
+DataFrames, theory's results and those of :mod:`mipcore.experiments`), never widgets, and return a
 :class:`~mipcore.plots.vega.VegaLiteChart` with the table it draws (the chart's CSV). A
 picture that leaves the app (PNG, SVG) is drawn from the same specification on the server by
 ``vl-convert`` (:func:`mipcore.plots.vega.chart_png`, :func:`~mipcore.plots.vega.chart_svg`).

@@ -21,8 +21,8 @@ import pandas as pd
 
 from mipcore.bounds import tpr_bound_dp, tpr_bound_mip
 from mipcore.canary_audit import AuditAttacker
+from mipcore.experiments.canary_game import AuditSummary, thin_roc
 from mipcore.guarantees import tpr_bound_gdp
-from mipcore.lessons.audit import AuditSummary, thin_roc
 
 from . import roc, style
 from .vega import VegaLiteChart, bends, every_other

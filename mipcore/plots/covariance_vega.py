@@ -2,13 +2,13 @@
 Vega-Lite through Altair (a curves chart of :mod:`mipcore.plots.curves`).
 
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
-Section 5.2 (Figure 2). The results come from :func:`mipcore.lessons.figure2.run_experiment`;
+Section 5.2 (Figure 2). The results come from :func:`mipcore.experiments.covariance.run_experiment`;
 :func:`curve_frame` picks the summary rows a chart shows (mean over runs, SEM) and
 :func:`error_vega` draws exactly those rows, which the page also offers as CSV.
 
 Legend names are built from the structured curve keys (method, M, calibration). The printed
 Laplace radius is named "not certified" whenever its release holds more than one number
-(:attr:`mipcore.lessons.figure2.MipNoise.is_certified`): no proof covers it there.
+(:attr:`mipcore.experiments.covariance.MipNoise.is_certified`): no proof covers it there.
 
 The specification depends on which curves are drawn, the η range of the tab and the log
 toggle, never on the run's numbers: a new run (another d, n, seed …) only changes its tables,
@@ -25,7 +25,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..lessons.figure2 import DpCalibration, ExperimentResult, Method
+from ..experiments.covariance import DpCalibration, ExperimentResult, Method
 from ..mechanism import MipCalibration
 from . import style
 from .curves import band, by, chart, dataset, quantity, rule

@@ -87,10 +87,30 @@ def _peak(r: NoiseRow) -> tuple[int, float, float, str]:
     return r.n, eta, ratio, text
 
 
-def _frame(parts: list[pd.DataFrame], columns: dict[str, str]) -> pd.DataFrame:
-    """The rows of ``parts`` (maybe none) as one table with exactly these columns and types."""
-    empty = pd.DataFrame({k: pd.Series(dtype=v) for k, v in columns.items()})
-    return pd.concat([empty, *parts], ignore_index=True)[list(columns)].astype(columns)
+def _frame(parts: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
+    """The rows of ``parts`` (maybe none) as one table with exactly these columns and types.
+
+    Each part maps a column to an array, or to one value repeated over the part's rows; the
+    columns are joined as arrays and typed once (a table of small tables, concatenated and
+    retyped, cost most of a press on the noise page)."""
+    if not parts:
+        return pd.DataFrame({k: pd.Series(dtype=v) for k, v in columns.items()})
+    rows = [
+        max(np.size(v) for v in p.values() if np.ndim(v))
+        if any(np.ndim(v) for v in p.values())
+        else 1
+        for p in parts
+    ]
+    data = {
+        k: np.concatenate(
+            [
+                np.asarray(p[k]) if np.ndim(p[k]) else np.full(m, p[k], dtype=object)
+                for p, m in zip(parts, rows, strict=True)
+            ]
+        )
+        for k in columns
+    }
+    return pd.DataFrame(data).astype(columns)
 
 
 def _clip_below(
@@ -138,9 +158,7 @@ def _points(what: str, y: str, rows: Iterable[tuple[int, float, float, str]]) ->
     """Markers ``what`` at (n, η, ``y``, hover text) as the table ``size, what, eta, y, text``."""
     return _frame(
         [
-            pd.DataFrame(
-                {"size": [_label(n)], "what": what, "eta": [float(e)], y: [float(v)], "text": [t]}
-            )
+            {"size": _label(n), "what": what, "eta": float(e), y: float(v), "text": t}
             for n, e, v, t in rows
         ],
         {"size": "str", "what": "str", "eta": "float64", y: "float64", "text": "str"},
@@ -197,16 +215,14 @@ def noise_vega(
             for part, (px, py) in enumerate(pieces):
                 keep = every_other(py.size)
                 frames.append(
-                    pd.DataFrame(
-                        {
-                            "n": n,
-                            "size": _label(n),
-                            "method": name,
-                            "part": part,
-                            "eta": px[keep],
-                            "noise": py[keep],
-                        }
-                    )
+                    {
+                        "n": n,
+                        "size": _label(n),
+                        "method": name,
+                        "part": part,
+                        "eta": px[keep],
+                        "noise": py[keep],
+                    }
                 )
     columns = {"n": "int64", "size": "str", "method": "str", "part": "int64"}
     data = {
@@ -283,9 +299,7 @@ def ratio_vega(
         r = table["ratio_dp_over_mip"].to_numpy(dtype=float)[rows]
         ok = np.isfinite(r) & (r > 0)
         keep = every_other(int(ok.sum()))
-        printed.append(
-            pd.DataFrame({"n": n, "size": _label(n), "eta": x[ok][keep], "ratio": r[ok][keep]})
-        )
+        printed.append({"n": n, "size": _label(n), "eta": x[ok][keep], "ratio": r[ok][keep]})
         if show_certified:
             c = table["ratio_dp_over_certified"].to_numpy(dtype=float)[rows]
             ok = np.isfinite(c) & (c > 0)
@@ -295,10 +309,10 @@ def ratio_vega(
                 keep[[0, -1]] = True
             else:
                 keep = every_other(c.size)
-            frame = pd.DataFrame({"n": n, "size": _label(n), "what": FLAT, "eta": xc, "ratio": c})
-            flat.append(frame[keep])
+            same = {"n": n, "size": _label(n), "what": FLAT}
+            flat.append({**same, "eta": xc[keep], "ratio": c[keep]})
             picks = np.unique(np.round(np.linspace(0, c.size - 1, _MARKERS)).astype(int))
-            circles.append(frame.iloc[picks])
+            circles.append({**same, "eta": xc[picks], "ratio": c[picks]})
     columns = {"n": "int64", "size": "str", "eta": "float64", "ratio": "float64"}
     peaks = [_peak(r) for r in view.peaks if 0 < r.crossover.best_ratio < math.inf]
     datasets = {

@@ -4,7 +4,8 @@ and :mod:`mipcore.plots.curves` (curves against z or N).
 
 Liu, Xu, Mukherjee, Lavista Ferres, *MACE: A Flexible Framework for Membership Privacy
 Estimation in Generative Models*, arXiv:2009.05683 -- as computed by
-:mod:`mipcore.lessons.mace_view`.
+:mod:`mipcore.experiments.mace_synthetic` (a :class:`~mipcore.experiments.mace_synthetic.ToyRun`
+holds the samples, MACE's estimate and the truth).
 
 Each ``*_table`` function is the DataFrame a chart draws (the page offers it as CSV); each
 ``*_vega`` builder returns one or more :class:`~mipcore.plots.vega.VegaLiteChart` and that
@@ -13,9 +14,10 @@ number of drift runs and the N drawn: the arguments of the ``_*_layers`` functio
 on the separation, prior or ε sliders: those only change the named tables, so Streamlit
 redraws the charts in place (see :mod:`mipcore.plots.vega`).
 
-Advantages are drawn as they are bounded, at ``max(0, ·)``; the raw values are in the
-tooltips and the tables. The only arithmetic here is presentational (means and ranges over
-runs, every other point of a smooth curve).
+Advantages are drawn as they are bounded, at ``max(0, ·)`` (:func:`mipcore.mace.units`);
+the raw values are in the tooltips and the tables. The only arithmetic here is presentational
+(the samples' display histogram, the exact curves on a grid, means and ranges over runs,
+every other point of a smooth curve).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..lessons.mace_view import DriftResult, Estimator, MaceView
+from .. import mace
+from ..experiments.mace_synthetic import DriftResult, ToyRun, densities
 from . import curves, distributions, style
 from .curves import Look
 from .vega import VegaLiteChart, every_other
@@ -108,53 +111,64 @@ def _z() -> Any:
 # --------------------------------------------------------------------------- samples and f̂
 
 
-def samples_loss_table(view: MaceView) -> pd.DataFrame:
+#: Bins of the display histogram behind a KDE estimate; points of the exact curves.
+_KDE_DISPLAY_BINS = 60
+_GRID_POINTS = 400
+
+
+def _panels(run: ToyRun) -> dict[str, Any]:
+    """What the two panels draw: the display histogram's ``edges`` (the estimate's bins, or
+    60 bins over the KDE's grid) and the samples' densities on them, the exact P, Q and fₚ on a
+    400-point ``grid`` across them, and f̂ with its interval (the histogram's two overflow bins
+    left out)."""
+    res = run.estimate
+    if res.edges is not None:
+        edges = np.asarray(res.edges, dtype=float)
+        keep = slice(1, -1)  # the two overflow bins are not drawn
+    else:
+        edges = np.linspace(float(res.points[0]), float(res.points[-1]), _KDE_DISPLAY_BINS + 1)
+        keep = slice(None)
+    grid = np.linspace(float(edges[0]), float(edges[-1]), _GRID_POINTS)
+    p_true, q_true = densities(run.shape, run.separation, grid)
+    return {
+        "edges": edges,
+        "members": np.histogram(run.members, edges, density=True)[0].astype(float),
+        "nonmembers": np.histogram(run.nonmembers, edges, density=True)[0].astype(float),
+        "grid": grid,
+        "p": p_true,
+        "q": q_true,
+        "f": np.asarray(mace.privacy_loss(p_true, q_true, res.prior), dtype=float),
+        "points": np.asarray(res.points[keep], dtype=float),
+        "f_hat": np.asarray(res.f_hat[keep], dtype=float),
+        "lower": np.asarray(res.f_lower[keep], dtype=float),
+        "upper": np.asarray(res.f_upper[keep], dtype=float),
+    }
+
+
+def samples_loss_table(run: ToyRun) -> pd.DataFrame:
     """The samples chart's table: columns ``panel`` ("samples", "loss"), ``series``, ``z``,
     ``value``, and ``lower``/``upper`` (f̂'s 95 % interval; empty on the other rows)."""
-    centres = 0.5 * (view.edges[:-1] + view.edges[1:])
-    return pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "panel": "samples",
-                    "series": "members histogram",
-                    "z": centres,
-                    "value": view.member_density,
-                }
-            ),
-            pd.DataFrame(
-                {
-                    "panel": "samples",
-                    "series": "non-members histogram",
-                    "z": centres,
-                    "value": view.nonmember_density,
-                }
-            ),
-            pd.DataFrame(
-                {"panel": "samples", "series": "true P", "z": view.grid, "value": view.p_true}
-            ),
-            pd.DataFrame(
-                {"panel": "samples", "series": "true Q", "z": view.grid, "value": view.q_true}
-            ),
-            pd.DataFrame(
-                {
-                    "panel": "loss",
-                    "series": "f_hat",
-                    "z": view.points,
-                    "value": view.f_hat,
-                    "lower": view.f_lower,
-                    "upper": view.f_upper,
-                }
-            ),
-            pd.DataFrame(
-                {"panel": "loss", "series": "true f_p", "z": view.grid, "value": view.f_true}
-            ),
-        ],
-        ignore_index=True,
-    )
+    return _samples_loss_table(_panels(run))
 
 
-def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.DataFrame]:
+def _samples_loss_table(v: dict[str, Any]) -> pd.DataFrame:
+    centres = 0.5 * (v["edges"][:-1] + v["edges"][1:])
+    parts = [
+        ("samples", "members histogram", centres, v["members"], {}),
+        ("samples", "non-members histogram", centres, v["nonmembers"], {}),
+        ("samples", "true P", v["grid"], v["p"], {}),
+        ("samples", "true Q", v["grid"], v["q"], {}),
+        ("loss", "f_hat", v["points"], v["f_hat"], {"lower": v["lower"], "upper": v["upper"]}),
+        ("loss", "true f_p", v["grid"], v["f"], {}),
+    ]
+    frames = [
+        pd.DataFrame({"panel": panel, "series": series, "z": z, "value": value, **more})
+        for panel, series, z, value, more in parts
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def samples_loss_vega(run: ToyRun) -> tuple[VegaLiteChart, VegaLiteChart, pd.DataFrame]:
     """Two panels over the same z axis, and the table they draw (:func:`samples_loss_table`).
 
     The first chart: the two samples as density histograms (translucent bars, members
@@ -164,9 +178,10 @@ def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.
     −1 to 1. The exact curves are drawn through every other point of their 400-point grid;
     both panels span that grid, so their z axes match.
     """
-    table = samples_loss_table(view)
-    edges = np.asarray(view.edges, dtype=float)
-    thin = every_other(len(view.grid))
+    v = _panels(run)
+    table = _samples_loss_table(v)
+    edges = v["edges"]
+    thin = every_other(len(v["grid"]))
     groups = [MEMBERS, NONMEMBERS]
     bars = _finite(
         pd.DataFrame(
@@ -174,7 +189,7 @@ def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.
                 "group": np.repeat(groups, edges.size - 1),
                 "z": np.tile(edges[:-1], 2),
                 "z_right": np.tile(edges[1:], 2),
-                "density": np.concatenate([view.member_density, view.nonmember_density]),
+                "density": np.concatenate([v["members"], v["nonmembers"]]),
             }
         )
     )
@@ -182,26 +197,24 @@ def samples_loss_vega(view: MaceView) -> tuple[VegaLiteChart, VegaLiteChart, pd.
         pd.DataFrame(
             {
                 "group": np.repeat(groups, int(thin.sum())),
-                "z": np.tile(view.grid[thin], 2),
-                "density": np.concatenate([view.p_true[thin], view.q_true[thin]]),
+                "z": np.tile(v["grid"][thin], 2),
+                "density": np.concatenate([v["p"][thin], v["q"][thin]]),
             }
         )
     )
     samples = distributions.chart(
         SAMPLES_TITLE, {"bars": bars, "curves": curves}, _samples_layers, height=240
     )
-    f_true = _finite(pd.DataFrame({"name": F_TRUE, "z": view.grid[thin], "f": view.f_true[thin]}))
+    f_true = _finite(pd.DataFrame({"name": F_TRUE, "z": v["grid"][thin], "f": v["f"][thin]}))
     fitted = _finite(
-        pd.DataFrame(
-            {"z": view.points, "f": view.f_hat, "lower": view.f_lower, "upper": view.f_upper}
-        )
+        pd.DataFrame({"z": v["points"], "f": v["f_hat"], "lower": v["lower"], "upper": v["upper"]})
     )
-    if view.estimator is Estimator.HISTOGRAM:
+    if run.estimate.method == "histogram":
         datasets = {"fitted": fitted.assign(name=F_BINS), "f_true": f_true}
     else:
         band = fitted[every_other(len(fitted))].reset_index(drop=True)
         datasets = {"fitted": band.assign(name=F_KDE), "f_true": f_true, "band": band}
-    loss = distributions.chart(LOSS_TITLE, datasets, _loss_layers, view.estimator, height=220)
+    loss = distributions.chart(LOSS_TITLE, datasets, _loss_layers, run.estimate.method, height=220)
     return samples, loss, table
 
 
@@ -238,7 +251,7 @@ def _samples_layers() -> list[Any]:
     ]
 
 
-def _loss_layers(estimator: Estimator) -> list[Any]:
+def _loss_layers(estimator: str) -> list[Any]:
     """The privacy loss: a grey line at 0, f̂ with its 95 % intervals (per bin a diamond and
     a bar; for the KDE a dotted line in a band) and the true fₚ, on a fixed axis."""
     z = _z()
@@ -252,7 +265,7 @@ def _loss_layers(estimator: Estimator) -> list[Any]:
     f_tip = [_q("z", "z", ".3g"), _q("f", "f̂", ".3f")]
     band_tip = [*f_tip, _q("lower", "95 % interval from", ".3f"), _q("upper", "to", ".3f")]
     true = Look(style.EXACT.colour)
-    if estimator is Estimator.HISTOGRAM:
+    if estimator == "histogram":
         looks = {F_BINS: Look(_EST, shape="diamond"), F_TRUE: true}
         colour = distributions.looks("name", looks, "color", legend=_LEGEND)
         estimate = [
@@ -284,7 +297,7 @@ def _loss_layers(estimator: Estimator) -> list[Any]:
                 tooltip=band_tip,
             ),
         ]
-    legend = _LEGEND if estimator is Estimator.HISTOGRAM else _LINE_LEGEND
+    legend = _LEGEND if estimator == "histogram" else _LINE_LEGEND
     return [
         distributions.rule(alt.YDatum(0.0, type="quantitative"), color=style.GREY, strokeWidth=1),
         *estimate,
@@ -303,46 +316,50 @@ def _loss_layers(estimator: Estimator) -> list[Any]:
 # --------------------------------------------------------------------------- advantage
 
 
-def advantage_table(view: MaceView) -> pd.DataFrame:
+def _advantages(run: ToyRun, epsilon: float) -> dict[str, float]:
+    """The advantages the chart draws: the estimates (raw, and clipped to [0, 1] as drawn),
+    the truth and Theorem 1's tanh bound at ``epsilon``."""
+    res = run.estimate
+    return {
+        "plugin": mace.units(res.plugin, clip=True).advantage,
+        "algorithm1": float(res.algorithm1),
+        "alg_lo": float(res.mean_interval[0]),
+        "alg_hi": float(res.mean_interval[1]),
+        "heldout_raw": float(res.heldout),
+        "heldout": mace.units(res.heldout, clip=True).advantage,
+        "lower_raw": float(res.heldout_lower),
+        "lower": mace.units(res.heldout_lower, clip=True).advantage,
+        "truth": run.truth,
+        "tanh": float(mace.dp_privacy_loss_bound(epsilon, res.prior)),
+    }
+
+
+def advantage_table(run: ToyRun, epsilon: float) -> pd.DataFrame:
     """The advantage chart's table: ``quantity``, ``advantage``, ``eta`` (= advantage/2) and
-    ``accuracy`` (= (1 + advantage)/2), raw and drawn values both."""
-    alg_lo, alg_hi = view.mean_interval
-    table = pd.DataFrame(
-        {
-            "quantity": [
-                "plug-in mean |f_hat| (in-sample)",
-                "Algorithm 1: mean |f_hat| on the 2nd split",
-                "paper's average interval: low",
-                "paper's average interval: high",
-                "held-out advantage of sgn(f_hat) (raw)",
-                "held-out advantage, max(0, raw) (drawn)",
-                "held-out 95 % lower bound (raw)",
-                "held-out 95 % lower bound, max(0, raw) (drawn)",
-                "true advantage",
-                f"tanh bound (eps={view.epsilon:g})",
-            ],
-            "advantage": [
-                view.plugin.advantage,
-                view.algorithm1,
-                alg_lo,
-                alg_hi,
-                view.heldout_raw,
-                view.heldout.advantage,
-                view.heldout_lower_raw,
-                view.heldout_lower.advantage,
-                view.truth.advantage,
-                view.tanh_bound.advantage,
-            ],
-        }
-    )
+    ``accuracy`` (= (1 + advantage)/2), raw and drawn values both; the tanh bound at
+    ``epsilon``."""
+    v = _advantages(run, epsilon)
+    rows = [
+        ("plug-in mean |f_hat| (in-sample)", v["plugin"]),
+        ("Algorithm 1: mean |f_hat| on the 2nd split", v["algorithm1"]),
+        ("paper's average interval: low", v["alg_lo"]),
+        ("paper's average interval: high", v["alg_hi"]),
+        ("held-out advantage of sgn(f_hat) (raw)", v["heldout_raw"]),
+        ("held-out advantage, max(0, raw) (drawn)", v["heldout"]),
+        ("held-out 95\u00a0% lower bound (raw)", v["lower_raw"]),
+        ("held-out 95\u00a0% lower bound, max(0, raw) (drawn)", v["lower"]),
+        ("true advantage", v["truth"]),
+        (f"tanh bound (eps={float(epsilon):g})", v["tanh"]),
+    ]
+    table = pd.DataFrame(rows, columns=["quantity", "advantage"])
     table["eta"] = table["advantage"] / 2.0
     table["accuracy"] = (1.0 + table["advantage"]) / 2.0
     return table
 
 
-def advantage_vega(view: MaceView) -> tuple[VegaLiteChart, pd.DataFrame]:
+def advantage_vega(run: ToyRun, epsilon: float) -> tuple[VegaLiteChart, pd.DataFrame]:
     """The advantage estimates on one axis, against the exact advantage (black line) and the
-    Theorem 1 (tanh) bound at the view's ε (blue dashed line); and :func:`advantage_table`.
+    Theorem 1 (tanh) bound at ``epsilon`` (blue dashed line); and :func:`advantage_table`.
 
     One row per estimate: plug-in (purple circle), Algorithm 1 (orange square, bar: the
     paper's average interval), held-out (green diamond, bar down to its lower bound), the
@@ -351,33 +368,29 @@ def advantage_vega(view: MaceView) -> tuple[VegaLiteChart, pd.DataFrame]:
     (50 % + 50 % × advantage), and the subtitle says advantage = 2η = 2·accuracy − 1.
     Held-out values are drawn at ``max(0, ·)``; the tooltips give the raw values.
     """
-    table = advantage_table(view)
-    alg_lo, alg_hi = view.mean_interval
-    held, low = view.heldout.advantage, view.heldout_lower.advantage
+    table = advantage_table(run, epsilon)
+    v = _advantages(run, epsilon)
+    alg_lo, alg_hi, alg1 = v["alg_lo"], v["alg_hi"], v["algorithm1"]
+    held, low = v["heldout"], v["lower"]
     estimates = pd.DataFrame(
         {
             "row": list(ROWS),
             "name": list(ROWS.values()),
-            "advantage": [view.plugin.advantage, view.algorithm1, held, low],
-            "raw": [view.plugin.advantage, view.algorithm1, view.heldout_raw, low],
+            "advantage": [v["plugin"], alg1, held, low],
+            "raw": [v["plugin"], alg1, v["heldout_raw"], low],
         }
     )
-    estimates.loc[3, "raw"] = view.heldout_lower_raw
+    estimates.loc[3, "raw"] = v["lower_raw"]
     estimates["accuracy"] = (1.0 + estimates["advantage"]) / 2.0
     spans = pd.DataFrame(
         {
             "row": ["Algorithm 1", "held-out"],
             "name": [ALG1, HELDOUT],
-            "from": [min(alg_lo, view.algorithm1), min(low, held)],
-            "to": [max(alg_hi, view.algorithm1), held],
+            "from": [min(alg_lo, alg1), min(low, held)],
+            "to": [max(alg_hi, alg1), held],
         }
     )
-    lines = pd.DataFrame(
-        {
-            "name": [TRUTH, TANH],
-            "advantage": [view.truth.advantage, view.tanh_bound.advantage],
-        }
-    )
+    lines = pd.DataFrame({"name": [TRUTH, TANH], "advantage": [v["truth"], v["tanh"]]})
     lines["eta"] = lines["advantage"] / 2.0
     lines["accuracy"] = (1.0 + lines["advantage"]) / 2.0
     datasets = {"lines": lines, "spans": spans, "estimates": estimates}

@@ -4,15 +4,15 @@ triad.
 
 Kaplan, Xu, Marfoq, Neglia, Santana de Oliveira, *A Cautionary Tale: On the Role of
 Reference Data in Empirical Privacy Defenses*, PETS 2024, arXiv:2310.12112 -- as computed by
-:func:`mipcore.reference_data.figure2` and :mod:`mipcore.lessons.reference_leak`.
+:func:`mipcore.reference_data.figure2` and :mod:`mipcore.experiments.reference_sweep`.
 
 Every builder takes a result and returns ``(chart, table)``: a
 :class:`~mipcore.plots.vega.VegaLiteChart` in the app's style and the DataFrame of exactly what
 it draws (the CSV). No arithmetic beyond selecting rows and scaling to %. The specifications
-name no slider value (those are in the captions, :func:`theory_caption`,
-:func:`triad_caption`): moving ε₀, N or N_T/N_R only changes the tables, and Streamlit redraws
-the chart in place (see :mod:`mipcore.plots.vega`). Training data D_T: blue, dashed, squares;
-reference data D_R: vermillion, solid, crosses; utility: green, solid, diamonds.
+name no slider value (those are in the page's captions): moving ε₀, N or N_T/N_R only changes
+the tables, and Streamlit redraws the chart in place (see :mod:`mipcore.plots.vega`).
+Training data D_T: blue, dashed, squares; reference data D_R: vermillion, solid, crosses;
+utility: green, solid, diamonds.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..lessons.reference_leak import SweepResult, Target
+from ..experiments.reference_sweep import SweepResult, Target
 from ..reference_data import Figure2Result
 from . import style
 from .curves import Look, band, by, chart, dataset, labels, markers, quantity, rule
@@ -35,10 +35,8 @@ __all__ = [
     "ATTACK_NAMES",
     "STAR_NAME",
     "Unit",
-    "theory_caption",
     "theory_table",
     "theory_vega",
-    "triad_caption",
     "triad_table",
     "triad_vega",
 ]
@@ -126,17 +124,6 @@ def theory_table(figure: Figure2Result) -> pd.DataFrame:
             "accuracy_bound_train": 0.5 + c["eta_train"].to_numpy(float),
             "accuracy_bound_ref": 0.5 + c["eta_ref"].to_numpy(float),
         }
-    )
-
-
-def theory_caption(figure: Figure2Result, w_star: float, unit: Unit) -> str:
-    """What the theory chart's title no longer says: the setting (ε₀, N, N_T/N_R of
-    ``figure`` and ``w_star``), or what the η axis is."""
-    if unit is Unit.ETA:
-        return "η from ε by Theorem 4 of Izzo et al.: an illustration (Theorem 3.1 is O(ε))."
-    return (
-        f"ε₀ = {figure.eps0:g}, N = {figure.n_total:,.0f}, N_T/N_R = {figure.ratios[0]:g}; "
-        f"w* = N_R/N = {w_star:.3g}."
     )
 
 
@@ -297,17 +284,6 @@ def triad_table(result: SweepResult, training_only: bool) -> pd.DataFrame:
         ):
             table[f"attack_{label}_{col}"] = sub[col].to_numpy(float)
     return table
-
-
-def triad_caption(result: SweepResult) -> str:
-    """What the triad's title no longer says: the attack, the seeds, w* and the pick."""
-    attack = result.config.selection_attack.value
-    pick = result.training_only_pick.w
-    return (
-        f"{ATTACK_NAMES.get(attack, attack).capitalize()}; mean over {result.config.n_seeds} "
-        f"seeds, band: min–max. Dashed grey line: w* = {result.w_star:.3g}"
-        + (f"; dash-dot line: the training-only pick, w = {pick:.3g}." if pick is not None else ".")
-    )
 
 
 def triad_vega(result: SweepResult, training_only: bool) -> tuple[VegaLiteChart, pd.DataFrame]:

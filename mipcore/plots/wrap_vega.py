@@ -1,7 +1,7 @@
 """Charts of the page "How much noise would my own statistic need?", written in Altair with
 the chart concepts (:mod:`mipcore.plots.curves`, :mod:`mipcore.plots.distributions`).
 
-Both draw a :class:`mipcore.lessons.statistic_release.Comparison` (its ``errors`` and
+Both draw a :class:`mipcore.experiments.statistic_release.Comparison` (its ``errors`` and
 ``spread_table``, the same tables the page offers as CSV) and compute none of the
 mathematics. The released numbers are on the x axis in their order (1, 2, …, k), labelled
 with their names when there are few (cut to :data:`LABEL_CHARS` characters) and by position
@@ -24,7 +24,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..lessons.statistic_release import Comparison
+from ..experiments.statistic_release import Comparison
 from . import curves, style
 from .curves import Look
 from .distributions import interval, looks
@@ -198,7 +198,7 @@ def spread_vega(comp: Comparison) -> tuple[VegaLiteChart, pd.DataFrame]:
                 "tick": [ticks[n] for n in labels],
                 "quantity": labels,
                 "release": SIGMA_NAME,
-                "sigma": np.asarray(comp.release.sigma, dtype=float),
+                "sigma": np.asarray(comp.release.mip.sigma, dtype=float),
             }
         ),
         "sigma",

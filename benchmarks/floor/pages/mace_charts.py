@@ -6,17 +6,16 @@ press on that page costs before its content."""
 import streamlit as st
 from floor_common import slider, vega
 
-from mipcore.lessons import mace_view as mv
-from mipcore.lessons.mace_synthetic import Shape
+from mipcore.experiments import mace_synthetic as toy
 from mipcore.plots import mace_vega
 
 
 @st.cache_data(max_entries=1000)
 def charts(sep: float):
-    view = mv.mace_view(Shape.NORMAL, sep, 2000, 0, mv.Estimator.HISTOGRAM, 30, None, 0.5, 1.0)
-    drift = mv.drift(Shape.NORMAL, sep, 0, mv.Estimator.HISTOGRAM, 30, None, 0.5)
-    samples, loss, _ = mace_vega.samples_loss_vega(view)
-    advantage, _ = mace_vega.advantage_vega(view)
+    run = toy.run(toy.Shape.NORMAL, sep, 2000, 0, toy.Estimator.HISTOGRAM, 30, None, 0.5)
+    drift = toy.drift(toy.Shape.NORMAL, sep, 0, toy.Estimator.HISTOGRAM, 30, None, 0.5)
+    samples, loss, _ = mace_vega.samples_loss_vega(run)
+    advantage, _ = mace_vega.advantage_vega(run, 1.0)
     drift_chart, _ = mace_vega.drift_vega(drift)
     return samples, loss, advantage, drift_chart
 

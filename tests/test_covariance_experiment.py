@@ -1,4 +1,5 @@
-"""Tests for mipcore.lessons.figure2 and mipcore.covariance_gd: the Section 5.2 (Figure 2) experiment.
+"""Tests for mipcore.experiments.covariance and mipcore.covariance_gd: the Section 5.2 (Figure 2)
+experiment.
 
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582,
 Section 5.2. DP-SGD: Abadi et al., CCS 2016. The Gaussian-mechanism privacy profile (Balle &
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import pickle
 
 import numpy as np
 import pandas as pd
@@ -29,31 +31,31 @@ from scipy.stats import norm
 
 from mipcore.bounds import epsilon_from_eta, eta_from_epsilon
 from mipcore.covariance_gd import (
+    ClipRule,
+    _per_example_norms,
+    clip_norm,
+    dpsgd,
     gd_closed_form,
     gd_iterate,
+    half_split_grams,
     make_sigma,
     outer_products,
     sample_data,
 )
-from mipcore.guarantees import eta_from_gdp
-from mipcore.lessons import figure2 as cv
-from mipcore.lessons.figure2 import (
+from mipcore.experiments import covariance as cv
+from mipcore.experiments.covariance import (
     NOMINAL_SPEED,
     PRESETS,
     RUN_COLUMNS,
     WORK_CEILING,
     Claim,
-    ClipRule,
     DpCalibration,
     ExperimentConfig,
+    ExperimentResult,
     FailRange,
     Verdict,
-    _per_example_norms,
-    clip_norm,
     dp_noise_multiplier,
-    dpsgd,
     estimate_seconds,
-    half_split_grams,
     measure_speed,
     paper_claims,
     plan_experiment,
@@ -63,6 +65,7 @@ from mipcore.lessons.figure2 import (
     summarize,
     work,
 )
+from mipcore.guarantees import eta_from_gdp
 from mipcore.mechanism import MipCalibration
 from mipcore.theorem9 import certified_eta
 
@@ -543,7 +546,7 @@ def test_run_experiment_evaluates_the_run(small_result, small_results):
     assert len(res.verdicts) == 6 + 6 + 2 + 3
     raw = res.summary[res.summary.method == "raw"]["mean"]
     assert res.raw_error == pytest.approx(float(raw.iloc[0]))
-    assert res.sigma_norm == pytest.approx(float(np.linalg.norm(make_sigma(2, 3))))
+    norm = float(np.linalg.norm(make_sigma(2, 3)))
     for c in res.clipping:  # the clipping-only share at the most private η, from the table
         s = res.summary
         dp = s[(s.method == "dpsgd") & (s.dp_calibration == c.calibration.value)]
@@ -552,7 +555,7 @@ def test_run_experiment_evaluates_the_run(small_result, small_results):
         assert c.error == pytest.approx(float(dp[dp.eta == 0.05]["mean"].iloc[0]))
         assert c.clip_only_error == pytest.approx(float(z0[z0.eta == 0.05]["mean"].iloc[0]))
         assert c.step_sd == pytest.approx(SMALL.lr * c.z * 2 * res.clip_norm / SMALL.m)
-        assert c.step_sd_rel == pytest.approx(c.step_sd / res.sigma_norm)
+        assert c.step_sd_rel == pytest.approx(c.step_sd / norm)
         assert 0 < c.share_min <= c.share_max <= 1
         assert c.error_min <= c.error <= c.error_max
         assert res.bias(c.calibration) is c
@@ -563,6 +566,19 @@ def test_run_experiment_evaluates_the_run(small_result, small_results):
         if sc.n_for_error_1 is not None:
             assert sc.n_for_error_1 == pytest.approx(SMALL.n * sc.error_ref**2)
     assert res.radius_ratio is not None and res.radius_ratio.expected == 4  # d² = 4
+
+
+def test_the_result_is_small_and_computes_the_rest_on_demand(small_result):
+    """A job sends the result back pickled: its plan, its runs and their time; the summary,
+    the verdicts and every quoted number are computed from them, the same after the trip."""
+    names = [f.name for f in dataclasses.fields(small_result)]
+    assert names == ["plan", "runs", "seconds", "finished_at"]
+    back = pickle.loads(pickle.dumps(ExperimentResult(small_result.plan, small_result.runs)))
+    pd.testing.assert_frame_equal(back.summary, small_result.summary)
+    assert back.verdicts == small_result.verdicts
+    assert back.clipping == small_result.clipping and back.scales == small_result.scales
+    assert back.radius_ratio == small_result.radius_ratio
+    assert back.raw_error == small_result.raw_error
 
 
 def test_result_grid_is_one_row_per_claim(small_result):
@@ -745,7 +761,7 @@ def test_config_defaults_and_presets_are_valid():
     cfg = ExperimentConfig()
     assert cfg.validated() is cfg
     assert cfg.B == 128 and cfg.Ms == (2, 4, 6) and cfg.d == 3  # Section 5.2's settings
-    assert cfg.as_dict()["etas"] == cfg.etas and (cfg.m, cfg.p) == (10_000, 9)
+    assert dataclasses.asdict(cfg)["etas"] == cfg.etas and (cfg.m, cfg.p) == (10_000, 9)
     for preset in PRESETS.values():
         assert preset.validated() is preset
     assert PRESETS["Paper"].n == 500_000 and PRESETS["Paper"].R == 10

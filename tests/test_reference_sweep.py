@@ -1,4 +1,4 @@
-"""Tests for mipcore.lessons.reference_leak: WERM on toy data, attacked on D_T and D_R.
+"""Tests for mipcore.experiments.reference_sweep: WERM on toy data, attacked on D_T and D_R.
 
 The objective is checked three ways: against a brute-force replication of records (rational
 weights, plain unit-weight fit), against a direct minimisation of the paper's equation (13)
@@ -24,10 +24,9 @@ from sklearn.linear_model import LogisticRegression
 
 from mipcore.audit_stats import clopper_pearson, epsilon_lower_bound
 from mipcore.bounds import epsilon_from_eta
-from mipcore.lessons import reference_leak as rl
-from mipcore.lessons.reference_leak import (
+from mipcore.experiments import reference_sweep as rl
+from mipcore.experiments.reference_sweep import (
     Attack,
-    Claim,
     LeakConfig,
     ModelKind,
     Part,
@@ -284,6 +283,11 @@ def test_audit_model_errors():
         audit_model(fit, splits, low_fpr=0.7)
 
 
+def _true_class_proba(est, part: Part):
+    """f(x)_y from scikit-learn's predict_proba (0 for a label the model never saw)."""
+    return rl._own_label_proba(est.predict_proba(part.X), est.classes_, part.y)
+
+
 class _SklearnScorer(rl._Scorer):
     """The audit's scorer asking scikit-learn itself, once per call (the audit before it
     scored each matrix once from one product)."""
@@ -292,7 +296,7 @@ class _SklearnScorer(rl._Scorer):
         return self.est.predict(part.X)
 
     def own_label_proba(self, part: Part):
-        return rl._true_class_proba(self.est, part)
+        return _true_class_proba(self.est, part)
 
 
 @pytest.mark.parametrize(
@@ -318,7 +322,7 @@ def test_scorer_is_scikit_learn_bit_for_bit(n_classes, model):
     ]
     for part in parts * 2:  # the second time from the scorer's memory
         np.testing.assert_array_equal(score.predict(part), est.predict(part.X))
-        got, want = score.own_label_proba(part), rl._true_class_proba(est, part)
+        got, want = score.own_label_proba(part), _true_class_proba(est, part)
         assert got.dtype == want.dtype and np.array_equal(got, want)
     assert not score.own_label_proba(parts[-1]).any()
 
@@ -342,8 +346,8 @@ def test_audit_outcomes_equal_one_call_per_attack():
             assert o.epsilon_empirical == float(epsilon_from_eta(o.eta_empirical))
     # the ends: every guess right (η̂ = 1/2, ε̂ = ∞) and every guess wrong
     ends = [
-        rl._Decisions(Attack.GAP, Target.TRAIN, None, 10, 10, 1.0, 0.0),
-        rl._Decisions(Attack.GAP, Target.REFERENCE, None, 0, 10, 0.0, 1.0),
+        (Attack.GAP, Target.TRAIN, None, 10, 10, 1.0, 0.0),
+        (Attack.GAP, Target.REFERENCE, None, 0, 10, 0.0, 1.0),
     ]
     best, worst = rl._outcomes(ends, 0.95)
     assert best.eta_empirical == 0.5 and best.epsilon_empirical == math.inf
@@ -429,11 +433,9 @@ def test_sweep_shapes_and_aggregates(small_sweep):
         )
         assert again == sel
     assert res.training_only_pick == res.selection(SelectionRule.PUBLIC_REFERENCE)
-    assert {t.claim for t in res.trends} == {
-        Claim.REFERENCE_LEAKAGE_RISES_WITH_W,
-        Claim.TRAINING_LEAKAGE_FALLS_WITH_W,
-    }
+    assert [(t.attack, t.target) for t in res.trends] == [(a, t) for a in Attack for t in Target]
     assert res.trend(Attack.LOSS, Target.TRAIN).test is TrendTest.SEED_SLOPE_T_TEST
+    assert res.tolerance == 0.25  # the grid's largest step
 
 
 def test_trend_verdict_matches_a_t_test_on_seed_slopes(small_sweep):
@@ -484,11 +486,11 @@ def test_splits_are_disjoint_and_sized():
 
 
 def test_progress_and_stop():
-    calls: list[tuple[float, int, int]] = []
+    calls: list[tuple[float, str]] = []
     cfg = dataclasses.replace(SMALL, weights=(0.0, 1.0), n_seeds=2)
-    run_sweep(cfg, lambda f, d, t: calls.append((f, d, t)))
-    assert calls[0] == (0.0, 0, 4) and calls[-1] == (1.0, 4, 4)
-    assert [c[1] for c in calls] == [0, 1, 2, 3, 4]
+    run_sweep(cfg, lambda f, m: calls.append((f, m)))
+    assert calls[0] == (0.0, "fit 0 of 4") and calls[-1] == (1.0, "fit 4 of 4")
+    assert [c[1] for c in calls] == [f"fit {i} of 4" for i in range(5)]
     asked = []
 
     def stop() -> bool:
@@ -507,12 +509,11 @@ def test_default_sweep_shows_the_lesson(default_sweep):
     assert res.w_star == 0.5
     assert res.trend(Attack.CONFIDENCE, Target.REFERENCE).holds
     assert res.trend(Attack.CONFIDENCE, Target.TRAIN).holds
-    assert res.hidden_leak.holds and res.hidden_leak.w_pick is not None
-    assert res.hidden_leak.w_pick > res.w_star
-    assert res.hidden_leak.attack_train <= 0.51 < res.hidden_leak.ref_ci_low
-    verdicts = {v.claim: v for v in res.rule_verdicts}
-    assert verdicts[Claim.PUBLIC_REFERENCE_PICK_ABOVE_EQUAL_WEIGHT].holds
-    assert verdicts[Claim.HIGH_REFERENCE_PRIVACY_PICK_BELOW_EQUAL_WEIGHT].holds
+    pick = res.training_only_pick
+    assert res.hidden_leak and pick.w is not None and pick.w > res.w_star
+    assert pick.attack_train <= 0.51 < res.at(pick.w, Target.REFERENCE)["pooled_ci_low"]
+    assert res.rule_holds(SelectionRule.PUBLIC_REFERENCE)
+    assert res.rule_holds(SelectionRule.HIGH_REFERENCE_PRIVACY)
 
 
 @pytest.mark.parametrize(
@@ -561,7 +562,7 @@ def test_config_cross_field_errors():
 
 
 # --------------------------------------------------------------------------- for a page
-# (the sweep's size, its job, reselection and reading: what the reference-data page calls)
+# (the sweep's size, its job, reselection and the rows at a pick: what the page reads)
 
 PAGE_SMALL = LeakConfig(
     n_train=100,
@@ -594,20 +595,20 @@ def test_weight_grid_and_work():
         rl.check_work(cfg, 0.5)
 
 
-def test_sweep_relays_progress_as_messages():
+def test_sweep_reports_progress_as_messages():
     seen: list[tuple[float, str]] = []
     cfg = dataclasses.replace(PAGE_SMALL, weights=(0.0, 1.0), n_seeds=1)
-    res = rl.sweep(cfg, lambda f, m: seen.append((f, m)))
+    res = run_sweep(cfg, lambda f, m: seen.append((f, m)))
     assert seen == [(0.0, "fit 0 of 2"), (0.5, "fit 1 of 2"), (1.0, "fit 2 of 2")]
     assert len(res.fits) == 2
-    assert rl.sweep(cfg).per_w.equals(res.per_w)  # without progress: the same result
+    assert run_sweep(cfg).per_w.equals(res.per_w)  # without progress: the same result
 
 
 def _same_selection(a, b) -> None:
     assert a.config == b.config
     assert a.selections == b.selections
     assert a.training_only_pick == b.training_only_pick
-    assert a.rule_verdicts == b.rule_verdicts
+    assert [a.rule_holds(r) for r in SelectionRule] == [b.rule_holds(r) for r in SelectionRule]
     assert a.hidden_leak == b.hidden_leak
 
 
@@ -649,32 +650,44 @@ def test_reselect_errors(page_sweep):
         rl.reselect(page_sweep, max_ref_attack=float("nan"))
 
 
-def test_reading_is_the_per_w_rows_at_the_pick(page_sweep):
-    ex = rl.experiment_view(rl.reselect(page_sweep, attack="confidence"))
-    r = ex.reading
-    assert r is not None and r.w == ex.result.training_only_pick.w
-    assert r.test_accuracy == ex.result.training_only_pick.test_accuracy
-    assert r == rl.reading(ex.result)
+@pytest.mark.parametrize("attack", list(Attack))
+def test_the_rows_at_the_pick_are_the_per_w_rows(page_sweep, attack):
+    res = rl.reselect(page_sweep, attack=attack, max_train_attack=1.0)
+    pick = res.training_only_pick
+    assert pick.w is not None and pick.test_accuracy is not None
     per_w = page_sweep.per_w
-    for part in (r.train, r.reference):
+    for target in Target:
         row = per_w[
-            (per_w["w"] == r.w)
-            & (per_w["attack"] == "confidence")
-            & (per_w["target"] == part.target.value)
+            (per_w["w"] == pick.w)
+            & (per_w["attack"] == attack.value)
+            & (per_w["target"] == target.value)
         ].iloc[0]
-        assert part.accuracy == row["accuracy_mean"]
-        assert (part.ci_low, part.ci_high) == (row["pooled_ci_low"], row["pooled_ci_high"])
-        assert part.band == (row["accuracy_min"], row["accuracy_max"])
-        assert part.epsilon_lower_bound == row["epsilon_empirical_lower_bound"]
-        assert part.beats_chance == (row["pooled_ci_low"] > 0.5)
-    h = ex.result.hidden_leak
-    assert (h.ref_ci_low, h.attack_ref) == (r.reference.ci_low, r.reference.accuracy)
-    assert h.holds == r.reference.beats_chance
+        pd.testing.assert_series_equal(res.at(pick.w, target), row)
+    ref = res.at(pick.w, Target.REFERENCE)
+    assert res.hidden_leak == (ref["pooled_ci_low"] > 0.5)
 
 
-def test_experiment_view(page_sweep):
-    ex = rl.experiment_view(rl.reselect(page_sweep, attack="gap", max_train_attack=0.5))
-    assert ex.reading is None and ex.result.training_only_pick.w is None
-    assert ex.trend_reference == page_sweep.trend(Attack.GAP, Target.REFERENCE)
-    assert ex.trend_train == page_sweep.trend(Attack.GAP, Target.TRAIN)
-    assert ex.fits == 6 and ex.unconverged_fits == int((~page_sweep.fits["converged"]).sum())
+def test_rule_verdicts_by_brute_force(page_sweep):
+    """Each rule's verdict is where its pick lies against w* (public: above; equal: within
+    one grid step; high reference privacy: below), None when it picks nothing."""
+    for kw in (dict(), dict(max_train_attack=1.0, max_gap=1.0, max_ref_attack=1.0)):
+        res = rl.reselect(page_sweep, **kw)
+        for rule in SelectionRule:
+            w = res.selection(rule).w
+            if w is None:
+                want = None
+            elif rule is SelectionRule.PUBLIC_REFERENCE:
+                want = w > res.w_star
+            elif rule is SelectionRule.EQUAL_PRIVACY:
+                want = abs(w - res.w_star) <= 0.5 + 1e-12
+            else:
+                want = w < res.w_star
+            assert res.rule_holds(rule) == want
+
+
+def test_nothing_picked(page_sweep):
+    res = rl.reselect(page_sweep, attack="gap", max_train_attack=0.0)
+    assert res.training_only_pick.w is None and res.hidden_leak is None
+    assert res.rule_holds(SelectionRule.PUBLIC_REFERENCE) is None
+    assert res.trend(Attack.GAP, Target.REFERENCE) == page_sweep.trend(Attack.GAP, Target.REFERENCE)
+    assert res.fits is page_sweep.fits

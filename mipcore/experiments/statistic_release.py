@@ -16,7 +16,7 @@ every dimension (:func:`mipcore.theorem9.certified_eta`). ``TIGHT`` takes the sm
 ``−1/ln(1 − 2η)``; ``PAPER`` Corollary 14's ``(6.16/η)^(1+2/M)`` (certified in every dimension
 with a very large margin: 3795 instead of 4.48 at η = 0.1, M = 2); ``AS_PRINTED`` the same c
 with the Laplace radius that Corollary 10 / Algorithm 1 print, which has that density only
-for k = 1 -- for k > 1 no proof covers it (``WrapResult.certified_eta`` is None).
+for k = 1 -- for k > 1 no proof covers it (``WrapResult.mip.certified_eta`` is None).
 
 **The clipping bounds** (:func:`clipping_bounds`, the one definition both releases and the
 page use). Each column's interval ``[min, max]`` of the data (``[min, min + 1]`` for a
@@ -36,15 +36,18 @@ data are not private (they reveal the extremes); a real deployment fixes them in
   sensitivity.
 
 This module never imports Streamlit and never caches; :func:`compare_releases` and
-:func:`compare_generated` return one frozen result with every number the page quotes.
+:func:`compare_generated` return one small frozen result (:class:`Comparison`) holding
+Algorithm 1's own :class:`~mipcore.mechanism.MIPRelease`; every number the page quotes is
+computed from it on demand.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -53,10 +56,9 @@ from threadpoolctl import threadpool_limits
 
 from .._validate import as_enum, as_generator, check_int, check_range
 from ..bounds import epsilon_from_eta
-from ..mechanism import MipCalibration, mip_release, noise_multiplier_for
+from ..mechanism import MipCalibration, MIPRelease, mip_release, noise_multiplier_for
 from ..noise_laws import Radius, sample_mip_noise
 from ..tabular import MAX_COLS, MIN_ROWS
-from ..theorem9 import certified_eta
 
 __all__ = [
     "DRAWS",
@@ -283,8 +285,11 @@ def clipping_bounds(data: ArrayLike | pd.DataFrame, widen: float = 1.0) -> ClipB
     >>> b.lo.tolist(), b.hi.tolist()
     ([-1.0, 4.5], [3.0, 6.5])
     """
-    rows = _finite_rows(data)
-    w = float(check_range("widen", widen, 1.0, MAX_WIDEN))
+    return _clipping_bounds(_finite_rows(data), float(check_range("widen", widen, 1.0, MAX_WIDEN)))
+
+
+def _clipping_bounds(rows: NDArray[np.float64], w: float) -> ClipBounds:
+    """:func:`clipping_bounds` of checked inputs."""
     data_lo, data_hi = rows.min(axis=0), rows.max(axis=0)
     box_hi = np.where(data_hi > data_lo, data_hi, data_lo + 1.0)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -319,22 +324,14 @@ def dp_l1_sensitivity(name: Statistic | str, lo: ArrayLike, hi: ArrayLike, m: in
     >>> dp_l1_sensitivity("covariance", [0.0, -1.0], [1.0, 1.0], 10)
     0.8
     """
-    stat = _stat(name)
-    lo_a = np.atleast_1d(np.asarray(lo, dtype=float))
-    hi_a = np.atleast_1d(np.asarray(hi, dtype=float))
-    if lo_a.shape != hi_a.shape or lo_a.ndim != 1:
-        raise ValueError(
-            f"lo and hi must give one bound per column, got shapes {lo_a.shape} and {hi_a.shape}"
-        )
-    if not (np.all(np.isfinite(lo_a)) and np.all(np.isfinite(hi_a))):
-        raise ValueError("lo and hi must be finite numbers")
-    if np.any(~(hi_a > lo_a)):
-        j = int(np.flatnonzero(~(hi_a > lo_a))[0])
-        raise ValueError(
-            f"each clipping bound needs lo < hi; column {j + 1} has lo = {lo_a[j]:.6g}, "
-            f"hi = {hi_a[j]:.6g}"
-        )
-    m = check_int("m", m, 1)
+    lo_a, hi_a = _check_bounds(lo, hi)
+    return _l1_sensitivity(_stat(name), lo_a, hi_a, check_int("m", m, 1))
+
+
+def _l1_sensitivity(
+    stat: Statistic, lo_a: NDArray[np.float64], hi_a: NDArray[np.float64], m: int
+) -> float | None:
+    """:func:`dp_l1_sensitivity` of checked inputs."""
     if stat is Statistic.MEAN:
         return float(np.sum(hi_a - lo_a) / m)
     if stat is Statistic.COVARIANCE:
@@ -350,46 +347,51 @@ def dp_l1_sensitivity(name: Statistic | str, lo: ArrayLike, hi: ArrayLike, m: in
 class WrapResult:
     """One MIP release (Algorithm 1) and one DP Laplace release of the same statistic.
 
-    ``theta`` is the statistic on the random training half (never published); ``sigma``
-    Algorithm 1's per-coordinate estimate; ``mip``/``dp`` the releases (``dp`` None when the
-    statistic has no bounded sensitivity). ``mip_c`` is the noise multiplier c the
-    calibration gives, ``certified_eta`` what that noise certifies for the ``noised`` numbers
-    with σ > 0 (None: the printed Laplace radius in more than one dimension, which no proof
-    covers). ``epsilon`` is the pure-DP ε that certifies ``eta`` (Theorem 4),
-    ``sensitivity`` the L1 sensitivity Δ and ``dp_scale = Δ/ε`` the Laplace scale.
+    ``mip`` is Algorithm 1's own result (:class:`mipcore.mechanism.MIPRelease`: θ on the
+    random training half, never published, σ, the release, the noise multiplier c and what
+    it certifies for the noised numbers -- None for the printed Laplace radius in more than
+    one dimension, which no proof covers); ``dp`` the Laplace release (None when the
+    statistic has no bounded sensitivity), ``sensitivity`` its L1 sensitivity Δ, ``labels``
+    the names of the released numbers.
     """
 
-    labels: tuple[str, ...]
-    theta: NDArray[np.float64]
-    sigma: NDArray[np.float64]
-    mip: NDArray[np.float64]
-    mip_c: float
+    mip: MIPRelease
     dp: NDArray[np.float64] | None
-    dp_scale: float | None
-    epsilon: float
     sensitivity: float | None
-    n_train: int
     statistic: Statistic
     eta: float
     M: int
-    calibration: MipCalibration
-    certified_eta: float | None
-    noised: int
     bounds: ClipBounds
+    labels: tuple[str, ...]
+
+    @property
+    def epsilon(self) -> float:
+        """The pure-DP ε that certifies ``eta``: ``log((1 + 2η)/(1 − 2η))`` (Theorem 4)."""
+        return float(epsilon_from_eta(self.eta))
+
+    @property
+    def dp_scale(self) -> float | None:
+        """The Laplace scale Δ/ε (None without a DP release)."""
+        return None if self.sensitivity is None else self.sensitivity / self.epsilon
 
     @property
     def k(self) -> int:
         """How many numbers are released."""
-        return int(self.theta.size)
+        return int(self.mip.theta.size)
+
+    @property
+    def noised(self) -> int:
+        """How many of them get MIP noise (σ > 0)."""
+        return int(np.count_nonzero(self.mip.sigma > 0))
 
     def table(self) -> pd.DataFrame:
         """One row per released number: θ, σ and both releases (NaN: no DP release)."""
         df = pd.DataFrame(
             {
                 "quantity": list(self.labels),
-                "non-private θ": self.theta,
-                "σ (Algorithm 1)": self.sigma,
-                "MIP release": self.mip,
+                "non-private θ": self.mip.theta,
+                "σ (Algorithm 1)": self.mip.sigma,
+                "MIP release": self.mip.theta_hat,
             }
         )
         df["DP Laplace release"] = self.dp if self.dp is not None else np.nan
@@ -418,21 +420,25 @@ class _Counting:
 
 
 def _check_bounds(
-    lo: ArrayLike, hi: ArrayLike, rows: NDArray[np.float64]
+    lo: ArrayLike, hi: ArrayLike, columns: int | None = None
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Explicit bounds, each failure with its own cause."""
-    lo_a, hi_a = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-    cols = rows.shape[1]
-    if lo_a.shape != (cols,) or hi_a.shape != (cols,):
+    """Explicit bounds: one finite bound per column (``columns`` of them when given),
+    ``lo < hi``; each failure with its own cause."""
+    lo_a = np.atleast_1d(np.asarray(lo, dtype=float))
+    hi_a = np.atleast_1d(np.asarray(hi, dtype=float))
+    if lo_a.shape != hi_a.shape or lo_a.ndim != 1 or columns not in (None, lo_a.size):
         raise ValueError(
-            f"lo and hi must give one bound per column ({cols}), got shapes {lo_a.shape} and "
-            f"{hi_a.shape}"
+            f"lo and hi must give one bound per column{f' ({columns})' if columns else ''}, "
+            f"got shapes {lo_a.shape} and {hi_a.shape}"
         )
     if not (np.all(np.isfinite(lo_a)) and np.all(np.isfinite(hi_a))):
         raise ValueError("lo and hi must be finite numbers (is the data's range overflowing?)")
     if np.any(~(hi_a > lo_a)):
         j = int(np.flatnonzero(~(hi_a > lo_a))[0])
-        raise ValueError(f"each column needs lo < hi; column {j + 1} has lo >= hi")
+        raise ValueError(
+            f"each clipping bound needs lo < hi; column {j + 1} has lo = {lo_a[j]:.6g} >= "
+            f"hi = {hi_a[j]:.6g}"
+        )
     return lo_a, hi_a
 
 
@@ -487,16 +493,15 @@ def wrap_statistic(
     --------
     >>> data = make_dataset("mean", 200, 2, 0)
     >>> res = wrap_statistic(data, "mean", 0.1, rng=1)
-    >>> round(res.mip_c, 4), round(res.certified_eta, 4), res.labels
+    >>> round(res.mip.c, 4), round(res.mip.certified_eta, 4), res.labels
     (4.4814, 0.1, ('mean(x1)', 'mean(x2)'))
-    >>> wrap_statistic(data, "mean", 0.1, rng=1, calibration="as_printed").certified_eta is None
+    >>> wrap_statistic(data, "mean", 0.1, rng=1, calibration="as_printed").mip.certified_eta is None
     True
     """
     stat = _stat(name)
     e = float(check_range("eta", eta, 0.0, 0.5, lo_open=True, hi_open=True))
     m_order = check_int("M", M, 1, 16)
     B = check_int("B", B, 2, 100_000)
-    cal = as_enum("calibration", calibration, MipCalibration)
     rows = _finite_rows(data)
     if rows.shape[1] < stat.min_columns:
         raise ValueError(
@@ -505,59 +510,33 @@ def wrap_statistic(
         )
     gen = as_generator(rng)
     if lo is None and hi is None:
-        bounds = clipping_bounds(rows, widen)
+        bounds = _clipping_bounds(rows, float(check_range("widen", widen, 1.0, MAX_WIDEN)))
     elif lo is None or hi is None:
         raise ValueError("give both lo and hi, or neither")
     else:
-        lo_a, hi_a = _check_bounds(lo, hi, rows)
+        lo_a, hi_a = _check_bounds(lo, hi, rows.shape[1])
         bounds = ClipBounds(rows.min(axis=0), rows.max(axis=0), lo_a, hi_a, 1.0)
     clipped = np.clip(rows, bounds.lo, bounds.hi)
     fn = _Counting(statistic(stat), B, progress)
     with threadpool_limits(limits=1, user_api="blas"), np.errstate(over="ignore"):
         # one BLAS thread: B small products; on a busy 2-core machine OpenBLAS's thread
         # hand-offs made them up to 30 times slower
-        rel = mip_release(clipped, fn, e, M=m_order, B=B, rng=gen, calibration=cal)
+        rel = mip_release(clipped, fn, e, M=m_order, B=B, rng=gen, calibration=calibration)
     if not (np.all(np.isfinite(rel.theta_hat)) and np.all(np.isfinite(rel.sigma))):
         raise ValueError(
             "the release is not finite: the data's values are too large for this statistic "
             "— rescale the data (change its unit)"
         )
-    eps = float(epsilon_from_eta(e))
-    sens = dp_l1_sensitivity(stat, bounds.lo, bounds.hi, len(rel.train_index))
-    if sens is None:
-        dp, scale = None, None
-    else:
-        scale = sens / eps
-        dp = rel.theta + gen.laplace(0.0, scale, size=rel.theta.shape)
+    sens = _l1_sensitivity(stat, bounds.lo, bounds.hi, len(rel.train_index))
     columns = data.columns if isinstance(data, pd.DataFrame) else range(1, rows.shape[1] + 1)
-    return WrapResult(
-        labels=theta_labels(stat, list(columns)),
-        theta=rel.theta,
-        sigma=rel.sigma,
-        mip=rel.theta_hat,
-        mip_c=float(rel.c),
-        dp=dp,
-        dp_scale=scale,
-        epsilon=eps,
-        sensitivity=sens,
-        n_train=len(rel.train_index),
-        statistic=stat,
-        eta=e,
-        M=m_order,
-        calibration=cal,
-        certified_eta=rel.certified_eta,
-        noised=int(np.count_nonzero(rel.sigma > 0)),
-        bounds=bounds,
-    )
+    res = WrapResult(rel, None, sens, stat, e, m_order, bounds, theta_labels(stat, list(columns)))
+    if res.dp_scale is None:
+        return res
+    return replace(res, dp=rel.theta + gen.laplace(0.0, res.dp_scale, size=rel.theta.shape))
 
 
 def repeat_noise(
-    result: WrapResult,
-    eta: float,
-    draws: int,
-    *,
-    M: int = 2,
-    rng: np.random.Generator | int,
+    result: WrapResult, draws: int, *, rng: np.random.Generator | int
 ) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
     """Noise of ``draws`` more releases of the same θ: ``(mip, dp)``, each ``(draws, k)``.
 
@@ -569,33 +548,19 @@ def repeat_noise(
     Parameters
     ----------
     result : from :func:`wrap_statistic`.
-    eta, M : must be the result's own (a check that the caller means this result).
     draws : ``1 <= draws <= 100_000``.
     rng : Generator or seed.
     """
-    e = float(check_range("eta", eta, 0.0, 0.5, lo_open=True, hi_open=True))
-    if not math.isclose(e, result.eta, rel_tol=1e-12):
-        raise ValueError(f"eta={e} differs from the result's eta={result.eta}")
-    if check_int("M", M, 1, 16) != result.M:
-        raise ValueError(f"M={M} differs from the result's M={result.M}")
     draws = check_int("draws", draws, 1, 100_000)
     gen = as_generator(rng)
+    rel = result.mip
     mip = np.zeros((draws, result.k))
-    live = result.sigma > 0
+    live = rel.sigma > 0
     if live.any():
-        mip[:, live] = sample_mip_noise(
-            result.sigma[live],
-            float(result.M),
-            result.mip_c,
-            draws,
-            gen,
-            result.calibration.radius,
-        )
-    dp = (
-        gen.laplace(0.0, result.dp_scale, size=(draws, result.k))
-        if result.dp_scale is not None
-        else None
-    )
+        radius = rel.calibration.radius
+        mip[:, live] = sample_mip_noise(rel.sigma[live], float(result.M), rel.c, draws, gen, radius)
+    scale = result.dp_scale
+    dp = None if scale is None else gen.laplace(0.0, scale, size=(draws, result.k))
     return mip, dp
 
 
@@ -625,87 +590,140 @@ class NoiseSpread:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Everything the page quotes about one statistic released both ways.
+    """One statistic released both ways (:func:`compare_releases`), and what compares them.
 
-    * ``release``: the :class:`WrapResult`; ``spread``: the repeated draws' quantiles.
-    * ``verdict`` (:class:`Verdict`), ``compared`` (mask of the numbers noised on both sides),
-      ``mip_wins`` (how many of them MIP noises less), ``mip_to_dp`` (MIP's median |noise| over
-      DP's on those numbers).
-    * ``radius_factor``: ``E|noise_j| ≈ radius_factor · c · σ_j`` (the noised count with the
-      Gamma radius, whose mean is that count times c; 1 with the printed Laplace radius);
-      ``breakeven = radius_factor · c · ε``: MIP adds less noise on number j roughly when
-      ``Δ/σ_j`` exceeds it; ``delta_over_sigma`` is ``Δ/σ_j`` on the compared numbers.
-    * ``mip_to_sigma``: MIP's median |noise| over σ_j on the numbers with σ > 0.
-    * ``paper_c``, ``tight_c``: both constants at this η and M; ``paper_certified_eta`` what
-      the paper's c certifies ((1 − e^{−1/c})/2, every dimension); ``paper_to_tight`` their ratio
-      (how much more noise the paper's constant adds with the same radius law);
-      ``printed_to_tight``: the typical noise of the printed Laplace radius with the paper's
-      c over the tight calibration's, ``paper_c / (noised · tight_c)``.
-    * ``single_compared``/``single_mip_wins``: in the one release shown, how many numbers have
-      noise on both sides, and on how many of them MIP landed closer to θ than DP.
-    * ``errors``, ``spread_table``: the charts' data; ``n_rows``, ``columns``, ``head``: the
-      data (its first rows), so a page needs nothing else.
+    ``release`` is the :class:`WrapResult`, ``spread`` the repeated draws' quantiles,
+    ``n_rows`` and ``head`` (its first rows) the data, so a page needs nothing else. The rest
+    is computed from them on demand, as scipy's ``BinomTestResult`` does: which release adds
+    less noise (:attr:`verdict`), where MIP would win (:attr:`breakeven`), the paper's and
+    the tight constant, and the charts' tables (:attr:`errors`, :attr:`spread_table`).
     """
 
     release: WrapResult
     spread: NoiseSpread
-    verdict: Verdict
-    compared: NDArray[np.bool_]
-    mip_wins: int
-    mip_to_dp: NDArray[np.float64]
-    radius_factor: int
-    breakeven: float
-    delta_over_sigma: NDArray[np.float64] | None
-    mip_to_sigma: NDArray[np.float64]
-    paper_c: float
-    tight_c: float
-    paper_certified_eta: float
-    paper_to_tight: float
-    printed_to_tight: float
-    single_compared: int
-    single_mip_wins: int
-    errors: pd.DataFrame
-    spread_table: pd.DataFrame
     n_rows: int
-    columns: tuple[str, ...]
     head: pd.DataFrame
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(str(c) for c in self.head.columns)
+
+    @property
+    def compared(self) -> NDArray[np.bool_]:
+        """The numbers noised on both sides (median |noise| > 0 over the draws)."""
+        if self.spread.dp is None:
+            return np.zeros(self.release.k, dtype=bool)
+        return np.asarray((self.release.mip.sigma > 0) & (self.spread.dp[1] > 0))
+
+    @property
+    def mip_to_dp(self) -> NDArray[np.float64]:
+        """MIP's median |noise| over DP's on the :attr:`compared` numbers."""
+        if self.spread.dp is None:
+            return np.zeros(0)
+        both = self.compared
+        return np.asarray(self.spread.mip[1][both] / self.spread.dp[1][both], dtype=float)
+
+    @property
+    def mip_wins(self) -> int:
+        """On how many compared numbers MIP adds less noise."""
+        return int(np.count_nonzero(self.mip_to_dp < 1))
+
+    @property
+    def verdict(self) -> Verdict:
+        ratio, wins = self.mip_to_dp, self.mip_wins
+        if self.spread.dp is None:
+            return Verdict.MIP_ONLY if self.release.noised else Verdict.NO_NOISE
+        if ratio.size == 0:
+            return Verdict.NOT_COMPARABLE
+        return (
+            Verdict.DP_LESS
+            if not wins
+            else Verdict.MIP_LESS
+            if wins == ratio.size
+            else Verdict.MIXED
+        )
+
+    @property
+    def radius_factor(self) -> int:
+        """``E|noise_j| ≈ radius_factor · c · σ_j``: the noised count with the Gamma radius
+        (whose mean is that count times c), 1 with the printed Laplace radius."""
+        gamma = self.release.mip.calibration.radius is Radius.GAMMA
+        return max(self.release.noised, 1) if gamma else 1
+
+    @property
+    def breakeven(self) -> float:
+        """``radius_factor · c · ε``: MIP adds less noise on number j roughly when ``Δ/σ_j``
+        exceeds it."""
+        res = self.release
+        return float(self.radius_factor * res.mip.c * res.epsilon)
+
+    @property
+    def delta_over_sigma(self) -> NDArray[np.float64] | None:
+        """``Δ/σ_j`` on the compared numbers (None without a DP release)."""
+        res = self.release
+        return None if res.sensitivity is None else res.sensitivity / res.mip.sigma[self.compared]
+
+    @property
+    def mip_to_sigma(self) -> NDArray[np.float64]:
+        """MIP's median |noise| over σ_j on the numbers with σ > 0."""
+        sigma = self.release.mip.sigma
+        return np.asarray(self.spread.mip[1][sigma > 0] / sigma[sigma > 0], dtype=float)
+
+    def constant(self, calibration: MipCalibration) -> float:
+        """The noise multiplier c of ``calibration`` at this η and M for the noised numbers."""
+        res = self.release
+        return noise_multiplier_for(res.eta, M=res.M, d=max(res.noised, 1), calibration=calibration)
+
+    @property
+    def paper_to_tight(self) -> float:
+        """How much more noise the paper's constant adds than the tight one (same radius law)."""
+        return self.constant(MipCalibration.PAPER) / self.constant(MipCalibration.TIGHT)
+
+    @property
+    def printed_to_tight(self) -> float:
+        """The typical noise of the printed Laplace radius with the paper's c over the tight
+        calibration's: ``paper_c / (noised · tight_c)``."""
+        d = max(self.release.noised, 1)
+        return self.constant(MipCalibration.PAPER) / (d * self.constant(MipCalibration.TIGHT))
+
+    @property
+    def single(self) -> tuple[int, int]:
+        """In the one release shown: how many numbers have noise on both sides, and on how
+        many of them MIP landed closer to θ than DP."""
+        mip_err, dp_err = (self.errors[c].to_numpy() for c in ("mip_abs_error", "dp_abs_error"))
+        both = (self.release.mip.sigma > 0) & np.isfinite(dp_err) & (dp_err > 0)
+        return int(np.count_nonzero(both)), int(np.count_nonzero(both & (mip_err < dp_err)))
+
+    @cached_property
+    def errors(self) -> pd.DataFrame:
+        """The error chart's table: |release − θ| per released number (NaN: no DP release)."""
+        res, rel = self.release, self.release.mip
+        dp_err = np.abs(res.dp - rel.theta) if res.dp is not None else np.full(res.k, np.nan)
+        return pd.DataFrame(
+            {
+                "quantity": list(res.labels),
+                "theta": rel.theta,
+                "mip_abs_error": np.abs(rel.theta_hat - rel.theta),
+                "dp_abs_error": dp_err,
+            }
+        )
+
+    @cached_property
+    def spread_table(self) -> pd.DataFrame:
+        """The spread chart's table: the quantiles of each release per released number."""
+        parts = []
+        for mech, q in (("MIP", self.spread.mip), ("DP", self.spread.dp)):
+            if q is None:
+                continue
+            labels, sigma, draws = self.release.labels, self.release.mip.sigma, self.spread.draws
+            columns = ("quantity", "mechanism", "draws", "q10", "median", "q90", "sigma")
+            values = (list(labels), mech, draws, q[0], q[1], q[2], sigma)
+            parts.append(pd.DataFrame(dict(zip(columns, values, strict=True))))
+        return pd.concat(parts, ignore_index=True)
 
 
 def _quantiles(noise: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(np.quantile(np.abs(noise), SPREAD_QUANTILES, axis=0), dtype=float)
-
-
-def _errors(res: WrapResult) -> pd.DataFrame:
-    dp_err = np.abs(res.dp - res.theta) if res.dp is not None else np.full(res.k, np.nan)
-    return pd.DataFrame(
-        {
-            "quantity": list(res.labels),
-            "theta": res.theta,
-            "mip_abs_error": np.abs(res.mip - res.theta),
-            "dp_abs_error": dp_err,
-        }
-    )
-
-
-def _spread_table(res: WrapResult, spread: NoiseSpread) -> pd.DataFrame:
-    parts = []
-    for mech, q in (("MIP", spread.mip), ("DP", spread.dp)):
-        if q is None:
-            continue
-        parts.append(
-            pd.DataFrame(
-                {
-                    "quantity": list(res.labels),
-                    "mechanism": mech,
-                    "draws": spread.draws,
-                    "q10": q[0],
-                    "median": q[1],
-                    "q90": q[2],
-                    "sigma": res.sigma,
-                }
-            )
-        )
-    return pd.concat(parts, ignore_index=True)
 
 
 def release_work(n_rows: int, columns: int, name: Statistic | str, B: int) -> float:
@@ -769,113 +787,23 @@ def compare_releases(
     """
     seed = check_int("seed", seed, 0, 2**63 - 1)
     res = wrap_statistic(
-        data,
-        name,
-        eta,
-        M=M,
-        B=B,
-        rng=seed,
-        widen=widen,
-        calibration=calibration,
-        progress=progress,
+        data, name, eta, M=M, B=B, rng=seed, widen=widen, calibration=calibration, progress=progress
     )
-    mip_noise, dp_noise = repeat_noise(
-        res, res.eta, draws, M=res.M, rng=np.random.default_rng((seed, 1))
-    )
-    spread = NoiseSpread(
-        int(draws), _quantiles(mip_noise), None if dp_noise is None else _quantiles(dp_noise)
-    )
-    live = res.sigma > 0
-    factor = max(res.noised, 1) if res.calibration.radius is Radius.GAMMA else 1
-    mip_med = spread.mip[1]
-    if spread.dp is not None:
-        dp_med = spread.dp[1]
-        compared = live & (dp_med > 0)
-        ratio = mip_med[compared] / dp_med[compared]
-        wins = int(np.count_nonzero(ratio < 1))
-        if ratio.size == 0:
-            verdict = Verdict.NOT_COMPARABLE
-        elif wins == 0:
-            verdict = Verdict.DP_LESS
-        elif wins == ratio.size:
-            verdict = Verdict.MIP_LESS
-        else:
-            verdict = Verdict.MIXED
-        assert res.sensitivity is not None
-        dsig: NDArray[np.float64] | None = res.sensitivity / res.sigma[compared]
-    else:
-        compared = np.zeros(res.k, dtype=bool)
-        ratio = np.zeros(0)
-        wins = 0
-        verdict = Verdict.MIP_ONLY if live.any() else Verdict.NO_NOISE
-        dsig = None
-    errors = _errors(res)
-    mip_err = errors["mip_abs_error"].to_numpy()
-    dp_err = errors["dp_abs_error"].to_numpy()
-    single = live & np.isfinite(dp_err) & (dp_err > 0)
-    d_noised = max(res.noised, 1)
-    paper_c = noise_multiplier_for(res.eta, M=res.M, d=d_noised, calibration=MipCalibration.PAPER)
-    tight_c = noise_multiplier_for(res.eta, M=res.M, d=d_noised, calibration=MipCalibration.TIGHT)
+    mip, dp = repeat_noise(res, draws, rng=np.random.default_rng((seed, 1)))
+    spread = NoiseSpread(int(draws), _quantiles(mip), None if dp is None else _quantiles(dp))
     frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame(np.asarray(data))
-    return Comparison(
-        release=res,
-        spread=spread,
-        verdict=verdict,
-        compared=compared,
-        mip_wins=wins,
-        mip_to_dp=np.asarray(ratio, dtype=float),
-        radius_factor=int(factor),
-        breakeven=float(factor * res.mip_c * res.epsilon),
-        delta_over_sigma=dsig,
-        mip_to_sigma=np.asarray(mip_med[live] / res.sigma[live], dtype=float),
-        paper_c=paper_c,
-        tight_c=tight_c,
-        paper_certified_eta=float(certified_eta(paper_c, M=res.M, d=d_noised)),
-        paper_to_tight=paper_c / tight_c,
-        printed_to_tight=paper_c / (d_noised * tight_c),
-        single_compared=int(np.count_nonzero(single)),
-        single_mip_wins=int(np.count_nonzero(single & (mip_err < dp_err))),
-        errors=errors,
-        spread_table=_spread_table(res, spread),
-        n_rows=len(frame),
-        columns=tuple(str(c) for c in frame.columns),
-        head=frame.head(10).reset_index(drop=True),
-    )
+    return Comparison(res, spread, len(frame), frame.head(10).reset_index(drop=True))
 
 
 def compare_generated(
-    name: Statistic | str,
-    n: int,
-    d: int,
-    data_seed: int,
-    eta: float,
-    *,
-    M: int = 2,
-    B: int = 64,
-    seed: int = 0,
-    widen: float = 1.0,
-    calibration: MipCalibration | str = MipCalibration.TIGHT,
-    draws: int = DRAWS,
-    progress: Callable[[float, str], None] | None = None,
+    name: Statistic | str, n: int, d: int, data_seed: int, eta: float, **options: Any
 ) -> Comparison:
-    """:func:`compare_releases` on ``make_dataset(name, n, d, data_seed)``: the data are
-    regenerated here (cheap) instead of being kept by a caller.
+    """:func:`compare_releases` (with its keyword ``options``) on ``make_dataset(name, n, d,
+    data_seed)``: the data are regenerated here (cheap) instead of being kept by a caller.
 
     Examples
     --------
     >>> compare_generated("covariance", 100, 2, 0, 0.2, B=16).release.k
     4
     """
-    data = make_dataset(name, n, d, data_seed)
-    return compare_releases(
-        data,
-        name,
-        eta,
-        M=M,
-        B=B,
-        seed=seed,
-        widen=widen,
-        calibration=calibration,
-        draws=draws,
-        progress=progress,
-    )
+    return compare_releases(make_dataset(name, n, d, data_seed), name, eta, **options)

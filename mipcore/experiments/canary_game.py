@@ -1,4 +1,4 @@
-r"""Can an audit catch a leaky mechanism? The membership game with a canary, played N times.
+r"""The canary audit as an experiment: the membership game with a canary, played N times.
 
 Izzo, Yoon, Arık, Zou. *Provable Membership Inference Privacy*. TMLR 2024, arXiv:2211.06582
 (Definition 1: the membership game with a random half; Proposition 2: the optimal
@@ -7,20 +7,14 @@ Mironov, Prasad, Shilov, Tramèr. *Antipodes of Label Differential Privacy: PATE
 NeurIPS 2021, arXiv:2106.03408, Appendix B (Game 1 with abstention, Theorem B.1, the
 multiple-testing trap).
 
-What the page computes, in three steps:
-
-1. :func:`play_game` (seconds for long or covariance games: the page runs it through
-   ``appkit.jobs.run``) plays :func:`mipcore.canary_audit.run_canary_audit` in chunks of at
-   most :data:`CHUNK` trials with abstention margin 0 and keeps the attacker's scores, the
-   labels, the mechanism's facts, the best attacker's exact (or Monte Carlo) accuracy and
-   the certificate of its noise (:func:`certified_bounds`) in an :class:`AuditGame`.
-2. :func:`summarize` turns the game, an abstention threshold τ and a confidence level into
-   an :class:`AuditSummary`: every number the page quotes (counts, Clopper–Pearson
-   intervals, the ε and η lower bounds, the largest ε the trials could ever show, the
-   certificate beside them, the ROC, and on request the multiple-testing trap). Moving τ
-   never replays the game.
-3. :func:`certified_bounds` says what the noise promises, as a structured
-   :class:`Certificate` (which theorem, η, ε or μ, the noise multiplier and dimension).
+In three steps: :func:`play_game` (seconds for long or covariance games: a page runs it as
+a job) plays :func:`mipcore.canary_audit.run_canary_audit` in chunks of at most
+:data:`CHUNK` trials (an :class:`AuditGame`); :func:`summarize` reads the game at an
+abstention threshold τ and a confidence level, so that moving τ never replays the game (an
+:class:`AuditSummary`: counts, Clopper–Pearson intervals, the ε and η lower bounds, the
+largest ε the trials could ever show, the ROC, on request the multiple-testing trap);
+:func:`certified_bounds` says what the noise promises (a :class:`Certificate`: which
+theorem, η, ε or μ, the noise multiplier and dimension).
 
 The certificate of the MIP noise. The audit adds Theorem 9's noise with Corollary 14's
 multiplier ``c = (6.16/η)^2`` (M = 2; :meth:`mipcore.noise_laws.NoiseLaw.mip`, the Gamma
@@ -59,14 +53,13 @@ from ..canary_audit import (
     AuditAttacker,
     AuditMechanism,
     AuditNoise,
-    ExactMethod,
+    CanaryAudit,
     run_canary_audit,
 )
 from ..covariance_gd import gd_closed_form
 from ..guarantees import eta_from_gdp
 from ..mechanism import MipCalibration, certified_level, noise_multiplier_for
 from ..noise import COROLLARY14_CONSTANT
-from ..noise_laws import NoiseLaw
 
 __all__ = [
     "CANARY",
@@ -271,50 +264,41 @@ def certified_bounds(
 
 @dataclass(frozen=True)
 class AuditGame:
-    """Result of :func:`play_game`: the trials and everything fixed by the mechanism.
+    """Result of :func:`play_game`: every trial, and what the mechanism fixes.
 
-    ``scores``/``labels``: the attacker's score (posterior log-odds for the likelihood-ratio
-    attacker) and the truth (canary in) of every trial. ``exact_accuracy``/``exact_eta``:
-    the best attacker's (Proposition 2), ``exact_interval`` an interval for the accuracy
-    (exact: ± rounding; Monte Carlo: 99 %), ``exact_method`` how it was obtained. ``law``:
-    the noise law; ``sigma`` the exact standard deviation per released number over all
-    halves; ``sensitivity``/``sensitivity_l2`` the replace-one L1/L2 sensitivity;
-    ``records`` the dataset (the canary last); ``output_dim`` the number of released
-    numbers; ``gd_residual`` = ``(1 − 2 lr)^T``, the share of S gradient descent has not
-    reached (covariance only, else None); ``certificate`` what the noise promises.
+    ``audit`` is the first chunk's own :class:`~mipcore.canary_audit.CanaryAudit`: the
+    mechanism (``mechanism``, ``attacker``, ``threshold``, the records ``data`` with the
+    canary last, the replace-one ``sensitivity``/``sensitivity_l2``, the exact ``sigma`` per
+    released number, the noise law ``noise``, ``output_dim``) and the best attacker
+    (Proposition 2: ``exact_accuracy``, ``exact_eta``, ``exact_interval``, exact or Monte
+    Carlo by ``exact_method``). ``scores``/``labels``: the attacker's score (posterior log-odds
+    for the likelihood-ratio attacker) and the truth (canary in) of every trial. ``noise``:
+    the noise asked for; ``certificate``: what it promises.
     """
 
-    mechanism: AuditMechanism
     noise: AuditNoise
-    attacker: AuditAttacker
-    threshold: float | None
-    epsilon: float
-    eta: float
-    trials: int
+    audit: CanaryAudit
     scores: NDArray[np.float64] = field(repr=False)
     labels: NDArray[np.bool_] = field(repr=False)
-    exact_accuracy: float
-    exact_eta: float
-    exact_interval: tuple[float, float]
-    exact_method: ExactMethod
-    law: NoiseLaw
-    sigma: tuple[float, ...]
-    sensitivity: float
-    sensitivity_l2: float
-    records: NDArray[np.float64] = field(repr=False)
-    output_dim: int
-    gd_residual: float | None
     certificate: Certificate
 
     @property
     def canary(self) -> NDArray[np.float64]:
         """The planted record (the last one), as an array of its coordinates."""
-        return np.atleast_1d(self.records[-1])
+        return np.atleast_1d(self.audit.data[-1])
 
     @property
     def monte_carlo(self) -> bool:
         """Whether the best attacker's accuracy is a Monte Carlo estimate."""
-        return self.exact_method == "monte carlo"
+        return self.audit.exact_method == "monte carlo"
+
+    @property
+    def gd_residual(self) -> float | None:
+        """``(1 − 2 lr)^T``: the share of S gradient descent has not reached (the covariance
+        release only, else None)."""
+        if self.audit.mechanism is not AuditMechanism.COVARIANCE:
+            return None
+        return 1.0 - float(gd_closed_form(1.0, COVARIANCE_AUDIT_T, COVARIANCE_AUDIT_LR))
 
 
 def play_game(
@@ -340,8 +324,8 @@ def play_game(
     ----------
     mechanism, noise, attacker : the enums of :mod:`mipcore.canary_audit` or their values.
     trials : ``100 <= trials <= 10^7``.
-    epsilon : ``0 < ε < inf``: Laplace(Δ₁/ε) or Gaussian(Δ₂/ε) noise (unused otherwise).
-    eta : ``0 < η <= 1/2``: the target of the MIP noise (unused otherwise).
+    epsilon : ``0 < ε < inf``: Laplace(Δ₁/ε) or Gaussian(Δ₂/ε) noise.
+    eta : ``0 < η <= 1/2``: the target of the MIP noise.
     threshold : finite; the count's threshold (unused otherwise).
     progress : optional ``progress(fraction, message)``.
 
@@ -352,28 +336,28 @@ def play_game(
     Raises
     ------
     ValueError
-        Naming the parameter, for input out of its domain.
+        Naming the parameter, for input out of its domain (``noise``, ``eta`` and
+        ``epsilon`` are checked by :func:`certified_bounds`, before any trial; the attacker and
+        the threshold by :func:`mipcore.canary_audit.run_canary_audit`).
 
     Examples
     --------
     >>> g = play_game("mean", "laplace", "lr", trials=2000, epsilon=1.0, eta=0.1)
-    >>> g.scores.shape, round(g.exact_accuracy, 4), round(g.certificate.eta, 4)
+    >>> g.scores.shape, round(g.audit.exact_accuracy, 4), round(g.certificate.eta, 4)
     ((2000,), 0.6887, 0.2311)
     """
     mech = as_enum("mechanism", mechanism, AuditMechanism)
-    kind = as_enum("noise", noise, AuditNoise)
-    att = as_enum("attacker", attacker, AuditAttacker)
     trials = check_int("trials", trials, MIN_TRIALS, 10**7)
-    eps = float(check_range("epsilon", epsilon, 0.0, math.inf, lo_open=True, hi_open=True))
-    e = float(check_range("eta", eta, 0.0, 0.5, lo_open=True))
+    covariance = mech is AuditMechanism.COVARIANCE
+    cert = certified_bounds(noise, eta, epsilon, dimension=COV_DIM**2 if covariance else 1)
+    kind = AuditNoise(noise)
     sizes = chunk_sizes(trials)
-    uses_eps = kind in (AuditNoise.LAPLACE, AuditNoise.GAUSSIAN)
     scores, labels = [], []
     first = None
     for i, size in enumerate(sizes):
         message = (
             "the best possible attack (Monte Carlo) and the first trials"
-            if i == 0 and mech is AuditMechanism.COVARIANCE and kind is not AuditNoise.NONE
+            if i == 0 and covariance and kind is not AuditNoise.NONE
             else f"playing trials {sum(sizes[:i]) + 1:,} to {sum(sizes[: i + 1]):,}"
         )
         if progress is not None:
@@ -381,54 +365,24 @@ def play_game(
         a = run_canary_audit(
             size,
             n=N_RECORDS,
-            canary=COV_CANARY if mech is AuditMechanism.COVARIANCE else CANARY,
+            canary=COV_CANARY if covariance else CANARY,
             noise=kind,
-            epsilon=eps if uses_eps else None,
-            eta=e if kind is AuditNoise.MIP else None,
+            epsilon=float(epsilon) if kind in (AuditNoise.LAPLACE, AuditNoise.GAUSSIAN) else None,
+            eta=float(eta) if kind is AuditNoise.MIP else None,
             mechanism=mech,
             threshold=threshold,
-            attacker=att,
+            attacker=attacker,
             dim=COV_DIM,
             exact=i == 0,
             rng=np.random.default_rng([SEED, i]),
         )
         scores.append(a.scores)
         labels.append(a.labels)
-        if first is None:
-            first = a
+        first = first or a
     assert first is not None and first.exact_accuracy is not None
-    assert first.exact_eta is not None and first.exact_interval is not None
-    assert first.exact_method is not None
     if progress is not None:
         progress(1.0, f"played {trials:,} trials")
-    sigma = first.sigma if isinstance(first.sigma, tuple) else (float(first.sigma),)
-    return AuditGame(
-        mechanism=mech,
-        noise=kind,
-        attacker=att,
-        threshold=first.threshold,
-        epsilon=eps,
-        eta=e,
-        trials=trials,
-        scores=np.concatenate(scores),
-        labels=np.concatenate(labels),
-        exact_accuracy=first.exact_accuracy,
-        exact_eta=first.exact_eta,
-        exact_interval=first.exact_interval,
-        exact_method=first.exact_method,
-        law=first.noise,
-        sigma=sigma,
-        sensitivity=first.sensitivity,
-        sensitivity_l2=first.sensitivity_l2,
-        records=first.data,
-        output_dim=first.output_dim,
-        gd_residual=(
-            1.0 - float(gd_closed_form(1.0, COVARIANCE_AUDIT_T, COVARIANCE_AUDIT_LR))
-            if mech is AuditMechanism.COVARIANCE
-            else None
-        ),
-        certificate=certified_bounds(kind, e, eps, dimension=first.output_dim),
-    )
+    return AuditGame(kind, first, np.concatenate(scores), np.concatenate(labels), cert)
 
 
 # --------------------------------------------------------------------------- the summary
@@ -504,45 +458,44 @@ def thin_roc(
 
 @dataclass(frozen=True)
 class AuditSummary:
-    """Every number the audit page quotes, for one game, τ and confidence.
+    """What an audit shows at one abstention threshold τ and confidence level.
 
     The attacker that answers every trial (τ = 0; an exact tie counts as "out"):
-    ``answered_correct`` of ``trials``, ``accuracy`` and its two-sided Clopper–Pearson
-    ``accuracy_interval``. At abstention threshold τ ("in" if ℓ > τ, "out" if ℓ < −τ):
-    ``guesses``, ``correct``, ``cgr`` (None if it abstained everywhere) and
-    ``cgr_interval``; ``eta_hat`` (abstentions as coin flips); the one-sided lower bounds
+    ``answered_correct`` of ``trials`` and the two-sided Clopper–Pearson
+    ``accuracy_interval`` of its accuracy. At abstention threshold τ ("in" if ℓ > τ, "out" if
+    ℓ < −τ): ``guesses``, ``correct`` and the interval of the correct-guess rate
+    ``cgr_interval`` (None if it abstained everywhere); the one-sided lower bounds
     ``eta_lower`` and ``epsilon_lower`` (Theorem B.1) at ``confidence``; ``max_epsilon``, the
-    largest ε ``trials`` guesses can ever show. The best attacker: ``exact_*`` (from the
-    game). ``certificate``: what the noise promises; ``consistent``: the measured lower
-    bound does not exceed the certified η. ``fpr``/``tpr``: the attacker's ROC (at most
-    2000 points). ``trap``: the multiple-testing trap when asked for (None when not asked
-    for or when every score is 0; ``trap_asked`` tells which).
+    largest ε ``trials`` guesses can ever show. ``certificate``: what the noise promises.
+    ``fpr``/``tpr``: the attacker's ROC (at most 2000 points). ``trap``: the multiple-testing
+    trap when asked for (None when not asked for or when every score is 0).
     """
 
     trials: int
     tau: float
     confidence: float
     answered_correct: int
-    accuracy: float
     accuracy_interval: tuple[float, float]
     guesses: int
     correct: int
-    cgr: float | None
     cgr_interval: tuple[float, float] | None
-    eta_hat: float
     eta_lower: float
     epsilon_lower: float
     max_epsilon: float
-    exact_accuracy: float
-    exact_eta: float
-    exact_interval: tuple[float, float]
-    exact_method: ExactMethod
     certificate: Certificate
-    consistent: bool
     fpr: NDArray[np.float64] = field(repr=False)
     tpr: NDArray[np.float64] = field(repr=False)
-    trap_asked: bool
     trap: TrapResult | None
+
+    @property
+    def accuracy(self) -> float:
+        """The answering attacker's accuracy, ``answered_correct / trials``."""
+        return self.answered_correct / self.trials
+
+    @property
+    def cgr(self) -> float | None:
+        """The correct-guess rate at τ (None if the attacker abstained on every trial)."""
+        return self.correct / self.guesses if self.guesses else None
 
     @property
     def abstentions(self) -> int:
@@ -550,24 +503,19 @@ class AuditSummary:
         return self.trials - self.guesses
 
     @property
+    def eta_hat(self) -> float:
+        """The estimated η, abstentions counted as coin flips."""
+        return float(eta_estimate(self.correct, self.guesses, self.trials))
+
+    @property
     def accuracy_lower(self) -> float:
         """The accuracy the audit proves some attacker reaches: ``1/2 + eta_lower``."""
         return 0.5 + self.eta_lower
 
     @property
-    def advantage_lower(self) -> float:
-        """The membership advantage the audit proves, ``2 eta_lower``."""
-        return 2.0 * self.eta_lower
-
-    @property
-    def exact_advantage(self) -> float:
-        """The best attacker's membership advantage, ``2 exact_eta``."""
-        return 2.0 * self.exact_eta
-
-    @property
-    def exact_eta_interval(self) -> tuple[float, float]:
-        """``exact_interval`` as an interval for η."""
-        return (self.exact_interval[0] - 0.5, self.exact_interval[1] - 0.5)
+    def consistent(self) -> bool:
+        """Whether the measured lower bound stays within the certified η."""
+        return self.eta_lower <= self.certificate.eta
 
     @property
     def risk(self) -> float:
@@ -611,12 +559,11 @@ def summarize(
     _, answered = guess_counts(np.where(s > 0, 1.0, -1.0), y)
     lo, hi = clopper_pearson(answered, n, conf)
     guesses, correct = guess_counts(s, y, t)
-    cgr: float | None = None
     cgr_iv: tuple[float, float] | None = None
     eps_lb = eta_lb = 0.0
     if guesses:
         clo, chi = clopper_pearson(correct, guesses, conf)
-        cgr, cgr_iv = correct / guesses, (float(clo), float(chi))
+        cgr_iv = (float(clo), float(chi))
         eps_lb = float(epsilon_lower_bound(correct, guesses, conf))
         eta_lb = float(eta_lower_bound(correct, guesses, n, conf))
     if 0 < int(y.sum()) < n:
@@ -628,24 +575,15 @@ def summarize(
         tau=t,
         confidence=conf,
         answered_correct=answered,
-        accuracy=answered / n,
         accuracy_interval=(float(lo), float(hi)),
         guesses=guesses,
         correct=correct,
-        cgr=cgr,
         cgr_interval=cgr_iv,
-        eta_hat=float(eta_estimate(correct, guesses, n)),
         eta_lower=eta_lb,
         epsilon_lower=eps_lb,
         max_epsilon=float(max_certifiable_epsilon(n, conf)),
-        exact_accuracy=game.exact_accuracy,
-        exact_eta=game.exact_eta,
-        exact_interval=game.exact_interval,
-        exact_method=game.exact_method,
         certificate=game.certificate,
-        consistent=eta_lb <= game.certificate.eta,
         fpr=fpr,
         tpr=tpr,
-        trap_asked=trap,
         trap=multiple_testing_trap(s, y, conf) if trap else None,
     )

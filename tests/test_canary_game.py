@@ -1,5 +1,6 @@
-"""Tests for mipcore.lessons.audit (the audit page's lesson) and the names of its ROC chart
-(mipcore.plots.audit_vega; the chart's numbers are tested in tests/test_audit_vega.py)."""
+"""Tests for mipcore.experiments.canary_game (the canary audit played N times) and the names
+of its ROC chart (mipcore.plots.audit_vega; the chart's numbers are tested in
+tests/test_audit_vega.py)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from scipy import stats
 from mipcore.audit_stats import (
     clopper_pearson,
     epsilon_lower_bound,
+    eta_estimate,
     eta_lower_bound,
     max_certifiable_epsilon,
 )
 from mipcore.canary_audit import AuditAttacker, run_canary_audit
-from mipcore.lessons import audit
-from mipcore.lessons.audit import CertificateBasis
+from mipcore.experiments import canary_game as audit
+from mipcore.experiments.canary_game import CertificateBasis
 from mipcore.mechanism import MipCalibration, certified_level, noise_multiplier_for
 from mipcore.plots.audit_vega import ATTACKER_NAMES, audit_roc_vega
 
@@ -85,6 +87,8 @@ def test_uncertified_release_is_never_labelled_mip():
         (lambda: audit.trial_ceiling(0.5), "work_limit"),
         (lambda: audit.chunk_sizes(0), "trials"),
         (lambda: audit.play_game("mean", "laplace", "lr", trials=99, epsilon=1, eta=0.1), "trials"),
+        (lambda: audit.play_game("mean", "x", "lr", trials=100, epsilon=1, eta=0.1), "noise"),
+        (lambda: audit.play_game("mean", "mip", "lr", trials=100, epsilon=1, eta=0.6), "eta"),
         (
             lambda: audit.play_game("x", "laplace", "lr", trials=100, epsilon=1, eta=0.1),
             "mechanism",
@@ -139,9 +143,10 @@ def test_play_game_is_run_canary_audit_in_seeded_chunks(mean_game):
     )
     np.testing.assert_array_equal(mean_game.scores, ref.scores)
     np.testing.assert_array_equal(mean_game.labels, ref.labels)
-    assert mean_game.exact_accuracy == ref.exact_accuracy
-    assert mean_game.exact_method == "exact" and not mean_game.monte_carlo
-    assert mean_game.sensitivity == 2.5 and mean_game.output_dim == 1
+    np.testing.assert_array_equal(mean_game.audit.scores, ref.scores)  # one chunk: itself
+    assert mean_game.audit.exact_accuracy == ref.exact_accuracy
+    assert mean_game.audit.exact_method == "exact" and not mean_game.monte_carlo
+    assert mean_game.audit.sensitivity == 2.5 and mean_game.audit.output_dim == 1
     assert mean_game.certificate == audit.certified_bounds("laplace", 0.1, 1.0)
     assert float(mean_game.canary[0]) == audit.CANARY and mean_game.gd_residual is None
 
@@ -162,7 +167,7 @@ def test_play_game_chunks_are_deterministic_and_reported():
         "count", "mip", "distance", trials=25_000, epsilon=1.0, eta=0.3, threshold=0.3
     )
     np.testing.assert_array_equal(a.scores, b.scores)
-    assert a.scores.size == 25_000 and a.threshold == 0.3
+    assert a.scores.size == 25_000 and a.audit.threshold == 0.3
     assert [f for f, _ in calls] == pytest.approx([0.0, 1 / 3, 2 / 3, 1.0])
     # chunk 2 is run_canary_audit with seed [SEED, 2]
     ref = run_canary_audit(
@@ -182,13 +187,15 @@ def test_play_game_chunks_are_deterministic_and_reported():
 
 def test_covariance_game_facts_and_mip_certificate():
     g = audit.play_game("covariance", "mip", "lr", trials=200, epsilon=1.0, eta=0.2)
-    assert g.output_dim == 4 and g.monte_carlo and len(g.sigma) == 4
+    a = g.audit
+    assert a.output_dim == 4 and g.monte_carlo and len(a.sigma) == 4  # type: ignore[arg-type]
     c = (6.16 / 0.2) ** 2
-    assert g.law.scale == pytest.approx(c, rel=1e-12)  # NoiseLaw.mip: Corollary 14's c
+    assert a.noise.scale == pytest.approx(c, rel=1e-12)  # NoiseLaw.mip: Corollary 14's c
     assert g.certificate.noise_multiplier == pytest.approx(c, rel=1e-12)
-    assert g.certificate.eta == certified_level(g.law.scale, M=2, d=4)
+    assert g.certificate.eta == certified_level(a.noise.scale, M=2, d=4)
     assert g.certificate.eta == pytest.approx(-0.5 * math.expm1(-1 / c))
-    lo, _ = g.exact_interval
+    assert g.certificate.dimension == a.output_dim
+    lo, _ = a.exact_interval
     assert lo - 0.5 <= g.certificate.eta  # the best attack's interval starts below the bound
     assert g.gd_residual == pytest.approx(0.5**20)
 
@@ -216,6 +223,7 @@ def test_summary_counts_by_brute_force(mean_game):
         assert r.eta_lower == pytest.approx(eta_lower_bound(correct, guesses, len(s), 0.95))
         assert r.cgr == pytest.approx(correct / guesses)
         assert r.max_epsilon == max_certifiable_epsilon(len(s), 0.95)
+        assert r.eta_hat == eta_estimate(correct, guesses, len(s))
 
 
 def test_summary_default_numbers_are_stable(mean_game):
@@ -235,9 +243,9 @@ def test_measured_accuracy_agrees_with_the_exact_optimum(mean_game):
     """The likelihood-ratio attacker is the optimal one: its accuracy over 10 000 trials is
     within a 99.9 % normal interval (z = 3.29) of Proposition 2's exact accuracy."""
     r = audit.summarize(mean_game, 0.0, 0.95)
-    p = mean_game.exact_accuracy
+    p = mean_game.audit.exact_accuracy
     assert abs(r.accuracy - p) <= 3.29 * math.sqrt(p * (1 - p) / r.trials)
-    assert r.exact_eta == pytest.approx(p - 0.5)
+    assert mean_game.audit.exact_eta == pytest.approx(p - 0.5)
 
 
 def test_all_abstain_gives_no_cgr():
@@ -254,7 +262,7 @@ def test_all_abstain_gives_no_cgr():
 def test_trap_same_trials_not_below_held_out(mean_game):
     r = audit.summarize(mean_game, 0.0, 0.95, trap=True)
     t = r.trap
-    assert r.trap_asked and t is not None
+    assert t is not None
     assert t.eps_same >= t.eps_heldout
     assert t.eps_same == pytest.approx(0.9050, abs=1e-4)  # the seeded default run
     assert t.eps_heldout == pytest.approx(0.8835, abs=1e-4)

@@ -20,9 +20,9 @@ Methods (:class:`Method`)
 * **Raw** -- the non-private GD result.
 * **MIP** -- θ = the p = d² entries of A; per-coordinate σ_i from B random halves of the
   training set (Algorithm 1; a half's Gram matrix is a sum of precomputed per-row outer
-  products, so the B halves are one matrix product, :func:`half_split_grams`), noise
-  ``X = rU`` of Corollary 10 under one of three calibrations
-  (:class:`mipcore.mechanism.MipCalibration`):
+  products, so the B halves are one matrix product,
+  :func:`mipcore.covariance_gd.half_split_grams`), noise ``X = rU`` of Corollary 10 under
+  one of three calibrations (:class:`mipcore.mechanism.MipCalibration`):
 
   - ``AS_PRINTED``: c = (constant/η)^(1+2/M) with r ~ Laplace(c), as Corollary 10 and
     Algorithm 1 print it. For p > 1 its density is ``∝ e^{−||x||/c}/||x||^{p−1}`` (unbounded
@@ -34,10 +34,11 @@ Methods (:class:`Method`)
     only. The certified level is far below the target η (c is very large).
   - ``TIGHT``: the smallest certified noise, c = −1/ln(1 − 2η) with the Gamma radius.
 
-* **DP-SGD, full batch** -- per-example gradient ``2(A − x xᵀ)``, clipped to Frobenius norm
-  C (:class:`ClipRule`), summed, plus ``N(0, (z·2C)²)`` per entry (2C: the sum's sensitivity
-  to *replacing* one record, the neighbouring notion MIP's half-splits use), divided by m,
-  T steps. Per-example norms need only ``xᵀAx`` and ``||x||²``
+* **DP-SGD, full batch** (:func:`mipcore.covariance_gd.dpsgd`) -- per-example gradient
+  ``2(A − x xᵀ)``, clipped to Frobenius norm C (:class:`~mipcore.covariance_gd.ClipRule`),
+  summed, plus ``N(0, (z·2C)²)`` per entry (2C: the sum's sensitivity to *replacing* one
+  record, the neighbouring notion MIP's half-splits use), divided by m, T steps. Per-example
+  norms need only ``xᵀAx`` and ``||x||²``
   (``||A − x xᵀ||_F² = ||A||_F² − 2 xᵀAx + ||x||⁴``), so every trajectory (every η, both
   calibrations, and the z = 0 clipped run) shares each pass over the data. z is calibrated
   two ways (:class:`DpCalibration`):
@@ -53,11 +54,12 @@ What this module returns
 ------------------------
 :func:`plan_experiment` resolves a configuration into every noise level (cheap, needs
 scikit-learn and dp_accounting); :func:`run_experiment` runs the plan and returns an
-:class:`ExperimentResult`: the tidy runs, their summary, the paper's four claims as
-structured :class:`Verdict` values for every calibration, and every number the page quotes
-(clipping bias, noise scales, the radius ratio, the DP calibration's slack). :func:`work`,
-:func:`measure_speed` and :func:`estimate_seconds` are the cost model (the page's run-time
-estimate and its ceiling on one request's work).
+:class:`ExperimentResult`: the plan and the tidy runs, from which it computes on demand their
+summary, the paper's four claims as structured :class:`Verdict` values for every
+calibration, and every number the page quotes (clipping bias, noise scales, the radius
+ratio; the DP calibration's slack is the plan's). :func:`work`, :func:`measure_speed` and
+:func:`estimate_seconds` are the cost model (the page's run-time estimate and its ceiling on
+one request's work).
 
 The heavy, rarely needed imports (scikit-learn, dp_accounting, scipy.stats through
 :mod:`mipcore.guarantees`) happen inside :func:`plan_experiment` only, so a process that
@@ -69,8 +71,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -79,8 +82,16 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special
 from threadpoolctl import threadpool_limits
 
-from .._validate import as_enum, as_generator, check_int, check_range
-from ..covariance_gd import gd_closed_form, outer_products, sample_data
+from .._validate import as_enum, check_int, check_range
+from ..covariance_gd import (
+    ClipRule,
+    clip_norm,
+    dpsgd,
+    gd_closed_form,
+    half_split_grams,
+    outer_products,
+    sample_data,
+)
 from ..mechanism import MipCalibration, certified_level, noise_multiplier_for
 from ..noise import COROLLARY14_CONSTANT
 from ..noise_laws import sample_mip_noise
@@ -112,13 +123,9 @@ __all__ = [
     "Speed",
     "Verdict",
     "Work",
-    "analyse",
-    "clip_norm",
     "curve",
     "dp_noise_multiplier",
-    "dpsgd",
     "estimate_seconds",
-    "half_split_grams",
     "measure_speed",
     "paper_claims",
     "plan_experiment",
@@ -128,18 +135,6 @@ __all__ = [
     "summarize",
     "work",
 ]
-
-
-class ClipRule(StrEnum):
-    """How DP-SGD's clipping norm C is chosen."""
-
-    #: The median unclipped per-example gradient norm at A = 0 (= median 2||x||²).
-    INITIAL_MEDIAN = "initial_median"
-    #: The median over all rows and steps of the non-private GD trajectory (the paper's
-    #: reading of Abadi et al.'s advice).
-    TRAJECTORY_MEDIAN = "trajectory_median"
-    #: A fixed C > 0 (``ExperimentConfig.clip_value``).
-    FIXED = "fixed"
 
 
 class DpCalibration(StrEnum):
@@ -273,9 +268,6 @@ class ExperimentConfig:
     def p(self) -> int:
         """Numbers the release holds (and MIP noises): ``d²``."""
         return self.d * self.d
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 PRESETS: dict[str, ExperimentConfig] = {
@@ -454,149 +446,6 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
     sigma = make_sigma(cfg.d, cfg.seed)
     sigma.flags.writeable = False
     return Plan(cfg, sigma, tuple(dp), tuple(mip))
-
-
-# ============================================================================ the algorithms
-
-
-def half_split_grams(
-    P: NDArray[np.float64], B: int, rng: np.random.Generator | int, chunk: int = 16
-) -> NDArray[np.float64]:
-    """Mean outer product over B uniformly random halves of the rows of P: shape (B, d²).
-
-    Each half is ``rng.choice(m, m // 2, replace=False)`` (drawn in order, one per half), and
-    the sums over ``chunk`` halves at a time are one matrix product of their 0/1 membership
-    matrix with P -- B fits of the base algorithm for the price of a few passes over the data.
-    """
-    gen = as_generator(rng)
-    m = P.shape[0]
-    h = m // 2
-    out = np.empty((B, P.shape[1]))
-    mask = np.empty((min(chunk, B), m))
-    for start in range(0, B, chunk):
-        rows = min(chunk, B - start)
-        mask[:rows] = 0.0
-        for r in range(rows):
-            mask[r, gen.choice(m, h, replace=False)] = 1.0
-        out[start : start + rows] = mask[:rows] @ P / h
-    return out
-
-
-def _per_example_norms(
-    P: NDArray[np.float64], x2: NDArray[np.float64], A: NDArray[np.float64]
-) -> NDArray[np.float64]:
-    """||2(A_k − x_i x_iᵀ)||_F for every row i and trajectory k: shape (m, K).
-
-    Uses ||A − x xᵀ||_F² = ||A||_F² − 2 xᵀAx + ||x||⁴ with xᵀAx = <vec(x xᵀ), vec(A)>, so one
-    (m, d²) × (d², K) product serves every trajectory; the rest is done in place.
-    """
-    out = P @ A.T  # (m, K): x^T A_k x
-    out *= -2.0
-    out += np.sum(A * A, axis=1)[None, :]
-    out += (x2 * x2)[:, None]
-    np.maximum(out, 0.0, out=out)
-    np.sqrt(out, out=out)
-    out *= 2.0
-    return out
-
-
-def clip_norm(
-    P: NDArray[np.float64],
-    x2: NDArray[np.float64],
-    *,
-    rule: ClipRule | str,
-    T: int,
-    lr: float,
-    value: float | None = None,
-) -> float:
-    """The clipping threshold C by rule (:class:`ClipRule`).
-
-    ``initial_median``: median unclipped per-example gradient norm at A = 0 (= 2||x||²);
-    ``trajectory_median``: median over all rows and all T steps of the non-private GD
-    trajectory; ``fixed``: ``value`` (> 0, finite).
-    """
-    r = as_enum("clip_rule", rule, ClipRule)
-    if r is ClipRule.INITIAL_MEDIAN:
-        return float(np.median(2.0 * x2))  # ||2(0 - x x^T)||_F = 2 ||x||^2
-    if r is ClipRule.TRAJECTORY_MEDIAN:
-        S = P.mean(axis=0)
-        steps = np.array([(1.0 - (1.0 - 2.0 * lr) ** t) for t in range(T)])  # A_t, t < T
-        return float(np.median(_per_example_norms(P, x2, steps[:, None] * S[None, :])))
-    if value is None or not 0 < value < math.inf:
-        raise ValueError(f"clip_value={value!r} must be > 0 and finite for the fixed rule")
-    return float(value)
-
-
-#: Elements of one (rows, K) block of DP-SGD's clipping weights: small enough to stay in the
-#: CPU cache through the ten in-place passes over it (4-7x faster than 16 MB blocks).
-_BLOCK_ELEMENTS = 2**14
-
-
-def dpsgd(
-    P: NDArray[np.float64],
-    x2: NDArray[np.float64],
-    zs: ArrayLike,
-    *,
-    C: float,
-    T: int,
-    lr: float,
-    rng: np.random.Generator | int,
-) -> NDArray[np.float64]:
-    """Full-batch DP-SGD trajectories for several noise multipliers at once.
-
-    Parameters
-    ----------
-    P : (m, d²) per-row outer products of the training rows; x2 : (m,) their ``||x||²``.
-    zs : K noise multipliers (0 gives the clipped, non-private run).
-    C : clipping norm (``inf`` disables clipping, allowed only with every z = 0).
-    T : steps; lr : learning rate.
-    rng : Generator or seed for the Gaussian noise.
-
-    Returns
-    -------
-    (K, d²) final A for each z (flattened).
-    """
-    gen = as_generator(rng)
-    z = np.asarray(zs, dtype=float)
-    if math.isinf(C) and np.any(z > 0):
-        raise ValueError(
-            f"C={C!r} (no clipping) has unbounded sensitivity: noise multipliers z > 0 "
-            "need a finite clipping norm C"
-        )
-    m, dd = P.shape
-    A = np.zeros((z.size, dd))
-    x4 = x2 * x2
-    rows = max(256, _BLOCK_ELEMENTS // max(z.size, 1))
-    for _ in range(T):
-        if math.isinf(C):
-            w_sum = np.full(z.size, float(m))
-            wP = np.broadcast_to(P.sum(axis=0), (z.size, dd))
-        else:
-            w_sum = np.zeros(z.size)
-            wP = np.zeros((z.size, dd))
-            a2 = np.sum(A * A, axis=1)
-            At = np.ascontiguousarray(A.T)
-            for start in range(0, m, rows):
-                Pc = P[start : start + rows]
-                w = Pc @ At  # x^T A_k x, then in place: the clipping weights min(1, C/||g||)
-                w *= -2.0
-                w += a2[None, :]
-                w += x4[start : start + rows, None]
-                np.maximum(w, 0.0, out=w)
-                np.sqrt(w, out=w)
-                w *= 2.0
-                np.maximum(w, 1e-300, out=w)
-                np.divide(C, w, out=w)
-                np.minimum(w, 1.0, out=w)
-                w_sum += w.sum(axis=0)
-                wP += w.T @ Pc
-        # sum_i w_ik * 2 (A_k - x_i x_i^T) = 2 (A_k sum_i w_ik - sum_i w_ik x_i x_i^T)
-        grad_sum = 2.0 * (A * w_sum[:, None] - wP)
-        noise = (
-            gen.standard_normal((z.size, dd)) * (z * 2.0 * (0.0 if math.isinf(C) else C))[:, None]
-        )
-        A = A - lr * (grad_sum + noise) / m
-    return A
 
 
 # ============================================================================ the experiment
@@ -899,7 +748,7 @@ def paper_claims(
     return tuple(out)
 
 
-# ============================================================================ what the page quotes
+# ============================================================================ the result
 
 
 @dataclass(frozen=True)
@@ -908,8 +757,8 @@ class ClippingBias:
 
     At the most private η of the grid (``eta``): the noise multiplier ``z``, DP-SGD's and the
     clipping-only run's mean errors; over the grid: the range of the share
-    ``min(clip-only/DP-SGD, 1)``; ``step_sd`` = lr·z·2C/m, the noise a step adds per entry of
-    A, and ``step_sd_rel`` = step_sd/||Σ||_F.
+    ``min(clip-only/DP-SGD, 1)`` and of DP-SGD's error; ``step_sd`` = lr·z·2C/m, the noise a
+    step adds per entry of A, and ``step_sd_rel`` = step_sd/||Σ||_F.
     """
 
     calibration: DpCalibration
@@ -928,7 +777,10 @@ class ClippingBias:
 @dataclass(frozen=True)
 class MipScale:
     """MIP's noise multiplier and error for one calibration and M at the grid's ends and at
-    the reference η (the grid point nearest 0.2), with the certified level there."""
+    the reference η (the grid point nearest :data:`REF_ETA`), with the certified level there
+    and ``n_for_error_1``: the n that would bring the error at the reference η down to 1 if
+    σ_i ∝ 1/√n and the noise dominates (an extrapolation, n·error²; None when the error is
+    already ≤ 1)."""
 
     calibration: MipCalibration
     M: int
@@ -942,8 +794,6 @@ class MipScale:
     error_hi: float
     error_ref: float
     certified_ref: float | None
-    #: The n that would bring the error at the reference η down to 1 if σ_i ∝ 1/√n and the
-    #: noise dominates (an extrapolation, n·error²); None when the error is already ≤ 1.
     n_for_error_1: float | None
 
 
@@ -963,25 +813,52 @@ class RadiusRatio:
 
 @dataclass(frozen=True)
 class ExperimentResult:
-    """Everything the covariance page shows about one run of the experiment."""
+    """One run of the experiment: its plan, the tidy table of every run (:func:`simulate`),
+    its time in seconds and when it finished (``time.time()``). Everything else is computed
+    from them on demand, without new randomness (as scipy's ``BinomTestResult``): the
+    :attr:`summary`, the paper's claims (:attr:`verdicts`) and every number the covariance
+    page quotes."""
 
     plan: Plan
     runs: pd.DataFrame
-    summary: pd.DataFrame
-    verdicts: tuple[Verdict, ...]
-    raw_error: float
-    sigma_norm: float
-    clip_norm: float
-    clipping: tuple[ClippingBias, ...]
-    scales: tuple[MipScale, ...]
-    radius_ratio: RadiusRatio | None
-    seconds: float
-    finished_at: float
-    work: Work
+    seconds: float = 0.0
+    finished_at: float = field(default_factory=time.time)
 
     @property
     def config(self) -> ExperimentConfig:
         return self.plan.config
+
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        """Mean and SEM per curve and η (:func:`summarize`)."""
+        return summarize(self.runs)
+
+    def curve(
+        self,
+        method: Method,
+        *,
+        M: int | None = None,
+        mip: MipCalibration | None = None,
+        dp: DpCalibration | None = None,
+    ) -> pd.Series:
+        """One curve's mean error, indexed by η (:func:`curve` of the summary)."""
+        return curve(self.summary, method, M=M, mip=mip, dp=dp)
+
+    @cached_property
+    def verdicts(self) -> tuple[Verdict, ...]:
+        """The four claims judged on every variant of the run (:func:`paper_claims`)."""
+        cfg = self.config
+        return paper_claims(self.summary, cfg.Ms, cfg.mip_calibrations, cfg.dp_calibrations)
+
+    @property
+    def raw_error(self) -> float:
+        """Non-private GD's mean relative error."""
+        return float(self.curve(Method.RAW).iloc[0])
+
+    @property
+    def clip_norm(self) -> float:
+        """DP-SGD's clipping norm C (the median over the runs)."""
+        return float(self.runs.loc[self.runs["method"] == Method.CLIP_ONLY.value, "C"].median())
 
     def verdict(
         self, claim: Claim, *, mip: MipCalibration | None = None, dp: DpCalibration | None = None
@@ -990,13 +867,6 @@ class ExperimentResult:
         return next(
             (v for v in self.verdicts if v.claim is claim and v.mip is mip and v.dp is dp), None
         )
-
-    def scale(self, calibration: MipCalibration, M: int) -> MipScale | None:
-        return next((s for s in self.scales if s.calibration is calibration and s.M == M), None)
-
-    def bias(self, calibration: DpCalibration) -> ClippingBias | None:
-        """The clipping-bias figures of one DP-SGD calibration (None if it was not run)."""
-        return next((c for c in self.clipping if c.calibration is calibration), None)
 
     def grid(
         self, dp: DpCalibration | None
@@ -1021,110 +891,73 @@ class ExperimentResult:
                 rows.append((claim, tuple(cells)))
         return tuple(rows)
 
+    @cached_property
+    def clipping(self) -> tuple[ClippingBias, ...]:
+        """The clipping bias of every DP-SGD calibration of the run."""
+        cfg, C = self.config, self.clip_norm
+        z0 = self.curve(Method.CLIP_ONLY)
+        norm = float(np.linalg.norm(self.plan.sigma))
+        eta0 = float(min(cfg.etas))
+        out = []
+        for dpn in self.plan.dp:
+            dc = self.curve(Method.DPSGD, dp=dpn.calibration)
+            shares = (z0 / dc).clip(upper=1.0)
+            z = float(dpn.z[int(np.argmin(cfg.etas))])
+            step = cfg.lr * z * 2.0 * C / cfg.m
+            error, clip_only = float(dc.loc[eta0]), float(z0.loc[eta0])
+            lo, hi = float(shares.min()), float(shares.max())
+            bias = (error, clip_only, lo, hi, step, step / norm, float(dc.min()), float(dc.max()))
+            out.append(ClippingBias(dpn.calibration, eta0, z, *bias))
+        return tuple(out)
 
-def _clipping(plan: Plan, runs: pd.DataFrame, summary: pd.DataFrame) -> tuple[ClippingBias, ...]:
-    cfg = plan.config
-    z0 = curve(summary, Method.CLIP_ONLY)
-    C = float(runs.loc[runs["method"] == Method.CLIP_ONLY.value, "C"].median())
-    norm = float(np.linalg.norm(plan.sigma))
-    eta0 = float(min(cfg.etas))
-    out = []
-    for dpn in plan.dp:
-        dc = curve(summary, Method.DPSGD, dp=dpn.calibration)
-        shares = (z0 / dc).clip(upper=1.0)
-        z = float(dpn.z[int(np.argmin(cfg.etas))])
-        step = cfg.lr * z * 2.0 * C / cfg.m
-        out.append(
-            ClippingBias(
-                dpn.calibration,
-                eta0,
-                z,
-                float(dc.loc[eta0]),
-                float(z0.loc[eta0]),
-                float(shares.min()),
-                float(shares.max()),
-                step,
-                step / norm,
-                float(dc.min()),
-                float(dc.max()),
+    def bias(self, calibration: DpCalibration) -> ClippingBias | None:
+        """The clipping-bias figures of one DP-SGD calibration (None if it was not run)."""
+        return next((c for c in self.clipping if c.calibration is calibration), None)
+
+    @cached_property
+    def scales(self) -> tuple[MipScale, ...]:
+        """MIP's noise and error for every calibration and M of the run."""
+        cfg = self.config
+        etas = np.asarray(cfg.etas)
+        i_lo, i_hi = int(np.argmin(etas)), int(np.argmax(etas))
+        i_ref = int(np.argmin(np.abs(etas - REF_ETA)))
+        out = []
+        for x in self.plan.mip:
+            c = self.curve(Method.MIP, M=x.M, mip=x.calibration)
+            lo, hi, ref = (float(c.loc[etas[i]]) for i in (i_lo, i_hi, i_ref))
+            n_for_1 = cfg.n * ref**2 if ref > 1 else None
+            at = (float(etas[i_lo]), float(etas[i_hi]), float(etas[i_ref]))
+            noise = (x.c[i_lo], x.c[i_hi], x.c[i_ref])
+            scale = MipScale(
+                x.calibration, x.M, *at, *noise, lo, hi, ref, x.certified[i_ref], n_for_1
             )
-        )
-    return tuple(out)
+            out.append(scale)
+        return tuple(out)
 
-
-def _scales(plan: Plan, summary: pd.DataFrame) -> tuple[MipScale, ...]:
-    cfg = plan.config
-    etas = np.asarray(cfg.etas)
-    i_lo, i_hi = int(np.argmin(etas)), int(np.argmax(etas))
-    i_ref = int(np.argmin(np.abs(etas - REF_ETA)))
-    out = []
-    for x in plan.mip:
-        c = curve(summary, Method.MIP, M=x.M, mip=x.calibration)
-        out.append(
-            MipScale(
-                x.calibration,
-                x.M,
-                float(etas[i_lo]),
-                float(etas[i_hi]),
-                float(etas[i_ref]),
-                x.c[i_lo],
-                x.c[i_hi],
-                x.c[i_ref],
-                float(c.loc[etas[i_lo]]),
-                float(c.loc[etas[i_hi]]),
-                float(c.loc[etas[i_ref]]),
-                x.certified[i_ref],
-                cfg.n * float(c.loc[etas[i_ref]]) ** 2 if c.loc[etas[i_ref]] > 1 else None,
-            )
-        )
-    return tuple(out)
-
-
-def _radius_ratio(plan: Plan, summary: pd.DataFrame, raw: float) -> RadiusRatio | None:
-    cfg = plan.config
-    if not {MipCalibration.PAPER, MipCalibration.AS_PRINTED} <= set(cfg.mip_calibrations):
-        return None
-    ratios: list[float] = []
-    per_M = []
-    for M in cfg.Ms:
-        g = curve(summary, Method.MIP, M=M, mip=MipCalibration.PAPER)
-        lap = curve(summary, Method.MIP, M=M, mip=MipCalibration.AS_PRINTED)
-        both = (g > 10 * raw) & (lap > 10 * raw)  # where the noise dominates the error
-        if both.any():
-            r = (g[both] / lap[both]).to_numpy(dtype=float)
-            ratios.extend(r.tolist())
-            per_M.append((M, float(np.median(r))))
-    return RadiusRatio(cfg.p, float(np.median(ratios)) if ratios else None, tuple(per_M))
-
-
-def analyse(plan: Plan, runs: pd.DataFrame, *, seconds: float = 0.0) -> ExperimentResult:
-    """The :class:`ExperimentResult` of a :func:`simulate` table (no new randomness)."""
-    cfg = plan.config
-    summary = summarize(runs)
-    raw = float(curve(summary, Method.RAW).iloc[0])
-    C = float(runs.loc[runs["method"] == Method.CLIP_ONLY.value, "C"].median())
-    verdicts = paper_claims(summary, cfg.Ms, cfg.mip_calibrations, cfg.dp_calibrations)
-    return ExperimentResult(
-        plan=plan,
-        runs=runs,
-        summary=summary,
-        verdicts=verdicts,
-        raw_error=raw,
-        sigma_norm=float(np.linalg.norm(plan.sigma)),
-        clip_norm=C,
-        clipping=_clipping(plan, runs, summary),
-        scales=_scales(plan, summary),
-        radius_ratio=_radius_ratio(plan, summary, raw),
-        seconds=float(seconds),
-        finished_at=time.time(),
-        work=work(cfg),
-    )
+    @cached_property
+    def radius_ratio(self) -> RadiusRatio | None:
+        """The two radius laws compared (None unless both the paper's and the printed
+        calibration were run)."""
+        cfg, raw = self.config, self.raw_error
+        if not {MipCalibration.PAPER, MipCalibration.AS_PRINTED} <= set(cfg.mip_calibrations):
+            return None
+        ratios: list[float] = []
+        per_M = []
+        for M in cfg.Ms:
+            g = self.curve(Method.MIP, M=M, mip=MipCalibration.PAPER)
+            lap = self.curve(Method.MIP, M=M, mip=MipCalibration.AS_PRINTED)
+            both = (g > 10 * raw) & (lap > 10 * raw)  # where the noise dominates the error
+            if both.any():
+                r = (g[both] / lap[both]).to_numpy(dtype=float)
+                ratios.extend(r.tolist())
+                per_M.append((M, float(np.median(r))))
+        return RadiusRatio(cfg.p, float(np.median(ratios)) if ratios else None, tuple(per_M))
 
 
 def run_experiment(
     setup: ExperimentConfig | Plan, progress: Callable[[float, str], None] | None = None
 ) -> ExperimentResult:
-    """Run the experiment (:func:`simulate`) and evaluate it (the claims, every quoted number).
+    """Run the experiment (:func:`simulate`): its :class:`ExperimentResult`.
 
     Parameters
     ----------
@@ -1155,7 +988,7 @@ def run_experiment(
     plan = _as_plan(setup)
     t0 = time.perf_counter()
     runs = simulate(plan, progress)
-    return analyse(plan, runs, seconds=time.perf_counter() - t0)
+    return ExperimentResult(plan, runs, time.perf_counter() - t0)
 
 
 # ============================================================================ the cost model

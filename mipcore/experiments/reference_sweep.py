@@ -1,4 +1,4 @@
-r"""The reference-data lesson: a defense that looks private on D_T can leak D_R.
+r"""The reference-data experiment: a defense that looks private on D_T can leak D_R.
 
 Kaplan, Xu, Marfoq, Neglia, Santana de Oliveira. *A Cautionary Tale: On the Role of
 Reference Data in Empirical Privacy Defenses*. PETS 2024, arXiv:2310.12112 -- WERM
@@ -58,23 +58,13 @@ guarantee of privacy: a stronger attack may leak more.
 Results
 -------
 :func:`run_sweep` fits every w of the grid on every replicate and returns a
-:class:`SweepResult`: per-(w, seed) rows, per-w aggregates with bands over seeds and
-pooled intervals, w*, the picks of Table 2's three rules, the view of an evaluator who
-looks at training-data leakage only, and the paper's headline evaluated on this run as
-structured verdicts.
-
-For a page
-----------
-* :func:`weight_grid`, :func:`sweep_work`, :func:`check_work` -- a grid of w, and the work a
-  sweep asks for against the ceiling a server allows (:data:`WORK_CEILING`).
-* :func:`sweep` -- :func:`run_sweep` reporting ``progress(fraction, message)``, the form
-  :func:`appkit.jobs.run` gives.
-* :func:`reselect` -- the sweep's Table 2 picks and verdicts for other thresholds or another
-  attack *without refitting*: the fits and attacks do not depend on them (both it and
-  :func:`run_sweep` call :func:`selection_verdicts`).
-* :func:`experiment_view` -- what a page quotes about one (reselected) sweep: the
-  training-only evaluator's pick in numbers (:func:`reading`), the two trend verdicts of the
-  chosen attack and the fits that did not converge.
+:class:`SweepResult`: per-(w, seed) fits and attacks, per-w aggregates with bands over seeds
+and pooled intervals, utility, and the trend verdicts of every attack on both sets. The
+picks of Table 2's three rules (:func:`mipcore.reference_data.select_instance`), the view of
+an evaluator who looks at training-data leakage only and the paper's other headline claims
+are computed from it on demand, for the config's attack and thresholds; :func:`reselect`
+changes those without refitting (the fits and attacks do not depend on them).
+:func:`sweep_work` and :func:`check_work` say what a sweep asks of a server.
 """
 
 from __future__ import annotations
@@ -85,10 +75,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 from scipy.special import expit
 from sklearn.datasets import make_classification
@@ -109,22 +101,15 @@ from ..reference_data import (
 )
 
 __all__ = [
-    "DEFAULT_WEIGHTS",
     "WORK_CEILING",
     "WORK_PER_FIT",
     "Attack",
     "AttackOutcome",
-    "AttackReading",
-    "Claim",
-    "ExperimentView",
-    "HiddenLeakVerdict",
     "LeakConfig",
     "LowFprOutcome",
     "ModelAudit",
     "ModelKind",
     "Part",
-    "Reading",
-    "RuleVerdict",
     "Splits",
     "SweepResult",
     "SweepStopped",
@@ -135,14 +120,10 @@ __all__ = [
     "WorkCheck",
     "audit_model",
     "check_work",
-    "experiment_view",
     "fit_werm",
     "make_splits",
-    "reading",
     "reselect",
     "run_sweep",
-    "selection_verdicts",
-    "sweep",
     "sweep_work",
     "weight_grid",
     "werm_sample_weights",
@@ -150,7 +131,6 @@ __all__ = [
 
 #: The default grid of reference weights: 0, 0.1, ..., 1.
 DEFAULT_WEIGHTS: tuple[float, ...] = tuple(i / 10 for i in range(11))
-
 #: Upper limits a page may not exceed (records in total, features).
 MAX_RECORDS = 250_000
 MAX_FEATURES = 1_000
@@ -158,10 +138,9 @@ MAX_FEATURES = 1_000
 #: Work units (see :func:`sweep_work`) one request may ask for, before the server's factor
 #: ``MIP_EXPLORER_WORK_LIMIT``. The default sweep asks for 8.0 × 10⁷ (about 1.2 s on a busy
 #: 2-core machine); sweeps near the ceiling took 6–20 s there (1000 features: 6 s;
-#: 2 × 3000 records: 11 s; overlapping classes need more solver iterations). Since the
-#: audit scores each matrix once, the sweep's CPU time is mostly its L-BFGS fits: measured
-#: on a 2-core machine at load 4–8, 1.8 s for the default (2.4–3.0 s before), 3.8 s for
-#: 1000 features, 5.8 s for 2 × 3000 records (``benchmarks/reference_data.py``).
+#: 2 × 3000 records: 11 s; overlapping classes need more solver iterations). The sweep's CPU
+#: time is mostly its L-BFGS fits: on a 2-core machine at load 4–8, 1.8 s for the default,
+#: 3.8 s for 1000 features, 5.8 s for 2 × 3000 records (``benchmarks/reference_data.py``).
 WORK_CEILING = 2.5e8
 #: Work units charged per fit on top of its records × features: a fit and its audit cost
 #: a few tens of milliseconds however small the data (solver set-up, predictions).
@@ -239,10 +218,8 @@ class LeakConfig:
 
     def validated(self) -> LeakConfig:
         """Return self after checking every field; ``ValueError`` naming the first bad one."""
-        check_int("n_train", self.n_train, 20, MAX_RECORDS)
-        check_int("n_ref", self.n_ref, 20, MAX_RECORDS)
-        check_int("n_calib", self.n_calib, 10, MAX_RECORDS)
-        check_int("n_eval", self.n_eval, 10, MAX_RECORDS)
+        for name, lo in (("n_train", 20), ("n_ref", 20), ("n_calib", 10), ("n_eval", 10)):
+            check_int(name, getattr(self, name), lo, MAX_RECORDS)
         if self.n_total > MAX_RECORDS:
             raise ValueError(
                 f"n_train + n_ref + n_calib + n_eval = {self.n_total} is out of range: "
@@ -267,29 +244,30 @@ class LeakConfig:
             raise ValueError(f"weights has {len(self.weights)} values: allowed at most 201")
         check_int("n_seeds", self.n_seeds, 1, 100)
         check_int("seed", self.seed, 0, 2**32 - 1)
-        if not isinstance(self.model, ModelKind):
-            raise ValueError(f"model={self.model!r} is not one of {[m.value for m in ModelKind]}")
-        check_range("l2", self.l2, 0.0, math.inf, hi_open=True)
+        for name, kind in (("model", ModelKind), ("selection_attack", Attack)):
+            if not isinstance(getattr(self, name), kind):
+                raise ValueError(
+                    f"{name}={getattr(self, name)!r} is not one of {[m.value for m in kind]}"
+                )
+        _check_solver(self.l2, self.tol, self.max_iter)
         if not 1 <= len(self.hidden_layer_sizes) <= 5:
             raise ValueError(
                 f"hidden_layer_sizes={self.hidden_layer_sizes!r}: allowed 1 to 5 layers"
             )
         for h in self.hidden_layer_sizes:
             check_int("hidden_layer_sizes", h, 1, 1024)
-        check_int("max_iter", self.max_iter, 1, 100_000)
-        check_range("tol", self.tol, 0.0, 1.0, lo_open=True, hi_open=True)
         check_range("confidence", self.confidence, 0.0, 1.0, lo_open=True, hi_open=True)
         check_range("low_fpr", self.low_fpr, 0.0, 0.5, lo_open=True)
-        if not isinstance(self.selection_attack, Attack):
-            raise ValueError(
-                f"selection_attack={self.selection_attack!r} is not one of "
-                f"{[a.value for a in Attack]}"
-            )
-        check_range("max_train_attack", self.max_train_attack, 0.0, 1.0)
-        check_range("max_gap", self.max_gap, 0.0, 1.0)
-        check_range("max_ref_attack", self.max_ref_attack, 0.0, 1.0)
+        for name in ("max_train_attack", "max_gap", "max_ref_attack"):
+            check_range(name, getattr(self, name), 0.0, 1.0)
         check_range("trend_alpha", self.trend_alpha, 0.0, 0.5, lo_open=True, hi_open=True)
         return self
+
+
+def _check_solver(l2: float, tol: float, max_iter: int) -> None:
+    check_range("l2", l2, 0.0, math.inf, hi_open=True)
+    check_range("tol", tol, 0.0, 1.0, lo_open=True, hi_open=True)
+    check_int("max_iter", max_iter, 1, 100_000)
 
 
 # --------------------------------------------------------------------------- data
@@ -362,8 +340,10 @@ def make_splits(config: LeakConfig, replicate: int) -> Splits:
     ValueError
         Naming a bad config field or ``replicate`` (``0 <= replicate < 2**32``).
     """
-    cfg = config.validated()
-    rep = check_int("replicate", replicate, 0, 2**32 - 1)
+    return _splits(config.validated(), check_int("replicate", replicate, 0, 2**32 - 1))
+
+
+def _splits(cfg: LeakConfig, rep: int) -> Splits:
     gen = np.random.default_rng([cfg.seed, rep])
     X, y = make_classification(
         n_samples=cfg.n_total,
@@ -379,17 +359,10 @@ def make_splits(config: LeakConfig, replicate: int) -> Splits:
     )
     order = gen.permutation(cfg.n_total)
     X, y = X[order].astype(np.float64), y[order].astype(np.int64)
-    sizes = [
-        cfg.n_train // 2,
-        cfg.n_train - cfg.n_train // 2,
-        cfg.n_ref // 2,
-        cfg.n_ref - cfg.n_ref // 2,
-        cfg.n_calib,
-        cfg.n_eval,
-    ]
-    cuts = np.cumsum([0, *sizes])
-    parts = [Part(X[a:b], y[a:b]) for a, b in itertools.pairwise(cuts)]
-    return Splits(*parts)
+    halves = [cfg.n_train // 2, cfg.n_train - cfg.n_train // 2]
+    halves += [cfg.n_ref // 2, cfg.n_ref - cfg.n_ref // 2]
+    cuts = np.cumsum([0, *halves, cfg.n_calib, cfg.n_eval])
+    return Splits(*(Part(X[a:b], y[a:b]) for a, b in itertools.pairwise(cuts)))
 
 
 # --------------------------------------------------------------------------- WERM
@@ -408,7 +381,11 @@ def werm_sample_weights(w: float, n_train: int, n_ref: int) -> NDArray[np.float6
     ww = float(check_range("w", w, 0.0, 1.0))
     nt = check_int("n_train", n_train, 1)
     nr = check_int("n_ref", n_ref, 1)
-    return np.concatenate([np.full(nt, (1.0 - ww) / nt), np.full(nr, ww / nr)])
+    return _sample_weights(ww, nt, nr)
+
+
+def _sample_weights(w: float, nt: int, nr: int) -> NDArray[np.float64]:
+    return np.concatenate([np.full(nt, (1.0 - w) / nt), np.full(nr, w / nr)])
 
 
 @dataclass(frozen=True, eq=False)
@@ -452,13 +429,8 @@ def fit_werm(
     Raises
     ------
     ValueError
-        Naming ``w``, ``l2``, ``tol``, ``max_iter``, ``random_state``, or ``train`` /
-        ``reference`` when the records kept contain a single class.
-
-    Notes
-    -----
-    scikit-learn's logistic loss is C·Σᵢ sᵢℓᵢ + ½‖β‖²; with weights summing to 1 it equals
-    C·(L^w_D + (l2/2)‖β‖²), the objective up to the factor C (see the module docstring).
+        Naming ``w``, ``l2``, ``tol``, ``max_iter``, ``random_state``, ``model``, or
+        ``train`` / ``reference`` when the records kept contain a single class.
 
     Examples
     --------
@@ -467,30 +439,29 @@ def fit_werm(
     >>> fit.converged, fit.estimator.coef_.shape
     (True, (1, 300))
     """
-    with _one_blas_thread():
-        return _fit_werm(
-            train,
-            reference,
-            w,
-            model=model,
-            l2=l2,
-            tol=tol,
-            max_iter=max_iter,
-            hidden_layer_sizes=hidden_layer_sizes,
-            random_state=random_state,
+    ww = float(check_range("w", w, 0.0, 1.0))
+    _check_solver(l2, tol, max_iter)
+    rs = check_int("random_state", random_state, 0, 2**32 - 1)
+    if not isinstance(model, ModelKind):
+        raise ValueError(f"model={model!r} is not one of {[m.value for m in ModelKind]}")
+    if len(train) < 1 or len(reference) < 1:
+        raise ValueError(
+            f"train has {len(train)} and reference {len(reference)} records: need at least 1 each"
         )
+    solver = (model, float(l2), float(tol), int(max_iter), hidden_layer_sizes)
+    with _one_blas_thread():
+        return _fit(train, reference, ww, *solver, rs)
 
 
-def _one_blas_thread():
+def _one_blas_thread() -> Any:
     """Limit BLAS to one thread while fitting and scoring (see :func:`run_sweep`'s Notes)."""
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def _fit_werm(
+def _fit(
     train: Part,
     reference: Part,
     w: float,
-    *,
     model: ModelKind,
     l2: float,
     tol: float,
@@ -498,54 +469,39 @@ def _fit_werm(
     hidden_layer_sizes: tuple[int, ...],
     random_state: int,
 ) -> WermFit:
-    ww = float(check_range("w", w, 0.0, 1.0))
-    lam = float(check_range("l2", l2, 0.0, math.inf, hi_open=True))
-    tl = float(check_range("tol", tol, 0.0, 1.0, lo_open=True, hi_open=True))
-    mi = check_int("max_iter", max_iter, 1, 100_000)
-    rs = check_int("random_state", random_state, 0, 2**32 - 1)
-    if len(train) < 1 or len(reference) < 1:
-        raise ValueError(
-            f"train has {len(train)} and reference {len(reference)} records: need at least 1 each"
-        )
-    sw = werm_sample_weights(ww, len(train), len(reference))
+    """:func:`fit_werm` on checked inputs (the sweep's come from a validated config)."""
+    sw = _sample_weights(w, len(train), len(reference))
     X = np.concatenate([train.X, reference.X])
     y = np.concatenate([train.y, reference.y])
     keep = sw > 0.0
     X, y, sw = X[keep], y[keep], sw[keep]
     if np.unique(y).size < 2:
-        name = "reference" if ww == 1.0 else "train" if ww == 0.0 else "train and reference"
+        name = "reference" if w == 1.0 else "train" if w == 0.0 else "train and reference"
         raise ValueError(f"{name} (the records with weight > 0) contain a single class")
     est: LogisticRegression | MLPClassifier
     if model is ModelKind.LOGISTIC:
-        est = LogisticRegression(C=math.inf if lam == 0.0 else 1.0 / lam, tol=tl, max_iter=mi)
+        est = LogisticRegression(C=math.inf if l2 == 0.0 else 1.0 / l2, tol=tol, max_iter=max_iter)
         est.fit(X, y, sample_weight=sw)
         n_iter = int(np.max(est.n_iter_))
-    elif model is ModelKind.MLP:
+    else:
         est = MLPClassifier(
             hidden_layer_sizes=hidden_layer_sizes,
-            alpha=lam,
+            alpha=l2,
             solver="lbfgs",
-            tol=tl,
-            max_iter=mi,
-            random_state=rs,
+            tol=tol,
+            max_iter=max_iter,
+            random_state=random_state,
         )
         est.fit(X, y, sample_weight=sw)
         n_iter = int(est.n_iter_)
-    else:
-        raise ValueError(f"model={model!r} is not one of {[m.value for m in ModelKind]}")
-    return WermFit(est, ww, n_iter < mi, n_iter)
+    return WermFit(est, w, n_iter < max_iter, n_iter)
 
 
 # --------------------------------------------------------------------------- attacks
 
 
-def _true_class_proba(est, part: Part) -> NDArray[np.float64]:
-    """f(x)_y: the model's probability of each record's own label (0 for unseen labels)."""
-    return _own_label_proba(est.predict_proba(part.X), est.classes_, part.y)
-
-
 def _own_label_proba(
-    P: NDArray[np.float64], classes: NDArray, y: NDArray[np.int64]
+    P: NDArray[np.float64], classes: NDArray[Any], y: NDArray[np.int64]
 ) -> NDArray[np.float64]:
     """Row i's entry of ``P`` (probabilities over ``classes``) for the label ``y[i]``."""
     idx = np.clip(np.searchsorted(classes, y), 0, classes.size - 1)
@@ -564,15 +520,17 @@ class _Scorer:
     and [1 − p, p] for two classes, ``softmax`` for more), which
     ``predict`` and ``predict_proba`` would each compute again behind input checks that cost
     more than the product on matrices this small. The values are the same bit for bit
-    (``tests/test_reference_leak.py`` compares them with scikit-learn's); an MLP is asked
+    (``tests/test_reference_sweep.py`` compares them with scikit-learn's); an MLP is asked
     through scikit-learn as before.
     """
 
     def __init__(self, est: LogisticRegression | MLPClassifier) -> None:
         self.est = est
-        self.seen: dict[tuple, tuple[NDArray[np.float64], NDArray, NDArray]] = {}
+        self.seen: dict[
+            tuple[Any, ...], tuple[NDArray[np.float64], NDArray[Any], NDArray[np.float64]]
+        ] = {}
 
-    def _scores(self, X: NDArray[np.float64]) -> tuple[NDArray, NDArray[np.float64]]:
+    def _scores(self, X: NDArray[np.float64]) -> tuple[NDArray[Any], NDArray[np.float64]]:
         est = self.est
         if isinstance(est, LogisticRegression):
             coef_T = est.coef_.T if est.coef_.ndim == 2 else est.coef_
@@ -586,7 +544,7 @@ class _Scorer:
             return est.classes_[np.argmax(s, axis=1)], softmax(s, copy=True)
         return est.predict(X), est.predict_proba(X)
 
-    def _get(self, part: Part) -> tuple[NDArray[np.float64], NDArray, NDArray]:
+    def _get(self, part: Part) -> tuple[NDArray[np.float64], NDArray[Any], NDArray[np.float64]]:
         X = part.X
         key = (X.__array_interface__["data"][0], X.shape, X.strides, X.dtype.str)
         hit = self.seen.get(key)
@@ -595,12 +553,12 @@ class _Scorer:
             hit = self.seen[key] = (X, pred, P)  # X kept: its memory cannot be reused meanwhile
         return hit
 
-    def predict(self, part: Part) -> NDArray:
+    def predict(self, part: Part) -> NDArray[Any]:
         """The predicted label of each record of ``part`` (``est.predict``)."""
         return self._get(part)[1]
 
     def own_label_proba(self, part: Part) -> NDArray[np.float64]:
-        """f(x)_y for each record of ``part`` (:func:`_true_class_proba`)."""
+        """f(x)_y: the model's probability of each record's own label (0 for unseen labels)."""
         return _own_label_proba(self._get(part)[2], self.est.classes_, part.y)
 
 
@@ -644,11 +602,11 @@ class AttackOutcome:
     threshold: float | None
     correct: int
     trials: int
+    tpr: float
+    fpr: float
     accuracy: float
     ci_low: float
     ci_high: float
-    tpr: float
-    fpr: float
     eta_empirical: float
     eta_empirical_lower_bound: float
     epsilon_empirical: float
@@ -686,76 +644,46 @@ class ModelAudit:
     low_fpr: tuple[LowFprOutcome, ...]
 
     def outcome(self, attack: Attack, target: Target) -> AttackOutcome:
-        """The outcome of ``attack`` on ``target``."""
-        for o in self.outcomes:
-            if o.attack is attack and o.target is target:
-                return o
-        raise KeyError((attack, target))
+        """The outcome of ``attack`` on ``target`` (``KeyError`` for another pair)."""
+        found = [o for o in self.outcomes if o.attack is attack and o.target is target]
+        if not found:
+            raise KeyError((attack, target))
+        return found[0]
 
 
-@dataclass(frozen=True)
-class _Decisions:
-    """An attack's guesses on one target, summed up: everything but the intervals."""
-
-    attack: Attack
-    target: Target
-    threshold: float | None
-    correct: int
-    trials: int
-    tpr: float
-    fpr: float
+#: An attack's guesses on one target: the fields of :class:`AttackOutcome` before its bounds.
+_Guesses = tuple[Attack, Target, float | None, int, int, float, float]
+_BOUNDS = (
+    "accuracy", "ci_low", "ci_high", "eta_empirical", "eta_empirical_lower_bound",
+    "epsilon_empirical", "epsilon_empirical_lower_bound",
+)  # fmt: skip
 
 
-def _decisions(
-    attack: Attack,
-    target: Target,
-    threshold: float | None,
-    dec_in: NDArray[np.bool_],
-    dec_out: NDArray[np.bool_],
-) -> _Decisions:
-    k = int(dec_in.size)
-    correct = int(dec_in.sum()) + int((~dec_out).sum())
-    return _Decisions(
-        attack, target, threshold, correct, 2 * k, float(dec_in.mean()), float(dec_out.mean())
-    )
-
-
-def _outcomes(decisions: list[_Decisions], confidence: float) -> list[AttackOutcome]:
-    """Each attack's :class:`AttackOutcome`: the intervals and bounds of all of them computed
-    together (one array call each instead of one per attack: SciPy's per-call overhead
-    dominated the audit; the element-wise values are the same)."""
-    if not decisions:
-        return []
-    correct = np.array([d.correct for d in decisions], dtype=np.int64)
-    trials = np.array([d.trials for d in decisions], dtype=np.int64)
-    lo, hi = (np.asarray(b, float) for b in clopper_pearson(correct, trials, confidence))
-    eta_lb = np.asarray(eta_lower_bound(correct, trials, confidence=confidence), float)
-    eps_lb = np.asarray(epsilon_from_eta(eta_lb), float)
-    acc = [d.correct / d.trials for d in decisions]
-    eta = np.array([max(a - 0.5, 0.0) for a in acc])
+def _bounds(
+    correct: ArrayLike, trials: ArrayLike, confidence: float
+) -> dict[str, NDArray[np.float64]]:
+    """The accuracies and every interval and empirical bound of many counts at once (one
+    array call each instead of one per attack and fit: SciPy's per-call overhead dominated
+    the audit; the element-wise values are the same), as :data:`_BOUNDS` columns."""
+    k, n = np.asarray(correct, dtype=np.int64), np.asarray(trials, dtype=np.int64)
+    lo, hi = (np.asarray(b, float) for b in clopper_pearson(k, n, confidence))
+    eta_lb = np.asarray(eta_lower_bound(k, n, confidence=confidence), float)
+    acc = k / n
+    eta = np.maximum(acc - 0.5, 0.0)
     eps = np.full(eta.shape, math.inf)
     finite = eta < 0.5
     if finite.any():
         eps[finite] = np.asarray(epsilon_from_eta(eta[finite]), float)
-    return [
-        AttackOutcome(
-            attack=d.attack,
-            target=d.target,
-            threshold=d.threshold,
-            correct=d.correct,
-            trials=d.trials,
-            accuracy=acc[i],
-            ci_low=float(lo[i]),
-            ci_high=float(hi[i]),
-            tpr=d.tpr,
-            fpr=d.fpr,
-            eta_empirical=float(eta[i]),
-            eta_empirical_lower_bound=float(eta_lb[i]),
-            epsilon_empirical=float(eps[i]),
-            epsilon_empirical_lower_bound=float(eps_lb[i]),
-        )
-        for i, d in enumerate(decisions)
-    ]
+    eps_lb = np.asarray(epsilon_from_eta(eta_lb), float)
+    return dict(zip(_BOUNDS, (acc, lo, hi, eta, eta_lb, eps, eps_lb), strict=True))
+
+
+def _outcomes(guesses: list[_Guesses], confidence: float) -> list[AttackOutcome]:
+    """Each attack's :class:`AttackOutcome`, its intervals computed with all the others'."""
+    if not guesses:
+        return []
+    b = _bounds([g[3] for g in guesses], [g[4] for g in guesses], confidence)
+    return [AttackOutcome(*g, *(float(b[c][i]) for c in _BOUNDS)) for i, g in enumerate(guesses)]
 
 
 def audit_model(
@@ -785,90 +713,52 @@ def audit_model(
     ValueError
         Naming ``confidence`` or ``low_fpr``.
     """
-    with _one_blas_thread():
-        return _audit_model(fit, splits, confidence=confidence, low_fpr=low_fpr)
-
-
-def _audit_model(fit: WermFit, splits: Splits, *, confidence: float, low_fpr: float) -> ModelAudit:
     conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
-    accuracies, decisions, lows = _audit_decisions(fit, splits, low_fpr=low_fpr)
-    return ModelAudit(*accuracies, outcomes=tuple(_outcomes(decisions, conf)), low_fpr=lows)
-
-
-def _audit_decisions(
-    fit: WermFit, splits: Splits, *, low_fpr: float
-) -> tuple[tuple[float, float, float], list[_Decisions], tuple[LowFprOutcome, ...]]:
-    """Every attack's guesses on one model (intervals to be added by :func:`_outcomes`), and
-    the model's test, D_T and D_R accuracies."""
     lf = float(check_range("low_fpr", low_fpr, 0.0, 0.5, lo_open=True))
+    with _one_blas_thread():
+        accuracies, guesses, lows = _attack(fit, splits, lf)
+    return ModelAudit(*accuracies, outcomes=tuple(_outcomes(guesses, conf)), low_fpr=lows)
+
+
+def _attack(
+    fit: WermFit, splits: Splits, low_fpr: float
+) -> tuple[tuple[float, float, float], list[_Guesses], tuple[LowFprOutcome, ...]]:
+    """Every attack's guesses on one model (intervals to be added by :func:`_bounds`), and
+    the model's test, D_T and D_R accuracies."""
     score = _Scorer(fit.estimator)
     p_hold_cal = score.own_label_proba(splits.holdout_calib)
-    decisions: list[_Decisions] = []
+    guesses: list[_Guesses] = []
     lows: list[LowFprOutcome] = []
+
+    def guess(attack: Attack, target: Target, tau: float | None, d_in: Any, d_out: Any) -> None:
+        correct, rates = int(d_in.sum()) + int((~d_out).sum()), (d_in.mean(), d_out.mean())
+        guesses.append((attack, target, tau, correct, 2 * d_in.size, *map(float, rates)))
+
     for target in Target:
         mem_cal, mem_eval = splits.members(target)
         k = min(len(mem_eval), len(splits.holdout_eval))
         ev_in, ev_out = mem_eval.head(k), splits.holdout_eval.head(k)
         # gap attack (5): correctly classified -> member
-        g_in = score.predict(ev_in) == ev_in.y
-        g_out = score.predict(ev_out) == ev_out.y
-        decisions.append(_decisions(Attack.GAP, target, None, g_in, g_out))
+        g_in, g_out = score.predict(ev_in) == ev_in.y, score.predict(ev_out) == ev_out.y
+        guess(Attack.GAP, target, None, g_in, g_out)
         # confidence attack (6): f(x)_y > tau, tau from the calibration parts only
         p_cal = score.own_label_proba(mem_cal)
         tau = _best_threshold(p_cal, p_hold_cal)
         p_in, p_out = score.own_label_proba(ev_in), score.own_label_proba(ev_out)
-        decisions.append(_decisions(Attack.CONFIDENCE, target, tau, p_in > tau, p_out > tau))
+        guess(Attack.CONFIDENCE, target, tau, p_in > tau, p_out > tau)
         # loss attack (Yeom et al.): loss <= mean loss of the known members
         tau_loss = float(np.mean(_loss(p_cal)))
-        decisions.append(
-            _decisions(
-                Attack.LOSS, target, tau_loss, _loss(p_in) <= tau_loss, _loss(p_out) <= tau_loss
-            )
-        )
+        guess(Attack.LOSS, target, tau_loss, _loss(p_in) <= tau_loss, _loss(p_out) <= tau_loss)
         # TPR at low FPR: tau set on the calibration holdout
-        tau_low = _low_fpr_threshold(p_hold_cal, lf)
-        lows.append(
-            LowFprOutcome(
-                target,
-                lf,
-                tau_low,
-                float(np.mean(p_in > tau_low)),
-                float(np.mean(p_out > tau_low)),
-                k,
-            )
-        )
-    hold = splits.holdout_eval
-    test_acc = float(np.mean(score.predict(hold) == hold.y))
-    tr, rf = splits.train, splits.reference
-    accuracies = (
-        test_acc,
-        float(np.mean(score.predict(tr) == tr.y)),
-        float(np.mean(score.predict(rf) == rf.y)),
-    )
-    return accuracies, decisions, tuple(lows)
+        tau_low = _low_fpr_threshold(p_hold_cal, low_fpr)
+        tpr, fpr = float(np.mean(p_in > tau_low)), float(np.mean(p_out > tau_low))
+        lows.append(LowFprOutcome(target, low_fpr, tau_low, tpr, fpr, k))
+    hold, tr, rf = splits.holdout_eval, splits.train, splits.reference
+    accuracies = tuple(float(np.mean(score.predict(p) == p.y)) for p in (hold, tr, rf))
+    return accuracies, guesses, tuple(lows)  # type: ignore[return-value]
 
 
-# --------------------------------------------------------------------------- verdicts
-
-
-class Claim(Enum):
-    """The paper's headline statements, evaluated on a run."""
-
-    #: Reference-data leakage rises with w (Sections 3.2, 4.4.1).
-    REFERENCE_LEAKAGE_RISES_WITH_W = "reference_leakage_rises_with_w"
-    #: Training-data leakage falls with w.
-    TRAINING_LEAKAGE_FALLS_WITH_W = "training_leakage_falls_with_w"
-    #: The public-reference rule picks a w above w* (it spends D_R's privacy).
-    PUBLIC_REFERENCE_PICK_ABOVE_EQUAL_WEIGHT = "public_reference_pick_above_equal_weight"
-    #: The equal-privacy rule picks a w within one grid step of w*.
-    EQUAL_PRIVACY_PICK_NEAR_EQUAL_WEIGHT = "equal_privacy_pick_near_equal_weight"
-    #: The high-reference-privacy rule picks a w below w*.
-    HIGH_REFERENCE_PRIVACY_PICK_BELOW_EQUAL_WEIGHT = (
-        "high_reference_privacy_pick_below_equal_weight"
-    )
-    #: The instance an evaluator of training leakage only would pick leaks D_R: the pooled
-    #: reference attack's interval lies above 1/2.
-    TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK = "training_only_view_hides_reference_leak"
+# --------------------------------------------------------------------------- trends
 
 
 class TrendTest(Enum):
@@ -884,7 +774,8 @@ class TrendTest(Enum):
 
 @dataclass(frozen=True)
 class TrendVerdict:
-    """Does an attack's accuracy on a target move with w in the claimed direction?
+    """Does an attack's accuracy on a target move with w as the paper says (Sections 3.2,
+    4.4.1): up on D_R (``target`` REFERENCE), down on D_T?
 
     ``slope`` is the mean over seeds of the per-seed OLS slope of accuracy on w (accuracy
     per unit w), ``slope_stderr`` its standard error, ``p_value`` one-sided in the claimed
@@ -895,7 +786,6 @@ class TrendVerdict:
     judged.
     """
 
-    claim: Claim
     attack: Attack
     target: Target
     holds: bool | None
@@ -910,52 +800,16 @@ class TrendVerdict:
     spearman_p: float
 
 
-@dataclass(frozen=True)
-class RuleVerdict:
-    """Where a Table 2 rule's pick lies relative to w* (``holds`` None: nothing picked)."""
-
-    claim: Claim
-    rule: SelectionRule
-    holds: bool | None
-    w_pick: float | None
-    w_star: float
-    tolerance: float
-
-
-@dataclass(frozen=True)
-class HiddenLeakVerdict:
-    """At the training-only evaluator's pick: what it reports and what it hides.
-
-    ``attack_train`` is what the evaluator sees; ``attack_ref`` with its pooled
-    Clopper–Pearson interval [``ref_ci_low``, ``ref_ci_high``] is what it does not.
-    ``holds`` is ``ref_ci_low > 1/2`` (None when the rule picked nothing).
-    """
-
-    claim: Claim
-    attack: Attack
-    holds: bool | None
-    w_pick: float | None
-    attack_train: float | None
-    attack_ref: float | None
-    ref_ci_low: float | None
-    ref_ci_high: float | None
-    epsilon_ref_empirical_lower_bound: float | None
-
-
 def _trend(
     rows: pd.DataFrame, attack: Attack, target: Target, n_seeds: int, alpha: float
 ) -> TrendVerdict:
-    claim = (
-        Claim.REFERENCE_LEAKAGE_RISES_WITH_W
-        if target is Target.REFERENCE
-        else Claim.TRAINING_LEAKAGE_FALLS_WITH_W
-    )
     sign = 1.0 if target is Target.REFERENCE else -1.0
+    side: Literal["greater", "less"] = "greater" if sign > 0 else "less"
     sub = rows[(rows["attack"] == attack.value) & (rows["target"] == target.value)]
     w_all = sub["w"].to_numpy(float)
     a_all = sub["accuracy"].to_numpy(float)
     if np.unique(w_all).size >= 2 and np.unique(a_all).size >= 2:
-        sp = stats.spearmanr(w_all, a_all, alternative="greater" if sign > 0 else "less")
+        sp = stats.spearmanr(w_all, a_all, alternative=side)
         rho, rho_p = float(sp.statistic), float(sp.pvalue)
     else:
         rho, rho_p = 0.0, 1.0
@@ -966,27 +820,9 @@ def _trend(
     sl = np.asarray(slopes)
     n_w = int(np.unique(w_all).size)
     n_claimed = int(np.sum(sign * sl > 0))
-
-    def verdict(holds, slope, se, p, test) -> TrendVerdict:
-        return TrendVerdict(
-            claim=claim,
-            attack=attack,
-            target=target,
-            holds=holds,
-            slope=slope,
-            slope_stderr=se,
-            p_value=p,
-            test=test,
-            alpha=alpha,
-            seeds_with_claimed_sign=n_claimed,
-            n_seeds=n_seeds,
-            spearman_rho=rho,
-            spearman_p=rho_p,
-        )
-
     if n_w < 2 or (n_seeds == 1 and n_w < 3):
-        return verdict(None, float(sl.mean()), 0.0, 1.0, TrendTest.NOT_ENOUGH_WEIGHTS)
-    if n_seeds >= 2:
+        holds, mean, se, p, test = None, float(sl.mean()), 0.0, 1.0, TrendTest.NOT_ENOUGH_WEIGHTS
+    elif n_seeds >= 2:
         mean, sd = float(sl.mean()), float(sl.std(ddof=1))
         se = sd / math.sqrt(sl.size)
         if se == 0.0:
@@ -994,15 +830,17 @@ def _trend(
         else:
             p = float(stats.t.sf(sign * mean / se, df=sl.size - 1))
         test = TrendTest.SEED_SLOPE_T_TEST
+    elif np.unique(a_all).size < 2:
+        mean, se, p, test = 0.0, 0.0, 1.0, TrendTest.SINGLE_SEED_REGRESSION
     else:
-        ws, acc = w_all, a_all
-        if np.unique(acc).size < 2:
-            mean, se, p = 0.0, 0.0, 1.0
-        else:
-            lr = stats.linregress(ws, acc, alternative="greater" if sign > 0 else "less")
-            mean, se, p = float(lr.slope), float(lr.stderr), float(lr.pvalue)
+        lr = stats.linregress(w_all, a_all, alternative=side)
+        mean, se, p = float(lr.slope), float(lr.stderr), float(lr.pvalue)
         test = TrendTest.SINGLE_SEED_REGRESSION
-    return verdict(bool(p < alpha and sign * mean > 0), mean, se, p, test)
+    if test is not TrendTest.NOT_ENOUGH_WEIGHTS:
+        holds = bool(p < alpha and sign * mean > 0)
+    return TrendVerdict(
+        attack, target, holds, mean, se, p, test, alpha, n_claimed, n_seeds, rho, rho_p
+    )
 
 
 # --------------------------------------------------------------------------- sweep
@@ -1016,24 +854,21 @@ class SweepStopped(Exception):
 
     def __init__(self, done: int, total: int):
         super().__init__(f"sweep stopped after {done} of {total} fits")
-        self.done = done
-        self.total = total
+        self.done, self.total = done, total
 
 
 @dataclass(frozen=True)
 class SweepResult:
-    """Everything a page quotes about one sweep (see :func:`run_sweep`).
+    """What one sweep measured (see :func:`run_sweep`); the rest is computed on demand.
 
     DataFrames (enum columns hold the enum's ``value``):
 
     * ``fits`` -- one row per (w, seed): ``test_accuracy``, ``train_fit_accuracy``,
       ``ref_fit_accuracy``, ``converged``, ``n_iter``, ``low_fpr_tpr_train``,
       ``low_fpr_fpr_train``, ``low_fpr_tpr_ref``, ``low_fpr_fpr_ref``.
-    * ``rows`` -- one row per (w, seed, attack, target): the fields of
-      :class:`AttackOutcome` (``accuracy``, ``ci_low``, ``ci_high``, ``correct``,
-      ``trials``, ``tpr``, ``fpr``, ``eta_empirical``,
-      ``eta_empirical_lower_bound``, ``epsilon_empirical``,
-      ``epsilon_empirical_lower_bound``).
+    * ``rows`` -- one row per (w, seed, attack, target): the numbers of
+      :class:`AttackOutcome` but its threshold (``correct``, ``trials``, ``tpr``, ``fpr``,
+      ``accuracy``, ``ci_low``, ``ci_high`` and the four empirical bounds).
     * ``per_w`` -- one row per (w, attack, target): ``accuracy_mean``, ``accuracy_std``,
       ``accuracy_min``, ``accuracy_max`` (the band over seeds), ``accuracy_sem``, pooled
       ``correct``/``trials`` over seeds with their interval ``pooled_ci_low``,
@@ -1041,42 +876,99 @@ class SweepResult:
       ``epsilon_empirical_lower_bound`` (EMPIRICAL LOWER BOUNDS from the pooled counts).
     * ``utility`` -- one row per w: ``test_accuracy_mean``/``_std``/``_min``/``_max`` and
       Theorem 3.2's ``n_eff`` and ``n_eff_fraction`` (= n_eff/(N_T + N_R)).
-    * ``training_only`` -- what a defense reporting training-data leakage only would show:
-      per (w, attack) the test accuracy and the training attack's mean, band and pooled
-      interval, without any reference column.
 
-    ``selections``: Table 2's rules in :class:`SelectionRule` order, on the per-w means of
-    ``config.selection_attack``; ``training_only_pick`` is the public-reference rule, the
-    only one that reads training leakage alone. Verdicts: ``trends`` (every attack ×
-    target), ``rule_verdicts`` and ``hidden_leak``.
+    ``trends``: every attack's trend verdict on both sets. Table 2's picks
+    (:attr:`selections`) and the verdicts on them read ``config``'s ``selection_attack`` and
+    thresholds (:func:`reselect` changes them).
     """
 
     config: LeakConfig
-    w_star: float
     fits: pd.DataFrame
     rows: pd.DataFrame
     per_w: pd.DataFrame
     utility: pd.DataFrame
-    training_only: pd.DataFrame
-    selections: tuple[Selection, ...]
-    training_only_pick: Selection
     trends: tuple[TrendVerdict, ...]
-    rule_verdicts: tuple[RuleVerdict, ...]
-    hidden_leak: HiddenLeakVerdict
 
-    def selection(self, rule: SelectionRule) -> Selection:
-        """The pick of one Table 2 rule."""
-        for s in self.selections:
-            if s.rule is rule:
-                return s
-        raise KeyError(rule)
+    @property
+    def w_star(self) -> float:
+        """w* = N_R/(N_T + N_R): both sets equally private (Theorem 3.1)."""
+        return float(equal_privacy_weight(self.config.n_train, self.config.n_ref))
+
+    @property
+    def tolerance(self) -> float:
+        """Near w* means within this: the largest gap between consecutive weights of the grid."""
+        gaps = np.diff(np.sort(self.utility["w"].to_numpy(float)))
+        return float(gaps.max()) if gaps.size else 0.0
+
+    @property
+    def training_only(self) -> pd.DataFrame:
+        """What a defense reporting training-data leakage only would show: per (w, attack)
+        the test accuracy and the training attack's mean, band and pooled interval, without
+        any reference column."""
+        tr = self.per_w[self.per_w["target"] == Target.TRAIN.value]
+        tr = tr.merge(self.utility[["w", "test_accuracy_mean"]], on="w")
+        cols = ["w", "attack", "test_accuracy_mean", "accuracy_mean", "accuracy_min"]
+        return tr[[*cols, "accuracy_max", "pooled_ci_low", "pooled_ci_high"]].reset_index(drop=True)
 
     def trend(self, attack: Attack, target: Target) -> TrendVerdict:
         """The trend verdict of one attack on one target."""
-        for t in self.trends:
-            if t.attack is attack and t.target is target:
-                return t
-        raise KeyError((attack, target))
+        return next(t for t in self.trends if t.attack is attack and t.target is target)
+
+    def at(self, w: float, target: Target) -> pd.Series:
+        """The ``per_w`` row of the selection attack on ``target`` at ``w``."""
+        p = self.per_w
+        sel = (p["w"] == w) & (p["target"] == target.value)
+        return p[sel & (p["attack"] == self.config.selection_attack.value)].iloc[0]
+
+    @cached_property
+    def selections(self) -> tuple[Selection, ...]:
+        """Table 2's rules in :class:`~mipcore.reference_data.SelectionRule` order, on the
+        per-w means of ``config.selection_attack`` at ``config``'s thresholds."""
+        cfg, u = self.config, self.utility
+        p = self.per_w[self.per_w["attack"] == cfg.selection_attack.value].sort_values("w")
+        a_t, a_r = (p[p["target"] == t.value]["accuracy_mean"].to_numpy(float) for t in Target)
+        w, test = u["w"].to_numpy(float), u["test_accuracy_mean"].to_numpy(float)
+        limits = (cfg.max_train_attack, cfg.max_gap, cfg.max_ref_attack)
+        pairs = zip(SelectionRule, limits, strict=True)
+        return tuple(select_instance(r, w, test, a_t, a_r, t) for r, t in pairs)
+
+    def selection(self, rule: SelectionRule) -> Selection:
+        """The pick of one Table 2 rule."""
+        return next(s for s in self.selections if s.rule is rule)
+
+    @property
+    def training_only_pick(self) -> Selection:
+        """The public-reference rule's pick: the only rule that reads training leakage alone,
+        what a defense evaluated on training data only would pick."""
+        return self.selection(SelectionRule.PUBLIC_REFERENCE)
+
+    def rule_holds(self, rule: SelectionRule) -> bool | None:
+        """Whether the rule's pick lies where the paper says (None: nothing picked): the
+        public-reference rule above w* (it spends D_R's privacy), the equal-privacy rule
+        within :attr:`tolerance` of w*, the high-reference-privacy rule below w*."""
+        w = self.selection(rule).w
+        if w is None:
+            return None
+        if rule is SelectionRule.PUBLIC_REFERENCE:
+            return w > self.w_star
+        if rule is SelectionRule.EQUAL_PRIVACY:
+            return abs(w - self.w_star) <= self.tolerance + 1e-12
+        return w < self.w_star
+
+    @property
+    def hidden_leak(self) -> bool | None:
+        """Whether the training-only pick leaks D_R: the pooled reference attack's interval
+        there lies above 1/2 (None when that rule picked nothing)."""
+        w = self.training_only_pick.w
+        return None if w is None else bool(self.at(w, Target.REFERENCE)["pooled_ci_low"] > 0.5)
+
+
+#: The columns of :attr:`SweepResult.fits` and, before their intervals, of ``rows``.
+_FITS = (
+    "w", "seed", "test_accuracy", "train_fit_accuracy", "ref_fit_accuracy", "converged",
+    "n_iter", "low_fpr_tpr_train", "low_fpr_fpr_train", "low_fpr_tpr_ref", "low_fpr_fpr_ref",
+)  # fmt: skip
+_GUESSES = ("w", "seed", "attack", "target", "correct", "trials", "tpr", "fpr")
 
 
 def _aggregate(rows: pd.DataFrame, confidence: float) -> pd.DataFrame:
@@ -1091,120 +983,31 @@ def _aggregate(rows: pd.DataFrame, confidence: float) -> pd.DataFrame:
         seeds=("seed", "count"),
     ).reset_index()
     out["accuracy_sem"] = out["accuracy_std"] / np.sqrt(out["seeds"])
-    k = out["correct"].to_numpy(np.int64)
-    n = out["trials"].to_numpy(np.int64)
-    lo, hi = clopper_pearson(k, n, confidence)
-    out["pooled_ci_low"] = np.asarray(lo, float)
-    out["pooled_ci_high"] = np.asarray(hi, float)
-    eta_lb = np.asarray(eta_lower_bound(k, n, confidence=confidence), float)
-    out["eta_empirical_lower_bound"] = eta_lb
-    out["epsilon_empirical_lower_bound"] = np.asarray(epsilon_from_eta(eta_lb), float)
+    b = _bounds(out["correct"], out["trials"], confidence)
+    out["pooled_ci_low"], out["pooled_ci_high"] = b["ci_low"], b["ci_high"]
+    out["eta_empirical_lower_bound"] = b["eta_empirical_lower_bound"]
+    out["epsilon_empirical_lower_bound"] = b["epsilon_empirical_lower_bound"]
     return out
-
-
-def selection_verdicts(
-    per_w: pd.DataFrame, utility: pd.DataFrame, w_star: float, cfg: LeakConfig
-) -> tuple[tuple[Selection, ...], Selection, tuple[RuleVerdict, ...], HiddenLeakVerdict]:
-    """The selection step of a sweep: the Table 2 picks at ``cfg``'s thresholds on the means of
-    ``cfg.selection_attack``, the verdicts on which w each rule picks, and whether the
-    training-data-only view hides a reference leak at the public-reference pick.
-
-    It depends only on the per-w aggregates, so the page can re-run it for other thresholds
-    or another attack without refitting (:func:`reselect`).
-    """
-    sel_attack = cfg.selection_attack.value
-
-    def means(target: Target) -> NDArray[np.float64]:
-        sub = per_w[(per_w["attack"] == sel_attack) & (per_w["target"] == target.value)]
-        return sub.sort_values("w")["accuracy_mean"].to_numpy(float)
-
-    w_grid = utility["w"].to_numpy(float)
-    acc_t, acc_r = means(Target.TRAIN), means(Target.REFERENCE)
-    test_mean = utility["test_accuracy_mean"].to_numpy(float)
-    thresholds = {
-        SelectionRule.PUBLIC_REFERENCE: cfg.max_train_attack,
-        SelectionRule.EQUAL_PRIVACY: cfg.max_gap,
-        SelectionRule.HIGH_REFERENCE_PRIVACY: cfg.max_ref_attack,
-    }
-    selections = tuple(
-        select_instance(rule, w_grid, test_mean, acc_t, acc_r, thresholds[rule])
-        for rule in SelectionRule
-    )
-    pick_public = selections[0]
-    gaps = np.diff(np.sort(w_grid))
-    tol = float(gaps.max()) if gaps.size else 0.0
-
-    def rule_verdict(rule: SelectionRule, claim: Claim, test: Callable[[float], bool]):
-        s = next(x for x in selections if x.rule is rule)
-        return RuleVerdict(claim, rule, None if s.w is None else bool(test(s.w)), s.w, w_star, tol)
-
-    rule_verdicts = (
-        rule_verdict(
-            SelectionRule.PUBLIC_REFERENCE,
-            Claim.PUBLIC_REFERENCE_PICK_ABOVE_EQUAL_WEIGHT,
-            lambda x: x > w_star,
-        ),
-        rule_verdict(
-            SelectionRule.EQUAL_PRIVACY,
-            Claim.EQUAL_PRIVACY_PICK_NEAR_EQUAL_WEIGHT,
-            lambda x: abs(x - w_star) <= tol + 1e-12,
-        ),
-        rule_verdict(
-            SelectionRule.HIGH_REFERENCE_PRIVACY,
-            Claim.HIGH_REFERENCE_PRIVACY_PICK_BELOW_EQUAL_WEIGHT,
-            lambda x: x < w_star,
-        ),
-    )
-
-    if pick_public.w is None:
-        hidden = HiddenLeakVerdict(
-            Claim.TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK,
-            cfg.selection_attack,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        )
-    else:
-        ref_row = per_w[
-            (per_w["w"] == pick_public.w)
-            & (per_w["attack"] == sel_attack)
-            & (per_w["target"] == Target.REFERENCE.value)
-        ].iloc[0]
-        hidden = HiddenLeakVerdict(
-            claim=Claim.TRAINING_ONLY_VIEW_HIDES_REFERENCE_LEAK,
-            attack=cfg.selection_attack,
-            holds=bool(ref_row["pooled_ci_low"] > 0.5),
-            w_pick=pick_public.w,
-            attack_train=pick_public.attack_train,
-            attack_ref=float(ref_row["accuracy_mean"]),
-            ref_ci_low=float(ref_row["pooled_ci_low"]),
-            ref_ci_high=float(ref_row["pooled_ci_high"]),
-            epsilon_ref_empirical_lower_bound=float(ref_row["epsilon_empirical_lower_bound"]),
-        )
-    return selections, pick_public, rule_verdicts, hidden
 
 
 def run_sweep(
     config: LeakConfig | None = None,
-    progress: Callable[[float, int, int], None] | None = None,
+    progress: Callable[[float, str], None] | None = None,
     *,
     should_stop: Callable[[], bool] | None = None,
 ) -> SweepResult:
     r"""Fit WERM for every w of ``config.weights`` on each of ``config.n_seeds`` replicates.
 
     Replicate r's data (:func:`make_splits`) is shared by all w, so the comparison across w
-    is paired. Each fit is audited by :func:`audit_model`.
+    is paired. Each fit is audited as :func:`audit_model` does.
 
     Parameters
     ----------
     config : :class:`LeakConfig` (default ``LeakConfig()``: 11 weights × 5 seeds, logistic
         regression on 3 200 records of 300 features, N_T = N_R = 600).
-    progress : called as ``progress(fraction, done, total)`` once before the first fit
-        (``done = 0``) and after every fit; ``total = len(weights) * n_seeds``.
+    progress : called as ``progress(fraction, "fit <done> of <total>")`` (the form
+        ``appkit.jobs.run`` gives) once before the first fit and after every fit;
+        ``total = len(weights) * n_seeds``.
     should_stop : called before every fit; when it returns True the sweep raises
         :class:`SweepStopped` (carrying ``done`` and ``total``) and returns nothing.
 
@@ -1226,9 +1029,7 @@ def run_sweep(
     logistic fits take 4.2 s instead of 0.06 s. The limit is process-wide while it lasts.
 
     The trend verdicts test the per-seed OLS slopes of attack accuracy on w with a
-    one-sided t-test (points of one seed share data; seeds are independent). The rule
-    verdicts compare each rule's pick with w* = N_R/(N_T + N_R); "near" means within the
-    largest gap between consecutive weights of the grid.
+    one-sided t-test (points of one seed share data; seeds are independent).
 
     Examples
     --------
@@ -1241,80 +1042,30 @@ def run_sweep(
     cfg = (LeakConfig() if config is None else config).validated()
     weights = [float(x) for x in cfg.weights]
     total = len(weights) * cfg.n_seeds
-    done = 0
     if progress is not None:
-        progress(0.0, 0, total)
-    fit_rows: list[dict] = []
-    guesses: list[tuple[float, int, _Decisions]] = []
+        progress(0.0, f"fit 0 of {total}")
+    solver = (cfg.model, cfg.l2, cfg.tol, cfg.max_iter, cfg.hidden_layer_sizes)
+    fit_rows: list[tuple[Any, ...]] = []
+    guesses: list[tuple[Any, ...]] = []
     with _one_blas_thread():
         for rep in range(cfg.n_seeds):
-            splits = make_splits(cfg, rep)
+            splits = _splits(cfg, rep)
             train, reference = splits.train, splits.reference
             for w in weights:
+                done = len(fit_rows)
                 if should_stop is not None and should_stop():
                     raise SweepStopped(done, total)
-                fit = _fit_werm(
-                    train,
-                    reference,
-                    w,
-                    model=cfg.model,
-                    l2=cfg.l2,
-                    tol=cfg.tol,
-                    max_iter=cfg.max_iter,
-                    hidden_layer_sizes=cfg.hidden_layer_sizes,
-                    random_state=rep,
-                )
-                (test_acc, train_acc, ref_acc), decisions, lows = _audit_decisions(
-                    fit, splits, low_fpr=cfg.low_fpr
-                )
-                low = {lo.target: lo for lo in lows}
-                fit_rows.append(
-                    dict(
-                        w=w,
-                        seed=rep,
-                        test_accuracy=test_acc,
-                        train_fit_accuracy=train_acc,
-                        ref_fit_accuracy=ref_acc,
-                        converged=fit.converged,
-                        n_iter=fit.n_iter,
-                        low_fpr_tpr_train=low[Target.TRAIN].tpr,
-                        low_fpr_fpr_train=low[Target.TRAIN].fpr,
-                        low_fpr_tpr_ref=low[Target.REFERENCE].tpr,
-                        low_fpr_fpr_ref=low[Target.REFERENCE].fpr,
-                    )
-                )
-                guesses.extend((w, rep, d) for d in decisions)
-                done += 1
+                fit = _fit(train, reference, w, *solver, rep)
+                accuracies, found, (on_t, on_r) = _attack(fit, splits, cfg.low_fpr)
+                low = (on_t.tpr, on_t.fpr, on_r.tpr, on_r.fpr)
+                fit_rows.append((w, rep, *accuracies, fit.converged, fit.n_iter, *low))
+                guesses += [(w, rep, a.value, t.value, *g) for a, t, _tau, *g in found]
                 if progress is not None:
-                    progress(done / total, done, total)
-
+                    progress((done + 1) / total, f"fit {done + 1} of {total}")
     # every attack's intervals at once (one SciPy call, not one per attack and fit)
-    outcomes = _outcomes([d for _w, _rep, d in guesses], cfg.confidence)
-    rows = [
-        dict(
-            w=w,
-            seed=rep,
-            attack=o.attack.value,
-            target=o.target.value,
-            accuracy=o.accuracy,
-            ci_low=o.ci_low,
-            ci_high=o.ci_high,
-            correct=o.correct,
-            trials=o.trials,
-            tpr=o.tpr,
-            fpr=o.fpr,
-            eta_empirical=o.eta_empirical,
-            eta_empirical_lower_bound=o.eta_empirical_lower_bound,
-            epsilon_empirical=o.epsilon_empirical,
-            epsilon_empirical_lower_bound=o.epsilon_empirical_lower_bound,
-        )
-        for (w, rep, _d), o in zip(guesses, outcomes, strict=True)
-    ]
-    fits = pd.DataFrame(fit_rows)
-    rows_df = pd.DataFrame(rows)
-    per_w = _aggregate(rows_df, cfg.confidence)
-    w_star = float(equal_privacy_weight(cfg.n_train, cfg.n_ref))
-
+    frame = pd.DataFrame(guesses, columns=_GUESSES)
+    rows = frame.assign(**_bounds(frame["correct"], frame["trials"], cfg.confidence))
+    fits = pd.DataFrame(fit_rows, columns=_FITS)
     ug = fits.groupby("w", sort=True)["test_accuracy"]
     utility = pd.DataFrame(
         {
@@ -1327,43 +1078,8 @@ def run_sweep(
     n_eff = np.asarray(effective_sample_size(utility["w"].to_numpy(float), cfg.n_train, cfg.n_ref))
     utility["n_eff"] = n_eff
     utility["n_eff_fraction"] = n_eff / (cfg.n_train + cfg.n_ref)
-
-    tr_only = per_w[per_w["target"] == Target.TRAIN.value].merge(
-        utility[["w", "test_accuracy_mean"]], on="w"
-    )
-    training_only = tr_only[
-        [
-            "w",
-            "attack",
-            "test_accuracy_mean",
-            "accuracy_mean",
-            "accuracy_min",
-            "accuracy_max",
-            "pooled_ci_low",
-            "pooled_ci_high",
-        ]
-    ].reset_index(drop=True)
-
-    trends = tuple(
-        _trend(rows_df, a, t, cfg.n_seeds, cfg.trend_alpha) for a in Attack for t in Target
-    )
-
-    selections, pick_public, rule_verdicts, hidden = selection_verdicts(per_w, utility, w_star, cfg)
-
-    return SweepResult(
-        config=cfg,
-        w_star=w_star,
-        fits=fits,
-        rows=rows_df,
-        per_w=per_w,
-        utility=utility,
-        training_only=training_only,
-        selections=selections,
-        training_only_pick=pick_public,
-        trends=trends,
-        rule_verdicts=rule_verdicts,
-        hidden_leak=hidden,
-    )
+    trends = tuple(_trend(rows, a, t, cfg.n_seeds, cfg.trend_alpha) for a in Attack for t in Target)
+    return SweepResult(cfg, fits, rows, _aggregate(rows, cfg.confidence), utility, trends)
 
 
 # --------------------------------------------------------------------------- for a page
@@ -1435,44 +1151,6 @@ def check_work(config: LeakConfig, factor: float = 1.0) -> WorkCheck:
     return WorkCheck(work, ceiling, work <= ceiling, len(config.weights) * config.n_seeds)
 
 
-def sweep(config: LeakConfig, progress: Callable[[float, str], None] | None = None) -> SweepResult:
-    """:func:`run_sweep` reporting ``progress(fraction, message)`` (what
-    :func:`appkit.jobs.run` gives a job; ``run_sweep`` reports ``progress(fraction, done,
-    total)``).
-
-    Parameters
-    ----------
-    config : LeakConfig (validated by ``run_sweep``).
-    progress : optional; called before the first fit and after every fit.
-
-    Returns
-    -------
-    SweepResult
-
-    Raises
-    ------
-    ValueError
-        Naming the config field that is out of range.
-
-    Examples
-    --------
-    >>> cfg = LeakConfig(n_train=60, n_ref=60, n_calib=60, n_eval=60, n_features=10,
-    ...                  weights=(0.0, 1.0), n_seeds=1)
-    >>> seen = []
-    >>> res = sweep(cfg, lambda f, m: seen.append((f, m)))
-    >>> seen[0], seen[-1]
-    ((0.0, 'fit 0 of 2'), (1.0, 'fit 2 of 2'))
-    """
-    if progress is None:
-        return run_sweep(config)
-    report = progress
-
-    def relay(fraction: float, done: int, total: int) -> None:
-        report(fraction, f"fit {done} of {total}")
-
-    return run_sweep(config, relay)
-
-
 def reselect(
     result: SweepResult,
     *,
@@ -1481,13 +1159,11 @@ def reselect(
     max_gap: float | None = None,
     max_ref_attack: float | None = None,
 ) -> SweepResult:
-    r"""The sweep's Table 2 picks and their verdicts for other thresholds or another attack.
+    r"""The sweep read for other Table 2 thresholds or another attack, without refitting.
 
     The fits, the attacks and the trends do not depend on the selection step, so this
-    returns ``result`` with a new ``config`` (the given fields replaced), ``selections``,
-    ``training_only_pick``, ``rule_verdicts`` and ``hidden_leak`` -- exactly what
-    :func:`run_sweep` returns for that config (both call :func:`selection_verdicts`). None
-    keeps a field.
+    returns ``result`` with a new ``config`` (the given fields replaced; None keeps a
+    field): exactly what :func:`run_sweep` returns for that config.
 
     Parameters
     ----------
@@ -1513,156 +1189,12 @@ def reselect(
     >>> res.config.selection_attack.value, res.config.max_gap
     ('loss', 0.1)
     """
-    thresholds = {
-        "max_train_attack": max_train_attack,
-        "max_gap": max_gap,
-        "max_ref_attack": max_ref_attack,
-    }
-    # the thresholds are checked once, by the config (its errors name the field)
-    changes: dict[str, object] = {k: v for k, v in thresholds.items() if v is not None}
+    changes: dict[str, Any] = {}
     if attack is not None:
         changes["selection_attack"] = as_enum("attack", attack, Attack)
-    cfg = dataclasses.replace(result.config, **changes).validated()  # type: ignore[arg-type]
-    selections, pick, rule_verdicts, hidden = selection_verdicts(
-        result.per_w, result.utility, result.w_star, cfg
-    )
-    return dataclasses.replace(
-        result,
-        config=cfg,
-        selections=selections,
-        training_only_pick=pick,
-        rule_verdicts=rule_verdicts,
-        hidden_leak=hidden,
-    )
-
-
-@dataclass(frozen=True)
-class AttackReading:
-    """One attack on one target at one w, pooled over the seeds.
-
-    ``accuracy`` is the mean over seeds; [``ci_low``, ``ci_high``] the Clopper–Pearson
-    interval of the pooled counts; ``band`` (min, max) over seeds; ``eta_lower_bound`` and
-    ``epsilon_lower_bound`` the EMPIRICAL LOWER BOUNDS from the pooled counts (evidence
-    of leakage, never a guarantee); ``beats_chance`` = ``ci_low > 1/2``.
-    """
-
-    target: Target
-    accuracy: float
-    ci_low: float
-    ci_high: float
-    band: tuple[float, float]
-    eta_lower_bound: float
-    epsilon_lower_bound: float
-    beats_chance: bool
-
-
-@dataclass(frozen=True)
-class Reading:
-    """The training-only evaluator's pick (Table 2's public-reference rule) in numbers.
-
-    ``selection`` is that pick (its ``w``, threshold, test accuracy); ``train`` is what the
-    evaluator reports, ``reference`` what it does not (both for ``attack``). ``confidence``
-    is the interval level of the sweep.
-    """
-
-    attack: Attack
-    confidence: float
-    selection: Selection
-    w: float
-    test_accuracy: float
-    train: AttackReading
-    reference: AttackReading
-
-
-def _attack_reading(result: SweepResult, w: float, attack: Attack, target: Target) -> AttackReading:
-    per_w = result.per_w
-    row = per_w[
-        (per_w["w"] == w) & (per_w["attack"] == attack.value) & (per_w["target"] == target.value)
-    ].iloc[0]
-    lo = float(row["pooled_ci_low"])
-    return AttackReading(
-        target=target,
-        accuracy=float(row["accuracy_mean"]),
-        ci_low=lo,
-        ci_high=float(row["pooled_ci_high"]),
-        band=(float(row["accuracy_min"]), float(row["accuracy_max"])),
-        eta_lower_bound=float(row["eta_empirical_lower_bound"]),
-        epsilon_lower_bound=float(row["epsilon_empirical_lower_bound"]),
-        beats_chance=lo > 0.5,
-    )
-
-
-def reading(result: SweepResult) -> Reading | None:
-    """The numbers of “at w = …, the training data look private, but the reference data…”.
-
-    At ``result.training_only_pick`` (the public-reference rule, which reads training
-    leakage only) for ``result.config.selection_attack``; None when that rule picked
-    nothing.
-
-    Parameters
-    ----------
-    result : a :class:`SweepResult` (e.g. from :func:`reselect`).
-
-    Returns
-    -------
-    Reading or None
-    """
-    pick = result.training_only_pick
-    if pick.w is None or pick.test_accuracy is None:
-        return None
-    attack = result.config.selection_attack
-    return Reading(
-        attack=attack,
-        confidence=result.config.confidence,
-        selection=pick,
-        w=pick.w,
-        test_accuracy=pick.test_accuracy,
-        train=_attack_reading(result, pick.w, attack, Target.TRAIN),
-        reference=_attack_reading(result, pick.w, attack, Target.REFERENCE),
-    )
-
-
-@dataclass(frozen=True)
-class ExperimentView:
-    """What a page shows about one sweep, for one attack and one set of thresholds.
-
-    ``result`` is the sweep (e.g. after :func:`reselect`); ``reading`` its :func:`reading`
-    (None when the public-reference rule picked nothing); ``trend_reference``/``trend_train``
-    the trend verdicts of ``result.config.selection_attack`` on D_R (rises with w) and D_T
-    (falls with w); ``unconverged_fits`` of ``fits`` stopped at the iteration cap.
-    """
-
-    result: SweepResult
-    reading: Reading | None
-    trend_reference: TrendVerdict
-    trend_train: TrendVerdict
-    unconverged_fits: int
-    fits: int
-
-
-def experiment_view(result: SweepResult) -> ExperimentView:
-    """What a page quotes about ``result`` as it is (see :class:`ExperimentView`).
-
-    :func:`reselect` it first for other thresholds or another attack: a page that caches
-    the reselected result and this view separately can key the triad chart by that result,
-    which a cache would otherwise hash anew on every rerun.
-
-    Examples
-    --------
-    >>> cfg = LeakConfig(n_train=60, n_ref=60, n_calib=60, n_eval=60, n_features=10,
-    ...                  weights=(0.0, 0.5, 1.0), n_seeds=2)
-    >>> res = reselect(run_sweep(cfg), attack="loss")
-    >>> v = experiment_view(res)
-    >>> v.result is res, v.reading == reading(res), v.trend_train.attack.value, v.fits
-    (True, True, 'loss', 6)
-    """
-    sel = result.config.selection_attack
-    converged = result.fits["converged"].to_numpy(bool)
-    return ExperimentView(
-        result=result,
-        reading=reading(result),
-        trend_reference=result.trend(sel, Target.REFERENCE),
-        trend_train=result.trend(sel, Target.TRAIN),
-        unconverged_fits=int((~converged).sum()),
-        fits=int(converged.size),
-    )
+    limits = dict(max_train_attack=max_train_attack, max_gap=max_gap, max_ref_attack=max_ref_attack)
+    for name, value in limits.items():  # checked here: the config's other fields already are
+        if value is not None:
+            check_range(name, value, 0.0, 1.0)
+            changes[name] = value
+    return dataclasses.replace(result, config=dataclasses.replace(result.config, **changes))
