@@ -359,11 +359,15 @@ def _verdict_text(v: ClaimVerdict, a: Audit, name: str) -> str:
     """The verdict in one sentence (and by how much, or what would tell)."""
     if v.verdict is Verdict.REFUTED:
         return say(PAGE, "verdict_refuted", v=v, claim=name, alpha=1.0 - v.confidence)
+    if v.one_run:
+        best = prose_text(PAGE, "best_one_run")
+    else:
+        best = prose_text(PAGE, "best_trials")
     if v.verdict is Verdict.CONSISTENT:
-        return say(PAGE, "verdict_consistent", v=v, claim=name)
+        return say(PAGE, "verdict_consistent", v=v, claim=name, best=best)
     if v.claimed_epsilon == float("inf"):
         return say(PAGE, "verdict_nothing", claim=name, delta=v.delta)
-    return say(PAGE, "verdict_too_weak", v=v, claim=name, needed=_needed(v, a))
+    return say(PAGE, "verdict_too_weak", v=v, claim=name, needed=_needed(v, a), best=best)
 
 
 def _relation(g: Guarantee, claim: AuditedClaim) -> str:

@@ -201,7 +201,7 @@ PAGES: tuple[PageSpec, ...] = (
         "Does my model leak? Audit it from its attack scores",
         "One-run and independent-trials ε lower bounds against the guarantee the model claims",
         "audit_model",
-        "🧪",
+        "🔬",
         AUDIT,
         "Your attack's scores as evidence: is the model's DP claim refuted, consistent, or untested?",
         nav="Audit your model",

@@ -121,6 +121,7 @@ def test_the_loss_attack_and_independent_trials(example):
     audit = audit_scores(s[example.member], s[~example.member], delta=1e-5)
     v = claim_verdict(audit, audited_claim(CLAIM, 1e-5))
     assert verdict(at).startswith(HEADS[v.verdict])
+    assert "members perfectly told apart" in verdict(at)  # not "every guess right"
     assert metric(at, "ε the audit proves") == fmt_num(v.proven_epsilon)
     assert metric(at, "AUC") == fmt_num(audit.auc, 3)
     ((_, tables),) = pagetools.vega_charts(at)

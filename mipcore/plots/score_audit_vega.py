@@ -40,7 +40,7 @@ __all__ = [
     "audit_roc_vega",
 ]
 
-TITLE = "The attack's ROC against the claimed guarantee"
+TITLE = "The attack's ROC and the claim"
 CLAIM_NAME = "claimed guarantee: no attack above this curve"
 ETA_NAME = "claimed η alone: TPR ≤ FPR + 2η"
 ROC_NAME = "the attack, measured"
