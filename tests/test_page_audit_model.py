@@ -313,3 +313,22 @@ def test_hostile_uploads_get_a_sentence(content, name, words):
     assert words in errors[0], (name, errors)
     no_verdict(at)
     assert not pagetools.vega_charts(at)
+
+
+def test_a_large_upload_is_audited_in_its_own_process(monkeypatch):
+    """Beyond HEAVY_ROWS rows the audits run as jobs (appkit.jobs): the same verdict."""
+    from appkit import jobs
+
+    ran = []
+    real = jobs.run
+    monkeypatch.setattr(
+        jobs, "run", lambda fn, *a, **k: ran.append(fn.__name__) or real(fn, *a, **k)
+    )
+    df = scores_frame(n=150_000, shift=0.3, seed=5)
+    at = upload(df[["lira", "member"]].to_csv(index=False).encode(), "big.csv")
+    assert {"audit_scores", "one_run_from_scores"} <= set(ran)
+    member = df["member"].to_numpy() == 1
+    _audit, v = one_run(df["lira"].to_numpy(), member)
+    assert verdict(at).startswith(HEADS[v.verdict])
+    assert metric(at, "ε the audit proves") == fmt_num(v.proven_epsilon)
+    assert any("150 000 rows" in c.value for c in at.caption)
