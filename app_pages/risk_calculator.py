@@ -1,8 +1,8 @@
 """What does my guarantee or DP-SGD run mean for an attacker? The risk calculator.
 
-widgets (the table :data:`CONTROLS`; the rows shared with "What does ε mean?" come from
-:mod:`appkit.guarantee_inputs` and :mod:`appkit.dpsgd`) → the guarantee, built as
-:mod:`mipcore.guarantees` states it → :func:`~mipcore.guarantees.route_curves` (its
+widgets (the table :data:`CONTROLS`; the guarantee's rows -- drawn, built as
+:mod:`mipcore.guarantees` states it and named in words -- come from
+:mod:`appkit.guarantee_inputs`, shared with "Does my model leak?") → the guarantee → :func:`~mipcore.guarantees.route_curves` (its
 :func:`~mipcore.guarantees.attacker_bound` and every route's ROC bound; ``appkit.cached`` for
 the closed forms, ``appkit.jobs.run`` -- own process, progress, stopped when a control changes
 -- for zCDP, Rényi DP and DP-SGD), read at the share of people in microseconds (moving the
@@ -19,19 +19,17 @@ from typing import Any, NamedTuple
 import streamlit as st
 
 import appkit
-from appkit import controls, dpsgd, fmt_num, fmt_pct, jobs
+from appkit import controls, dpsgd, fmt_num, fmt_pct, guarantee_inputs, jobs
 from appkit.controls import choice, number, toggle
 from appkit.guarantee_inputs import (
     DEFAULT_PRIOR,
+    HEAVY,
     LINK_MAX,
-    RDP,
     RDP_MAX_CHARS,
     RDP_MAX_PAIRS,
-    RELATION,
     guarantee_query,
     link_prior,
     pair_query,
-    read_rdp,
     stakeholder_link,
 )
 from appkit.prose import prose, say
@@ -49,9 +47,7 @@ from mipcore.guarantees import (
     DpSgdPreset,
     EpsDelta,
     Gdp,
-    Guarantee,
     Kind,
-    Rdp,
     Relation,
     Route,
     RouteCurves,
@@ -63,14 +59,6 @@ from mipcore.plots.guarantee_vega import route_label, routes_roc_vega
 from mipcore.risk import Confidence, named_confidence, ppv
 
 PAGE = "risk_calculator"
-KINDS = {
-    Kind.EPS_DELTA: "(ε, δ)-DP",
-    Kind.GDP: "μ-GDP",
-    Kind.ZCDP: "ρ-zCDP",
-    Kind.RDP: "Rényi DP",
-    Kind.DPSGD: "DP-SGD run",
-}
-HEAVY = (Kind.ZCDP, Kind.RDP, Kind.DPSGD)  # a second or more: in their own process
 MODES = {"assess": "What does my guarantee mean?", "solve": "How much DP-SGD noise for a target?"}
 TARGETS = {"eta": "a largest η (accuracy)", "tpr": "a largest TPR at an FPR"}
 EPS_PRESETS = (1.0, 3.0, 8.0)  # ε presets from practice, with δ = PRESET_DELTA
@@ -82,22 +70,11 @@ CONTROLS = controls.table(
     number("teta", "largest η", 1e-6, 0.499, 0.1, 0.01, "%g", "No attacker may be right more than 1/2 + η of the time."),
     number("ttpr", "largest TPR", 1e-6, 1.0, 0.05, 0.01, "%g", "The share of members any attacker may find …"),
     number("tfpr", "at FPR", 1e-6, 0.5, 0.01, 0.001, "%g", "… while wrongly accusing this share of non-members."),
-    choice("kind", "The guarantee", list(KINDS), Kind.EPS_DELTA, KINDS, radio=True),
-    number("eps", "ε", 0.0, 50.0, 1.0, 0.1, "%g"),
-    number("delta", "δ", 0.0, 1.0, PRESET_DELTA, 1e-6, "%g", "0 for pure ε-DP; typically far below 1/n."),
-    number("mu", "μ", 0.0, 50.0, 1.0, 0.1, "%g"),
-    number("rho", "ρ", 0.0, 1000.0, 0.5, 0.05, "%g"),
-    RDP,
-    dpsgd.SIGMA,
-    dpsgd.RATE,
-    dpsgd.STEPS,
-    RELATION,
+    *guarantee_inputs.rows(),
     number("prior", "share of people in the data (%)", 0.1, 99.9, 100 * DEFAULT_PRIOR, 0.5, "%g", "The membership prior: how likely a person is to be in the data before the release."),
     choice("pfpr", "naming rule's false-positive rate", list(FPR_LEVELS), 0.01, lambda f: f"{fmt_num(100 * f)}\u00a0%", "The share of non-members a rule that names members may wrongly accuse."),
     toggle("invalid", "show the invalid route", False, "An add/remove number read as if it were replace-one (shown for comparison).")
 )  # fmt: skip
-OWN = {Kind.EPS_DELTA: ("eps", "delta"), Kind.GDP: ("mu",), Kind.ZCDP: ("rho",), Kind.RDP: ("rdp",)}
-OWN[Kind.DPSGD] = ("sigma",)
 _BLOCKED_BY = {"eps": "ε", "delta": "δ", "mu": "μ", "rho": "ρ"}  # a value above LINK_MAX
 
 
@@ -243,13 +220,7 @@ def _presets() -> None:
 def _stated() -> tuple[Kind, dict[str, Any], float, float, bool]:
     """Assess mode's controls: the guarantee (its kind, its own values, the relation; a run's
     rate and steps), the share in the data, the naming FPR, the invalid route's toggle."""
-    kind = controls.draw(CONTROLS["kind"])
-    c1, c2 = st.columns(2)
-    with c1:
-        read = controls.draw_all(CONTROLS, *OWN[kind])
-    with c2:
-        more = ("q", "steps") if kind is Kind.DPSGD else ("rel",)
-        read |= controls.draw_all(CONTROLS, *more)
+    kind, read = guarantee_inputs.draw(CONTROLS)
     c3, c4, c5 = st.columns(3)
     with c3:
         prior_pct = controls.draw(CONTROLS["prior"])
@@ -262,24 +233,10 @@ def _stated() -> tuple[Kind, dict[str, Any], float, float, bool]:
 
 def _curves(kind: Kind, read: dict[str, Any]) -> RouteCurves | None:
     """The guarantee converted by every route (None after a sentence that says why not)."""
-    parsed = read_rdp(read["rdp"]) if kind is Kind.RDP else None
-    if kind is Kind.RDP and parsed is None:  # a sentence said why
+    guarantee = guarantee_inputs.build(kind, read)
+    if guarantee is None:  # a sentence said why
         return None
-    if kind is Kind.DPSGD and not dpsgd.steps_ok(read["steps"]):
-        return None
-    rel = read.get("rel", Relation.REPLACE_ONE)
-    guarantee: Guarantee
     with appkit.guard("This guarantee", stop=True):
-        if kind is Kind.EPS_DELTA:
-            guarantee = EpsDelta(read["eps"], read["delta"], rel)
-        elif kind is Kind.GDP:
-            guarantee = Gdp(read["mu"], rel)
-        elif kind is Kind.ZCDP:
-            guarantee = Zcdp(read["rho"], rel)
-        elif parsed is not None:  # Rényi DP
-            guarantee = Rdp(parsed.orders, parsed.values, rel)
-        else:
-            guarantee = DpSgd(read["sigma"], read["q"], read["steps"])
         if kind not in HEAVY:  # the conversion does not depend on the share of people
             return appkit.cached(route_curves, guarantee)
         return jobs.run(
@@ -289,21 +246,6 @@ def _curves(kind: Kind, read: dict[str, Any]) -> RouteCurves | None:
             # a DP-SGD run's accounting grows with its steps: the default's or fewer is quick
             quick=kind is not Kind.DPSGD or read["steps"] <= CIFAR10.steps,
         )
-
-
-def _name(g: Guarantee) -> str:
-    """The guarantee in words, for the sentences."""
-    if isinstance(g, EpsDelta):
-        return say(PAGE, "name_eps_delta", epsilon=g.epsilon, delta=g.delta)
-    if isinstance(g, Gdp):
-        return say(PAGE, "name_gdp", mu=g.mu)
-    if isinstance(g, Zcdp):
-        return say(PAGE, "name_zcdp", rho=g.rho)
-    if isinstance(g, Rdp):
-        return say(PAGE, "name_rdp", orders=len(g.orders))
-    assert isinstance(g, DpSgd)
-    sigma, q, steps = g.noise_multiplier, g.sampling_rate, g.steps
-    return say(PAGE, "name_dpsgd", sigma=sigma, q=q, steps=steps)
 
 
 def _metrics(c: RouteCurves, pi: float, pfpr: float, precision: float) -> None:
@@ -537,7 +479,7 @@ def _assess() -> None:
         return
     pi, b = prior_pct / 100.0, c.bound
     precision = ppv(pi, pfpr, b.tpr_at_fpr[FPR_LEVELS.index(pfpr)])
-    name = _name(c.guarantee)
+    name = guarantee_inputs.name(c.guarantee)
     _metrics(c, pi, pfpr, precision)
     st.markdown(_relation(c))
     _headline(c, name)

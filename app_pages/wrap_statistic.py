@@ -234,6 +234,7 @@ def _uploaded(stat: Statistic) -> tabular.ParsedTable | None:
         say(PAGE, "upload_label", limits=LIMITS),
         type=["csv", "txt"],
         key="upload",
+        max_upload_size=5,  # MB: mipcore.tabular.MAX_UPLOAD_BYTES (the server takes up to 20)
         help=prose_text(PAGE, "upload_help"),
     )
     st.caption(prose_text(PAGE, "upload_format"))

@@ -1,10 +1,14 @@
-"""A guarantee's inputs shared by the risk calculator and "What does ε mean?", and the link
-that carries a guarantee from the one to the other.
+"""A guarantee's inputs, shared by the pages that take one, and the link that carries a
+guarantee from the risk calculator to "What does ε mean?".
 
-Both pages take the neighbouring relation (:data:`RELATION`, URL key ``rel``) and Rényi-DP
-values typed as text (:data:`RDP`, URL key ``rdp``, "α: ε(α), …", read by :func:`parse_rdp`
-without ``eval``) as rows of their control tables, under the same keys, labels and refusal
-sentence; the stakeholder page's other controls take the values up to :data:`LINK_MAX`. So the
+The risk calculator and "Does my model leak?" state a guarantee with the same rows of their
+control tables (:func:`rows`: the kind, each kind's own values, a DP-SGD run's rate and
+steps, the neighbouring relation), drawn the same way (:func:`draw`), turned into the same
+:mod:`mipcore.guarantees` object (:func:`build`) and named in the same words (:func:`name`,
+from ``appkit/guarantee_inputs.md``). "What does ε mean?" takes the relation
+(:data:`RELATION`, URL key ``rel``) and Rényi-DP values typed as text (:data:`RDP`, URL key
+``rdp``, "α: ε(α), …", read by :func:`parse_rdp` without ``eval``) under the same keys, labels
+and refusal sentence, and its other controls take the values up to :data:`LINK_MAX`. So the
 calculator's link (:func:`guarantee_query`, :func:`stakeholder_link`) carries a guarantee to
 that page unchanged, and that page reads it through the same tightest route.
 """
@@ -13,29 +17,51 @@ from __future__ import annotations
 
 import math
 import re
-from typing import NamedTuple
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 import streamlit as st
 
-from mipcore.guarantees import DpSgd, EpsDelta, Gdp, Guarantee, Rdp, Relation, Zcdp
+from mipcore.guarantees import (
+    REFERENCE_DELTA,
+    DpSgd,
+    EpsDelta,
+    Gdp,
+    Guarantee,
+    Kind,
+    Rdp,
+    Relation,
+    Zcdp,
+)
 
+from . import controls, dpsgd
 from .cache import cached
-from .controls import choice, text
+from .controls import Control, choice, number, text
+from .errors import guard
+from .prose import shared
 from .safe import quote
 
 __all__ = [
     "DEFAULT_PRIOR",
+    "HEAVY",
+    "KINDS",
     "LINK_MAX",
+    "OWN",
     "RDP",
     "RELATION",
     "RdpParse",
+    "build",
+    "draw",
     "guarantee_query",
     "link_prior",
+    "name",
     "pair_query",
     "parse_rdp",
     "rdp_text",
     "read_rdp",
+    "rows",
     "stakeholder_link",
 ]
 
@@ -64,6 +90,97 @@ RELATIONS = {
 }
 RELATION = choice("rel", "stated for neighbours that", list(RELATIONS), Relation.REPLACE_ONE, RELATIONS, "MIP's game swaps one record; an add/remove guarantee is converted soundly.", radio=True, horizontal=False)  # fmt: skip
 RDP = text("rdp", "orders and values, “α: ε(α), …”", RDP_DEFAULT, RDP_MAX_CHARS, "Rényi-DP bounds ε(α) at orders α > 1, e.g. from an RDP accountant. Separate pairs by commas; the default is the Gaussian mechanism with ρ = 1/4.")  # fmt: skip
+
+#: The kinds of guarantee a page takes, as its radio buttons name them.
+KINDS = {
+    Kind.EPS_DELTA: "(ε, δ)-DP",
+    Kind.GDP: "μ-GDP",
+    Kind.ZCDP: "ρ-zCDP",
+    Kind.RDP: "Rényi DP",
+    Kind.DPSGD: "DP-SGD run",
+}
+#: Kinds whose conversion takes a second or more: a page runs it in its own process.
+HEAVY = (Kind.ZCDP, Kind.RDP, Kind.DPSGD)
+#: Each kind's own rows (left column); a DP-SGD run's rate and steps, or the relation, go right.
+OWN = {Kind.EPS_DELTA: ("eps", "delta"), Kind.GDP: ("mu",), Kind.ZCDP: ("rho",), Kind.RDP: ("rdp",)}
+OWN[Kind.DPSGD] = ("sigma",)
+KIND = choice("kind", "The guarantee", list(KINDS), Kind.EPS_DELTA, KINDS, radio=True)
+EPS = number("eps", "ε", 0.0, 50.0, 1.0, 0.1, "%g")
+DELTA = number("delta", "δ", 0.0, 1.0, REFERENCE_DELTA, 1e-6, "%g", "0 for pure ε-DP; typically far below 1/n.")  # fmt: skip
+MU = number("mu", "μ", 0.0, 50.0, 1.0, 0.1, "%g")
+RHO = number("rho", "ρ", 0.0, 1000.0, 0.5, 0.05, "%g")
+
+
+def rows(**defaults: Any) -> tuple[Control, ...]:
+    """A guarantee's rows of a page's control table, in this order: the kind (``kind``), each
+    kind's own values (``eps``, ``delta``, ``mu``, ``rho``, ``rdp``, ``sigma``), a DP-SGD run's
+    rate and steps (``q``, ``steps``) and the relation (``rel``); ``defaults`` sets a row's
+    default by its key (a page's preset guarantee).
+
+    Raises
+    ------
+    KeyError
+        If ``defaults`` names no row.
+    """
+    out = (KIND, EPS, DELTA, MU, RHO, RDP, dpsgd.SIGMA, dpsgd.RATE, dpsgd.STEPS, RELATION)
+    unknown = set(defaults) - {r.key for r in out}
+    if unknown:
+        raise KeyError(f"no guarantee row {sorted(unknown)}")
+    return tuple(replace(r, default=defaults[r.key]) if r.key in defaults else r for r in out)
+
+
+def draw(table: Mapping[str, Control]) -> tuple[Kind, dict[str, Any]]:
+    """Draw a guarantee's rows of ``table`` (:func:`rows`): the kind, then its own values on
+    the left and a run's rate and steps, or the relation, on the right. The kind and the
+    values read, by key."""
+    kind = controls.draw(table["kind"])
+    c1, c2 = st.columns(2)
+    with c1:
+        read = controls.draw_all(table, *OWN[kind])
+    with c2:
+        more = ("q", "steps") if kind is Kind.DPSGD else ("rel",)
+        read |= controls.draw_all(table, *more)
+    return kind, read
+
+
+def build(kind: Kind, read: Mapping[str, Any]) -> Guarantee | None:
+    """The guarantee the values ``read`` state (:func:`draw`), as :mod:`mipcore.guarantees`
+    states it; None after a sentence when it cannot be built (Rényi-DP text that does not
+    read, more DP-SGD steps than the server converts)."""
+    parsed = read_rdp(read["rdp"]) if kind is Kind.RDP else None
+    if kind is Kind.RDP and parsed is None:  # a sentence said why
+        return None
+    if kind is Kind.DPSGD and not dpsgd.steps_ok(read["steps"]):
+        return None
+    rel = read.get("rel", Relation.REPLACE_ONE)
+    with guard("This guarantee", stop=True):
+        if kind is Kind.EPS_DELTA:
+            return EpsDelta(read["eps"], read["delta"], rel)
+        if kind is Kind.GDP:
+            return Gdp(read["mu"], rel)
+        if kind is Kind.ZCDP:
+            return Zcdp(read["rho"], rel)
+        if parsed is not None:  # Rényi DP
+            return Rdp(parsed.orders, parsed.values, rel)
+        return DpSgd(read["sigma"], read["q"], read["steps"])
+    return None  # pragma: no cover - guard(stop=True) does not return
+
+
+def name(g: Guarantee) -> str:
+    """The guarantee in words, for a page's sentences (``appkit/guarantee_inputs.md``)."""
+    module = "guarantee_inputs"
+    if isinstance(g, EpsDelta):
+        return shared(module, "name_eps_delta", epsilon=g.epsilon, delta=g.delta)
+    if isinstance(g, Gdp):
+        return shared(module, "name_gdp", mu=g.mu)
+    if isinstance(g, Zcdp):
+        return shared(module, "name_zcdp", rho=g.rho)
+    if isinstance(g, Rdp):
+        return shared(module, "name_rdp", orders=len(g.orders))
+    if isinstance(g, DpSgd):
+        sigma, q, steps = g.noise_multiplier, g.sampling_rate, g.steps
+        return shared(module, "name_dpsgd", sigma=sigma, q=q, steps=steps)
+    raise ValueError(f"g={g!r} is not a guarantee a page states")
 
 
 class RdpParse(NamedTuple):

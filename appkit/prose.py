@@ -35,6 +35,10 @@ A placeholder may read a field of a result handed whole (``{row.low:num}`` with
 text, never as Markdown), ``{x}`` (the page's own words, as they are). A placeholder the page
 does not fill, or a value it fills that no placeholder reads, raises ``KeyError`` (a test
 draws every section).
+
+Words several pages share -- a guarantee named in words (:mod:`appkit.guarantee_inputs`) --
+are sections of the Markdown file beside the ``appkit`` module that writes them
+(``appkit/guarantee_inputs.md``), filled the same way by :func:`shared`.
 """
 
 from __future__ import annotations
@@ -52,9 +56,10 @@ from mipcore.plots.formatting import fmt_count, fmt_num, fmt_pct
 from .registry import by_key
 from .safe import plain
 
-__all__ = ["prose", "say", "sections"]
+__all__ = ["prose", "say", "sections", "shared"]
 
 _PAGES = Path(__file__).resolve().parents[1] / "app_pages"
+_APPKIT = Path(__file__).resolve().parent
 _MARK = re.compile(r"^<!--\s*([a-z0-9_]+)\s*-->\s*$", re.M)
 _MATH = re.compile(r"^\$\$\s*\n(.*?)\n\$\$\s*$", re.S | re.M)
 _BREAK = re.compile(r"^<!--\s*-->\s*$", re.M)  # ends one Markdown element, starts the next
@@ -72,13 +77,23 @@ def sections(name: str) -> dict[str, list[tuple[str, str]]]:
     FileNotFoundError
         If the page has no Markdown file.
     """
-    text = (_PAGES / f"{name}.md").read_text(encoding="utf-8")
+    return _parse(_PAGES / f"{name}.md")
+
+
+@functools.cache
+def _shared_sections(module: str) -> dict[str, list[tuple[str, str]]]:
+    """The sections of ``appkit/<module>.md`` (see :func:`sections`)."""
+    return _parse(_APPKIT / f"{module}.md")
+
+
+def _parse(path: Path) -> dict[str, list[tuple[str, str]]]:
+    text = path.read_text(encoding="utf-8")
     marks = list(_MARK.finditer(text))
     out: dict[str, list[tuple[str, str]]] = {}
     for mark, following in zip(marks, [*marks[1:], None], strict=True):
         body = text[mark.end() : following.start() if following else len(text)]
         if mark[1] in out:
-            raise KeyError(f"app_pages/{name}.md has two sections named {mark[1]!r}")
+            raise KeyError(f"{path.parent.name}/{path.name} has two sections named {mark[1]!r}")
         parts: list[tuple[str, str]] = []
         last = 0
         for math in _MATH.finditer(body):
@@ -154,6 +169,19 @@ def say(page_key: str, section: str, **values: Any) -> str:
         If a placeholder has no value, or a value no placeholder.
     """
     return _fill(text(page_key, section), values)
+
+
+def shared(module: str, section: str, **values: Any) -> str:
+    """Section ``section`` of ``appkit/<module>.md`` -- words several pages share -- as one
+    Markdown string, its placeholders filled with ``values`` as :func:`say` fills them.
+
+    Raises
+    ------
+    KeyError
+        If a placeholder has no value, or a value no placeholder.
+    """
+    parts = _shared_sections(module)[section]
+    return _fill("\n\n".join(s for _, s in parts), values)
 
 
 def _script_name(page_key: str) -> str:

@@ -196,6 +196,17 @@ PAGES: tuple[PageSpec, ...] = (
         nav="Reference data leak too",
     ),
     PageSpec(
+        "audit_model",
+        "app_pages/audit_model.py",
+        "Does my model leak? Audit it from its attack scores",
+        "One-run and independent-trials ε lower bounds against the guarantee the model claims",
+        "audit_model",
+        "🔬",
+        AUDIT,
+        "Your attack's scores as evidence: is the model's DP claim refuted, consistent, or untested?",
+        nav="Audit your model",
+    ),
+    PageSpec(
         "risk_calculator",
         "app_pages/risk_calculator.py",
         "What does my guarantee or DP-SGD run mean for an attacker?",

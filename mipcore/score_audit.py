@@ -57,20 +57,47 @@ from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import optimize, stats
 
+from ._score_audit import (
+    _auc,
+    _bounds_at,
+    _candidate_ranks,
+    _check_flags,
+    _check_four,
+    _check_fprs,
+    _check_guess_split,
+    _check_one_run,
+    _check_scores,
+    _eps_from_rates,
+    _mu_from_rates,
+    _one_run_epsilon,
+    _one_run_p,
+    _ranked,
+    _rates,
+    _scalar_or_array,
+    _separated_epsilon,
+    _sizes,
+    _smallest,
+    _tpr_interval,
+)
 from ._validate import as_enum, as_float_array, as_generator, check_int, check_range
-from .audit_stats import _check_conf, _check_counts, _cp_lower, _cp_upper
+from .audit_stats import _check_conf
+from .guarantees import DpSgd, Guarantee, Relation, epsilon_at
 
 __all__ = [
     "DEFAULT_FPRS",
     "MAX_THRESHOLDS",
+    "AuditedClaim",
     "CertifiedPoint",
+    "ClaimVerdict",
     "OneRunAudit",
     "ScoreAudit",
     "ThresholdStrategy",
     "TprAtFpr",
+    "Verdict",
     "audit_scores",
+    "audited_claim",
+    "claim_verdict",
     "clopper_pearson_epsilon",
     "eta_from_counts",
     "mu_from_counts",
@@ -84,7 +111,6 @@ DEFAULT_FPRS: tuple[float, ...] = (0.001, 0.01, 0.1)
 #: Most candidate thresholds the Bonferroni strategy tests (its default ``max_thresholds``).
 MAX_THRESHOLDS = 1000
 _MAX_THRESHOLDS_CEILING = 100_000
-_MAX_FPRS = 50
 _ROC_POINTS = 2000  # default of ScoreAudit.roc(max_points=...)
 
 
@@ -103,56 +129,6 @@ class ThresholdStrategy(StrEnum):
 
 
 # ------------------------------------------------------------------------- the four counts
-
-
-def _eps_from_rates(
-    tpr_lo: NDArray[np.float64], fpr_hi: NDArray[np.float64], delta: NDArray[np.float64] | float
-) -> NDArray[np.float64]:
-    """``max(0, ln((TPR_lo − δ)/FPR_hi))``; 0 where ``TPR_lo <= δ`` (FPR_hi > 0 always here)."""
-    gain = tpr_lo - delta
-    ratio = np.where(gain > 0.0, gain / np.where(fpr_hi > 0.0, fpr_hi, 1.0), 1.0)
-    # log1p of (ratio − 1) keeps small ε exact where log(gain) − log(fpr_hi) would cancel
-    with np.errstate(divide="ignore"):
-        eps = np.where(ratio > 1.0, np.log1p(np.maximum(ratio - 1.0, 0.0)), 0.0)
-    return np.where(fpr_hi > 0.0, eps, 0.0)
-
-
-def _mu_from_rates(tpr_lo: NDArray[np.float64], fpr_hi: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``max(0, Φ⁻¹(TPR_lo) − Φ⁻¹(FPR_hi))``, 0 where ``TPR_lo = 0`` (no NaN, no inf)."""
-    t = np.clip(tpr_lo, 0.0, 1.0)
-    f = np.clip(fpr_hi, 0.0, 1.0)
-    ok = (t > 0.0) & (f < 1.0) & (t > f)
-    mu = stats.norm.isf(np.where(ok, f, 0.5)) - stats.norm.isf(np.where(ok, t, 0.5))
-    return np.where(ok, np.maximum(mu, 0.0), 0.0)
-
-
-def _rates(
-    tp: NDArray[np.float64],
-    members: NDArray[np.float64],
-    fp: NDArray[np.float64],
-    non_members: NDArray[np.float64],
-    alpha_side: NDArray[np.float64] | float,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """One-sided Clopper–Pearson ``(TPR_lo, FPR_hi)``, each at level ``1 − alpha_side``."""
-    tpr_lo = np.clip(_cp_lower(tp, members, alpha_side), 0.0, 1.0)
-    fpr_hi = np.clip(_cp_upper(fp, non_members, alpha_side), 0.0, 1.0)
-    return tpr_lo, fpr_hi
-
-
-def _check_four(
-    tp: ArrayLike, members: ArrayLike, fp: ArrayLike, non_members: ArrayLike
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    t, m = _check_counts("tp", tp, "members", members)
-    f, n = _check_counts("fp", fp, "non_members", non_members)
-    return t, m, f, n
-
-
-def _scalar_or_array(
-    result: NDArray[np.float64], *inputs: ArrayLike
-) -> float | NDArray[np.float64]:
-    if all(np.ndim(x) == 0 for x in inputs):
-        return float(np.asarray(result).reshape(()))
-    return np.asarray(result, dtype=np.float64)
 
 
 @overload
@@ -382,32 +358,6 @@ def mu_from_counts(
 # ------------------------------------------------------------------------- the one-run audit
 
 
-def _one_run_p(m: int, r: int, v: int, eps: float, delta: float) -> float:
-    """Theorem 3 of Steinke et al.: the bound on P[correct >= v] under (eps, delta)-DP."""
-    if v == 0:
-        return 1.0
-    q = float(stats.logistic.cdf(eps))  # e^ε/(1 + e^ε), the accuracy of ε-randomised response
-    beta = float(stats.binom.sf(v - 1, r, q))  # P[Binomial(r, q) >= v]
-    if delta == 0.0:
-        return min(beta, 1.0)
-    # P[v > B >= v − i] for i = 1..v, summed from j = v − 1 downwards
-    pmf = stats.binom.pmf(np.arange(v - 1, -1, -1), r, q)
-    partial = np.cumsum(pmf)
-    alpha = float(np.max(partial / np.arange(1, v + 1)))
-    return min(beta + 2.0 * m * delta * alpha, 1.0)
-
-
-def _check_one_run(canaries: object, guesses: object, correct: object) -> tuple[int, int, int]:
-    m = check_int("canaries", canaries, 1)
-    r = check_int("guesses", guesses, 0, m)
-    v = check_int("correct", correct, 0)
-    if v > r:
-        raise ValueError(
-            f"correct={v} is out of range: allowed 0 <= correct <= guesses (guesses={r})"
-        )
-    return m, r, v
-
-
 def one_run_p_value(
     canaries: int, guesses: int, correct: int, epsilon: float, *, delta: float
 ) -> float:
@@ -456,41 +406,6 @@ def one_run_p_value(
     e = float(check_range("epsilon", epsilon, 0.0, math.inf, hi_open=True))
     d = float(check_range("delta", delta, 0.0, 1.0, hi_open=True))
     return _one_run_p(m, r, v, e, d)
-
-
-def _one_run_epsilon(m: int, r: int, v: int, delta: float, alpha: float) -> float:
-    """sup{ε >= 0 : p(ε) <= α}, searched below ε_β where P[B >= v] alone reaches α."""
-    if v == 0 or _one_run_p(m, r, v, 0.0, delta) > alpha:
-        return 0.0
-
-    def beta_gap(e: float) -> float:
-        return float(stats.binom.sf(v - 1, r, stats.logistic.cdf(e))) - alpha
-
-    # Above ε_β the first term alone exceeds α, so the supremum lies in [0, ε_β].
-    hi = 1.0
-    while beta_gap(hi) <= 0.0 and hi < 1e4:
-        hi *= 2.0
-    if beta_gap(hi) <= 0.0:  # every guess right, r large: ε beyond 1e4 (never in practice)
-        return hi
-    e_beta = float(optimize.brentq(beta_gap, 0.0, hi, xtol=1e-13, rtol=1e-14))
-
-    def gap(e: float) -> float:
-        return _one_run_p(m, r, v, e, delta) - alpha
-
-    if delta == 0.0:
-        return e_beta
-    # The δ term may fall as q grows (no proof that p increases in ε); the bound is the
-    # supremum of the rejected ε, so scan down from ε_β for the last grid point that is
-    # rejected, then refine between it and the next one up. A dip between grid points only
-    # costs tightness.
-    # ε = 0 is rejected (checked above), so the scan ends at the latest at grid[0].
-    grid = np.linspace(0.0, e_beta, 65)
-    j = grid.size - 1
-    while gap(float(grid[j])) > 0.0:
-        j -= 1
-    if j == grid.size - 1:
-        return float(grid[-1])
-    return float(optimize.brentq(gap, grid[j], grid[j + 1], xtol=1e-13, rtol=1e-14))
 
 
 def one_run_epsilon(
@@ -590,52 +505,6 @@ class OneRunAudit:
     def precision(self) -> float | None:
         """Share of the guesses that were right (None without guesses)."""
         return self.correct / self.guesses if self.guesses else None
-
-
-def _check_scores(name: str, scores: ArrayLike, *, min_size: int = 1) -> NDArray[np.float64]:
-    arr = as_float_array(name, scores)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if arr.size < min_size:
-        raise ValueError(
-            f"{name} has {arr.size} scores; at least {min_size} "
-            f"{'is' if min_size == 1 else 'are'} required"
-        )
-    return arr
-
-
-def _check_flags(name: str, flags: ArrayLike, size: int) -> NDArray[np.bool_]:
-    arr = np.asarray(flags)
-    if arr.dtype.kind != "b":
-        vals = as_float_array(name, arr)
-        if not np.all((vals == 0.0) | (vals == 1.0)):
-            raise ValueError(f"{name} must hold only 0/1 or False/True values")
-        arr = vals == 1.0
-    if arr.ndim != 1 or arr.size != size:
-        raise ValueError(
-            f"{name} must be one-dimensional with one entry per score ({size}), got shape "
-            f"{arr.shape}"
-        )
-    return arr.astype(bool)
-
-
-def _check_guess_split(guesses: object, m: int) -> tuple[int, int]:
-    if isinstance(guesses, tuple | list):
-        if len(guesses) != 2:
-            raise ValueError(
-                f"guesses={guesses!r} must be an int or a pair (guesses_in, guesses_out)"
-            )
-        k_in = check_int("guesses_in", guesses[0], 0, m)
-        k_out = check_int("guesses_out", guesses[1], 0, m)
-    else:
-        r = check_int("guesses", guesses, 0, m)
-        k_in, k_out = r - r // 2, r // 2
-    if k_in + k_out > m:
-        raise ValueError(
-            f"guesses={guesses!r} is out of range: allowed guesses_in + guesses_out <= "
-            f"canaries ({m})"
-        )
-    return k_in, k_out
 
 
 def one_run_from_scores(
@@ -801,6 +670,9 @@ class ScoreAudit:
     _tp_at_rank: NDArray[np.int64] = field(repr=False, compare=False)
     _points: tuple[CertifiedPoint, ...] = field(repr=False, compare=False)
     _best: tuple[int, int, int] = field(repr=False, compare=False)
+    # how the rules were chosen, for what a larger audit of the same design could prove
+    _max_thresholds: int = field(default=MAX_THRESHOLDS, repr=False, compare=False)
+    _split_fraction: float = field(default=0.5, repr=False, compare=False)
 
     def certified_point(self, bound: Bound = "epsilon") -> CertifiedPoint:
         """The rule, counts and certified rates behind ``epsilon``, ``eta`` or ``mu``."""
@@ -879,103 +751,9 @@ class ScoreAudit:
         return tuple(self._tpr_at(f) for f in self.fprs)
 
     def _tpr_at(self, f: float) -> TprAtFpr:
-        n, m = self.non_members, self.members
-        tp = self._tp_at_rank
-        a = (1.0 - self.confidence) / 4.0
-        k_est = min(math.floor(f * n + 1e-9), n - 1)
-        est = float(tp[k_est]) / m
-
-        def fpr_hi(k: int) -> float:
-            return float(_cp_upper(np.array(float(k)), np.array(float(n)), a))
-
-        def fpr_lo(k: int) -> float:  # lower bound on the FPR of rule k (count k + 1)
-            return float(_cp_lower(np.array(float(k + 1)), np.array(float(n)), a))
-
-        # largest k in [0, n − 1] with fpr_hi(k) <= f (fpr_hi increases in k)
-        low = 0.0
-        if fpr_hi(0) <= f:
-            lo_k, hi_k = 0, n - 1
-            if fpr_hi(hi_k) <= f:
-                lo_k = hi_k
-            while hi_k - lo_k > 1:
-                mid = (lo_k + hi_k) // 2
-                lo_k, hi_k = (mid, hi_k) if fpr_hi(mid) <= f else (lo_k, mid)
-            low = float(_cp_lower(np.array(float(tp[lo_k])), np.array(float(m)), a))
-        # smallest k in [0, n − 1] with fpr_lo(k) >= f (fpr_lo increases in k)
-        high = 1.0
-        if fpr_lo(n - 1) >= f:
-            lo_k, hi_k = 0, n - 1
-            if fpr_lo(0) >= f:
-                hi_k = 0
-            while hi_k - lo_k > 1:
-                mid = (lo_k + hi_k) // 2
-                lo_k, hi_k = (lo_k, mid) if fpr_lo(mid) >= f else (mid, hi_k)
-            high = float(_cp_upper(np.array(float(tp[hi_k])), np.array(float(m)), a))
+        conf = self.confidence
+        est, low, high = _tpr_interval(self._tp_at_rank, self.members, self.non_members, f, conf)
         return TprAtFpr(f, est, min(low, est), max(high, est))
-
-
-def _check_fprs(fprs: ArrayLike) -> tuple[float, ...]:
-    arr = np.atleast_1d(check_range("fprs", fprs, 0.0, 1.0, lo_open=True, hi_open=True))
-    if arr.ndim != 1 or not 1 <= arr.size <= _MAX_FPRS:
-        raise ValueError(
-            f"fprs must be a sequence of 1 to {_MAX_FPRS} rates, got shape {arr.shape}"
-        )
-    return tuple(float(x) for x in arr)
-
-
-def _candidate_ranks(n: int, k_max: int) -> NDArray[np.int64]:
-    """Ranks k (rule: flag what ranks above the (k+1)-th non-member), a function of n alone."""
-    if n <= k_max:
-        return np.arange(n, dtype=np.int64)
-    return np.unique(np.round(np.geomspace(1.0, n, k_max)).astype(np.int64)) - 1
-
-
-def _ranked(
-    pos: NDArray[np.float64], neg: NDArray[np.float64], gen: np.random.Generator
-) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-    """TP(k) for k < len(neg), and the (k+1)-th highest non-member score, ties in random order."""
-    s = np.concatenate((pos, neg))
-    is_neg = np.concatenate((np.zeros(pos.size, bool), np.ones(neg.size, bool)))
-    order = np.argsort(-s, kind="stable")
-    ranked = s[order]
-    if np.any(ranked[1:] == ranked[:-1]):
-        order = np.lexsort((gen.random(s.size), -s))
-        ranked = s[order]
-    at = np.flatnonzero(is_neg[order])  # positions of the non-members, in descending order
-    tp = at - np.arange(at.size)  # members ranked before the (k+1)-th non-member
-    return tp.astype(np.int64), ranked[at]
-
-
-def _auc(pos: NDArray[np.float64], neg: NDArray[np.float64]) -> float:
-    """P(member score > non-member score) + P(equal)/2 (Mann–Whitney)."""
-    neg_sorted = np.sort(neg)
-    below = np.searchsorted(neg_sorted, pos, side="left")
-    not_above = np.searchsorted(neg_sorted, pos, side="right")
-    return float((below.sum() + 0.5 * (not_above - below).sum()) / (pos.size * neg.size))
-
-
-def _bounds_at(
-    tp: NDArray[np.float64],
-    m: int,
-    fp: NDArray[np.float64],
-    n: int,
-    alpha_side: float,
-    delta: float,
-) -> tuple[
-    NDArray[np.float64],
-    NDArray[np.float64],
-    NDArray[np.float64],
-    NDArray[np.float64],
-    NDArray[np.float64],
-]:
-    """Certified rates and the three bounds at each rule (ε: both directions of the rule)."""
-    tpr_lo, fpr_hi = _rates(tp, np.array(float(m)), fp, np.array(float(n)), alpha_side)
-    eps = np.maximum(
-        _eps_from_rates(tpr_lo, fpr_hi, delta), _eps_from_rates(1.0 - fpr_hi, 1.0 - tpr_lo, delta)
-    )
-    eta = np.maximum(0.5 * (tpr_lo - fpr_hi), 0.0)
-    mu = _mu_from_rates(tpr_lo, fpr_hi)
-    return tpr_lo, fpr_hi, eps, eta, mu
 
 
 def audit_scores(
@@ -1204,4 +982,218 @@ def audit_scores(
         _tp_at_rank=tp_rank,
         _points=tuple(points),
         _best=best,
+        _max_thresholds=k_max,
+        _split_fraction=frac,
+    )
+
+
+# ------------------------------------------------------------------------- a claim, audited
+
+#: Most guesses (one run) a larger audit is tried with when searching how many canaries would
+#: test a claim; most rows (independent trials) likewise.
+MAX_GUESSES_SEARCHED = 1_000_000
+MAX_TRIALS_SEARCHED = 10**9
+
+
+class Verdict(StrEnum):
+    """What an audit says of a claimed guarantee (see :func:`claim_verdict`).
+
+    ``REFUTED``: the audit proves a larger ε than the claim allows. ``CONSISTENT``: the
+    audit could have refuted the claim (its best outcome proves more) and did not.
+    ``TOO_WEAK``: no outcome of this audit could exceed the claim.
+    """
+
+    REFUTED = "refuted"
+    CONSISTENT = "consistent"
+    TOO_WEAK = "too_weak"
+
+
+@dataclass(frozen=True)
+class AuditedClaim:
+    """A claimed guarantee read where an audit tests it: ``epsilon`` at ``delta`` for
+    add/remove neighbours (one canary in or out), ``math.inf`` when the claim certifies no
+    finite ε there. ``read_as_add_remove``: the claim is stated for replace-one neighbours and
+    is tested as the add/remove guarantee with the same (ε, δ) -- an assumption, true of
+    DP-SGD (whose clipped sum moves less when a record is removed than when it is replaced)
+    but not of every mechanism."""
+
+    epsilon: float
+    delta: float
+    read_as_add_remove: bool
+
+
+def audited_claim(guarantee: Guarantee, delta: float) -> AuditedClaim:
+    r"""The claim's ε at the audit's ``delta`` for the audit's neighbours: add/remove one canary.
+
+    Both audits of this module include each canary, or each trial's record, by a coin: they
+    test the add/remove relation. A :class:`~mipcore.guarantees.DpSgd` run is read for it
+    directly (its accountant computes add/remove, which ``dp_accounting`` proves for Poisson
+    sampling); a guarantee stated for add/remove as stated; a guarantee stated for
+    replace-one as the add/remove guarantee with the same (ε, δ), with
+    ``read_as_add_remove=True`` (sound for DP-SGD, an assumption otherwise: a mechanism that
+    publishes the data's size is replace-one 0-DP and add/remove DP for no ε). The value is
+    :func:`mipcore.guarantees.epsilon_at`.
+
+    Parameters
+    ----------
+    guarantee : a guarantee of :mod:`mipcore.guarantees`.
+    delta : float, ``0 <= delta < 1``: the audit's δ.
+
+    Returns
+    -------
+    AuditedClaim
+
+    Raises
+    ------
+    ValueError
+        If ``guarantee`` is not a guarantee or ``delta`` is out of range.
+
+    Examples
+    --------
+    >>> from mipcore.guarantees import DpSgd, EpsDelta
+    >>> c = audited_claim(DpSgd(3.0, 0.05, 300), 1e-5)  # the digits example's DP-SGD run
+    >>> round(c.epsilon, 2), c.read_as_add_remove
+    (1.16, False)
+    >>> audited_claim(EpsDelta(2.0, 1e-6), 1e-5)
+    AuditedClaim(epsilon=2.0, delta=1e-05, read_as_add_remove=True)
+    """
+    d = float(check_range("delta", delta, 0.0, 1.0, hi_open=True))
+    if isinstance(guarantee, DpSgd):
+        eps = epsilon_at(guarantee, d, relation=Relation.ADD_OR_REMOVE_ONE)
+        return AuditedClaim(eps, d, False)
+    eps = epsilon_at(guarantee, d)
+    return AuditedClaim(eps, d, guarantee.relation is Relation.REPLACE_ONE)
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """Outcome of :func:`claim_verdict`.
+
+    ``verdict``; ``claimed_epsilon`` (the claim's ε at ``delta``, add/remove; inf: it
+    certifies nothing there); ``proven_epsilon`` (the audit's lower bound); ``best_epsilon``
+    (the most any outcome of this audit could prove: every guess right, or members and
+    non-members perfectly apart); ``canaries`` (the audit's canaries, or rows for independent
+    trials); ``canaries_needed`` (``TOO_WEAK`` only: the fewest canaries, or rows, at which an
+    audit of the same design -- the same share of guesses, or of members -- proves more than
+    the claim with every guess right, or perfectly apart; None otherwise, when the claim is
+    infinite, when the audit makes no guess, or when no audit up to
+    :data:`MAX_GUESSES_SEARCHED` guesses or :data:`MAX_TRIALS_SEARCHED` rows would -- at
+    δ > 0 the one-run bound's δ term, 2mδ times a binomial probability, grows with the
+    canaries as fast as the evidence, so past some ε no number of them suffices);
+    ``one_run``: which audit.
+    """
+
+    verdict: Verdict
+    claimed_epsilon: float
+    proven_epsilon: float
+    best_epsilon: float
+    delta: float
+    confidence: float
+    canaries: int
+    canaries_needed: int | None
+    one_run: bool
+
+    @property
+    def excess(self) -> float:
+        """How much more the audit proves than the claim allows (``proven − claimed``)."""
+        return self.proven_epsilon - self.claimed_epsilon
+
+
+def claim_verdict(audit: OneRunAudit | ScoreAudit, claim: AuditedClaim | float) -> ClaimVerdict:
+    r"""Does the audit refute the claim, is it consistent with it, or too weak to tell?
+
+    ``REFUTED`` when the audit's ε lower bound exceeds the claim's ε at the audit's δ (at the
+    audit's confidence: were the claim true, an audit would refute it with probability at most
+    ``1 − confidence``); ``TOO_WEAK`` when even the audit's best outcome could not -- every
+    one of its guesses right (one run: :func:`one_run_epsilon` with ``correct = guesses``), or
+    the members all ranked above the non-members (independent trials: the rule that flags
+    every member and no non-member, certified as the audit's strategy certifies its rules);
+    ``CONSISTENT`` otherwise: the audit could have refuted the claim and did not.
+
+    For ``TOO_WEAK`` it computes how many canaries would test the claim: the smallest m at
+    which the same share of guesses (``round(share · m)``, at least 1), all right, makes the
+    one-run p-value of the claimed ε (:func:`one_run_p_value`) at most ``1 − confidence`` --
+    the claim rejected; for independent trials, the fewest rows, members in the same share,
+    at which a perfect separation proves more than the claim. Searched by doubling, then
+    bisection: the number returned passes and the one below it fails.
+
+    Parameters
+    ----------
+    audit : OneRunAudit or ScoreAudit.
+    claim : AuditedClaim (:func:`audited_claim`) or the claimed ε at the audit's δ for
+        add/remove neighbours, ``>= 0`` (``math.inf`` allowed: nothing claimed). An
+        AuditedClaim must be read at the audit's δ.
+
+    Returns
+    -------
+    ClaimVerdict
+
+    Raises
+    ------
+    ValueError
+        If ``audit`` is not an audit, the claimed ε is negative or NaN, or the claim's δ is
+        not the audit's.
+
+    Examples
+    --------
+    >>> audit = one_run_from_scores(range(200), [0] * 100 + [1] * 100, guesses=50, delta=1e-5)
+    >>> v = claim_verdict(audit, 1.0)  # 50 of 50 guesses right
+    >>> v.verdict.value, round(v.proven_epsilon, 2), round(v.best_epsilon, 2)
+    ('refuted', 2.78, 2.78)
+    >>> v = claim_verdict(audit, 4.0)  # guesses on 1/4 of the canaries, all right, from 675 on
+    >>> v.verdict.value, v.canaries_needed
+    ('too_weak', 675)
+    """
+    if not isinstance(audit, OneRunAudit | ScoreAudit):
+        raise ValueError(f"audit={audit!r} is not a OneRunAudit or a ScoreAudit")
+    if isinstance(claim, AuditedClaim) and claim.delta != audit.delta:
+        raise ValueError(
+            f"claim.delta={claim.delta!r} is not the audit's delta ({audit.delta!r}): read the "
+            "claim at the audit's delta"
+        )
+    claimed = (
+        claim.epsilon
+        if isinstance(claim, AuditedClaim)
+        else float(check_range("claim", claim, 0.0, math.inf))
+    )
+    alpha, d = 1.0 - audit.confidence, audit.delta
+    if isinstance(audit, OneRunAudit):
+        size, r = audit.canaries, audit.guesses
+        best, share = _one_run_epsilon(size, r, r, d, alpha), r / size
+        ceiling = math.floor(MAX_GUESSES_SEARCHED / share) if r else 0
+
+        def refutes(m: int) -> bool:  # every guess right rejects the claimed ε
+            k = min(max(round(share * m), 1), m)
+            return _one_run_p(m, k, k, claimed, d) <= alpha
+
+    else:
+        size, ceiling = audit.members + audit.non_members, MAX_TRIALS_SEARCHED
+        share, split = audit.members / size, audit.strategy is ThresholdStrategy.SPLIT
+        bonferroni = audit.strategy is ThresholdStrategy.BONFERRONI
+        design = (bonferroni, split, audit._max_thresholds, audit._split_fraction, alpha, d)
+        best = _separated_epsilon(audit.members, audit.non_members, *design)
+
+        def refutes(m: int) -> bool:  # members and non-members perfectly apart prove more
+            members, non_members = _sizes(m, share)
+            return _separated_epsilon(members, non_members, *design) > claimed
+
+    needed = None
+    if audit.epsilon > claimed:
+        verdict = Verdict.REFUTED
+    elif best > claimed:
+        verdict = Verdict.CONSISTENT
+    else:
+        verdict = Verdict.TOO_WEAK
+        if math.isfinite(claimed) and ceiling > size:
+            needed = _smallest(refutes, size, ceiling)
+    return ClaimVerdict(
+        verdict=verdict,
+        claimed_epsilon=claimed,
+        proven_epsilon=audit.epsilon,
+        best_epsilon=best,
+        delta=d,
+        confidence=audit.confidence,
+        canaries=size,
+        canaries_needed=needed,
+        one_run=isinstance(audit, OneRunAudit),
     )

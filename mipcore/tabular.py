@@ -106,6 +106,12 @@ class RejectReason(enum.Enum):
     NO_DATA_ROWS = "no_data_rows"  # a header and nothing below it
     NO_NUMERIC_COLUMN = "no_numeric_column"  # no column is >= 90 % numbers
     TOO_FEW_ROWS = "too_few_rows"  # fewer than MIN_ROWS usable rows
+    # score files (mipcore.score_upload)
+    NOT_PARQUET = "not_parquet"  # said or looks to be Parquet, and pyarrow cannot read it
+    MISSING_VALUES = "missing_values"  # a row with a missing, NaN, infinite or huge value
+    SAME_COLUMN = "same_column"  # the score and the flag are one column
+    NOT_FLAGS = "not_flags"  # a member flag other than 0 and 1
+    ONE_CLASS = "one_class"  # only members, or only non-members
 
 
 class UploadRejected(ValueError):

@@ -181,3 +181,52 @@ def test_one_pair_and_the_share_in_percent():
 def test_steps_ceiling():
     assert steps_ceiling() == 100_000 and steps_ceiling(20) == 2_000_000
     assert steps_ceiling(1e6) == 10**7
+
+
+# --------------------------------------------------------------------------- shared rows, names
+
+
+def test_the_rows_are_one_table_a_page_may_preset():
+    from appkit.guarantee_inputs import rows
+    from mipcore.guarantees import Kind
+
+    keys = [r.key for r in rows()]
+    assert keys == ["kind", "eps", "delta", "mu", "rho", "rdp", "sigma", "q", "steps", "rel"]
+    preset = {r.key: r.default for r in rows(kind=Kind.DPSGD, sigma=3.0, q=0.05, steps=300)}
+    assert (preset["kind"], preset["sigma"], preset["q"], preset["steps"]) == (
+        Kind.DPSGD,
+        3.0,
+        0.05,
+        300,
+    )
+    assert preset["eps"] == 1.0 and preset["delta"] == 1e-5  # the others as they were
+    with pytest.raises(KeyError, match="no guarantee row"):
+        rows(epsilon=1.0)
+
+
+@pytest.mark.parametrize(
+    ("guarantee", "words"),
+    [
+        (EpsDelta(1.0, 1e-5), "(ε, δ) = (1, 1 × 10⁻⁵)"),
+        (Gdp(0.5, AR), "μ = 0.5 GDP"),
+        (Zcdp(0.25), "ρ = 0.25 zCDP"),
+        (Rdp((2.0, 4.0), (0.5, 1.0)), "Rényi DP at 2 orders"),
+        (
+            DpSgd(3.0, 0.05, 3000),
+            "DP-SGD with noise multiplier 3, sampling rate 0.05 and 3,000 steps",
+        ),
+    ],
+)
+def test_a_guarantee_is_named_in_the_shared_words(guarantee, words):
+    """Every section of appkit/guarantee_inputs.md names one kind, its placeholders filled."""
+    from appkit import prose
+    from appkit.guarantee_inputs import name
+
+    assert name(guarantee) == words
+    assert set(prose._shared_sections("guarantee_inputs")) == {
+        "name_eps_delta",
+        "name_gdp",
+        "name_zcdp",
+        "name_rdp",
+        "name_dpsgd",
+    }

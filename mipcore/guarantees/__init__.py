@@ -71,6 +71,8 @@ imported here, so ``from mipcore.guarantees import eta_from_gdp`` works for all 
 * ``_dispatch`` -- the one dispatcher, :func:`attacker_bound`, with each kind's routes.
 * :mod:`mipcore.guarantees.routes` -- every route's ROC bound side by side:
   :func:`route_curves`.
+* :mod:`mipcore.guarantees.epsilon` -- a guarantee's ε at a given δ, for every kind:
+  :func:`epsilon_at` (what an audit's ε lower bound is compared with).
 * ``_common`` -- what they share: :class:`Relation`, :class:`Kind`, :class:`Route`, the
   guarantee dataclasses (:class:`EpsDelta`, :class:`Profile`, :class:`Gdp`, :class:`Zcdp`,
   :class:`Rdp`, :class:`DpSgd`), the one group-privacy conversion (:func:`group_of_two`),
@@ -125,6 +127,7 @@ from .dpsgd import (
     eta_from_dpsgd,
 )
 from .dpsgd import _dpsgd_tpr as _dpsgd_tpr
+from .epsilon import epsilon_at
 from .gdp import delta_from_gdp, epsilon_from_gdp, eta_from_gdp, tpr_bound_gdp
 from .profiles import eta_from_profile, tpr_bound_profile
 from .renyi import _renyi_eta as _renyi_eta
@@ -174,6 +177,7 @@ __all__ = [
     "dpsgd_noise_and_eta",
     "dpsgd_noise_for_eta",
     "dpsgd_noise_for_tpr",
+    "epsilon_at",
     "epsilon_from_gdp",
     "eta_from_dpsgd",
     "eta_from_gdp",

@@ -5,8 +5,9 @@ The app's trade-off charts (Theorem 8's bounds, the risk calculator's routes, th
 measured attack) are made of a few parts: the plane (:class:`Plane`: linear, or log–log
 labelled at the powers of ten), the region a guarantee allows, shaded below its boundary
 (:class:`Region`), curves (:class:`Curves`: boundaries, one line per route or attacker, the
-chance diagonal :data:`CHANCE`) and points (:class:`Points`: markers on a boundary, the bound
-at a reference FPR). Every row of a table names what it belongs to in its column ``name``,
+chance diagonal :data:`CHANCE`), points (:class:`Points`: markers on a boundary, the bound
+at a reference FPR) and bands (:class:`Band`: a confidence band, or a region drawn from a
+floor, as log axes need). Every row of a table names what it belongs to in its column ``name``,
 and an :class:`Entry` says how that name looks (colour, dash, line width, marker). The
 entries, in the legend's order, make the colour, dash, width and shape scales of ``name`` in
 every layer, so Vega-Lite draws one legend below the plot: each entry's colour with its dash
@@ -34,6 +35,7 @@ from .vega import DASH, VegaLiteChart
 
 __all__ = [
     "CHANCE",
+    "Band",
     "Curves",
     "Entry",
     "Plane",
@@ -113,6 +115,19 @@ class Region:
 
 
 @dataclass(frozen=True)
+class Band:
+    """Dataset ``data`` shaded in ``colour`` at ``opacity`` from its column ``low`` up to
+    ``high`` against its ``fpr`` (a confidence band; or a region from a floor, where log axes
+    have no 0); no legend entry (the caption or a curve's entry says what it is)."""
+
+    data: str
+    colour: str
+    opacity: float
+    low: str = "low"
+    high: str = "high"
+
+
+@dataclass(frozen=True)
 class Curves:
     """Dataset ``data`` drawn as one line per name in its entry's colour and dash, ``width``
     px wide, or each entry's own width (``None``)."""
@@ -136,7 +151,7 @@ class Points:
     tooltip: Literal["all", "rates", "none"] = "all"
 
 
-Layer = Region | Curves | Points
+Layer = Region | Band | Curves | Points
 
 
 def spread(n: int, count: int = 9) -> np.ndarray:
@@ -163,10 +178,10 @@ def chart(
     ----------
     title : the chart's title (and the CSV's label).
     datasets : the named tables the layers read (columns ``fpr``, ``tpr``, ``name``; a
-        :class:`Region` reads its own ``tpr`` column).
+        :class:`Region` reads its own ``tpr`` column, a :class:`Band` its two).
     plane : the axes.
     entries : each name's look, in the legend's order (the legend shows every entry).
-    layers : :class:`Region`, :class:`Curves` and :class:`Points`.
+    layers : :class:`Region`, :class:`Band`, :class:`Curves` and :class:`Points`.
     height : px of plot.
     legend : Vega-Lite legend properties over the default (no title, 2.5 px strokes), e.g.
         ``symbolSize``.
@@ -215,6 +230,12 @@ def _layers(
                 .encode(
                     x=alt.X("fpr", type="quantitative"),
                     y=alt.Y(layer.tpr, type="quantitative"),
+                )
+            )
+        elif isinstance(layer, Band):
+            out.append(
+                curves.band(layer.data, layer.low, layer.high, layer.opacity, clip=True).encode(
+                    x=x, color=alt.value(layer.colour)
                 )
             )
         elif isinstance(layer, Curves):
