@@ -1,11 +1,12 @@
-"""Keep the garbage collection Streamlit runs after every script run cheap.
+"""Keep the garbage collector off the imports' objects.
 
-Streamlit calls ``gc.collect(2)`` whenever a script run ends, a fragment's included
-(``runner.postScriptGC``), so that memory does not build up between runs. A full collection
-walks every container object the process holds. With NumPy, SciPy, pandas, mpmath, PyArrow and
-Streamlit imported that is about 170 000 objects: 90–130 ms on a 2-core machine, paid on every
-slider press, longer than a bare Streamlit page takes to answer one. Almost all of them belong
-to imported modules, which live as long as the process.
+By default Streamlit calls ``gc.collect(2)`` whenever a script run ends, a fragment's included
+(``runner.postScriptGC``); this app turns that off in ``.streamlit/config.toml`` (it walked every
+session's objects after every change), and Python's own collector runs when allocations call
+for it. Either way a full collection walks every container object the process holds. With
+NumPy, SciPy, pandas, mpmath, PyArrow and Streamlit imported that is about 170 000 objects:
+90–130 ms on a 2-core machine, longer than a bare Streamlit page takes to answer a change.
+Almost all of them belong to imported modules, which live as long as the process.
 
 :func:`freeze_imports` (called by ``app.py`` at the start of every run) moves everything that
 exists once new modules were imported into the collector's permanent generation
