@@ -906,11 +906,17 @@ class Site:
 
 
 APP = Site("app", "app.py", MIX)
-BARE = Site(
-    "bare page",
-    "benchmarks/floor/app.py",
-    (MixPage("bare page: x", "bare", "", lambda s, r: move_slider(s, None, r, 6)),),
-)
+
+
+def floor_site(page: str = "bare") -> Site:
+    """A page of the floor app as the anchor: ``bare`` (one slider and its line of text in a
+    navigation), or another floor page with that slider, e.g. ``vega_app_chart`` (the η(ε)
+    chart drawn by Vega-Lite, following the slider: what one chart costs)."""
+    return Site(
+        "bare page" if page == "bare" else f"floor page {page!r}",
+        "benchmarks/floor/app.py",
+        (MixPage(f"{page}: x", page, "", lambda s, r: move_slider(s, None, r, 6)),),
+    )
 
 
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
@@ -1682,16 +1688,24 @@ def print_sessions(results: list[PhaseResult], think: float, proxy: bool = False
 
 def print_against_bare(
     pairs: list[tuple[str, PhaseResult | ClassResult, PhaseResult | None]],
+    anchor: str = "bare",
 ) -> None:
     """Each phase of the app beside the bare page's phase of the same N and pace (same server
     settings, same topology, started in this run): p95 and the app's CPU per change."""
     if not any(bare is not None for _, _, bare in pairs):
         return
-    print(
-        f"\nAgainst the bare page (benchmarks/floor: one slider in a navigation; the same server "
-        f"settings, topology, N and pace, in this run). Target: CPU per change <= "
-        f"{TARGET_CPU_RATIO:g}× the bare page's."
-    )
+    if anchor != "bare":
+        print(
+            f"\nAgainst the floor page {anchor!r} (benchmarks/floor: the bare page's slider and "
+            "line of text with one chart; the same server settings, topology, N and pace, in "
+            "this run; the columns named 'bare' are this page's)."
+        )
+    else:
+        print(
+            "\nAgainst the bare page (benchmarks/floor: one slider in a navigation; the same "
+            "server settings, topology, N and pace, in this run). Target: CPU per change <= "
+            f"{TARGET_CPU_RATIO:g}× the bare page's."
+        )
     head = (
         f"{'phase':<22} {'p95 ms app':>10} {'bare':>6} {'ratio':>7}"
         f" {'CPU/change ms app':>17} {'bare':>6} {'ratio':>7}  CPU target"
@@ -1982,12 +1996,13 @@ async def run(args: argparse.Namespace) -> None:
             print(
                 f"Server options: {', '.join(args.server_config)} (beside .streamlit/config.toml)."
             )
+        anchor = floor_site(args.anchor)
         if args.soak:
             n = args.sessions[0]
             soak = await _phase(n, APP, args, env, duration=60 * args.soak, sample_s=SOAK_SAMPLE_S)
-            bare = None if args.skip_bare else await _phase(n, BARE, args, env)
+            bare = None if args.skip_bare else await _phase(n, anchor, args, env)
             print_soak(soak, args.soak, args.think, args.proxy)
-            print_against_bare([(f"soak, N = {n}", soak, bare)])
+            print_against_bare([(f"soak, N = {n}", soak, bare)], args.anchor)
             print(f"\n{load_text()} at the end.")
             return
         pairs: list[tuple[str, PhaseResult | ClassResult, PhaseResult | None]] = []
@@ -1996,10 +2011,12 @@ async def run(args: argparse.Namespace) -> None:
             for n in args.sessions:
                 results.append(await _phase(n, APP, args, env))
                 if not args.skip_bare:
-                    bares.append(await _phase(n, BARE, args, env))
+                    bares.append(await _phase(n, anchor, args, env))
             print_sessions(results, args.think, args.proxy)
             if bares:
-                print(f"\nThe bare page, the same N and pace ({BARE.script}, page 'bare'):")
+                print(
+                    f"\nThe anchor, the same N and pace ({anchor.script}, page {anchor.mix[0].path!r}):"
+                )
                 _session_table(bares, args.think)
                 _phase_notes([b for b in bares if b.errors])
             pairs += [
@@ -2016,10 +2033,10 @@ async def run(args: argparse.Namespace) -> None:
                 bare = (
                     None
                     if args.skip_bare
-                    else await _phase(args.players, BARE, args, env, every=args.answer_every)
+                    else await _phase(args.players, anchor, args, env, every=args.answer_every)
                 )
                 pairs.append((f"class, {args.players} players", cres, bare))
-        print_against_bare(pairs)
+        print_against_bare(pairs, args.anchor)
         if not args.skip_storage:
             with tempfile.TemporaryDirectory(prefix="mip-capacity-store-") as store_dir:
                 try:
@@ -2083,6 +2100,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--skip-bare",
         action="store_true",
         help="no bare-page phase beside each phase (no CPU and p95 ratios)",
+    )
+    parser.add_argument(
+        "--anchor",
+        default="bare",
+        help="the floor app's page beside each phase (default bare; vega_app_chart: one "
+        "Vega-Lite chart following the slider)",
     )
     parser.add_argument("--skip-sessions", action="store_true")
     parser.add_argument("--skip-class", action="store_true")
