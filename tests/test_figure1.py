@@ -139,6 +139,7 @@ def test_own_sigma_bracket_agrees_with_prop11():
         ((31, 40), 4, 7.5, 25),  # odd n is allowed (k = floor(n/2)); M > 2 and Theorem 9's constant
     ],
 )
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_view_curves_columns_and_values(ns, M, C, points):
     eta_min, eta_max = 0.01, 0.49
     rows = figure1.noise_rows(ns, M, C)

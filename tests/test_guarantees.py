@@ -756,6 +756,7 @@ def routed():
 
 
 @pytest.mark.parametrize("g", ROUTED, ids=repr)
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_route_curves_are_the_attacker_bound_and_one_curve_per_route(routed, g):
     c = routed[repr(g)]
     b = attacker_bound(g)

@@ -39,6 +39,7 @@ from mipcore.optimal_attack import (
 
 @pytest.mark.parametrize("kind", ["laplace", "gaussian"])
 @pytest.mark.parametrize("scale", [0.07, 0.6, 4.0])
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_exact_accuracy_matches_mpmath(kind, scale):
     rng = np.random.default_rng(11)
     a_in = rng.normal(size=5)
@@ -51,6 +52,7 @@ def test_exact_accuracy_matches_mpmath(kind, scale):
 
 
 @pytest.mark.parametrize("kind", ["laplace", pytest.param("gaussian", marks=pytest.mark.slow)])
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_exact_accuracy_with_prior_ties_and_wide_gaps(kind):
     # repeated outputs (grouped), an unequal prior, and clusters 1e4 scales apart
     a_in = np.array([0.0, 0.0, 1.0, 100.0, 1e4])

@@ -251,6 +251,7 @@ def test_typed_trials_out_of_range_give_a_sentence_and_the_last_good_value():
         ("mip", {"eta": "0.2"}, 0.5 * __import__("math").tanh(1 / (6.16 / 0.2) ** 2)),
     ],
 )
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_covariance_release_shows_monte_carlo_optimum_beside_the_bounds(noise, params, cert):
     from mipcore.canary_audit import run_canary_audit
 

@@ -130,6 +130,7 @@ def test_the_loss_attack_and_independent_trials(example):
 
 
 # ------------------------------------------------------------------ controls
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_every_control_changes_what_the_page_says(example):
     at = load()
     before = pagetools.snapshot(at)

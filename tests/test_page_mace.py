@@ -191,6 +191,7 @@ def test_a_crafted_link_cannot_create_markdown_links():
     assert "[click](https://example.com)" in unescaped(w.value)
 
 
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_kde_large_n_is_capped():
     at = load(est="kde", N="8000")
     assert any("5000" in i.value for i in at.info)

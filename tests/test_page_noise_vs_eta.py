@@ -238,6 +238,7 @@ CHANGES = {
 @pytest.mark.parametrize(
     "control", [pytest.param(c, marks=pytest.mark.slow) if c == "c" else c for c in CHANGES]
 )
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_each_control_changes_the_output(control):
     at = load()
     before_charts, before_texts = snapshot(at)
@@ -324,6 +325,7 @@ def test_preset_button_restores_the_paper_settings():
 
 
 @pytest.mark.parametrize("M,constant", [(2, 6.16), (3, 6.16)])
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_claims_box_matches_mipcore(M, constant):
     at = load()
     if M != 2:

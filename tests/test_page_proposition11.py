@@ -184,6 +184,7 @@ def test_extreme_n_works_without_nan(n):
         assert any("full enumeration" in t for t in texts(at))
 
 
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_keys_shared_with_the_figure1_page_do_not_break_navigation():
     """app_pages/noise_vs_eta.py also uses the keys n (a multiselect there) and M."""
     at = load(n="20")
@@ -386,6 +387,7 @@ def test_closed_form_delta_and_moments_match_brute_force(n):
     assert math.isclose(m.moment, var, rel_tol=1e-11) and m.moment >= var * (1 - 1e-15)
 
 
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_the_reading_against_brute_force():
     """Why σ stays about 1: the special half's share p·(1/√p − μ)² against a brute force over
     every half at 60 digits; every other output lies in (0, v_max], v_max (the histogram's

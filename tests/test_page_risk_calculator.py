@@ -161,6 +161,7 @@ def test_default_numbers_are_the_theorys(default_page):
     ],
     ids=["gdp", "zcdp_add_remove", "rdp", "dpsgd", "pure_eps_add_remove"],
 )
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_each_kind_shows_the_theorys_numbers(params, guarantee):
     at = load(**params)
     pagetools.assert_clean(at)
@@ -518,6 +519,7 @@ def stakeholder_guarantee(page: AppTest) -> Guarantee:
         "pure_eps_add_remove",
     ],
 )
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_the_link_carries_the_tightest_route_and_both_pages_agree(params, guarantee, prior):
     """Issue 25: for σ 1.1, q 0.01, 10 000 steps the calculator says 25.4 % while its links
     opened the stakeholder page at 50.2 % (via ε at δ = 10⁻⁵) or 40.3 % (via η). The first

@@ -231,6 +231,7 @@ AR = Relation.ADD_OR_REMOVE_ONE
     ],
     ids=["zcdp_add_remove", "rdp_default", "rdp_add_remove", "eps_delta_add_remove"],
 )
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_new_kinds_and_relations_show_the_theorys_numbers_and_name_the_guarantee(params, g, names):
     at = load(**params)
     pagetools.assert_clean(at)

@@ -465,6 +465,7 @@ def test_at_n48_sigma_is_one_and_delta_is_sqrt_c():
     assert m.moment <= 1.0 and (1.0 - m.mean / prop11.special_output(48)) ** 2 <= 1.0
 
 
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_sigma_helper_and_sigma_close_to_one():
     for n in (14, 20, 30, 36, 42, 48):
         s = prop11.sigma(n)

@@ -299,6 +299,7 @@ def test_tail_bound_is_tight_on_its_extremal_mechanism():
     delta=st.sampled_from([0.0, 1e-5, 1e-3, 0.05]),
     eta=st.floats(0.0, 0.5),
 )
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_drawn_counts_never_make_the_attacker_look_better_than_the_bound(
     prior, cap, which, eps, delta, eta
 ):

@@ -189,6 +189,7 @@ def test_one_run_is_monotone_in_correct_guesses(m, data, delta):
     assert math.isfinite(e2)
 
 
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_one_run_is_sound_on_randomised_response():
     """Pure ε-DP randomised response per canary is Theorem 3's tight case: the correct
     guesses are exactly Binomial(r, e^ε/(1 + e^ε)), so the 95 % bound may exceed the true ε
@@ -286,6 +287,7 @@ def test_one_run_from_scores_refuses_bad_input(scores, included, kwargs, match):
         (1, 7, 0, 5, 0.0, 0.5),
     ],
 )
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_counts_match_mpmath_clopper_pearson(tp, m, fp, n, delta, conf):
     a = (1 - conf) / 2
     t_lo, f_hi = mp_cp_lower(tp, m, a), mp_cp_upper(fp, n, a)
@@ -511,6 +513,7 @@ def test_tpr_at_fpr_estimate_and_interval():
         a.tpr_at(1.0)
 
 
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_audit_is_sound_on_gaussian_scores():
     """Members N(1, 1), non-members N(0, 1): exactly 1-GDP. Over seeded repetitions:
 

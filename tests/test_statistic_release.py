@@ -316,6 +316,7 @@ def test_wrap_statistic_clips_to_the_given_bounds():
     np.testing.assert_array_equal(res.bounds.lo, lo)
 
 
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_wrap_statistic_laplace_noise_law_over_seeds():
     """The DP noise divided by its scale is Laplace(0, 1) (KS over 150 seeds x 9 coordinates)."""
     data = make_dataset("covariance", 40, 3, 0)

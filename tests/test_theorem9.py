@@ -494,6 +494,7 @@ def test_monotone_in_dimension(log_c, M, d, extra):
     st.floats(min_value=1.0, max_value=8.0),
     st.integers(min_value=1, max_value=12),
 )
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_inverse_round_trip(eta, M, d):
     c = t9.chain_required_noise_multiplier(eta, M=M, d=d)
     assert math.isfinite(c) and c > 1

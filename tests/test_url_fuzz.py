@@ -112,6 +112,7 @@ def _run(page, params: dict[str, str]):
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.key for p in PAGES])
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_hostile_links_give_sentences_never_tracebacks(page):
     widgets = _widgets(page)
     if not widgets:

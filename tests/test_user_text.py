@@ -70,6 +70,7 @@ def page_text(at) -> list[str]:
     return out
 
 
+@pytest.mark.slow  # a heavy check: CI's full suite runs it, the quick loop does not
 def test_no_file_ids_issues_raw_notation_or_orphaned_percent_on_any_page(app_page):
     at = pagetools.load(app_page.script, via_app=True) if app_page.script else None
     if at is None:
