@@ -6,19 +6,13 @@ static text (which would make the floor too low) and every line is counted exact
 
 from __future__ import annotations
 
-import importlib.util
 import textwrap
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from benchtools import load_benchmark
 
 
 def _lines():
-    spec = importlib.util.spec_from_file_location("bench_lines", ROOT / "benchmarks" / "lines.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("lines")
 
 
 SOURCE = textwrap.dedent(

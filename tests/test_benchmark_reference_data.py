@@ -13,12 +13,11 @@ it, except under ``CI=true``, where a missing browser fails them.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from benchtools import load_benchmark
 
 pytestmark = pytest.mark.browser
 
@@ -29,13 +28,7 @@ SMALL = "nt=100&nr=100&d=10&nw=3&seeds=2"  # a sweep of 6 small fits
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location(
-        "mipb_reference_data", ROOT / "benchmarks" / "reference_data.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("reference_data")
 
 
 def _query(page) -> dict[str, str]:

@@ -14,11 +14,10 @@ process), skipped without it, except under ``CI=true``, where a missing browser 
 from __future__ import annotations
 
 import difflib
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from benchtools import load_benchmark
 
 pytestmark = pytest.mark.browser
 
@@ -53,13 +52,7 @@ SNAPSHOT_JS = """() => {
 
 
 def _load_browser_module():
-    spec = importlib.util.spec_from_file_location(
-        "mipb_browser", ROOT / "benchmarks" / "browser.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("browser")
 
 
 @pytest.fixture(scope="module")

@@ -11,26 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
+from benchtools import load_benchmark
 from browsertools import streamlit_server
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def _load_capacity():
-    spec = importlib.util.spec_from_file_location(
-        "mipb_capacity", ROOT / "benchmarks" / "capacity.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("capacity")
 
 
 def test_a_simulated_session_moves_the_home_slider(tmp_path):

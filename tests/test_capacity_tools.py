@@ -7,28 +7,16 @@ prefixes, and its command line. No test here measures a time.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from benchtools import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def capacity():
-    if "mipb_capacity" in sys.modules:
-        return sys.modules["mipb_capacity"]
-    spec = importlib.util.spec_from_file_location(
-        "mipb_capacity", ROOT / "benchmarks" / "capacity.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("capacity")
 
 
 # --------------------------------------------------------------------------- nginx

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import importlib.util
 import os
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from benchtools import load_benchmark
 from browsertools import streamlit_server
 
 pytestmark = pytest.mark.slow
@@ -37,15 +36,7 @@ BAD = ("StreamlitInvalidLayoutContextError", "Uncaught app execution", "Tracebac
 
 
 def _load_capacity():
-    if "mipb_capacity" in sys.modules:
-        return sys.modules["mipb_capacity"]
-    spec = importlib.util.spec_from_file_location(
-        "mipb_capacity", ROOT / "benchmarks" / "capacity.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("capacity")
 
 
 @pytest.fixture(scope="module")

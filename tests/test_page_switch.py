@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import importlib.util
 import os
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from benchtools import load_benchmark
 from browsertools import streamlit_server
 
 pytestmark = pytest.mark.slow
@@ -39,15 +38,7 @@ WAIT_S = 60.0
 
 
 def _load_capacity():
-    if "mipb_capacity" in sys.modules:
-        return sys.modules["mipb_capacity"]
-    spec = importlib.util.spec_from_file_location(
-        "mipb_capacity", ROOT / "benchmarks" / "capacity.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("capacity")
 
 
 def test_a_page_switch_during_a_rerun_of_the_page_reaches_the_new_page(tmp_path):
