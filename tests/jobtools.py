@@ -18,17 +18,24 @@ def refuse(x: float) -> float:
     raise ValueError(f"x={x!r} is refused")
 
 
-def sleep_forever(pid_file: str) -> None:
-    with open(pid_file, "w") as f:
+def _write_pid(pid_file: str) -> None:
+    """Write this process's pid whole: a test that sees the file exist reads the pid, never an
+    empty file (open-then-write let a reader in between)."""
+    tmp = f"{pid_file}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
         f.write(str(os.getpid()))
+    os.replace(tmp, pid_file)
+
+
+def sleep_forever(pid_file: str) -> None:
+    _write_pid(pid_file)
     while True:
         time.sleep(0.05)
 
 
 def wait_for_gate(pid_file: str, gate: str) -> int:
     """Write this process's pid, then wait until the file ``gate`` exists; return 42."""
-    with open(pid_file, "w") as f:
-        f.write(str(os.getpid()))
+    _write_pid(pid_file)
     while not os.path.exists(gate):
         time.sleep(0.02)
     return 42
@@ -38,8 +45,7 @@ def hog(megabytes: int, pid_file: str) -> int:
     """Hold ``megabytes`` MB of touched memory, growing 20 MB at a time, then wait forever."""
     import numpy as np
 
-    with open(pid_file, "w") as f:
-        f.write(str(os.getpid()))
+    _write_pid(pid_file)
     held = []
     for _ in range(megabytes // 20):
         held.append(np.ones(20 * 2**20 // 8))
