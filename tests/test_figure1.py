@@ -120,6 +120,7 @@ def test_paper_preset():
     assert P.log_y is False
 
 
+@pytest.mark.slow  # a heavy check of numbers: CI's full suite runs it, the quick loop does not
 def test_own_sigma_bracket_agrees_with_prop11():
     for n in (14, 16, 30, 36, 48, 100):
         lo, hi = own_sigma_bracket(n)
@@ -251,6 +252,7 @@ def test_certified_minimum_is_cheaper_from_n4_at_m2_and_not_at_m8():
 # --------------------------------------------------------------------------- crossovers
 
 
+@pytest.mark.slow  # a heavy check of numbers: CI's full suite runs it, the quick loop does not
 def test_noise_rows_crossovers():
     ns = (30, 36, 42, 48, 31, 30)
     rows = figure1.noise_rows(ns)

@@ -405,6 +405,7 @@ def test_dpsgd_single_step_known_value(sigma, q):
     assert exact - 1e-12 <= got <= exact * (1 + PLD_REL)
 
 
+@pytest.mark.slow  # a heavy check of numbers: CI's full suite runs it, the quick loop does not
 def test_dpsgd_two_steps_brute_force_integration():
     # Two Poisson-sampled Gaussian steps integrated on a 2-d grid: TV = ½∫∫|p − p'|.
     from scipy.stats import norm

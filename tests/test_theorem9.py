@@ -832,7 +832,7 @@ def _mechanisms(d: int):
     yield "mean of a half", means[member], means[~member]
 
 
-@pytest.mark.parametrize("d", [2, 3])
+@pytest.mark.parametrize("d", [2, pytest.param(3, marks=pytest.mark.slow)])  # 3-D: CI only
 @pytest.mark.parametrize("norm", list(NORMS))
 def test_no_release_beats_the_certificate_in_two_and_three_dimensions(d, norm):
     p = NORMS[norm]
