@@ -126,6 +126,7 @@ from browser import (  # noqa: E402
     exit_on_sigterm,
     free_port,
     health,
+    instrumented,
     progress,
     quantile,
     timed,
@@ -919,6 +920,62 @@ def floor_site(page: str = "bare") -> Site:
     )
 
 
+REPLAY_PRESSES = 4  # changes made on each page while recording; the last one's rerun is kept
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_")
+
+
+def replay_site(folder: Path) -> Site:
+    """The floor app's ``replay`` page once per page of the app's mix, each replaying that
+    page's recorded rerun (:func:`record_replays`) on every change of its slider: the same mix,
+    the same elements sent, nothing computed."""
+    return Site(
+        "replayed reruns",
+        "benchmarks/floor/app.py",
+        tuple(
+            MixPage(
+                f"{p.name}, replayed",
+                "replay",
+                f"page={_slug(p.name)}",
+                lambda s, r: move_slider(s, None, r, 6),
+            )
+            for p in MIX
+        ),
+    )
+
+
+async def record_replays(folder: Path, env: dict[str, str]) -> list[str]:
+    """Record, in a server of its own, one rerun after a change on each page of the app's mix
+    (the last of :data:`REPLAY_PRESSES`) into ``folder/<page>.bin`` for the ``replay`` floor
+    page; the problems met, if any."""
+    problems: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="mip-capacity-record-") as tmp:
+        raw = Path(tmp)
+        launcher = instrumented("--record", str(raw), "--fragments")
+        with Server(ROOT, "app.py", launcher=launcher, env=env) as server:
+            for page in MIX:
+                s = Session(server.url, page.path, page.query)
+                rng = random.Random(0)
+                try:
+                    await s.open()
+                    for _ in range(REPLAY_PRESSES):
+                        before = set(raw.glob("*.bin"))
+                        res = await page.act(s, rng)
+                    await asyncio.sleep(0.3)  # the recording is written as the run ends
+                    new = sorted(set(raw.glob("*.bin")) - before, key=lambda f: f.name[-10:])
+                    if not new or res.exceptions:
+                        problems.append(f"{page.name}: no clean rerun recorded")
+                        continue
+                    shutil.copy(new[-1], folder / f"{_slug(page.name)}.bin")
+                except SessionError as exc:
+                    problems.append(f"{page.name}: {exc}")
+                finally:
+                    await s.close()
+    return problems
+
+
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
 UPSTREAMS = ("server 127.0.0.1:8501;", "server 127.0.0.1:8502;")
 
@@ -1694,7 +1751,14 @@ def print_against_bare(
     settings, same topology, started in this run): p95 and the app's CPU per change."""
     if not any(bare is not None for _, _, bare in pairs):
         return
-    if anchor != "bare":
+    if anchor == "replay":
+        print(
+            "\nAgainst the replayed reruns (benchmarks/floor/pages/replay.py: each page of the "
+            "mix sends the elements the app's page sent after a change, recorded in this run, "
+            "computing nothing; the same server settings, topology, N and pace; the columns "
+            "named 'bare' are the replay's)."
+        )
+    elif anchor != "bare":
         print(
             f"\nAgainst the floor page {anchor!r} (benchmarks/floor: the bare page's slider and "
             "line of text with one chart; the same server settings, topology, N and pace, in "
@@ -1996,33 +2060,50 @@ async def run(args: argparse.Namespace) -> None:
             print(
                 f"Server options: {', '.join(args.server_config)} (beside .streamlit/config.toml)."
             )
-        anchor = floor_site(args.anchor)
+        anchors: dict[str, Site] = {}
+        for name in args.anchor:
+            if name == "replay":
+                replays = Path(data) / "replays"
+                replays.mkdir(exist_ok=True)
+                progress("recording one rerun after a change on each page of the mix")
+                for problem in await record_replays(replays, env):
+                    print(f"Replay not recorded: {problem}")
+                env = {**env, "MIPB_REPLAY_DIR": str(replays)}
+                anchors[name] = replay_site(replays)
+            else:
+                anchors[name] = floor_site(name)
+        if args.skip_bare:
+            anchors = {}
         if args.soak:
             n = args.sessions[0]
             soak = await _phase(n, APP, args, env, duration=60 * args.soak, sample_s=SOAK_SAMPLE_S)
-            bare = None if args.skip_bare else await _phase(n, anchor, args, env)
+            beside = {k: await _phase(n, a, args, env) for k, a in anchors.items()}
             print_soak(soak, args.soak, args.think, args.proxy)
-            print_against_bare([(f"soak, N = {n}", soak, bare)], args.anchor)
+            for k in anchors:
+                print_against_bare([(f"soak, N = {n}", soak, beside[k])], k)
             print(f"\n{load_text()} at the end.")
             return
-        pairs: list[tuple[str, PhaseResult | ClassResult, PhaseResult | None]] = []
+        pairs: dict[str, list[tuple[str, PhaseResult | ClassResult, PhaseResult | None]]] = {
+            k: [] for k in anchors
+        }
         if not args.skip_sessions:
-            results, bares = [], []
+            results: list[PhaseResult] = []
+            floors: dict[str, list[PhaseResult]] = {k: [] for k in anchors}
             for n in args.sessions:
                 results.append(await _phase(n, APP, args, env))
-                if not args.skip_bare:
-                    bares.append(await _phase(n, anchor, args, env))
+                for k, a in anchors.items():
+                    floors[k].append(await _phase(n, a, args, env))
             print_sessions(results, args.think, args.proxy)
-            if bares:
+            for k, a in anchors.items():
                 print(
-                    f"\nThe anchor, the same N and pace ({anchor.script}, page {anchor.mix[0].path!r}):"
+                    f"\nThe anchor {k!r}, the same N and pace ({a.script}, "
+                    f"{', '.join(sorted({m.path for m in a.mix}))}):"
                 )
-                _session_table(bares, args.think)
-                _phase_notes([b for b in bares if b.errors])
-            pairs += [
-                (f"sessions, N = {r.n}", r, bares[i] if bares else None)
-                for i, r in enumerate(results)
-            ]
+                _session_table(floors[k], args.think)
+                _phase_notes([b for b in floors[k] if b.errors])
+                pairs[k] += [
+                    (f"sessions, N = {r.n}", r, floors[k][i]) for i, r in enumerate(results)
+                ]
         if not args.skip_class:
             try:
                 cres = await class_phase(args, env)
@@ -2030,13 +2111,11 @@ async def run(args: argparse.Namespace) -> None:
                 print(f"\nClass mode aborted: {type(exc).__name__}: {exc}")
             else:
                 print_class(cres, args.answer_every)
-                bare = (
-                    None
-                    if args.skip_bare
-                    else await _phase(args.players, anchor, args, env, every=args.answer_every)
-                )
-                pairs.append((f"class, {args.players} players", cres, bare))
-        print_against_bare(pairs, args.anchor)
+                for k, a in anchors.items():
+                    beside_class = await _phase(args.players, a, args, env, every=args.answer_every)
+                    pairs[k].append((f"class, {args.players} players", cres, beside_class))
+        for k in anchors:
+            print_against_bare(pairs[k], k)
         if not args.skip_storage:
             with tempfile.TemporaryDirectory(prefix="mip-capacity-store-") as store_dir:
                 try:
@@ -2104,8 +2183,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--anchor",
         default="bare",
-        help="the floor app's page beside each phase (default bare; vega_app_chart: one "
-        "Vega-Lite chart following the slider)",
+        type=lambda text: [a for a in text.split(",") if a],
+        help="comma-separated floor app's pages, each beside each phase (default bare; "
+        "vega_app_chart: one Vega-Lite chart following the slider; replay: each page of the mix "
+        "replaying a rerun recorded from the app, computing nothing)",
     )
     parser.add_argument("--skip-sessions", action="store_true")
     parser.add_argument("--skip-class", action="store_true")

@@ -15,7 +15,9 @@ Used by ``browser.py``:
 * ``--record DIR`` writes the messages (``ForwardMsg``, in order, each prefixed by its length
   as a 4-byte little-endian integer) of every full run, i.e. not a fragment's rerun, to
   ``DIR/full-<sequence>.bin`` once it ends. Served again by ``replay_page.py``, a recording
-  gives the browser exactly the page it drew, with no computation behind it.
+  gives the browser exactly the page it drew, with no computation behind it. With
+  ``--fragments``, a fragment's rerun is recorded too (``DIR/fragment-<sequence>.bin``: what a
+  change sends), for ``floor/pages/replay.py``.
 
 This wraps two internals of Streamlit (``ScriptRunner._run_script`` and
 ``ScriptRunContext.enqueue``, both in the pinned 1.67); it is a measuring tool, never part of
@@ -39,6 +41,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run-times", type=Path, help="append each run's times to this file")
     parser.add_argument("--record", type=Path, help="record each full run's messages here")
+    parser.add_argument(
+        "--fragments",
+        action="store_true",
+        help="with --record, record a fragment's rerun too (fragment-<sequence>.bin)",
+    )
     parser.add_argument("--profile", type=Path, help="profile each script run into this folder")
     parser.add_argument("streamlit", nargs=argparse.REMAINDER, help="-- streamlit run ...")
     args = parser.parse_args()
@@ -61,19 +68,20 @@ def main() -> None:
     run_script = script_runner.ScriptRunner._run_script
     enqueue = script_run_context.ScriptRunContext.enqueue
 
-    def save(msgs: list) -> None:
+    def save(msgs: list, kind: str) -> None:
         k = next(sequence)
-        part = args.record / f".full-{k:06d}.part"
+        part = args.record / f".{kind}-{k:06d}.part"
         with open(part, "wb") as f:
             for m in msgs:
                 b = m.SerializeToString()
                 f.write(struct.pack("<I", len(b)))
                 f.write(b)
-        os.replace(part, args.record / f"full-{k:06d}.bin")
+        os.replace(part, args.record / f"{kind}-{k:06d}.bin")
 
     def instrumented_run(self, rerun_data):
-        full = args.record is not None and not rerun_data.fragment_id_queue
-        if full:
+        kind = "fragment" if rerun_data.fragment_id_queue else "full"
+        recorded = args.record is not None and (kind == "full" or args.fragments)
+        if recorded:
             with lock:
                 recording[self._session_id] = []
         profiler = cProfile.Profile() if args.profile else None
@@ -90,10 +98,10 @@ def main() -> None:
             if args.run_times:
                 with lock, open(args.run_times, "a", encoding="utf-8") as f:
                     f.write(f"{start:.6f} {start + wall:.6f} {1000 * wall:.3f} {1000 * cpu:.3f}\n")
-            if full:
+            if recorded:
                 with lock:
                     msgs = recording.pop(self._session_id, [])
-                save(msgs)
+                save(msgs, kind)
 
     def recording_enqueue(self, msg):
         with lock:

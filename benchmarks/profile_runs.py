@@ -100,6 +100,9 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=12)
     parser.add_argument("--pages", default="", help="substrings of the mix's labels (default: all)")
     parser.add_argument(
+        "--keep", type=Path, help="keep the profiles in this folder (else a temporary one)"
+    )
+    parser.add_argument(
         "--server-config", action="append", default=[], help="e.g. runner.postScriptGC=false"
     )
     args = parser.parse_args()
@@ -107,7 +110,7 @@ def main() -> int:
     mix = [p for p in capacity.MIX if not wanted or any(w in p.name for w in wanted)]
     env = capacity.config_env(args.server_config) or None
     with tempfile.TemporaryDirectory(prefix="mip-profile-") as tmp:
-        folder = Path(tmp)
+        folder = args.keep or Path(tmp)
         bare = capacity.MixPage(
             "bare one-slider page", "", "", lambda s, r: capacity.move_slider(s, None, r, 6)
         )

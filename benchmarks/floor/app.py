@@ -15,7 +15,9 @@ Every page has the bare page's slider and line of text (``benchmarks/bare_page.p
   (``st.vega_lite_chart``) instead of Plotly, for comparison;
 * ``vega_app_chart``: the η(ε) chart's curves and marker, with the same data, drawn by Vega-Lite;
 * ``vega_app_chart_newspec``: the same with a specification that changes on every step (its
-  title names ε), which Streamlit cannot update in place.
+  title names ε), which Streamlit cannot update in place;
+* ``replay``: a recorded rerun of an app page (``?page=NAME``), its elements sent again as the
+  app sent them after a change, computing nothing (``capacity.py --anchor replay``).
 
 It shows what a page with a chart costs in the browser before any of the app's own content:
 what the browser targets can and cannot ask of a page that draws Plotly charts in Streamlit.
@@ -73,6 +75,7 @@ PAGES = {
         "app chart in Vega, new spec each step",
         "vega_app_chart_newspec",
     ),
+    "replay": ("pages/replay.py", "an app page's rerun, replayed", "replay"),
 }
 
 
