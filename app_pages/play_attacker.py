@@ -334,7 +334,10 @@ def _laws_chart(laws, state, presenting: bool, *, sealed: bool = False) -> None:
     reveal under it. ``sealed`` (a class that plays): this round's release only, nothing of
     the past rounds (their marks would tell their truths)."""
     height = game_vega.PRESENTER_HEIGHT if presenting else game_vega.LAWS_HEIGHT
-    fig, table = appkit.cached(game_vega.laws_vega, laws, state, height=height, sealed=sealed)
+    if sealed:  # the round to answer only: one chart for every student at that round
+        fig, table = appkit.cached(game_vega.sealed_laws_vega, laws, state.turn, height=height)
+    else:
+        fig, table = appkit.cached(game_vega.laws_vega, laws, state, height=height)
     caption = prose_text(PAGE, "laws_sealed") if sealed else prose_text(PAGE, "laws_caption")
     appkit.chart(fig, table, "release_laws", key="play_laws", caption=caption)
     if presenting:
@@ -660,10 +663,12 @@ def _class_csv(code: str, token: str) -> bytes:
         return f"error\n{exc}\n".encode("utf-8-sig")
 
 
-def _resume_teacher() -> None:
+def _resume_teacher() -> tuple[classroom.OwnClass, ...] | None:
     """The teacher's panel back in this session: from ``?teach=`` (a hand-over link, taken
     once; it leaves the address bar at once), else, after a reload or a server restart, the
-    newest class this browser runs that is open or closed (not one whose panel it left)."""
+    newest class this browser runs that is open or closed (not one whose panel it left).
+    Returns the classes this browser runs when it read them (for the sidebar: one query a
+    run), else None."""
     raw = st.query_params.get_all("teach")
     if raw:
         del st.query_params["teach"]
@@ -675,25 +680,27 @@ def _resume_teacher() -> None:
             _refused(exc)
         else:
             _return_to(handle)
-        return
+        return None
     if st.session_state.get(TEACHER) is not None:
-        return
+        return None
     left = st.session_state.get(LEFT, set())
-    for own in _own_classes():
+    classes = _own_classes()
+    for own in classes:
         if own.state in _RUNNING and own.handle.code not in left:
             st.session_state[TEACHER] = own.handle
-            return
+            break
+    return classes
 
 
-def _class_controls(settings: GameSettings, rounds: int):
-    """The sidebar's "Play as a class": return to a class this browser runs, start one, or
-    say which one runs; its handle."""
+def _class_controls(settings: GameSettings, rounds: int, own=None):
+    """The sidebar's "Play as a class": return to a class this browser runs (``own``, when
+    this run read them already), start one, or say which one runs; its handle."""
     st.subheader("Play as a class")
     handle = st.session_state.get(TEACHER)
     if handle is not None:
         st.caption(say(PAGE, "running", code=handle.display_code))
         return handle
-    own = _own_classes()
+    own = _own_classes() if own is None else own
     for o in own[:3]:
         st.button(
             f"Return to class {o.handle.display_code}",
@@ -995,7 +1002,11 @@ def _student_game(s, mine, code: str, token: str) -> None:
             _class_picture(res, model, key="class_picture_scores", you=mine.player_id)
     else:
         st.caption(prose_text(PAGE, "class_picture_later"))
+        st.session_state[_WATCH_READ] = True  # this run read the class's state just now
         _watch_class(code, token, mine.state)
+
+
+_WATCH_READ = "_class_watch_read"  # set by the page's run just before it calls _watch_class
 
 
 @st.fragment(run_every=classui.STUDENT_WATCH_S)
@@ -1003,7 +1014,10 @@ def _watch_class(code: str, token: str, drawn: classroom.ClassState) -> None:
     """Every ``classui.STUDENT_WATCH_S`` seconds a student's page looks at the class's state
     (one query, with the player's key) and reruns when the teacher has closed, reopened,
     revealed or deleted it: the sealed answers, the class picture or the sentence that the
-    class is gone appear without a tap or a reload. Draws nothing."""
+    class is gone appear without a tap or a reload. Draws nothing. Called by the page's own
+    run, which has just read the state, it asks nothing (a tap costs one query less)."""
+    if st.session_state.pop(_WATCH_READ, False):
+        return
     try:
         state = classui.store().player_state(code, token)
     except classroom.StorageUnavailable:
@@ -1122,15 +1136,16 @@ def _live() -> None:
             with settings_area:
                 st.caption(prose_text(PAGE, "class_settings"))
             return
+    own = None
     with main:
         try:
-            _resume_teacher()
+            own = _resume_teacher()
         except classroom.StorageUnavailable as exc:
             _unavailable(exc)
     with settings_area:
         notice = st.empty()  # a game in progress: what a change of setting does to it
         settings, chosen = _controls()
-        handle = _class_controls(settings, chosen["rounds"])
+        handle = _class_controls(settings, chosen["rounds"], own)
     with main:
         _show_note()
         if handle is not None:

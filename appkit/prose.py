@@ -105,9 +105,11 @@ def _parse(path: Path) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)  # one entry per section of the pages' files
 def text(page_key: str, section: str) -> str:
     """Section ``section`` of page ``page_key`` as one Markdown string (for a section with no
-    formula, e.g. to hand to :func:`appkit.explain` or :func:`appkit.takeaway`)."""
+    formula, e.g. to hand to :func:`appkit.explain` or :func:`appkit.takeaway`). Read once per
+    section: a press on a page fills dozens of sentences."""
     parts = sections(_script_name(page_key))[section]
     if any(kind == "latex" for kind, _ in parts):
         raise ValueError(f"section {section!r} of page {page_key!r} holds formulas: use prose()")
@@ -146,12 +148,17 @@ _FORMATTER = _Numbers()
 def placeholders(template: str) -> set[str]:
     """The names a template reads: ``{eta:num}`` reads ``eta``, ``{row.low:num}`` reads
     ``row`` (a result's field, through the placeholder itself)."""
+    return set(_placeholders(template))
+
+
+@functools.lru_cache(maxsize=4096)  # templates come from the pages' files: a few hundred
+def _placeholders(template: str) -> frozenset[str]:
     found = {name for _, name, _, _ in _FORMATTER.parse(template) if name}
-    return {re.split(r"[.\[]", name, maxsplit=1)[0] for name in found}
+    return frozenset(re.split(r"[.\[]", name, maxsplit=1)[0] for name in found)
 
 
 def _fill(template: str, values: dict[str, Any]) -> str:
-    wanted = placeholders(template)
+    wanted = _placeholders(template)
     unused = set(values) - wanted
     if unused:
         raise KeyError(f"values {sorted(unused)} fill no placeholder of {template[:60]!r}…")

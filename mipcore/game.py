@@ -61,8 +61,11 @@ largest exact η over the n records): the canary for ``MEAN``, the worst-case re
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -535,8 +538,7 @@ class GameScore:
     def optimal_interval(self) -> tuple[float, float]:
         """The two-sided Clopper–Pearson interval of the optimal attacker's score on the same
         rounds, at the same confidence."""
-        lo, hi = clopper_pearson(self.optimal_correct, self.rounds, self.confidence)
-        return (float(lo), float(hi))
+        return _interval(self.optimal_correct, self.rounds, self.confidence)
 
     @property
     def flipped_interval(self) -> tuple[float, float]:
@@ -647,12 +649,54 @@ def score_games(
     return _scores(m, truth, log_in - log_out >= 0.0, checked, conf)
 
 
+_DRAWN_GAMES = 256  # games whose rounds are kept: a server's classes and single games at once
+_drawn_lock = threading.Lock()
+_drawn: OrderedDict[tuple[GameModel, int], tuple[NDArray[np.bool_], NDArray[np.float64]]] = (
+    OrderedDict()
+)
+
+
 def _draws(
     model: GameModel, seed: int, rounds: int
 ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
-    """The secret coins and the releases of rounds ``0 … rounds − 1`` of ``seed``."""
-    draws = [draw_round(model, seed, k) for k in range(rounds)]
-    return np.array([d[0] for d in draws], dtype=bool), np.array([d[2] for d in draws], dtype=float)
+    """The secret coins and the releases of rounds ``0 … rounds − 1`` of ``seed`` (read-only).
+
+    Each round is drawn once per game (:func:`draw_round` is deterministic) and kept for the
+    last :data:`_DRAWN_GAMES` games: a class's players all play the same rounds, and a tap
+    needs only the next one drawn, not every round again (work that grew with the round)."""
+    key = (model, seed)
+    with _drawn_lock:
+        have = _drawn.get(key)
+        if have is not None:
+            _drawn.move_to_end(key)
+    if have is None or have[0].size < rounds:
+        start = 0 if have is None else have[0].size
+        draws = [draw_round(model, seed, k) for k in range(start, rounds)]
+        member = np.array([d[0] for d in draws], dtype=bool)
+        releases = np.array([d[2] for d in draws], dtype=float)
+        if have is not None:
+            member, releases = (
+                np.concatenate([have[0], member]),
+                np.concatenate([have[1], releases]),
+            )
+        member.flags.writeable = releases.flags.writeable = False
+        have = (member, releases)
+        with _drawn_lock:
+            kept = _drawn.get(key)
+            if kept is None or kept[0].size < member.size:
+                _drawn[key] = have
+                _drawn.move_to_end(key)
+            while len(_drawn) > _DRAWN_GAMES:
+                _drawn.popitem(last=False)
+    return have[0][:rounds], have[1][:rounds]
+
+
+@functools.lru_cache(maxsize=4096)  # (correct, rounds, confidence): a game's few hundred
+def _interval(k: int, n: int, confidence: float) -> tuple[float, float]:
+    """The two-sided Clopper–Pearson interval of ``k`` right in ``n``, computed once (a page
+    shows the same optimal attacker's interval on every tap)."""
+    lo, hi = clopper_pearson(k, n, confidence)
+    return (float(lo), float(hi))
 
 
 def _scores(

@@ -29,7 +29,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from mipcore.game import GameScore, GameState, ReleaseLaws
+from mipcore.game import GameScore, GameState, ReleaseLaws, Turn
 
 from . import curves, distributions, style, vega
 from .curves import Look
@@ -100,22 +100,46 @@ def laws_vega(
     answer, the last round and the history only fill the small tables, empty when there is
     no such round.
     """
+    if sealed:
+        return sealed_laws_vega(laws, state.turn, height=height)
+    drawn = _drawn(laws)
+    datasets = {
+        "laws": drawn.curves,
+        "past": _past(state),
+        "now": _now(state.turn),
+        "last": _last(state),
+    }
+    chart = distributions.chart(
+        LAWS_TITLE, datasets, _laws_layers, drawn.peak, False, height=height
+    )
+    return chart, drawn.table
+
+
+def sealed_laws_vega(
+    laws: ReleaseLaws, turn: Turn | None, *, height: int = LAWS_HEIGHT
+) -> tuple[VegaLiteChart, pd.DataFrame]:
+    """:func:`laws_vega` with ``sealed=True``: it reads nothing of the game but the round to
+    answer, ``turn``, so a class's students at the same round share one chart (the app
+    caches it by these arguments, not by each player's answers)."""
+    drawn = _drawn(laws)
+    datasets = {"laws": drawn.curves, "now": _now(turn)}
+    chart = distributions.chart(LAWS_TITLE, datasets, _laws_layers, drawn.peak, True, height=height)
+    return chart, drawn.table
+
+
+def _drawn(laws: ReleaseLaws) -> Any:
+    """The laws' tables and peak, built once per game (see :func:`laws_vega`)."""
     memo = vega.SPEC_MEMO
-    drawn = memo(_laws_tables, laws) if memo is not None else _laws_tables(laws)
-    turn = state.turn
-    now = pd.DataFrame(
+    return memo(_laws_tables, laws) if memo is not None else _laws_tables(laws)
+
+
+def _now(turn: Turn | None) -> pd.DataFrame:
+    """The round to answer's release and its label (empty when there is none)."""
+    return pd.DataFrame(
         {"release": [turn.release], "label": [f"this round: y = {fmt_num(turn.release, 4)}"]}
         if turn is not None
         else {"release": pd.Series(dtype=float), "label": pd.Series(dtype=str)}
     )
-    if sealed:
-        datasets = {"laws": drawn.curves, "now": now}
-    else:
-        datasets = {"laws": drawn.curves, "past": _past(state), "now": now, "last": _last(state)}
-    chart = distributions.chart(
-        LAWS_TITLE, datasets, _laws_layers, drawn.peak, sealed, height=height
-    )
-    return chart, drawn.table
 
 
 def _past(state: GameState) -> pd.DataFrame:
