@@ -567,6 +567,7 @@ def test_attacker_bound_is_consistent(g):
     _check_bound(attacker_bound(g))
 
 
+@pytest.mark.slow  # a heavy check of numbers: CI's full suite runs it, the quick loop does not
 def test_add_remove_conversions():
     assert attacker_bound(Gdp(0.7, AR)).eta == pytest.approx(eta_from_gdp(1.4), rel=1e-12)
     assert attacker_bound(Zcdp(0.1, AR)).eta == pytest.approx(eta_from_zcdp(0.4), rel=1e-9)
@@ -714,6 +715,7 @@ def test_group_of_two_is_the_classical_pair_for_scalars_and_arrays():
     assert b.invalid is not None and b.invalid.eta == pytest.approx(norm.cdf(0.5) - 0.5)
 
 
+@pytest.mark.slow  # a heavy check of numbers: CI's full suite runs it, the quick loop does not
 @pytest.mark.parametrize(
     "g", [Zcdp(0.3, AR), Rdp((2.0, 8.0), (0.2, 1.0), AR), EpsDelta(1.0, 1e-5, AR), Gdp(1.0, AR)]
 )

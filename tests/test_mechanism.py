@@ -485,6 +485,7 @@ def test_mip_release_a_priori_sigma_and_zero_sigma():
         mip_release(data, alg_mean_and_skew, 0.3, rng=1, calibration="nope")
 
 
+@pytest.mark.slow  # a heavy check of numbers: CI's full suite runs it, the quick loop does not
 def test_mip_release_noise_law_over_seeds():
     """Over many seeds the released noise of a 1-d mean is Laplace(0, c sigma_hat) given
     sigma_hat; normalised by c sigma_hat it is Laplace(0, 1) (KS on 2000 releases)."""

@@ -79,6 +79,7 @@ def test_prop11_n4_against_mpmath():
         assert etas[t] == pytest.approx(ref - 0.5, abs=1e-13)
 
 
+@pytest.mark.slow  # a heavy check of numbers: CI's full suite runs it, the quick loop does not
 def test_prop11_eta_function_enumerates_once_and_answers_like_a_fresh_enumeration(monkeypatch):
     # Scales in a scrambled order, one repeated: a call must not disturb the shared
     # enumeration (e.g. by sorting or scaling its arrays in place).
@@ -156,6 +157,7 @@ def certified_etas(n, b, kind):
     return min(min(bounds), 0.5)
 
 
+@pytest.mark.slow  # a heavy check of numbers: CI's full suite runs it, the quick loop does not
 @settings(max_examples=30, deadline=None)
 @given(
     st.sampled_from([4, 6, 8, 10, 12]),

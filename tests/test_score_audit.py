@@ -131,6 +131,7 @@ def gdp_epsilon(mu: float, delta: float) -> float:
 # ----------------------------------------------------------------------------- one run
 
 
+@pytest.mark.slow  # a heavy check of numbers: CI's full suite runs it, the quick loop does not
 def test_one_run_check_value_all_1000_guesses_right():
     """m = r = v = 1000, δ = 1e-5, 95 %: ε ≥ 5.78, and the independent mpmath bisection agrees."""
     got = one_run_epsilon(1000, 1000, 1000, delta=1e-5, confidence=0.95)
