@@ -207,6 +207,7 @@ def home() -> None:
 
 def main() -> None:
     appkit.heap.freeze_imports()  # Streamlit's collection after each run skips the modules
+    appkit.internals.coalesce_wakeups()  # one wake-up of the event loop per flush, not per element
     st.set_page_config(page_title="MIP Explorer", page_icon="🔐", layout="wide")
     page = st.navigation(appkit.navigation(home), expanded=True)  # every page, no "view more"
     appkit.jobs.warm_up()  # the heavy jobs' fork server, started once per process

@@ -26,6 +26,12 @@ inside a script run:
   again, newly masked, with every page a tab loads: only its unmasked token is stable.
   (``starlette_app_utils.decode_xsrf_token_string``)
 
+one thing a busy server needs:
+
+* :func:`coalesce_wakeups` -- one wake-up of Streamlit's event loop per flush of a session's
+  messages, not one per message (the session's ``_message_enqueued_callback``, reached through
+  ``Runtime._session_mgr.get_active_session_info``; the loop from ``Runtime._get_async_objs``);
+
 and one thing a chart needs to be cheap on every press:
 
 * :func:`arrow_bytes` -- a table as the Arrow bytes Streamlit sends for a chart's named
@@ -43,6 +49,7 @@ the real Streamlit classes.
 from __future__ import annotations
 
 import hashlib
+import inspect
 from dataclasses import dataclass
 from typing import Any, Literal, NoReturn
 
@@ -50,6 +57,7 @@ import streamlit as st
 from streamlit import dataframe_util
 from streamlit.errors import StreamlitInvalidLayoutContextError
 from streamlit.runtime import Runtime
+from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 from streamlit.runtime.scriptrunner_utils.script_requests import (
@@ -62,6 +70,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import (
     ScriptRunContext,
     ThreadState,
 )
+from streamlit.runtime.session_manager import SessionManager
 from streamlit.web.server.starlette.starlette_app_utils import decode_xsrf_token_string
 from streamlit.web.server.starlette.starlette_server_config import XSRF_COOKIE_NAME
 
@@ -73,6 +82,7 @@ __all__ = [
     "browser_id",
     "browser_token",
     "check",
+    "coalesce_wakeups",
     "end_run",
     "in_fragment",
     "in_fragment_rerun",
@@ -191,6 +201,13 @@ def browser_id() -> str | None:
     return hashlib.blake2b(token, digest_size=12).hexdigest() if token else None
 
 
+def _source(fn: Any) -> str:
+    try:
+        return inspect.getsource(fn)
+    except (OSError, TypeError):
+        return ""
+
+
 def check() -> None:
     """Raise ``RuntimeError`` naming the first internal this module uses that Streamlit no
     longer has (run at import, and by the tests)."""
@@ -202,6 +219,9 @@ def check() -> None:
         ("Runtime", Runtime, "instance"),
         ("ScriptRunContext", ScriptRunContext, "page_script_hash"),
         ("dataframe_util", dataframe_util, "convert_anything_to_arrow_bytes"),
+        ("Runtime", Runtime, "_get_async_objs"),
+        ("Runtime", Runtime, "_enqueued_some_message"),
+        ("SessionManager", SessionManager, "get_active_session_info"),
     ]
     missing = [f"{owner}.{attr}" for owner, obj, attr in probes if not hasattr(obj, attr)]
     fields = getattr(ScriptRunContext, "__dataclass_fields__", {})
@@ -224,6 +244,10 @@ def check() -> None:
     ]
     if "fragment_id" not in getattr(FragmentThreadState, "__dataclass_fields__", {}):
         missing.append("FragmentThreadState.fragment_id")
+    if "self._message_enqueued_callback" not in _source(AppSession._enqueue_forward_msg):
+        missing.append("AppSession._message_enqueued_callback")
+    if "_session_mgr" not in _source(Runtime.__init__):
+        missing.append("Runtime._session_mgr")
     if missing:
         raise RuntimeError(
             "appkit.internals: this Streamlit no longer has "
@@ -234,6 +258,45 @@ def check() -> None:
 
 
 check()
+
+
+def coalesce_wakeups() -> bool:
+    """Let this run's session wake Streamlit's event loop once per flush, not once per message.
+
+    Every element a run writes is queued for the browser, and Streamlit then asks its event
+    loop, from the script's thread, to flush the queues (``Runtime._enqueued_some_message``:
+    ``call_soon_threadsafe``, a write to the loop's wake-up socket). A change on a page writes
+    30-70 elements, so the script thread makes as many system calls, each one releasing the GIL
+    and, on a busy server, waiting to get it back. Wrapped here, a session asks again only once
+    the loop has taken its last request: the flush that request starts sends every message
+    queued before it (the mark is cleared on the loop, before it asks for the flush). Returns
+    whether it wrapped (once per session; False outside a script run or a server)."""
+    ctx = _ctx()
+    if ctx is None or not Runtime.exists():
+        return False
+    runtime = Runtime.instance()
+    info = runtime._session_mgr.get_active_session_info(ctx.session_id)
+    if info is None:
+        return False
+    session = info.session
+    wake = session._message_enqueued_callback
+    if wake is None or getattr(wake, "coalesced", False):
+        return False
+    loop = runtime._get_async_objs().eventloop
+    pending = [False]
+
+    def woken() -> None:  # on the event loop: later messages ask again
+        pending[0] = False
+        wake()
+
+    def coalesced() -> None:  # on any thread
+        if not pending[0]:
+            pending[0] = True
+            loop.call_soon_threadsafe(woken)
+
+    coalesced.coalesced = True  # type: ignore[attr-defined]
+    session._message_enqueued_callback = coalesced
+    return True
 
 
 def arrow_bytes(table: Any) -> bytes:

@@ -18,10 +18,22 @@ def test_every_internal_is_where_appkit_expects_it():
     internals.check()
 
 
-def test_check_names_what_is_missing(monkeypatch):
-    monkeypatch.delattr(internals.Runtime, "is_active_session")
-    with pytest.raises(RuntimeError, match=r"Runtime\.is_active_session"):
+@pytest.mark.parametrize(
+    ("owner", "name"),
+    [
+        (internals.Runtime, "is_active_session"),
+        (internals.Runtime, "_get_async_objs"),
+        (internals.SessionManager, "get_active_session_info"),
+    ],
+)
+def test_check_names_what_is_missing(monkeypatch, owner, name):
+    monkeypatch.delattr(owner, name)
+    with pytest.raises(RuntimeError, match=rf"{owner.__name__}\.{name}"):
         internals.check()
+
+
+def test_outside_a_server_no_wake_up_is_coalesced():
+    assert internals.coalesce_wakeups() is False  # no script run, no session to wrap
 
 
 @pytest.mark.parametrize(
