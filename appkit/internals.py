@@ -53,6 +53,8 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Literal, NoReturn
 
+import pandas as pd
+import pyarrow as pa
 import streamlit as st
 from streamlit import dataframe_util
 from streamlit.errors import StreamlitInvalidLayoutContextError
@@ -219,6 +221,8 @@ def check() -> None:
         ("Runtime", Runtime, "instance"),
         ("ScriptRunContext", ScriptRunContext, "page_script_hash"),
         ("dataframe_util", dataframe_util, "convert_anything_to_arrow_bytes"),
+        ("dataframe_util", dataframe_util, "convert_arrow_table_to_arrow_bytes"),
+        ("dataframe_util", dataframe_util, "get_arrow_conversion_errors"),
         ("Runtime", Runtime, "_get_async_objs"),
         ("Runtime", Runtime, "_enqueued_some_message"),
         ("SessionManager", SessionManager, "get_active_session_info"),
@@ -300,5 +304,18 @@ def coalesce_wakeups() -> bool:
 
 
 def arrow_bytes(table: Any) -> bytes:
-    """``table`` as the Arrow IPC bytes Streamlit sends for it (a chart's named dataset)."""
+    """``table`` as the Arrow IPC bytes Streamlit sends for it (a chart's named dataset).
+
+    A pandas frame is converted in the calling thread (``pyarrow.Table.from_pandas`` with
+    ``nthreads=1``), then serialised as Streamlit serialises a table: the same bytes as
+    Streamlit's own conversion, whose ``from_pandas`` starts a pool of threads for any frame of
+    a few hundred cells (about 0.9 ms of a 1.4 ms conversion, and threads that only wait for
+    the GIL). A frame pyarrow refuses goes through Streamlit's conversion, with its fixes."""
+    if isinstance(table, pd.DataFrame):
+        try:
+            converted = pa.Table.from_pandas(table, nthreads=1)
+        except dataframe_util.get_arrow_conversion_errors():
+            pass
+        else:
+            return bytes(dataframe_util.convert_arrow_table_to_arrow_bytes(converted))
     return bytes(dataframe_util.convert_anything_to_arrow_bytes(table))

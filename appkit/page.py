@@ -252,7 +252,9 @@ def chart(
     spec = scaled(fig.spec, 1.25) if presenter() else _own_copy(fig.spec)
     if fig.datasets:  # sent as Arrow tables, updated in place
         shared = cache.is_shared(fig)
-        spec["datasets"] = {k: _arrow(t) if shared else t for k, t in fig.datasets.items()}
+        spec["datasets"] = {
+            k: _arrow(t) if shared else internals.arrow_bytes(t) for k, t in fig.datasets.items()
+        }
     st.vega_lite_chart(fig.data, spec, key=key, theme=None, width="stretch")
     title = fig.title
     if caption:

@@ -7,6 +7,8 @@ and stop-on-tab-close.
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import pytest
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData, ScriptRequests
 from streamlit.testing.v1 import AppTest
@@ -182,3 +184,19 @@ st.vega_lite_chart(None, {**spec, "datasets": {"t": internals.arrow_bytes(df)}},
     assert not at.exception
     table, data = (c.proto for c in at.get("vega_lite_chart"))
     assert table.datasets == data.datasets and table.spec == data.spec and table.id == data.id
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        pd.DataFrame({"x": [1.0, 2.5], "name": pd.array(["a", "b"], dtype="str")}),
+        pd.DataFrame({"n": np.arange(900), "eta": np.linspace(0, 1, 900), "s": ["n = 30"] * 900}),
+        pd.DataFrame({"x": pd.Series(dtype="float64"), "s": pd.Series(dtype="str")}),
+        pd.DataFrame({"x": [1.0, 2.0]}, index=[5, 7]),
+        pd.DataFrame({"mixed": [1, "a", 2.5]}),  # pyarrow refuses it: Streamlit's fixes apply
+    ],
+)
+def test_a_table_is_converted_to_the_bytes_streamlit_makes(table):
+    from streamlit import dataframe_util
+
+    assert internals.arrow_bytes(table) == dataframe_util.convert_anything_to_arrow_bytes(table)
