@@ -746,11 +746,12 @@ def test_a_shared_charts_unchanged_table_is_converted_once(monkeypatch):
 
 
 def test_a_chart_built_on_every_run_is_sent_as_its_tables(monkeypatch):
-    """A chart that is not a cached result may be any table a page made: it is handed to
-    Streamlit as it is, never kept (a page could change its table before the next run)."""
-    from appkit import internals
+    """A chart that is not a cached result may be any table a page made: it is converted on
+    every run, never kept by identity (a page could change its table before the next run)."""
+    import importlib
 
-    monkeypatch.setattr(internals, "arrow_bytes", lambda table: pytest.fail("kept"))
+    page_module = importlib.import_module("appkit.page")  # the module, not appkit.page()
+    monkeypatch.setattr(page_module, "_arrow", lambda table: pytest.fail("kept"))
     at = run(
         CHART.replace(
             "data=pd.DataFrame", "datasets={'t': pd.DataFrame({'x': x})}, data=pd.DataFrame"
