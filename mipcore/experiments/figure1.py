@@ -34,6 +34,7 @@ a few fields, the rest computed on demand (:class:`NoiseRow`, :class:`Figure1Vie
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -264,7 +265,8 @@ class Figure1View:
     or not (:func:`figure1_view`).
 
     ``curves`` (one row per n and η): ``n, eta, mip_paper, mip_certified, dp,
-    ratio_dp_over_mip, ratio_dp_over_certified``. The rest is computed on demand: the cap, each
+    ratio_dp_over_mip, ratio_dp_over_certified``. The rest is computed on demand (the cap, the
+    hidden n, the crossovers and peaks once per view: a page reads them on every press): each
     n's coverage and DP floor, the crossovers and peaks inside the range.
     """
 
@@ -282,7 +284,7 @@ class Figure1View:
     def constant(self) -> float:
         return self.rows[0].constant
 
-    @property
+    @functools.cached_property
     def y_top(self) -> float | None:
         """The paper-like cap: the printed MIP noise at ``eta_min`` of the largest σ (None
         without the cap)."""
@@ -295,7 +297,7 @@ class Figure1View:
         """The lowest value of the DP curve of ``row`` on the range (at ``eta_max``)."""
         return float(dp_laplace_scale(self.eta_max, row.sensitivity))
 
-    @property
+    @functools.cached_property
     def hidden(self) -> tuple[NoiseRow, ...]:
         """The n whose DP curve lies entirely above the cap."""
         top = self.y_top
@@ -313,7 +315,7 @@ class Figure1View:
             return Coverage.BETWEEN if high <= hi else Coverage.FROM
         return Coverage.UNTIL if high <= hi else Coverage.EVERYWHERE
 
-    @property
+    @functools.cached_property
     def crossings(self) -> tuple[Crossing, ...]:
         """The crossovers inside the range, per n: MIP becomes cheaper, DP cheaper again."""
         out = []
@@ -327,7 +329,7 @@ class Figure1View:
                     out.append(Crossing(r.n, eta_x, scale, kind))
         return tuple(out)
 
-    @property
+    @functools.cached_property
     def peaks(self) -> tuple[NoiseRow, ...]:
         """The n whose largest DP ÷ printed MIP ratio (``crossover.best_eta``) is in range."""
         return tuple(r for r in self.rows if self.eta_min <= r.crossover.best_eta <= self.eta_max)
@@ -479,6 +481,7 @@ class PaperClaims:
         )
 
 
+@functools.lru_cache(maxsize=1024)  # (n, eta_max): a page asks for the same two on every press
 def _dp_floor(n: int, eta_max: float) -> float:
     """The lowest DP noise of n's curve on η <= eta_max (at eta_max): it shows on a plot whose
     y-axis reaches y_top iff this is <= y_top."""
