@@ -63,7 +63,12 @@ def test_markdown_tables_read_back_what_appkit_tables_shows():
     assert table.to_dict("list") == {"a | b": ["[x](y)", "1.5"], "c": ["*", ""]}
 
 
-SLOW_PAGES = {"proposition11", "looseness", "reference_data", "audit_model"}  # default views of > 3 s
+SLOW_PAGES = {
+    "proposition11",
+    "looseness",
+    "reference_data",
+    "audit_model",
+}  # default views of > 3 s
 
 
 @pytest.mark.parametrize(
