@@ -39,6 +39,7 @@ from mipcore.game import (
     GameMechanism,
     GameSettings,
     ScoreVerdict,
+    draw_rounds,
     game_model,
     game_state,
     luck_lesson,
@@ -495,7 +496,8 @@ def _game(settings: GameSettings, chosen: dict, notice) -> None:
     progress = _progress(game, browser)
     answers = progress.answers[:rounds]  # a shorter game shows its first rounds
     with appkit.guard("This round", stop=True):
-        state = appkit.cached(game_state, model, seed, answers, rounds)
+        drawn = appkit.cached(draw_rounds, model, seed, rounds)  # once per game
+        state = appkit.cached(game_state, model, seed, answers, rounds, drawn=drawn)
     score, turn, presenting = state.score, state.turn, appkit.presenter()
     if 0 < state.answered < rounds:
         said = say(
@@ -978,7 +980,10 @@ def _student_game(s, mine, code: str, token: str) -> None:
     model = appkit.cached(game_model, mine.settings)
     laws = appkit.cached(release_laws, model)
     upto = mine.rounds if mine.next_round is None else mine.next_round
-    state = appkit.cached(game_state, model, mine.seed, mine.answers[:upto], mine.rounds)
+    drawn = appkit.cached(draw_rounds, model, mine.seed, mine.rounds)  # once for the class
+    state = appkit.cached(
+        game_state, model, mine.seed, mine.answers[:upto], mine.rounds, drawn=drawn
+    )
     sealed = mine.state is classroom.ClassState.OPEN
     _student_round(mine, state, model, code, token)
     if sealed:

@@ -61,11 +61,8 @@ largest exact η over the n records): the canary for ``MEAN``, the worst-case re
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -105,6 +102,7 @@ __all__ = [
     "ScoreVerdict",
     "Turn",
     "draw_round",
+    "draw_rounds",
     "game_model",
     "game_state",
     "log_densities",
@@ -538,7 +536,8 @@ class GameScore:
     def optimal_interval(self) -> tuple[float, float]:
         """The two-sided Clopper–Pearson interval of the optimal attacker's score on the same
         rounds, at the same confidence."""
-        return _interval(self.optimal_correct, self.rounds, self.confidence)
+        lo, hi = clopper_pearson(self.optimal_correct, self.rounds, self.confidence)
+        return (float(lo), float(hi))
 
     @property
     def flipped_interval(self) -> tuple[float, float]:
@@ -649,54 +648,46 @@ def score_games(
     return _scores(m, truth, log_in - log_out >= 0.0, checked, conf)
 
 
-_DRAWN_GAMES = 256  # games whose rounds are kept: a server's classes and single games at once
-_drawn_lock = threading.Lock()
-_drawn: OrderedDict[tuple[GameModel, int], tuple[NDArray[np.bool_], NDArray[np.float64]]] = (
-    OrderedDict()
-)
-
-
 def _draws(
     model: GameModel, seed: int, rounds: int
 ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
-    """The secret coins and the releases of rounds ``0 … rounds − 1`` of ``seed`` (read-only).
-
-    Each round is drawn once per game (:func:`draw_round` is deterministic) and kept for the
-    last :data:`_DRAWN_GAMES` games: a class's players all play the same rounds, and a tap
-    needs only the next one drawn, not every round again (work that grew with the round)."""
-    key = (model, seed)
-    with _drawn_lock:
-        have = _drawn.get(key)
-        if have is not None:
-            _drawn.move_to_end(key)
-    if have is None or have[0].size < rounds:
-        start = 0 if have is None else have[0].size
-        draws = [draw_round(model, seed, k) for k in range(start, rounds)]
-        member = np.array([d[0] for d in draws], dtype=bool)
-        releases = np.array([d[2] for d in draws], dtype=float)
-        if have is not None:
-            member, releases = (
-                np.concatenate([have[0], member]),
-                np.concatenate([have[1], releases]),
-            )
-        member.flags.writeable = releases.flags.writeable = False
-        have = (member, releases)
-        with _drawn_lock:
-            kept = _drawn.get(key)
-            if kept is None or kept[0].size < member.size:
-                _drawn[key] = have
-                _drawn.move_to_end(key)
-            while len(_drawn) > _DRAWN_GAMES:
-                _drawn.popitem(last=False)
-    return have[0][:rounds], have[1][:rounds]
+    """The secret coins and the releases of rounds ``0 … rounds − 1`` of ``seed``."""
+    draws = [draw_round(model, seed, k) for k in range(rounds)]
+    return np.array([d[0] for d in draws], dtype=bool), np.array([d[2] for d in draws], dtype=float)
 
 
-@functools.lru_cache(maxsize=4096)  # (correct, rounds, confidence): a game's few hundred
-def _interval(k: int, n: int, confidence: float) -> tuple[float, float]:
-    """The two-sided Clopper–Pearson interval of ``k`` right in ``n``, computed once (a page
-    shows the same optimal attacker's interval on every tap)."""
-    lo, hi = clopper_pearson(k, n, confidence)
-    return (float(lo), float(hi))
+def draw_rounds(
+    model: GameModel, seed: int, rounds: int
+) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+    """Every round of the game of ``seed``: (secret coins, releases), each of length
+    ``rounds``, as :func:`draw_round` draws them (deterministic per seed and round).
+
+    For a caller that keeps them (the app, in its bounded cache) and hands them to
+    :func:`game_state` (``drawn=``): a class's players all play the same rounds, and a tap then
+    draws nothing, instead of every round so far again.
+
+    Parameters
+    ----------
+    model : :class:`GameModel`. seed : ``0 <= seed < 2^64``.
+    rounds : ``1 <= rounds <= 10000``, the length of the game.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter: a model that is not a :class:`GameModel`, an out-of-range seed
+        or rounds.
+
+    Examples
+    --------
+    >>> model = game_model(GameSettings.dp("mean", 1.0))
+    >>> member, releases = draw_rounds(model, 7, 30)
+    >>> bool(member[3]) == draw_round(model, 7, 3)[0], releases.size
+    (True, 30)
+    """
+    m = _check_model(model)
+    seed = check_int("seed", seed, 0, _MAX_SEED)
+    rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
+    return _draws(m, seed, rounds)
 
 
 def _scores(
@@ -920,6 +911,7 @@ def game_state(
     rounds: int,
     *,
     confidence: float = 0.95,
+    drawn: tuple[NDArray[np.bool_], NDArray[np.float64]] | None = None,
 ) -> GameState:
     r"""The game of ``seed`` under ``model``'s settings after the player's ``answers``, in one
     call that stays well under 100 ms for every setting the game offers.
@@ -937,6 +929,8 @@ def game_state(
     answers : at most ``rounds`` booleans (or 0/1; None: not played), possibly none.
     rounds : ``1 <= rounds <= 10000``, the length of the game.
     confidence : ``0 < confidence < 1`` for the intervals and the verdict (default 0.95).
+    drawn : the game's rounds from :func:`draw_rounds` (``model``, ``seed``, ``rounds``), if
+        the caller keeps them; else the rounds needed are drawn here.
 
     Returns
     -------
@@ -969,7 +963,18 @@ def game_state(
     conf = float(check_range("confidence", confidence, 0.0, 1.0, lo_open=True, hi_open=True))
     ans, played = _check_answers(answers, rounds, some=False)
     length = int(ans.size)  # answered or skipped rounds; the round to answer comes next
-    member, releases = _draws(m, seed, length + (1 if length < rounds else 0))
+    needed = length + (1 if length < rounds else 0)
+    if drawn is None:
+        member, releases = _draws(m, seed, needed)
+    else:
+        member = np.asarray(drawn[0], dtype=bool)
+        releases = np.asarray(drawn[1], dtype=float)
+        if member.shape != (rounds,) or releases.shape != (rounds,):
+            raise ValueError(
+                f"drawn holds {member.size} rounds: allowed draw_rounds(model, seed, {rounds}), "
+                f"the {rounds} rounds of this game"
+            )
+        member, releases = member[:needed], releases[:needed]
     log_in, log_out = log_densities(m, releases)
     idx = np.flatnonzero(played)
     history = RoundHistory(

@@ -502,3 +502,23 @@ def test_a_game_key_names_the_rounds_it_deals():
     assert MEAN_DP.game_key(7) == GameSettings().game_key(7) != MEAN_DP.game_key(8)
     assert MEAN_DP.game_key(7) != GameSettings.dp("mean", 1.0, n=6).game_key(7)
     assert MEAN_DP.game_key(7) != GameSettings(target=3).game_key(7)
+
+
+def test_a_game_from_its_kept_rounds_is_the_game_drawn_again():
+    """game_state(..., drawn=draw_rounds(...)) (what the app keeps once per game) is the same
+    state as drawing the rounds on the call, for no, some and skipped answers; rounds of
+    another length are refused with a sentence."""
+    from mipcore.game import draw_rounds
+
+    model = game_model(GameSettings.dp("mean", 1.0))
+    drawn = draw_rounds(model, 11, 12)
+    for answers in ([], [True, False, True], [None, None, True, False], [False] * 12):
+        a, b = game_state(model, 11, answers, 12), game_state(model, 11, answers, 12, drawn=drawn)
+        assert a.turn == b.turn
+        for field in ("index", "release", "member", "answer", "log_in", "log_out"):
+            assert np.array_equal(getattr(a.history, field), getattr(b.history, field))
+        assert (a.score is None) == (b.score is None)
+        if a.score is not None:
+            assert (a.score.correct, a.score.rounds) == (b.score.correct, b.score.rounds)
+    with pytest.raises(ValueError, match="drawn holds 12 rounds"):
+        game_state(model, 11, [], 13, drawn=drawn)

@@ -178,10 +178,7 @@ def _flip_truths(monkeypatch) -> None:
 def _student_page(db, answers: int, *, close: bool = False) -> tuple:
     """What a student's page shows after ``answers`` answers in a class of seed 4242 (the
     class code taken out), the class closed at the end if ``close``."""
-    import mipcore.game
-
-    appkit.cache.clear()  # nothing computed in the other world
-    mipcore.game._drawn.clear()  # nor drawn: the rounds each game keeps
+    appkit.cache.clear()  # nothing computed (or drawn) in the other world
     h = db.create_class(classroom.GameSettings(), 10, 4242)
     student = join(h.code, "Ada")
     for k in range(answers):

@@ -456,7 +456,7 @@ class PaperClaims:
             raise ValueError(f"n={n!r} was not checked: allowed even n from {lo} to {hi}")
         return self.crossovers[self.ns.index(n)]
 
-    @property
+    @functools.cached_property  # once per result: a page reads it on every press
     def top_range(self) -> tuple[float, float]:
         """Claim 3, "for n > 48 the DP curves leave the plotted range", holds exactly for a
         y-axis top in ``[low, high)``: the lowest DP noise of n = 48 and of n = 50."""
@@ -481,7 +481,6 @@ class PaperClaims:
         )
 
 
-@functools.lru_cache(maxsize=1024)  # (n, eta_max): a page asks for the same two on every press
 def _dp_floor(n: int, eta_max: float) -> float:
     """The lowest DP noise of n's curve on η <= eta_max (at eta_max): it shows on a plot whose
     y-axis reaches y_top iff this is <= y_top."""

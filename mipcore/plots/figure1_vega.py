@@ -23,7 +23,6 @@ open circles; crossovers are diamonds, the largest ratios stars. Legends below t
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -88,13 +87,6 @@ def _peak(r: NoiseRow) -> tuple[int, float, float, str]:
     return r.n, eta, ratio, text
 
 
-@functools.lru_cache(maxsize=64)  # one per kind of table these charts draw: a dozen
-def _empty(columns: tuple[tuple[str, str], ...]) -> pd.DataFrame:
-    """The empty table of these columns, built once: a chart with no crossing or peak to
-    mark draws the same empty table (and its Arrow bytes are converted once, by identity)."""
-    return pd.DataFrame({k: pd.Series(dtype=v) for k, v in columns})
-
-
 def _frame(parts: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
     """The rows of ``parts`` (maybe none) as one table with exactly these columns and types.
 
@@ -102,7 +94,7 @@ def _frame(parts: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame
     columns are joined as arrays and typed once (a table of small tables, concatenated and
     retyped, cost most of a press on the noise page)."""
     if not parts:
-        return _empty(tuple(columns.items()))
+        return pd.DataFrame({k: pd.Series(dtype=v) for k, v in columns.items()})
     rows = [
         max(np.size(v) for v in p.values() if np.ndim(v))
         if any(np.ndim(v) for v in p.values())
