@@ -40,7 +40,10 @@ def wait_round(pg, number: int) -> None:
     try:
         pg.wait_for_function(
             """(n) => [...document.querySelectorAll('[data-testid="stMain"] h3')]
-                      .some(h => h.innerText.trim().startsWith('Round ' + n + ' of'))""",
+                      .some(h => h.innerText.trim().startsWith('Round ' + n + ' of'))
+                   && [...document.querySelectorAll('[class*="st-key-play_in_"]')]
+                      .some(b => [...b.classList].some(c => c.endsWith('_' + (n - 1)))
+                                 && b.getBoundingClientRect().width > 0)""",
             arg=number,
             timeout=STEP_TIMEOUT,
         )
