@@ -220,9 +220,9 @@ def _ratio(view: Figure1View, v: dict[str, Any]) -> None:
     st.caption(say(PAGE, "ratio_caption", power=1 + 2 / v["M"], sig=sig(v["M"])))
 
 
-def _table(view: Figure1View, s: str) -> None:
-    """Crossovers per n, one column per n."""
-    st.subheader("Crossovers per n")
+def _table_text(rows: tuple[NoiseRow, ...], s: str) -> tuple[str, str]:
+    """The crossovers table (Markdown) and its caption: they depend on the n, M and C chosen,
+    not on the η range, so moving the range reuses them."""
     table = pd.DataFrame(
         [
             {
@@ -236,15 +236,17 @@ def _table(view: Figure1View, s: str) -> None:
                 "at η =": fmt_num(x.crossover.best_eta),
                 "DP ÷ certified MIP (at least)": fmt_num(x.certified_ratio),
             }
-            for x in view.rows
+            for x in rows
         ]
     )
     # One column per n (a row per quantity): nine quantities side by side do not fit a
     # projector's column, and the page allows at most eight n.
     per_n = table.set_index("n").T
     per_n.columns = [f"n = {n}" for n in per_n.columns]
-    appkit.tables.table(per_n.reset_index(names="quantity"), right=list(per_n.columns))
-    crossing = [r for r in view.rows if r.crossover.low is not None]
+    markdown = appkit.tables.markdown_table(
+        per_n.reset_index(names="quantity"), right=list(per_n.columns)
+    )
+    crossing = [r for r in rows if r.crossover.low is not None]
     parts = [prose_text(PAGE, "table_crossover")]
     finite = [x for x in crossing if x.upper_log10_gap is not None]
     if finite:
@@ -254,9 +256,17 @@ def _table(view: Figure1View, s: str) -> None:
     if len(finite) < len(crossing):
         beyond = [x.n for x in crossing if x.upper_log10_gap is None]
         parts.append(say(PAGE, "table_beyond", ns=listed(beyond)))
-    if len(crossing) < len(view.rows):
+    if len(crossing) < len(rows):
         parts.append(prose_text(PAGE, "table_never"))
-    st.caption(spaced(parts) + say(PAGE, "table_certified", sig=s))
+    return markdown, spaced(parts) + say(PAGE, "table_certified", sig=s)
+
+
+def _table(view: Figure1View, s: str) -> None:
+    """Crossovers per n, one column per n."""
+    st.subheader("Crossovers per n")
+    markdown, caption = appkit.cached(_table_text, tuple(view.rows), s)
+    appkit.tables.show(markdown)
+    st.caption(caption)
 
 
 def _reading(view: Figure1View, s: str) -> None:

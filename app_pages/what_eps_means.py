@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -349,7 +350,7 @@ def _items(markdown: str) -> list[str]:
     return [line.removeprefix("- ") for line in markdown.splitlines()]
 
 
-def _rows(table: ComparisonTable) -> list[list[str]]:
+def _rows(table: ComparisonTable) -> tuple[tuple[str, ...], ...]:
     """The table's rows, one per ε and δ, each ending with the row in words."""
     rows = []
     for r in table.rows:
@@ -362,30 +363,58 @@ def _rows(table: ComparisonTable) -> list[list[str]]:
             naming = say(PAGE, "no_limit", r=r)
         numbers = (r.eta, r.accuracy_at_prior, r.tpr)
         cells = [fmt_num(r.epsilon), fmt_num(r.delta, 3), *(fmt_pct(x) for x in numbers)]
-        rows.append([*cells, naming, fmt_pct(r.ppv), words])
-    return rows
+        rows.append((*cells, naming, fmt_pct(r.ppv), words))
+    return tuple(rows)
 
 
-def _table(pi: float, cap: float) -> tuple[list[str], list[list[str]]]:
-    """The table, its rows in words and its sentence; returns the summary's header and rows."""
+@dataclass(frozen=True)
+class _TableText:
+    """The comparison table as the page writes it: it depends on the share of people and the
+    cap only, so a change of the guarantee reuses it (:func:`_table_text`)."""
+
+    intro: str
+    table: str  # Markdown
+    helps: str  # Markdown list
+    words: str  # Markdown list: each row in words
+    takeaway: str | None
+    header: tuple[str, ...]  # the summary's long column names
+    rows: tuple[tuple[str, ...], ...]
+
+
+def _table_text(pi: float, cap: float) -> _TableText:
     table = appkit.cached(comparison_table, prior=pi, fpr=cap)
-    st.markdown(say(PAGE, "table_intro", t=table))
-    header = _items(say(PAGE, "columns", t=table))
-    helps = _items(say(PAGE, "columns_help", t=table))
+    header = _items(say(PAGE, "columns", t=table))[:-1]
+    helps = _items(say(PAGE, "columns_help", t=table))[:-1]
     rows = _rows(table)
-    appkit.tables.table(  # a Markdown table: no data grid to load (see appkit.tables)
-        {h: [row[i] for row in rows] for i, h in enumerate(header[:-1])},
-        right=[h for h in header[:-1] if h != header[5]],
-        columns_help=dict(zip(header[:-1], helps[:-1], strict=True)),
-    )
-    with st.expander("Each row in words"):
-        st.markdown("\n".join(f"- {row[-1]}" for row in rows))
     pure = [r for r in table.rows if r.delta == 0]
     low = max((r for r in pure if r.posterior < 0.1), key=lambda r: r.epsilon, default=None)
     high = min((r for r in pure if r.posterior > 0.5), key=lambda r: r.epsilon, default=None)
-    if low is not None and high is not None:
-        appkit.takeaway(say(PAGE, "table_takeaway", t=table, low=low, high=high))
-    return _items(say(PAGE, "columns_long", t=table)), rows
+    return _TableText(
+        intro=say(PAGE, "table_intro", t=table),
+        table=appkit.tables.markdown_table(
+            {h: [row[i] for row in rows] for i, h in enumerate(header)},
+            right=[h for h in header if h != header[5]],
+        ),
+        helps=appkit.tables.help_list(dict(zip(header, helps, strict=True))),
+        words="\n".join(f"- {row[-1]}" for row in rows),
+        takeaway=None
+        if low is None or high is None
+        else say(PAGE, "table_takeaway", t=table, low=low, high=high),
+        header=tuple(_items(say(PAGE, "columns_long", t=table))),
+        rows=rows,
+    )
+
+
+def _table(pi: float, cap: float) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """The table, its rows in words and its sentence; returns the summary's header and rows."""
+    t = appkit.cached(_table_text, pi, cap)
+    st.markdown(t.intro)
+    appkit.tables.show(t.table, t.helps)  # a Markdown table: no data grid to load
+    with st.expander("Each row in words"):
+        st.markdown(t.words)
+    if t.takeaway is not None:
+        appkit.takeaway(t.takeaway)
+    return t.header, t.rows
 
 
 def _short(x: float) -> str:
@@ -420,7 +449,7 @@ def _export(
     title: str,
     sentences: list[str],
     pictures: tuple[IconPicture, IconPicture],
-    table: tuple[list[str], list[list[str]]],
+    table: tuple[tuple[str, ...], tuple[tuple[str, ...], ...]],
     name: str,
 ) -> None:
     """For the meeting: the one-page summary's download button."""

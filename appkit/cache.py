@@ -21,7 +21,9 @@ distinct argument values for the whole server and kept in one least-recently-use
 Keys are built from the function's module and name and the argument values: hashable
 values are used as they are; NumPy arrays, DataFrames, lists and dicts by their content.
 There is no per-page decorator, so a page script creates nothing per rerun and the same
-function called from two pages shares its entries.
+function called from two pages shares its entries. A page script's own function (the text of
+a part that a change did not move) is named by its file, as Streamlit runs every page as
+``__main__``.
 """
 
 from __future__ import annotations
@@ -249,6 +251,17 @@ def _share(value: Any, seen: set[int] | None = None) -> Any:
     return value
 
 
+def _name(fn: Callable[..., Any]) -> str:
+    """The cache's name for ``fn``: its module and qualified name; for a function of a page
+    script (Streamlit runs every page as a module named ``__main__``) its file instead, so two
+    pages' ``_table`` do not share entries."""
+    module = fn.__module__
+    code = getattr(fn, "__code__", None)
+    if module == "__main__" and code is not None:
+        module = code.co_filename
+    return f"{module}.{fn.__qualname__}"
+
+
 def cached(
     fn: Callable[..., T], /, *args: Any, max_entries: int = DEFAULT_MAX_ENTRIES, **kwargs: Any
 ) -> T:
@@ -258,7 +271,7 @@ def cached(
     (the memory budget bounds all of them together). ``ValueError`` is cached and re-raised;
     any other exception is not cached.
     """
-    name = f"{fn.__module__}.{fn.__qualname__}"
+    name = _name(fn)
     key = (name, _content_key(args), _content_key(kwargs))
     store = _STORE
     while True:

@@ -18,7 +18,7 @@ import streamlit as st
 
 from .safe import plain
 
-__all__ = ["markdown_table", "table"]
+__all__ = ["help_list", "markdown_table", "show", "table"]
 
 _MAX_CELL = 2000  # characters of one cell (plain() cuts longer text with "…")
 
@@ -56,6 +56,24 @@ def markdown_table(
     return "\n".join(lines)
 
 
+def help_list(columns_help: Mapping[str, str]) -> str:
+    """Column → one sentence, as the Markdown list :func:`show` folds under a table."""
+    return "\n".join(
+        f"- **{plain(name)}**: {plain(text, max_chars=_MAX_CELL)}"
+        for name, text in columns_help.items()
+    )
+
+
+def show(table_markdown: str, helps: str = "") -> None:
+    """A table made by :func:`markdown_table`, and under it, folded away as "What the columns
+    mean", ``helps`` (:func:`help_list`) if any: a page that keeps both strings draws the
+    table again without building it."""
+    st.markdown(table_markdown)
+    if helps:
+        with st.expander("What the columns mean"):
+            st.markdown(helps)
+
+
 def table(
     data: pd.DataFrame | Mapping[str, Sequence[Any]],
     *,
@@ -64,12 +82,4 @@ def table(
 ) -> None:
     """Show ``data`` as a Markdown table (see :func:`markdown_table`); ``columns_help``
     (column → one sentence) is listed under it, folded away, as "What the columns mean"."""
-    st.markdown(markdown_table(data, right=right))
-    if columns_help:
-        with st.expander("What the columns mean"):
-            st.markdown(
-                "\n".join(
-                    f"- **{plain(name)}**: {plain(text, max_chars=_MAX_CELL)}"
-                    for name, text in columns_help.items()
-                )
-            )
+    show(markdown_table(data, right=right), help_list(columns_help) if columns_help else "")

@@ -68,6 +68,20 @@ def test_computed_once_per_distinct_arguments_and_shared_read_only():
         a[0] = 1.0
 
 
+def test_two_page_scripts_functions_of_one_name_do_not_share_entries():
+    # Streamlit runs every page script as a module named __main__: two pages' _table must be
+    # told apart by their files.
+    made = []
+    for page in ("one.py", "two.py"):
+        space: dict = {"__name__": "__main__"}
+        exec(compile(f"def _table(x):\n    return ({page!r}, x)\n", page, "exec"), space)
+        made.append(space["_table"])
+    assert [f.__module__ for f in made] == ["__main__", "__main__"]
+    assert cache.cached(made[0], 1) == ("one.py", 1)
+    assert cache.cached(made[1], 1) == ("two.py", 1)
+    assert cache.cached(made[0], 1) == ("one.py", 1)
+
+
 def test_arrays_and_frames_are_keyed_by_content():
     x = np.arange(5.0)
     cache.cached(_counted, float(x.sum()))
