@@ -61,6 +61,7 @@ largest exact η over the n records): the canary for ``MEAN``, the worst-case re
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -532,10 +533,10 @@ class GameScore:
         """What flipping every answer would have scored on the same rounds."""
         return self.rounds - self.correct
 
-    @property
+    @functools.cached_property
     def optimal_interval(self) -> tuple[float, float]:
         """The two-sided Clopper–Pearson interval of the optimal attacker's score on the same
-        rounds, at the same confidence."""
+        rounds, at the same confidence (computed once per score: a tap reads it thrice)."""
         lo, hi = clopper_pearson(self.optimal_correct, self.rounds, self.confidence)
         return (float(lo), float(hi))
 
