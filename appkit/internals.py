@@ -28,9 +28,10 @@ inside a script run:
 
 one thing a busy server needs:
 
-* :func:`coalesce_wakeups` -- one wake-up of Streamlit's event loop per flush of a session's
-  messages, not one per message (the session's ``_message_enqueued_callback``, reached through
-  ``Runtime._session_mgr.get_active_session_info``; the loop from ``Runtime._get_async_objs``);
+* :func:`coalesce_wakeups` -- one wake-up of Streamlit's event loop per batch of a session's
+  messages, not one per message (the session's ``_call_soon_on_event_loop``, its
+  ``_event_loop`` and its ``_message_enqueued_callback``, reached through
+  ``Runtime._session_mgr.get_active_session_info``);
 
 and one thing a chart needs to be cheap on every press:
 
@@ -50,6 +51,8 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, NoReturn
 
@@ -223,8 +226,6 @@ def check() -> None:
         ("dataframe_util", dataframe_util, "convert_anything_to_arrow_bytes"),
         ("dataframe_util", dataframe_util, "convert_arrow_table_to_arrow_bytes"),
         ("dataframe_util", dataframe_util, "get_arrow_conversion_errors"),
-        ("Runtime", Runtime, "_get_async_objs"),
-        ("Runtime", Runtime, "_enqueued_some_message"),
         ("SessionManager", SessionManager, "get_active_session_info"),
     ]
     missing = [f"{owner}.{attr}" for owner, obj, attr in probes if not hasattr(obj, attr)]
@@ -250,6 +251,15 @@ def check() -> None:
         missing.append("FragmentThreadState.fragment_id")
     if "self._message_enqueued_callback" not in _source(AppSession._enqueue_forward_msg):
         missing.append("AppSession._message_enqueued_callback")
+    hand_off = getattr(AppSession, "_call_soon_on_event_loop", None)
+    if "self._call_soon_on_event_loop(" not in _source(
+        getattr(AppSession, "_on_scriptrunner_event", None)
+    ):
+        missing.append("AppSession._on_scriptrunner_event → _call_soon_on_event_loop")
+    if hand_off is None or "self._event_loop.call_soon_threadsafe" not in _source(hand_off):
+        missing.append("AppSession._call_soon_on_event_loop")
+    if "self._event_loop" not in _source(AppSession.__init__):
+        missing.append("AppSession._event_loop")
     if "_session_mgr" not in _source(Runtime.__init__):
         missing.append("Runtime._session_mgr")
     if missing:
@@ -265,16 +275,22 @@ check()
 
 
 def coalesce_wakeups() -> bool:
-    """Let this run's session wake Streamlit's event loop once per flush, not once per message.
+    """Let this run's session wake Streamlit's event loop once per batch, not once per message.
 
-    Every element a run writes is queued for the browser, and Streamlit then asks its event
-    loop, from the script's thread, to flush the queues (``Runtime._enqueued_some_message``:
-    ``call_soon_threadsafe``, a write to the loop's wake-up socket). A change on a page writes
-    30-70 elements, so the script thread makes as many system calls, each one releasing the GIL
-    and, on a busy server, waiting to get it back. Wrapped here, a session asks again only once
-    the loop has taken its last request: the flush that request starts sends every message
-    queued before it (the mark is cleared on the loop, before it asks for the flush). Returns
-    whether it wrapped (once per session; False outside a script run or a server)."""
+    Every element a run writes reaches the browser in two hand-offs, each a
+    ``call_soon_threadsafe`` (a write to the loop's wake-up socket: a system call that releases
+    the GIL and, on a busy server, waits to get it back):
+
+    1. the script's thread hands each message to the event loop
+       (``AppSession._on_scriptrunner_event`` → ``AppSession._call_soon_on_event_loop``);
+    2. the loop, having queued it, asks itself to flush the session's queue
+       (``AppSession._message_enqueued_callback``, ``Runtime._enqueued_some_message``).
+
+    A change on a page writes 30-70 elements: twice as many system calls. Wrapped here, each
+    hand-off is a queue: a callback joins the session's queue and the loop is woken only if no
+    wake-up is pending; the loop then runs every queued callback, in the order they came
+    (the mark is cleared on the loop before it runs them, so one that comes later asks again).
+    Returns whether it wrapped (once per session; False outside a script run or a server)."""
     ctx = _ctx()
     if ctx is None or not Runtime.exists():
         return False
@@ -287,20 +303,44 @@ def coalesce_wakeups() -> bool:
     wake = session._message_enqueued_callback
     if wake is None or getattr(wake, "coalesced", False):
         return False
-    loop = runtime._get_async_objs().eventloop
-    pending = [False]
+    loop = session._event_loop
+    handed: deque[Callable[[], None]] = deque()
+    pending = [False, False]  # a wake-up asked for: the hand-offs, the flush
+
+    def run_handed() -> None:  # on the event loop, in the order the callbacks came
+        pending[0] = False
+        while handed:
+            callback = handed.popleft()
+            try:
+                callback()
+            except Exception as exc:  # as the loop would have reported it, and go on
+                loop.call_exception_handler(
+                    {"message": "Exception in a session callback", "exception": exc}
+                )
+
+    def hand(callback: Callable[[], None]) -> None:  # on any thread
+        handed.append(callback)  # first queued, then asked: a drain never misses it
+        if not pending[0]:
+            pending[0] = True
+            try:
+                loop.call_soon_threadsafe(run_handed)
+            except RuntimeError:  # the loop is closed (shutdown): drop, as Streamlit does
+                if not loop.is_closed():
+                    raise
+                handed.clear()
 
     def woken() -> None:  # on the event loop: later messages ask again
-        pending[0] = False
+        pending[1] = False
         wake()
 
     def coalesced() -> None:  # on any thread
-        if not pending[0]:
-            pending[0] = True
+        if not pending[1]:
+            pending[1] = True
             loop.call_soon_threadsafe(woken)
 
     coalesced.coalesced = True  # type: ignore[attr-defined]
     session._message_enqueued_callback = coalesced
+    session._call_soon_on_event_loop = hand  # type: ignore[method-assign]
     return True
 
 

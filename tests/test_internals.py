@@ -24,7 +24,8 @@ def test_every_internal_is_where_appkit_expects_it():
     ("owner", "name"),
     [
         (internals.Runtime, "is_active_session"),
-        (internals.Runtime, "_get_async_objs"),
+        (internals.AppSession, "_call_soon_on_event_loop"),
+        (internals.AppSession, "_on_scriptrunner_event"),
         (internals.SessionManager, "get_active_session_info"),
     ],
 )
