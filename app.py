@@ -212,7 +212,8 @@ def main() -> None:
     page = st.navigation(appkit.navigation(home), expanded=True)  # every page, no "view more"
     appkit.jobs.warm_up()  # the heavy jobs' fork server, started once per process
     appkit.presenter_toggle()
-    page.run()
+    with appkit.turns.hold():  # one of a few runs computing at once (appkit.turns)
+        page.run()
     # the chart pages' grammar (Altair), loaded while the visitor reads this first page
     appkit.heap.import_soon("altair")
 

@@ -9,7 +9,7 @@ registry (:mod:`appkit.registry`).
 
 from mipcore.plots.formatting import fmt_count, fmt_num, fmt_pct
 
-from . import cache, heap, jobs, progress, registry, settings, tables
+from . import cache, heap, jobs, progress, registry, settings, tables, turns
 from .cache import cached
 from .errors import guard
 from .page import (
@@ -66,6 +66,7 @@ __all__ = [
     "settings",
     "tables",
     "takeaway",
+    "turns",
     "url_multiselect",
     "url_number",
     "url_range_slider",

@@ -42,7 +42,7 @@ import pandas as pd
 
 from mipcore.plots.vega import VegaLiteChart
 
-from . import settings
+from . import settings, turns
 
 __all__ = ["cached", "clear", "is_shared", "stats"]
 
@@ -286,7 +286,8 @@ def cached(
                 event = store.inflight[key] = threading.Event()
                 store.misses += 1
         if waiting is not None:
-            waiting.wait()
+            with turns.step_aside():  # the thread computing it may be waiting for a turn
+                waiting.wait()
             continue  # the other thread stored it (or failed: then compute here)
         try:
             try:

@@ -156,6 +156,7 @@ from mipcore.game import (
 )
 
 from . import settings as app_settings
+from . import turns
 
 __all__ = [
     "CODE_ALPHABET",
@@ -1107,7 +1108,9 @@ class Store:
         second, a stored guess waited up to half a second for a lock held 2 ms (p99 ~60 ms on
         2 busy cores). Queued on a Python lock, a writer starts as soon as the last one has
         committed. Writers in other processes still meet SQLite's own lock (one app process
-        per SQLite file is the supported setup; several use PostgreSQL)."""
+        per SQLite file is the supported setup; several use PostgreSQL). A run keeps its turn
+        (:mod:`appkit.turns`) while it waits here: whoever holds this lock already has one,
+        and never waits for another while holding it."""
         if not (write and self.backend == "sqlite"):
             yield
             return
@@ -1186,7 +1189,8 @@ class Store:
                 raise self._unavailable(exc) from exc
             attempt += 1
             pause = min(0.25, 0.004 * 2**attempt) * random.uniform(0.5, 1.0)
-            time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            with turns.step_aside():  # no lock is held here: another run computes meanwhile
+                time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
 
     def _ensure_schema(self) -> None:
         if self._ready:
@@ -1329,7 +1333,8 @@ class Store:
                 )
         wait = self._all_lookups.wait("", now)
         if wait > 0:
-            time.sleep(min(wait, _MAX_LOOKUP_PAUSE))
+            with turns.step_aside():
+                time.sleep(min(wait, _MAX_LOOKUP_PAUSE))
 
     def _missed(self, client: str | None, now: float) -> None:
         """An unknown code was looked up: counted for its client and for the server."""

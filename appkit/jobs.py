@@ -68,7 +68,7 @@ from typing import Any, Literal, TypeVar
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from . import internals, settings
+from . import internals, settings, turns
 from .cache import _STORE, _content_key, _Entry, _share, _size
 
 __all__ = ["JobFailed", "JobStopped", "Line", "run", "running_jobs", "warm_up"]
@@ -707,6 +707,13 @@ def _status_text(job: _Job, place: Place, label: str) -> tuple[str, str]:
     return "progress", f"{label}: {job.message or 'running'} ({elapsed:.0f} s)"
 
 
+def _waited(job: _Job) -> bool:
+    """Whether ``job`` ended within :data:`POLL_S`, waited for out of turn (another run
+    computes meanwhile: :func:`appkit.turns.step_aside`)."""
+    with turns.step_aside():
+        return job.done.wait(POLL_S)
+
+
 def run(
     fn: Callable[..., T],
     /,
@@ -746,7 +753,7 @@ def run(
         shown: tuple[Any, ...] = ()
         drawn_at = 0.0
         replaced_at: float | None = None
-        while not job.done.wait(POLL_S):
+        while not _waited(job):
             if internals.run_stopped():
                 # A newer run has the page: show nothing more, and keep the job a moment for
                 # that run to take over if it asks for the same computation.

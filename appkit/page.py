@@ -44,7 +44,7 @@ import streamlit as st
 from mipcore.plots import vega
 from mipcore.plots.vega import VegaLiteChart, scaled
 
-from . import cache, internals
+from . import cache, internals, turns
 from .cache import cached
 from .errors import LIVE, Halt
 from .registry import PageSpec, by_key
@@ -279,6 +279,10 @@ def live(current: Page, body: Callable[[], None]) -> None:
     """
 
     def run() -> None:
+        with turns.hold():  # a live part's rerun waits its turn (appkit.turns)
+            _run()
+
+    def _run() -> None:
         current.downloads.clear()  # a fragment rerun registers its charts' data again
         for slot in current.slots:  # reserve every slot, whatever the body reaches
             with slot:

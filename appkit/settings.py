@@ -13,6 +13,8 @@ them, e.g. ``MIP_EXPLORER_WORK_LIMIT=20 streamlit run app.py`` (see the README):
   process may hold; a run that needs more is stopped with a sentence. Default 1024.
 * ``MIP_EXPLORER_JOB_MINUTES`` -- the longest one computation may run, times the work limit;
   a longer run is stopped with a sentence. Default 20.
+* ``MIP_EXPLORER_RUNS_AT_ONCE`` -- how many sessions' script runs compute at once in one app
+  process; the others wait their turn (:mod:`appkit.turns`). Default 1.
 
 Class mode's storage (:mod:`appkit.classroom`):
 
@@ -44,6 +46,7 @@ __all__ = [
     "JOB_BYTES",
     "JOB_SECONDS",
     "PUBLIC_URL",
+    "RUNS_AT_ONCE",
     "WORK_LIMIT",
 ]
 
@@ -84,6 +87,7 @@ HEAVY_JOBS: int = int(
 )
 JOB_BYTES: int = int(_number("MIP_EXPLORER_JOB_MB", 1024.0, 16.0, 1_048_576.0) * 2**20)
 JOB_SECONDS: float = _number("MIP_EXPLORER_JOB_MINUTES", 20.0, 0.05, 100_000.0) * 60.0 * WORK_LIMIT
+RUNS_AT_ONCE: int = int(_number("MIP_EXPLORER_RUNS_AT_ONCE", 1.0, 1.0, 10_000.0))
 DATABASE_URL: str | None = _text("MIP_EXPLORER_DATABASE_URL")
 DATA_DIR: Path = _data_dir()
 CLASS_SECONDS: float = _number("MIP_EXPLORER_CLASS_HOURS", 24.0, 0.1, 720.0) * 3600.0
