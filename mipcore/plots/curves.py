@@ -31,7 +31,17 @@ import altair as alt
 import pandas as pd
 
 from . import vega
-from .vega import AUTOSIZE, DASH, PADDING, VegaLiteChart, altair_spec, log_ticks, power_axis
+from .vega import (
+    AUTOSIZE,
+    DASH,
+    PADDING,
+    Reads,
+    VegaLiteChart,
+    altair_spec,
+    log_ticks,
+    power_axis,
+    reads,
+)
 
 __all__ = [
     "Look",
@@ -234,10 +244,10 @@ def chart(
     plan = tuple((kind, tuple(channels.items())) for kind, channels in (resolve or {}).items())
     memo = vega.SPEC_MEMO
     args = (title, height, entries, draw, look, plan)
-    spec = json.loads(memo(_spec, *args) if memo is not None else _spec(*args))
-    if key:
-        datasets = {**datasets, "key": pd.DataFrame({"key": list(key)}, dtype="str")}
-    return VegaLiteChart(spec=spec, datasets=datasets, title=title)
+    text, reads, keys = memo(_spec, *args) if memo is not None else _spec(*args)
+    if keys is not None:
+        datasets = {**datasets, "key": keys}
+    return VegaLiteChart(spec=json.loads(text), datasets=datasets, title=title, reads=reads)
 
 
 def _spec(
@@ -247,9 +257,10 @@ def _spec(
     draw: Callable[..., list[Any]],
     look: tuple[Hashable, ...],
     resolve: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (),
-) -> str:
+) -> tuple[str, Reads, pd.DataFrame | None]:
     """The specification of :func:`chart` as JSON (the same arguments, ``key`` and
-    ``resolve`` as items)."""
+    ``resolve`` as items), what it reads (:func:`mipcore.plots.vega.reads`) and the legend
+    key's table: all three depend on the look alone, so the app keeps them together, once."""
     layers = draw(*look) + ([_key(dict(key))] if key else [])
     top = alt.layer(
         *layers,
@@ -263,4 +274,6 @@ def _spec(
         top = top.resolve_scale(color="independent", strokeDash="independent", shape="independent")
     for kind, channels in resolve:
         top = getattr(top, f"resolve_{kind}")(**dict(channels))
-    return json.dumps(altair_spec(top), ensure_ascii=False)
+    spec = altair_spec(top)
+    keys = pd.DataFrame({"key": [label for label, _ in key]}, dtype="str") if key else None
+    return json.dumps(spec, ensure_ascii=False), reads(spec), keys

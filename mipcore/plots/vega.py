@@ -46,6 +46,7 @@ __all__ = [
     "PADDING",
     "SHAPE",
     "STAR",
+    "Reads",
     "VegaLiteChart",
     "altair_spec",
     "bends",
@@ -56,6 +57,7 @@ __all__ = [
     "every_other",
     "log_ticks",
     "power_axis",
+    "reads",
     "scaled",
 ]
 
@@ -289,6 +291,9 @@ class VegaLiteChart:
     data: pd.DataFrame | None = field(default=None, hash=False, compare=False)
     datasets: dict[str, pd.DataFrame] = field(default_factory=dict, hash=False, compare=False)
     title: str = ""
+    #: What ``spec`` reads (:func:`reads`), when its maker already knows it (a specification
+    #: built once per look, :func:`mipcore.plots.curves.chart`): not walked again per chart.
+    reads: Reads | None = field(default=None, hash=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if "data" in self.spec or "datasets" in self.spec:
@@ -299,7 +304,7 @@ class VegaLiteChart:
             else [*self.datasets.values()]
         )
         columns = {str(c) for t in tables for c in t.columns}
-        fields, derived, names = _reads(self.spec)
+        fields, derived, names = self.reads if self.reads is not None else reads(self.spec)
         missing = sorted(fields - columns - derived)
         if missing:
             raise ValueError(f"spec reads columns {missing} that data does not have")
@@ -379,7 +384,11 @@ def _dicts(node: Any) -> Iterator[dict[str, Any]]:
             yield from _dicts(v)
 
 
-def _reads(spec: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
+#: What a specification reads: the fields, the columns its transforms add, the named datasets.
+Reads = tuple[frozenset[str], frozenset[str], frozenset[str]]
+
+
+def reads(spec: dict[str, Any]) -> Reads:
     """What the specification reads, in one walk of its tree: every ``field`` (encodings and
     predicates), every column a transform adds (``as``: a name or a list) and every named
     dataset a layer reads."""
@@ -395,4 +404,4 @@ def _reads(spec: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
         ref = d.get("data")
         if isinstance(ref, dict) and isinstance(ref.get("name"), str):
             names.add(ref["name"])
-    return fields, derived, names
+    return frozenset(fields), frozenset(derived), frozenset(names)
