@@ -165,7 +165,7 @@ def folded_key(page_key: str, label: str) -> str:
 
 
 @contextmanager
-def folded(label: str = "The maths") -> Iterator[bool]:
+def folded(label: str = "The maths", *, name: str | None = None) -> Iterator[bool]:
     """A collapsed section whose content is drawn only once a reader opens it.
 
     ``with appkit.folded("The maths") as shown:`` then ``if shown:`` around the content.
@@ -173,10 +173,11 @@ def folded(label: str = "The maths") -> Iterator[bool]:
     the content again. A page's first load then carries none of it: no formula, so not the
     KaTeX renderer either (about 260 KB of JavaScript and a font, loaded with the first formula
     a page shows: about 0.1 s of a first load on a 2-core machine). The open state lives in the
-    session under a key named after the page and ``label``.
+    session under a key named after the page and ``name`` (default: ``label``; a label that
+    carries a count needs a name that does not).
     """
     current = _current()
-    key = folded_key(current.spec.key if current else "", label)
+    key = folded_key(current.spec.key if current else "", name or label)
     section = st.expander(label, key=key, on_change="rerun")
     with section:
         yield bool(section.open)
@@ -305,6 +306,10 @@ def csv_bytes(data: pd.DataFrame) -> bytes:
     return clean.to_csv(index=False, na_rep="").encode("utf-8")
 
 
+DATA_SECTION = "Data behind the charts"  # the footer's folded sections (appkit.folded)
+LINK_SECTION = "Link to this view"
+
+
 def finish(current: Page) -> None:
     """The page's footer: its charts' data as CSV, a link to this exact view, a reset."""
     urls: dict[str, dict[str, list[str]]] = st.session_state.setdefault(_URLS, {})
@@ -312,34 +317,45 @@ def finish(current: Page) -> None:
     state.pop(_PRESENT, None)
     urls[current.spec.key] = state
     st.divider()
+    # Both sections are drawn when opened (appkit.folded): on every change the footer sends
+    # two folded headings, not its download buttons, link and reset button again.
     cols = st.columns([3, 2])
     with cols[0]:
         if current.downloads:
-            with st.expander(f"Data behind the charts ({len(current.downloads)} CSV files)"):
-                for i, (label, title, data) in enumerate(current.downloads):
+            label = f"Data behind the charts ({len(current.downloads)} CSV files)"
+            with folded(label, name=DATA_SECTION) as shown:
+                for i, (name, title, data) in enumerate(current.downloads if shown else ()):
                     st.download_button(
-                        f"{label}.csv" + (f" — {plain(title, max_chars=90)}" if title else ""),
+                        f"{name}.csv" + (f" — {plain(title, max_chars=90)}" if title else ""),
                         functools.partial(csv_bytes, data),  # built only when clicked
-                        file_name=f"{label}.csv",
+                        file_name=f"{name}.csv",
                         mime="text/csv",
                         key=f"_csv_{current.spec.key}_{i}",
                         on_click="ignore",
                         icon=":material/download:",
                     )
-    with cols[1], st.expander("Link to this view"):
-        url = view_url()
-        # Plain text, not st.code: a code block loads a 1.6 MB syntax highlighter on every
-        # page's first load for one line (measured in Chromium: its only lazily loaded chunk).
-        st.text(url)
-        st.caption("Select and copy it: anyone who opens it sees this page with these settings.")
-        if st.button("Reset this page to its defaults", key=f"_reset_{current.spec.key}"):
-            urls.pop(current.spec.key, None)
-            keep = {k: v for k, v in st.query_params.items() if k == _PRESENT}
-            st.query_params.clear()
-            st.query_params.update(keep)
-            for k in list(state):
-                st.session_state.pop(k, None)
-            st.rerun()
+    with cols[1], folded(LINK_SECTION) as shown:
+        if shown:
+            _link(current, urls, state)
+
+
+def _link(
+    current: Page, urls: dict[str, dict[str, list[str]]], state: dict[str, list[str]]
+) -> None:
+    """The footer's link to this view and its reset button."""
+    url = view_url()
+    # Plain text, not st.code: a code block loads a 1.6 MB syntax highlighter on every
+    # page's first load for one line (measured in Chromium: its only lazily loaded chunk).
+    st.text(url)
+    st.caption("Select and copy it: anyone who opens it sees this page with these settings.")
+    if st.button("Reset this page to its defaults", key=f"_reset_{current.spec.key}"):
+        urls.pop(current.spec.key, None)
+        keep = {k: v for k, v in st.query_params.items() if k == _PRESENT}
+        st.query_params.clear()
+        st.query_params.update(keep)
+        for k in list(state):
+            st.session_state.pop(k, None)
+        st.rerun()
 
 
 def view_url() -> str:

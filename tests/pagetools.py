@@ -36,6 +36,25 @@ def unfold(at: AppTest, label: str = "The maths"):
     return section
 
 
+def footer_csvs(at: AppTest) -> list:
+    """The CSV download buttons of the page's footer, "Data behind the charts" opened as a
+    reader would (it is folded: its buttons are drawn only once it is opened); [] when the page
+    has no chart data. Checks first that the closed section holds no button."""
+    from appkit.page import DATA_SECTION, folded_key
+
+    found = [e for e in at.expander if e.label.startswith(DATA_SECTION)]
+    if not found:
+        return []
+    (section,) = found
+    assert not section.children, "the footer's data section has content before it is opened"
+    key = at.session_state["_appkit_current_page"].spec.key
+    at.session_state[folded_key(key, DATA_SECTION)] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    (section,) = [e for e in at.expander if e.label.startswith(DATA_SECTION)]
+    return [b for b in at.get("download_button") if (b.key or "").startswith("_csv_")]
+
+
 def load(page: str, *, via_app: bool = True, timeout: float = 60, **params: str) -> AppTest:
     """Run ``page`` ("app_pages/x.py") with ``params`` as the URL's query, as a shared link would.
 

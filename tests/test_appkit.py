@@ -557,7 +557,7 @@ def test_chart_shows_chart_caption_and_its_clean_csv_in_the_footer(downloads):
     assert spec["title"] == "A title" and spec["mark"] == "line"
     assert tables[""]["x"].tolist() == [0.0, 0.5, 1.0, 2.0]  # the chart's own table
     assert "A caption." in [c.value for c in at.caption]
-    (button,) = at.get("download_button")
+    (button,) = pagetools.footer_csvs(at)
     assert "demo_data.csv" in button.label and "A title" in button.label  # the chart's title
     (call,) = [c for c in downloads if c.get("file_name") == "demo_data.csv"]
     assert call["mime"] == "text/csv"
@@ -578,7 +578,7 @@ def test_one_footer_section_for_all_charts_of_a_page():
             "appkit.chart(fig, pd.DataFrame({'x': x}), 'second', key='d2')\nappkit.finish(page)",
         )
     )
-    labels = [b.label for b in at.get("download_button")]
+    labels = [b.label for b in pagetools.footer_csvs(at)]
     assert len(labels) == 2 and any("second.csv" in b for b in labels)
     (exp,) = [e for e in at.get("expander") if "Data behind the charts" in e.label]
     assert "2 CSV files" in exp.label
@@ -613,7 +613,7 @@ def test_live_draws_its_part_in_place_and_the_footer_last_with_one_csv_per_chart
     assert not at.exception
     texts = [m.value for m in at.markdown]
     assert "value=0.8" in texts and texts.count("static text below the live part") == 1
-    (button,) = at.get("download_button")  # one chart, one CSV: not one more per run
+    (button,) = pagetools.footer_csvs(at)  # one chart, one CSV: not one more per run
     assert "live_data.csv" in button.label
     # the footer (divider, CSV list, link) comes after the static text, at the page's end
     main = at.main
@@ -771,8 +771,11 @@ def test_the_link_to_this_view_is_plain_text_with_the_query():
     import pagetools
 
     at = pagetools.load("app_pages/eta_epsilon.py", eps="2.5")
-    links = [t.value for t in at.text if "eps=" in t.value]
+    assert not [t for t in at.text if "eps=" in t.value], "the folded link is drawn when opened"
+    section = pagetools.unfold(at, "Link to this view")
+    links = [t.value for t in section.text if "eps=" in t.value]
     assert len(links) == 1 and "eps=2.5" in links[0], [t.value for t in at.text]
+    assert [b.label for b in section.button] == ["Reset this page to its defaults"]
     assert not at.code
 
 

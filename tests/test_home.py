@@ -30,7 +30,7 @@ def test_home_loads_with_chart_and_data(apptest):
     assert tables[""]["who"].iloc[0] == "Blind guess"
     acc = 100 * (0.5 + float(eta_from_epsilon(1.0)))
     assert bars(at) == pytest.approx([50.0, acc, 100.0])
-    labels = [b.label for b in at.get("download_button")]
+    labels = [b.label for b in pagetools.footer_csvs(at)]
     assert any("attacker_accuracy.csv" in label for label in labels), labels
     assert not at.warning and not at.error
     assert "With ε = 1, no attacker" in home_text(at) and "73.1 %" in home_text(at)

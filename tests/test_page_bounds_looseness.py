@@ -78,7 +78,7 @@ def test_loads_with_charts_and_downloads(default_page):
     assert len(at.get("vega_lite_chart")) == 6
     assert not at.get("plotly_chart")  # every chart is Vega-Lite: no Plotly chunk to load
     # the footer offers each chart's data once
-    assert len(at.get("download_button")) == len(at.get("vega_lite_chart"))
+    assert len(pagetools.footer_csvs(at)) == len(at.get("vega_lite_chart"))
     assert not at.warning and not at.error
     pagetools.assert_clean(at)
     assert_charts_finite(at)

@@ -64,7 +64,7 @@ def test_page_loads_with_charts_data_and_maths(default_page):
     assert titles[0] == "Theorem 4: the η that (ε, δ)-DP implies"
     assert titles[1] == "Theorem 8: which (FPR, TPR) can an attacker reach?" and len(titles) == 2
     assert "The bounds at ε = 1, where η = 0.231." in texts(at)
-    labels = [b.label for b in at.get("download_button")]  # the footer's CSV section
+    labels = [b.label for b in pagetools.footer_csvs(at)]  # the footer's CSV section
     assert any("eta_vs_epsilon.csv" in label for label in labels), labels
     assert any("roc_bounds.csv" in label for label in labels), labels
     exp = pagetools.unfold(load())

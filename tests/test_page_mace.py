@@ -55,7 +55,7 @@ def test_loads_through_the_app_with_charts_and_data(default_page):
     assert titles[3]["text"] == "The estimates as N grows (5 seeds per N)" and len(titles) == 4
     # the unit bridge stays on the advantage chart: subtitle and a top axis in accuracy
     assert titles[2]["subtitle"].startswith("advantage = 2η = 2·accuracy − 1")
-    labels = [b.label for b in at.get("download_button")]
+    labels = [b.label for b in pagetools.footer_csvs(at)]
     for name in ("mace_samples_loss", "mace_advantage", "mace_drift"):
         assert any(label.startswith(f"{name}.csv") for label in labels), labels
     assert not at.warning

@@ -100,7 +100,7 @@ def test_page_loads_with_two_charts_table_and_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("noise_vs_eta").title
     assert n_charts(at) >= 2  # both charts Vega-Lite: the page loads no Plotly
-    assert len(at.get("download_button")) >= 2  # the footer's "data behind the charts"
+    assert len(pagetools.footer_csvs(at)) >= 2  # the footer's "data behind the charts"
     assert list(table(at)["n"]) == ["30", "36", "42", "48"]
     exp = pagetools.unfold(load())
     assert len(exp.latex) >= 4

@@ -110,7 +110,7 @@ def test_page_loads_with_charts_downloads_notes_and_maths(default_page):
     assert at.title[0].value == by_key("proposition11").title
     assert not at.get("plotly_chart")  # both charts Vega-Lite: the page loads no Plotly
     assert len(at.get("vega_lite_chart")) >= 2
-    assert len(at.get("download_button")) == len(at.get("vega_lite_chart"))
+    assert len(pagetools.footer_csvs(at)) == len(at.get("vega_lite_chart"))
     exp = pagetools.unfold(load())
     assert len(exp.latex) >= 4
     assert not at.warning and not at.error

@@ -84,7 +84,7 @@ def test_loads_at_the_defaults_with_the_papers_lesson():
     at = load()
     assert at.title[0].value == by_key("reference_data").title
     assert n_charts(at) == 2
-    labels = [b.label for b in at.get("download_button")]
+    labels = [b.label for b in pagetools.footer_csvs(at)]
     assert any(x.startswith("figure2_theory.csv") for x in labels), labels
     assert any(x.startswith("reference_triad.csv") for x in labels), labels
     pagetools.assert_clean(at)

@@ -116,7 +116,7 @@ def test_page_loads_with_chart_table_data_and_maths(default_page):
     ((spec, _tables),) = pagetools.vega_charts(at)
     assert spec["title"] == TITLE
     assert "For (ε, δ) = (1, 1 × 10⁻⁵)." in [c.value for c in at.caption]
-    labels = [b.label for b in at.get("download_button")]  # the footer's CSV section
+    labels = [b.label for b in pagetools.footer_csvs(at)]  # the footer's CSV section
     assert any("roc_by_route.csv" in label for label in labels), labels
     exp = pagetools.unfold(at)
     assert len(exp.latex) >= 8

@@ -155,7 +155,7 @@ def test_default_page_shows_table_charts_downloads_and_maths(default_page):
     at = default_page
     assert at.title[0].value == by_key("wrap").title
     assert n_charts(at) == 2
-    labels = [b.label for b in at.get("download_button")]  # the footer's CSVs, one per chart
+    labels = [b.label for b in pagetools.footer_csvs(at)]  # the footer's CSVs, one per chart
     assert len(labels) == 2 and any("wrap_spread_mean.csv" in x for x in labels), labels
     assert not at.error
     (warning,) = at.warning  # only the note that bounds read off the data are not private
