@@ -207,12 +207,12 @@ def home() -> None:
 
 def main() -> None:
     appkit.heap.freeze_imports()  # Streamlit's collection after each run skips the modules
-    appkit.internals.coalesce_wakeups()  # one wake-up of the event loop per flush, not per element
+    appkit.internals.coalesce_wakeups()  # one wake-up of the event loop per batch of messages
     st.set_page_config(page_title="MIP Explorer", page_icon="🔐", layout="wide")
     page = st.navigation(appkit.navigation(home), expanded=True)  # every page, no "view more"
     appkit.jobs.warm_up()  # the heavy jobs' fork server, started once per process
     appkit.presenter_toggle()
-    with appkit.turns.hold():  # one of a few runs computing at once (appkit.turns)
+    with appkit.turns.hold():  # runs compute one at a time by default (appkit.turns)
         page.run()
     # the chart pages' grammar (Altair), loaded while the visitor reads this first page
     appkit.heap.import_soon("altair")

@@ -14,9 +14,10 @@ is done sooner than one that shares the core with twenty. The default is one.
   Nested holds in one thread (a live part inside a full run) are one turn.
 * :func:`step_aside` -- around anything a run waits for that is not computing: a heavy job's
   process (:func:`appkit.jobs.run`), another session computing the same cached result
-  (:func:`appkit.cached`), the class storage (a query, a retry's pause). Its turn goes to the
-  next run meanwhile; without this, a run waiting for another that waits for a turn would
-  wait for ever.
+  (:func:`appkit.cached`), the class storage's pauses (a retry's, a throttled lookup's). Its
+  turn goes to the next run meanwhile; without this, a run waiting for another that waits for
+  a turn would wait for ever. A storage query itself keeps the turn: it is short, and the
+  SQLite writer lock it may wait for is only ever held by a run that needs no other turn.
 
 A run that is stopped (a newer input, a closed tab) leaves its turn as it unwinds. A thread that
 is no script run (a job's dispatcher, a test) may call both: they only count per thread.

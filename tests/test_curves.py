@@ -54,6 +54,20 @@ def test_the_spec_is_built_once_per_look_in_the_apps_cache_and_never_shared(monk
     assert cache.stats()["hits"] >= 2
 
 
+def test_a_kept_look_still_checks_each_charts_tables(monkeypatch):
+    """The columns a look's spec reads are found once with the spec and kept, yet every chart
+    is checked against its own tables: one missing a column the spec reads is refused."""
+    from appkit import cache
+
+    monkeypatch.setattr(vega, "SPEC_MEMO", cache.cached)
+    cache.clear()
+    kept = _chart()
+    assert kept.reads == vega.reads(kept.spec) and "y" in kept.reads[0]
+    assert kept.datasets["key"] is _chart().datasets["key"]  # the legend's table, kept once
+    with pytest.raises(ValueError, match=r"columns \['y'\] that data does not have"):
+        _chart(lines=pd.DataFrame({"x": [1.0], "family": "a"}))
+
+
 def test_mipcore_alone_keeps_no_cache(monkeypatch):
     """Without the app's memo, mipcore builds the spec on every call (it caches nothing)."""
     monkeypatch.setattr(vega, "SPEC_MEMO", None)

@@ -244,10 +244,10 @@ def chart(
     plan = tuple((kind, tuple(channels.items())) for kind, channels in (resolve or {}).items())
     memo = vega.SPEC_MEMO
     args = (title, height, entries, draw, look, plan)
-    text, reads, keys = memo(_spec, *args) if memo is not None else _spec(*args)
+    text, checked, keys = memo(_spec, *args) if memo is not None else _spec(*args)
     if keys is not None:
         datasets = {**datasets, "key": keys}
-    return VegaLiteChart(spec=json.loads(text), datasets=datasets, title=title, reads=reads)
+    return VegaLiteChart(spec=json.loads(text), datasets=datasets, title=title, reads=checked)
 
 
 def _spec(
